@@ -1,0 +1,53 @@
+// The watch cycle's contract with its two composition roots (lambda/handler.ts and lambda/cli.ts).
+import type { AlertType, BlockRef, WatchConfig } from './domain';
+import type { ChainApi, Clock, Publisher, StateStore, Telemetry } from './ports';
+
+export interface CycleDeps {
+  chain: ChainApi;
+  state: StateStore;
+  publisher: Publisher;
+  clock: Clock;
+  telemetry: Telemetry;
+}
+
+export interface CycleBudget {
+  /** Identifies this run in the lease and the logs. */
+  runId: string;
+  /** Epoch ms after which no new block is started (the cycle stops at a block boundary). */
+  deadlineMs: number;
+  /** Asked between blocks; true stops the cycle at the next block boundary (Ctrl-C). */
+  shouldStop?: () => boolean;
+  /** How long the lease is held; a crashed run's lease expires after this. */
+  leaseTtlMs: number;
+  /** A claimed-but-unsent alert older than this is taken to belong to a dead run and is published again. */
+  alertStaleAfterMs: number;
+  /** Called after each block is done (progress display). */
+  onBlockDone?: (progress: { height: number; done: number; total: number }) => void;
+}
+
+export type StopReason =
+  | 'caught-up'
+  | 'max-blocks'
+  | 'time-budget'
+  | 'stop-requested'
+  | 'lease-held'
+  | 'api-not-synced';
+
+export interface CycleSummary {
+  runId: string;
+  stoppedBecause: StopReason;
+  blocksScanned: number;
+  alertsPublished: number;
+  alertsByType: Partial<Record<AlertType, number>>;
+  contractsChecked: number;
+  reorgs: number;
+  cursor: BlockRef | null;
+  tip: BlockRef | null;
+  /** tip height minus cursor height (null before the first block). */
+  lagBlocks: number | null;
+  /** now minus the cursor block's time, in seconds (null before the first block). */
+  lagSeconds: number | null;
+  durationMs: number;
+}
+
+export type RunCycle = (deps: CycleDeps, config: WatchConfig, budget: CycleBudget) => Promise<CycleSummary>;

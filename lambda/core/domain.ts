@@ -1,0 +1,195 @@
+// Domain types shared by the core and every adapter. Adapters translate the outside world into these
+// once, at the edge; nothing past the edge sees a raw API body or a DynamoDB item.
+
+export type Network = 'mainnet' | 'testnet';
+
+/** A block as identified on chain: its height and hash. */
+export interface BlockRef {
+  height: number;
+  hash: string;
+}
+
+export interface ChainTip extends BlockRef {
+  indexBlockHash: string;
+}
+
+export interface BlockHeader extends BlockRef {
+  parentHash: string;
+  /** Unix seconds. */
+  time: number;
+  txCount: number;
+}
+
+export type TxStatus =
+  | 'success'
+  | 'abort_by_response'
+  | 'abort_by_post_condition'
+  | 'problematic_skipped'
+  | (string & {});
+
+export type TxType =
+  | 'token_transfer'
+  | 'smart_contract'
+  | 'contract_call'
+  | 'poison_microblock'
+  | 'coinbase'
+  | 'tenure_change'
+  | (string & {});
+
+export interface TokenTransfer {
+  recipient: string;
+  /** micro-STX, decimal string: amounts can exceed 2^53. */
+  amount: string;
+  /** hex, 0x-prefixed */
+  memo: string;
+}
+
+export interface Transaction {
+  txId: string;
+  txIndex: number;
+  txType: TxType;
+  txStatus: TxStatus;
+  sender: string;
+  eventCount: number;
+  tokenTransfer?: TokenTransfer;
+  /** The contract the transaction called (contract_call) or deployed (smart_contract). */
+  contractId?: string;
+}
+
+/** A block with all of its transactions, in ascending tx_index. */
+export interface Block {
+  header: BlockHeader;
+  transactions: Transaction[];
+}
+
+export interface ContractLogEvent {
+  eventIndex: number;
+  /** The contract that printed, which need not be the contract the transaction called. */
+  contractId: string;
+  topic: string;
+  valueHex: string;
+  valueRepr: string;
+}
+
+/** What the core needs of a transaction's events: only the logs; other event types are dropped at the edge. */
+export interface TxEvents {
+  txId: string;
+  logs: ContractLogEvent[];
+}
+
+export type DeployStatus =
+  | 'success'
+  | 'abort_by_response'
+  | 'abort_by_post_condition'
+  | 'problematic_skipped'
+  | 'pending'
+  | (string & {});
+
+export interface ContractStatus {
+  contractId: string;
+  found: boolean;
+  status: DeployStatus | null;
+  txId: string | null;
+  /** null while pending or when not found */
+  blockHeight: number | null;
+}
+
+// ---- watch configuration (validated by lambda/config) ----
+
+export interface ContractLogRule {
+  contractId: string;
+  /** Optional substring of the log's value.repr. */
+  contains?: string;
+}
+
+export interface WatchConfig {
+  network: Network;
+  contracts: string[];
+  addresses: string[];
+  contractLogs: ContractLogRule[];
+  startHeight: number | 'latest';
+  confirmations: number;
+  maxBlocksPerRun: number;
+}
+
+// ---- alerts ----
+
+interface AlertBase {
+  /** Stable and unique per alert: the de-duplication key across runs, retries and rescans. */
+  key: string;
+  network: Network;
+}
+
+export interface TokenTransferAlert extends AlertBase {
+  type: 'token_transfer';
+  tx_id: string;
+  block_height: number;
+  block_hash: string;
+  /** Unix seconds of the block. */
+  block_time: number;
+  sender: string;
+  recipient: string;
+  amount: string;
+  memo: string;
+}
+
+export interface ContractLogAlert extends AlertBase {
+  type: 'contract_log';
+  tx_id: string;
+  block_height: number;
+  block_hash: string;
+  block_time: number;
+  event_index: number;
+  contract_id: string;
+  topic: string;
+  value_repr: string;
+  value_hex: string;
+}
+
+export interface ContractStatusAlert extends AlertBase {
+  type: 'contract_status';
+  contract_id: string;
+  found: boolean;
+  status: string | null;
+  tx_id: string | null;
+  block_height: number | null;
+  previous: { found: boolean; status: string | null } | null;
+}
+
+/** Sent when an alerted event is no longer on the canonical chain after a reorg. */
+export interface RetractionAlert extends AlertBase {
+  type: 'retraction';
+  retracts: string;
+  retracted_type: 'token_transfer' | 'contract_log';
+  tx_id: string;
+  block_height: number;
+  block_hash: string;
+  /** The essentials of the retracted alert, enough to read the retraction on its own. */
+  summary: string;
+}
+
+/** Sent to the operator when a fork is deeper than the remembered block window. */
+export interface DeepReorgAlert extends AlertBase {
+  type: 'deep_reorg';
+  cursor_height: number;
+  cursor_hash: string;
+  window: number;
+}
+
+export type ChainAlert = TokenTransferAlert | ContractLogAlert;
+export type Alert = ChainAlert | ContractStatusAlert | RetractionAlert | DeepReorgAlert;
+export type AlertType = Alert['type'];
+
+/** The human renderings of one alert, all derived from the alert itself. */
+export interface Rendering {
+  /** One line, fewer than 100 characters (an SNS limit). */
+  subject: string;
+  email: string;
+  /** At most 160 GSM-7 characters, or 70 when a character falls outside GSM-7. */
+  sms: string;
+}
+
+export interface OutgoingAlert {
+  alert: Alert;
+  rendering: Rendering;
+}

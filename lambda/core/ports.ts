@@ -1,0 +1,157 @@
+// The core's ports: the only ways the watch cycle reaches the outside world. Each has one adapter per
+// outside system (Hiro HTTP, DynamoDB or a JSON file, SNS or stdout) and an in-memory fake for tests.
+import type {
+  Block,
+  BlockHeader,
+  ChainTip,
+  ContractStatus,
+  OutgoingAlert,
+  TxEvents,
+} from './domain';
+
+export interface ChainApi {
+  /** The current tip, or null when the API has not synced yet (no chain_tip). */
+  getTip(): Promise<ChainTip | null>;
+  /** Statuses keyed by contract id; the adapter batches the ids as the API needs. */
+  getContractStatuses(contractIds: readonly string[]): Promise<Map<string, ContractStatus>>;
+  /**
+   * The canonical block at `height` with all its transactions, or null when the API knows no block
+   * there (above its tip). An empty block (the API's 404 on an empty page) comes back with no
+   * transactions and its header.
+   */
+  getBlock(height: number): Promise<Block | null>;
+  /** A canonical block header by height or hash; null when unknown. */
+  getBlockHeader(heightOrHash: number | string): Promise<BlockHeader | null>;
+  /**
+   * All events of the given transactions that the core can use (the logs), every page of them. The
+   * adapter batches ids into as few calls as the URL length allows. `eventCount` lets it skip
+   * transactions with no events and plan paging.
+   */
+  getTransactionEvents(
+    txs: readonly { txId: string; eventCount: number }[],
+  ): Promise<Map<string, TxEvents>>;
+}
+
+// ---- state ----
+
+/** The scan cursor: the last block whose alerts are all delivered. */
+export interface Cursor {
+  height: number;
+  hash: string;
+  /** Incremented by every write; writes are conditional on it, so overlapping runs cannot both advance. */
+  version: number;
+}
+
+/** What the state remembers of a scanned block: enough to find a fork point and retract its alerts. */
+export interface ScannedBlock {
+  height: number;
+  hash: string;
+  parentHash: string;
+  /** Keys of the chain alerts this block produced (for retractions after a reorg). */
+  alertKeys: string[];
+}
+
+/** The last known deployment status of a watched contract. */
+export interface StoredContractStatus {
+  contractId: string;
+  found: boolean;
+  status: string | null;
+  txId: string | null;
+  blockHeight: number | null;
+  /** How many status alerts this contract has had; part of the next alert's key. */
+  changes: number;
+}
+
+/**
+ * The result of claiming an alert key before publishing it:
+ * - `claimed`: nobody had it (or it had been retracted); publish it, then mark it sent.
+ * - `stale`: a claim older than the staleness limit (its run died mid-publish); publish it again.
+ * - `sent`: already delivered; skip it.
+ * - `in-flight`: another run claimed it moments ago; do not publish, do not advance past it.
+ */
+export type ClaimOutcome = 'claimed' | 'stale' | 'sent' | 'in-flight';
+
+export interface AlertRecordSummary {
+  key: string;
+  state: 'pending' | 'sent' | 'retracted';
+  /** The alert JSON as published, kept so that a retraction can name what it retracts. */
+  alert?: unknown;
+}
+
+export class CursorConflictError extends Error {
+  constructor(message = 'the cursor was changed by another run') {
+    super(message);
+    this.name = 'CursorConflictError';
+  }
+}
+
+export interface StateStore {
+  /** Take the run lease for `ttlMs`; false when another owner holds an unexpired lease. */
+  acquireLease(owner: string, nowMs: number, ttlMs: number): Promise<boolean>;
+  /** Give the lease back (only if `owner` still holds it). */
+  releaseLease(owner: string): Promise<void>;
+
+  readCursor(): Promise<Cursor | null>;
+  /**
+   * Move the cursor to `next`, only if its version is still `expectedVersion` (null: no cursor yet).
+   * Throws CursorConflictError otherwise. Returns the cursor as written.
+   */
+  writeCursor(next: { height: number; hash: string }, expectedVersion: number | null): Promise<Cursor>;
+
+  /** Remember a scanned block (overwrites the record at that height). */
+  putScannedBlock(block: ScannedBlock): Promise<void>;
+  /** Remembered blocks with fromHeight <= height <= toHeight, ascending. */
+  getScannedBlocks(fromHeight: number, toHeight: number): Promise<ScannedBlock[]>;
+
+  readContractStatuses(contractIds: readonly string[]): Promise<Map<string, StoredContractStatus>>;
+  writeContractStatus(status: StoredContractStatus): Promise<void>;
+
+  /** Claim an alert key before publishing (a conditional write in stores that have them). */
+  claimAlert(key: string, nowMs: number, staleAfterMs: number): Promise<ClaimOutcome>;
+  /** Record that the alert was published; `alert` is kept for a later retraction. */
+  markAlertSent(key: string, nowMs: number, alert: unknown): Promise<void>;
+  /** Drop a claim whose publish failed, so the next run publishes it at once. */
+  releaseAlertClaim(key: string): Promise<void>;
+  /** Mark a sent alert retracted, so that the event alerts again if it comes back on chain. */
+  markAlertRetracted(key: string, nowMs: number): Promise<void>;
+  getAlertRecord(key: string): Promise<AlertRecordSummary | null>;
+}
+
+// ---- delivery ----
+
+export interface PublishOutcome {
+  /** Keys of alerts that were not accepted, with the reason. Everything else was accepted. */
+  failed: { key: string; reason: string }[];
+}
+
+export interface Publisher {
+  publish(alerts: readonly OutgoingAlert[]): Promise<PublishOutcome>;
+}
+
+// ---- time and telemetry ----
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+export type MetricName =
+  | 'BlocksScanned'
+  | 'ChainLagBlocks'
+  | 'ChainLagSeconds'
+  | 'AlertsPublished'
+  | 'ContractsWatched'
+  | 'ReorgsDetected'
+  | 'DeepReorgs'
+  | 'CycleDurationMs';
+
+/** Structured log and metrics sink; Powertools in Lambda, stderr locally, a recorder in tests. */
+export interface Telemetry {
+  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, attributes?: Record<string, unknown>): void;
+  metric(name: MetricName, value: number, dimensions?: Record<string, string>): void;
+}
+
+export const silentTelemetry: Telemetry = {
+  log: () => {},
+  metric: () => {},
+};
