@@ -31,7 +31,9 @@ export type StopReason =
   | 'time-budget'
   | 'stop-requested'
   | 'lease-held'
-  | 'api-not-synced';
+  | 'api-not-synced'
+  | 'cursor-conflict'
+  | 'alert-in-flight';
 
 export interface CycleSummary {
   runId: string;

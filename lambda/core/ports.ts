@@ -34,10 +34,27 @@ export interface ChainApi {
 
 // ---- state ----
 
-/** The scan cursor: the last block whose alerts are all delivered. */
-export interface Cursor {
+/**
+ * Alerts of blocks that a reorg replaced, waiting to be confirmed on the new chain or retracted once the
+ * rescan reaches `untilHeight` (the height the old chain had reached). Kept with the cursor so that a crash
+ * mid-rescan loses none of them.
+ */
+export interface PendingRetractions {
+  untilHeight: number;
+  keys: string[];
+}
+
+/** What a cursor write sets. */
+export interface CursorPosition {
   height: number;
   hash: string;
+  /** Unix seconds of the block (for ChainLagSeconds between blocks). */
+  time: number;
+  pendingRetractions?: PendingRetractions;
+}
+
+/** The scan cursor: the last block whose alerts are all delivered. */
+export interface Cursor extends CursorPosition {
   /** Incremented by every write; writes are conditional on it, so overlapping runs cannot both advance. */
   version: number;
 }
@@ -96,7 +113,7 @@ export interface StateStore {
    * Move the cursor to `next`, only if its version is still `expectedVersion` (null: no cursor yet).
    * Throws CursorConflictError otherwise. Returns the cursor as written.
    */
-  writeCursor(next: { height: number; hash: string }, expectedVersion: number | null): Promise<Cursor>;
+  writeCursor(next: CursorPosition, expectedVersion: number | null): Promise<Cursor>;
 
   /** Remember a scanned block (overwrites the record at that height). */
   putScannedBlock(block: ScannedBlock): Promise<void>;

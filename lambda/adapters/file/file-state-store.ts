@@ -1,0 +1,108 @@
+// The local runner's state: one JSON file, rewritten atomically (temp file + rename) after every change,
+// so a crash at any point leaves either the old or the new state, never half of one. A lock file beside
+// it is the lease, so two local runners on one state file cannot both scan.
+import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { DocumentStateStore, emptyDocument, type StateDocument } from './state-document';
+
+export class StateFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StateFileError';
+  }
+}
+
+export class FileStateStore extends DocumentStateStore {
+  private constructor(
+    private readonly path: string,
+    doc: StateDocument,
+  ) {
+    super(doc, { onChange: (d) => writeAtomically(path, d) });
+  }
+
+  /** Opens the state file, or starts an empty state when there is none (nothing is written until a change). */
+  static async open(path: string, network: string): Promise<FileStateStore> {
+    return new FileStateStore(path, await readDocument(path, network));
+  }
+
+  private get lockPath(): string {
+    return `${this.path}.lock`;
+  }
+
+  override async acquireLease(owner: string, nowMs: number, ttlMs: number): Promise<boolean> {
+    await mkdir(dirname(this.path), { recursive: true });
+    const lease = JSON.stringify({ owner, until: nowMs + ttlMs });
+    if (!(await createExclusive(this.lockPath, lease))) {
+      const held = await readLock(this.lockPath);
+      if (held && held.owner !== owner && held.until > nowMs) return false;
+      // An expired lock (its runner died) or our own: take it over.
+      await writeFile(this.lockPath, lease);
+    }
+    this.doc = await readDocument(this.path, this.doc.network);
+    return super.acquireLease(owner, nowMs, ttlMs);
+  }
+
+  override async releaseLease(owner: string): Promise<void> {
+    await super.releaseLease(owner);
+    const held = await readLock(this.lockPath);
+    if (held?.owner === owner) await rm(this.lockPath, { force: true });
+  }
+}
+
+async function readDocument(path: string, network: string): Promise<StateDocument> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyDocument(network);
+    throw new StateFileError(`cannot read the state file ${path}: ${(error as Error).message}`);
+  }
+  let doc: StateDocument;
+  try {
+    doc = JSON.parse(text) as StateDocument;
+  } catch (error) {
+    throw new StateFileError(
+      `the state file ${path} is not valid JSON (${(error as Error).message}); move it away to start over`,
+    );
+  }
+  if (doc?.format !== 1 || typeof doc.blocks !== 'object' || typeof doc.alerts !== 'object') {
+    throw new StateFileError(`the state file ${path} is not a stacks-watch state file (format 1)`);
+  }
+  if (doc.network !== network) {
+    throw new StateFileError(
+      `the state file ${path} belongs to ${doc.network}, but the watch config is for ${network}; use --state to pick another file`,
+    );
+  }
+  return doc;
+}
+
+async function writeAtomically(path: string, doc: StateDocument): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.tmp`;
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(JSON.stringify(doc));
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, path);
+}
+
+async function createExclusive(path: string, content: string): Promise<boolean> {
+  try {
+    await writeFile(path, content, { flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+async function readLock(path: string): Promise<{ owner: string; until: number } | null> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as { owner: string; until: number };
+  } catch {
+    return null; // gone, or half-written by a dying runner: treat as free
+  }
+}

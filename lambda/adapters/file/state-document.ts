@@ -1,0 +1,183 @@
+// The whole watcher state as one JSON-serialisable document, with the StateStore semantics implemented
+// over it in memory. The file store persists it after every change; tests use it as a real in-memory store.
+import type {
+  AlertRecordSummary,
+  ClaimOutcome,
+  Cursor,
+  CursorPosition,
+  ScannedBlock,
+  StateStore,
+  StoredContractStatus,
+} from '../../core/ports';
+import { CursorConflictError } from '../../core/ports';
+import { REORG_WINDOW } from '../../core/reorg';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+interface AlertRecord {
+  state: 'pending' | 'sent' | 'retracted';
+  claimedAt: number;
+  sentAt?: number;
+  alert?: unknown;
+  /** epoch ms after which the record counts as absent (the DynamoDB TTL's twin) */
+  expiresAt: number;
+}
+
+export interface StateDocument {
+  format: 1;
+  network: string;
+  cursor: Cursor | null;
+  lease: { owner: string; until: number } | null;
+  blocks: Record<string, ScannedBlock>;
+  contracts: Record<string, StoredContractStatus>;
+  alerts: Record<string, AlertRecord>;
+}
+
+export function emptyDocument(network: string): StateDocument {
+  return { format: 1, network, cursor: null, lease: null, blocks: {}, contracts: {}, alerts: {} };
+}
+
+export interface DocumentStoreOptions {
+  /** Called after every change with the document, to persist it. */
+  onChange?: (doc: StateDocument) => Promise<void>;
+  alertRetentionMs?: number;
+}
+
+/** StateStore over an in-memory document; every mutation awaits `onChange` before it resolves. */
+export class DocumentStateStore implements StateStore {
+  private readonly retentionMs: number;
+
+  constructor(
+    protected doc: StateDocument,
+    private readonly options: DocumentStoreOptions = {},
+  ) {
+    this.retentionMs = options.alertRetentionMs ?? 30 * DAY_MS;
+  }
+
+  snapshot(): StateDocument {
+    return structuredClone(this.doc);
+  }
+
+  private async changed(): Promise<void> {
+    await this.options.onChange?.(this.doc);
+  }
+
+  async acquireLease(owner: string, nowMs: number, ttlMs: number): Promise<boolean> {
+    const lease = this.doc.lease;
+    if (lease && lease.owner !== owner && lease.until > nowMs) return false;
+    this.doc.lease = { owner, until: nowMs + ttlMs };
+    await this.changed();
+    return true;
+  }
+
+  async releaseLease(owner: string): Promise<void> {
+    if (this.doc.lease?.owner !== owner) return;
+    this.doc.lease = null;
+    await this.changed();
+  }
+
+  async readCursor(): Promise<Cursor | null> {
+    return this.doc.cursor ? structuredClone(this.doc.cursor) : null;
+  }
+
+  async writeCursor(next: CursorPosition, expectedVersion: number | null): Promise<Cursor> {
+    const current = this.doc.cursor;
+    if ((current?.version ?? null) !== expectedVersion) {
+      throw new CursorConflictError(
+        `the cursor is at version ${current?.version ?? 'none'}, not ${expectedVersion ?? 'none'}: another run moved it`,
+      );
+    }
+    const cursor: Cursor = { ...structuredClone(next), version: (current?.version ?? 0) + 1 };
+    this.doc.cursor = cursor;
+    this.pruneBlocks(cursor.height);
+    await this.changed();
+    return structuredClone(cursor);
+  }
+
+  async putScannedBlock(block: ScannedBlock): Promise<void> {
+    this.doc.blocks[String(block.height)] = structuredClone(block);
+    await this.changed();
+  }
+
+  async getScannedBlocks(fromHeight: number, toHeight: number): Promise<ScannedBlock[]> {
+    return Object.values(this.doc.blocks)
+      .filter((b) => b.height >= fromHeight && b.height <= toHeight)
+      .sort((a, b) => a.height - b.height)
+      .map((b) => structuredClone(b));
+  }
+
+  async readContractStatuses(contractIds: readonly string[]): Promise<Map<string, StoredContractStatus>> {
+    const result = new Map<string, StoredContractStatus>();
+    for (const id of contractIds) {
+      const status = this.doc.contracts[id];
+      if (status) result.set(id, structuredClone(status));
+    }
+    return result;
+  }
+
+  async writeContractStatus(status: StoredContractStatus): Promise<void> {
+    this.doc.contracts[status.contractId] = structuredClone(status);
+    await this.changed();
+  }
+
+  async claimAlert(key: string, nowMs: number, staleAfterMs: number): Promise<ClaimOutcome> {
+    const record = this.liveRecord(key, nowMs);
+    if (record?.state === 'sent') return 'sent';
+    if (record?.state === 'pending' && nowMs - record.claimedAt < staleAfterMs) return 'in-flight';
+    const outcome: ClaimOutcome = record?.state === 'pending' ? 'stale' : 'claimed';
+    this.doc.alerts[key] = { state: 'pending', claimedAt: nowMs, expiresAt: nowMs + this.retentionMs };
+    await this.changed();
+    return outcome;
+  }
+
+  async markAlertSent(key: string, nowMs: number, alert: unknown): Promise<void> {
+    this.doc.alerts[key] = {
+      state: 'sent',
+      claimedAt: this.doc.alerts[key]?.claimedAt ?? nowMs,
+      sentAt: nowMs,
+      alert: structuredClone(alert),
+      expiresAt: nowMs + this.retentionMs,
+    };
+    await this.changed();
+  }
+
+  async releaseAlertClaim(key: string): Promise<void> {
+    if (this.doc.alerts[key]?.state !== 'pending') return;
+    delete this.doc.alerts[key];
+    await this.changed();
+  }
+
+  async markAlertRetracted(key: string, nowMs: number): Promise<void> {
+    const record = this.doc.alerts[key];
+    if (!record) return;
+    this.doc.alerts[key] = { ...record, state: 'retracted', expiresAt: nowMs + this.retentionMs };
+    await this.changed();
+  }
+
+  async getAlertRecord(key: string): Promise<AlertRecordSummary | null> {
+    const record = this.doc.alerts[key];
+    if (!record) return null;
+    return { key, state: record.state, alert: structuredClone(record.alert) };
+  }
+
+  /** A record past its expiry counts as absent, like a DynamoDB item past its TTL that is not yet deleted. */
+  private liveRecord(key: string, nowMs: number): AlertRecord | undefined {
+    const record = this.doc.alerts[key];
+    return record && record.expiresAt > nowMs ? record : undefined;
+  }
+
+  /** Keep twice the fork-search window of blocks; expired alert records go too, so the file stays small. */
+  private pruneBlocks(cursorHeight: number): void {
+    const floor = cursorHeight - 2 * REORG_WINDOW;
+    for (const height of Object.keys(this.doc.blocks)) {
+      if (Number(height) < floor) delete this.doc.blocks[height];
+    }
+  }
+
+  /** Drop alert records past their expiry. */
+  pruneAlerts(nowMs: number): void {
+    for (const [key, record] of Object.entries(this.doc.alerts)) {
+      if (record.expiresAt <= nowMs) delete this.doc.alerts[key];
+    }
+  }
+}

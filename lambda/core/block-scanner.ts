@@ -1,0 +1,226 @@
+// The block scan: every height from the cursor up to the tip (less the confirmations), one block at a time.
+// A block's alerts are all delivered before the cursor moves past it, and every parent hash is checked
+// against the block scanned before, so a reorg is found before anything is built on a replaced block.
+import type { Alert, Block, ChainAlert, Network } from './domain';
+import { AlertInFlightError, deliverAlerts, type DeliveryReport } from './delivery';
+import { matchContractLogs, matchTokenTransfers, transactionsNeedingEvents } from './match';
+import { CursorConflictError, type ChainApi, type Cursor, type CursorPosition } from './ports';
+import type { CycleBudget, CycleDeps, StopReason } from './cycle-types';
+import { findForkPoint } from './reorg';
+import { confirmOnNewChain, mergePending, retractionsFor } from './retractions';
+import { alertKeys } from './alert-keys';
+import type { WatchRules } from './watch-rules';
+
+export interface ScanPlan {
+  network: Network;
+  rules: WatchRules;
+  /** The first height to scan when there is no cursor yet. */
+  firstHeight: number;
+  /** The last height to scan in this cycle (tip less confirmations). */
+  lastHeight: number;
+  maxBlocks: number;
+}
+
+export interface ScanResult {
+  stoppedBecause: StopReason;
+  cursor: Cursor | null;
+  blocksScanned: number;
+  reorgs: number;
+  published: Alert[];
+}
+
+export class BlockScanner {
+  private cursor: Cursor | null;
+  private readonly published: Alert[] = [];
+  private blocksScanned = 0;
+  private reorgs = 0;
+
+  constructor(
+    private readonly deps: CycleDeps,
+    private readonly plan: ScanPlan,
+    private readonly budget: CycleBudget,
+    cursor: Cursor | null,
+  ) {
+    this.cursor = cursor;
+  }
+
+  async run(): Promise<ScanResult> {
+    let stoppedBecause: StopReason;
+    try {
+      stoppedBecause = await this.scan();
+    } catch (error) {
+      const clean = cleanStopReason(error);
+      if (!clean) throw error;
+      this.deps.telemetry.log('warn', (error as Error).message, { runId: this.budget.runId });
+      stoppedBecause = clean;
+    }
+    return {
+      stoppedBecause,
+      cursor: this.cursor,
+      blocksScanned: this.blocksScanned,
+      reorgs: this.reorgs,
+      published: this.published,
+    };
+  }
+
+  private async scan(): Promise<StopReason> {
+    const total = Math.max(0, this.plan.lastHeight - this.nextHeight() + 1);
+    while (this.nextHeight() <= this.plan.lastHeight) {
+      const stop = this.stopReason();
+      if (stop) return stop;
+      const height = this.nextHeight();
+      const block = await this.deps.chain.getBlock(height);
+      // The API knows no block there: its tip moved back since we read it. Next cycle goes on from here.
+      if (!block) return 'caught-up';
+      if (this.cursor && block.header.parentHash !== this.cursor.hash) {
+        await this.rewindToForkPoint(block);
+        continue;
+      }
+      await this.processBlock(block);
+      this.budget.onBlockDone?.({ height, done: this.blocksScanned, total });
+    }
+    return 'caught-up';
+  }
+
+  private nextHeight(): number {
+    return this.cursor ? this.cursor.height + 1 : this.plan.firstHeight;
+  }
+
+  private stopReason(): StopReason | null {
+    if (this.budget.shouldStop?.()) return 'stop-requested';
+    if (this.blocksScanned >= this.plan.maxBlocks) return 'max-blocks';
+    if (this.deps.clock.now() >= this.budget.deadlineMs) return 'time-budget';
+    return null;
+  }
+
+  private async processBlock(block: Block): Promise<void> {
+    const { chain, state, telemetry } = this.deps;
+    const alerts = await matchBlock(block, this.plan, chain);
+    const report = await this.deliver(alerts);
+
+    // Alerts of a replaced block that the new chain carries again are confirmed, not retracted.
+    let pending = confirmOnNewChain(
+      this.cursor?.pendingRetractions,
+      alerts.map((a) => a.key),
+    );
+    if (pending && block.header.height >= pending.untilHeight) {
+      const retractions = await retractionsFor(pending.keys, state, this.plan.network, telemetry);
+      await this.deliver(retractions);
+      for (const r of retractions) await state.markAlertRetracted(r.retracts, this.deps.clock.now());
+      pending = undefined;
+    }
+
+    await state.putScannedBlock({
+      height: block.header.height,
+      hash: block.header.hash,
+      parentHash: block.header.parentHash,
+      alertKeys: alerts.map((a) => a.key),
+    });
+    await this.moveCursor({
+      height: block.header.height,
+      hash: block.header.hash,
+      time: block.header.time,
+      ...(pending ? { pendingRetractions: pending } : {}),
+    });
+    this.blocksScanned += 1;
+    telemetry.log('debug', 'block scanned', {
+      blockHeight: block.header.height,
+      transactions: block.transactions.length,
+      alerts: alerts.length,
+      published: report.published.length,
+    });
+  }
+
+  private async deliver(alerts: readonly Alert[]): Promise<DeliveryReport> {
+    const report = await deliverAlerts(alerts, this.deps, this.budget.alertStaleAfterMs);
+    this.published.push(...report.published);
+    return report;
+  }
+
+  private async moveCursor(next: CursorPosition): Promise<void> {
+    this.cursor = await this.deps.state.writeCursor(next, this.cursor?.version ?? null);
+  }
+
+  /**
+   * The block at cursor + 1 does not build on the cursor block: find the fork point, move the cursor back to
+   * it and remember the replaced blocks' alerts until the rescan has confirmed or retracted each.
+   */
+  private async rewindToForkPoint(newBlock: Block): Promise<void> {
+    const cursor = this.cursor!;
+    const { chain, state, telemetry } = this.deps;
+    const search = await findForkPoint(cursor, chain, state);
+    this.reorgs += 1;
+    telemetry.metric('ReorgsDetected', 1);
+
+    let forkPoint: CursorPosition;
+    if (search.forkPoint) {
+      const header = await chain.getBlockHeader(search.forkPoint.height);
+      forkPoint = { height: search.forkPoint.height, hash: search.forkPoint.hash, time: header?.time ?? cursor.time };
+    } else {
+      forkPoint = await this.deepReorgFallback(cursor, newBlock, search.windowFloor);
+    }
+    const orphanedKeys = search.orphaned.flatMap((b) => b.alertKeys);
+    const pending = mergePending(cursor.pendingRetractions, orphanedKeys, cursor.height);
+    telemetry.log('warn', 'reorg: rescanning from the fork point', {
+      blockHeight: newBlock.header.height,
+      cursorHeight: cursor.height,
+      forkHeight: forkPoint.height,
+      depth: cursor.height - forkPoint.height,
+      alertsToRecheck: orphanedKeys.length,
+    });
+    await this.moveCursor({ ...forkPoint, ...(pending ? { pendingRetractions: pending } : {}) });
+  }
+
+  /**
+   * No remembered block is canonical any more: the fork is deeper than the window. Say so loudly (error log,
+   * metric, an alert to the operator), then rescan the whole window from the canonical block below it, so
+   * that at least every remembered alert is confirmed or retracted.
+   */
+  private async deepReorgFallback(cursor: Cursor, newBlock: Block, windowFloor: number): Promise<CursorPosition> {
+    const { chain, telemetry } = this.deps;
+    telemetry.metric('DeepReorgs', 1);
+    telemetry.log('error', 'deep reorg: no remembered block is canonical; events below the window cannot be checked', {
+      cursorHeight: cursor.height,
+      cursorHash: cursor.hash,
+      windowFloor,
+    });
+    await this.deliver([
+      {
+        type: 'deep_reorg',
+        key: alertKeys.deepReorg(cursor.hash, newBlock.header.hash),
+        network: this.plan.network,
+        cursor_height: cursor.height,
+        cursor_hash: cursor.hash,
+        window: cursor.height - windowFloor + 1,
+      },
+    ]);
+    const floorHeight = Math.max(0, windowFloor - 1);
+    const header = await chain.getBlockHeader(floorHeight);
+    if (!header) throw new Error(`deep reorg: the API has no block at height ${floorHeight} to rescan from`);
+    return { height: header.height, hash: header.hash, time: header.time };
+  }
+}
+
+/** Conditions that end a scan cleanly rather than as a failure: another run is doing the work. */
+function cleanStopReason(error: unknown): StopReason | null {
+  if (error instanceof CursorConflictError) return 'cursor-conflict';
+  if (error instanceof AlertInFlightError) return 'alert-in-flight';
+  return null;
+}
+
+/** The alerts of one block: transfers from the transaction list, logs from the events it must fetch. */
+export async function matchBlock(block: Block, plan: ScanPlan, chain: ChainApi): Promise<ChainAlert[]> {
+  const transfers = matchTokenTransfers(block, plan.rules, plan.network);
+  const needEvents = transactionsNeedingEvents(block, plan.rules);
+  if (needEvents.length === 0) return transfers;
+  const events = await chain.getTransactionEvents(needEvents.map((tx) => ({ txId: tx.txId, eventCount: tx.eventCount })));
+  // Alerts in chain order: by transaction, then event.
+  const logs = matchContractLogs(block, events, plan.rules, plan.network);
+  const order = new Map(block.transactions.map((tx) => [tx.txId, tx.txIndex]));
+  return [...transfers, ...logs].sort(
+    (a, b) =>
+      order.get(a.tx_id)! - order.get(b.tx_id)! ||
+      (a.type === 'contract_log' ? a.event_index : -1) - (b.type === 'contract_log' ? b.event_index : -1),
+  );
+}
+

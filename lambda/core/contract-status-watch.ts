@@ -1,0 +1,81 @@
+// Deployment-status watch: alert on the first observation of each watched contract and on every change of
+// (found, status, tx_id). The new status is stored only after its alert is delivered, so a crash in between
+// recomputes the same alert key next run, which the delivery protocol then skips.
+import type { ContractStatus, ContractStatusAlert, Network } from './domain';
+import { alertKeys } from './alert-keys';
+import { deliverAlerts, type DeliveryPorts } from './delivery';
+import type { ChainApi, StoredContractStatus } from './ports';
+
+export function statusChanged(previous: StoredContractStatus | undefined, current: ContractStatus): boolean {
+  if (!previous) return true;
+  return previous.found !== current.found || previous.status !== current.status || previous.txId !== current.txId;
+}
+
+export function contractStatusAlert(
+  previous: StoredContractStatus | undefined,
+  current: ContractStatus,
+  network: Network,
+): ContractStatusAlert {
+  return {
+    type: 'contract_status',
+    key: alertKeys.contractStatus(current.contractId, (previous?.changes ?? 0) + 1),
+    network,
+    contract_id: current.contractId,
+    found: current.found,
+    status: current.found ? current.status : null,
+    tx_id: current.found ? current.txId : null,
+    block_height: current.found ? current.blockHeight : null,
+    previous: previous ? { found: previous.found, status: previous.status } : null,
+  };
+}
+
+export interface StatusWatchResult {
+  checked: number;
+  alerts: ContractStatusAlert[];
+}
+
+export async function watchContractStatuses(
+  contractIds: readonly string[],
+  network: Network,
+  chain: ChainApi,
+  ports: DeliveryPorts,
+  staleAfterMs: number,
+): Promise<StatusWatchResult> {
+  if (contractIds.length === 0) return { checked: 0, alerts: [] };
+  const [current, stored] = await Promise.all([
+    chain.getContractStatuses(contractIds),
+    ports.state.readContractStatuses(contractIds),
+  ]);
+  const changes: { alert: ContractStatusAlert; next: StoredContractStatus }[] = [];
+  for (const contractId of contractIds) {
+    const now = current.get(contractId);
+    if (!now) continue;
+    const previous = stored.get(contractId);
+    if (!statusChanged(previous, now)) {
+      // Keep the block height fresh (a pending deploy gets one when mined) without alerting.
+      if (previous && previous.blockHeight !== now.blockHeight) {
+        await ports.state.writeContractStatus({ ...previous, blockHeight: now.blockHeight });
+      }
+      continue;
+    }
+    changes.push({
+      alert: contractStatusAlert(previous, now, network),
+      next: {
+        contractId,
+        found: now.found,
+        status: now.found ? now.status : null,
+        txId: now.found ? now.txId : null,
+        blockHeight: now.found ? now.blockHeight : null,
+        changes: (previous?.changes ?? 0) + 1,
+      },
+    });
+  }
+  // One delivery for all changes, so a first run over a long watch list fills whole publish batches.
+  const report = await deliverAlerts(
+    changes.map((c) => c.alert),
+    ports,
+    staleAfterMs,
+  );
+  for (const change of changes) await ports.state.writeContractStatus(change.next);
+  return { checked: contractIds.length, alerts: report.published as ContractStatusAlert[] };
+}

@@ -1,0 +1,97 @@
+// One watch cycle: take the lease, check contract statuses, scan new blocks, report what was done.
+// Pure orchestration over the ports: no AWS SDK, no fetch, no process.env.
+import type { AlertType, WatchConfig } from './domain';
+import type { CycleBudget, CycleDeps, CycleSummary, StopReason } from './cycle-types';
+import { BlockScanner } from './block-scanner';
+import { watchContractStatuses } from './contract-status-watch';
+import { compileWatchRules } from './watch-rules';
+import type { Alert } from './domain';
+
+export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: CycleBudget): Promise<CycleSummary> {
+  const startedAt = deps.clock.now();
+  const { state, telemetry } = deps;
+  const summary: CycleSummary = {
+    runId: budget.runId,
+    stoppedBecause: 'caught-up',
+    blocksScanned: 0,
+    alertsPublished: 0,
+    alertsByType: {},
+    contractsChecked: 0,
+    reorgs: 0,
+    cursor: null,
+    tip: null,
+    lagBlocks: null,
+    lagSeconds: null,
+    durationMs: 0,
+  };
+
+  if (!(await state.acquireLease(budget.runId, startedAt, budget.leaseTtlMs))) {
+    telemetry.log('warn', 'another run holds the lease; this run exits without doing anything', { runId: budget.runId });
+    return finish(summary, 'lease-held', deps, startedAt);
+  }
+  try {
+    const published: Alert[] = [];
+    const statuses = await watchContractStatuses(config.contracts, config.network, deps.chain, deps, budget.alertStaleAfterMs);
+    summary.contractsChecked = statuses.checked;
+    published.push(...statuses.alerts);
+    telemetry.metric('ContractsWatched', config.contracts.length);
+
+    const tip = await deps.chain.getTip();
+    if (!tip) {
+      telemetry.log('warn', 'the API has no chain tip yet (still syncing); no block scanned');
+      countAlerts(summary, published);
+      return finish(summary, 'api-not-synced', deps, startedAt);
+    }
+    summary.tip = { height: tip.height, hash: tip.hash };
+    const cursor = await state.readCursor();
+    const lastHeight = tip.height - config.confirmations;
+    const firstHeight = config.startHeight === 'latest' ? lastHeight : config.startHeight;
+    const scanner = new BlockScanner(
+      deps,
+      {
+        network: config.network,
+        rules: compileWatchRules(config),
+        firstHeight,
+        lastHeight,
+        maxBlocks: config.maxBlocksPerRun,
+      },
+      budget,
+      cursor,
+    );
+    const scan = await scanner.run();
+    Object.assign(summary, { blocksScanned: scan.blocksScanned, reorgs: scan.reorgs });
+    published.push(...scan.published);
+    const finalCursor = scan.cursor;
+    if (finalCursor) {
+      summary.cursor = { height: finalCursor.height, hash: finalCursor.hash };
+      summary.lagBlocks = Math.max(0, tip.height - finalCursor.height);
+      summary.lagSeconds = Math.max(0, Math.round(deps.clock.now() / 1000 - finalCursor.time));
+    }
+    countAlerts(summary, published);
+    return finish(summary, scan.stoppedBecause, deps, startedAt);
+  } finally {
+    await state.releaseLease(budget.runId);
+  }
+}
+
+function countAlerts(summary: CycleSummary, alerts: readonly Alert[]): void {
+  summary.alertsPublished = alerts.length;
+  const byType: Partial<Record<AlertType, number>> = {};
+  for (const alert of alerts) byType[alert.type] = (byType[alert.type] ?? 0) + 1;
+  summary.alertsByType = byType;
+}
+
+function finish(summary: CycleSummary, reason: StopReason, deps: CycleDeps, startedAt: number): CycleSummary {
+  summary.stoppedBecause = reason;
+  summary.durationMs = deps.clock.now() - startedAt;
+  const { telemetry } = deps;
+  telemetry.metric('BlocksScanned', summary.blocksScanned);
+  telemetry.metric('CycleDurationMs', summary.durationMs);
+  if (summary.lagBlocks !== null) telemetry.metric('ChainLagBlocks', summary.lagBlocks);
+  if (summary.lagSeconds !== null) telemetry.metric('ChainLagSeconds', summary.lagSeconds);
+  for (const [type, count] of Object.entries(summary.alertsByType)) {
+    telemetry.metric('AlertsPublished', count, { type });
+  }
+  telemetry.log('info', 'cycle done', { ...summary });
+  return summary;
+}

@@ -1,0 +1,91 @@
+// The local runner's command line.
+import { parseArgs } from 'node:util';
+
+export const USAGE = `stacks-watch: watch the Stacks blockchain and print an alert for every event you care about
+
+Usage: npm start -- [options]        (npm start --silent -- ... keeps npm's banner off stdout)
+
+Options:
+  --config FILE      watch config (default ./watch.json)
+  --state FILE       state file: cursor, statuses, delivered alerts (default .stacks-watch/state.json)
+  --once             run one cycle, then exit
+  --interval SEC     seconds between cycles without --once (default 30)
+  --json             alerts as JSON, exactly one object per line and nothing else on stdout
+  --table NAME       keep state in this DynamoDB table instead of the file (AWS credentials as usual)
+  --topic ARN        publish alerts to this SNS topic instead of stdout
+  -h, --help         this text
+
+Environment:
+  STACKS_API_URL     Hiro API base URL (default https://api.hiro.so; http:// only for localhost)
+  STACKS_API_KEY     Hiro API key, sent as X-API-Key (raises the limit from 50 to 500 requests/min)
+  STACKS_API_RPM     requests per minute to stay under (default 50, or 500 with a key)
+  LOG_LEVEL          debug | info | warn | error for the log on stderr (default info)
+
+Alerts go to stdout; logs and progress to stderr. Ctrl-C finishes the current block, saves the cursor and
+exits; a second Ctrl-C exits at once (the next run resumes from the last finished block).
+
+Exit codes: 0 cycle(s) done; 2 invalid config or usage (nothing written); 1 runtime failure (the state
+holds only fully processed blocks).
+`;
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export interface CliOptions {
+  help: boolean;
+  config: string;
+  state: string;
+  once: boolean;
+  json: boolean;
+  intervalSeconds: number;
+  table?: string;
+  topic?: string;
+}
+
+export function parseCliArgs(argv: readonly string[]): CliOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        help: { type: 'boolean', short: 'h', default: false },
+        config: { type: 'string', default: './watch.json' },
+        state: { type: 'string', default: '.stacks-watch/state.json' },
+        once: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        interval: { type: 'string', default: '30' },
+        table: { type: 'string' },
+        topic: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values } = parsed;
+  const intervalSeconds = Number(values.interval);
+  if (!Number.isFinite(intervalSeconds) || intervalSeconds < 1 || intervalSeconds > 86_400) {
+    throw new UsageError(`--interval must be a number of seconds from 1 to 86400, got "${values.interval}"`);
+  }
+  if (values.topic !== undefined && !/^arn:aws[\w-]*:sns:[\w-]+:\d{12}:[\w-]{1,256}$/.test(values.topic)) {
+    throw new UsageError(`--topic must be an SNS topic ARN (arn:aws:sns:REGION:ACCOUNT:NAME), got "${values.topic}"`);
+  }
+  if (values.table !== undefined && !/^[\w.-]{3,255}$/.test(values.table)) {
+    throw new UsageError(`--table must be a DynamoDB table name (3-255 of A-Z a-z 0-9 _ . -), got "${values.table}"`);
+  }
+  return {
+    help: values.help ?? false,
+    config: values.config!,
+    state: values.state!,
+    once: values.once ?? false,
+    json: values.json ?? false,
+    intervalSeconds,
+    ...(values.table !== undefined ? { table: values.table } : {}),
+    ...(values.topic !== undefined ? { topic: values.topic } : {}),
+  };
+}
