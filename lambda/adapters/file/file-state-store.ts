@@ -1,7 +1,9 @@
 // The local runner's state: one JSON file, rewritten atomically (temp file + rename) after every change,
 // so a crash at any point leaves either the old or the new state, never half of one. A lock file beside
-// it is the lease, so two local runners on one state file cannot both scan.
+// it is the lease (the document's own lease field is unused here), so two local runners on one state file
+// cannot both scan.
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { DocumentStateStore, emptyDocument, type StateDocument } from './state-document';
 
@@ -31,19 +33,19 @@ export class FileStateStore extends DocumentStateStore {
 
   override async acquireLease(owner: string, nowMs: number, ttlMs: number): Promise<boolean> {
     await mkdir(dirname(this.path), { recursive: true });
-    const lease = JSON.stringify({ owner, until: nowMs + ttlMs });
+    const lease = JSON.stringify({ owner, until: nowMs + ttlMs, pid: process.pid, host: hostname() });
     if (!(await createExclusive(this.lockPath, lease))) {
       const held = await readLock(this.lockPath);
-      if (held && held.owner !== owner && held.until > nowMs) return false;
+      if (held && held.owner !== owner && held.until > nowMs && holderAlive(held)) return false;
       // An expired lock (its runner died) or our own: take it over.
       await writeFile(this.lockPath, lease);
     }
+    // Another runner may have written the file since we opened it: start from what is on disk.
     this.doc = await readDocument(this.path, this.doc.network);
-    return super.acquireLease(owner, nowMs, ttlMs);
+    return true;
   }
 
   override async releaseLease(owner: string): Promise<void> {
-    await super.releaseLease(owner);
     const held = await readLock(this.lockPath);
     if (held?.owner === owner) await rm(this.lockPath, { force: true });
   }
@@ -99,9 +101,23 @@ async function createExclusive(path: string, content: string): Promise<boolean> 
   }
 }
 
-async function readLock(path: string): Promise<{ owner: string; until: number } | null> {
+/**
+ * A lock written by a process on this machine that no longer exists is stale at once (a killed runner),
+ * rather than blocking every run until its lease expires.
+ */
+function holderAlive(lock: { owner: string; pid?: number; host?: string }): boolean {
+  if (lock.pid === undefined || lock.host !== hostname()) return true;
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as { owner: string; until: number };
+    process.kill(lock.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function readLock(path: string): Promise<{ owner: string; until: number; pid?: number; host?: string } | null> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as { owner: string; until: number; pid?: number; host?: string };
   } catch {
     return null; // gone, or half-written by a dying runner: treat as free
   }

@@ -1,0 +1,146 @@
+// The AWS composition root: EventBridge Scheduler invokes this every few minutes. It reads the environment,
+// builds the adapters (Hiro client, DynamoDB state, SNS publisher, Powertools telemetry) and runs the same
+// watch cycle as the local runner, within the invocation's time.
+import { readFile } from 'node:fs/promises';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SNSClient } from '@aws-sdk/client-sns';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import type { Context } from 'aws-lambda';
+import { runCycle } from './core/cycle';
+import type { CycleSummary } from './core/cycle-types';
+import type { WatchConfig } from './core/domain';
+import { parseWatchConfigText, WatchConfigError } from './config/watch-config';
+import { createHiroClient } from './hiro';
+import { createDynamoStateStore } from './adapters/dynamodb';
+import { createSnsPublisher } from './adapters/sns';
+import { readApiSettings } from './runtime/api-env';
+import { readLambdaSettings, type LambdaSettings } from './runtime/lambda-env';
+import { createPowertoolsTelemetry } from './runtime/powertools-telemetry';
+
+/** Stop starting blocks this long before the invocation times out (the issue's floor is 10 s). */
+export const SAFETY_MARGIN_MS = 15_000;
+/** The API key is read from Secrets Manager at most this often per container. */
+const SECRET_MAX_AGE_SECONDS = 300;
+
+// Built once per container and reused by every invocation. The SDK clients honour the standard
+// AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL_SNS variables, so local stand-ins need no code change.
+const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'stacks-watch' });
+const metrics = new Metrics({
+  serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'stacks-watch',
+  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'StacksWatch',
+});
+const dynamo = new DynamoDBClient({});
+const sns = new SNSClient({});
+let watchConfig: WatchConfig | undefined;
+
+export async function handler(_event: unknown, context: Context): Promise<CycleSummary> {
+  const startedAt = Date.now();
+  logger.addContext(context);
+  logger.appendKeys({ runId: context.awsRequestId });
+  metrics.captureColdStartMetric(context.functionName);
+  try {
+    const settings = readLambdaSettings(process.env);
+    const config = (watchConfig ??= await loadWatchConfig(settings));
+    const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
+    const api = readApiSettings(process.env, apiKey);
+    const telemetry = createPowertoolsTelemetry(logger, metrics);
+    const chain = createHiroClient({
+      baseUrl: api.baseUrl,
+      requestsPerMinute: api.requestsPerMinute,
+      ...(api.apiKey ? { apiKey: api.apiKey } : {}),
+      log: (level, message, attributes) => logger[level](message, attributes ?? {}),
+      onRequest: ({ status }) => {
+        metrics.addMetric('ApiRequests', MetricUnit.Count, 1);
+        if (status === 429) metrics.addMetric('ApiThrottled', MetricUnit.Count, 1);
+        else if (typeof status !== 'number' || status >= 400) metrics.addMetric('ApiErrors', MetricUnit.Count, 1);
+      },
+    });
+    const deps = {
+      chain,
+      state: createDynamoStateStore({ client: dynamo, tableName: settings.tableName, network: config.network }),
+      publisher: createSnsPublisher({ client: sns, topicArn: settings.topicArn }),
+      clock: { now: () => Date.now() },
+      telemetry,
+    };
+    const timeLeftMs = context.getRemainingTimeInMillis();
+    const deadlineMs = startedAt + timeLeftMs - SAFETY_MARGIN_MS;
+    const budget = {
+      runId: context.awsRequestId,
+      deadlineMs,
+      // A run killed at its timeout leaves its lease and claims behind; both lapse after the timeout.
+      leaseTtlMs: timeLeftMs,
+      alertStaleAfterMs: timeLeftMs,
+    };
+    let summary = await runCycle(deps, config, budget);
+    // Optional fast mode: keep polling inside the invocation so an event is alerted seconds after its block.
+    while (settings.pollIntervalSeconds > 0 && summary.stoppedBecause === 'caught-up') {
+      const wakeAt = Date.now() + settings.pollIntervalSeconds * 1000;
+      if (wakeAt >= deadlineMs) break;
+      await new Promise((resolve) => setTimeout(resolve, wakeAt - Date.now()));
+      summary = merge(summary, await runCycle(deps, { ...config, contracts: [] }, { ...budget, runId: `${budget.runId}:${Date.now()}` }));
+    }
+    logger.info('invocation done', { summary });
+    return summary;
+  } catch (error) {
+    logger.error('invocation failed', error as Error);
+    throw error;
+  } finally {
+    metrics.publishStoredMetrics();
+    logger.resetKeys();
+  }
+}
+
+async function loadWatchConfig(settings: LambdaSettings): Promise<WatchConfig> {
+  const [text, source] = settings.watchConfigText
+    ? [settings.watchConfigText, 'WATCH_CONFIG']
+    : [await readBundledConfig(settings.watchConfigPath), settings.watchConfigPath];
+  const result = parseWatchConfigText(text, source);
+  if (!result.ok) throw new WatchConfigError(result.problems, source);
+  return result.config;
+}
+
+async function readBundledConfig(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read the bundled watch config ${path} (${(error as NodeJS.ErrnoException).code}); redeploy, or set WATCH_CONFIG`);
+  }
+}
+
+/** The secret holds the key as plain text, or as JSON with an `apiKey` field. The key is never logged. */
+async function readApiKey(secretArn: string): Promise<string | undefined> {
+  let value: unknown;
+  try {
+    value = await getSecret(secretArn, { maxAge: SECRET_MAX_AGE_SECONDS });
+  } catch (error) {
+    throw new Error(`cannot read the API key secret ${secretArn}: ${(error as Error).name}; check that it exists and the function may read it`);
+  }
+  if (typeof value !== 'string' || value.trim() === '') return undefined; // an empty secret: run without a key
+  const text = value.trim();
+  if (!text.startsWith('{')) return text;
+  try {
+    const parsed = JSON.parse(text) as { apiKey?: unknown };
+    if (typeof parsed.apiKey === 'string' && parsed.apiKey) return parsed.apiKey;
+  } catch {
+    // not JSON after all: fall through to the error below, which does not echo the value
+  }
+  throw new Error(`the API key secret ${secretArn} holds JSON without a string "apiKey" field`);
+}
+
+function merge(a: CycleSummary, b: CycleSummary): CycleSummary {
+  const alertsByType = { ...a.alertsByType };
+  for (const [type, n] of Object.entries(b.alertsByType)) {
+    alertsByType[type as keyof typeof alertsByType] = (alertsByType[type as keyof typeof alertsByType] ?? 0) + n;
+  }
+  return {
+    ...b,
+    blocksScanned: a.blocksScanned + b.blocksScanned,
+    alertsPublished: a.alertsPublished + b.alertsPublished,
+    alertsByType,
+    contractsChecked: a.contractsChecked + b.contractsChecked,
+    reorgs: a.reorgs + b.reorgs,
+    durationMs: a.durationMs + b.durationMs,
+  };
+}

@@ -1,0 +1,46 @@
+// The Lambda's environment, read and checked before anything else happens, so a deploy mistake is a clear
+// error naming the variable at the start of the invocation rather than a failure halfway through a cycle.
+import { EnvironmentError } from './api-env';
+
+export interface LambdaSettings {
+  tableName: string;
+  topicArn: string;
+  apiKeySecretArn?: string;
+  /** The watch config as JSON text, when set (it overrides the bundled watch.json). */
+  watchConfigText?: string;
+  /** Where the bundled watch config is. */
+  watchConfigPath: string;
+  /** > 0: keep polling inside one invocation every this many seconds until the time budget is spent. */
+  pollIntervalSeconds: number;
+}
+
+const SECRET_ARN = /^arn:aws[\w-]*:secretsmanager:[\w-]+:\d{12}:secret:[\w/+=.@-]+$/;
+const TOPIC_ARN = /^arn:aws[\w-]*:sns:[\w-]+:\d{12}:[\w-]{1,256}$/;
+
+export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
+  const problems: string[] = [];
+  const tableName = env.TABLE_NAME?.trim() ?? '';
+  if (!tableName) problems.push('TABLE_NAME is not set (the DynamoDB table for the watcher state)');
+  const topicArn = env.TOPIC_ARN?.trim() ?? '';
+  if (!topicArn) problems.push('TOPIC_ARN is not set (the SNS topic alerts are published to)');
+  else if (!TOPIC_ARN.test(topicArn)) problems.push(`TOPIC_ARN is not an SNS topic ARN: "${topicArn}"`);
+  const apiKeySecretArn = env.STACKS_API_KEY_SECRET_ARN?.trim() || undefined;
+  if (apiKeySecretArn && !SECRET_ARN.test(apiKeySecretArn)) {
+    problems.push(`STACKS_API_KEY_SECRET_ARN is not a Secrets Manager secret ARN: "${apiKeySecretArn}"`);
+  }
+  const pollText = env.POLL_INTERVAL_SECONDS?.trim() || '0';
+  const pollIntervalSeconds = Number(pollText);
+  if (!Number.isInteger(pollIntervalSeconds) || pollIntervalSeconds < 0 || pollIntervalSeconds > 600) {
+    problems.push(`POLL_INTERVAL_SECONDS must be a whole number of seconds from 0 (off) to 600, got "${pollText}"`);
+  }
+  if (problems.length > 0) throw new EnvironmentError(`invalid Lambda environment:\n- ${problems.join('\n- ')}`);
+  const watchConfigText = env.WATCH_CONFIG?.trim() || undefined;
+  return {
+    tableName,
+    topicArn,
+    pollIntervalSeconds,
+    watchConfigPath: env.WATCH_CONFIG_FILE?.trim() || `${env.LAMBDA_TASK_ROOT ?? process.cwd()}/watch.json`,
+    ...(apiKeySecretArn ? { apiKeySecretArn } : {}),
+    ...(watchConfigText ? { watchConfigText } : {}),
+  };
+}

@@ -1,0 +1,91 @@
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FileStateStore } from '../../../lambda/adapters/file/file-state-store';
+import { CursorConflictError } from '../../../lambda/core/ports';
+
+let dir: string;
+let path: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'stacks-watch-state-'));
+  path = join(dir, 'nested', 'state.json');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const at = (height: number) => ({ height, hash: `0x${height}`, time: 1_700_000_000 + height });
+
+describe('file state store', () => {
+  it('starts empty without writing anything', async () => {
+    const store = await FileStateStore.open(path, 'mainnet');
+    expect(await store.readCursor()).toBeNull();
+    await expect(readdir(dir)).resolves.toEqual([]);
+  });
+
+  it('persists the cursor so a new process sees it', async () => {
+    const store = await FileStateStore.open(path, 'mainnet');
+    await store.writeCursor(at(10), null);
+    const reopened = await FileStateStore.open(path, 'mainnet');
+    expect(await reopened.readCursor()).toEqual({ ...at(10), version: 1 });
+  });
+
+  it('refuses a cursor write with a stale version', async () => {
+    const store = await FileStateStore.open(path, 'mainnet');
+    await store.writeCursor(at(10), null);
+    await expect(store.writeCursor(at(11), null)).rejects.toBeInstanceOf(CursorConflictError);
+    await store.writeCursor(at(11), 1);
+    await expect(store.writeCursor(at(12), 1)).rejects.toBeInstanceOf(CursorConflictError);
+  });
+
+  it('writes atomically: no temp file is left and the file is always whole JSON', async () => {
+    const store = await FileStateStore.open(path, 'mainnet');
+    for (let h = 1; h <= 20; h++) await store.writeCursor(at(h), h === 1 ? null : h - 1);
+    expect((await readdir(join(dir, 'nested'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(JSON.parse(await readFile(path, 'utf8')).cursor.height).toBe(20);
+  });
+
+  it('names the file and what to do when it is not JSON', async () => {
+    await FileStateStore.open(path, 'mainnet').then((s) => s.writeCursor(at(1), null));
+    await writeFile(path, '{"format":1,');
+    await expect(FileStateStore.open(path, 'mainnet')).rejects.toThrow(new RegExp(`${path}.*not valid JSON.*move it away`));
+  });
+
+  it('refuses a state file of another network', async () => {
+    await FileStateStore.open(path, 'testnet').then((s) => s.writeCursor(at(1), null));
+    await expect(FileStateStore.open(path, 'mainnet')).rejects.toThrow(/belongs to testnet.*--state/);
+  });
+
+  it('lets only one local runner hold the lease on a state file', async () => {
+    const a = await FileStateStore.open(path, 'mainnet');
+    const b = await FileStateStore.open(path, 'mainnet');
+    expect(await a.acquireLease('a', 1000, 60_000)).toBe(true);
+    expect(await b.acquireLease('b', 1000, 60_000)).toBe(false);
+    await a.releaseLease('a');
+    expect(await b.acquireLease('b', 2000, 60_000)).toBe(true);
+  });
+
+  it('takes over the lease of a runner whose process is gone', async () => {
+    await FileStateStore.open(path, 'mainnet').then((s) => s.acquireLease('a', 1000, 60_000));
+    const lock = JSON.parse(await readFile(`${path}.lock`, 'utf8'));
+    await writeFile(`${path}.lock`, JSON.stringify({ ...lock, pid: 2 ** 22 + 12345 })); // no such pid
+    const b = await FileStateStore.open(path, 'mainnet');
+    expect(await b.acquireLease('b', 1000, 60_000)).toBe(true);
+  });
+
+  it('takes over an expired lease', async () => {
+    const a = await FileStateStore.open(path, 'mainnet');
+    await a.acquireLease('a', 1000, 60_000);
+    const b = await FileStateStore.open(path, 'mainnet');
+    expect(await b.acquireLease('b', 61_001, 60_000)).toBe(true);
+  });
+
+  it('counts an alert record past its expiry as absent', async () => {
+    const store = await FileStateStore.open(path, 'mainnet');
+    await store.claimAlert('k', 0, 1000);
+    await store.markAlertSent('k', 0, { key: 'k' });
+    expect(await store.claimAlert('k', 1000, 1000)).toBe('sent');
+    expect(await store.claimAlert('k', 31 * 24 * 3600 * 1000, 1000)).toBe('claimed');
+  });
+});

@@ -1,0 +1,71 @@
+// Wiring for core tests: the real cycle over an in-memory chain, an in-memory document store and a
+// recording publisher.
+import { runCycle } from '../../lambda/core/cycle';
+import type { CycleBudget, CycleSummary } from '../../lambda/core/cycle-types';
+import type { WatchConfig } from '../../lambda/core/domain';
+import type { Telemetry } from '../../lambda/core/ports';
+import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
+import { MemoryChain } from '../support/memory-chain';
+import { RecordingPublisher } from '../support/recording-publisher';
+
+export const WATCHED = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR';
+export const OTHER = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9';
+export const TOKEN = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-token';
+export const ROUTER = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9.swap-helper-bridged-v1-1';
+
+export function config(overrides: Partial<WatchConfig> = {}): WatchConfig {
+  return {
+    network: 'mainnet',
+    contracts: [],
+    addresses: [WATCHED],
+    contractLogs: [{ contractId: TOKEN }],
+    startHeight: 'latest',
+    confirmations: 0,
+    maxBlocksPerRun: 500,
+    ...overrides,
+  };
+}
+
+export class RecordingTelemetry implements Telemetry {
+  logs: { level: string; message: string; attributes?: Record<string, unknown> }[] = [];
+  metrics: { name: string; value: number; dimensions?: Record<string, string> }[] = [];
+  log(level: string, message: string, attributes?: Record<string, unknown>) {
+    this.logs.push({ level, message, ...(attributes ? { attributes } : {}) });
+  }
+  metric(name: string, value: number, dimensions?: Record<string, string>) {
+    this.metrics.push({ name, value, ...(dimensions ? { dimensions } : {}) });
+  }
+  sum(name: string): number {
+    return this.metrics.filter((m) => m.name === name).reduce((a, m) => a + m.value, 0);
+  }
+}
+
+export function harness(chain = new MemoryChain(), cfg = config()) {
+  let now = 1_800_000_000_000;
+  const state = new DocumentStateStore(emptyDocument('mainnet'));
+  const publisher = new RecordingPublisher();
+  const telemetry = new RecordingTelemetry();
+  const clock = { now: () => now };
+  let runs = 0;
+  return {
+    chain,
+    state,
+    publisher,
+    telemetry,
+    config: cfg,
+    advance(ms: number) {
+      now += ms;
+    },
+    deps: () => ({ chain, state, publisher, clock, telemetry }),
+    run(budget: Partial<CycleBudget> = {}, c: WatchConfig = cfg): Promise<CycleSummary> {
+      runs += 1;
+      return runCycle({ chain, state, publisher, clock, telemetry }, c, {
+        runId: `run-${runs}`,
+        deadlineMs: now + 60_000,
+        leaseTtlMs: 120_000,
+        alertStaleAfterMs: 120_000,
+        ...budget,
+      });
+    },
+  };
+}
