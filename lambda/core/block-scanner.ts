@@ -18,6 +18,8 @@ export interface ScanPlan {
   firstHeight: number;
   /** The last height to scan in this cycle (tip less confirmations). */
   lastHeight: number;
+  /** The chain tip read at the start of the cycle. */
+  tip: { height: number; hash: string };
   maxBlocks: number;
 }
 
@@ -64,6 +66,7 @@ export class BlockScanner {
   }
 
   private async scan(): Promise<StopReason> {
+    await this.checkCursorStillCanonical();
     const total = Math.max(0, this.plan.lastHeight - this.nextHeight() + 1);
     while (this.nextHeight() <= this.plan.lastHeight) {
       const stop = this.stopReason();
@@ -73,13 +76,29 @@ export class BlockScanner {
       // The API knows no block there: its tip moved back since we read it. Next cycle goes on from here.
       if (!block) return 'caught-up';
       if (this.cursor && block.header.parentHash !== this.cursor.hash) {
-        await this.rewindToForkPoint(block);
+        await this.rewindToForkPoint(block.header.hash);
         continue;
       }
       await this.processBlock(block);
       this.budget.onBlockDone?.({ height, done: this.blocksScanned, total });
     }
     return 'caught-up';
+  }
+
+  /**
+   * Parent checks find a reorg when the next block arrives. A reorg that replaced the cursor block without
+   * making the chain longer shows only in the tip: catch it now rather than at the next block.
+   */
+  private async checkCursorStillCanonical(): Promise<void> {
+    const cursor = this.cursor;
+    if (!cursor || cursor.height < this.plan.tip.height) return;
+    if (cursor.height === this.plan.tip.height) {
+      if (cursor.hash !== this.plan.tip.hash) await this.rewindToForkPoint(this.plan.tip.hash);
+      return;
+    }
+    // The tip is below the cursor: the API's chain got shorter; ours is canonical only if still there.
+    const header = await this.deps.chain.getBlockHeader(cursor.height);
+    if (header?.hash !== cursor.hash) await this.rewindToForkPoint(this.plan.tip.hash);
   }
 
   private nextHeight(): number {
@@ -145,7 +164,7 @@ export class BlockScanner {
    * The block at cursor + 1 does not build on the cursor block: find the fork point, move the cursor back to
    * it and remember the replaced blocks' alerts until the rescan has confirmed or retracted each.
    */
-  private async rewindToForkPoint(newBlock: Block): Promise<void> {
+  private async rewindToForkPoint(newChainHash: string): Promise<void> {
     const cursor = this.cursor!;
     const { chain, state, telemetry } = this.deps;
     const search = await findForkPoint(cursor, chain, state);
@@ -157,12 +176,11 @@ export class BlockScanner {
       const header = await chain.getBlockHeader(search.forkPoint.height);
       forkPoint = { height: search.forkPoint.height, hash: search.forkPoint.hash, time: header?.time ?? cursor.time };
     } else {
-      forkPoint = await this.deepReorgFallback(cursor, newBlock, search.windowFloor);
+      forkPoint = await this.deepReorgFallback(cursor, newChainHash, search.windowFloor);
     }
     const orphanedKeys = search.orphaned.flatMap((b) => b.alertKeys);
     const pending = mergePending(cursor.pendingRetractions, orphanedKeys, cursor.height);
     telemetry.log('warn', 'reorg: rescanning from the fork point', {
-      blockHeight: newBlock.header.height,
       cursorHeight: cursor.height,
       forkHeight: forkPoint.height,
       depth: cursor.height - forkPoint.height,
@@ -176,7 +194,7 @@ export class BlockScanner {
    * metric, an alert to the operator), then rescan the whole window from the canonical block below it, so
    * that at least every remembered alert is confirmed or retracted.
    */
-  private async deepReorgFallback(cursor: Cursor, newBlock: Block, windowFloor: number): Promise<CursorPosition> {
+  private async deepReorgFallback(cursor: Cursor, newChainHash: string, windowFloor: number): Promise<CursorPosition> {
     const { chain, telemetry } = this.deps;
     telemetry.metric('DeepReorgs', 1);
     telemetry.log('error', 'deep reorg: no remembered block is canonical; events below the window cannot be checked', {
@@ -187,7 +205,7 @@ export class BlockScanner {
     await this.deliver([
       {
         type: 'deep_reorg',
-        key: alertKeys.deepReorg(cursor.hash, newBlock.header.hash),
+        key: alertKeys.deepReorg(cursor.hash, newChainHash),
         network: this.plan.network,
         cursor_height: cursor.height,
         cursor_hash: cursor.hash,

@@ -53,6 +53,7 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
         rules: compileWatchRules(config),
         firstHeight,
         lastHeight,
+        tip: summary.tip,
         maxBlocks: config.maxBlocksPerRun,
       },
       budget,

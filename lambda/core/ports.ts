@@ -36,7 +36,7 @@ export interface ChainApi {
 
 /**
  * Alerts of blocks that a reorg replaced, waiting to be confirmed on the new chain or retracted once the
- * rescan reaches `untilHeight` (the height the old chain had reached). Kept with the cursor so that a crash
+ * rescan reaches `untilHeight` (the height the old chain had reached, plus a grace of a few blocks). Kept with the cursor so that a crash
  * mid-rescan loses none of them.
  */
 export interface PendingRetractions {

@@ -4,6 +4,12 @@ import type { ChainAlert, Network, RetractionAlert } from './domain';
 import { alertKeys } from './alert-keys';
 import type { PendingRetractions, StateStore, Telemetry } from './ports';
 
+/**
+ * How far past the replaced chain's height the rescan goes before retracting: a transaction dropped by a
+ * reorg usually returns from the mempool within a few blocks, and is then the same event, not a retraction.
+ */
+export const RETRACTION_GRACE_BLOCKS = 10;
+
 /** Add the alert keys of orphaned blocks to what is waiting for confirmation on the new chain. */
 export function mergePending(
   existing: PendingRetractions | undefined,
@@ -12,7 +18,8 @@ export function mergePending(
 ): PendingRetractions | undefined {
   const merged = new Set([...(existing?.keys ?? []), ...keys]);
   if (merged.size === 0) return undefined;
-  return { untilHeight: Math.max(untilHeight, existing?.untilHeight ?? 0), keys: [...merged] };
+  const until = untilHeight + RETRACTION_GRACE_BLOCKS;
+  return { untilHeight: Math.max(until, existing?.untilHeight ?? 0), keys: [...merged] };
 }
 
 /** Remove the keys the rescan found again on the new chain: those events still happened. */

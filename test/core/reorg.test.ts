@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { findForkPoint } from '../../lambda/core/reorg';
+import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/retractions';
 import { coinbase, MemoryChain, transfer } from '../support/memory-chain';
 import { config, harness, WATCHED } from './harness';
 
+/** Blocks 99 (not scanned) and 100..100+length (scanned). */
 async function scannedChain(length: number) {
-  const chain = new MemoryChain(100, 1);
-  for (let i = 0; i < length; i++) chain.mine([coinbase()]);
+  const chain = new MemoryChain(99, 1);
+  for (let i = 0; i <= length; i++) chain.mine([coinbase()]);
   const h = harness(chain, config({ startHeight: 100, maxBlocksPerRun: 10_000 }));
   await h.run();
   return h;
@@ -30,7 +32,7 @@ describe('fork search', () => {
 
   it('reports no fork point when no remembered block is canonical', async () => {
     const h = await scannedChain(20);
-    h.chain.reorg(21, Array.from({ length: 22 }, () => [coinbase()]));
+    h.chain.reorg(21, Array.from({ length: 22 }, () => [coinbase()])); // replaces 100..120, all remembered
     const search = await findForkPoint((await h.state.readCursor())!, h.chain, h.state);
     expect(search.forkPoint).toBeNull();
   });
@@ -42,7 +44,7 @@ describe('reorgs during the scan', () => {
     const tx = transfer(WATCHED, '42');
     chain.mine([coinbase()]);
     chain.mine([tx]); // 102
-    const h = harness(chain, config({ startHeight: 101 }));
+    const h = harness(chain, config({ startHeight: 100 }));
     await h.run();
     chain.reorg(2, [[coinbase()], [coinbase()], [coinbase(), tx]]); // tx now at 103
     const summary = await h.run();
@@ -54,7 +56,7 @@ describe('reorgs during the scan', () => {
   it('alerts transactions new on the replacing chain', async () => {
     const chain = new MemoryChain(100, 1);
     chain.mine([coinbase()]);
-    const h = harness(chain, config({ startHeight: 101 }));
+    const h = harness(chain, config({ startHeight: 100 }));
     await h.run();
     const fresh = transfer(WATCHED, '9');
     chain.reorg(1, [[fresh]]);
@@ -62,33 +64,48 @@ describe('reorgs during the scan', () => {
     expect(h.publisher.keys()).toEqual([`token_transfer:${fresh.txId}`]);
   });
 
-  it('retracts an alerted transfer that the new chain no longer carries, once it reaches the old height', async () => {
+  it('retracts an alerted transfer that the new chain no longer carries, once the rescan is past the old height and the grace', async () => {
     const chain = new MemoryChain(100, 1);
     const gone = transfer(WATCHED, '1000000');
     chain.mine([gone]); // 101
     chain.mine([coinbase()]); // 102
-    const h = harness(chain, config({ startHeight: 101 }));
+    const h = harness(chain, config({ startHeight: 100 }));
     await h.run();
     chain.reorg(2, [[coinbase()]]); // the new chain is at 101 only
     await h.run();
-    expect(h.publisher.ofType('retraction')).toHaveLength(0); // not yet: it may come back at 102
+    for (let i = 0; i < RETRACTION_GRACE_BLOCKS; i++) chain.mine([coinbase()]); // up to 102 + grace - 1
+    await h.run();
+    expect(h.publisher.ofType('retraction')).toHaveLength(0); // it may still come back from the mempool
     chain.mine([coinbase()]);
     await h.run();
     const retractions = h.publisher.ofType('retraction').map((a) => a.alert);
     expect(retractions).toEqual([
-      expect.objectContaining({ type: 'retraction', retracts: `token_transfer:${gone.txId}`, tx_id: gone.txId }),
+      expect.objectContaining({ type: 'retraction', retracts: `token_transfer:${gone.txId}`, tx_id: gone.txId, block_height: 101 }),
     ]);
     expect((await h.state.readCursor())?.pendingRetractions).toBeUndefined();
     expect((await h.state.getAlertRecord(`token_transfer:${gone.txId}`))?.state).toBe('retracted');
+  });
+
+  it('does not retract a transfer that comes back within the grace', async () => {
+    const chain = new MemoryChain(100, 1);
+    const tx = transfer(WATCHED, '1');
+    chain.mine([tx]);
+    const h = harness(chain, config({ startHeight: 100 }));
+    await h.run();
+    chain.reorg(1, [[coinbase()], [coinbase()], [coinbase()], [tx]]);
+    for (let i = 0; i < RETRACTION_GRACE_BLOCKS + 2; i++) chain.mine([coinbase()]);
+    await h.run();
+    expect(h.publisher.sent.map((a) => a.alert.type)).toEqual(['token_transfer']);
+    expect((await h.state.readCursor())?.pendingRetractions).toBeUndefined();
   });
 
   it('alerts a retracted transaction again when it comes back on chain later', async () => {
     const chain = new MemoryChain(100, 1);
     const tx = transfer(WATCHED, '5');
     chain.mine([tx]);
-    const h = harness(chain, config({ startHeight: 101 }));
+    const h = harness(chain, config({ startHeight: 100 }));
     await h.run();
-    chain.reorg(1, [[coinbase()]]);
+    chain.reorg(1, Array.from({ length: RETRACTION_GRACE_BLOCKS + 1 }, () => [coinbase()]));
     await h.run();
     chain.mine([tx]);
     await h.run();
@@ -100,9 +117,9 @@ describe('reorgs during the scan', () => {
     const gone = transfer(WATCHED, '3');
     chain.mine([gone]);
     for (let i = 0; i < 4; i++) chain.mine([coinbase()]); // up to 105
-    const h = harness(chain, config({ startHeight: 101 }));
+    const h = harness(chain, config({ startHeight: 100 }));
     await h.run();
-    chain.reorg(5, Array.from({ length: 6 }, () => [coinbase()])); // new chain to 106
+    chain.reorg(5, Array.from({ length: 6 + RETRACTION_GRACE_BLOCKS }, () => [coinbase()]));
     await h.run({ onBlockDone: ({ done }) => { if (done === 2) throw new Error('crash'); } }).catch(() => {});
     expect((await h.state.readCursor())?.pendingRetractions?.keys).toEqual([`token_transfer:${gone.txId}`]);
     await h.run();
@@ -110,17 +127,18 @@ describe('reorgs during the scan', () => {
   });
 
   it('reports a fork deeper than the remembered window loudly and rescans what it remembers', async () => {
-    const chain = new MemoryChain(100, 1);
+    const chain = new MemoryChain(99, 1);
     const tx = transfer(WATCHED, '8');
-    chain.mine([tx]);
-    const h = harness(chain, config({ startHeight: 101 }));
+    chain.mine([coinbase()]); // 100
+    chain.mine([tx]); // 101
+    const h = harness(chain, config({ startHeight: 100 }));
     await h.run();
-    chain.reorg(2, [[coinbase()], [coinbase()], [coinbase()]]); // replaces 100 and 101: nothing remembered survives
+    chain.reorg(2, Array.from({ length: 3 + RETRACTION_GRACE_BLOCKS }, () => [coinbase()])); // replaces 100 and 101
     const summary = await h.run();
     expect(h.publisher.ofType('deep_reorg')).toHaveLength(1);
     expect(h.telemetry.sum('DeepReorgs')).toBe(1);
     expect(h.telemetry.logs.some((l) => l.level === 'error' && /deep reorg/.test(l.message))).toBe(true);
-    expect(summary.cursor?.height).toBe(102);
+    expect(summary.cursor?.height).toBe(chain.tip.height);
     expect(h.publisher.ofType('retraction')).toHaveLength(1);
   });
 });

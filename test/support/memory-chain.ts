@@ -17,6 +17,10 @@ export interface ModelBlock {
 }
 
 let txCounter = 0;
+/** Start transaction ids over, so that two chains built alike have the same ids. */
+export function resetTxIds(): void {
+  txCounter = 0;
+}
 export const hash = (...parts: unknown[]) => '0x' + createHash('sha256').update(parts.join('|')).digest('hex');
 
 export function transfer(recipient: string, amount = '1000000', opts: Partial<ModelTx> = {}): ModelTx {

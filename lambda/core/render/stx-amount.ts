@@ -1,0 +1,29 @@
+// STX amounts, exactly. Amounts are micro-STX decimal strings that can exceed 2^53, so they are divided
+// as bigints and never pass through a float.
+
+const MICRO_PER_STX = 1_000_000n;
+const GROUPED = new Intl.NumberFormat('en-US', { useGrouping: true });
+
+/**
+ * - `exact`: every micro-STX digit, grouped: `1,250.500000 STX`
+ * - `short`: trailing zeros dropped, grouped: `1,250.5 STX` (still exact: only zeros go)
+ * - `plain`: trailing zeros dropped, no grouping, for the tightest space (SMS): `1250.5 STX`
+ */
+export type StxStyle = 'exact' | 'short' | 'plain';
+
+export function formatStx(microStx: string, style: StxStyle = 'exact'): string {
+  if (!/^\d+$/.test(microStx)) {
+    throw new RangeError(`not a micro-STX amount (expected a decimal integer string): ${JSON.stringify(microStx.slice(0, 40))}`);
+  }
+  const micro = BigInt(microStx);
+  const whole = micro / MICRO_PER_STX;
+  const fraction = (micro % MICRO_PER_STX).toString().padStart(6, '0');
+  const wholeText = style === 'plain' ? whole.toString() : GROUPED.format(whole);
+  const fractionText = style === 'exact' ? fraction : fraction.replace(/0+$/, '');
+  return `${wholeText}${fractionText ? `.${fractionText}` : ''} STX`;
+}
+
+/** An integer with thousands separators (block heights in prose: `182,345`). */
+export function formatCount(value: number): string {
+  return GROUPED.format(value);
+}
