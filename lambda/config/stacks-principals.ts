@@ -1,0 +1,84 @@
+// What makes a Stacks address or contract id acceptable in a watch config. The watcher matches them
+// against what the Hiro API reports by plain string equality, so anything that would never compare equal
+// (wrong network, lower case, c32 look-alike letters) is an error here rather than a silent non-match.
+import { AddressVersion, addressToString, createAddress, validateStacksAddress } from '@stacks/transactions';
+import type { Network } from '../core/domain';
+
+/** The Clarity rule for contract names. */
+const CONTRACT_NAME = /^[a-zA-Z]([a-zA-Z0-9]|[-_]){0,39}$/;
+
+const NETWORK_OF_VERSION: ReadonlyMap<number, { network: Network; prefix: string }> = new Map([
+  [AddressVersion.MainnetSingleSig, { network: 'mainnet', prefix: 'SP' }],
+  [AddressVersion.MainnetMultiSig, { network: 'mainnet', prefix: 'SM' }],
+  [AddressVersion.TestnetSingleSig, { network: 'testnet', prefix: 'ST' }],
+  [AddressVersion.TestnetMultiSig, { network: 'testnet', prefix: 'SN' }],
+]);
+
+const PREFIXES: Record<Network, string> = { mainnet: 'SP... or SM...', testnet: 'ST... or SN...' };
+
+const NOT_AN_ADDRESS = 'is not a valid Stacks address (bad characters or checksum); copy it again from the explorer or wallet';
+
+/**
+ * The address as the API writes it, or null when `text` is no address at all. validateStacksAddress
+ * checks the c32 alphabet and checksum but also accepts lower case and the look-alikes O, I and L (it
+ * normalises them first; an all-lower-case address fails only on its leading "s"), so the canonical form
+ * is rebuilt from the decoded bytes.
+ */
+function canonicalAddress(text: string): { canonical: string; version: number } | null {
+  const candidate = text.toUpperCase();
+  if (!validateStacksAddress(candidate)) return null;
+  const address = createAddress(candidate);
+  // A c32check string can carry any number of bytes; an address carries a 20-byte hash.
+  if (address.hash160.length !== 40) return null;
+  return { canonical: addressToString(address), version: address.version };
+}
+
+/**
+ * Why `text` is not a standard Stacks address of `network` (null network: either network), or null when
+ * it is one.
+ */
+export function standardAddressProblem(text: string, network: Network | null): string | null {
+  if (text.trim() !== text) return 'has spaces around it; remove them';
+  if (text.includes('.')) return 'is a contract id (ADDRESS.name), not an address; remove the ".name" part';
+  const decoded = canonicalAddress(text);
+  if (!decoded) return NOT_AN_ADDRESS;
+  if (decoded.canonical !== text) {
+    return `is not written the way the Stacks API reports it; write it as "${decoded.canonical}"`;
+  }
+  const kind = NETWORK_OF_VERSION.get(decoded.version);
+  if (!kind) {
+    return `has address version ${decoded.version}, which is neither a mainnet (SP, SM) nor a testnet (ST, SN) address`;
+  }
+  if (network !== null && kind.network !== network) {
+    return (
+      `is a ${kind.network} address (${kind.prefix}...) in a ${network} config; ` +
+      `use a ${network} address (${PREFIXES[network]}) or set "network" to "${kind.network}"`
+    );
+  }
+  return null;
+}
+
+/** Why `text` is not a contract id `ADDRESS.name` of `network`, or null when it is one. */
+export function contractIdProblem(text: string, network: Network | null): string | null {
+  const dot = text.indexOf('.');
+  if (dot < 0) return 'must be a contract id "ADDRESS.contract-name"; the ".contract-name" part is missing';
+  const address = text.slice(0, dot);
+  const name = text.slice(dot + 1);
+  const addressProblem = standardAddressProblem(address, network);
+  if (addressProblem) return `has an address part "${address}" that ${addressProblem}`;
+  if (!CONTRACT_NAME.test(name)) {
+    return (
+      `has a contract name "${name}" that is not valid: it must start with a letter and use only ` +
+      'letters, digits, "-" and "_", at most 40 characters'
+    );
+  }
+  return null;
+}
+
+/**
+ * A watched recipient: a standard address, or a contract principal (STX can be sent to a contract, and
+ * the API then reports the recipient as `ADDRESS.name`).
+ */
+export function recipientProblem(text: string, network: Network | null): string | null {
+  return text.includes('.') ? contractIdProblem(text, network) : standardAddressProblem(text, network);
+}

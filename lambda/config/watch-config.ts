@@ -1,0 +1,145 @@
+// Reading and validating the watch config (watch.json). Every problem in the file is reported at once, each
+// with its JSON path and the bad value, so that one edit fixes them all.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { z } from 'zod';
+import type { Network, WatchConfig } from '../core/domain';
+import { type ConfigProblem, WatchConfigError, formatPath, valueAt } from './config-problems';
+import { ALLOWED_KEYS, NETWORKS, watchConfigSchema } from './watch-config-schema';
+
+export { type ConfigProblem, WatchConfigError, formatConfigProblems } from './config-problems';
+
+export type ConfigResult = { ok: true; config: WatchConfig } | { ok: false; problems: ConfigProblem[] };
+
+const WATCH_LISTS = ['contracts', 'addresses', 'contractLogs'] as const;
+
+/** One schema per network the file may name, and one for a file whose network is itself invalid. */
+const SCHEMAS = new Map([...NETWORKS, null].map((network) => [network, watchConfigSchema(network)] as const));
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function declaredNetwork(input: unknown): Network | null {
+  const network = isRecord(input) ? input.network : undefined;
+  return NETWORKS.find((n) => n === network) ?? null;
+}
+
+/** Edit distance, for "did you mean": small enough that a dependency would not earn its place. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(substitution, (previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+function unknownKeyMessage(key: string, allowed: readonly string[]): string {
+  const near = allowed.find((k) => k.toLowerCase() === key.toLowerCase() || editDistance(k, key) <= 2);
+  const hint = near ? `did you mean "${near}"? ` : '';
+  return `unknown key "${key}": ${hint}allowed keys are ${allowed.map((k) => `"${k}"`).join(', ')}`;
+}
+
+function toProblems(issues: readonly z.core.$ZodIssue[], input: unknown): ConfigProblem[] {
+  return issues.flatMap((issue): ConfigProblem[] => {
+    if (issue.code === 'unrecognized_keys') {
+      const allowed = issue.path.length === 0 ? ALLOWED_KEYS.top : ALLOWED_KEYS.rule;
+      return issue.keys.map((key) => {
+        const path = [...issue.path, key];
+        return { path: formatPath(path), value: valueAt(input, path), message: unknownKeyMessage(key, allowed) };
+      });
+    }
+    return [{ path: formatPath(issue.path), value: valueAt(input, issue.path), message: issue.message }];
+  });
+}
+
+/** Not a shape rule but a sense rule, checked on the raw input so it is reported beside the others. */
+function nothingToWatch(input: unknown): ConfigProblem[] {
+  if (!isRecord(input)) return [];
+  const allEmpty = WATCH_LISTS.every((key) => input[key] === undefined || (Array.isArray(input[key]) && input[key].length === 0));
+  if (!allEmpty) return [];
+  return [
+    {
+      path: '$',
+      value: Object.fromEntries(WATCH_LISTS.map((key) => [key, input[key]])),
+      message: 'nothing to watch: "contracts", "addresses" and "contractLogs" are all empty or missing; add at least one entry',
+    },
+  ];
+}
+
+/** Validates an already-parsed JSON value. */
+export function parseWatchConfig(input: unknown): ConfigResult {
+  const parsed = SCHEMAS.get(declaredNetwork(input))!.safeParse(input);
+  const problems = [...(parsed.success ? [] : toProblems(parsed.error.issues, input)), ...nothingToWatch(input)];
+  if (problems.length > 0 || !parsed.success) return { ok: false, problems };
+  const { $comment: _comment, contractLogs, ...rest } = parsed.data;
+  return {
+    ok: true,
+    config: {
+      ...rest,
+      contractLogs: contractLogs.map(({ contractId, contains }) => (contains === undefined ? { contractId } : { contractId, contains })),
+    },
+  };
+}
+
+/** Line and column (1-based) of a character offset, for editors that jump to `line:column`. */
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
+}
+
+/** Parses JSON text and validates it; a syntax error becomes one problem naming `source` and the position. */
+export function parseWatchConfigText(text: string, source: string): ConfigResult {
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text; // editors on Windows may save a BOM
+  if (body.trim() === '') {
+    return {
+      ok: false,
+      problems: [{ path: '$', value: undefined, message: `${source} is empty; it must hold a JSON object (see watch.example.json)` }],
+    };
+  }
+  let input: unknown;
+  try {
+    input = JSON.parse(body);
+  } catch (error) {
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/\s*\(line \d+ column \d+\)/, '');
+    const position = /at position (\d+)/.exec(reason);
+    const offset = position ? Number(position[1]) : body.length;
+    const { line, column } = lineAndColumn(body, offset);
+    const lineText = body.split('\n')[line - 1]?.trim() ?? '';
+    return {
+      ok: false,
+      problems: [
+        { path: '$', value: lineText, message: `${source} is not valid JSON at line ${line}, column ${column}: ${reason}` },
+      ],
+    };
+  }
+  return parseWatchConfig(input);
+}
+
+function readProblem(path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const absolute = resolve(path);
+  if (code === 'ENOENT') return `${absolute} does not exist; create it (copy watch.example.json) or point the watcher at another file`;
+  if (code === 'EISDIR') return `${absolute} is a directory; point the watcher at the watch config file itself`;
+  if (code === 'EACCES' || code === 'EPERM') return `${absolute} cannot be read (permission denied); check its permissions`;
+  return `${absolute} cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** Reads and validates a watch config file; throws WatchConfigError for every way it can fail. */
+export async function loadWatchConfigFile(path: string): Promise<WatchConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new WatchConfigError([{ path: '$', value: undefined, message: readProblem(path, error) }], path);
+  }
+  const result = parseWatchConfigText(text, path);
+  if (!result.ok) throw new WatchConfigError(result.problems, path);
+  return result.config;
+}

@@ -1,0 +1,122 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  coinbase,
+  contractCall,
+  createFakeHiro,
+  deploy,
+  fakeAddress,
+  fakeContractId,
+  transfer,
+  type RunningFakeHiro,
+} from '../support/fake-hiro';
+import { jsonLines, runCli } from './run-cli';
+
+const alice = fakeAddress('alice');
+const bob = fakeAddress('bob');
+const vault = fakeContractId('vault');
+const router = fakeContractId('router');
+const oracle = fakeContractId('oracle');
+
+describe('the CLI against a fake Hiro API, through a growing chain', () => {
+  const fake = createFakeHiro();
+  const chain = fake.chain;
+  let server: RunningFakeHiro;
+  let dir: string;
+  let env: Record<string, string>;
+  let args: string[];
+  const expected = new Set<string>();
+
+  beforeAll(async () => {
+    server = await fake.start();
+    dir = await mkdtemp(join(tmpdir(), 'stacks-watch-e2e-'));
+    await writeFile(
+      join(dir, 'watch.json'),
+      JSON.stringify({
+        network: 'mainnet',
+        contracts: [vault, oracle],
+        addresses: [alice],
+        contractLogs: [{ contractId: vault }, { contractId: oracle, contains: 'price' }],
+        startHeight: 1,
+        confirmations: 0,
+        maxBlocksPerRun: 500,
+      }),
+    );
+    env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' };
+    args = ['--once', '--json', '--config', join(dir, 'watch.json'), '--state', join(dir, 'state.json')];
+  });
+  afterAll(async () => {
+    await server?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const keysOf = (lines: Record<string, unknown>[]) => lines.map((l) => l.key as string);
+
+  it('alerts exactly the matches of the first blocks: big block, many events, indirect log, failed transfer, empty block', async () => {
+    chain.mine([coinbase(), deploy({ contractId: vault })]); // 1
+    // 2: more than 50 transactions, the watched transfer is the 56th (second page)
+    const filler = Array.from({ length: 55 }, (_, i) => transfer({ to: bob, amount: i + 1 }));
+    const b2 = chain.mine([...filler, transfer({ to: alice, amount: 1_250_500_000n, memo: 'rent' })]);
+    expected.add(`token_transfer:${b2.txs[55]!.txId}`);
+    // 3: a transaction with 150 events, the vault prints at 5 and 120; and a failed transfer to alice
+    const logs = Array.from({ length: 150 }, (_, i) =>
+      i === 5 || i === 120 ? { printer: vault, value: `deposit-${i}` } : { printer: router, value: `noise-${i}` },
+    );
+    const b3 = chain.mine([contractCall({ contractId: router, logs }), transfer({ to: alice, amount: 9, status: 'abort_by_post_condition' })]);
+    expected.add(`contract_log:${b3.txs[0]!.txId}:5`).add(`contract_log:${b3.txs[0]!.txId}:120`);
+    chain.mineEmpty(1); // 4
+    // 5: an indirect log (router calls the oracle), filtered by `contains`
+    const b5 = chain.mine([contractCall({ contractId: router, logs: [{ printer: oracle, value: 'price-update' }, { printer: oracle, value: 'heartbeat' }] })]);
+    expected.add(`contract_log:${b5.txs[0]!.txId}:0`);
+
+    const run = await runCli(args, env);
+    expect(run.code, run.stderr).toBe(0);
+    const alerts = jsonLines(run.stdout);
+    const statusKeys = [`contract_status:${vault}:1`, `contract_status:${oracle}:1`];
+    expect(new Set(keysOf(alerts))).toEqual(new Set([...statusKeys, ...expected]));
+    expect(keysOf(alerts)).toHaveLength(statusKeys.length + expected.size);
+    expect(alerts.find((a) => a.type === 'token_transfer')).toMatchObject({ recipient: alice, amount: '1250500000', block_height: 2 });
+    const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
+    expect(state.cursor).toMatchObject({ height: 5, hash: chain.tip.hash });
+  });
+
+  it('alerts only the new blocks on the next run, and nothing twice after a reorg', async () => {
+    const b6 = chain.mine([transfer({ to: alice, amount: 7 })]);
+    const moved = b6.txs[0]!.txId;
+    const run1 = await runCli(args, env);
+    expect(keysOf(jsonLines(run1.stdout))).toEqual([`token_transfer:${moved}`]);
+
+    // Block 6 is replaced; its transfer comes back in block 7 with a new one beside it.
+    const replaced = chain.reorg(1, [[coinbase()], [{ ...transfer({ to: alice, amount: 7 }), txId: moved }, transfer({ to: alice, amount: 8 })]]);
+    const fresh = replaced[1]!.txs[1]!.txId;
+    const run2 = await runCli(args, env);
+    expect(run2.code, run2.stderr).toBe(0);
+    expect(keysOf(jsonLines(run2.stdout))).toEqual([`token_transfer:${fresh}`]);
+    expect(run2.stderr).toMatch(/reorg/);
+    const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
+    expect(state.cursor).toMatchObject({ height: 7, hash: chain.tip.hash });
+  });
+
+  it('rejects an invalid config with exit code 2, naming each problem, and writes no state', async () => {
+    const bad = join(dir, 'bad.json');
+    await writeFile(bad, JSON.stringify({ network: 'mainnet', addresses: ['ST1PQHQKV0RJXZFY1DGX8MNSNYVE3VGZJSRTPGZGM', 'nope'], startHeight: 1.5 }));
+    const state = join(dir, 'untouched.json');
+    const requestsBefore = fake.requests.length;
+    const run = await runCli(['--once', '--config', bad, '--state', state], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/addresses\[0\]/);
+    expect(run.stderr).toMatch(/addresses\[1\]/);
+    expect(run.stderr).toMatch(/startHeight/);
+    await expect(readFile(state)).rejects.toThrow(/ENOENT/);
+    expect(fake.requests.length).toBe(requestsBefore); // refused before any request
+  });
+
+  it('prints usage for --help and exits 0', async () => {
+    const run = await runCli(['--help'], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/--once/);
+    expect(run.stdout).toMatch(/STACKS_API_KEY/);
+  });
+});
