@@ -1,0 +1,178 @@
+// Every way a Hiro call can fail, as typed errors the watch cycle can tell apart. Each names the request it
+// failed on (`endpoint`: method, path and query, never headers) and says what to do about it. None ever
+// carries the API key: messages read from the server are scrubbed of it before they get here.
+
+/** The answer's HTTP status, or null when no answer arrived (network error, timeout). */
+export type HiroStatus = number | null;
+
+export class HiroApiError extends Error {
+  override name = 'HiroApiError';
+  /** The HTTP status of the answer that failed, null when there was none. */
+  readonly status: HiroStatus;
+  /** The request: method, path and query (shortened when long). */
+  readonly endpoint: string;
+  /** The route template, e.g. `GET /extended/v2/blocks/{height_or_hash}` (stable across requests). */
+  readonly route: string;
+  /** Whether the same request may succeed later (the cycle retries it on its next run). */
+  readonly retryable: boolean;
+
+  constructor(message: string, details: { status: HiroStatus; endpoint: string; route: string; retryable: boolean }) {
+    super(`${details.endpoint}: ${message}`);
+    this.status = details.status;
+    this.endpoint = details.endpoint;
+    this.route = details.route;
+    this.retryable = details.retryable;
+  }
+}
+
+export interface RequestIdentity {
+  endpoint: string;
+  route: string;
+}
+
+/** 400: the watcher sent something the API rejects; retrying the same request cannot help. */
+export class HiroBadRequestError extends HiroApiError {
+  override name = 'HiroBadRequestError';
+  constructor(id: RequestIdentity, serverMessage: string) {
+    super(`the API rejected the request (400 Bad Request: ${serverMessage}). This is a bug in stacks-watch; please report it with this message.`, {
+      ...id,
+      status: 400,
+      retryable: false,
+    });
+  }
+}
+
+/** 401: this route needs an API key and none was sent. */
+export class HiroApiKeyMissingError extends HiroApiError {
+  override name = 'HiroApiKeyMissingError';
+  constructor(id: RequestIdentity, serverMessage: string) {
+    super(`the API requires an API key (401 Unauthorized: ${serverMessage}). Set STACKS_API_KEY to a Hiro API key (https://platform.hiro.so).`, {
+      ...id,
+      status: 401,
+      retryable: false,
+    });
+  }
+}
+
+/** 403: the API key sent was refused. */
+export class HiroApiKeyInvalidError extends HiroApiError {
+  override name = 'HiroApiKeyInvalidError';
+  constructor(id: RequestIdentity, serverMessage: string) {
+    super(`the API refused the API key (403 Forbidden: ${serverMessage}). Check STACKS_API_KEY: it must be a current, unrevoked Hiro API key.`, {
+      ...id,
+      status: 403,
+      retryable: false,
+    });
+  }
+}
+
+/** 404 where the client expected the resource to exist. */
+export class HiroNotFoundError extends HiroApiError {
+  override name = 'HiroNotFoundError';
+  constructor(id: RequestIdentity, serverMessage: string) {
+    super(`not found (404: ${serverMessage}). Check that the base URL points at a Hiro Stacks API.`, {
+      ...id,
+      status: 404,
+      retryable: false,
+    });
+  }
+}
+
+/** 410: the API retired the route. Nothing but a new version of the watcher fixes this. */
+export class HiroGoneError extends HiroApiError {
+  override name = 'HiroGoneError';
+  constructor(id: RequestIdentity, serverMessage: string) {
+    super(
+      `the API has retired the route ${id.route} (410 Gone: ${serverMessage}). stacks-watch needs an update to a version that uses its replacement.`,
+      { ...id, status: 410, retryable: false },
+    );
+  }
+}
+
+/** 429 that outlasted every retry. */
+export class HiroRateLimitedError extends HiroApiError {
+  override name = 'HiroRateLimitedError';
+  /** What the server's retry-after asked for, in ms, when it said. */
+  readonly retryAfterMs: number | null;
+  constructor(id: RequestIdentity, retryAfterMs: number | null, attempts: number) {
+    super(
+      `the API is rate limiting this client (429 Too Many Requests) after ${attempts} attempt(s). Lower requestsPerMinute, run less often, or set STACKS_API_KEY for a higher limit.`,
+      { ...id, status: 429, retryable: true },
+    );
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** 5xx that outlasted every retry. */
+export class HiroServerError extends HiroApiError {
+  override name = 'HiroServerError';
+  constructor(id: RequestIdentity, status: number, serverMessage: string, attempts: number) {
+    super(`the API failed (${status}: ${serverMessage}) after ${attempts} attempt(s). It is usually temporary; the next run retries.`, {
+      ...id,
+      status,
+      retryable: true,
+    });
+  }
+}
+
+/** Any other 4xx (e.g. 431 for an over-long URL): not retried. */
+export class HiroRequestRejectedError extends HiroApiError {
+  override name = 'HiroRequestRejectedError';
+  constructor(id: RequestIdentity, status: number, serverMessage: string) {
+    super(`the API rejected the request (${status}: ${serverMessage}).`, { ...id, status, retryable: false });
+  }
+}
+
+/** No answer: connection refused or reset, DNS failure. */
+export class HiroNetworkError extends HiroApiError {
+  override name = 'HiroNetworkError';
+  constructor(id: RequestIdentity, reason: string, attempts: number) {
+    super(`no answer from the API (${reason}) after ${attempts} attempt(s). Check the network and the base URL.`, {
+      ...id,
+      status: null,
+      retryable: true,
+    });
+  }
+}
+
+/** No complete answer within the per-request timeout. */
+export class HiroTimeoutError extends HiroNetworkError {
+  override name = 'HiroTimeoutError';
+  constructor(id: RequestIdentity, timeoutMs: number, attempts: number) {
+    super(id, `timed out after ${timeoutMs} ms`, attempts);
+  }
+}
+
+/** An answer that is not what the API documents: HTML instead of JSON, truncated JSON, drifted fields. */
+export class HiroResponseError extends HiroApiError {
+  override name = 'HiroResponseError';
+  constructor(id: RequestIdentity, status: number, problem: string) {
+    super(problem, { ...id, status, retryable: true });
+  }
+}
+
+/**
+ * Answers that are each well formed but disagree (a block's `total` changing between pages, a transaction
+ * from another block). Usually the API indexing a block while we read it: retry the block later.
+ */
+export class HiroInconsistentDataError extends HiroApiError {
+  override name = 'HiroInconsistentDataError';
+  constructor(id: RequestIdentity, problem: string) {
+    super(`${problem} The API changed while it was being read; the block is retried on the next run.`, {
+      ...id,
+      status: 200,
+      retryable: true,
+    });
+  }
+}
+
+/** A client option that cannot work; thrown at construction, before any request. */
+export class HiroConfigError extends Error {
+  override name = 'HiroConfigError';
+}
+
+/** Removes a secret from text that came from outside (a server may echo the key it refused). */
+export function redact(text: string, secret: string | undefined): string {
+  if (!secret) return text;
+  return text.split(secret).join('[redacted]');
+}

@@ -1,0 +1,130 @@
+// Fetches the logs of many transactions through `GET /extended/v1/tx/multiple`: as many ids per call as
+// keep the URL short, and for transactions with more than one page of events, follow-up calls holding only
+// those that still have more.
+import type { ContractLogEvent, TxEvents } from '../core/domain';
+import { HiroInconsistentDataError } from './errors';
+import type { HiroHttp } from './http';
+import { toContractLog } from './mappers';
+import { describeRequest, requestUrl, type HiroRequest } from './request';
+import { txMultipleSchema } from './schemas';
+
+/** The route's maximum events per transaction per call. */
+export const EVENT_PAGE_LIMIT = 100;
+/** Proxies commonly refuse URLs past 8 KiB (Hiro's own limit is ~16 KiB): stay under it. */
+export const MAX_URL_LENGTH = 8000;
+export const TX_MULTIPLE_ROUTE = 'GET /extended/v1/tx/multiple';
+
+export interface EventReaderContext {
+  http: HiroHttp;
+  baseUrl: URL;
+  log: (level: 'warn', message: string, attributes: Record<string, unknown>) => void;
+}
+
+interface Pending {
+  /** The id as the caller gave it (the key of the answer map). */
+  txId: string;
+  /** 0x-prefixed lower-case, as sent to the API. */
+  apiId: string;
+  eventCount: number;
+  offset: number;
+}
+
+export async function readTransactionEvents(
+  context: EventReaderContext,
+  txs: readonly { txId: string; eventCount: number }[],
+): Promise<Map<string, TxEvents>> {
+  const logs = new Map<string, ContractLogEvent[]>();
+  let pending: Pending[] = [];
+  for (const { txId, eventCount } of txs) {
+    if (logs.has(txId)) continue;
+    logs.set(txId, []);
+    if (eventCount > 0) pending.push({ txId, apiId: apiTxId(txId), eventCount, offset: 0 });
+  }
+  while (pending.length > 0) {
+    const batches = planBatches(context.baseUrl, pending);
+    const next = await Promise.all(batches.map((batch) => readBatch(context, batch, logs)));
+    pending = next.flat();
+  }
+  const result = new Map<string, TxEvents>();
+  for (const [txId, found] of logs) {
+    const unique = new Map(found.map((event) => [event.eventIndex, event]));
+    result.set(txId, { txId, logs: [...unique.values()].sort((a, b) => a.eventIndex - b.eventIndex) });
+  }
+  return result;
+}
+
+/** Reads one call's worth; returns the transactions that need another page. */
+async function readBatch(context: EventReaderContext, batch: Pending[], logs: Map<string, ContractLogEvent[]>): Promise<Pending[]> {
+  const request = batchRequest(batch);
+  const body = await context.http.getBody(request, txMultipleSchema);
+  const entries = new Map(Object.entries(body).map(([key, entry]) => [apiTxId(key), entry]));
+  const next: Pending[] = [];
+  for (const tx of batch) {
+    const entry = entries.get(tx.apiId);
+    if (!entry || !entry.found) {
+      // The block list just named this transaction; an API that cannot find it is mid-reorg or lagging.
+      throw new HiroInconsistentDataError(
+        { endpoint: describeRequest(request), route: request.route },
+        `transaction ${tx.txId} is in a block the API listed, but the API answers it is not found.`,
+      );
+    }
+    const events = entry.result.events;
+    for (const raw of events) {
+      const log = toContractLog(raw);
+      if (log) logs.get(tx.txId)!.push(log);
+    }
+    const eventCount = Math.max(tx.eventCount, entry.result.event_count ?? 0);
+    const seen = tx.offset + events.length;
+    if (events.length >= EVENT_PAGE_LIMIT && seen < eventCount) {
+      next.push({ ...tx, eventCount, offset: tx.offset + EVENT_PAGE_LIMIT });
+    } else if (seen < eventCount) {
+      context.log('warn', 'Hiro returned fewer events than the transaction counts', {
+        txId: tx.txId,
+        eventCount,
+        received: seen,
+      });
+    }
+  }
+  return next;
+}
+
+/** Groups by offset (event_offset applies to every id of a call), then fills each call up to the URL budget. */
+function planBatches(baseUrl: URL, pending: Pending[]): Pending[][] {
+  const byOffset = new Map<number, Pending[]>();
+  for (const tx of pending) byOffset.set(tx.offset, [...(byOffset.get(tx.offset) ?? []), tx]);
+  const batches: Pending[][] = [];
+  for (const [offset, group] of byOffset) {
+    const baseLength = requestUrl(baseUrl, batchRequest([], offset)).href.length;
+    let batch: Pending[] = [];
+    let length = baseLength;
+    for (const tx of group) {
+      const added = `&tx_id=${encodeURIComponent(tx.apiId)}`.length;
+      if (batch.length > 0 && length + added > MAX_URL_LENGTH) {
+        batches.push(batch);
+        batch = [];
+        length = baseLength;
+      }
+      batch.push(tx);
+      length += added;
+    }
+    if (batch.length > 0) batches.push(batch);
+  }
+  return batches;
+}
+
+function batchRequest(batch: Pending[], offset = batch[0]?.offset ?? 0): HiroRequest {
+  return {
+    route: TX_MULTIPLE_ROUTE,
+    path: '/extended/v1/tx/multiple',
+    query: [
+      ...batch.map((tx) => ['tx_id', tx.apiId] as const),
+      ['event_limit', EVENT_PAGE_LIMIT],
+      ['event_offset', offset],
+    ],
+  };
+}
+
+function apiTxId(txId: string): string {
+  const lower = txId.toLowerCase();
+  return lower.startsWith('0x') ? lower : `0x${lower}`;
+}

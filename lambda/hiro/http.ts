@@ -1,0 +1,215 @@
+// One Hiro request from start to a typed answer: through the limiter, fetch with a timeout, retries with
+// capped full-jitter backoff for 429 / 5xx / no answer, and every other failure mapped to a typed error.
+import type { z } from 'zod';
+import {
+  HiroApiKeyInvalidError,
+  HiroApiKeyMissingError,
+  HiroBadRequestError,
+  HiroGoneError,
+  HiroNetworkError,
+  HiroNotFoundError,
+  HiroRateLimitedError,
+  HiroRequestRejectedError,
+  HiroResponseError,
+  HiroServerError,
+  HiroTimeoutError,
+  redact,
+  type RequestIdentity,
+} from './errors';
+import { RequestLimiter } from './limiter';
+import type { ResolvedHiroOptions } from './options';
+import { readRetryAfterMs } from './rate-limit-headers';
+import { describeRequest, requestUrl, type HiroRequest } from './request';
+import { checkBody, parseJson } from './validate';
+
+export interface ApiStats {
+  /** HTTP attempts, retries included. */
+  requests: number;
+  /** Attempts answered 429. */
+  throttled: number;
+  /** Attempts that failed otherwise: 5xx, network, timeout, unexpected status, unreadable body. */
+  errors: number;
+  /** Attempts per route template. */
+  byEndpoint: Record<string, number>;
+}
+
+export type HiroAnswer<T> = { ok: true; body: T; headers: Headers } | { ok: false; status: number; headers: Headers };
+
+type Attempt =
+  | { kind: 'answer'; status: number; headers: Headers; text: string }
+  | { kind: 'network-error'; reason: string }
+  | { kind: 'timeout' };
+
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 20_000;
+
+export class HiroHttp {
+  private readonly limiter: RequestLimiter;
+  private readonly counters: ApiStats = { requests: 0, throttled: 0, errors: 0, byEndpoint: {} };
+
+  constructor(private readonly options: ResolvedHiroOptions) {
+    this.limiter = new RequestLimiter({
+      requestsPerMinute: options.requestsPerMinute,
+      concurrency: options.concurrency,
+      maxWaitMs: options.maxWaitMs,
+      now: options.now,
+      sleep: options.sleep,
+      onPause: (waitMs, reason) => options.log('info', 'Hiro requests paused', { waitMs: Math.round(waitMs), reason }),
+    });
+  }
+
+  stats(): ApiStats {
+    return { ...this.counters, byEndpoint: { ...this.counters.byEndpoint } };
+  }
+
+  /** Sends `request` and returns its validated 2xx body; for requests that expect no other status. */
+  async getBody<T>(request: HiroRequest, schema: z.ZodType<T>): Promise<T> {
+    const answer = await this.get({ ...request, expect: [] }, schema);
+    if (!answer.ok) throw new Error(`${request.route} answered ${answer.status} although no status was expected`);
+    return answer.body;
+  }
+
+  /** Sends `request` and validates a 2xx body with `schema`; statuses in `request.expect` come back as `ok: false`. */
+  async get<T>(request: HiroRequest, schema: z.ZodType<T>): Promise<HiroAnswer<T>> {
+    const id: RequestIdentity = { endpoint: describeRequest(request), route: request.route };
+    const url = requestUrl(this.options.baseUrl, request);
+    for (let retry = 0; ; retry += 1) {
+      const attempt = await this.limiter.run(() => this.attempt(url, request, retry));
+      const verdict = this.judge(attempt, request, id, schema, retry);
+      if ('answer' in verdict) return verdict.answer;
+      if (retry >= this.options.maxRetries) throw verdict.giveUp();
+      this.options.log('warn', 'Hiro request failed; retrying', {
+        endpoint: request.route,
+        request: id.endpoint,
+        status: attempt.kind === 'answer' ? attempt.status : attempt.kind,
+        retry: retry + 1,
+        waitMs: Math.round(verdict.waitMs),
+      });
+      await this.options.sleep(verdict.waitMs);
+    }
+  }
+
+  /** An answer to return, a failure worth retrying (after how long, and the error if it is the last), or a throw. */
+  private judge<T>(
+    attempt: Attempt,
+    request: HiroRequest,
+    id: RequestIdentity,
+    schema: z.ZodType<T>,
+    retry: number,
+  ): { answer: HiroAnswer<T> } | { waitMs: number; giveUp: () => Error } {
+    const attempts = retry + 1;
+    if (attempt.kind === 'timeout') {
+      return { waitMs: this.backoffMs(retry), giveUp: () => new HiroTimeoutError(id, this.options.timeoutMs, attempts) };
+    }
+    if (attempt.kind === 'network-error') {
+      return { waitMs: this.backoffMs(retry), giveUp: () => new HiroNetworkError(id, attempt.reason, attempts) };
+    }
+    const { status, headers, text } = attempt;
+    if (request.expect?.includes(status)) return { answer: { ok: false, status, headers } };
+    if (status >= 200 && status < 300) return { answer: { ok: true, body: this.readBody(id, status, text, schema), headers } };
+    if (status !== 429 && status < 500) throw this.clientError(id, status, text, headers);
+    const retryAfterMs = readRetryAfterMs(headers, this.options.now());
+    const waitMs = Math.min(retryAfterMs ?? this.backoffMs(retry), this.options.maxWaitMs);
+    if (status === 429) {
+      // Every queued request holds off too, not just this one.
+      this.limiter.pauseUntil(this.options.now() + waitMs, '429 Too Many Requests');
+      return { waitMs, giveUp: () => new HiroRateLimitedError(id, retryAfterMs, attempts) };
+    }
+    return { waitMs, giveUp: () => new HiroServerError(id, status, this.serverMessage(text, status), attempts) };
+  }
+
+  private async attempt(url: URL, request: HiroRequest, retry: number): Promise<Attempt> {
+    const started = this.options.now();
+    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+    if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
+    let result: Attempt;
+    try {
+      // No redirects: a redirect to another host would carry the X-API-Key header with it.
+      const response = await this.options.fetch(url, { headers, signal: controller.signal, redirect: 'manual' });
+      const text = await response.text();
+      result = { kind: 'answer', status: response.status, headers: response.headers, text };
+    } catch (error) {
+      result = controller.signal.aborted ? { kind: 'timeout' } : { kind: 'network-error', reason: this.networkReason(error) };
+    } finally {
+      clearTimeout(timer);
+    }
+    const status = result.kind === 'answer' ? result.status : result.kind;
+    this.count(request.route, status);
+    this.options.onRequest({ endpoint: request.route, status, durationMs: this.options.now() - started, retry });
+    if (result.kind === 'answer') this.limiter.observe(result.headers);
+    return result;
+  }
+
+  private count(route: string, status: number | 'timeout' | 'network-error'): void {
+    this.counters.requests += 1;
+    this.counters.byEndpoint[route] = (this.counters.byEndpoint[route] ?? 0) + 1;
+    if (status === 429) this.counters.throttled += 1;
+    else if (typeof status !== 'number' || status >= 500) this.counters.errors += 1;
+  }
+
+  private readBody<T>(id: RequestIdentity, status: number, text: string, schema: z.ZodType<T>): T {
+    const json = parseJson(text);
+    const checked = json.ok ? checkBody(schema, json.value) : json;
+    if (checked.ok) return checked.value;
+    this.counters.errors += 1;
+    throw new HiroResponseError(id, status, redact(checked.problem, this.options.apiKey));
+  }
+
+  private clientError(id: RequestIdentity, status: number, text: string, headers: Headers): Error {
+    this.counters.errors += 1;
+    const message = this.serverMessage(text, status);
+    switch (status) {
+      case 400:
+        return new HiroBadRequestError(id, message);
+      case 401:
+        return new HiroApiKeyMissingError(id, message);
+      case 403:
+        return new HiroApiKeyInvalidError(id, message);
+      case 404:
+        return new HiroNotFoundError(id, message);
+      case 410:
+        return new HiroGoneError(id, message);
+      default: {
+        const location = headers.get('location');
+        const hint = status >= 300 && status < 400 && location ? `redirected to ${location}; set the base URL to it` : message;
+        return new HiroRequestRejectedError(id, status, redact(hint, this.options.apiKey));
+      }
+    }
+  }
+
+  /** The server's own words: Fastify's `message ?? error`, an HTML page's title, or the status. */
+  private serverMessage(text: string, status: number): string {
+    let message: string | undefined;
+    const json = parseJson(text);
+    if (json.ok && json.value && typeof json.value === 'object') {
+      const body = json.value as { message?: unknown; error?: unknown };
+      const found = body.message ?? body.error;
+      if (typeof found === 'string' && found.trim()) message = found.trim();
+    } else if (/^\s*</.test(text)) {
+      const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
+      message = title ? `HTML page "${title}"` : 'an HTML page';
+    } else if (text.trim()) {
+      message = text.trim();
+    }
+    return redact((message ?? `HTTP ${status}`).slice(0, 300), this.options.apiKey);
+  }
+
+  private networkReason(error: unknown): string {
+    const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+    const reason =
+      typeof cause?.code === 'string'
+        ? cause.code
+        : typeof cause?.message === 'string'
+          ? cause.message
+          : error instanceof Error
+            ? error.message
+            : String(error);
+    return redact(reason, this.options.apiKey);
+  }
+
+  private backoffMs(retry: number): number {
+    return this.options.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry);
+  }
+}

@@ -1,0 +1,57 @@
+// Validated Hiro bodies into domain types. Nothing past this file sees an API field name.
+import type { BlockHeader, ContractLogEvent, Transaction } from '../core/domain';
+import type { RawBlock, RawBlockTransaction, RawTxEvent } from './schemas';
+
+export function toTransaction(raw: RawBlockTransaction): Transaction {
+  const tx: Transaction = {
+    txId: raw.tx_id,
+    txIndex: raw.tx_index,
+    txType: raw.tx_type,
+    txStatus: raw.tx_status,
+    sender: raw.sender_address,
+    eventCount: raw.event_count,
+  };
+  if (raw.token_transfer) {
+    tx.tokenTransfer = {
+      recipient: raw.token_transfer.recipient_address,
+      amount: raw.token_transfer.amount,
+      memo: raw.token_transfer.memo,
+    };
+  }
+  const contractId = raw.contract_call?.contract_id ?? raw.smart_contract?.contract_id;
+  if (contractId !== undefined) tx.contractId = contractId;
+  return tx;
+}
+
+export function toBlockHeader(raw: RawBlock): BlockHeader {
+  return {
+    height: raw.height,
+    hash: raw.hash,
+    parentHash: raw.parent_block_hash,
+    time: raw.block_time ?? raw.burn_block_time,
+    txCount: raw.tx_count,
+  };
+}
+
+/** The header as the block's own transactions tell it (they all carry it); txCount is the page's total. */
+export function headerFromTransaction(raw: RawBlockTransaction, total: number): BlockHeader {
+  return {
+    height: raw.block_height,
+    hash: raw.block_hash,
+    parentHash: raw.parent_block_hash,
+    time: raw.block_time ?? raw.burn_block_time,
+    txCount: total,
+  };
+}
+
+/** The log of a `smart_contract_log` event; null for every other event type (dropped at the edge). */
+export function toContractLog(raw: RawTxEvent): ContractLogEvent | null {
+  if (raw.event_type !== 'smart_contract_log' || !raw.contract_log) return null;
+  return {
+    eventIndex: raw.event_index,
+    contractId: raw.contract_log.contract_id,
+    topic: raw.contract_log.topic,
+    valueHex: raw.contract_log.value.hex,
+    valueRepr: raw.contract_log.value.repr,
+  };
+}

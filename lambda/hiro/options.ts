@@ -1,0 +1,131 @@
+// The client's options, their defaults, and the checks that turn a bad option into a message at start-up
+// rather than a confusing failure on the first request.
+import { HiroConfigError } from './errors';
+
+export type HiroLogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** One HTTP attempt, for metrics (ApiRequests, ApiThrottled, ApiErrors). */
+export interface HiroRequestEvent {
+  /** The route template, e.g. `GET /extended/v2/blocks/{height_or_hash}/transactions`. */
+  endpoint: string;
+  status: number | 'network-error' | 'timeout';
+  durationMs: number;
+  /** 0 for the first attempt, 1 for the first retry, ... */
+  retry: number;
+}
+
+export interface HiroClientOptions {
+  /** Default https://api.hiro.so. http:// is accepted only for loopback hosts (a local fake or proxy). */
+  baseUrl?: string;
+  /** Sent as X-API-Key. Never logged, never part of an error. */
+  apiKey?: string;
+  /** Default 50 without a key, 500 with one (Hiro's per-minute limits). */
+  requestsPerMinute?: number;
+  /** Requests in flight at once, within the per-minute budget. Default 4. */
+  concurrency?: number;
+  /** Per request, including reading the body. Default 10 000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt, for 429, 5xx, network errors and timeouts. Default 4. */
+  maxRetries?: number;
+  /** Longest wait honoured from retry-after or a rate-limit reset. Default 60 000. */
+  maxWaitMs?: number;
+  fetch?: typeof fetch;
+  /** Injectable for tests; the default waits on a real timer. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Injectable for tests; the default is Date.now. */
+  now?: () => number;
+  /** Injectable for tests; the default is Math.random (backoff jitter). */
+  random?: () => number;
+  onRequest?: (event: HiroRequestEvent) => void;
+  log?: (level: HiroLogLevel, message: string, attributes?: Record<string, unknown>) => void;
+}
+
+export interface ResolvedHiroOptions {
+  baseUrl: URL;
+  apiKey: string | undefined;
+  requestsPerMinute: number;
+  concurrency: number;
+  timeoutMs: number;
+  maxRetries: number;
+  maxWaitMs: number;
+  fetch: typeof fetch;
+  sleep: (ms: number) => Promise<void>;
+  now: () => number;
+  random: () => number;
+  onRequest: (event: HiroRequestEvent) => void;
+  log: (level: HiroLogLevel, message: string, attributes?: Record<string, unknown>) => void;
+}
+
+export const DEFAULT_BASE_URL = 'https://api.hiro.so';
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOptions {
+  const apiKey = options.apiKey?.trim() || undefined;
+  return {
+    baseUrl: parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL),
+    apiKey,
+    requestsPerMinute: positive('requestsPerMinute', options.requestsPerMinute ?? (apiKey ? 500 : 50)),
+    concurrency: positiveInteger('concurrency', options.concurrency ?? 4),
+    timeoutMs: positive('timeoutMs', options.timeoutMs ?? 10_000),
+    maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 4),
+    maxWaitMs: positive('maxWaitMs', options.maxWaitMs ?? 60_000),
+    fetch: options.fetch ?? globalThis.fetch,
+    sleep: options.sleep ?? realSleep,
+    now: options.now ?? Date.now,
+    random: options.random ?? Math.random,
+    onRequest: options.onRequest ?? (() => {}),
+    log: options.log ?? (() => {}),
+  };
+}
+
+function parseBaseUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new HiroConfigError(`Hiro baseUrl "${raw}" is not a URL; use e.g. https://api.hiro.so or https://api.testnet.hiro.so.`);
+  }
+  if (url.username || url.password) {
+    throw new HiroConfigError('Hiro baseUrl must not carry credentials; pass the key as apiKey (STACKS_API_KEY).');
+  }
+  if (url.search || url.hash) {
+    throw new HiroConfigError(`Hiro baseUrl "${url.origin}${url.pathname}" must not have a query or fragment.`);
+  }
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    throw new HiroConfigError(
+      `Hiro baseUrl "${raw}" uses http://, which would send the API key in clear; use https:// (http:// is accepted only for localhost, 127.x.x.x and ::1).`,
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new HiroConfigError(`Hiro baseUrl "${raw}" must be an https:// URL.`);
+  }
+  // Paths are appended to the base, so a base with a path prefix (a proxy) keeps it.
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url;
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new HiroConfigError(`Hiro client option ${name} must be a positive number, got ${value}.`);
+  }
+  return value;
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new HiroConfigError(`Hiro client option ${name} must be a whole number of at least 1, got ${value}.`);
+  }
+  return value;
+}
+
+function nonNegativeInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0) {
+    throw new HiroConfigError(`Hiro client option ${name} must be a whole number of at least 0, got ${value}.`);
+  }
+  return value;
+}

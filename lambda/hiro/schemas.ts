@@ -1,0 +1,124 @@
+// The answer bodies the client reads, as zod schemas: only the fields it uses, extra fields ignored, the
+// fields the API "may" omit optional. Everything else about a body is checked here, once, at the edge.
+import { z } from 'zod';
+
+const height = z.int().nonnegative();
+const count = z.int().nonnegative();
+const unixSeconds = z.int().nonnegative();
+const hex = z.string().regex(/^0x[0-9a-fA-F]*$/, 'expected a 0x-prefixed hex string');
+const microStx = z.string().regex(/^\d+$/, 'expected a decimal string of micro-STX');
+
+// ---- GET /extended ----
+
+export const extendedStatusSchema = z.object({
+  // Absent until the API has synced.
+  chain_tip: z
+    .object({
+      block_height: height,
+      block_hash: hex,
+      index_block_hash: hex,
+    })
+    .nullish(),
+});
+
+// ---- GET /extended/v2/smart-contracts/status ----
+
+const contractStatusEntrySchema = z.discriminatedUnion('found', [
+  z.object({
+    found: z.literal(true),
+    result: z.object({
+      status: z.string(),
+      tx_id: hex,
+      // Absent while the deploy is pending (in the mempool).
+      block_height: height.nullish(),
+    }),
+  }),
+  z.object({ found: z.literal(false) }),
+]);
+
+export const contractStatusesSchema = z.record(z.string(), contractStatusEntrySchema);
+
+// ---- GET /extended/v2/blocks/{height_or_hash} ----
+
+export const blockSchema = z.object({
+  height,
+  hash: hex,
+  index_block_hash: hex,
+  parent_block_hash: hex,
+  block_time: unixSeconds.nullish(),
+  burn_block_time: unixSeconds,
+  tx_count: count,
+});
+export type RawBlock = z.infer<typeof blockSchema>;
+
+// ---- GET /extended/v2/blocks/{height_or_hash}/transactions ----
+
+const blockTransactionSchema = z
+  .object({
+    tx_id: hex,
+    tx_index: count,
+    tx_type: z.string(),
+    tx_status: z.string(),
+    sender_address: z.string(),
+    // `events` is always [] on this route: only the count is real.
+    event_count: count,
+    block_hash: hex,
+    parent_block_hash: hex,
+    block_height: height,
+    // Older API versions lack block_time; burn_block_time stands in for it.
+    block_time: unixSeconds.nullish(),
+    burn_block_time: unixSeconds,
+    token_transfer: z.object({ recipient_address: z.string(), amount: microStx, memo: z.string() }).nullish(),
+    contract_call: z.object({ contract_id: z.string() }).nullish(),
+    smart_contract: z.object({ contract_id: z.string() }).nullish(),
+  })
+  .superRefine((tx, ctx) => {
+    // A payload the transaction's type promises must be there, or transfers and calls would go unseen.
+    const payload = { token_transfer: tx.token_transfer, contract_call: tx.contract_call, smart_contract: tx.smart_contract };
+    if (tx.tx_type in payload && !payload[tx.tx_type as keyof typeof payload]) {
+      ctx.addIssue({ code: 'custom', path: [tx.tx_type], message: `missing for a ${tx.tx_type} transaction` });
+    }
+  });
+export type RawBlockTransaction = z.infer<typeof blockTransactionSchema>;
+
+export const blockTransactionsPageSchema = z.object({
+  total: count,
+  results: z.array(blockTransactionSchema),
+});
+export type RawBlockTransactionsPage = z.infer<typeof blockTransactionsPageSchema>;
+
+// ---- GET /extended/v1/tx/multiple ----
+
+const txEventSchema = z
+  .object({
+    event_index: count,
+    event_type: z.string(),
+    contract_log: z
+      .object({
+        contract_id: z.string(),
+        topic: z.string(),
+        value: z.object({ hex, repr: z.string() }),
+      })
+      .nullish(),
+  })
+  .superRefine((event, ctx) => {
+    if (event.event_type === 'smart_contract_log' && !event.contract_log) {
+      ctx.addIssue({ code: 'custom', path: ['contract_log'], message: 'missing for a smart_contract_log event' });
+    }
+  });
+export type RawTxEvent = z.infer<typeof txEventSchema>;
+
+const txWithEventsEntrySchema = z.discriminatedUnion('found', [
+  z.object({
+    found: z.literal(true),
+    result: z.object({
+      tx_id: hex,
+      event_count: count.nullish(),
+      events: z.array(txEventSchema),
+    }),
+  }),
+  z.object({ found: z.literal(false) }),
+]);
+
+export const txMultipleSchema = z.record(z.string(), txWithEventsEntrySchema);
+export type RawTxMultiple = z.infer<typeof txMultipleSchema>;

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { createHiroClient, HiroConfigError } from '../../lambda/hiro';
+
+describe('client options', () => {
+  it('refuses an http:// base URL for a remote host, since the key would travel in clear', () => {
+    expect(() => createHiroClient({ baseUrl: 'http://api.hiro.so' })).toThrow(HiroConfigError);
+    expect(() => createHiroClient({ baseUrl: 'http://api.hiro.so' })).toThrow(/use https:\/\//);
+  });
+
+  it.each(['http://localhost:3999', 'http://127.0.0.1:3999', 'http://127.8.9.10', 'http://[::1]:3999'])(
+    'accepts http:// for the loopback host %s',
+    (baseUrl) => {
+      expect(() => createHiroClient({ baseUrl })).not.toThrow();
+    },
+  );
+
+  it('refuses a base URL that is not a URL, naming it', () => {
+    expect(() => createHiroClient({ baseUrl: 'api.hiro.so' })).toThrow(/"api\.hiro\.so" is not a URL/);
+  });
+
+  it('refuses credentials in the base URL', () => {
+    expect(() => createHiroClient({ baseUrl: 'https://user:secret@api.hiro.so' })).toThrow(/must not carry credentials/);
+  });
+
+  it.each([
+    ['requestsPerMinute', { requestsPerMinute: 0 }],
+    ['concurrency', { concurrency: 1.5 }],
+    ['timeoutMs', { timeoutMs: -1 }],
+    ['maxRetries', { maxRetries: -1 }],
+  ])('refuses an impossible %s, naming the option', (name, options) => {
+    expect(() => createHiroClient(options)).toThrow(new RegExp(`option ${name} must be`));
+  });
+
+  it('keeps a base URL path prefix (a proxy) in front of the API paths', async () => {
+    const urls: string[] = [];
+    const client = createHiroClient({
+      baseUrl: 'https://proxy.example.com/hiro',
+      fetch: async (input) => {
+        urls.push(String(input));
+        return new Response(JSON.stringify({ status: 'ready' }), { status: 200 });
+      },
+    });
+
+    await client.getTip();
+
+    expect(urls).toEqual(['https://proxy.example.com/hiro/extended']);
+  });
+});

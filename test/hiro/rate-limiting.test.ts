@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { coinbase, fakeAddress, ROUTES, transfer } from '../support/fake-hiro';
+import { startHarness, type Harness } from './harness';
+
+/** A fetch that records, on the virtual clock, when each request starts and how many are in flight. */
+function recordingFetch(h: Harness) {
+  const starts: { at: number; url: string }[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const fetchFn: typeof fetch = async (input, init) => {
+    starts.push({ at: h.clock.now(), url: String(input) });
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    try {
+      return await fetch(input, init);
+    } finally {
+      inFlight -= 1;
+    }
+  };
+  return { fetch: fetchFn, starts, maxInFlight: () => maxInFlight };
+}
+
+function gaps(times: number[]): number[] {
+  return times.slice(1).map((t, i) => t - times[i]!);
+}
+
+async function blockWith(h: Harness, txCount: number) {
+  return h.fake.chain.mine(Array.from({ length: txCount }, () => transfer({ to: fakeAddress('a'), amount: 1 })));
+}
+
+describe('rate limiting', () => {
+  it('spaces request starts 1.2 s apart without an API key (50 a minute), parallel pages included', async () => {
+    const h = await startHarness();
+    const block = await blockWith(h, 300);
+    const recorder = recordingFetch(h);
+
+    await h.client({ fetch: recorder.fetch }).getBlock(block.height);
+
+    const times = recorder.starts.map((s) => s.at);
+    expect(times).toHaveLength(6);
+    expect(gaps(times).every((gap) => gap === 1_200)).toBe(true);
+  });
+
+  it('spaces request starts 120 ms apart with an API key (500 a minute)', async () => {
+    const h = await startHarness();
+    const block = await blockWith(h, 200);
+    const recorder = recordingFetch(h);
+
+    await h.client({ fetch: recorder.fetch, apiKey: 'k' }).getBlock(block.height);
+
+    expect(gaps(recorder.starts.map((s) => s.at))).toEqual([120, 120, 120]);
+  });
+
+  it('keeps at most `concurrency` requests in flight', async () => {
+    const h = await startHarness();
+    const block = await blockWith(h, 400);
+    const recorder = recordingFetch(h);
+    h.fake.faults.use(() => ({ delayMs: 20 }));
+
+    await h.client({ fetch: recorder.fetch, requestsPerMinute: 60_000, concurrency: 2 }).getBlock(block.height);
+
+    expect(recorder.starts).toHaveLength(8);
+    expect(recorder.maxInFlight()).toBe(2);
+  });
+
+  it('pauses until the reset when the remaining budget falls under a tenth of the limit', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine([coinbase()]);
+    const recorder = recordingFetch(h);
+    const client = h.client({ fetch: recorder.fetch, requestsPerMinute: 60_000 });
+    h.fake.faults.once({
+      headers: { 'x-ratelimit-limit-stacks-minute': '50', 'x-ratelimit-remaining-stacks-minute': '3', 'ratelimit-reset': '7' },
+    });
+
+    await client.getTip();
+    await client.getTip();
+
+    expect(gaps(recorder.starts.map((s) => s.at))).toEqual([7_000]);
+  });
+
+  it('reads a reset above 1e9 as epoch seconds', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine([coinbase()]);
+    const recorder = recordingFetch(h);
+    const client = h.client({ fetch: recorder.fetch, requestsPerMinute: 60_000 });
+    const resetEpochSeconds = h.clock.now() / 1000 + 9;
+    h.fake.faults.once({
+      headers: {
+        'ratelimit-limit': '50',
+        'ratelimit-remaining': '0',
+        'ratelimit-reset': String(resetEpochSeconds),
+        // A gateway that sends only the generic family.
+        'x-ratelimit-limit-stacks-minute': null,
+        'x-ratelimit-remaining-stacks-minute': null,
+      },
+    });
+
+    await client.getTip();
+    await client.getTip();
+
+    expect(gaps(recorder.starts.map((s) => s.at))).toEqual([9_000]);
+  });
+
+  it('does not slow down while the budget is comfortable', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine([coinbase()]);
+    const recorder = recordingFetch(h);
+    const client = h.client({ fetch: recorder.fetch, requestsPerMinute: 60_000 });
+    h.fake.faults.once({
+      headers: { 'x-ratelimit-limit-stacks-minute': '50', 'x-ratelimit-remaining-stacks-minute': '30', 'ratelimit-reset': '50' },
+    });
+
+    await client.getTip();
+    await client.getTip();
+
+    expect(gaps(recorder.starts.map((s) => s.at))).toEqual([1]);
+  });
+
+  it('caps the pause asked for by a far reset at maxWaitMs', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine([coinbase()]);
+    const recorder = recordingFetch(h);
+    const client = h.client({ fetch: recorder.fetch, requestsPerMinute: 60_000, maxWaitMs: 15_000 });
+    h.fake.faults.once({
+      headers: { 'x-ratelimit-limit-stacks-minute': '50', 'x-ratelimit-remaining-stacks-minute': '1', 'ratelimit-reset': '3600' },
+    });
+
+    await client.getTip();
+    await client.getTip();
+
+    expect(gaps(recorder.starts.map((s) => s.at))).toEqual([15_000]);
+  });
+
+  it('holds the other queued requests back after a 429, not just the one retried', async () => {
+    const h = await startHarness();
+    const block = await blockWith(h, 150);
+    const recorder = recordingFetch(h);
+    h.fake.faults.once(
+      { status: 429, headers: { 'retry-after': '4' } },
+      (r) => r.route === ROUTES.blockTransactions && r.query.get('offset') === '50',
+    );
+
+    await h.client({ fetch: recorder.fetch, requestsPerMinute: 60_000, concurrency: 1 }).getBlock(block.height);
+
+    const throttledAt = recorder.starts.find((s) => s.url.includes('offset=50'))!.at;
+    const others = recorder.starts.filter((s) => s.url.includes('offset=100') || s.at > throttledAt);
+    expect(others.length).toBeGreaterThanOrEqual(2);
+    expect(Math.min(...others.map((s) => s.at)) - throttledAt).toBeGreaterThanOrEqual(4_000);
+  });
+
+  it('never goes over the per-minute budget in any 60 s window', async () => {
+    const h = await startHarness();
+    const block = await blockWith(h, 1_200);
+    const recorder = recordingFetch(h);
+
+    await h.client({ fetch: recorder.fetch, requestsPerMinute: 10 }).getBlock(block.height);
+
+    const times = recorder.starts.map((s) => s.at);
+    expect(times).toHaveLength(24);
+    const worstWindow = Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + 60_000).length));
+    expect(worstWindow).toBe(10);
+  });
+});

@@ -1,0 +1,184 @@
+// The Hiro routes the watcher uses, answered from a FakeChain the way the real API answers them,
+// including its quirks: 404 for any empty page, 400 for limit > 50, repeated query keys, ETag on the tip.
+import type { IncomingHttpHeaders } from 'node:http';
+import { normalizeHex, type FakeChain } from './chain';
+import { errorBody, renderBlock, renderStatus, renderTx } from './shapes';
+
+/** Route names, as the request log and the per-route counts report them. */
+export const ROUTES = {
+  tip: 'GET /extended',
+  contractStatus: 'GET /extended/v2/smart-contracts/status',
+  block: 'GET /extended/v2/blocks/{height_or_hash}',
+  blockTransactions: 'GET /extended/v2/blocks/{height_or_hash}/transactions',
+  txMultiple: 'GET /extended/v1/tx/multiple',
+  unknown: 'unknown',
+} as const;
+
+export interface SeenRequest {
+  /** 1 for the first request the server saw. */
+  seq: number;
+  method: string;
+  /** The path without the query. */
+  path: string;
+  query: URLSearchParams;
+  /** Path and query as sent. */
+  url: string;
+  headers: IncomingHttpHeaders;
+  route: string;
+  /** performance.now() when it arrived. */
+  receivedAt: number;
+}
+
+export interface FakeAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  /** An object is sent as JSON; a string is sent as is (HTML, truncated JSON). */
+  body?: unknown;
+}
+
+const BLOCK_PATH = /^\/extended\/v2\/blocks\/([^/]+)$/;
+const BLOCK_TXS_PATH = /^\/extended\/v2\/blocks\/([^/]+)\/transactions$/;
+const CONTRACT_ID = /^[0-9A-Z]{28,41}\.[a-zA-Z]([a-zA-Z0-9]|[-_]){0,39}$/;
+const TX_ID = /^(0x)?[0-9a-fA-F]{64}$/;
+const DEPRECATION_WARNING = '299 - "Deprecated API: use /extended/v3/blocks/{height_or_hash}/transactions"';
+
+export function routeOf(method: string, path: string): string {
+  if (method !== 'GET') return ROUTES.unknown;
+  if (path === '/extended' || path === '/extended/') return ROUTES.tip;
+  if (path === '/extended/v2/smart-contracts/status') return ROUTES.contractStatus;
+  if (path === '/extended/v1/tx/multiple') return ROUTES.txMultiple;
+  if (BLOCK_TXS_PATH.test(path)) return ROUTES.blockTransactions;
+  if (BLOCK_PATH.test(path)) return ROUTES.block;
+  return ROUTES.unknown;
+}
+
+export function answer(chain: FakeChain, request: SeenRequest): FakeAnswer {
+  switch (request.route) {
+    case ROUTES.tip:
+      return tip(chain, request);
+    case ROUTES.contractStatus:
+      return contractStatuses(chain, request.query);
+    case ROUTES.block:
+      return block(chain, BLOCK_PATH.exec(request.path)![1]!);
+    case ROUTES.blockTransactions:
+      return blockTransactions(chain, BLOCK_TXS_PATH.exec(request.path)![1]!, request.query);
+    case ROUTES.txMultiple:
+      return txMultiple(chain, request.query);
+    default:
+      return json(404, errorBody(404, 'Not Found', `Route ${request.method}:${request.path} not found`));
+  }
+}
+
+function tip(chain: FakeChain, request: SeenRequest): FakeAnswer {
+  const tipBlock = chain.synced ? chain.tip : undefined;
+  if (!tipBlock) return json(200, renderStatus(undefined));
+  const etag = `"${tipBlock.indexBlockHash}"`;
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (typeof ifNoneMatch === 'string' && ifNoneMatch.split(',').some((tag) => stripWeak(tag) === etag)) {
+    return { status: 304, headers: { etag } };
+  }
+  return { status: 200, headers: { etag }, body: renderStatus(tipBlock) };
+}
+
+function contractStatuses(chain: FakeChain, query: URLSearchParams): FakeAnswer {
+  const ids = query.getAll('contract_id');
+  if (ids.length === 0) return validation("querystring must have required property 'contract_id'");
+  const bad = ids.findIndex((id) => !CONTRACT_ID.test(id));
+  if (bad >= 0) return validation(`querystring/contract_id/${bad} must match pattern "${CONTRACT_ID.source}"`);
+  const body: Record<string, unknown> = {};
+  for (const id of ids) {
+    const status = chain.contractStatus(id);
+    body[id] = status
+      ? {
+          found: true,
+          result: {
+            contract_id: id,
+            status: status.status,
+            tx_id: status.txId,
+            ...(status.blockHeight === undefined ? {} : { block_height: status.blockHeight }),
+          },
+        }
+      : { found: false };
+  }
+  return json(200, body);
+}
+
+function findBlock(chain: FakeChain, param: string) {
+  if (param === 'latest') return chain.tip;
+  if (/^\d+$/.test(param)) return chain.block(Number(param));
+  if (/^(0x)?[0-9a-fA-F]{64}$/.test(param)) return chain.block(param);
+  return undefined;
+}
+
+function block(chain: FakeChain, param: string): FakeAnswer {
+  const found = findBlock(chain, param);
+  if (!found) return blockNotFound();
+  return json(200, renderBlock(found, true));
+}
+
+function blockTransactions(chain: FakeChain, param: string, query: URLSearchParams): FakeAnswer {
+  const limit = intParam(query, 'limit', 20, { min: 0, max: 50 });
+  if (typeof limit === 'string') return validation(limit);
+  const offset = intParam(query, 'offset', 0, { min: 0 });
+  if (typeof offset === 'string') return validation(offset);
+  const found = findBlock(chain, param);
+  const results = found ? found.txs.slice(offset, offset + limit) : [];
+  // The real API answers 404 for every empty page: unknown block, empty block, or offset past total.
+  if (!found || results.length === 0) return blockNotFound();
+  return {
+    status: 200,
+    headers: { warning: DEPRECATION_WARNING },
+    body: {
+      limit,
+      offset,
+      total: found.txs.length,
+      results: results.map((tx) => renderTx(tx, found, { canonical: true })),
+    },
+  };
+}
+
+function txMultiple(chain: FakeChain, query: URLSearchParams): FakeAnswer {
+  const ids = query.getAll('tx_id');
+  if (ids.length === 0) return validation("querystring must have required property 'tx_id'");
+  const bad = ids.findIndex((id) => !TX_ID.test(id));
+  if (bad >= 0) return validation(`querystring/tx_id/${bad} must match pattern "${TX_ID.source}"`);
+  const limit = intParam(query, 'event_limit', 96, { min: 0, max: 100 });
+  if (typeof limit === 'string') return validation(limit);
+  const offset = intParam(query, 'event_offset', 0, { min: 0 });
+  if (typeof offset === 'string') return validation(offset);
+  const body: Record<string, unknown> = {};
+  for (const id of ids) {
+    const key = normalizeHex(id);
+    const found = chain.findTx(key);
+    body[key] = found
+      ? { found: true, result: renderTx(found.tx, found.block, { canonical: found.canonical, events: { limit, offset } }) }
+      : { found: false, result: { tx_id: key } };
+  }
+  return json(200, body);
+}
+
+function intParam(query: URLSearchParams, name: string, fallback: number, range: { min: number; max?: number }): number | string {
+  const raw = query.get(name);
+  if (raw === null) return fallback;
+  if (!/^-?\d+$/.test(raw)) return `querystring/${name} must be integer`;
+  const value = Number(raw);
+  if (value < range.min) return `querystring/${name} must be >= ${range.min}`;
+  if (range.max !== undefined && value > range.max) return `querystring/${name} must be <= ${range.max}`;
+  return value;
+}
+
+function stripWeak(tag: string): string {
+  return tag.trim().replace(/^W\//, '');
+}
+
+function json(status: number, body: unknown): FakeAnswer {
+  return { status, body };
+}
+
+function validation(message: string): FakeAnswer {
+  return json(400, errorBody(400, 'Bad Request', message, 'FST_ERR_VALIDATION'));
+}
+
+function blockNotFound(): FakeAnswer {
+  return json(404, errorBody(404, 'Not Found', 'Block not found'));
+}

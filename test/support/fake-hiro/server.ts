@@ -1,0 +1,170 @@
+// The fake Hiro server: a real node:http server on 127.0.0.1 answering from a FakeChain, with a request
+// log, scripted faults, optional API-key checks and an optional rate-limit budget.
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FakeChain } from './chain';
+import { FaultPlan, type FaultOverride } from './faults';
+import { FakeRateLimit, type FakeRateLimitOptions } from './rate-limit';
+import { answer, routeOf, type FakeAnswer, type SeenRequest } from './routes';
+import { errorBody } from './shapes';
+
+export interface FakeHiroOptions {
+  /** The chain to serve; a fresh empty FakeChain by default. */
+  chain?: FakeChain;
+  /** Report (and by default enforce) a request budget. Without it, headers report an untouched budget. */
+  rateLimit?: FakeRateLimitOptions;
+  /** Check X-API-Key: a wrong key is a 403; no key is a 401 when `required`, else served. */
+  apiKey?: { key: string; required?: boolean };
+}
+
+export interface RunningFakeHiro {
+  /** e.g. `http://127.0.0.1:41234` */
+  url: string;
+  /** Stops the server, dropping open connections and pending delays. */
+  close(): Promise<void>;
+}
+
+export class FakeHiro {
+  readonly chain: FakeChain;
+  readonly faults = new FaultPlan();
+  /** Every request seen, in arrival order. */
+  readonly requests: SeenRequest[] = [];
+  private readonly rateLimit: FakeRateLimit;
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly options: FakeHiroOptions = {}) {
+    this.chain = options.chain ?? new FakeChain();
+    this.rateLimit = new FakeRateLimit(options.rateLimit);
+  }
+
+  /** Requests seen for a route name (see ROUTES) or an exact path; all requests without an argument. */
+  count(routeOrPath?: string): number {
+    return this.requestsTo(routeOrPath).length;
+  }
+
+  requestsTo(routeOrPath?: string): SeenRequest[] {
+    if (routeOrPath === undefined) return [...this.requests];
+    return this.requests.filter((r) => r.route === routeOrPath || r.path === routeOrPath);
+  }
+
+  /** Requests per route name. */
+  counts(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const { route } of this.requests) counts[route] = (counts[route] ?? 0) + 1;
+    return counts;
+  }
+
+  clearLog(): void {
+    this.requests.length = 0;
+  }
+
+  async start(): Promise<RunningFakeHiro> {
+    const server = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(errorBody(500, 'Internal Server Error', `fake hiro failed: ${String(error)}`)));
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      close: () =>
+        new Promise<void>((resolve) => {
+          for (const timer of this.timers) clearTimeout(timer);
+          this.timers.clear();
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    };
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://fake-hiro');
+    const method = req.method ?? 'GET';
+    const seen: SeenRequest = {
+      seq: this.requests.length + 1,
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      url: `${url.pathname}${url.search}`,
+      headers: req.headers,
+      route: routeOf(method, url.pathname),
+      receivedAt: performance.now(),
+    };
+    this.requests.push(seen);
+    const fault = this.faults.take(seen);
+    if (fault?.delayMs) await this.delay(fault.delayMs);
+    if (fault?.hangUp) {
+      req.socket.destroy();
+      return;
+    }
+    const budget = this.rateLimit.consume(performance.now());
+    const reply = this.reply(seen, fault, budget.allowed);
+    const headers: Record<string, string | null> = {
+      ...budget.headers,
+      ...(reply.body !== undefined ? { 'content-type': contentType(reply.body) } : {}),
+      ...reply.headers,
+      ...fault?.headers,
+    };
+    for (const [name, value] of Object.entries(headers)) if (value !== null) res.setHeader(name, value);
+    res.writeHead(reply.status);
+    res.end(reply.body === undefined ? undefined : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));
+  }
+
+  private reply(seen: SeenRequest, fault: FaultOverride | undefined, allowed: boolean): FakeAnswer {
+    if (fault?.status !== undefined && (fault.body !== undefined || fault.status >= 300)) {
+      return { status: fault.status, body: fault.body ?? defaultErrorBody(fault.status) };
+    }
+    if (fault?.body !== undefined) return { status: 200, body: fault.body };
+    const keyProblem = this.checkApiKey(seen);
+    if (keyProblem) return keyProblem;
+    if (!allowed) return { status: 429, body: errorBody(429, 'Too Many Requests', 'API rate limit exceeded') };
+    const served = answer(this.chain, seen);
+    const normal = fault?.status !== undefined ? { ...served, status: fault.status } : served;
+    if (fault?.transform && normal.body !== undefined && typeof normal.body !== 'string') {
+      return { ...normal, body: fault.transform(structuredClone(normal.body)) };
+    }
+    return normal;
+  }
+
+  private checkApiKey(seen: SeenRequest): FakeAnswer | undefined {
+    const expected = this.options.apiKey;
+    if (!expected) return undefined;
+    const sent = seen.headers['x-api-key'];
+    if (sent === undefined) {
+      return expected.required ? { status: 401, body: errorBody(401, 'Unauthorized', 'API key required') } : undefined;
+    }
+    if (sent !== expected.key) return { status: 403, body: errorBody(403, 'Forbidden', 'Invalid API key') };
+    return undefined;
+  }
+
+  private delay(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        resolve();
+      }, ms);
+      this.timers.add(timer);
+    });
+  }
+}
+
+export function createFakeHiro(options: FakeHiroOptions = {}): FakeHiro {
+  return new FakeHiro(options);
+}
+
+function defaultErrorBody(status: number): unknown {
+  if (status === 503) return { error: 'The database service is unavailable' };
+  if (status === 410) return errorBody(410, 'Gone', 'This route has been retired');
+  if (status === 304) return undefined;
+  const text = STATUS_CODES[status] ?? 'Error';
+  return errorBody(status, text, text);
+}
+
+function contentType(body: unknown): string {
+  return typeof body === 'string' && body.trimStart().startsWith('<') ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8';
+}
