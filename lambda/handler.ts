@@ -59,8 +59,8 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
     });
     const deps = {
       chain,
-      state: createDynamoStateStore({ client: dynamo, tableName: settings.tableName, network: config.network }),
-      publisher: createSnsPublisher({ client: sns, topicArn: settings.topicArn }),
+      state: createDynamoStateStore({ client: dynamo, tableName: settings.tableName, network: config.network, log: telemetry.log }),
+      publisher: createSnsPublisher({ client: sns, topicArn: settings.topicArn, log: telemetry.log }),
       clock: { now: () => Date.now() },
       telemetry,
     };

@@ -166,6 +166,10 @@ export interface RetractionAlert extends AlertBase {
   block_hash: string;
   /** The essentials of the retracted alert, enough to read the retraction on its own. */
   summary: string;
+  /** The retracted transfer's recipient, so subscribers filtering on `address` see its retraction too. */
+  recipient?: string;
+  /** The retracted log's contract, so subscribers filtering on `contract_id` see its retraction too. */
+  contract_id?: string;
 }
 
 /** Sent to the operator when a fork is deeper than the remembered block window. */

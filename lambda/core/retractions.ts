@@ -54,6 +54,7 @@ export function retractionOf(original: ChainAlert, network: Network): Retraction
     block_height: original.block_height,
     block_hash: original.block_hash,
     summary,
+    ...(original.type === 'token_transfer' ? { recipient: original.recipient } : { contract_id: original.contract_id }),
   };
 }
 

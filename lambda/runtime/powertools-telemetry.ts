@@ -4,7 +4,9 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { MetricName, Telemetry } from '../core/ports';
 
-const UNITS: Record<MetricName, MetricUnit> = {
+type Unit = (typeof MetricUnit)[keyof typeof MetricUnit];
+
+const UNITS: Record<MetricName, Unit> = {
   BlocksScanned: MetricUnit.Count,
   ChainLagBlocks: MetricUnit.Count,
   ChainLagSeconds: MetricUnit.Seconds,

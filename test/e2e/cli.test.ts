@@ -79,7 +79,7 @@ describe('the CLI against a fake Hiro API, through a growing chain', () => {
     expect(keysOf(alerts)).toHaveLength(statusKeys.length + expected.size);
     expect(alerts.find((a) => a.type === 'token_transfer')).toMatchObject({ recipient: alice, amount: '1250500000', block_height: 2 });
     const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
-    expect(state.cursor).toMatchObject({ height: 5, hash: chain.tip.hash });
+    expect(state.cursor).toMatchObject({ height: 5, hash: chain.tip!.hash });
   });
 
   it('alerts only the new blocks on the next run, and nothing twice after a reorg', async () => {
@@ -96,7 +96,7 @@ describe('the CLI against a fake Hiro API, through a growing chain', () => {
     expect(keysOf(jsonLines(run2.stdout))).toEqual([`token_transfer:${fresh}`]);
     expect(run2.stderr).toMatch(/reorg/);
     const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
-    expect(state.cursor).toMatchObject({ height: 7, hash: chain.tip.hash });
+    expect(state.cursor).toMatchObject({ height: 7, hash: chain.tip!.hash });
   });
 
   it('rejects an invalid config with exit code 2, naming each problem, and writes no state', async () => {

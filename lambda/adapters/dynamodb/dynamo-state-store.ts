@@ -1,0 +1,219 @@
+// The StateStore on one DynamoDB table (layout in keys.ts). Every decision the cycle makes on state, such
+// as who runs, how far the cursor is, whether an alert went out, rests on a conditional write or a
+// strongly consistent read, so overlapping runs, retries and crashes cannot double-alert or skip a block.
+import { isDeepStrictEqual } from 'node:util';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Network } from '../../core/domain';
+import { CursorConflictError, type Cursor, type StateStore, type Telemetry } from '../../core/ports';
+import { realSleep, type RetryPolicy, type Sleep } from '../aws/retry';
+import { createAlertRecords } from './alert-records';
+import { contractStatusItem, cursorAttributes, cursorItem, parseItem, scannedBlockItem, toContractStatus, toCursor, toScannedBlock } from './items';
+import { heightSortKey, stateKeys } from './keys';
+import { callTable, expiresAtFrom, isConditionalCheckFailed, type TableAccess } from './table-access';
+
+export interface DynamoStateStoreOptions {
+  client: DynamoDBClient | DynamoDBDocumentClient;
+  tableName: string;
+  network: Network;
+  log?: Telemetry['log'];
+  /** Waits between retries; tests pass one that does not wait. */
+  sleep?: Sleep;
+  /** Epoch ms, for the timestamps of writes whose port method is not given the time. */
+  now?: () => number;
+  /** How long alert records and scanned blocks are kept before the table's TTL deletes them. */
+  ttlDays?: number;
+  /** Retries on top of the SDK's own; the default rides out about a second of throttling. */
+  retry?: RetryPolicy;
+}
+
+export const DEFAULT_DYNAMO_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 50, maxDelayMs: 1_000 };
+
+function documentClient(client: DynamoDBClient | DynamoDBDocumentClient): DynamoDBDocumentClient {
+  if (client instanceof DynamoDBDocumentClient) return client;
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+export function createDynamoStateStore(options: DynamoStateStoreOptions): StateStore {
+  const table: TableAccess = {
+    doc: documentClient(options.client),
+    tableName: options.tableName,
+    log: options.log ?? (() => {}),
+    sleep: options.sleep ?? realSleep,
+    now: options.now ?? Date.now,
+    ttlSeconds: Math.round((options.ttlDays ?? 30) * 86_400),
+    retry: options.retry ?? DEFAULT_DYNAMO_RETRY,
+  };
+  const keys = stateKeys(options.network);
+  const TableName = table.tableName;
+
+  /** Every page of a Query, each page retried on its own (the SDK paginator would retry none of them). */
+  async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>) {
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await callTable(table, 'Query', () =>
+        table.doc.send(new QueryCommand({ ...input, TableName, ExclusiveStartKey: startKey })),
+      );
+      items.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return items;
+  }
+
+  async function readCursor(): Promise<Cursor | null> {
+    const { Item } = await callTable(table, 'GetItem', () =>
+      table.doc.send(new GetCommand({ TableName, Key: keys.cursor, ConsistentRead: true })),
+    );
+    return Item ? toCursor(parseItem(cursorItem, Item, TableName)) : null;
+  }
+
+  return {
+    async acquireLease(owner, nowMs, ttlMs) {
+      try {
+        await callTable(table, 'PutItem', () =>
+          table.doc.send(
+            new PutCommand({
+              TableName,
+              Item: { ...keys.lease, owner, leaseUntil: nowMs + ttlMs, acquiredAt: nowMs },
+              ConditionExpression: 'attribute_not_exists(pk) OR #leaseUntil < :now OR #owner = :me',
+              ExpressionAttributeNames: { '#leaseUntil': 'leaseUntil', '#owner': 'owner' },
+              ExpressionAttributeValues: { ':now': nowMs, ':me': owner },
+            }),
+          ),
+        );
+        return true;
+      } catch (error) {
+        if (!isConditionalCheckFailed(error)) throw error;
+        table.log('debug', 'another run holds the lease', { owner });
+        return false;
+      }
+    },
+
+    async releaseLease(owner) {
+      try {
+        await callTable(table, 'DeleteItem', () =>
+          table.doc.send(
+            new DeleteCommand({
+              TableName,
+              Key: keys.lease,
+              ConditionExpression: '#owner = :me',
+              ExpressionAttributeNames: { '#owner': 'owner' },
+              ExpressionAttributeValues: { ':me': owner },
+            }),
+          ),
+        );
+      } catch (error) {
+        // Expired and taken by another run, or already gone: it is not ours to release.
+        if (!isConditionalCheckFailed(error)) throw error;
+      }
+    },
+
+    readCursor,
+
+    async writeCursor(next, expectedVersion) {
+      const written: Cursor = { height: next.height, hash: next.hash, time: next.time, version: (expectedVersion ?? 0) + 1 };
+      if (next.pendingRetractions) {
+        written.pendingRetractions = { untilHeight: next.pendingRetractions.untilHeight, keys: [...next.pendingRetractions.keys] };
+      }
+      let attempts = 0;
+      try {
+        await callTable(table, 'PutItem', (attempt) => {
+          attempts = attempt;
+          return table.doc.send(
+            new PutCommand({
+              TableName,
+              Item: { ...keys.cursor, ...cursorAttributes(written), updatedAt: new Date(table.now()).toISOString() },
+              ...(expectedVersion === null
+                ? { ConditionExpression: 'attribute_not_exists(pk)' }
+                : {
+                    ConditionExpression: '#version = :expected',
+                    ExpressionAttributeNames: { '#version': 'version' },
+                    ExpressionAttributeValues: { ':expected': expectedVersion },
+                  }),
+            }),
+          );
+        });
+        return written;
+      } catch (error) {
+        if (!isConditionalCheckFailed(error)) throw error;
+        // A retried write may be refused because its first attempt landed and only the answer was lost.
+        if (attempts > 1 && isDeepStrictEqual(await readCursor(), written)) return written;
+        throw new CursorConflictError(
+          `the cursor was moved by another run (expected version ${expectedVersion ?? 'none'}); ` +
+            'this run stops and the next one resumes from the new cursor',
+        );
+      }
+    },
+
+    async putScannedBlock(block) {
+      await callTable(table, 'PutItem', () =>
+        table.doc.send(
+          new PutCommand({
+            TableName,
+            Item: {
+              ...keys.block(block.height),
+              height: block.height,
+              hash: block.hash,
+              parentHash: block.parentHash,
+              alertKeys: block.alertKeys,
+              expiresAt: expiresAtFrom(table, table.now()),
+            },
+          }),
+        ),
+      );
+    },
+
+    async getScannedBlocks(fromHeight, toHeight) {
+      const from = Math.max(0, fromHeight);
+      if (toHeight < from) return [];
+      const items = await queryAll({
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': keys.blocksPk, ':from': heightSortKey(from), ':to': heightSortKey(toHeight) },
+        ConsistentRead: true,
+      });
+      return items.map((item) => toScannedBlock(parseItem(scannedBlockItem, item, TableName)));
+    },
+
+    // One Query of the whole partition, filtered here: the watch list is small, so this costs one or two
+    // reads, where BatchGetItem would cost one per contract (in batches of 100, with unprocessed keys to retry).
+    async readContractStatuses(contractIds) {
+      const result = new Map<string, ReturnType<typeof toContractStatus>>();
+      if (contractIds.length === 0) return result;
+      const wanted = new Set(contractIds);
+      const items = await queryAll({
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.contractsPk },
+        ConsistentRead: true,
+      });
+      for (const item of items) {
+        const status = toContractStatus(parseItem(contractStatusItem, item, TableName));
+        if (wanted.has(status.contractId)) result.set(status.contractId, status);
+      }
+      return result;
+    },
+
+    async writeContractStatus(status) {
+      await callTable(table, 'PutItem', () =>
+        table.doc.send(
+          new PutCommand({
+            TableName,
+            Item: {
+              ...keys.contract(status.contractId),
+              contractId: status.contractId,
+              found: status.found,
+              status: status.status,
+              txId: status.txId,
+              blockHeight: status.blockHeight,
+              changes: status.changes,
+              updatedAt: new Date(table.now()).toISOString(),
+            },
+          }),
+        ),
+      );
+    },
+
+    ...createAlertRecords(table, keys),
+  };
+}

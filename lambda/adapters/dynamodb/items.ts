@@ -1,0 +1,113 @@
+// The items as stored, validated when read: the table is ours, but it can be edited by hand or by an older
+// version of this code, and a bad item should stop the run with a message naming it rather than surface
+// later as a wrong alert.
+import { z } from 'zod';
+import type { Cursor, ScannedBlock, StoredContractStatus } from '../../core/ports';
+import type { ItemKey } from './keys';
+
+const height = z.number().int().nonnegative();
+
+export const cursorItem = z.object({
+  height,
+  hash: z.string().min(1),
+  time: z.number(),
+  version: z.number().int().positive(),
+  pendingRetractions: z.object({ untilHeight: height, keys: z.array(z.string()) }).optional(),
+});
+
+export const scannedBlockItem = z.object({
+  height,
+  hash: z.string().min(1),
+  parentHash: z.string(),
+  alertKeys: z.array(z.string()),
+});
+
+export const contractStatusItem = z.object({
+  contractId: z.string().min(1),
+  found: z.boolean(),
+  status: z.string().nullable(),
+  txId: z.string().nullable(),
+  blockHeight: height.nullable(),
+  changes: z.number().int().nonnegative(),
+});
+
+const alertItemCommon = {
+  /** Epoch seconds (the table's TTL attribute). */
+  expiresAt: z.number(),
+  /** The alert JSON as published; a string so that any published value round-trips exactly. */
+  alert: z.string().optional(),
+};
+
+export const alertItem = z.discriminatedUnion('state', [
+  z.object({
+    state: z.literal('pending'),
+    /** Epoch ms of the claim; a claim older than the staleness limit is taken over. */
+    claimedAt: z.number(),
+    /** Random per claim: tells a run its own claim apart from another's (ambiguous retries, takeovers). */
+    claimId: z.string(),
+    ...alertItemCommon,
+  }),
+  z.object({ state: z.literal('sent'), sentAt: z.number().optional(), ...alertItemCommon }),
+  z.object({ state: z.literal('retracted'), retractedAt: z.number().optional(), ...alertItemCommon }),
+]);
+
+export type AlertItem = z.infer<typeof alertItem>;
+
+export class StateItemError extends Error {
+  constructor(tableName: string, key: ItemKey, detail: string) {
+    super(
+      `DynamoDB table "${tableName}" holds an item that cannot be read (pk "${key.pk}", sk "${key.sk}"): ` +
+        `${detail}. Fix or delete that item; the watcher rewrites it.`,
+    );
+    this.name = 'StateItemError';
+  }
+}
+
+export function parseItem<S extends z.ZodType>(
+  schema: S,
+  item: Record<string, unknown>,
+  tableName: string,
+): z.infer<S> {
+  const parsed = schema.safeParse(item);
+  if (parsed.success) return parsed.data;
+  const key = { pk: String(item.pk), sk: String(item.sk) };
+  throw new StateItemError(tableName, key, z.prettifyError(parsed.error).replace(/\n/g, '; '));
+}
+
+export function toCursor(item: z.infer<typeof cursorItem>): Cursor {
+  const cursor: Cursor = { height: item.height, hash: item.hash, time: item.time, version: item.version };
+  if (item.pendingRetractions) cursor.pendingRetractions = item.pendingRetractions;
+  return cursor;
+}
+
+/** The cursor's attributes as written (no undefined values: a caller's DocumentClient may not strip them). */
+export function cursorAttributes(cursor: Cursor): Record<string, unknown> {
+  const attributes: Record<string, unknown> = {
+    height: cursor.height,
+    hash: cursor.hash,
+    time: cursor.time,
+    version: cursor.version,
+  };
+  if (cursor.pendingRetractions) {
+    attributes.pendingRetractions = {
+      untilHeight: cursor.pendingRetractions.untilHeight,
+      keys: [...cursor.pendingRetractions.keys],
+    };
+  }
+  return attributes;
+}
+
+export function toScannedBlock(item: z.infer<typeof scannedBlockItem>): ScannedBlock {
+  return { height: item.height, hash: item.hash, parentHash: item.parentHash, alertKeys: item.alertKeys };
+}
+
+export function toContractStatus(item: z.infer<typeof contractStatusItem>): StoredContractStatus {
+  return {
+    contractId: item.contractId,
+    found: item.found,
+    status: item.status,
+    txId: item.txId,
+    blockHeight: item.blockHeight,
+    changes: item.changes,
+  };
+}

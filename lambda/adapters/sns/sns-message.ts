@@ -1,0 +1,112 @@
+// One alert as one SNS message: the alert JSON for machines (`default`: SQS, Lambda, HTTP subscribers),
+// the renderings for people (`email`, `sms`), and message attributes that subscription filter policies
+// can match on (type, network, and the contract or address the alert is about).
+import type { MessageAttributeValue } from '@aws-sdk/client-sns';
+import type { Alert, OutgoingAlert } from '../../core/domain';
+import { cleanSubject } from './subject';
+
+/** SNS's limit for one message and for a whole batch: message, subject and attributes together. */
+export const SNS_MAX_PAYLOAD_BYTES = 262_144;
+
+const EMAIL_TRUNCATION_NOTE = '\n\n[Shortened to fit the 256 KiB SNS limit; the alert JSON carries the details.]';
+/** SNS wants a body for every protocol key, so an email cut to nothing still says why. */
+const EMAIL_OMITTED = '[Too large for the 256 KiB SNS limit; the alert JSON carries the details.]';
+const FIELD_TRUNCATION_NOTE = '...[truncated]';
+const MAX_FIT_ROUNDS = 5;
+
+export interface SnsMessage {
+  /** MessageStructure "json": one body per protocol. */
+  message: string;
+  subject: string;
+  attributes: Record<string, MessageAttributeValue>;
+  /** What counts toward the SNS size limit. */
+  bytes: number;
+  /** What had to be changed to make SNS accept it, for a warning. */
+  adjustments: string[];
+}
+
+const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+
+function attributesOf(alert: Alert): Record<string, MessageAttributeValue> {
+  const values: [string, string][] = [
+    ['type', alert.type],
+    ['network', alert.network],
+  ];
+  if (alert.type === 'contract_log' || alert.type === 'contract_status') values.push(['contract_id', alert.contract_id]);
+  if (alert.type === 'token_transfer') values.push(['address', alert.recipient]);
+  // A retraction carries what the retracted alert was filtered on, so a filtered subscriber gets both.
+  if (alert.type === 'retraction' && alert.contract_id) values.push(['contract_id', alert.contract_id]);
+  if (alert.type === 'retraction' && alert.recipient) values.push(['address', alert.recipient]);
+  // SNS rejects the whole message for one empty attribute value.
+  return Object.fromEntries(
+    values.filter(([, value]) => value !== '').map(([name, value]) => [name, { DataType: 'String', StringValue: value }]),
+  );
+}
+
+function attributeBytes(attributes: Record<string, MessageAttributeValue>): number {
+  let total = 0;
+  for (const [name, value] of Object.entries(attributes)) {
+    total += utf8Bytes(name) + utf8Bytes(value.DataType ?? '') + utf8Bytes(value.StringValue ?? '');
+  }
+  return total;
+}
+
+/** The longest prefix of `text` of at most `maxBytes` UTF-8 bytes, cut between characters. */
+function cutToBytes(text: string, maxBytes: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= maxBytes) return text;
+  let end = Math.max(0, maxBytes);
+  // A continuation byte (10xxxxxx) at the cut means the cut is inside a character: back off to its start.
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString('utf8');
+}
+
+/**
+ * The alert with its longest text fields cut until its JSON is at most `maxBytes`: only a huge contract
+ * log value can get here, and a shortened value beats an alert that SNS refuses forever.
+ */
+function shrinkAlertJson(alert: Alert, maxBytes: number): string {
+  const copy: Record<string, unknown> = { ...alert, truncated: true };
+  for (let json = JSON.stringify(copy); utf8Bytes(json) > maxBytes; json = JSON.stringify(copy)) {
+    const longest = Object.entries(copy)
+      .filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'key')
+      .sort((a, b) => b[1].length - a[1].length)[0];
+    if (!longest || longest[1].length === 0) return json; // nothing left to cut
+    const [field, value] = longest;
+    const keep = utf8Bytes(value) - (utf8Bytes(json) - maxBytes) - FIELD_TRUNCATION_NOTE.length;
+    copy[field] = keep > 0 ? cutToBytes(value, keep) + FIELD_TRUNCATION_NOTE : '';
+  }
+  return JSON.stringify(copy);
+}
+
+export function buildSnsMessage(outgoing: OutgoingAlert): SnsMessage {
+  const { alert, rendering } = outgoing;
+  const adjustments: string[] = [];
+
+  const subject = cleanSubject(rendering.subject, `stacks-watch ${alert.type} on ${alert.network}`);
+  if (subject !== rendering.subject) adjustments.push('subject cleaned to printable ASCII under 100 characters');
+
+  const attributes = attributesOf(alert);
+  const fixedBytes = utf8Bytes(subject) + attributeBytes(attributes);
+  let alertJson = JSON.stringify(alert);
+  let email = rendering.email;
+  const compose = () => JSON.stringify({ default: alertJson, email, sms: rendering.sms });
+  const overLimit = () => fixedBytes + utf8Bytes(compose()) - SNS_MAX_PAYLOAD_BYTES;
+
+  // Each cut removes at least as many escaped bytes as raw ones, so one or two rounds suffice; the
+  // bound only guards against a loop that a miscount would make endless.
+  for (let round = 0, over = overLimit(); over > 0 && email !== EMAIL_OMITTED && round < MAX_FIT_ROUNDS; round++, over = overLimit()) {
+    if (round === 0) adjustments.push('email body trimmed');
+    const keep = utf8Bytes(email) - over - 2 * utf8Bytes(EMAIL_TRUNCATION_NOTE);
+    email = keep > 0 ? cutToBytes(email, keep) + EMAIL_TRUNCATION_NOTE : EMAIL_OMITTED;
+  }
+  let alertBudget = utf8Bytes(alertJson);
+  for (let round = 0, over = overLimit(); over > 0 && round < MAX_FIT_ROUNDS; round++, over = overLimit()) {
+    if (round === 0) adjustments.push('alert fields truncated');
+    alertBudget -= over;
+    alertJson = shrinkAlertJson(alert, alertBudget);
+  }
+
+  const message = compose();
+  return { message, subject, attributes, bytes: fixedBytes + utf8Bytes(message), adjustments };
+}
