@@ -115,25 +115,25 @@ async function buildDeps(options: CliOptions, config: WatchConfig, telemetry: Te
     log: (level, message, attributes) => telemetry.log(level, message, attributes),
   });
   const state: StateStore = options.table
-    ? await openDynamoState(options.table, config)
+    ? await openDynamoState(options.table, config, telemetry)
     : await FileStateStore.open(options.state, config.network);
   const publisher: Publisher = options.topic
-    ? await openSnsPublisher(options.topic)
+    ? await openSnsPublisher(options.topic, telemetry)
     : createStdoutPublisher(process.stdout, options.json ? 'json' : 'human');
   return { chain, state, publisher, clock: { now: () => Date.now() }, telemetry };
 }
 
 // The AWS adapters load only when asked for, so a local run never pays for the AWS SDK.
-async function openDynamoState(tableName: string, config: WatchConfig): Promise<StateStore> {
+async function openDynamoState(tableName: string, config: WatchConfig, telemetry: Telemetry): Promise<StateStore> {
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
   const { createDynamoStateStore } = await import('./adapters/dynamodb');
-  return createDynamoStateStore({ client: new DynamoDBClient({}), tableName, network: config.network });
+  return createDynamoStateStore({ client: new DynamoDBClient({}), tableName, network: config.network, log: telemetry.log });
 }
 
-async function openSnsPublisher(topicArn: string): Promise<Publisher> {
+async function openSnsPublisher(topicArn: string, telemetry: Telemetry): Promise<Publisher> {
   const { SNSClient } = await import('@aws-sdk/client-sns');
   const { createSnsPublisher } = await import('./adapters/sns');
-  return createSnsPublisher({ client: new SNSClient({}), topicArn });
+  return createSnsPublisher({ client: new SNSClient({}), topicArn, log: telemetry.log });
 }
 
 function isConfigError(error: unknown): boolean {

@@ -1,0 +1,177 @@
+// The Lambda handler end to end: a fake Hiro server, DynamoDB on dynalite (reached through the standard
+// AWS_ENDPOINT_URL_DYNAMODB variable, as any local stand-in would be), SNS and Secrets Manager mocked at
+// the client. Several invocations over a growing chain.
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { PublishBatchCommand, SNSClient, type PublishBatchRequestEntry } from '@aws-sdk/client-sns';
+import type { Context } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
+import { contractCall, createFakeHiro, fakeAddress, fakeContractId, transfer, type RunningFakeHiro } from '../support/fake-hiro';
+import { startDynalite, type LocalDynamo } from '../support/dynalite';
+
+const API_KEY = 'hiro-key-7f3a9c1e5b';
+const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:stacks-watch/api-key-AbCdEf';
+const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-alerts';
+const alice = fakeAddress('alice');
+const vault = fakeContractId('vault');
+
+const sns = mockClient(SNSClient);
+const secrets = mockClient(SecretsManagerClient);
+
+function lambdaContext(id: string, remainingMs = 60_000): Context {
+  return {
+    awsRequestId: id,
+    functionName: 'stacks-watch',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:stacks-watch',
+    memoryLimitInMB: '256',
+    logGroupName: '/aws/lambda/stacks-watch',
+    logStreamName: 'test',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => remainingMs,
+    done: () => {},
+    fail: () => {},
+    succeed: () => {},
+  };
+}
+
+describe('the Lambda handler over a growing chain', () => {
+  const fake = createFakeHiro({ apiKey: { key: API_KEY, required: true } });
+  let server: RunningFakeHiro;
+  let dynamo: LocalDynamo;
+  let output: string[];
+  const published: PublishBatchRequestEntry[] = [];
+  let handler: (event: unknown, context: Context) => Promise<import('../../lambda/core/cycle-types').CycleSummary>;
+
+  beforeAll(async () => {
+    server = await fake.start();
+    dynamo = await startDynalite({ tableName: 'stacks-watch-state' });
+    fake.chain.mine([]);
+    fake.chain.mine([]);
+    Object.assign(process.env, {
+      TABLE_NAME: dynamo.tableName,
+      TOPIC_ARN,
+      STACKS_API_URL: server.url,
+      STACKS_API_RPM: '100000',
+      STACKS_API_KEY_SECRET_ARN: SECRET_ARN,
+      WATCH_CONFIG: JSON.stringify({
+        network: 'mainnet',
+        contracts: [vault],
+        addresses: [alice],
+        contractLogs: [{ contractId: vault }],
+        startHeight: 2,
+      }),
+      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      POWERTOOLS_SERVICE_NAME: 'stacks-watch',
+      POWERTOOLS_METRICS_NAMESPACE: 'StacksWatch',
+    });
+    vi.resetModules();
+    ({ handler } = await import('../../lambda/handler'));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await dynamo?.close();
+    for (const key of ['TABLE_NAME', 'TOPIC_ARN', 'STACKS_API_URL', 'STACKS_API_RPM', 'STACKS_API_KEY_SECRET_ARN', 'WATCH_CONFIG', 'AWS_ENDPOINT_URL_DYNAMODB']) {
+      delete process.env[key];
+    }
+  });
+  beforeEach(() => {
+    sns.reset();
+    secrets.reset();
+    secrets.on(GetSecretValueCommand).resolves({ SecretString: API_KEY });
+    sns.on(PublishBatchCommand).callsFake((input: { PublishBatchRequestEntries: PublishBatchRequestEntry[] }) => {
+      published.push(...input.PublishBatchRequestEntries);
+      return { Successful: input.PublishBatchRequestEntries.map((e) => ({ Id: e.Id, MessageId: `m-${e.Id}` })), Failed: [] };
+    });
+    output = [];
+    for (const stream of [process.stdout, process.stderr]) {
+      vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        output.push(String(chunk));
+        return true;
+      });
+    }
+  });
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  const alertKeys = () => published.map((e) => (JSON.parse(JSON.parse(e.Message!).default) as { key: string }).key);
+
+  it('publishes each alert once across invocations and moves the cursor in DynamoDB', async () => {
+    const b3 = fake.chain.mine([transfer({ to: alice, amount: 2_000_000 }), contractCall({ contractId: vault, logs: ['opened'] })]);
+    const first = await handler({}, lambdaContext('run-1'));
+    expect(first.blocksScanned).toBe(2); // heights 2 and 3
+    expect(first.cursor?.height).toBe(3);
+
+    const b4 = fake.chain.mine([transfer({ to: alice, amount: 5 })]);
+    const second = await handler({}, lambdaContext('run-2'));
+    const third = await handler({}, lambdaContext('run-3')); // nothing new
+    expect(second.blocksScanned).toBe(1);
+    expect(third.blocksScanned).toBe(0);
+
+    expect(alertKeys()).toEqual([
+      `contract_status:${vault}:1`,
+      `token_transfer:${b3.txs[0]!.txId}`,
+      `contract_log:${b3.txs[1]!.txId}:0`,
+      `token_transfer:${b4.txs[0]!.txId}`,
+    ]);
+    const store = createDynamoStateStore({ client: dynamo.client, tableName: dynamo.tableName, network: 'mainnet' });
+    expect(await store.readCursor()).toMatchObject({ height: 4, hash: fake.chain.tip!.hash });
+  });
+
+  it('sends the API key from the secret and never writes it to any output', async () => {
+    fake.chain.mine([transfer({ to: alice, amount: 9 })]);
+    await handler({}, lambdaContext('run-4'));
+    expect(fake.requests.at(-1)!.headers['x-api-key']).toBe(API_KEY);
+    expect(output.join('')).not.toContain(API_KEY);
+    expect(output.join('')).not.toContain(API_KEY.slice(4));
+  });
+
+  it('writes structured JSON logs with the run id and EMF metrics with the service dimension', async () => {
+    fake.chain.mine([transfer({ to: alice, amount: 10 })]);
+    await handler({}, lambdaContext('run-5'));
+    const lines = output.join('').split('\n').filter((l) => l.trim().startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const emf = lines.filter((l) => '_aws' in l);
+    const metricNames = emf.flatMap((l) => (l._aws as { CloudWatchMetrics: { Metrics: { Name: string }[] }[] }).CloudWatchMetrics[0]!.Metrics.map((m) => m.Name));
+    for (const name of ['BlocksScanned', 'ChainLagBlocks', 'ChainLagSeconds', 'AlertsPublished', 'ApiRequests', 'CycleDurationMs', 'ContractsWatched']) {
+      expect(metricNames).toContain(name);
+    }
+    expect(emf.every((l) => l.service === 'stacks-watch')).toBe(true);
+    const alertsMetric = emf.find((l) => 'AlertsPublished' in l)!;
+    expect(alertsMetric).toMatchObject({ type: 'token_transfer', AlertsPublished: 1 });
+    const logs = lines.filter((l) => !('_aws' in l));
+    expect(logs.some((l) => l.message === 'invocation done' && l.runId === 'run-5')).toBe(true);
+  });
+
+  it('fails the invocation before touching state when the watch config is invalid', async () => {
+    vi.resetModules();
+    const saved = process.env.WATCH_CONFIG;
+    process.env.WATCH_CONFIG = JSON.stringify({ network: 'mainnet', addresses: ['SP000'] });
+    const fresh = (await import('../../lambda/handler')).handler;
+    const requestsBefore = fake.requests.length;
+    try {
+      await expect(fresh({}, lambdaContext('run-bad'))).rejects.toThrow(/addresses\[0\]/);
+    } finally {
+      process.env.WATCH_CONFIG = saved;
+    }
+    expect(fake.requests.length).toBe(requestsBefore);
+  });
+
+  it('names the missing variable when the environment is incomplete', async () => {
+    vi.resetModules();
+    const saved = process.env.TOPIC_ARN;
+    delete process.env.TOPIC_ARN;
+    const fresh = (await import('../../lambda/handler')).handler;
+    try {
+      await expect(fresh({}, lambdaContext('run-env'))).rejects.toThrow(/TOPIC_ARN is not set/);
+      expect(output.join('')).toMatch(/"level":"ERROR".*TOPIC_ARN is not set/);
+    } finally {
+      process.env.TOPIC_ARN = saved;
+    }
+  });
+});
