@@ -1,0 +1,81 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { parseCliArgs, UsageError } from '../../lambda/local/args';
+import { createProgressReporter } from '../../lambda/local/progress';
+import { readApiSettings } from '../../lambda/runtime/api-env';
+import { readLambdaSettings } from '../../lambda/runtime/lambda-env';
+
+describe('command line', () => {
+  it('has the documented defaults', () => {
+    expect(parseCliArgs([])).toEqual({
+      help: false, config: './watch.json', state: '.stacks-watch/state.json', once: false, json: false, intervalSeconds: 30,
+    });
+  });
+
+  it('rejects an unknown option and a bad interval as usage errors', () => {
+    expect(() => parseCliArgs(['--onse'])).toThrow(UsageError);
+    expect(() => parseCliArgs(['--interval', '0'])).toThrow(/--interval must be/);
+  });
+
+  it('accepts a DynamoDB table and an SNS topic ARN, and rejects a malformed ARN', () => {
+    expect(parseCliArgs(['--table', 'watch-state', '--topic', 'arn:aws:sns:eu-west-1:123456789012:alerts'])).toMatchObject({
+      table: 'watch-state', topic: 'arn:aws:sns:eu-west-1:123456789012:alerts',
+    });
+    expect(() => parseCliArgs(['--topic', 'alerts'])).toThrow(/SNS topic ARN/);
+  });
+});
+
+describe('API settings from the environment', () => {
+  it('defaults to Hiro mainnet at 50 requests a minute without a key, 500 with one', () => {
+    expect(readApiSettings({})).toEqual({ baseUrl: 'https://api.hiro.so', requestsPerMinute: 50 });
+    expect(readApiSettings({ STACKS_API_KEY: 'k' })).toEqual({ baseUrl: 'https://api.hiro.so', requestsPerMinute: 500, apiKey: 'k' });
+  });
+
+  it('names STACKS_API_RPM when it is not a whole number', () => {
+    expect(() => readApiSettings({ STACKS_API_RPM: '12.5' })).toThrow(/STACKS_API_RPM .*"12.5"/);
+  });
+});
+
+describe('Lambda settings from the environment', () => {
+  const base = { TABLE_NAME: 't', TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:alerts' };
+
+  it('reports every missing or malformed variable at once', () => {
+    expect(() => readLambdaSettings({ STACKS_API_KEY_SECRET_ARN: 'key', POLL_INTERVAL_SECONDS: '-1' })).toThrow(
+      /TABLE_NAME is not set[\s\S]*TOPIC_ARN is not set[\s\S]*STACKS_API_KEY_SECRET_ARN[\s\S]*POLL_INTERVAL_SECONDS/,
+    );
+  });
+
+  it('reads the bundled watch.json beside the function unless WATCH_CONFIG is set', () => {
+    expect(readLambdaSettings({ ...base, LAMBDA_TASK_ROOT: '/var/task' })).toMatchObject({ watchConfigPath: '/var/task/watch.json', pollIntervalSeconds: 0 });
+    expect(readLambdaSettings({ ...base, WATCH_CONFIG: '{}' }).watchConfigText).toBe('{}');
+  });
+});
+
+describe('backfill progress', () => {
+  function terminal() {
+    const out = new PassThrough() as PassThrough & { isTTY?: boolean };
+    out.isTTY = true;
+    let text = '';
+    out.on('data', (d: Buffer) => (text += d.toString()));
+    return { out, text: () => text };
+  }
+
+  it('shows done of total, rate and ETA on a terminal for a long backfill', () => {
+    const t = terminal();
+    let now = 0;
+    const progress = createProgressReporter(t.out, () => now);
+    now = 60_000;
+    progress.update({ height: 120, done: 20, total: 100 });
+    expect(t.text()).toContain('20/100 blocks  20.0 blocks/min  ETA 4 min');
+  });
+
+  it('stays quiet for a short backfill or when stderr is not a terminal', () => {
+    const t = terminal();
+    createProgressReporter(t.out).update({ height: 1, done: 1, total: 50 });
+    const pipe = new PassThrough();
+    let piped = '';
+    pipe.on('data', (d: Buffer) => (piped += d.toString()));
+    createProgressReporter(pipe).update({ height: 1, done: 1, total: 500 });
+    expect(t.text() + piped).toBe('');
+  });
+});
