@@ -1,0 +1,15 @@
+// Builds the stack from the app's context: the one path shared by `cdk synth` and the tests.
+import type { App } from 'aws-cdk-lib';
+import { loadBundledWatchConfig } from './bundled-watch-config';
+import { readDeploySettings } from './settings/deploy-settings';
+import { StacksWatchStack } from './stacks-watch-stack';
+
+export function buildStacksWatch(app: App, cwd = process.cwd()): StacksWatchStack {
+  const settings = readDeploySettings((key) => app.node.tryGetContext(key), cwd);
+  const watchConfig = loadBundledWatchConfig(settings.watchConfigPath);
+  return new StacksWatchStack(app, settings.stackName, {
+    settings,
+    watchConfig,
+    description: `stacks-watch: alerts on Stacks ${watchConfig.config.network} contract logs, transfers and deployments`,
+  });
+}

@@ -1,0 +1,32 @@
+// The watch config the function is deployed with: read and validated at synth with the validator the
+// function runs, so that a bad config fails `cdk synth` instead of every invocation after the deploy.
+import { readFileSync } from 'node:fs';
+import { parseWatchConfigText, WatchConfigError } from '../lambda/config/watch-config';
+import type { WatchConfig } from '../lambda/core/domain';
+
+export interface BundledWatchConfig {
+  /** Absolute path of the validated file, copied into the function bundle as watch.json. */
+  path: string;
+  config: WatchConfig;
+}
+
+function readProblem(path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') {
+    return `${path} does not exist; copy watch.example.json to watch.json, or pass -c watchConfig=PATH`;
+  }
+  return `${path} cannot be read (${code ?? String(error)}); check the path given in -c watchConfig=PATH`;
+}
+
+/** Throws WatchConfigError, whose message lists every problem as the validator reports it. */
+export function loadBundledWatchConfig(path: string): BundledWatchConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new WatchConfigError([{ path: '$', value: undefined, message: readProblem(path, error) }], path);
+  }
+  const result = parseWatchConfigText(text, path);
+  if (!result.ok) throw new WatchConfigError(result.problems, path);
+  return { path, config: result.config };
+}

@@ -1,0 +1,93 @@
+// Alarms about the watcher itself, to the operations topic. Each description says what to look at.
+import { Duration } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { WatcherMetrics } from './watcher-metrics';
+
+const FIVE_MINUTES = Duration.minutes(5);
+/** Throttled in this many five-minute periods in a row: the request rate, not a burst, is the problem. */
+export const THROTTLED_PERIODS = 3;
+
+export interface WatcherAlarmsProps {
+  fn: IFunction;
+  deadLetterQueue: IQueue;
+  metrics: WatcherMetrics;
+  operationsTopic: ITopic;
+  scheduleInterval: Duration;
+  lagAlarmSeconds: number;
+}
+
+export class WatcherAlarms extends Construct {
+  readonly functionErrors: Alarm;
+  readonly deadLetters: Alarm;
+  readonly chainLag: Alarm;
+  readonly apiThrottled: Alarm;
+  readonly deepReorgs: Alarm;
+
+  constructor(scope: Construct, id: string, props: WatcherAlarmsProps) {
+    super(scope, id);
+    const { metrics } = props;
+    const atLeastOnce = (alarmId: string, metric: IMetric, alarmDescription: string) =>
+      this.alarm(alarmId, props.operationsTopic, {
+        metric,
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription,
+      });
+
+    this.functionErrors = atLeastOnce(
+      'FunctionErrors',
+      props.fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      'A stacks-watch run failed. Read the function logs ("invocation failed") for the cause; the next run retries.',
+    );
+    this.deadLetters = atLeastOnce(
+      'DeadLetters',
+      props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+      'A scheduled run was lost: it failed, or waited longer than one interval behind a run still going. The ' +
+        'queued message says which (EventAgeExceeded means runs overlapped). Purge the queue once understood.',
+    );
+    // A watcher that stopped running emits no lag at all, so silence counts as lag.
+    const lagPeriod = Duration.minutes(Math.max(FIVE_MINUTES.toMinutes(), props.scheduleInterval.toMinutes()));
+    this.chainLag = this.alarm('ChainLag', props.operationsTopic, {
+      metric: metrics.metric('ChainLagSeconds', { statistic: 'Maximum', period: lagPeriod }),
+      threshold: props.lagAlarmSeconds,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 2,
+      datapointsToAlarm: 2,
+      treatMissingData: TreatMissingData.BREACHING,
+      alarmDescription:
+        `The last scanned block is over ${props.lagAlarmSeconds} s old, or the watcher stopped reporting. Check ` +
+        'that the schedule is enabled, the function succeeds, and the Stacks API answers.',
+    });
+    this.apiThrottled = this.alarm('ApiThrottled', props.operationsTopic, {
+      metric: metrics.metric('ApiThrottled', { statistic: 'Sum', period: FIVE_MINUTES }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: THROTTLED_PERIODS,
+      datapointsToAlarm: THROTTLED_PERIODS,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      alarmDescription:
+        'The Stacks API has answered 429 for 15 minutes. Set an API key (500 requests/min), lower stacksApiRpm, ' +
+        'or raise scheduleMinutes.',
+    });
+    this.deepReorgs = atLeastOnce(
+      'DeepReorgs',
+      metrics.metric('DeepReorgs', { statistic: 'Sum', period: FIVE_MINUTES }),
+      'A fork replaced more blocks than the watcher remembers: alerts from the replaced blocks may stand ' +
+        'unretracted. Compare recent alerts with the explorer.',
+    );
+  }
+
+  private alarm(id: string, topic: ITopic, props: ConstructorParameters<typeof Alarm>[2]): Alarm {
+    const alarm = new Alarm(this, id, props);
+    alarm.addAlarmAction(new SnsAction(topic));
+    alarm.addOkAction(new SnsAction(topic));
+    return alarm;
+  }
+}

@@ -1,0 +1,149 @@
+// The watcher Lambda: lambda/handler.ts bundled by esbuild (ESM, minified, source maps, the AWS SDK inside)
+// with the validated watch config beside it as watch.json. One run at a time; a run the schedule missed
+// is not retried, since the next scheduled run covers it, but every lost invocation lands in a queue.
+import { isAbsolute, join, posix, relative, sep } from 'node:path';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Architecture, type IDestination, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { grantWatcherAccess } from './watcher-permissions';
+
+export const HANDLER_ENTRY = 'lambda/handler.ts';
+/** Where the handler looks for its config by default: `${LAMBDA_TASK_ROOT}/watch.json`. */
+export const BUNDLED_CONFIG_NAME = 'watch.json';
+
+// Some bundled CommonJS packages call require() for Node built-ins, which an ES module lacks.
+const CREATE_REQUIRE_BANNER = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+
+/** Lambda's bounds on an asynchronous event's age. */
+const MIN_EVENT_AGE = Duration.minutes(1);
+const MAX_EVENT_AGE = Duration.hours(6);
+
+export interface WatcherFunctionProps {
+  /** The repository root: where package-lock.json, tsconfig.json and lambda/ are. */
+  projectRoot: string;
+  /** The validated watch config, copied into the bundle. */
+  watchConfigPath: string;
+  table: ITableV2;
+  alertsTopic: ITopic;
+  topicKey: IKey;
+  apiKeySecret?: ISecret;
+  /** Everything else the handler reads from its environment. */
+  environment: Record<string, string>;
+  memorySize: number;
+  timeout: Duration;
+  scheduleInterval: Duration;
+  reserveConcurrency: boolean;
+  logRetention: RetentionDays;
+}
+
+/** A shell-safe argument in sh and cmd alike, for the ordinary paths a checkout has. */
+function quoted(path: string): string {
+  if (/["$`\\%]/.test(path.replaceAll(sep, '/'))) {
+    throw new Error(`cannot bundle the watch config from ${path}: move it to a path without quotes, $, %, or backquotes`);
+  }
+  return `"${path}"`;
+}
+
+/** Copies the watch config next to the bundled handler, the same way in local and Docker bundling. */
+function copyConfigCommand(projectRoot: string, watchConfigPath: string, inputDir: string, outputDir: string): string {
+  const inProject = relative(projectRoot, watchConfigPath);
+  // Docker bundling sees only the project, mounted at inputDir; a config outside it bundles locally only.
+  const outside = inProject.startsWith('..') || isAbsolute(inProject);
+  const source = outside ? watchConfigPath : posix.join(inputDir, ...inProject.split(sep));
+  const target = posix.join(outputDir.replaceAll(sep, '/'), BUNDLED_CONFIG_NAME);
+  return `node -e "require('node:fs').copyFileSync(process.argv[1], process.argv[2])" ${quoted(source)} ${quoted(target)}`;
+}
+
+function clamp(value: Duration, min: Duration, max: Duration): Duration {
+  const seconds = Math.min(Math.max(value.toSeconds(), min.toSeconds()), max.toSeconds());
+  return Duration.seconds(seconds);
+}
+
+export class WatcherFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly deadLetterQueue: Queue;
+  readonly logGroup: LogGroup;
+  readonly role: Role;
+  /** How old a queued invocation may get before it is dropped to the dead-letter queue. */
+  readonly maxEventAge: Duration;
+
+  constructor(scope: Construct, id: string, props: WatcherFunctionProps) {
+    super(scope, id);
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.deadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself the dead-letter destination of the function and its schedule; nothing consumes it.',
+    });
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: 'stacks-watch function: its table, its alerts topic and key, its API key secret, its logs',
+    });
+    grantWatcherAccess(this.role, {
+      table: props.table,
+      alertsTopic: props.alertsTopic,
+      topicKey: props.topicKey,
+      logGroup: this.logGroup,
+      deadLetterQueue: this.deadLetterQueue,
+      ...(props.apiKeySecret ? { apiKeySecret: props.apiKeySecret } : {}),
+    });
+    // An older queued run is worth nothing once the next scheduled one is due.
+    this.maxEventAge = clamp(props.scheduleInterval, MIN_EVENT_AGE, MAX_EVENT_AGE);
+    const deadLetterQueue = this.deadLetterQueue;
+    // SqsDestination would also grant sqs:GetQueueAttributes and sqs:GetQueueUrl, which Lambda's
+    // delivery of failed events does not use; the role gets sqs:SendMessage alone.
+    const onFailure: IDestination = { bind: () => ({ destination: deadLetterQueue.queueArn }) };
+    const { projectRoot, watchConfigPath } = props;
+
+    this.function = new NodejsFunction(this, 'Function', {
+      description: 'stacks-watch: scans new Stacks blocks and contract statuses, publishes alerts',
+      entry: join(projectRoot, HANDLER_ENTRY),
+      projectRoot,
+      depsLockFilePath: join(projectRoot, 'package-lock.json'),
+      handler: 'handler',
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize,
+      timeout: props.timeout,
+      role: this.role,
+      logGroup: this.logGroup,
+      environment: props.environment,
+      ...(props.reserveConcurrency ? { reservedConcurrentExecutions: 1 } : {}),
+      retryAttempts: 0,
+      maxEventAge: this.maxEventAge,
+      onFailure,
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node24',
+        mainFields: ['module', 'main'],
+        minify: true,
+        sourceMap: true,
+        // The source text is not needed for --enable-source-maps stack traces and would double the asset.
+        sourcesContent: false,
+        bundleAwsSDK: true,
+        externalModules: [],
+        banner: CREATE_REQUIRE_BANNER,
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (inputDir, outputDir) => [copyConfigCommand(projectRoot, watchConfigPath, inputDir, outputDir)],
+        },
+      },
+    });
+  }
+}

@@ -1,0 +1,136 @@
+// The whole watcher in one stack: state table, alert and operations topics with their subscribers, the
+// function and its schedule, the API key secret, alarms and a dashboard.
+import { fileURLToPath } from 'node:url';
+import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import type { Network } from '../lambda/core/domain';
+import type { BundledWatchConfig } from './bundled-watch-config';
+import { AlertTopics } from './constructs/alert-topics';
+import { apiKeySecret } from './constructs/api-key-secret';
+import { StateTable } from './constructs/state-table';
+import { TopicSubscriptions } from './constructs/topic-subscriptions';
+import { WatchSchedule } from './constructs/watch-schedule';
+import { WatcherAlarms } from './constructs/watcher-alarms';
+import { WatcherDashboard } from './constructs/watcher-dashboard';
+import { WatcherFunction } from './constructs/watcher-function';
+import { WatcherMetrics } from './constructs/watcher-metrics';
+import type { DeploySettings } from './settings/deploy-settings';
+
+export const DEFAULT_API_URLS: Record<Network, string> = {
+  mainnet: 'https://api.hiro.so',
+  testnet: 'https://api.testnet.hiro.so',
+};
+
+export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface StacksWatchStackProps extends StackProps {
+  settings: DeploySettings;
+  watchConfig: BundledWatchConfig;
+  /** Defaults to the repository this file is in. */
+  projectRoot?: string;
+}
+
+export class StacksWatchStack extends Stack {
+  readonly state: StateTable;
+  readonly topics: AlertTopics;
+  readonly watcher: WatcherFunction;
+  readonly schedule: WatchSchedule;
+  readonly alarms: WatcherAlarms;
+  readonly dashboard: WatcherDashboard;
+
+  constructor(scope: Construct, id: string, props: StacksWatchStackProps) {
+    super(scope, id, props);
+    const { settings, watchConfig } = props;
+    const interval = Duration.minutes(settings.scheduleMinutes);
+
+    this.state = new StateTable(this, 'State', { deletionProtection: settings.deletionProtection });
+    this.topics = new AlertTopics(this, 'Topics');
+    new TopicSubscriptions(this, 'AlertSubscribers', {
+      topic: this.topics.alerts,
+      subscriptions: settings.alertSubscriptions,
+    });
+    new TopicSubscriptions(this, 'OperationsSubscribers', {
+      topic: this.topics.operations,
+      subscriptions: settings.opsEmails.map((endpoint) => ({ protocol: 'email', endpoint, filter: {} })),
+    });
+    const secret = apiKeySecret(this, settings.apiKey);
+    this.warnAboutMissingSubscribers(settings);
+
+    this.watcher = new WatcherFunction(this, 'Watcher', {
+      projectRoot: props.projectRoot ?? PROJECT_ROOT,
+      watchConfigPath: watchConfig.path,
+      table: this.state.table,
+      alertsTopic: this.topics.alerts,
+      topicKey: this.topics.key,
+      ...(secret ? { apiKeySecret: secret } : {}),
+      environment: {
+        TABLE_NAME: this.state.table.tableName,
+        TOPIC_ARN: this.topics.alerts.topicArn,
+        STACKS_API_URL: settings.stacksApiUrl ?? DEFAULT_API_URLS[watchConfig.config.network],
+        ...(settings.stacksApiRpm !== undefined ? { STACKS_API_RPM: String(settings.stacksApiRpm) } : {}),
+        ...(secret ? { STACKS_API_KEY_SECRET_ARN: secret.secretArn } : {}),
+        POLL_INTERVAL_SECONDS: String(settings.pollSeconds),
+        POWERTOOLS_SERVICE_NAME: settings.serviceName,
+        POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
+        POWERTOOLS_LOG_LEVEL: settings.logLevel,
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      memorySize: settings.memorySize,
+      timeout: Duration.seconds(settings.timeoutSeconds),
+      scheduleInterval: interval,
+      reserveConcurrency: settings.reserveConcurrency,
+      logRetention: settings.logRetentionDays,
+    });
+    const fn = this.watcher.function;
+    const deadLetterQueue = this.watcher.deadLetterQueue;
+
+    this.schedule = new WatchSchedule(this, 'Schedule', {
+      fn,
+      interval,
+      maxEventAge: this.watcher.maxEventAge,
+      deadLetterQueue,
+    });
+
+    const metrics = new WatcherMetrics(settings.metricsNamespace, settings.serviceName);
+    this.alarms = new WatcherAlarms(this, 'Alarms', {
+      fn,
+      deadLetterQueue,
+      metrics,
+      operationsTopic: this.topics.operations,
+      scheduleInterval: interval,
+      lagAlarmSeconds: settings.lagAlarmSeconds,
+    });
+    const { functionErrors, deadLetters, chainLag, apiThrottled, deepReorgs } = this.alarms;
+    this.dashboard = new WatcherDashboard(this, 'Dashboard', {
+      fn,
+      deadLetterQueue,
+      metrics,
+      alarms: [chainLag, functionErrors, deadLetters, apiThrottled, deepReorgs],
+    });
+
+    new CfnOutput(this, 'AlertsTopicArn', { value: this.topics.alerts.topicArn });
+    new CfnOutput(this, 'OperationsTopicArn', { value: this.topics.operations.topicArn });
+    new CfnOutput(this, 'StateTableName', { value: this.state.table.tableName });
+    new CfnOutput(this, 'FunctionName', { value: fn.functionName });
+    new CfnOutput(this, 'LogGroupName', { value: this.watcher.logGroup.logGroupName });
+    new CfnOutput(this, 'DeadLetterQueueUrl', { value: deadLetterQueue.queueUrl });
+    new CfnOutput(this, 'DashboardUrl', { value: this.dashboard.url });
+    if (secret) new CfnOutput(this, 'ApiKeySecretArn', { value: secret.secretArn });
+  }
+
+  /** A deploy without subscribers is valid (subscribe later in the console) but is usually a mistake. */
+  private warnAboutMissingSubscribers(settings: DeploySettings): void {
+    if (settings.alertSubscriptions.length === 0) {
+      Annotations.of(this).addWarningV2(
+        'stacks-watch:noAlertSubscribers',
+        'Nobody is subscribed to the alerts: deploy with -c alertEmails=you@example.com (or alertPhoneNumbers, alertSubscriptions).',
+      );
+    }
+    if (settings.opsEmails.length === 0) {
+      Annotations.of(this).addWarningV2(
+        'stacks-watch:noOperationsSubscribers',
+        'Nobody is subscribed to the alarms: deploy with -c opsEmails=you@example.com.',
+      );
+    }
+  }
+}

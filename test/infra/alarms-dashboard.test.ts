@@ -1,0 +1,145 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CfnElement } from 'aws-cdk-lib';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
+import { onlyResource, type Synthesized, synthStack } from './support/synth';
+
+let defaults: Synthesized;
+let custom: Synthesized;
+
+beforeAll(() => {
+  defaults = synthStack();
+  custom = synthStack({ scheduleMinutes: 15, lagAlarmSeconds: 1800, serviceName: 'watch-testnet', metricsNamespace: 'Watch' });
+});
+
+const alarmProps = (s: Synthesized, pick: (alarms: Synthesized['stack']['alarms']) => Alarm) => {
+  const id = s.stack.getLogicalId(pick(s.stack.alarms).node.defaultChild as CfnElement);
+  return s.template.toJSON().Resources[id].Properties as Record<string, unknown>;
+};
+const operationsTopic = (s: Synthesized) => ({ Ref: s.stack.getLogicalId(s.stack.topics.operations.node.defaultChild as CfnElement) });
+
+describe('alarms', () => {
+  it('are five, each telling the operations topic when it fires and when it clears', () => {
+    const alarms = Object.values(defaults.template.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms).toHaveLength(5);
+    for (const alarm of alarms) {
+      expect(alarm.Properties.AlarmActions).toEqual([operationsTopic(defaults)]);
+      expect(alarm.Properties.OKActions).toEqual([operationsTopic(defaults)]);
+    }
+  });
+
+  it('fire on any function error', () => {
+    expect(alarmProps(defaults, (a) => a.functionErrors)).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Errors',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: onlyResource(defaults.template, 'AWS::Lambda::Function').id } }],
+      Statistic: 'Sum',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+    });
+  });
+
+  it('fire when the dead-letter queue holds a message', () => {
+    expect(alarmProps(defaults, (a) => a.deadLetters)).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [onlyResource(defaults.template, 'AWS::SQS::Queue').id, 'QueueName'] } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  it('fire when the chain lag passes the threshold, on the service dimension Powertools emits', () => {
+    expect(alarmProps(defaults, (a) => a.chainLag)).toMatchObject({
+      Namespace: 'StacksWatch',
+      MetricName: 'ChainLagSeconds',
+      Dimensions: [{ Name: 'service', Value: 'stacks-watch' }],
+      Statistic: 'Maximum',
+      Period: 300,
+      Threshold: 600,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: 2,
+      DatapointsToAlarm: 2,
+    });
+  });
+
+  it('count a silent watcher as lagging', () => {
+    expect(alarmProps(defaults, (a) => a.chainLag).TreatMissingData).toBe('breaching');
+  });
+
+  it('measure lag over at least one schedule interval, with the threshold, namespace and service from context', () => {
+    expect(alarmProps(custom, (a) => a.chainLag)).toMatchObject({
+      Namespace: 'Watch',
+      Dimensions: [{ Name: 'service', Value: 'watch-testnet' }],
+      Period: 900,
+      Threshold: 1800,
+    });
+  });
+
+  it('fire on 429s that last three five-minute periods, not on one burst', () => {
+    expect(alarmProps(defaults, (a) => a.apiThrottled)).toMatchObject({
+      MetricName: 'ApiThrottled',
+      Dimensions: [{ Name: 'service', Value: 'stacks-watch' }],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 3,
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it('fire on a single deep reorg', () => {
+    expect(alarmProps(defaults, (a) => a.deepReorgs)).toMatchObject({
+      MetricName: 'DeepReorgs',
+      Dimensions: [{ Name: 'service', Value: 'stacks-watch' }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+  });
+});
+
+describe('dashboard', () => {
+  let body: { widgets: { properties: { title: string; metrics?: unknown[][] } }[] };
+
+  beforeAll(() => {
+    // The body is a Fn::Join of text and references; the references are irrelevant to its layout.
+    const parts = onlyResource(defaults.template, 'AWS::CloudWatch::Dashboard').resource.Properties.DashboardBody['Fn::Join'][1] as unknown[];
+    body = JSON.parse(parts.map((part) => (typeof part === 'string' ? part : 'REF')).join(''));
+  });
+
+  const metricsOf = (titleStart: string) => {
+    const widget = body.widgets.find((w) => w.properties.title.startsWith(titleStart));
+    if (!widget) throw new Error(`no widget titled "${titleStart}..."`);
+    return (widget.properties.metrics ?? []).map((metric) => metric.filter((part) => typeof part === 'string').slice(0, 2).join('/'));
+  };
+
+  it('shows the chain lag in seconds and blocks', () => {
+    expect(metricsOf('Chain lag')).toEqual(['StacksWatch/ChainLagSeconds', 'StacksWatch/ChainLagBlocks']);
+  });
+
+  it('shows blocks scanned and reorgs', () => {
+    expect(metricsOf('Blocks scanned')).toEqual(['StacksWatch/BlocksScanned', 'StacksWatch/ReorgsDetected', 'StacksWatch/DeepReorgs']);
+  });
+
+  it('shows alerts published for every alert type', () => {
+    const widget = body.widgets.find((w) => w.properties.title.startsWith('Alerts published'));
+    const types = (widget?.properties.metrics ?? []).map((metric) => metric[metric.indexOf('type') + 1]);
+    expect(types).toEqual(['token_transfer', 'contract_log', 'contract_status', 'retraction', 'deep_reorg']);
+  });
+
+  it('shows API requests, 429s and other API errors', () => {
+    expect(metricsOf('Stacks API')).toEqual(['StacksWatch/ApiRequests', 'StacksWatch/ApiThrottled', 'StacksWatch/ApiErrors']);
+  });
+
+  it('shows run duration and failures', () => {
+    expect(metricsOf('Run duration')).toEqual(['AWS/Lambda/Duration', 'AWS/Lambda/Duration', 'StacksWatch/CycleDurationMs']);
+    expect(metricsOf('Failures')).toEqual(['AWS/Lambda/Errors', 'AWS/Lambda/Throttles', 'AWS/SQS/ApproximateNumberOfMessagesVisible']);
+  });
+
+  it('shows the state of every alarm', () => {
+    const widget = body.widgets.find((w) => w.properties.title === 'Alarms') as unknown as { properties: { alarms: unknown[] } };
+    expect(widget.properties.alarms).toHaveLength(5);
+  });
+});

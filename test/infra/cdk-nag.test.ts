@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { synthStack } from './support/synth';
+
+function violationsOf(scope: IConstruct) {
+  const report = new AwsSolutionsChecks().validateScope(scope);
+  return report.violations.map((v) => `${v.ruleName} at ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
+}
+
+/** Every acknowledgement recorded in the tree, as [construct path, rule id, reason]. */
+function acknowledgements(scope: IConstruct): [string, string, string][] {
+  return scope.node.findAll().flatMap((construct) =>
+    construct.node.metadata
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((entry) =>
+        Object.entries(entry.data as Record<string, string>).map(
+          ([id, reason]): [string, string, string] => [construct.node.path, id.replace(/^annotation::/i, ''), reason],
+        ),
+      ),
+  );
+}
+
+describe('cdk-nag AwsSolutions', () => {
+  it('finds nothing unacknowledged in the default stack', () => {
+    expect(violationsOf(synthStack().stack)).toEqual([]);
+  });
+
+  it('finds nothing unacknowledged with every optional part on: created secret, subscriptions, polling', () => {
+    const { stack } = synthStack({
+      createApiKeySecret: true,
+      pollSeconds: 15,
+      alertEmails: 'alice@example.com',
+      alertPhoneNumbers: '+14155550123',
+      opsEmails: 'ops@example.com',
+      deletionProtection: false,
+    });
+    expect(violationsOf(stack)).toEqual([]);
+  });
+
+  it('finds nothing unacknowledged with an existing secret', () => {
+    const { stack } = synthStack({ apiKeySecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:hiro-key-AbCdEf' });
+    expect(violationsOf(stack)).toEqual([]);
+  });
+
+  it('acknowledges only the dead-letter queue and the created secret, each with its reason', () => {
+    const { stack } = synthStack({ createApiKeySecret: true });
+    expect(acknowledgements(stack).sort()).toEqual([
+      ['StacksWatch/ApiKey', 'AwsSolutions-SMG4', expect.stringMatching(/cannot be rotated .{20,}/)],
+      ['StacksWatch/Watcher/DeadLetters', 'AwsSolutions-SQS3', expect.stringMatching(/dead-letter destination .{20,}/)],
+    ]);
+  });
+
+  it('does report what is not acknowledged, so a clean report means something', () => {
+    const stack = new Stack(new App(), 'Bare');
+    new Queue(stack, 'Plain');
+    expect(violationsOf(stack)).toEqual(expect.arrayContaining([expect.stringMatching(/^AwsSolutions-SQS3 at Bare\/Plain/)]));
+  });
+});

@@ -1,0 +1,107 @@
+// `cdk synth` as an operator runs it, from the repository root, through cdk.json: the app, the cdk-nag
+// checks, CloudFormation's schema check and real esbuild bundling, with no AWS credentials and no network.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture, REPO_ROOT } from './support/synth';
+
+const run = promisify(execFile);
+const CDK = join(REPO_ROOT, 'node_modules', 'aws-cdk', 'bin', 'cdk');
+const SYNTH_TIMEOUT_MS = 120_000;
+
+/** The environment without any AWS setting, and with every network request sent to a closed port. */
+function offlineEnvironment(): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(AWS_|CDK_)/.test(name)));
+  const nowhere = 'http://127.0.0.1:9';
+  return {
+    ...env,
+    AWS_EC2_METADATA_DISABLED: 'true',
+    AWS_CONFIG_FILE: '/nonexistent/aws-config',
+    AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/aws-credentials',
+    HTTP_PROXY: nowhere,
+    HTTPS_PROXY: nowhere,
+    http_proxy: nowhere,
+    https_proxy: nowhere,
+    NO_PROXY: '',
+  };
+}
+
+async function cdkSynth(outdir: string, ...context: string[]) {
+  const args = [CDK, 'synth', '--quiet', '--output', outdir, ...context.flatMap((c) => ['--context', c])];
+  try {
+    const { stdout, stderr } = await run(process.execPath, args, {
+      cwd: REPO_ROOT,
+      env: offlineEnvironment(),
+      timeout: SYNTH_TIMEOUT_MS,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'stacks-watch-synth-'));
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('npx cdk synth', () => {
+  describe('with a good watch config', () => {
+    let outdir: string;
+    let result: Awaited<ReturnType<typeof cdkSynth>>;
+
+    beforeAll(async () => {
+      outdir = join(dir, 'good');
+      result = await cdkSynth(outdir, `watchConfig=${fixture('watch.json')}`);
+    }, SYNTH_TIMEOUT_MS + 10_000);
+
+    const functionAsset = () => {
+      const template = JSON.parse(readFileSync(join(outdir, 'StacksWatch.template.json'), 'utf8'));
+      const fn = Object.values(template.Resources as Record<string, any>).find((r) => r.Type === 'AWS::Lambda::Function');
+      return join(outdir, fn.Metadata['aws:asset:path'] as string);
+    };
+
+    it('succeeds offline, with no finding from cdk-nag', () => {
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).not.toMatch(/AwsSolutions-/);
+    });
+
+    it('bundles the handler as one ES module with its source map, and the watch config beside it', () => {
+      expect(readdirSync(functionAsset()).sort()).toEqual(['index.mjs', 'index.mjs.map', 'watch.json']);
+    });
+
+    it('bundles the watch config that was validated, unchanged', () => {
+      expect(readFileSync(join(functionAsset(), 'watch.json'), 'utf8')).toBe(readFileSync(fixture('watch.json'), 'utf8'));
+    });
+
+    it('bundles the AWS SDK rather than relying on the runtime\'s copy', () => {
+      const code = readFileSync(join(functionAsset(), 'index.mjs'), 'utf8');
+      expect(code).not.toMatch(/from\s*["']@aws-sdk\//);
+      expect(code).toContain('PublishBatch');
+    });
+  });
+
+  it('fails on a bad watch config with the validator\'s message and no stack trace', async () => {
+    const result = await cdkSynth(join(dir, 'bad'), `watchConfig=${fixture('watch-invalid.json')}`);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('2 problems in the watch config');
+    expect(result.stderr).toMatch(/\$\.confirmations: must be a whole number from 0 to 100/);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  }, SYNTH_TIMEOUT_MS);
+
+  it('fails on bad context with every problem named', async () => {
+    const result = await cdkSynth(join(dir, 'context'), 'alertPhoneNumbers=555-0123', 'scheduleMinutes=0');
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('2 problems in the deploy settings (CDK context)');
+    expect(result.stderr).toContain('alertPhoneNumbers[0]: "555-0123" is not an E.164 phone number');
+  }, SYNTH_TIMEOUT_MS);
+});

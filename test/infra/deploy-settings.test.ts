@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { DeploySettingsError, readDeploySettings } from '../../infra/settings/deploy-settings';
+
+const read = (context: Record<string, unknown>) => readDeploySettings((key) => context[key], '/repo');
+
+function problemsOf(context: Record<string, unknown>): string[] {
+  try {
+    read(context);
+  } catch (error) {
+    if (error instanceof DeploySettingsError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected the settings to be rejected');
+}
+
+describe('deploy settings from CDK context', () => {
+  it('defaults to a one-minute schedule, 256 MB, 120 s, no key, protected table and watch.json beside the app', () => {
+    expect(read({})).toEqual({
+      stackName: 'StacksWatch',
+      watchConfigPath: '/repo/watch.json',
+      alertSubscriptions: [],
+      opsEmails: [],
+      scheduleMinutes: 1,
+      pollSeconds: 0,
+      memorySize: 256,
+      timeoutSeconds: 120,
+      apiKey: { kind: 'none' },
+      deletionProtection: true,
+      lagAlarmSeconds: 600,
+      logRetentionDays: RetentionDays.ONE_MONTH,
+      logLevel: 'INFO',
+      serviceName: 'stacks-watch',
+      metricsNamespace: 'StacksWatch',
+      reserveConcurrency: true,
+    });
+  });
+
+  it('reads command-line strings: numbers, booleans and comma-separated lists', () => {
+    const settings = read({
+      scheduleMinutes: '5',
+      memorySize: '512',
+      deletionProtection: 'false',
+      alertEmails: 'a@example.com, b@example.com',
+      alertPhoneNumbers: '+14155550123',
+      logRetentionDays: '90',
+    });
+    expect(settings).toMatchObject({
+      scheduleMinutes: 5,
+      memorySize: 512,
+      deletionProtection: false,
+      logRetentionDays: RetentionDays.THREE_MONTHS,
+      alertSubscriptions: [
+        { protocol: 'email', endpoint: 'a@example.com', filter: {} },
+        { protocol: 'email', endpoint: 'b@example.com', filter: {} },
+        { protocol: 'sms', endpoint: '+14155550123', filter: {} },
+      ],
+    });
+  });
+
+  it('reads JSON values from cdk.json and JSON text from the command line alike', () => {
+    const subscription = { email: 'ops@example.com', types: ['token_transfer'] };
+    const fromJson = read({ opsEmails: ['x@example.com'], alertSubscriptions: [subscription] });
+    const fromText = read({ opsEmails: '["x@example.com"]', alertSubscriptions: JSON.stringify([subscription]) });
+    expect(fromText).toEqual(fromJson);
+    expect(fromJson.alertSubscriptions).toEqual([
+      { protocol: 'email', endpoint: 'ops@example.com', filter: { types: ['token_transfer'] } },
+    ]);
+  });
+
+  it('resolves the watch config path against the working directory', () => {
+    expect(read({ watchConfig: 'config/prod.json' }).watchConfigPath).toBe('/repo/config/prod.json');
+  });
+
+  it('rejects a phone number that is not E.164, naming the value and the expected form', () => {
+    expect(problemsOf({ alertPhoneNumbers: '+1 415 555 0123' })).toEqual([
+      expect.stringMatching(/^alertPhoneNumbers\[0\]: "\+1 415 555 0123" is not an E\.164 phone number: .*e\.g\. \+14155550123/),
+    ]);
+  });
+
+  it('rejects a phone number without the leading +', () => {
+    expect(problemsOf({ alertPhoneNumbers: ['14155550123'] })[0]).toMatch(/^alertPhoneNumbers\[0\]: "14155550123" is not an E\.164/);
+  });
+
+  it('rejects an email address that is not one', () => {
+    expect(problemsOf({ opsEmails: 'ops@' })[0]).toMatch(/^opsEmails\[0\]: "ops@" is not an email address/);
+  });
+
+  it('reports every bad key at once, each with what it must be and what was found', () => {
+    const problems = problemsOf({ scheduleMinutes: '0', memorySize: 'lots', logRetentionDays: 31, logLevel: 'LOUD' });
+    expect(problems).toEqual([
+      'scheduleMinutes: must be a whole number of minutes from 1 to 60 (found: "0")',
+      'memorySize: must be a whole number of MB from 128 to 10240 (found: "lots")',
+      expect.stringMatching(/^logRetentionDays: must be a number of days CloudWatch Logs accepts: 1, 3, 5, .* \(found: 31\)$/),
+      'logLevel: must be DEBUG, INFO, WARN or ERROR (found: "LOUD")',
+    ]);
+  });
+
+  it('ends its message with where settings are set', () => {
+    expect(() => read({ scheduleMinutes: 'x' })).toThrow(/Set them with -c key=value, or under "context" in cdk\.json\./);
+  });
+
+  it('rejects an endpoint subscribed twice, since SNS keeps one subscription per endpoint', () => {
+    const problems = problemsOf({
+      alertEmails: 'ops@example.com',
+      alertSubscriptions: [{ email: 'OPS@example.com', types: ['deep_reorg'] }],
+    });
+    expect(problems).toEqual([expect.stringMatching(/^OPS@example\.com is subscribed more than once .* keep one/)]);
+  });
+
+  it('takes an existing API key secret by its complete ARN', () => {
+    const secretArn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:hiro/api-key-AbCdEf';
+    expect(read({ apiKeySecretArn: secretArn }).apiKey).toEqual({ kind: 'existing', secretArn });
+  });
+
+  it('rejects a secret ARN without the six-character suffix Secrets Manager adds', () => {
+    expect(problemsOf({ apiKeySecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:hiro' })[0]).toMatch(
+      /^apiKeySecretArn: must be the complete ARN/,
+    );
+  });
+
+  it('creates a secret on request', () => {
+    expect(read({ createApiKeySecret: 'true' }).apiKey).toEqual({ kind: 'created' });
+  });
+
+  it('rejects both an existing secret and a created one', () => {
+    const problems = problemsOf({
+      apiKeySecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:hiro-AbCdEf',
+      createApiKeySecret: true,
+    });
+    expect(problems).toEqual(['apiKeySecretArn and createApiKeySecret=true both name the API key secret; keep one']);
+  });
+
+  it('with polling on, defaults the timeout to 30 s past the schedule interval', () => {
+    expect(read({ pollSeconds: 10, scheduleMinutes: 5 }).timeoutSeconds).toBe(330);
+  });
+
+  it('with polling on, rejects a timeout that does not exceed the schedule interval', () => {
+    expect(problemsOf({ pollSeconds: 10, scheduleMinutes: 2, timeoutSeconds: 120 })).toEqual([
+      expect.stringMatching(/^timeoutSeconds: 120 s must exceed the schedule interval \(120 s\) when pollSeconds is on/),
+    ]);
+  });
+
+  it('with polling on, rejects a schedule too long for any Lambda timeout to exceed', () => {
+    expect(problemsOf({ pollSeconds: 30, scheduleMinutes: 15 })).toEqual([
+      expect.stringMatching(/^scheduleMinutes: .* Lambda allows at most 900 s; use scheduleMinutes=14 or less$/),
+    ]);
+  });
+
+  it('rejects polling no more often than the schedule runs', () => {
+    expect(problemsOf({ pollSeconds: 60, scheduleMinutes: 1 })[0]).toMatch(/^pollSeconds: 60 s is not shorter than the schedule interval/);
+  });
+
+  it('keeps the given timeout when polling is off, even below the interval', () => {
+    expect(read({ scheduleMinutes: 10, timeoutSeconds: 60 }).timeoutSeconds).toBe(60);
+  });
+
+  it('rejects a stack name CloudFormation would refuse', () => {
+    expect(problemsOf({ stackName: 'stacks_watch' })[0]).toMatch(/^stackName: must start with a letter/);
+  });
+
+  it('rejects a Stacks API URL that is not https', () => {
+    expect(problemsOf({ stacksApiUrl: 'http://api.hiro.so' })[0]).toMatch(/^stacksApiUrl: must be an https:\/\/ URL/);
+  });
+});

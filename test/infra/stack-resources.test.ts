@@ -1,0 +1,271 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CfnElement } from 'aws-cdk-lib';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { BLANK_API_KEY } from '../../infra/constructs/api-key-secret';
+import { fixture, onlyResource, type Synthesized, synthStack } from './support/synth';
+
+const CONTRACT = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-token';
+
+let defaults: Synthesized;
+let custom: Synthesized;
+
+beforeAll(() => {
+  defaults = synthStack();
+  custom = synthStack({
+    scheduleMinutes: '5',
+    pollSeconds: '20',
+    memorySize: '512',
+    deletionProtection: 'false',
+    createApiKeySecret: 'true',
+    stacksApiRpm: '120',
+    logRetentionDays: '7',
+    logLevel: 'DEBUG',
+    reserveConcurrency: 'false',
+    alertEmails: 'alice@example.com',
+    alertPhoneNumbers: '+14155550123',
+    alertSubscriptions: JSON.stringify([{ email: 'desk@example.com', types: ['contract_log'], contracts: [CONTRACT] }]),
+    opsEmails: 'ops@example.com',
+  });
+});
+
+const ref = (template: Synthesized['template'], type: string) => ({ Ref: onlyResource(template, type).id });
+const arnOf = (template: Synthesized['template'], type: string) => ({ 'Fn::GetAtt': [onlyResource(template, type).id, 'Arn'] });
+const topicRefOf = (s: Synthesized, which: 'alerts' | 'operations') => ({
+  Ref: s.stack.getLogicalId(s.stack.topics[which].node.defaultChild as CfnElement),
+});
+const topicIds = (template: Synthesized['template']) => Object.keys(template.findResources('AWS::SNS::Topic'));
+const environment = (s: Synthesized) => onlyResource(s.template, 'AWS::Lambda::Function').resource.Properties.Environment.Variables;
+
+describe('state table', () => {
+  it('is an on-demand table keyed pk/sk with TTL on expiresAt and point-in-time recovery', () => {
+    defaults.template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: [
+        { AttributeName: 'pk', AttributeType: 'S' },
+        { AttributeName: 'sk', AttributeType: 'S' },
+      ],
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
+    });
+  });
+
+  it('is protected from deletion and retained with the stack by default', () => {
+    defaults.template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({ Replicas: [Match.objectLike({ DeletionProtectionEnabled: true })] }),
+    });
+  });
+
+  it('goes with a throwaway stack when deletion protection is turned off', () => {
+    custom.template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Delete',
+      Properties: Match.objectLike({ Replicas: [Match.objectLike({ DeletionProtectionEnabled: false })] }),
+    });
+  });
+});
+
+describe('topics and their key', () => {
+  it('encrypts both topics with one customer-managed key that rotates', () => {
+    const key = onlyResource(defaults.template, 'AWS::KMS::Key');
+    expect(key.resource.Properties.EnableKeyRotation).toBe(true);
+    const topics = Object.values(defaults.template.findResources('AWS::SNS::Topic'));
+    expect(topics.map((topic) => topic.Properties.KmsMasterKeyId)).toEqual([{ 'Fn::GetAtt': [key.id, 'Arn'] }, { 'Fn::GetAtt': [key.id, 'Arn'] }]);
+  });
+
+  it('lets CloudWatch alarms use the key to publish', () => {
+    defaults.template.hasResourceProperties('AWS::KMS::Key', {
+      KeyPolicy: {
+        Statement: Match.arrayWith([
+          { Sid: 'CloudWatchAlarmsPublish', Effect: 'Allow', Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey'], Resource: '*' },
+        ]),
+      },
+    });
+  });
+
+  it('refuses publishes without TLS on both topics', () => {
+    for (const topicId of topicIds(defaults.template)) {
+      defaults.template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+        Topics: [{ Ref: topicId }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Action: 'sns:Publish', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('lets CloudWatch alarms of this account publish to the operations topic', () => {
+    defaults.template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      Topics: [topicRefOf(defaults, 'operations')],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: 'sns:Publish',
+            Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } }, ArnLike: Match.anyValue() },
+          }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('subscriptions', () => {
+  it('creates none unless asked', () => {
+    defaults.template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
+  it('subscribes alert emails to every alert', () => {
+    const subscription = custom.template.findResources('AWS::SNS::Subscription', {
+      Properties: { Protocol: 'email', Endpoint: 'alice@example.com', TopicArn: topicRefOf(custom, 'alerts') },
+    });
+    expect(Object.values(subscription).map((s) => s.Properties.FilterPolicy)).toEqual([undefined]);
+  });
+
+  it('subscribes alert phone numbers by SMS', () => {
+    custom.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'sms',
+      Endpoint: '+14155550123',
+      TopicArn: topicRefOf(custom, 'alerts'),
+    });
+  });
+
+  it('filters a subscription on the message attributes it names', () => {
+    custom.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'desk@example.com',
+      FilterPolicyScope: 'MessageAttributes',
+      FilterPolicy: { type: ['contract_log'], contract_id: [CONTRACT] },
+    });
+  });
+
+  it('subscribes operations emails to the operations topic only', () => {
+    const found = custom.template.findResources('AWS::SNS::Subscription', { Properties: { Endpoint: 'ops@example.com' } });
+    expect(Object.values(found).map((s) => s.Properties.TopicArn)).toEqual([topicRefOf(custom, 'operations')]);
+  });
+});
+
+describe('synth warnings', () => {
+  it('warn when nobody would receive the alerts or the alarms', () => {
+    const annotations = Annotations.fromStack(defaults.stack);
+    annotations.hasWarning('/StacksWatch', Match.stringLikeRegexp('Nobody is subscribed to the alerts: deploy with -c alertEmails='));
+    annotations.hasWarning('/StacksWatch', Match.stringLikeRegexp('Nobody is subscribed to the alarms: deploy with -c opsEmails='));
+  });
+
+  it('stay quiet once both have subscribers', () => {
+    Annotations.fromStack(custom.stack).hasNoWarning('*', Match.stringLikeRegexp('Nobody is subscribed'));
+  });
+});
+
+describe('function', () => {
+  it('runs Node 24 on ARM with 256 MB, 120 s and one reserved execution by default', () => {
+    defaults.template.hasResourceProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      MemorySize: 256,
+      Timeout: 120,
+      ReservedConcurrentExecutions: 1,
+    });
+  });
+
+  it('takes memory, timeout and concurrency from context', () => {
+    const fn = onlyResource(custom.template, 'AWS::Lambda::Function').resource.Properties;
+    expect([fn.MemorySize, fn.Timeout, fn.ReservedConcurrentExecutions]).toEqual([512, 330, undefined]);
+  });
+
+  it('tells the handler its table, topic, API and Powertools settings', () => {
+    expect(environment(defaults)).toEqual({
+      TABLE_NAME: ref(defaults.template, 'AWS::DynamoDB::GlobalTable'),
+      TOPIC_ARN: topicRefOf(defaults, 'alerts'),
+      STACKS_API_URL: 'https://api.hiro.so',
+      POLL_INTERVAL_SECONDS: '0',
+      POWERTOOLS_SERVICE_NAME: 'stacks-watch',
+      POWERTOOLS_METRICS_NAMESPACE: 'StacksWatch',
+      POWERTOOLS_LOG_LEVEL: 'INFO',
+      NODE_OPTIONS: '--enable-source-maps',
+    });
+  });
+
+  it('passes the rate, polling, log level and the created secret when they are set', () => {
+    expect(environment(custom)).toMatchObject({
+      STACKS_API_RPM: '120',
+      POLL_INTERVAL_SECONDS: '20',
+      POWERTOOLS_LOG_LEVEL: 'DEBUG',
+      STACKS_API_KEY_SECRET_ARN: ref(custom.template, 'AWS::SecretsManager::Secret'),
+    });
+  });
+
+  it('uses the testnet API for a testnet watch config', () => {
+    expect(environment(synthStack({ watchConfig: fixture('watch-testnet.json') })).STACKS_API_URL).toBe('https://api.testnet.hiro.so');
+  });
+
+  it('does not retry a failed run, drops it after one interval, and sends it to the dead-letter queue', () => {
+    const dlq = arnOf(defaults.template, 'AWS::SQS::Queue');
+    defaults.template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      MaximumRetryAttempts: 0,
+      MaximumEventAgeInSeconds: 60,
+      Qualifier: '$LATEST',
+      DestinationConfig: { OnFailure: { Destination: dlq } },
+    });
+    custom.template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { MaximumEventAgeInSeconds: 300 });
+  });
+
+  it('has an encrypted dead-letter queue that refuses plain HTTP', () => {
+    defaults.template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true, MessageRetentionPeriod: 1_209_600 });
+    defaults.template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      PolicyDocument: { Statement: [Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })] },
+    });
+  });
+
+  it('logs to its own log group with the retention from context', () => {
+    const logGroup = ref(defaults.template, 'AWS::Logs::LogGroup');
+    defaults.template.hasResourceProperties('AWS::Lambda::Function', { LoggingConfig: { LogGroup: logGroup } });
+    defaults.template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+    custom.template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
+  });
+});
+
+describe('schedule', () => {
+  it('invokes the function every minute by default, once, for at most a minute', () => {
+    defaults.template.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Target: {
+        Arn: arnOf(defaults.template, 'AWS::Lambda::Function'),
+        RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 },
+        DeadLetterConfig: { Arn: arnOf(defaults.template, 'AWS::SQS::Queue') },
+      },
+    });
+  });
+
+  it('runs every scheduleMinutes', () => {
+    custom.template.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'rate(5 minutes)' });
+  });
+});
+
+describe('API key secret', () => {
+  it('is not created unless asked', () => {
+    defaults.template.resourceCountIs('AWS::SecretsManager::Secret', 0);
+    expect(environment(defaults).STACKS_API_KEY_SECRET_ARN).toBeUndefined();
+  });
+
+  it('is created blank for the operator to fill, and named in the outputs', () => {
+    custom.template.hasResourceProperties('AWS::SecretsManager::Secret', { SecretString: BLANK_API_KEY });
+    custom.template.hasOutput('ApiKeySecretArn', { Value: ref(custom.template, 'AWS::SecretsManager::Secret') });
+  });
+
+  it('is referenced, not created, when an existing one is given', () => {
+    const secretArn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:hiro-key-AbCdEf';
+    const withExisting = synthStack({ apiKeySecretArn: secretArn });
+    withExisting.template.resourceCountIs('AWS::SecretsManager::Secret', 0);
+    expect(environment(withExisting).STACKS_API_KEY_SECRET_ARN).toBe(secretArn);
+  });
+});

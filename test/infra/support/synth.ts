@@ -1,0 +1,49 @@
+// Synthesizes the stack the way `cdk synth` does (cdk.json's feature flags, the app's context), with
+// bundling skipped unless a test asks for it.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { buildStacksWatch } from '../../../infra/build-stacks-watch';
+import type { StacksWatchStack } from '../../../infra/stacks-watch-stack';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
+
+/** cdk.json's context: the feature flags every real synth runs with. */
+function cdkJsonContext(): Record<string, unknown> {
+  const cdkJson = JSON.parse(readFileSync(`${REPO_ROOT}cdk.json`, 'utf8')) as { context?: Record<string, unknown> };
+  return cdkJson.context ?? {};
+}
+
+export interface Synthesized {
+  app: App;
+  stack: StacksWatchStack;
+  template: Template;
+}
+
+export function synthStack(context: Record<string, unknown> = {}): Synthesized {
+  const app = new App({
+    // The CloudFormation schema check costs seconds per synth; the `cdk synth` test runs it once.
+    builtinCloudFormationValidation: false,
+    context: {
+      ...cdkJsonContext(),
+      'aws:cdk:bundling-stacks': [],
+      watchConfig: fixture('watch.json'),
+      ...context,
+    },
+  });
+  const stack = buildStacksWatch(app, REPO_ROOT);
+  return { app, stack, template: Template.fromStack(stack) };
+}
+
+// Template JSON is untyped by nature; tests index into it freely.
+type TemplateResource = { Properties: Record<string, any>; Metadata?: Record<string, unknown> };
+
+/** The one resource of `type`, with its logical id. */
+export function onlyResource(template: Template, type: string): { id: string; resource: TemplateResource } {
+  const found = Object.entries(template.findResources(type));
+  if (found.length !== 1) throw new Error(`expected one ${type}, found ${found.length}`);
+  const [id, resource] = found[0]!;
+  return { id, resource: resource as TemplateResource };
+}
