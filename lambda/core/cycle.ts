@@ -5,6 +5,7 @@ import type { CycleBudget, CycleDeps, CycleSummary, StopReason } from './cycle-t
 import { BlockScanner } from './block-scanner';
 import { watchContractStatuses } from './contract-status-watch';
 import { compileWatchRules } from './watch-rules';
+import { AlertInFlightError } from './delivery';
 import type { Alert } from './domain';
 
 export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: CycleBudget): Promise<CycleSummary> {
@@ -31,7 +32,7 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
   }
   try {
     const published: Alert[] = [];
-    const statuses = await watchContractStatuses(config.contracts, config.network, deps.chain, deps, budget.alertStaleAfterMs);
+    const statuses = await checkContractStatuses(deps, config, budget);
     summary.contractsChecked = statuses.checked;
     published.push(...statuses.alerts);
     telemetry.metric('ContractsWatched', config.contracts.length);
@@ -72,6 +73,21 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     return finish(summary, scan.stoppedBecause, deps, startedAt);
   } finally {
     await state.releaseLease(budget.runId);
+  }
+}
+
+/**
+ * A status alert claimed by a run that may still be publishing it (a run killed at its timeout leaves such
+ * claims) is left to a later run, which finds the change again since nothing about it was stored: the
+ * block scan does not depend on it and goes on, rather than the whole cycle failing.
+ */
+async function checkContractStatuses(deps: CycleDeps, config: WatchConfig, budget: CycleBudget) {
+  try {
+    return await watchContractStatuses(config.contracts, config.network, deps.chain, deps, budget.alertStaleAfterMs);
+  } catch (error) {
+    if (!(error instanceof AlertInFlightError)) throw error;
+    deps.telemetry.log('warn', `${error.message}; contract statuses are checked again next run`, { runId: budget.runId });
+    return { checked: 0, alerts: [] };
   }
 }
 

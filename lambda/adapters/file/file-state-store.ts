@@ -5,6 +5,7 @@
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
+import type { ClaimOutcome } from '../../core/ports';
 import { DocumentStateStore, emptyDocument, type StateDocument } from './state-document';
 
 export class StateFileError extends Error {
@@ -15,6 +16,9 @@ export class StateFileError extends Error {
 }
 
 export class FileStateStore extends DocumentStateStore {
+  /** When this runner took the lock (epoch ms); undefined until it has. */
+  private lockTakenAt: number | undefined;
+
   private constructor(
     private readonly path: string,
     doc: StateDocument,
@@ -42,7 +46,18 @@ export class FileStateStore extends DocumentStateStore {
     }
     // Another runner may have written the file since we opened it: start from what is on disk.
     this.doc = await readDocument(this.path, this.doc.network);
+    this.lockTakenAt = nowMs;
     return true;
+  }
+
+  /**
+   * Only the lock holder writes this file, so a claim made before this runner took the lock was left by a
+   * runner killed between publishing and marking it sent. It is stale now, not after `staleAfterMs`: waiting
+   * would stall every run (the CLI's limit is an hour) behind an alert nobody is publishing.
+   */
+  override async claimAlert(key: string, nowMs: number, staleAfterMs: number): Promise<ClaimOutcome> {
+    const sinceLock = this.lockTakenAt === undefined ? staleAfterMs : nowMs - this.lockTakenAt + 1;
+    return super.claimAlert(key, nowMs, Math.min(staleAfterMs, sinceLock));
   }
 
   override async releaseLease(owner: string): Promise<void> {
