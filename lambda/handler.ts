@@ -18,6 +18,7 @@ import { createSnsPublisher } from './adapters/sns';
 import { readApiSettings } from './runtime/api-env';
 import { readLambdaSettings, type LambdaSettings } from './runtime/lambda-env';
 import { createPowertoolsTelemetry } from './runtime/powertools-telemetry';
+import { pollWhileCaughtUp } from './runtime/poll-loop';
 
 /** Stop starting blocks this long before the invocation times out (the issue's floor is 10 s). */
 export const SAFETY_MARGIN_MS = 15_000;
@@ -73,14 +74,17 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
       leaseTtlMs: timeLeftMs,
       alertStaleAfterMs: timeLeftMs,
     };
-    let summary = await runCycle(deps, config, budget);
     // Optional fast mode: keep polling inside the invocation so an event is alerted seconds after its block.
-    while (settings.pollIntervalSeconds > 0 && summary.stoppedBecause === 'caught-up') {
-      const wakeAt = Date.now() + settings.pollIntervalSeconds * 1000;
-      if (wakeAt >= deadlineMs) break;
-      await new Promise((resolve) => setTimeout(resolve, wakeAt - Date.now()));
-      summary = merge(summary, await runCycle(deps, { ...config, contracts: [] }, { ...budget, runId: `${budget.runId}:${Date.now()}` }));
-    }
+    const summary = await pollWhileCaughtUp(
+      () => runCycle(deps, config, budget),
+      () => runCycle(deps, { ...config, contracts: [] }, { ...budget, runId: `${budget.runId}:${Date.now()}` }),
+      {
+        intervalMs: settings.pollIntervalSeconds * 1000,
+        deadlineMs,
+        now: Date.now,
+        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      },
+    );
     logger.info('invocation done', { summary });
     return summary;
   } catch (error) {
@@ -115,7 +119,9 @@ async function readApiKey(secretArn: string): Promise<string | undefined> {
   try {
     value = await getSecret(secretArn, { maxAge: SECRET_MAX_AGE_SECONDS });
   } catch (error) {
-    throw new Error(`cannot read the API key secret ${secretArn}: ${(error as Error).name}; check that it exists and the function may read it`);
+    // Powertools wraps the SDK's error in a GetParameterError; its cause names what went wrong (AccessDenied, NotFound...).
+    const cause = ((error as Error).cause ?? error) as Error;
+    throw new Error(`cannot read the API key secret ${secretArn}: ${cause.name}; check that it exists and the function may read it`);
   }
   if (typeof value !== 'string' || value.trim() === '') return undefined; // an empty secret: run without a key
   const text = value.trim();
@@ -127,20 +133,4 @@ async function readApiKey(secretArn: string): Promise<string | undefined> {
     // not JSON after all: fall through to the error below, which does not echo the value
   }
   throw new Error(`the API key secret ${secretArn} holds JSON without a string "apiKey" field`);
-}
-
-function merge(a: CycleSummary, b: CycleSummary): CycleSummary {
-  const alertsByType = { ...a.alertsByType };
-  for (const [type, n] of Object.entries(b.alertsByType)) {
-    alertsByType[type as keyof typeof alertsByType] = (alertsByType[type as keyof typeof alertsByType] ?? 0) + n;
-  }
-  return {
-    ...b,
-    blocksScanned: a.blocksScanned + b.blocksScanned,
-    alertsPublished: a.alertsPublished + b.alertsPublished,
-    alertsByType,
-    contractsChecked: a.contractsChecked + b.contractsChecked,
-    reorgs: a.reorgs + b.reorgs,
-    durationMs: a.durationMs + b.durationMs,
-  };
 }
