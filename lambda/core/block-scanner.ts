@@ -3,8 +3,8 @@
 // against the block scanned before, so a reorg is found before anything is built on a replaced block.
 import type { Alert, Block, ChainAlert, Network } from './domain';
 import { AlertInFlightError, deliverAlerts, type DeliveryReport } from './delivery';
-import { matchContractLogs, matchTokenTransfers, transactionsNeedingEvents } from './match';
-import { CursorConflictError, type ChainApi, type Cursor, type CursorPosition } from './ports';
+import { CursorConflictError, type Cursor, type CursorPosition } from './ports';
+import { BlockReadAhead } from './read-ahead';
 import type { CycleBudget, CycleDeps, StopReason } from './cycle-types';
 import { findForkPoint } from './reorg';
 import { confirmOnNewChain, mergePending, retractionsFor } from './retractions';
@@ -36,6 +36,7 @@ export class BlockScanner {
   private readonly published: Alert[] = [];
   private blocksScanned = 0;
   private reorgs = 0;
+  private readonly readAhead: BlockReadAhead;
 
   constructor(
     private readonly deps: CycleDeps,
@@ -44,6 +45,7 @@ export class BlockScanner {
     cursor: Cursor | null,
   ) {
     this.cursor = cursor;
+    this.readAhead = new BlockReadAhead(deps.chain, plan, deps.clock);
   }
 
   async run(): Promise<ScanResult> {
@@ -72,14 +74,20 @@ export class BlockScanner {
       const stop = this.stopReason();
       if (stop) return stop;
       const height = this.nextHeight();
-      const block = await this.deps.chain.getBlock(height);
+      const read = await this.readAhead.take(height, {
+        lastHeight: this.plan.lastHeight,
+        blocksLeft: this.plan.maxBlocks - this.blocksScanned,
+        deadlineMs: this.budget.deadlineMs,
+      });
       // The API knows no block there: its tip moved back since we read it. Next cycle goes on from here.
-      if (!block) return 'caught-up';
+      if (!read) return 'caught-up';
+      const { block, alerts } = read;
       if (this.cursor && block.header.parentHash !== this.cursor.hash) {
+        this.readAhead.discard();
         await this.rewindToForkPoint(block.header.hash);
         continue;
       }
-      await this.processBlock(block);
+      await this.processBlock(block, alerts);
       this.budget.onBlockDone?.({ height, done: this.blocksScanned, total });
     }
     return 'caught-up';
@@ -112,9 +120,8 @@ export class BlockScanner {
     return null;
   }
 
-  private async processBlock(block: Block): Promise<void> {
-    const { chain, state, telemetry } = this.deps;
-    const alerts = await matchBlock(block, this.plan, chain);
+  private async processBlock(block: Block, alerts: ChainAlert[]): Promise<void> {
+    const { state, telemetry } = this.deps;
     const report = await this.deliver(alerts);
 
     // Alerts of a replaced block that the new chain carries again are confirmed, not retracted.
@@ -225,20 +232,3 @@ function cleanStopReason(error: unknown): StopReason | null {
   if (error instanceof AlertInFlightError) return 'alert-in-flight';
   return null;
 }
-
-/** The alerts of one block: transfers from the transaction list, logs from the events it must fetch. */
-export async function matchBlock(block: Block, plan: ScanPlan, chain: ChainApi): Promise<ChainAlert[]> {
-  const transfers = matchTokenTransfers(block, plan.rules, plan.network);
-  const needEvents = transactionsNeedingEvents(block, plan.rules);
-  if (needEvents.length === 0) return transfers;
-  const events = await chain.getTransactionEvents(needEvents.map((tx) => ({ txId: tx.txId, eventCount: tx.eventCount })));
-  // Alerts in chain order: by transaction, then event.
-  const logs = matchContractLogs(block, events, plan.rules, plan.network);
-  const order = new Map(block.transactions.map((tx) => [tx.txId, tx.txIndex]));
-  return [...transfers, ...logs].sort(
-    (a, b) =>
-      order.get(a.tx_id)! - order.get(b.tx_id)! ||
-      (a.type === 'contract_log' ? a.event_index : -1) - (b.type === 'contract_log' ? b.event_index : -1),
-  );
-}
-

@@ -1,0 +1,129 @@
+// Reading blocks ahead of the scan. Behind the tip, the next few blocks' transaction pages are requested
+// together (the client's limiter paces them and bounds how many are in flight), and the events of all their
+// log-carrying transactions in one batched call set rather than one per block: a /tx/multiple call holds
+// about a hundred ids, and a block has about a dozen such transactions.
+//
+// The scan still takes the blocks one at a time: it checks each parent hash, delivers the block's alerts
+// and moves its cursor before the next. A block that does not build on the one read before it ends the
+// batch; after a reorg the scan discards whatever was read ahead. A block replaced after it was read is
+// found by the next parent check and retracted, as one replaced just after a single read would be.
+import type { Block, ChainAlert, Network } from './domain';
+import { blockAlerts } from './block-alerts';
+import { transactionsNeedingEvents } from './match';
+import type { ChainApi, Clock } from './ports';
+import type { WatchRules } from './watch-rules';
+
+/** Blocks read at once at most: about eight full /tx/multiple calls of events on a busy chain. */
+export const MAX_READ_AHEAD = 64;
+/** The first batch of a scan, before the time a block takes is known: a minute of blocks and more. */
+export const FIRST_READ_AHEAD = 16;
+/**
+ * How long reading one batch may take at the pace seen: the first block's alerts, and a Ctrl-C of the local
+ * runner (which stops at a block boundary), wait for the whole batch.
+ */
+export const MAX_BATCH_MS = 45_000;
+
+export interface ReadAheadLimits {
+  /** The last height the scan may read. */
+  lastHeight: number;
+  /** Blocks the scan may still process in this cycle. */
+  blocksLeft: number;
+  /** No block starts after this epoch ms. */
+  deadlineMs: number;
+}
+
+export interface ReadBlock {
+  block: Block;
+  alerts: ChainAlert[];
+}
+
+export class BlockReadAhead {
+  private queue: ReadBlock[] = [];
+  private nextBatch = FIRST_READ_AHEAD;
+  /** The slowest a block has been so far in this scan (read and processed), ms. */
+  private msPerBlock: number | null = null;
+  private lastBatch: { startedAt: number; blocks: number } | null = null;
+
+  constructor(
+    private readonly chain: ChainApi,
+    private readonly match: { rules: WatchRules; network: Network },
+    private readonly clock: Clock,
+  ) {}
+
+  /** The block at `height` with its alerts, or null when the API knows no block there. */
+  async take(height: number, limits: ReadAheadLimits): Promise<ReadBlock | null> {
+    if (this.queue[0]?.block.header.height !== height) {
+      this.discard();
+      this.queue = await this.readBatch(height, this.batchSize(height, limits));
+    }
+    return this.queue.shift() ?? null;
+  }
+
+  /** Drops the blocks read ahead: after a reorg they may belong to the replaced chain. */
+  discard(): void {
+    this.queue = [];
+  }
+
+  /**
+   * As many blocks as are left to scan, up to a batch that doubles from FIRST_READ_AHEAD, and no more than
+   * can be read in MAX_BATCH_MS, or read and processed in half the time left, at the slowest pace seen (so
+   * that a batch never runs past the deadline).
+   */
+  private batchSize(height: number, limits: ReadAheadLimits): number {
+    const now = this.clock.now();
+    if (this.lastBatch && this.lastBatch.blocks > 0) {
+      const pace = (now - this.lastBatch.startedAt) / this.lastBatch.blocks;
+      this.msPerBlock = Math.max(this.msPerBlock ?? 0, pace);
+    }
+    const timeLeft = Math.min(MAX_BATCH_MS, (limits.deadlineMs - now) / 2);
+    const byTime = this.msPerBlock ? Math.floor(timeLeft / this.msPerBlock) : this.nextBatch;
+    return Math.max(1, Math.min(this.nextBatch, limits.lastHeight - height + 1, limits.blocksLeft, byTime));
+  }
+
+  private async readBatch(from: number, size: number): Promise<ReadBlock[]> {
+    const startedAt = this.clock.now();
+    const blocks = await this.readBlocks(from, size);
+    let read: ReadBlock[];
+    try {
+      read = await this.withAlerts(blocks);
+      this.nextBatch = Math.min(MAX_READ_AHEAD, this.nextBatch * 2);
+    } catch (error) {
+      if (blocks.length === 1) throw error;
+      // The batch's events failed: fall back to the first block alone, as a scan one block at a time
+      // would, so that the blocks before a bad one still get through.
+      read = await this.withAlerts(blocks.slice(0, 1));
+      this.nextBatch = 1;
+    }
+    this.lastBatch = { startedAt, blocks: read.length };
+    return read;
+  }
+
+  /** The blocks from `from` on, up to the first one missing, failing or not building on the one before. */
+  private async readBlocks(from: number, size: number): Promise<Block[]> {
+    const answers = await Promise.allSettled(Array.from({ length: size }, (_, i) => this.chain.getBlock(from + i)));
+    const blocks: Block[] = [];
+    for (const answer of answers) {
+      if (answer.status === 'rejected') {
+        if (blocks.length === 0) throw answer.reason;
+        break;
+      }
+      const block = answer.value;
+      // Unknown (the tip moved back), or the chain changed between two reads: the scan sees it next.
+      if (!block) break;
+      const previous = blocks.at(-1);
+      if (previous && block.header.parentHash !== previous.header.hash) break;
+      blocks.push(block);
+    }
+    return blocks;
+  }
+
+  private async withAlerts(blocks: Block[]): Promise<ReadBlock[]> {
+    const { rules, network } = this.match;
+    const needEvents = blocks.flatMap((block) => transactionsNeedingEvents(block, rules));
+    const events =
+      needEvents.length > 0
+        ? await this.chain.getTransactionEvents(needEvents.map((tx) => ({ txId: tx.txId, eventCount: tx.eventCount })))
+        : new Map();
+    return blocks.map((block) => ({ block, alerts: blockAlerts(block, events, rules, network) }));
+  }
+}
