@@ -50,6 +50,7 @@ export class HiroHttp {
   constructor(private readonly options: ResolvedHiroOptions) {
     this.limiter = new RequestLimiter({
       requestsPerMinute: options.requestsPerMinute,
+      burst: options.burst,
       concurrency: options.concurrency,
       maxWaitMs: options.maxWaitMs,
       now: options.now,

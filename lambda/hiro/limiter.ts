@@ -1,15 +1,23 @@
-// Keeps the client inside Hiro's per-minute budget: request starts are spaced evenly (60 000 / rpm ms
-// apart, never a burst), at most `concurrency` requests are in flight, and everything holds off when the
-// server says the budget is nearly spent or answers 429.
+// Keeps the client inside Hiro's per-minute budget. Up to `burst` requests may start at once, then starts
+// are spaced 60 000 / rpm ms apart (a generic cell rate algorithm), and never more than `requestsPerMinute`
+// start in any 60 s; at most `concurrency` are in flight; everything holds off when the server says the
+// budget is spent or answers 429.
+//
+// The burst is what a scheduled run is billed for: a cycle's dozen or two requests go out in a second
+// instead of one every 1.2 s for half a minute (without a key), and its alerts go out that much sooner.
+// Over any minute the client still sends no more than the limit, and the server's own count, read from
+// every answer, stops it when other traffic shares the budget.
 //
 // Written by hand rather than with p-throttle because p-throttle reads the real clock and sets its own
 // timers (the tests need an injected clock and sleep to check spacing without waiting), cannot be paused
-// from outside (a retry-after or a low remaining budget must hold back every queued request), and does not
-// bound concurrency.
-import { readRateBudget } from './rate-limit-headers';
+// from outside (a retry-after or a spent budget must hold back every queued request), and does not bound
+// concurrency.
+import { readRateBudget, readSecondBudget } from './rate-limit-headers';
 
 export interface RequestLimiterOptions {
   requestsPerMinute: number;
+  /** Requests that may start back to back before starts are spaced out. 1: always evenly spaced. */
+  burst: number;
   concurrency: number;
   /** Longest pause taken on the server's word (a reset or retry-after far in the future). */
   maxWaitMs: number;
@@ -18,26 +26,42 @@ export interface RequestLimiterOptions {
   onPause?: (waitMs: number, reason: string) => void;
 }
 
-/** Below this share of the limit left, wait for the reset instead of spending the rest. */
+/** Without a reset time, below this share of the limit left, spread the rest over the minute. */
 const LOW_BUDGET_SHARE = 0.1;
+const WINDOW_MS = 60_000;
+const SECOND_MS = 1_000;
 
 export class RequestLimiter {
   readonly intervalMs: number;
-  private nextStartAt = Number.NEGATIVE_INFINITY;
+  /** The rate's schedule: a start may run ahead of it by at most burst - 1 intervals. */
+  private scheduledStart = Number.NEGATIVE_INFINITY;
+  /** Start times of the last `windowLimit` requests, oldest first. */
+  private readonly recentStarts: number[] = [];
+  private readonly windowLimit: number;
   private pausedUntil = Number.NEGATIVE_INFINITY;
-  private inFlight = 0;
+  private permitsOut = 0;
+  /** Requests sent and not yet answered: they spend from the server's budget before it reports them. */
+  private sent = 0;
   private readonly queue: (() => void)[] = [];
+  /** Start slots are handed out one request at a time, in arrival order. */
+  private turns: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: RequestLimiterOptions) {
     this.intervalMs = 60_000 / options.requestsPerMinute;
+    this.windowLimit = Math.max(1, Math.floor(options.requestsPerMinute));
   }
 
   /** Runs `task` once a concurrency permit and a start slot are free. */
   async run<T>(task: () => Promise<T>): Promise<T> {
     await this.takePermit();
     try {
-      await this.waitForStartSlot();
-      return await task();
+      await this.takeTurn();
+      this.sent += 1;
+      try {
+        return await task();
+      } finally {
+        this.sent -= 1;
+      }
     } finally {
       this.returnPermit();
     }
@@ -52,34 +76,60 @@ export class RequestLimiter {
     this.options.onPause?.(until - now, reason);
   }
 
-  /** Reads an answer's rate-limit headers and pauses when the budget is nearly spent. */
+  /** Reads an answer's rate-limit headers (called while its request still counts as sent). */
   observe(headers: Headers): void {
     const now = this.options.now();
+    const othersSent = Math.max(0, this.sent - 1);
+    const second = readSecondBudget(headers);
+    if (second !== null && second <= othersSent) this.pauseUntil(now + SECOND_MS, 'per-second budget spent');
     const budget = readRateBudget(headers, now);
     if (!budget) return;
     const limit = budget.limit ?? this.options.requestsPerMinute;
+    if (budget.resetAtMs !== null) {
+      // The requests already sent will take what is left; nothing more until the window resets.
+      if (budget.remaining <= othersSent) {
+        this.pauseUntil(budget.resetAtMs, `rate-limit budget spent: ${budget.remaining} of ${limit} left`);
+      }
+      return;
+    }
     if (budget.remaining >= limit * LOW_BUDGET_SHARE) return;
-    // Without a reset time, spread what is left over the minute rather than stopping outright.
-    const resumeAt = budget.resetAtMs ?? now + 60_000 / Math.max(budget.remaining, 1);
-    this.pauseUntil(resumeAt, `rate-limit budget low: ${budget.remaining} of ${limit} left`);
+    this.pauseUntil(now + WINDOW_MS / Math.max(budget.remaining, 1), `rate-limit budget low: ${budget.remaining} of ${limit} left`);
+  }
+
+  private takeTurn(): Promise<void> {
+    const turn = this.turns.then(() => this.waitForStartSlot());
+    this.turns = turn.catch(() => {});
+    return turn;
   }
 
   private async waitForStartSlot(): Promise<void> {
     for (;;) {
       const now = this.options.now();
-      const startAt = Math.max(now, this.nextStartAt, this.pausedUntil);
-      // Reserve the slot before sleeping so concurrent callers line up one interval apart.
-      this.nextStartAt = startAt + this.intervalMs;
-      if (startAt <= now) return;
+      const startAt = this.earliestStart(now);
+      if (startAt <= now) {
+        this.recordStart(now);
+        return;
+      }
+      // A pause that begins while this request waits is seen when it wakes.
       await this.options.sleep(startAt - now);
-      // A pause that began while this request waited holds it too.
-      if (this.pausedUntil <= this.options.now()) return;
     }
   }
 
+  private earliestStart(now: number): number {
+    const byRate = this.scheduledStart - (this.options.burst - 1) * this.intervalMs;
+    const byWindow = this.recentStarts.length >= this.windowLimit ? this.recentStarts[0]! + WINDOW_MS : Number.NEGATIVE_INFINITY;
+    return Math.max(now, byRate, byWindow, this.pausedUntil);
+  }
+
+  private recordStart(now: number): void {
+    this.scheduledStart = Math.max(this.scheduledStart, now) + this.intervalMs;
+    this.recentStarts.push(now);
+    if (this.recentStarts.length > this.windowLimit) this.recentStarts.shift();
+  }
+
   private takePermit(): Promise<void> {
-    if (this.inFlight < this.options.concurrency) {
-      this.inFlight += 1;
+    if (this.permitsOut < this.options.concurrency) {
+      this.permitsOut += 1;
       return Promise.resolve();
     }
     return new Promise((resolve) => this.queue.push(resolve));
@@ -87,8 +137,8 @@ export class RequestLimiter {
 
   private returnPermit(): void {
     const next = this.queue.shift();
-    // The permit passes straight to the next waiter, so inFlight stays as it is.
+    // The permit passes straight to the next waiter, so permitsOut stays as it is.
     if (next) next();
-    else this.inFlight -= 1;
+    else this.permitsOut -= 1;
   }
 }

@@ -21,6 +21,12 @@ export interface HiroClientOptions {
   apiKey?: string;
   /** Default 50 without a key, 500 with one (Hiro's per-minute limits). */
   requestsPerMinute?: number;
+  /**
+   * Requests that may start at once before starts are spaced 60 000 / rpm ms apart; never more than
+   * requestsPerMinute start in any 60 s. Default: half the per-minute rate (25 without a key). 1 spaces
+   * every start evenly.
+   */
+  burst?: number;
   /** Requests in flight at once, within the per-minute budget. Default 4. */
   concurrency?: number;
   /** Per request, including reading the body. Default 10 000. */
@@ -44,6 +50,7 @@ export interface ResolvedHiroOptions {
   baseUrl: URL;
   apiKey: string | undefined;
   requestsPerMinute: number;
+  burst: number;
   concurrency: number;
   timeoutMs: number;
   maxRetries: number;
@@ -62,10 +69,12 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 
 export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOptions {
   const apiKey = options.apiKey?.trim() || undefined;
+  const requestsPerMinute = positive('requestsPerMinute', options.requestsPerMinute ?? (apiKey ? 500 : 50));
   return {
     baseUrl: parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL),
     apiKey,
-    requestsPerMinute: positive('requestsPerMinute', options.requestsPerMinute ?? (apiKey ? 500 : 50)),
+    requestsPerMinute,
+    burst: positiveInteger('burst', options.burst ?? Math.max(1, Math.floor(requestsPerMinute / 2))),
     concurrency: positiveInteger('concurrency', options.concurrency ?? 4),
     timeoutMs: positive('timeoutMs', options.timeoutMs ?? 10_000),
     maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 4),

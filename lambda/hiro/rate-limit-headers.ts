@@ -26,6 +26,11 @@ export function readRateBudget(headers: Headers, nowMs: number): RateBudget | nu
   return { limit, remaining, resetAtMs };
 }
 
+/** What is left of the per-second budget (`x-ratelimit-remaining-stacks-second`), or null when not sent. */
+export function readSecondBudget(headers: Headers): number | null {
+  return numberHeader(headers, 'x-ratelimit-remaining-stacks-second');
+}
+
 /** `retry-after` as a wait in ms: delta seconds or an HTTP date. Null when absent or unreadable. */
 export function readRetryAfterMs(headers: Headers, nowMs: number): number | null {
   const raw = headers.get('retry-after')?.trim();

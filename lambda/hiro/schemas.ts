@@ -1,6 +1,7 @@
 // The answer bodies the client reads, as zod schemas: only the fields it uses, extra fields ignored, the
 // fields the API "may" omit optional. Everything else about a body is checked here, once, at the edge.
-import { z } from 'zod';
+// A namespace import lets esbuild drop what is not used (zod's 60 locales alone are 260 KiB).
+import * as z from 'zod';
 
 const height = z.int().nonnegative();
 const count = z.int().nonnegative();

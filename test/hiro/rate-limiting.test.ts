@@ -29,26 +29,53 @@ async function blockWith(h: Harness, txCount: number) {
 }
 
 describe('rate limiting', () => {
-  it('spaces request starts 1.2 s apart without an API key (50 a minute), parallel pages included', async () => {
+  it('with a burst of 1, spaces request starts 1.2 s apart without an API key (50 a minute), parallel pages included', async () => {
     const h = await startHarness();
     const block = await blockWith(h, 300);
     const recorder = recordingFetch(h);
 
-    await h.client({ fetch: recorder.fetch }).getBlock(block.height);
+    await h.client({ fetch: recorder.fetch, burst: 1 }).getBlock(block.height);
 
     const times = recorder.starts.map((s) => s.at);
     expect(times).toHaveLength(6);
     expect(gaps(times).every((gap) => gap === 1_200)).toBe(true);
   });
 
-  it('spaces request starts 120 ms apart with an API key (500 a minute)', async () => {
+  it('with a burst of 1, spaces request starts 120 ms apart with an API key (500 a minute)', async () => {
     const h = await startHarness();
     const block = await blockWith(h, 200);
     const recorder = recordingFetch(h);
 
-    await h.client({ fetch: recorder.fetch, apiKey: 'k' }).getBlock(block.height);
+    await h.client({ fetch: recorder.fetch, apiKey: 'k', burst: 1 }).getBlock(block.height);
 
     expect(gaps(recorder.starts.map((s) => s.at))).toEqual([120, 120, 120]);
+  });
+
+  it('starts half a minute\'s budget at once by default (25 without a key), then one every 1.2 s', async () => {
+    const h = await startHarness();
+    const block = await blockWith(h, 1_500);
+    const recorder = recordingFetch(h);
+
+    await h.client({ fetch: recorder.fetch }).getBlock(block.height);
+
+    const times = recorder.starts.map((s) => s.at - recorder.starts[0]!.at);
+    expect(times).toHaveLength(30);
+    expect(times.slice(0, 25).every((t) => t === 0)).toBe(true);
+    expect(times.slice(25)).toEqual([1_200, 2_400, 3_600, 4_800, 6_000]);
+  });
+
+  it('starts no more than the per-minute limit in any 60 s, however large the burst', async () => {
+    const h = await startHarness();
+    const block = await blockWith(h, 1_000);
+    const recorder = recordingFetch(h);
+
+    await h.client({ fetch: recorder.fetch, requestsPerMinute: 10, burst: 10 }).getBlock(block.height);
+
+    const times = recorder.starts.map((s) => s.at - recorder.starts[0]!.at);
+    expect(times).toHaveLength(20);
+    expect(times.slice(10, 11)).toEqual([60_000]);
+    const worstWindow = Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + 60_000).length));
+    expect(worstWindow).toBe(10);
   });
 
   it('keeps at most `concurrency` requests in flight', async () => {
@@ -63,11 +90,26 @@ describe('rate limiting', () => {
     expect(recorder.maxInFlight()).toBe(2);
   });
 
-  it('pauses until the reset when the remaining budget falls under a tenth of the limit', async () => {
+  it('pauses until the reset once the server says the budget is spent', async () => {
     const h = await startHarness();
     h.fake.chain.mine([coinbase()]);
     const recorder = recordingFetch(h);
     const client = h.client({ fetch: recorder.fetch, requestsPerMinute: 60_000 });
+    h.fake.faults.once({
+      headers: { 'x-ratelimit-limit-stacks-minute': '50', 'x-ratelimit-remaining-stacks-minute': '0', 'ratelimit-reset': '7' },
+    });
+
+    await client.getTip();
+    await client.getTip();
+
+    expect(gaps(recorder.starts.map((s) => s.at))).toEqual([7_000]);
+  });
+
+  it('spends the last of the budget before the reset rather than pausing early', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine([coinbase()]);
+    const recorder = recordingFetch(h);
+    const client = h.client({ fetch: recorder.fetch, requestsPerMinute: 60_000, burst: 1 });
     h.fake.faults.once({
       headers: { 'x-ratelimit-limit-stacks-minute': '50', 'x-ratelimit-remaining-stacks-minute': '3', 'ratelimit-reset': '7' },
     });
@@ -75,7 +117,39 @@ describe('rate limiting', () => {
     await client.getTip();
     await client.getTip();
 
-    expect(gaps(recorder.starts.map((s) => s.at))).toEqual([7_000]);
+    expect(gaps(recorder.starts.map((s) => s.at))).toEqual([1]);
+  });
+
+  it('counts the requests still in flight against what the server says is left', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine([coinbase()]);
+    const recorder = recordingFetch(h);
+    const client = h.client({ fetch: recorder.fetch, requestsPerMinute: 60_000, concurrency: 2 });
+    // The first answer says one request is left, while the second request is still on its way.
+    h.fake.faults.once(
+      { headers: { 'x-ratelimit-limit-stacks-minute': '50', 'x-ratelimit-remaining-stacks-minute': '1', 'ratelimit-reset': '5' } },
+      (r) => r.seq === 1,
+    );
+    h.fake.faults.once({ delayMs: 50 }, (r) => r.seq === 2);
+
+    await Promise.all([client.getBlockHeader(1), client.getBlockHeader(1)]);
+    await client.getBlockHeader(1);
+
+    const times = recorder.starts.map((s) => s.at);
+    expect(times[2]! - times[0]!).toBe(5_000);
+  });
+
+  it('waits a second when the per-second budget is spent', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine([coinbase()]);
+    const recorder = recordingFetch(h);
+    const client = h.client({ fetch: recorder.fetch, requestsPerMinute: 60_000 });
+    h.fake.faults.once({ headers: { 'x-ratelimit-remaining-stacks-second': '0' } });
+
+    await client.getTip();
+    await client.getTip();
+
+    expect(gaps(recorder.starts.map((s) => s.at))).toEqual([1_000]);
   });
 
   it('reads a reset above 1e9 as epoch seconds', async () => {
@@ -105,7 +179,7 @@ describe('rate limiting', () => {
     const h = await startHarness();
     h.fake.chain.mine([coinbase()]);
     const recorder = recordingFetch(h);
-    const client = h.client({ fetch: recorder.fetch, requestsPerMinute: 60_000 });
+    const client = h.client({ fetch: recorder.fetch, requestsPerMinute: 60_000, burst: 1 });
     h.fake.faults.once({
       headers: { 'x-ratelimit-limit-stacks-minute': '50', 'x-ratelimit-remaining-stacks-minute': '30', 'ratelimit-reset': '50' },
     });
@@ -122,7 +196,7 @@ describe('rate limiting', () => {
     const recorder = recordingFetch(h);
     const client = h.client({ fetch: recorder.fetch, requestsPerMinute: 60_000, maxWaitMs: 15_000 });
     h.fake.faults.once({
-      headers: { 'x-ratelimit-limit-stacks-minute': '50', 'x-ratelimit-remaining-stacks-minute': '1', 'ratelimit-reset': '3600' },
+      headers: { 'x-ratelimit-limit-stacks-minute': '50', 'x-ratelimit-remaining-stacks-minute': '0', 'ratelimit-reset': '3600' },
     });
 
     await client.getTip();
