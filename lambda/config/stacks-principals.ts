@@ -1,8 +1,11 @@
 // What makes a Stacks address or contract id acceptable in a watch config. The watcher matches them
 // against what the Hiro API reports by plain string equality, so anything that would never compare equal
 // (wrong network, lower case, c32 look-alike letters) is an error here rather than a silent non-match.
-import { AddressVersion, addressToString, createAddress, validateStacksAddress } from '@stacks/transactions';
 import type { Network } from '../core/domain';
+import { decodeStacksAddress, encodeStacksAddress } from './c32-address';
+
+/** The address versions of c32check (the SP, SM, ST and SN prefixes). */
+const AddressVersion = { MainnetSingleSig: 22, MainnetMultiSig: 20, TestnetSingleSig: 26, TestnetMultiSig: 21 } as const;
 
 /** The Clarity rule for contract names. */
 const CONTRACT_NAME = /^[a-zA-Z]([a-zA-Z0-9]|[-_]){0,39}$/;
@@ -19,18 +22,15 @@ const PREFIXES: Record<Network, string> = { mainnet: 'SP... or SM...', testnet: 
 const NOT_AN_ADDRESS = 'is not a valid Stacks address (bad characters or checksum); copy it again from the explorer or wallet';
 
 /**
- * The address as the API writes it, or null when `text` is no address at all. validateStacksAddress
- * checks the c32 alphabet and checksum but also accepts lower case and the look-alikes O, I and L (it
- * normalises them first; an all-lower-case address fails only on its leading "s"), so the canonical form
- * is rebuilt from the decoded bytes.
+ * The address as the API writes it, or null when `text` is no address at all. c32check decoding checks
+ * the alphabet and checksum but also accepts lower case and the look-alikes O, I and L (it normalises them
+ * first), so the canonical form is rebuilt from the decoded bytes.
  */
 function canonicalAddress(text: string): { canonical: string; version: number } | null {
-  const candidate = text.toUpperCase();
-  if (!validateStacksAddress(candidate)) return null;
-  const address = createAddress(candidate);
+  const address = decodeStacksAddress(text.toUpperCase());
   // A c32check string can carry any number of bytes; an address carries a 20-byte hash.
-  if (address.hash160.length !== 40) return null;
-  return { canonical: addressToString(address), version: address.version };
+  if (!address || address.hash160.length !== 40) return null;
+  return { canonical: encodeStacksAddress(address.version, address.hash160), version: address.version };
 }
 
 /**
