@@ -1,0 +1,138 @@
+// Benchmark 5: what one watch cycle costs on AWS. The real cycle runs with the DynamoDB store on dynalite
+// (capacity units as DynamoDB counts them), the SNS publisher on a metered client, and the Hiro client
+// paced for 50 requests a minute (no key) against the fake API. Time is a timeline: rate-limit waits and
+// assumed round trips (Hiro 100 ms, DynamoDB 5 ms, SNS 30 ms) are added without being waited for, local
+// work is measured, so a cycle's duration is what the function would be billed for.
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { runCycle } from '../lambda/core/cycle';
+import type { WatchConfig } from '../lambda/core/domain';
+import { silentTelemetry } from '../lambda/core/ports';
+import { createDynamoStateStore } from '../lambda/adapters/dynamodb';
+import { createSnsPublisher } from '../lambda/adapters/sns';
+import { fakeAddress, fakeContractId, FakeChain } from '../test/support/fake-hiro';
+import { startDynalite, type LocalDynamo } from '../test/support/dynalite';
+import { emptyUsage, meterDynamo, meteredSns, type AwsUsage } from './aws-meters';
+import { watchConfig, type Workload } from './mainnet-workload';
+import { TimelineClock } from './timeline-clock';
+import { startFakeApi } from './watcher-harness';
+
+export const MEMORY_GB = 256 / 1024;
+export const HIRO_LATENCY_MS = 100;
+const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-alerts';
+const CYCLES = 5;
+
+export interface CycleCost {
+  scenario: string;
+  blocksPerCycle: number;
+  alertsPerCycle: number;
+  requestsPerCycle: number;
+  durationMs: number;
+  gbSeconds: number;
+  readUnits: number;
+  writeUnits: number;
+  snsMessages: number;
+}
+
+export interface CycleCosts {
+  idle: CycleCost;
+  following: CycleCost;
+  withAlerts: CycleCost;
+  /** One poll of the fast mode: two new blocks. */
+  poll: CycleCost;
+  perAlert: { gbSeconds: number; readUnits: number; writeUnits: number; snsMessages: number };
+}
+
+interface Scenario {
+  name: string;
+  config: WatchConfig;
+  /** Blocks mined before each measured cycle. */
+  blocksPerCycle: number;
+}
+
+async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario: Scenario): Promise<CycleCost> {
+  const clock = new TimelineClock();
+  const usage = emptyUsage();
+  const chain = new FakeChain({ seed: 'bench-cost' });
+  let next = 0;
+  const mine = (count: number) => {
+    for (let i = 0; i < count; i += 1) chain.mine(workload.blocks[next++]!);
+  };
+  mine(1);
+  const api = await startFakeApi(chain);
+  const client: DynamoDBClient = dynamo.newClient();
+  meterDynamo(client, usage, clock);
+  const sns = meteredSns(usage, clock);
+  const tableName = await dynamo.createTable(`cost-${scenario.name.replace(/\W+/g, '-')}`);
+  const state = createDynamoStateStore({ client, tableName, network: 'mainnet' });
+  const publisher = createSnsPublisher({ client: sns.client, topicArn: TOPIC_ARN });
+  try {
+    let totals = { ...emptyUsage(), durationMs: 0, alerts: 0, requests: 0, blocks: 0 };
+    for (let cycle = 0; cycle <= CYCLES; cycle += 1) {
+      if (cycle > 0) mine(scenario.blocksPerCycle);
+      // A new Hiro client per cycle, as each invocation builds one: its pacing starts afresh.
+      const chainApi = api.client({ requestsPerMinute: 50, now: clock.now, sleep: clock.sleep, fetch: clock.fetchWithLatency(HIRO_LATENCY_MS) });
+      const before = { ...usage, at: clock.now(), requests: api.fake.count() };
+      const summary = await runCycle({ chain: chainApi, state, publisher, clock, telemetry: silentTelemetry }, scenario.config, {
+        runId: `cost-${cycle}`,
+        deadlineMs: clock.now() + 105_000,
+        leaseTtlMs: 120_000,
+        alertStaleAfterMs: 120_000,
+      });
+      if (cycle === 0) continue; // the first cycle only places the cursor
+      totals = {
+        dynamoCalls: totals.dynamoCalls + usage.dynamoCalls - before.dynamoCalls,
+        readUnits: totals.readUnits + usage.readUnits - before.readUnits,
+        writeUnits: totals.writeUnits + usage.writeUnits - before.writeUnits,
+        snsCalls: totals.snsCalls + usage.snsCalls - before.snsCalls,
+        snsMessages: totals.snsMessages + usage.snsMessages - before.snsMessages,
+        durationMs: totals.durationMs + clock.now() - before.at,
+        alerts: totals.alerts + summary.alertsPublished,
+        requests: totals.requests + api.fake.count() - before.requests,
+        blocks: totals.blocks + summary.blocksScanned,
+      };
+    }
+    const durationMs = totals.durationMs / CYCLES;
+    return {
+      scenario: scenario.name,
+      blocksPerCycle: totals.blocks / CYCLES,
+      alertsPerCycle: totals.alerts / CYCLES,
+      requestsPerCycle: totals.requests / CYCLES,
+      durationMs,
+      gbSeconds: (durationMs / 1000) * MEMORY_GB,
+      readUnits: totals.readUnits / CYCLES,
+      writeUnits: totals.writeUnits / CYCLES,
+      snsMessages: totals.snsMessages / CYCLES,
+    };
+  } finally {
+    sns.restore();
+    await api.server.close();
+  }
+}
+
+export async function measureCycleCosts(workload: Workload): Promise<CycleCosts> {
+  const dynamo = await startDynalite();
+  try {
+    const alerting = watchConfig('both', workload, 'latest');
+    // The same scan (events fetched for the same transactions) with nothing that ever matches.
+    const quiet: WatchConfig = {
+      ...alerting,
+      addresses: [fakeAddress('nobody-watched')],
+      contractLogs: [{ contractId: fakeContractId('never-called') }],
+    };
+    const idle = await measureScenario(dynamo, workload, { name: 'tip unchanged', config: quiet, blocksPerCycle: 0 });
+    const following = await measureScenario(dynamo, workload, { name: '12 new blocks, no alert', config: quiet, blocksPerCycle: 12 });
+    const withAlerts = await measureScenario(dynamo, workload, { name: '12 new blocks with alerts', config: alerting, blocksPerCycle: 12 });
+    const poll = await measureScenario(dynamo, workload, { name: 'one poll: 2 new blocks', config: quiet, blocksPerCycle: 2 });
+    const alerts = withAlerts.alertsPerCycle;
+    const per = (key: 'gbSeconds' | 'readUnits' | 'writeUnits' | 'snsMessages') => (withAlerts[key] - following[key]) / alerts;
+    return {
+      idle,
+      following,
+      withAlerts,
+      poll,
+      perAlert: { gbSeconds: per('gbSeconds'), readUnits: per('readUnits'), writeUnits: per('writeUnits'), snsMessages: per('snsMessages') },
+    };
+  } finally {
+    await dynamo.close();
+  }
+}

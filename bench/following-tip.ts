@@ -1,0 +1,84 @@
+// Benchmark 3: following the tip at mainnet's pace (a block every 2 to 8 s, about 12 a minute), how much of
+// the 50-requests-a-minute budget without an API key the watcher spends, per watch config, on the plain
+// 1-minute schedule and with polling inside the invocation. Simulated time: the benchmark moves a clock
+// from one invocation or poll to the next and mines the blocks that arrived meanwhile, so nothing waits.
+import { pollWhileCaughtUp } from '../lambda/runtime/poll-loop';
+import { FakeChain, type FakeTxSpec } from '../test/support/fake-hiro';
+import { watchConfig, type ConfigName, type Workload } from './mainnet-workload';
+import { seededRandom } from './prng';
+import { cycleDeps, memoryState, runOneCycle, startFakeApi, SteppedClock } from './watcher-harness';
+
+export const FREE_RPM = 50;
+const SCHEDULE_MS = 60_000;
+
+export interface FollowingTipRow {
+  config: ConfigName;
+  pollSeconds: number;
+  minutes: number;
+  blocksPerMinute: number;
+  requestsPerMinute: number;
+  /** requestsPerMinute over the 50 a minute allowed without a key. */
+  budgetShare: number;
+  byRoute: Record<string, number>;
+}
+
+/** Arrival times (ms after the start) of `count` blocks, 2 to 8 s apart. */
+export function blockArrivals(count: number, seed: number): number[] {
+  const random = seededRandom(seed);
+  const times: number[] = [];
+  let at = 0;
+  for (let i = 0; i < count; i += 1) {
+    at += random.int(2_000, 8_000);
+    times.push(at);
+  }
+  return times;
+}
+
+export async function measureFollowingTip(
+  workload: Workload,
+  config: ConfigName,
+  options: { pollSeconds: number; minutes: number },
+): Promise<FollowingTipRow> {
+  const chain = new FakeChain({ seed: 'bench-following' });
+  chain.mine(workload.blocks[0]!); // the tip the watcher starts from
+  const clock = new SteppedClock();
+  const arrivals = blockArrivals(workload.blocks.length - 1, 12).map((ms) => clock.startMs + ms);
+  const pending: { atMs: number; txs: FakeTxSpec[] }[] = arrivals.map((atMs, i) => ({ atMs, txs: workload.blocks[i + 1]! }));
+  clock.onAdvance = (toMs) => {
+    while (pending.length > 0 && pending[0]!.atMs <= toMs) chain.mine(pending.shift()!.txs);
+  };
+  const api = await startFakeApi(chain);
+  const state = memoryState();
+  const watch = watchConfig(config, workload, 'latest');
+  try {
+    const invoke = async (atMs: number) => {
+      clock.advanceTo(atMs);
+      // A new client per invocation, as the handler builds one.
+      const deps = cycleDeps(api.client(), clock, state);
+      await pollWhileCaughtUp(
+        () => runOneCycle(deps, watch),
+        () => runOneCycle(deps, { ...watch, contracts: [] }),
+        { intervalMs: options.pollSeconds * 1000, deadlineMs: atMs + SCHEDULE_MS, now: clock.now, sleep: clock.sleep },
+      );
+    };
+    await invoke(clock.startMs); // warm-up: the first cycle sets the cursor
+    api.fake.clearLog();
+    const firstHeight = chain.height;
+    for (let minute = 1; minute <= options.minutes; minute += 1) {
+      if (pending.length === 0) throw new Error('the following-tip run ran out of generated blocks; generate more');
+      await invoke(clock.startMs + minute * SCHEDULE_MS);
+    }
+    const requestsPerMinute = api.fake.count() / options.minutes;
+    return {
+      config,
+      pollSeconds: options.pollSeconds,
+      minutes: options.minutes,
+      blocksPerMinute: (chain.height - firstHeight) / options.minutes,
+      requestsPerMinute,
+      budgetShare: requestsPerMinute / FREE_RPM,
+      byRoute: api.fake.counts(),
+    };
+  } finally {
+    await api.server.close();
+  }
+}

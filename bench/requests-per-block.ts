@@ -1,0 +1,92 @@
+// Benchmark 1: API requests per scanned block while catching up over a generated mainnet-like chain, for
+// each watch config, against the lower bound and against a naive scanner.
+import { EVENT_PAGE_LIMIT, MAX_URL_LENGTH } from '../lambda/hiro';
+import { FakeChain, type FakeBlock } from '../test/support/fake-hiro';
+import { CONFIG_NAMES, mineAll, watchConfig, type ConfigName, type Workload } from './mainnet-workload';
+import { cycleDeps, runOneCycle, startFakeApi } from './watcher-harness';
+
+export interface RequestsPerBlockRow {
+  config: ConfigName;
+  blocks: number;
+  transactions: number;
+  requests: number;
+  byRoute: Record<string, number>;
+  perBlock: number;
+  lowerBoundPerBlock: number;
+  naivePerBlock: number;
+  /** Measured over the lower bound (the goal is at most 1.05). */
+  ratio: number;
+}
+
+const BLOCK_PAGE = 50;
+const LOG_CARRYING = new Set(['contract_call', 'smart_contract']);
+/** The request the client builds for /tx/multiple, on Hiro's host: its length before any id. */
+const EVENTS_URL = 'https://api.hiro.so/extended/v1/tx/multiple?event_limit=100&event_offset=0';
+const ID_PARAM_LENGTH = '&tx_id=0x'.length + 64;
+
+/** How many ids one /tx/multiple call holds under a URL budget. */
+export function idsPerEventCall(maxUrlLength = MAX_URL_LENGTH): number {
+  return Math.floor((maxUrlLength - EVENTS_URL.length) / ID_PARAM_LENGTH);
+}
+
+/** Transactions that may carry a log: successful calls and deploys with events. */
+function mayCarryLogs(block: FakeBlock) {
+  return block.txs.filter((tx) => tx.txStatus === 'success' && LOG_CARRYING.has(tx.txType) && tx.events.length > 0);
+}
+
+/**
+ * The fewest requests that can scan `blocks`: every page of every block, and, when logs are watched, the
+ * fewest /tx/multiple calls covering every transaction that may carry a log, batched across all blocks
+ * (a transaction with more than 100 events needs a call per further 100, again shared).
+ */
+export function lowerBound(blocks: readonly FakeBlock[], watchesLogs: boolean, idsPerCall = idsPerEventCall()): number {
+  let requests = 0;
+  const eventCounts: number[] = [];
+  for (const block of blocks) {
+    requests += Math.max(1, Math.ceil(block.txs.length / BLOCK_PAGE));
+    if (watchesLogs) eventCounts.push(...mayCarryLogs(block).map((tx) => tx.events.length));
+  }
+  for (let offset = 0; ; offset += EVENT_PAGE_LIMIT) {
+    const round = eventCounts.filter((count) => count > offset).length;
+    if (round === 0) break;
+    requests += Math.ceil(round / idsPerCall);
+  }
+  return requests;
+}
+
+/** A scanner that pages every block and then fetches each transaction's events on its own. */
+export function naiveRequests(blocks: readonly FakeBlock[]): number {
+  return blocks.reduce((sum, block) => sum + Math.max(1, Math.ceil(block.txs.length / BLOCK_PAGE)) + block.txs.length, 0);
+}
+
+export async function measureRequestsPerBlock(workload: Workload): Promise<RequestsPerBlockRow[]> {
+  const rows: RequestsPerBlockRow[] = [];
+  for (const name of CONFIG_NAMES) {
+    const chain = new FakeChain({ seed: 'bench-requests' });
+    mineAll(chain, workload.blocks);
+    const api = await startFakeApi(chain);
+    try {
+      const deps = cycleDeps(api.client(), { now: Date.now });
+      const config = watchConfig(name, workload, chain.firstHeight);
+      const summary = await runOneCycle(deps, config);
+      if (summary.stoppedBecause !== 'caught-up') throw new Error(`the ${name} scan stopped early: ${summary.stoppedBecause}`);
+      const blocks = chain.blocks();
+      const requests = api.fake.count();
+      const bound = lowerBound(blocks, config.contractLogs.length > 0);
+      rows.push({
+        config: name,
+        blocks: summary.blocksScanned,
+        transactions: blocks.reduce((sum, b) => sum + b.txs.length, 0),
+        requests,
+        byRoute: api.fake.counts(),
+        perBlock: requests / summary.blocksScanned,
+        lowerBoundPerBlock: bound / blocks.length,
+        naivePerBlock: naiveRequests(blocks) / blocks.length,
+        ratio: requests / bound,
+      });
+    } finally {
+      await api.server.close();
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,107 @@
+// `npm run bench`: runs every benchmark, prints the markdown tables and writes them into docs/benchmarks.md
+// between its result markers (the notes around them are kept). `npm run bench -- --only requests,bundle`
+// runs some of them and only prints.
+import { readFile, writeFile } from 'node:fs/promises';
+import { measureAlertLatency } from './alert-latency';
+import { measureBundles } from './bundle';
+import { measureCatchUp } from './catch-up';
+import { measureCycleCosts } from './cycle-cost';
+import { measureFollowingTip } from './following-tip';
+import { CONFIG_NAMES, mainnetWorkload } from './mainnet-workload';
+import { measureMatching } from './matching-throughput';
+import { renderResults, type BenchResults } from './report';
+import { measureRequestsPerBlock } from './requests-per-block';
+
+const DOC = 'docs/benchmarks.md';
+const START = '<!-- bench:results:start -->';
+const END = '<!-- bench:results:end -->';
+const SEED = 20261122;
+
+const BENCHMARKS = ['requests', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching'] as const;
+type Benchmark = (typeof BENCHMARKS)[number];
+
+function selected(argv: readonly string[]): Set<Benchmark> {
+  const at = argv.indexOf('--only');
+  if (at < 0) return new Set(BENCHMARKS);
+  const names = (argv[at + 1] ?? '').split(',').filter(Boolean);
+  const unknown = names.filter((name) => !(BENCHMARKS as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new Error(`--only takes a comma-separated list of: ${BENCHMARKS.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
+  }
+  return new Set(names as Benchmark[]);
+}
+
+function progress(message: string): void {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+async function main(): Promise<void> {
+  const only = selected(process.argv.slice(2));
+  const started = performance.now();
+  progress('generating the mainnet-like chain');
+  const workload = mainnetWorkload({ seed: SEED, blocks: 1_500 });
+  const prefix = (blocks: number) => ({ ...workload, blocks: workload.blocks.slice(0, blocks) });
+  const results: BenchResults = {};
+
+  if (only.has('requests')) {
+    progress('1. requests per block');
+    results.requests = await measureRequestsPerBlock(prefix(600));
+  }
+  if (only.has('catch-up')) {
+    progress('2. catch-up at 50 and 500 requests a minute');
+    results.catchUp = [
+      await measureCatchUp(workload, { config: 'both', requestsPerMinute: 50, apiMinutes: 4, timeScale: 1 / 20 }),
+      await measureCatchUp(workload, { config: 'both', requestsPerMinute: 500, apiMinutes: 2, timeScale: 1 / 10 }),
+    ];
+  }
+  if (only.has('following')) {
+    progress('3. following the tip');
+    results.following = [];
+    for (const config of CONFIG_NAMES) {
+      for (const pollSeconds of [0, 10]) results.following.push(await measureFollowingTip(prefix(400), config, { pollSeconds, minutes: 20 }));
+    }
+  }
+  if (only.has('bundle')) {
+    progress('4. bundle size and init time');
+    results.bundle = await measureBundles();
+  }
+  if (only.has('cost')) {
+    progress('5. cost of a cycle');
+    results.cost = await measureCycleCosts(prefix(200));
+  }
+  if (only.has('latency')) {
+    progress('alert latency with and without polling');
+    results.latency = [];
+    for (const pollSeconds of [0, 10]) results.latency.push(await measureAlertLatency({ pollSeconds, apiMinutes: 8, timeScale: 1 / 30 }));
+  }
+  if (only.has('matching')) {
+    progress('6. matching throughput');
+    results.matching = measureMatching(prefix(600));
+  }
+
+  const markdown = renderResults(results, { date: new Date().toISOString().slice(0, 10), seconds: (performance.now() - started) / 1000 });
+  process.stdout.write(`${markdown}\n`);
+  if (only.size === BENCHMARKS.length) {
+    await writeResults(markdown);
+    progress(`written to ${DOC}`);
+  }
+}
+
+/** Replaces the results between the markers, keeping the notes around them; a new file gets a title. */
+async function writeResults(markdown: string): Promise<void> {
+  let doc: string;
+  try {
+    doc = await readFile(DOC, 'utf8');
+  } catch {
+    doc = `# Benchmarks\n\n${START}\n${END}\n`;
+  }
+  const from = doc.indexOf(START);
+  const to = doc.indexOf(END);
+  if (from < 0 || to < from) throw new Error(`${DOC} has lost its ${START} … ${END} markers; put them back around the results`);
+  await writeFile(DOC, `${doc.slice(0, from + START.length)}\n${markdown}\n${doc.slice(to)}`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
