@@ -2,19 +2,17 @@
 // against what the Hiro API reports by plain string equality, so anything that would never compare equal
 // (wrong network, lower case, c32 look-alike letters) is an error here rather than a silent non-match.
 import type { Network } from '../core/domain';
-import { decodeStacksAddress, encodeStacksAddress } from './c32-address';
+import { c32address, c32addressDecode, versions } from 'c32check';
 
-/** The address versions of c32check (the SP, SM, ST and SN prefixes). */
-const AddressVersion = { MainnetSingleSig: 22, MainnetMultiSig: 20, TestnetSingleSig: 26, TestnetMultiSig: 21 } as const;
 
 /** The Clarity rule for contract names. */
 const CONTRACT_NAME = /^[a-zA-Z]([a-zA-Z0-9]|[-_]){0,39}$/;
 
 const NETWORK_OF_VERSION: ReadonlyMap<number, { network: Network; prefix: string }> = new Map([
-  [AddressVersion.MainnetSingleSig, { network: 'mainnet', prefix: 'SP' }],
-  [AddressVersion.MainnetMultiSig, { network: 'mainnet', prefix: 'SM' }],
-  [AddressVersion.TestnetSingleSig, { network: 'testnet', prefix: 'ST' }],
-  [AddressVersion.TestnetMultiSig, { network: 'testnet', prefix: 'SN' }],
+  [versions.mainnet.p2pkh, { network: 'mainnet', prefix: 'SP' }],
+  [versions.mainnet.p2sh, { network: 'mainnet', prefix: 'SM' }],
+  [versions.testnet.p2pkh, { network: 'testnet', prefix: 'ST' }],
+  [versions.testnet.p2sh, { network: 'testnet', prefix: 'SN' }],
 ]);
 
 const PREFIXES: Record<Network, string> = { mainnet: 'SP... or SM...', testnet: 'ST... or SN...' };
@@ -27,10 +25,16 @@ const NOT_AN_ADDRESS = 'is not a valid Stacks address (bad characters or checksu
  * first), so the canonical form is rebuilt from the decoded bytes.
  */
 function canonicalAddress(text: string): { canonical: string; version: number } | null {
-  const address = decodeStacksAddress(text.toUpperCase());
+  let version: number;
+  let hash160: string;
+  try {
+    [version, hash160] = c32addressDecode(text.toUpperCase());
+  } catch {
+    return null; // bad alphabet, checksum or length
+  }
   // A c32check string can carry any number of bytes; an address carries a 20-byte hash.
-  if (!address || address.hash160.length !== 40) return null;
-  return { canonical: encodeStacksAddress(address.version, address.hash160), version: address.version };
+  if (hash160.length !== 40) return null;
+  return { canonical: c32address(version, hash160), version };
 }
 
 /**
