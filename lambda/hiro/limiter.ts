@@ -3,10 +3,11 @@
 // start in any 60 s; at most `concurrency` are in flight; everything holds off when the server says the
 // budget is spent or answers 429.
 //
-// The burst is what a scheduled run is billed for: a cycle's dozen or two requests go out in a second
-// instead of one every 1.2 s for half a minute (without a key), and its alerts go out that much sooner.
-// Over any minute the client still sends no more than the limit, and the server's own count, read from
-// every answer, stops it when other traffic shares the budget.
+// By default (burst 1) starts are spread evenly: Hiro's gateway limits per second as well as per minute,
+// and a burst that trips it costs retries. A larger burst shortens a scheduled run (a cycle's dozen
+// requests in a second rather than one every 1.2 s without a key: less billed time, alerts sooner) for
+// deployments that know their gateway allows it. Over any minute the client still sends no more than the
+// limit, and the server's own count, read from every answer, stops it when other traffic shares the budget.
 //
 // Written by hand rather than with p-throttle because p-throttle reads the real clock and sets its own
 // timers (the tests need an injected clock and sleep to check spacing without waiting), cannot be paused

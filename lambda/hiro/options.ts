@@ -23,8 +23,8 @@ export interface HiroClientOptions {
   requestsPerMinute?: number;
   /**
    * Requests that may start at once before starts are spaced 60 000 / rpm ms apart; never more than
-   * requestsPerMinute start in any 60 s. Default: half the per-minute rate (25 without a key). 1 spaces
-   * every start evenly.
+   * requestsPerMinute start in any 60 s. Default 1: every start evenly spaced, as the gateway also limits
+   * per second.
    */
   burst?: number;
   /** Requests in flight at once, within the per-minute budget. Default 4. */
@@ -74,7 +74,7 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     baseUrl: parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL),
     apiKey,
     requestsPerMinute,
-    burst: positiveInteger('burst', options.burst ?? Math.max(1, Math.floor(requestsPerMinute / 2))),
+    burst: positiveInteger('burst', options.burst ?? 1),
     concurrency: positiveInteger('concurrency', options.concurrency ?? 4),
     timeoutMs: positive('timeoutMs', options.timeoutMs ?? 10_000),
     maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 4),

@@ -29,34 +29,34 @@ async function blockWith(h: Harness, txCount: number) {
 }
 
 describe('rate limiting', () => {
-  it('with a burst of 1, spaces request starts 1.2 s apart without an API key (50 a minute), parallel pages included', async () => {
+  it('spaces request starts evenly by default, 1.2 s apart without an API key (50 a minute), parallel pages included', async () => {
     const h = await startHarness();
     const block = await blockWith(h, 300);
     const recorder = recordingFetch(h);
 
-    await h.client({ fetch: recorder.fetch, burst: 1 }).getBlock(block.height);
+    await h.client({ fetch: recorder.fetch }).getBlock(block.height);
 
     const times = recorder.starts.map((s) => s.at);
     expect(times).toHaveLength(6);
     expect(gaps(times).every((gap) => gap === 1_200)).toBe(true);
   });
 
-  it('with a burst of 1, spaces request starts 120 ms apart with an API key (500 a minute)', async () => {
+  it('spaces request starts 120 ms apart with an API key (500 a minute)', async () => {
     const h = await startHarness();
     const block = await blockWith(h, 200);
     const recorder = recordingFetch(h);
 
-    await h.client({ fetch: recorder.fetch, apiKey: 'k', burst: 1 }).getBlock(block.height);
+    await h.client({ fetch: recorder.fetch, apiKey: 'k' }).getBlock(block.height);
 
     expect(gaps(recorder.starts.map((s) => s.at))).toEqual([120, 120, 120]);
   });
 
-  it('starts half a minute\'s budget at once by default (25 without a key), then one every 1.2 s', async () => {
+  it('with a burst of 25, starts 25 at once, then one every 1.2 s', async () => {
     const h = await startHarness();
     const block = await blockWith(h, 1_500);
     const recorder = recordingFetch(h);
 
-    await h.client({ fetch: recorder.fetch }).getBlock(block.height);
+    await h.client({ fetch: recorder.fetch, burst: 25 }).getBlock(block.height);
 
     const times = recorder.starts.map((s) => s.at - recorder.starts[0]!.at);
     expect(times).toHaveLength(30);
@@ -124,7 +124,7 @@ describe('rate limiting', () => {
     const h = await startHarness();
     h.fake.chain.mine([coinbase()]);
     const recorder = recordingFetch(h);
-    const client = h.client({ fetch: recorder.fetch, requestsPerMinute: 60_000, concurrency: 2 });
+    const client = h.client({ fetch: recorder.fetch, requestsPerMinute: 60_000, concurrency: 2, burst: 2 });
     // The first answer says one request is left, while the second request is still on its way.
     h.fake.faults.once(
       { headers: { 'x-ratelimit-limit-stacks-minute': '50', 'x-ratelimit-remaining-stacks-minute': '1', 'ratelimit-reset': '5' } },
