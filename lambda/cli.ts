@@ -17,8 +17,11 @@ import { EnvironmentError, readApiSettings } from './runtime/api-env';
 
 /** A local cycle stops at a block boundary after this long, so the cursor is saved at least this often. */
 const CYCLE_BUDGET_MS = 50 * 60_000;
-/** The lease outlives the cycle budget; a runner that dies is detected by its pid before that. */
-const LEASE_TTL_MS = 60 * 60_000;
+/**
+ * The lease is renewed between blocks, so it can be short: a killed runner holds up the next one (on a
+ * DynamoDB table; a state file's lock is freed at once when its process is gone) for at most this long.
+ */
+const LEASE_TTL_MS = 2 * 60_000;
 
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 

@@ -5,6 +5,7 @@ import type { Alert, Block, ChainAlert, Network } from './domain';
 import { AlertInFlightError, deliverAlerts, type DeliveryReport } from './delivery';
 import { CursorConflictError, type Cursor, type CursorPosition } from './ports';
 import { BlockReadAhead } from './read-ahead';
+import type { RunLease } from './run-lease';
 import type { CycleBudget, CycleDeps, StopReason } from './cycle-types';
 import { findForkPoint } from './reorg';
 import { confirmOnNewChain, mergePending, retractionsFor } from './retractions';
@@ -43,6 +44,7 @@ export class BlockScanner {
     private readonly plan: ScanPlan,
     private readonly budget: CycleBudget,
     cursor: Cursor | null,
+    private readonly lease?: RunLease,
   ) {
     this.cursor = cursor;
     this.readAhead = new BlockReadAhead(deps.chain, plan, deps.clock);
@@ -73,6 +75,7 @@ export class BlockScanner {
     while (this.nextHeight() <= this.plan.lastHeight) {
       const stop = this.stopReason();
       if (stop) return stop;
+      if (this.lease && !(await this.lease.keep())) return 'lease-held';
       const height = this.nextHeight();
       const read = await this.readAhead.take(height, {
         lastHeight: this.plan.lastHeight,

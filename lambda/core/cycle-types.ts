@@ -17,7 +17,7 @@ export interface CycleBudget {
   deadlineMs: number;
   /** Asked between blocks; true stops the cycle at the next block boundary (Ctrl-C). */
   shouldStop?: () => boolean;
-  /** How long the lease is held; a crashed run's lease expires after this. */
+  /** How long the lease is held; renewed between blocks once half is gone, so a dead run's lapses soon. */
   leaseTtlMs: number;
   /** A claimed-but-unsent alert older than this is taken to belong to a dead run and is published again. */
   alertStaleAfterMs: number;

@@ -5,6 +5,7 @@ import type { CycleBudget, CycleDeps, CycleSummary, StopReason } from './cycle-t
 import { BlockScanner } from './block-scanner';
 import { watchContractStatuses } from './contract-status-watch';
 import { compileWatchRules } from './watch-rules';
+import { RunLease } from './run-lease';
 import { AlertInFlightError } from './delivery';
 import type { Alert } from './domain';
 
@@ -26,7 +27,8 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     durationMs: 0,
   };
 
-  if (!(await state.acquireLease(budget.runId, startedAt, budget.leaseTtlMs))) {
+  const lease = new RunLease(state, deps.clock, budget.runId, budget.leaseTtlMs);
+  if (!(await lease.acquire())) {
     telemetry.log('warn', 'another run holds the lease; this run exits without doing anything', { runId: budget.runId });
     return finish(summary, 'lease-held', deps, startedAt);
   }
@@ -59,6 +61,7 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
       },
       budget,
       cursor,
+      lease,
     );
     const scan = await scanner.run();
     Object.assign(summary, { blocksScanned: scan.blocksScanned, reorgs: scan.reorgs });
@@ -72,7 +75,7 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     countAlerts(summary, published);
     return finish(summary, scan.stoppedBecause, deps, startedAt);
   } finally {
-    await state.releaseLease(budget.runId);
+    await lease.release();
   }
 }
 

@@ -178,3 +178,31 @@ describe('block scan', () => {
     expect(summary.cursor?.height).toBe(102);
   });
 });
+
+describe('run lease', () => {
+  it('is renewed between blocks once half of it is spent, so a long cycle keeps it', async () => {
+    const chain = new MemoryChain(100, 1);
+    for (let i = 0; i < 6; i++) chain.mine();
+    const h = harness(chain, config({ startHeight: 101 }));
+    const summary = await h.run({ leaseTtlMs: 10_000, deadlineMs: Number.MAX_SAFE_INTEGER, onBlockDone: () => h.advance(4_000) });
+    expect(summary.blocksScanned).toBe(6);
+    expect(summary.stoppedBecause).toBe('caught-up');
+  });
+
+  it('stops the scan cleanly when another run took the lease after it lapsed', async () => {
+    const chain = new MemoryChain(100, 1);
+    for (let i = 0; i < 6; i++) chain.mine();
+    const h = harness(chain, config({ startHeight: 101 }));
+    const summary = await h.run({
+      leaseTtlMs: 10_000,
+      deadlineMs: Number.MAX_SAFE_INTEGER,
+      onBlockDone: ({ done }) => {
+        if (done !== 2) return;
+        h.advance(11_000); // this run stalled past its lease...
+        void h.state.acquireLease('other-run', 1_800_000_000_000 + 11_000, 60_000); // ...and another took it
+      },
+    });
+    expect(summary.stoppedBecause).toBe('lease-held');
+    expect(summary.cursor?.height).toBe(102);
+  });
+});

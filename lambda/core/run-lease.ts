@@ -1,0 +1,32 @@
+// The run lease: taken at the start of a cycle, renewed between blocks once half its time is gone, given
+// back at the end. A short lease that is renewed means a runner that dies (a killed local run, a crashed
+// container) blocks the next run only briefly, while a long cycle keeps it as long as it is alive.
+import type { Clock, StateStore } from './ports';
+
+export class RunLease {
+  private takenAt = 0;
+
+  constructor(
+    private readonly state: StateStore,
+    private readonly clock: Clock,
+    readonly owner: string,
+    private readonly ttlMs: number,
+  ) {}
+
+  async acquire(): Promise<boolean> {
+    const now = this.clock.now();
+    if (!(await this.state.acquireLease(this.owner, now, this.ttlMs))) return false;
+    this.takenAt = now;
+    return true;
+  }
+
+  /** Renews the lease when half of it is spent; false when another run has taken it meanwhile. */
+  async keep(): Promise<boolean> {
+    if (this.clock.now() - this.takenAt < this.ttlMs / 2) return true;
+    return this.acquire();
+  }
+
+  async release(): Promise<void> {
+    await this.state.releaseLease(this.owner);
+  }
+}
