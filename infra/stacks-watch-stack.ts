@@ -70,6 +70,9 @@ export class StacksWatchStack extends Stack {
         ...(settings.stacksApiRpm !== undefined ? { STACKS_API_RPM: String(settings.stacksApiRpm) } : {}),
         ...(secret ? { STACKS_API_KEY_SECRET_ARN: secret.secretArn } : {}),
         POLL_INTERVAL_SECONDS: String(settings.pollSeconds),
+        // A run ends before the next is due: an overlap would be throttled (reserved concurrency 1) and,
+        // once older than maxEventAge, land in the dead-letter queue and raise its alarm.
+        RUN_SECONDS: String(runSecondsFor(interval.toSeconds())),
         POWERTOOLS_SERVICE_NAME: settings.serviceName,
         POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
         POWERTOOLS_LOG_LEVEL: settings.logLevel,
@@ -133,4 +136,9 @@ export class StacksWatchStack extends Stack {
       );
     }
   }
+}
+
+/** Work time per invocation: the schedule interval less 10 s of start-up jitter, at least 20 s. */
+export function runSecondsFor(intervalSeconds: number): number {
+  return Math.max(20, intervalSeconds - 10);
 }

@@ -66,7 +66,8 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
       telemetry,
     };
     const timeLeftMs = context.getRemainingTimeInMillis();
-    const deadlineMs = startedAt + timeLeftMs - SAFETY_MARGIN_MS;
+    const workMs = Math.min(timeLeftMs - SAFETY_MARGIN_MS, (settings.runSeconds ?? Infinity) * 1000);
+    const deadlineMs = startedAt + workMs;
     const budget = {
       runId: context.awsRequestId,
       deadlineMs,

@@ -12,6 +12,11 @@ export interface LambdaSettings {
   watchConfigPath: string;
   /** > 0: keep polling inside one invocation every this many seconds until the time budget is spent. */
   pollIntervalSeconds: number;
+  /**
+   * How long one invocation may work, when set: the stack sets it a little under the schedule interval, so
+   * a run catching up ends before the next one is due rather than overlapping (and being throttled) into it.
+   */
+  runSeconds?: number;
 }
 
 const SECRET_ARN = /^arn:aws[\w-]*:secretsmanager:[\w-]+:\d{12}:secret:[\w/+=.@-]+$/;
@@ -33,6 +38,11 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
   if (!Number.isInteger(pollIntervalSeconds) || pollIntervalSeconds < 0 || pollIntervalSeconds > 600) {
     problems.push(`POLL_INTERVAL_SECONDS must be a whole number of seconds from 0 (off) to 600, got "${pollText}"`);
   }
+  const runText = env.RUN_SECONDS?.trim();
+  const runSeconds = runText ? Number(runText) : undefined;
+  if (runSeconds !== undefined && (!Number.isInteger(runSeconds) || runSeconds < 10 || runSeconds > 3600)) {
+    problems.push(`RUN_SECONDS must be a whole number of seconds from 10 to 3600, got "${runText}"`);
+  }
   if (problems.length > 0) throw new EnvironmentError(`invalid Lambda environment:\n- ${problems.join('\n- ')}`);
   const watchConfigText = env.WATCH_CONFIG?.trim() || undefined;
   return {
@@ -41,6 +51,7 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
     pollIntervalSeconds,
     watchConfigPath: env.WATCH_CONFIG_FILE?.trim() || `${env.LAMBDA_TASK_ROOT ?? process.cwd()}/watch.json`,
     ...(apiKeySecretArn ? { apiKeySecretArn } : {}),
+    ...(runSeconds !== undefined ? { runSeconds } : {}),
     ...(watchConfigText ? { watchConfigText } : {}),
   };
 }

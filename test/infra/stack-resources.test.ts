@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { BLANK_API_KEY } from '../../infra/constructs/api-key-secret';
+import { runSecondsFor } from '../../infra/stacks-watch-stack';
 import { fixture, onlyResource, type Synthesized, synthStack } from './support/synth';
 
 const CONTRACT = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-token';
@@ -187,6 +188,7 @@ describe('function', () => {
       TOPIC_ARN: topicRefOf(defaults, 'alerts'),
       STACKS_API_URL: 'https://api.hiro.so',
       POLL_INTERVAL_SECONDS: '0',
+      RUN_SECONDS: '50',
       POWERTOOLS_SERVICE_NAME: 'stacks-watch',
       POWERTOOLS_METRICS_NAMESPACE: 'StacksWatch',
       POWERTOOLS_LOG_LEVEL: 'INFO',
@@ -201,6 +203,12 @@ describe('function', () => {
       POWERTOOLS_LOG_LEVEL: 'DEBUG',
       STACKS_API_KEY_SECRET_ARN: ref(custom.template, 'AWS::SecretsManager::Secret'),
     });
+  });
+
+  it('ends each run before the next is due, so runs never overlap into throttling and the dead-letter queue', () => {
+    expect(runSecondsFor(60)).toBe(50);
+    expect(runSecondsFor(300)).toBe(290);
+    expect(environment(custom).RUN_SECONDS).toBe('290'); // scheduleMinutes 5
   });
 
   it('uses the testnet API for a testnet watch config', () => {

@@ -45,6 +45,12 @@ describe('Lambda settings from the environment', () => {
     );
   });
 
+  it('reads an optional per-invocation work time, and names a bad one', () => {
+    expect(readLambdaSettings({ ...base, RUN_SECONDS: '50' }).runSeconds).toBe(50);
+    expect(readLambdaSettings(base).runSeconds).toBeUndefined();
+    expect(() => readLambdaSettings({ ...base, RUN_SECONDS: '5' })).toThrow(/RUN_SECONDS must be/);
+  });
+
   it('reads the bundled watch.json beside the function unless WATCH_CONFIG is set', () => {
     expect(readLambdaSettings({ ...base, LAMBDA_TASK_ROOT: '/var/task' })).toMatchObject({ watchConfigPath: '/var/task/watch.json', pollIntervalSeconds: 0 });
     expect(readLambdaSettings({ ...base, WATCH_CONFIG: '{}' }).watchConfigText).toBe('{}');
