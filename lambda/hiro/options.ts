@@ -23,8 +23,8 @@ export interface HiroClientOptions {
   requestsPerMinute?: number;
   /**
    * Requests that may start at once before starts are spaced 60 000 / rpm ms apart; never more than
-   * requestsPerMinute start in any 60 s. Default 1: every start evenly spaced, as the gateway also limits
-   * per second.
+   * requestsPerMinute start in any 60 s. Default: one second's worth (1 without a key, 8 with one), since
+   * the gateway also limits per second; 1 spaces every start evenly.
    */
   burst?: number;
   /** Requests in flight at once, within the per-minute budget. Default 4. */
@@ -74,7 +74,7 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     baseUrl: parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL),
     apiKey,
     requestsPerMinute,
-    burst: positiveInteger('burst', options.burst ?? 1),
+    burst: positiveInteger('burst', options.burst ?? Math.max(1, Math.floor(requestsPerMinute / 60))),
     concurrency: positiveInteger('concurrency', options.concurrency ?? 4),
     timeoutMs: positive('timeoutMs', options.timeoutMs ?? 10_000),
     maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 4),
