@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
 import { contractCall, createFakeHiro, fakeAddress, fakeContractId, transfer, type RunningFakeHiro } from '../support/fake-hiro';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
+import { captureOutput, lambdaContext } from '../support/lambda-invocation';
 
 const API_KEY = 'hiro-key-7f3a9c1e5b';
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:stacks-watch/api-key-AbCdEf';
@@ -18,23 +19,6 @@ const vault = fakeContractId('vault');
 
 const sns = mockClient(SNSClient);
 const secrets = mockClient(SecretsManagerClient);
-
-function lambdaContext(id: string, remainingMs = 60_000): Context {
-  return {
-    awsRequestId: id,
-    functionName: 'stacks-watch',
-    functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:stacks-watch',
-    memoryLimitInMB: '256',
-    logGroupName: '/aws/lambda/stacks-watch',
-    logStreamName: 'test',
-    callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => remainingMs,
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
-  };
-}
 
 describe('the Lambda handler over a growing chain', () => {
   const fake = createFakeHiro({ apiKey: { key: API_KEY, required: true } });
@@ -87,13 +71,7 @@ describe('the Lambda handler over a growing chain', () => {
       published.push(...input.PublishBatchRequestEntries);
       return { Successful: input.PublishBatchRequestEntries.map((e) => ({ Id: e.Id, MessageId: `m-${e.Id}` })), Failed: [] };
     });
-    output = [];
-    for (const stream of [process.stdout, process.stderr]) {
-      vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-        output.push(String(chunk));
-        return true;
-      });
-    }
+    output = captureOutput();
   });
 
   afterEach(() => {

@@ -5,31 +5,18 @@
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { PublishBatchCommand, SNSClient } from '@aws-sdk/client-sns';
-import type { Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeHiro, type RunningFakeHiro } from '../support/fake-hiro';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
+import { captureOutput, lambdaContext } from '../support/lambda-invocation';
 import { alice } from './watched-chain';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:stacks-watch/api-key-AbCdEf';
 const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-alerts';
 const SECRET_TEXT = '{"key":"hiro-9f8e7d6c"}';
 
-const context = {
-  awsRequestId: 'bad-setup',
-  functionName: 'stacks-watch',
-  functionVersion: '$LATEST',
-  invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:stacks-watch',
-  memoryLimitInMB: '256',
-  logGroupName: '/aws/lambda/stacks-watch',
-  logStreamName: 'test',
-  callbackWaitsForEmptyEventLoop: false,
-  getRemainingTimeInMillis: () => 60_000,
-  done: () => {},
-  fail: () => {},
-  succeed: () => {},
-} satisfies Context;
+const context = lambdaContext('bad-setup');
 
 interface BadSetup {
   name: string;
@@ -99,13 +86,7 @@ describe('the Lambda handler refuses a broken deployment', () => {
   beforeEach(() => {
     sns.reset();
     secrets.reset();
-    output = [];
-    for (const stream of [process.stdout, process.stderr]) {
-      vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-        output.push(String(chunk));
-        return true;
-      });
-    }
+    output = captureOutput();
   });
   afterEach(() => {
     vi.restoreAllMocks();
