@@ -1,7 +1,7 @@
 // The watch config's shape in zod. Messages are written for the person editing watch.json: each says what
 // the field must hold, since the path and the bad value are shown beside it.
-// A namespace import lets esbuild drop what is not used (zod's 60 locales alone are 260 KiB).
-import * as z from 'zod';
+// zod/mini (see ../zod-mini): schemas wrap (`z.optional(x)`) and checks attach (`.check(...)`) rather than chain.
+import * as z from '../zod-mini';
 import type { Network } from '../core/domain';
 import { contractIdProblem, recipientProblem } from './stacks-principals';
 
@@ -20,22 +20,24 @@ function wholeNumber(min: number, max: number) {
     typeof issue.input === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(issue.input)
       ? `must be ${what}, written without quotes`
       : `must be ${what}`;
-  return z.int({ error: message }).min(min, { error: message }).max(max, { error: message });
+  return z.int({ error: message }).check(z.minimum(min, { error: message }), z.maximum(max, { error: message }));
 }
 
 /**
  * Free text ignored by the watcher: JSON has no comments, so a `$comment` key (the JSON Schema
  * convention) may explain the file or a rule.
  */
-const comment = z
-  .union([z.string(), z.array(z.string())], { error: 'must be a string or a list of strings (it is a comment)' })
-  .optional();
+const comment = z.optional(
+  z.union([z.string(), z.array(z.string())], { error: 'must be a string or a list of strings (it is a comment)' }),
+);
 
 function principal(problemOf: (text: string, network: Network | null) => string | null, network: Network | null, what: string) {
-  return z.string({ error: needs(what) }).superRefine((text, ctx) => {
-    const problem = problemOf(text, network);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+  return z.string({ error: needs(what) }).check(
+    z.superRefine((text, ctx) => {
+      const problem = problemOf(text, network);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  );
 }
 
 /**
@@ -44,7 +46,7 @@ function principal(problemOf: (text: string, network: Network | null) => string 
  * returns null for entries it cannot compare.
  */
 function noDuplicates(keyOf: (item: unknown) => string | null, listName: string, what: string) {
-  return (items: readonly unknown[], ctx: z.RefinementCtx) => {
+  return (items: readonly unknown[], ctx: z.core.$RefinementCtx) => {
     const firstIndex = new Map<string, number>();
     items.forEach((item, index) => {
       const key = keyOf(item);
@@ -66,8 +68,10 @@ function sameRule(item: unknown): string | null {
   return typeof contractId === 'string' ? JSON.stringify([contractId, typeof contains === 'string' ? contains : null]) : null;
 }
 
-function list<T extends z.ZodType>(item: T, what: string) {
-  return z.array(item, { error: `must be a list [...] of ${what} (it may be empty)` });
+/** A list of `item`, its duplicates reported by `noDuplicates`, `[]` when left out. */
+function list<T extends z.ZodMiniType>(item: T, what: string, duplicates: ReturnType<typeof noDuplicates>) {
+  const array = z.array(item, { error: `must be a list [...] of ${what} (it may be empty)` });
+  return z._default(array.check(z.superRefine(duplicates, evenWithBadEntries)), []);
 }
 
 /** The config schema; `network` (when the file names a valid one) lets addresses be checked against it. */
@@ -79,10 +83,11 @@ export function watchConfigSchema(network: Network | null) {
     {
       $comment: comment,
       contractId,
-      contains: z
-        .string({ error: 'must be text to look for in the log value, in quotes (leave it out to match every log)' })
-        .min(1, { error: 'must not be empty; leave "contains" out to match every log of the contract' })
-        .optional(),
+      contains: z.optional(
+        z
+          .string({ error: 'must be text to look for in the log value, in quotes (leave it out to match every log)' })
+          .check(z.minLength(1, { error: 'must not be empty; leave "contains" out to match every log of the contract' })),
+      ),
     },
     { error: 'must be an object like {"contractId": "ADDRESS.contract-name", "contains": "optional text"}' },
   );
@@ -93,31 +98,41 @@ export function watchConfigSchema(network: Network | null) {
     {
       $comment: comment,
       network: z.enum(NETWORKS, { error: needs('"mainnet" or "testnet"') }),
-      contracts: list(contractId, 'contract ids whose deployment status to watch')
-        .superRefine(noDuplicates(sameString, 'contracts', 'the same contract'), evenWithBadEntries)
-        .default([]),
-      addresses: list(recipient, 'addresses whose incoming STX transfers to watch')
-        .superRefine(noDuplicates(sameString, 'addresses', 'the same address'), evenWithBadEntries)
-        .default([]),
-      contractLogs: list(logRule, 'log rules {"contractId": ..., "contains": ...}')
-        .superRefine(noDuplicates(sameRule, 'contractLogs', 'the same contractId and contains'), evenWithBadEntries)
-        .default([]),
-      startHeight: z
-        .union([z.literal('latest'), z.int({ error: startHeightMessage }).min(0, { error: startHeightMessage })], {
-          error: startHeightMessage,
-        })
-        .default(DEFAULTS.startHeight),
-      confirmations: wholeNumber(0, 100).default(DEFAULTS.confirmations),
-      maxBlocksPerRun: wholeNumber(1, 10_000).default(DEFAULTS.maxBlocksPerRun),
+      contracts: list(
+        contractId,
+        'contract ids whose deployment status to watch',
+        noDuplicates(sameString, 'contracts', 'the same contract'),
+      ),
+      addresses: list(
+        recipient,
+        'addresses whose incoming STX transfers to watch',
+        noDuplicates(sameString, 'addresses', 'the same address'),
+      ),
+      contractLogs: list(
+        logRule,
+        'log rules {"contractId": ..., "contains": ...}',
+        noDuplicates(sameRule, 'contractLogs', 'the same contractId and contains'),
+      ),
+      startHeight: z._default(
+        z.union(
+          [z.literal('latest'), z.int({ error: startHeightMessage }).check(z.minimum(0, { error: startHeightMessage }))],
+          { error: startHeightMessage },
+        ),
+        DEFAULTS.startHeight,
+      ),
+      confirmations: z._default(wholeNumber(0, 100), DEFAULTS.confirmations),
+      maxBlocksPerRun: z._default(wholeNumber(1, 10_000), DEFAULTS.maxBlocksPerRun),
     },
     { error: 'the watch config must be a JSON object {"network": ..., "contracts": [...], ...}' },
   );
 }
 
-const anySchema = watchConfigSchema(null);
+export type WatchConfigSchema = ReturnType<typeof watchConfigSchema>;
 
 /** The keys a config and a log rule may have, for "did you mean" hints on unknown ones. */
-export const ALLOWED_KEYS = {
-  top: Object.keys(anySchema.shape),
-  rule: Object.keys(anySchema.shape.contractLogs.unwrap().element.shape),
-} as const;
+export function allowedKeys(schema: WatchConfigSchema): { top: string[]; rule: string[] } {
+  return {
+    top: Object.keys(schema.shape),
+    rule: Object.keys(schema.shape.contractLogs.def.innerType.def.element.shape),
+  };
+}

@@ -2,10 +2,10 @@
 // with its JSON path and the bad value, so that one edit fixes them all.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { z } from 'zod';
+import type * as z from '../zod-mini';
 import type { Network, WatchConfig } from '../core/domain';
 import { type ConfigProblem, WatchConfigError, formatPath, valueAt } from './config-problems';
-import { ALLOWED_KEYS, NETWORKS, watchConfigSchema } from './watch-config-schema';
+import { allowedKeys, NETWORKS, watchConfigSchema, type WatchConfigSchema } from './watch-config-schema';
 
 export { type ConfigProblem, WatchConfigError, formatConfigProblems } from './config-problems';
 
@@ -13,8 +13,20 @@ export type ConfigResult = { ok: true; config: WatchConfig } | { ok: false; prob
 
 const WATCH_LISTS = ['contracts', 'addresses', 'contractLogs'] as const;
 
-/** One schema per network the file may name, and one for a file whose network is itself invalid. */
-const SCHEMAS = new Map([...NETWORKS, null].map((network) => [network, watchConfigSchema(network)] as const));
+/**
+ * One schema per network the file may name, and one for a file whose network is itself invalid, each built
+ * on first use: a run reads one config, so the others would only lengthen the Lambda's cold start.
+ */
+const schemas = new Map<Network | null, WatchConfigSchema>();
+
+function schemaFor(network: Network | null): WatchConfigSchema {
+  let schema = schemas.get(network);
+  if (!schema) {
+    schema = watchConfigSchema(network);
+    schemas.set(network, schema);
+  }
+  return schema;
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -45,10 +57,11 @@ function unknownKeyMessage(key: string, allowed: readonly string[]): string {
   return `unknown key "${key}": ${hint}allowed keys are ${allowed.map((k) => `"${k}"`).join(', ')}`;
 }
 
-function toProblems(issues: readonly z.core.$ZodIssue[], input: unknown): ConfigProblem[] {
+function toProblems(issues: readonly z.core.$ZodIssue[], input: unknown, schema: WatchConfigSchema): ConfigProblem[] {
   return issues.flatMap((issue): ConfigProblem[] => {
     if (issue.code === 'unrecognized_keys') {
-      const allowed = issue.path.length === 0 ? ALLOWED_KEYS.top : ALLOWED_KEYS.rule;
+      const keys = allowedKeys(schema);
+      const allowed = issue.path.length === 0 ? keys.top : keys.rule;
       return issue.keys.map((key) => {
         const path = [...issue.path, key];
         return { path: formatPath(path), value: valueAt(input, path), message: unknownKeyMessage(key, allowed) };
@@ -74,8 +87,9 @@ function nothingToWatch(input: unknown): ConfigProblem[] {
 
 /** Validates an already-parsed JSON value. */
 export function parseWatchConfig(input: unknown): ConfigResult {
-  const parsed = SCHEMAS.get(declaredNetwork(input))!.safeParse(input);
-  const problems = [...(parsed.success ? [] : toProblems(parsed.error.issues, input)), ...nothingToWatch(input)];
+  const schema = schemaFor(declaredNetwork(input));
+  const parsed = schema.safeParse(input);
+  const problems = [...(parsed.success ? [] : toProblems(parsed.error.issues, input, schema)), ...nothingToWatch(input)];
   if (problems.length > 0 || !parsed.success) return { ok: false, problems };
   const { $comment: _comment, contractLogs, ...rest } = parsed.data;
   return {

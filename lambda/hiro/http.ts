@@ -1,6 +1,6 @@
 // One Hiro request from start to a typed answer: through the limiter, fetch with a timeout, retries with
 // capped full-jitter backoff for 429 / 5xx / no answer, and every other failure mapped to a typed error.
-import type { z } from 'zod';
+import type * as z from '../zod-mini';
 import {
   HiroApiKeyInvalidError,
   HiroApiKeyMissingError,
@@ -64,14 +64,14 @@ export class HiroHttp {
   }
 
   /** Sends `request` and returns its validated 2xx body; for requests that expect no other status. */
-  async getBody<T>(request: HiroRequest, schema: z.ZodType<T>): Promise<T> {
+  async getBody<T>(request: HiroRequest, schema: z.ZodMiniType<T>): Promise<T> {
     const answer = await this.get({ ...request, expect: [] }, schema);
     if (!answer.ok) throw new Error(`${request.route} answered ${answer.status} although no status was expected`);
     return answer.body;
   }
 
   /** Sends `request` and validates a 2xx body with `schema`; statuses in `request.expect` come back as `ok: false`. */
-  async get<T>(request: HiroRequest, schema: z.ZodType<T>): Promise<HiroAnswer<T>> {
+  async get<T>(request: HiroRequest, schema: z.ZodMiniType<T>): Promise<HiroAnswer<T>> {
     const id: RequestIdentity = { endpoint: describeRequest(request), route: request.route };
     const url = requestUrl(this.options.baseUrl, request);
     for (let retry = 0; ; retry += 1) {
@@ -95,7 +95,7 @@ export class HiroHttp {
     attempt: Attempt,
     request: HiroRequest,
     id: RequestIdentity,
-    schema: z.ZodType<T>,
+    schema: z.ZodMiniType<T>,
     retry: number,
   ): { answer: HiroAnswer<T> } | { waitMs: number; giveUp: () => Error } {
     const attempts = retry + 1;
@@ -150,7 +150,7 @@ export class HiroHttp {
     else if (typeof status !== 'number' || status >= 500) this.counters.errors += 1;
   }
 
-  private readBody<T>(id: RequestIdentity, status: number, text: string, schema: z.ZodType<T>): T {
+  private readBody<T>(id: RequestIdentity, status: number, text: string, schema: z.ZodMiniType<T>): T {
     const json = parseJson(text);
     const checked = json.ok ? checkBody(schema, json.value) : json;
     if (checked.ok) return checked.value;

@@ -1,25 +1,25 @@
 // The answer bodies the client reads, as zod schemas: only the fields it uses, extra fields ignored, the
 // fields the API "may" omit optional. Everything else about a body is checked here, once, at the edge.
-// A namespace import lets esbuild drop what is not used (zod's 60 locales alone are 260 KiB).
-import * as z from 'zod';
+// zod/mini (with its English messages, see ../zod-mini): only what is named here ends up in the bundle.
+import * as z from '../zod-mini';
 
-const height = z.int().nonnegative();
-const count = z.int().nonnegative();
-const unixSeconds = z.int().nonnegative();
-const hex = z.string().regex(/^0x[0-9a-fA-F]*$/, 'expected a 0x-prefixed hex string');
-const microStx = z.string().regex(/^\d+$/, 'expected a decimal string of micro-STX');
+const height = z.int().check(z.nonnegative());
+const count = z.int().check(z.nonnegative());
+const unixSeconds = z.int().check(z.nonnegative());
+const hex = z.string().check(z.regex(/^0x[0-9a-fA-F]*$/, 'expected a 0x-prefixed hex string'));
+const microStx = z.string().check(z.regex(/^\d+$/, 'expected a decimal string of micro-STX'));
 
 // ---- GET /extended ----
 
 export const extendedStatusSchema = z.object({
   // Absent until the API has synced.
-  chain_tip: z
-    .object({
+  chain_tip: z.nullish(
+    z.object({
       block_height: height,
       block_hash: hex,
       index_block_hash: hex,
-    })
-    .nullish(),
+    }),
+  ),
 });
 
 // ---- GET /extended/v2/smart-contracts/status ----
@@ -31,7 +31,7 @@ const contractStatusEntrySchema = z.discriminatedUnion('found', [
       status: z.string(),
       tx_id: hex,
       // Absent while the deploy is pending (in the mempool).
-      block_height: height.nullish(),
+      block_height: z.nullish(height),
     }),
   }),
   z.object({ found: z.literal(false) }),
@@ -46,7 +46,7 @@ export const blockSchema = z.object({
   hash: hex,
   index_block_hash: hex,
   parent_block_hash: hex,
-  block_time: unixSeconds.nullish(),
+  block_time: z.nullish(unixSeconds),
   burn_block_time: unixSeconds,
   tx_count: count,
 });
@@ -67,19 +67,21 @@ const blockTransactionSchema = z
     parent_block_hash: hex,
     block_height: height,
     // Older API versions lack block_time; burn_block_time stands in for it.
-    block_time: unixSeconds.nullish(),
+    block_time: z.nullish(unixSeconds),
     burn_block_time: unixSeconds,
-    token_transfer: z.object({ recipient_address: z.string(), amount: microStx, memo: z.string() }).nullish(),
-    contract_call: z.object({ contract_id: z.string() }).nullish(),
-    smart_contract: z.object({ contract_id: z.string() }).nullish(),
+    token_transfer: z.nullish(z.object({ recipient_address: z.string(), amount: microStx, memo: z.string() })),
+    contract_call: z.nullish(z.object({ contract_id: z.string() })),
+    smart_contract: z.nullish(z.object({ contract_id: z.string() })),
   })
-  .superRefine((tx, ctx) => {
-    // A payload the transaction's type promises must be there, or transfers and calls would go unseen.
-    const payload = { token_transfer: tx.token_transfer, contract_call: tx.contract_call, smart_contract: tx.smart_contract };
-    if (tx.tx_type in payload && !payload[tx.tx_type as keyof typeof payload]) {
-      ctx.addIssue({ code: 'custom', path: [tx.tx_type], message: `missing for a ${tx.tx_type} transaction` });
-    }
-  });
+  .check(
+    z.superRefine((tx, ctx) => {
+      // A payload the transaction's type promises must be there, or transfers and calls would go unseen.
+      const payload = { token_transfer: tx.token_transfer, contract_call: tx.contract_call, smart_contract: tx.smart_contract };
+      if (tx.tx_type in payload && !payload[tx.tx_type as keyof typeof payload]) {
+        ctx.addIssue({ code: 'custom', path: [tx.tx_type], message: `missing for a ${tx.tx_type} transaction` });
+      }
+    }),
+  );
 export type RawBlockTransaction = z.infer<typeof blockTransactionSchema>;
 
 export const blockTransactionsPageSchema = z.object({
@@ -94,19 +96,21 @@ const txEventSchema = z
   .object({
     event_index: count,
     event_type: z.string(),
-    contract_log: z
-      .object({
+    contract_log: z.nullish(
+      z.object({
         contract_id: z.string(),
         topic: z.string(),
         value: z.object({ hex, repr: z.string() }),
-      })
-      .nullish(),
+      }),
+    ),
   })
-  .superRefine((event, ctx) => {
-    if (event.event_type === 'smart_contract_log' && !event.contract_log) {
-      ctx.addIssue({ code: 'custom', path: ['contract_log'], message: 'missing for a smart_contract_log event' });
-    }
-  });
+  .check(
+    z.superRefine((event, ctx) => {
+      if (event.event_type === 'smart_contract_log' && !event.contract_log) {
+        ctx.addIssue({ code: 'custom', path: ['contract_log'], message: 'missing for a smart_contract_log event' });
+      }
+    }),
+  );
 export type RawTxEvent = z.infer<typeof txEventSchema>;
 
 const txWithEventsEntrySchema = z.discriminatedUnion('found', [
@@ -114,7 +118,7 @@ const txWithEventsEntrySchema = z.discriminatedUnion('found', [
     found: z.literal(true),
     result: z.object({
       tx_id: hex,
-      event_count: count.nullish(),
+      event_count: z.nullish(count),
       events: z.array(txEventSchema),
     }),
   }),

@@ -1,13 +1,13 @@
 // Turns a raw answer body into a typed value, or into a message naming exactly what drifted:
 // `results[4].tx_id: expected string, got number`.
-import type { z } from 'zod';
+import type * as z from '../zod-mini';
 
 export type BodyCheck<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 /** How many of zod's issues a message lists; the first few are enough to see the drift. */
 const ISSUES_SHOWN = 3;
 
-export function checkBody<T>(schema: z.ZodType<T>, body: unknown): BodyCheck<T> {
+export function checkBody<T>(schema: z.ZodMiniType<T>, body: unknown): BodyCheck<T> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return { ok: true, value: parsed.data };
   const issues = parsed.error.issues;

@@ -51,6 +51,15 @@ describe('answer validation', () => {
     expect(error.message).toContain('total: missing (expected number)');
   });
 
+  it("words a value out of range in zod's English", async () => {
+    const { h, height } = await blockOf(1);
+    h.fake.faults.once(editFirstPage((page) => (page.results[0]!.tx_index = -1)));
+
+    const error = await rejectionOf(h.client().getBlock(height));
+
+    expect(error.message).toContain('results[0].tx_index: Too small: expected number to be >=0');
+  });
+
   it('rejects a transfer without its token_transfer payload', async () => {
     const { h, height } = await blockOf(1);
     h.fake.faults.once(editFirstPage((page) => delete page.results[0]!.token_transfer));

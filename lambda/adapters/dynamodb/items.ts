@@ -1,42 +1,42 @@
 // The items as stored, validated when read: the table is ours, but it can be edited by hand or by an older
 // version of this code, and a bad item should stop the run with a message naming it rather than surface
 // later as a wrong alert.
-// A namespace import lets esbuild drop what is not used (zod's 60 locales alone are 260 KiB).
-import * as z from 'zod';
+import * as z from '../../zod-mini';
 import type { Cursor, ScannedBlock, StoredContractStatus } from '../../core/ports';
 import type { ItemKey } from './keys';
 
-const height = z.number().int().nonnegative();
+const height = z.int().check(z.nonnegative());
+const nonEmpty = z.string().check(z.minLength(1));
 
 export const cursorItem = z.object({
   height,
-  hash: z.string().min(1),
+  hash: nonEmpty,
   time: z.number(),
-  version: z.number().int().positive(),
-  pendingRetractions: z.object({ untilHeight: height, keys: z.array(z.string()) }).optional(),
+  version: z.int().check(z.positive()),
+  pendingRetractions: z.optional(z.object({ untilHeight: height, keys: z.array(z.string()) })),
 });
 
 export const scannedBlockItem = z.object({
   height,
-  hash: z.string().min(1),
+  hash: nonEmpty,
   parentHash: z.string(),
   alertKeys: z.array(z.string()),
 });
 
 export const contractStatusItem = z.object({
-  contractId: z.string().min(1),
+  contractId: nonEmpty,
   found: z.boolean(),
-  status: z.string().nullable(),
-  txId: z.string().nullable(),
-  blockHeight: height.nullable(),
-  changes: z.number().int().nonnegative(),
+  status: z.nullable(z.string()),
+  txId: z.nullable(z.string()),
+  blockHeight: z.nullable(height),
+  changes: z.int().check(z.nonnegative()),
 });
 
 const alertItemCommon = {
   /** Epoch seconds (the table's TTL attribute). */
   expiresAt: z.number(),
   /** The alert JSON as published; a string so that any published value round-trips exactly. */
-  alert: z.string().optional(),
+  alert: z.optional(z.string()),
 };
 
 export const alertItem = z.discriminatedUnion('state', [
@@ -48,8 +48,8 @@ export const alertItem = z.discriminatedUnion('state', [
     claimId: z.string(),
     ...alertItemCommon,
   }),
-  z.object({ state: z.literal('sent'), sentAt: z.number().optional(), ...alertItemCommon }),
-  z.object({ state: z.literal('retracted'), retractedAt: z.number().optional(), ...alertItemCommon }),
+  z.object({ state: z.literal('sent'), sentAt: z.optional(z.number()), ...alertItemCommon }),
+  z.object({ state: z.literal('retracted'), retractedAt: z.optional(z.number()), ...alertItemCommon }),
 ]);
 
 export type AlertItem = z.infer<typeof alertItem>;
@@ -64,7 +64,7 @@ export class StateItemError extends Error {
   }
 }
 
-export function parseItem<S extends z.ZodType>(
+export function parseItem<S extends z.ZodMiniType>(
   schema: S,
   item: Record<string, unknown>,
   tableName: string,

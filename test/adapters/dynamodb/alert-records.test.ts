@@ -187,4 +187,16 @@ describe('alert claims', () => {
       new RegExp(`pk "NET#mainnet#ALERT#${transfer.key}".*Fix or delete that item`),
     );
   });
+
+  it('says what is wrong with an unreadable record', async () => {
+    await table.doc().send(
+      new PutCommand({
+        TableName: table.tableName(),
+        Item: { pk: `NET#mainnet#ALERT#${transfer.key}`, sk: 'ALERT', state: 'delivered', expiresAt: 9_999_999_999 },
+      }),
+    );
+    await expect(store().getAlertRecord(transfer.key)).rejects.toThrow(
+      "Invalid discriminator value. Expected 'pending' | 'sent' | 'retracted';   → at state.",
+    );
+  });
 });
