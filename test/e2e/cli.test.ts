@@ -99,6 +99,14 @@ describe('the CLI against a fake Hiro API, through a growing chain', () => {
     expect(state.cursor).toMatchObject({ height: 7, hash: chain.tip!.hash });
   });
 
+  it('pipes cleanly through `npm start --silent -- --once --json`: nothing but one JSON alert per line on stdout', async () => {
+    const block = chain.mine([transfer({ to: alice, amount: 11 })]);
+    const run = await runCli(args, env, { viaNpm: true, timeoutMs: 30_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe(`${JSON.stringify(jsonLines(run.stdout)[0])}\n`);
+    expect(jsonLines(run.stdout)[0]).toMatchObject({ type: 'token_transfer', key: `token_transfer:${block.txs[0]!.txId}`, amount: '11' });
+  });
+
   it('rejects an invalid config with exit code 2, naming each problem, and writes no state', async () => {
     const bad = join(dir, 'bad.json');
     await writeFile(bad, JSON.stringify({ network: 'mainnet', addresses: ['ST1PQHQKV0RJXZFY1DGX8MNSNYVE3VGZJSRTPGZGM', 'nope'], startHeight: 1.5 }));

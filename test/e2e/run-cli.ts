@@ -14,10 +14,18 @@ export interface CliRun {
 export function runCli(
   args: string[],
   env: Record<string, string>,
-  options: { timeoutMs?: number; onStderr?: (chunk: string, child: ReturnType<typeof spawn>) => void } = {},
+  options: {
+    timeoutMs?: number;
+    onStderr?: (chunk: string, child: ReturnType<typeof spawn>) => void;
+    /** Through `npm start --silent --`, exactly as the README shows, rather than node directly. */
+    viaNpm?: boolean;
+  } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'lambda/cli.ts', ...args], {
+    const [command, commandArgs] = options.viaNpm
+      ? ['npm', ['start', '--silent', '--', ...args]]
+      : [process.execPath, ['--import', 'tsx', 'lambda/cli.ts', ...args]];
+    const child = spawn(command, commandArgs, {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
