@@ -1,7 +1,7 @@
 // Real principals for the config tests. The mainnet ones are live contracts and deployers; each is
 // checked with validateStacksAddress in stacks-principals.test.ts, so a typo here fails a test.
 export const MAINNET = {
-  /** ALEX deployer (the fixtures' swap-helper-bridged-v1-1). */
+  /** ALEX deployer (of swap-helper-bridged-v1-1). */
   alex: 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9',
   /** Arkadiko deployer. */
   arkadiko: 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR',
