@@ -46,6 +46,7 @@ export class FileStateStore extends DocumentStateStore {
     }
     // Another runner may have written the file since we opened it: start from what is on disk.
     this.doc = await readDocument(this.path, this.doc.network);
+    this.pruneAlerts(nowMs);
     this.lockTakenAt = nowMs;
     return true;
   }

@@ -54,10 +54,6 @@ export class DocumentStateStore implements StateStore {
     this.retentionMs = options.alertRetentionMs ?? 30 * DAY_MS;
   }
 
-  snapshot(): StateDocument {
-    return structuredClone(this.doc);
-  }
-
   private async changed(): Promise<void> {
     await this.options.onChange?.(this.doc);
   }
@@ -66,6 +62,7 @@ export class DocumentStateStore implements StateStore {
     const lease = this.doc.lease;
     if (lease && lease.owner !== owner && lease.until > nowMs) return false;
     this.doc.lease = { owner, until: nowMs + ttlMs };
+    this.pruneAlerts(nowMs);
     await this.changed();
     return true;
   }
@@ -166,7 +163,7 @@ export class DocumentStateStore implements StateStore {
     return record && record.expiresAt > nowMs ? record : undefined;
   }
 
-  /** Keep twice the fork-search window of blocks; expired alert records go too, so the file stays small. */
+  /** Keep twice the fork-search window of blocks, so the file stays small. */
   private pruneBlocks(cursorHeight: number): void {
     const floor = cursorHeight - 2 * REORG_WINDOW;
     for (const height of Object.keys(this.doc.blocks)) {
@@ -174,8 +171,11 @@ export class DocumentStateStore implements StateStore {
     }
   }
 
-  /** Drop alert records past their expiry. */
-  pruneAlerts(nowMs: number): void {
+  /**
+   * Drop alert records past their expiry (they already count as absent), so the file does not grow with
+   * every alert ever sent. Done once a run, when the lease is taken.
+   */
+  protected pruneAlerts(nowMs: number): void {
     for (const [key, record] of Object.entries(this.doc.alerts)) {
       if (record.expiresAt <= nowMs) delete this.doc.alerts[key];
     }

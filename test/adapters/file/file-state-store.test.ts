@@ -88,4 +88,17 @@ describe('file state store', () => {
     expect(await store.claimAlert('k', 1000, 1000)).toBe('sent');
     expect(await store.claimAlert('k', 31 * 24 * 3600 * 1000, 1000)).toBe('claimed');
   });
+
+  it('drops expired alert records from the file when a run takes the lease, so it does not grow forever', async () => {
+    const store = await FileStateStore.open(path, 'mainnet');
+    await store.claimAlert('old', 0, 1000);
+    await store.markAlertSent('old', 0, { key: 'old' });
+    const later = 31 * 24 * 3600 * 1000;
+    await store.claimAlert('new', later, 1000);
+    await store.markAlertSent('new', later, { key: 'new' });
+    await store.releaseLease('run-1');
+    expect(await store.acquireLease('run-2', later, 60_000)).toBe(true);
+    await store.writeCursor(at(1), null);
+    expect(Object.keys(JSON.parse(await readFile(path, 'utf8')).alerts)).toEqual(['new']);
+  });
 });
