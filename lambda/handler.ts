@@ -12,7 +12,7 @@ import { runCycle } from './core/cycle';
 import type { CycleSummary } from './core/cycle-types';
 import type { WatchConfig } from './core/domain';
 import { parseWatchConfigText, WatchConfigError } from './config/watch-config';
-import { createHiroClient } from './hiro';
+import { createHiroClient, type ApiStats, type HiroClient } from './hiro';
 import { createDynamoStateStore } from './adapters/dynamodb';
 import { createSnsPublisher } from './adapters/sns';
 import { readApiSettings } from './runtime/api-env';
@@ -41,22 +41,15 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
   logger.addContext(context);
   logger.appendKeys({ runId: context.awsRequestId });
   metrics.captureColdStartMetric(context.functionName);
+  let chain: HiroClient | undefined;
   try {
     const settings = readLambdaSettings(process.env);
     const config = (watchConfig ??= await loadWatchConfig(settings));
     const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
-    const api = readApiSettings(process.env, apiKey);
     const telemetry = createPowertoolsTelemetry(logger, metrics);
-    const chain = createHiroClient({
-      baseUrl: api.baseUrl,
-      requestsPerMinute: api.requestsPerMinute,
-      ...(api.apiKey ? { apiKey: api.apiKey } : {}),
+    chain = createHiroClient({
+      ...readApiSettings(process.env, apiKey),
       log: (level, message, attributes) => logger[level](message, attributes ?? {}),
-      onRequest: ({ status }) => {
-        metrics.addMetric('ApiRequests', MetricUnit.Count, 1);
-        if (status === 429) metrics.addMetric('ApiThrottled', MetricUnit.Count, 1);
-        else if (typeof status !== 'number' || status >= 400) metrics.addMetric('ApiErrors', MetricUnit.Count, 1);
-      },
     });
     const deps = {
       chain,
@@ -92,9 +85,20 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
     logger.error('invocation failed', error as Error);
     throw error;
   } finally {
+    if (chain) addApiMetrics(chain.stats());
     metrics.publishStoredMetrics();
     logger.resetKeys();
   }
+}
+
+/**
+ * The client's own counts, once per invocation. Answers the client asked for (an empty block's 404, the
+ * tip's 304) are not errors there, so ApiErrors counts only failures.
+ */
+function addApiMetrics(stats: ApiStats): void {
+  metrics.addMetric('ApiRequests', MetricUnit.Count, stats.requests);
+  metrics.addMetric('ApiThrottled', MetricUnit.Count, stats.throttled);
+  metrics.addMetric('ApiErrors', MetricUnit.Count, stats.errors);
 }
 
 async function loadWatchConfig(settings: LambdaSettings): Promise<WatchConfig> {

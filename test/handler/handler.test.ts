@@ -126,6 +126,19 @@ describe('the Lambda handler over a growing chain', () => {
     expect(logs.some((l) => l.message === 'invocation done' && l.runId === 'run-5')).toBe(true);
   });
 
+  it('counts an empty block\'s expected 404 as an API request, not an API error', async () => {
+    fake.chain.mine([]);
+    await handler({}, lambdaContext('run-empty'));
+    const emf = output
+      .join('')
+      .split('\n')
+      .filter((l) => l.trim().startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => 'ApiRequests' in l)!;
+    expect(emf.ApiRequests).toBeGreaterThan(0);
+    expect(emf.ApiErrors).toBe(0);
+  });
+
   it('fails the invocation before touching state when the watch config is invalid', async () => {
     vi.resetModules();
     const saved = process.env.WATCH_CONFIG;
