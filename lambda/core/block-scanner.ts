@@ -183,8 +183,8 @@ export class BlockScanner {
 
     let forkPoint: CursorPosition;
     if (search.forkPoint) {
-      const header = await chain.getBlockHeader(search.forkPoint.height);
-      forkPoint = { height: search.forkPoint.height, hash: search.forkPoint.hash, time: header?.time ?? cursor.time };
+      const { height, hash } = search.forkPoint;
+      forkPoint = { height, hash, time: search.forkPointTime ?? cursor.time };
     } else {
       forkPoint = await this.deepReorgFallback(cursor, newChainHash, search.windowFloor);
     }

@@ -9,6 +9,8 @@ export const REORG_WINDOW = 1000;
 export interface ForkSearch {
   /** The highest remembered block still canonical, or null when none in the window is (a deep reorg). */
   forkPoint: ScannedBlock | null;
+  /** The fork point's block time, from the header that showed it canonical; null with no fork point. */
+  forkPointTime: number | null;
   /** Every remembered block above the fork point: their alerts may no longer be on the canonical chain. */
   orphaned: ScannedBlock[];
   /** The lowest height remembered (the window's floor). */
@@ -28,12 +30,15 @@ export async function findForkPoint(
 ): Promise<ForkSearch> {
   const remembered = await state.getScannedBlocks(Math.max(0, cursor.height - window), cursor.height);
   const windowFloor = remembered[0]?.height ?? cursor.height;
-  if (remembered.length === 0) return { forkPoint: null, orphaned: [], windowFloor };
+  if (remembered.length === 0) return { forkPoint: null, forkPointTime: null, orphaned: [], windowFloor };
 
+  const canonicalTimes = new Map<number, number>();
   const isCanonical = async (index: number): Promise<boolean> => {
     const block = remembered[index]!;
     const header = await chain.getBlockHeader(block.height);
-    return header !== null && header.hash === block.hash;
+    if (header === null || header.hash !== block.hash) return false;
+    canonicalTimes.set(index, header.time);
+    return true;
   };
 
   // Invariant: remembered[bad] is not canonical; remembered[good] is (or good = -1: none known to be).
@@ -56,11 +61,16 @@ export async function findForkPoint(
     }
     bad = probe;
   }
-  if (good === -1) return { forkPoint: null, orphaned: remembered, windowFloor };
+  if (good === -1) return { forkPoint: null, forkPointTime: null, orphaned: remembered, windowFloor };
   while (bad - good > 1) {
     const mid = Math.floor((good + bad) / 2);
     if (await isCanonical(mid)) good = mid;
     else bad = mid;
   }
-  return { forkPoint: remembered[good]!, orphaned: remembered.slice(good + 1), windowFloor };
+  return {
+    forkPoint: remembered[good]!,
+    forkPointTime: canonicalTimes.get(good) ?? null,
+    orphaned: remembered.slice(good + 1),
+    windowFloor,
+  };
 }
