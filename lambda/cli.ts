@@ -7,7 +7,7 @@ import type { CycleDeps, CycleSummary } from './core/cycle-types';
 import type { WatchConfig } from './core/domain';
 import type { Publisher, StateStore, Telemetry } from './core/ports';
 import { loadWatchConfigFile, WatchConfigError } from './config/watch-config';
-import { createHiroClient } from './hiro';
+import { createHiroClient, HiroConfigError } from './hiro';
 import { FileStateStore, StateFileError } from './adapters/file/file-state-store';
 import { createStdoutPublisher } from './adapters/stdout/stdout-publisher';
 import { parseCliArgs, UsageError, USAGE, type CliOptions } from './local/args';
@@ -49,8 +49,8 @@ async function main(): Promise<number> {
   try {
     deps = await buildDeps(options, config, telemetry);
   } catch (error) {
-    if (error instanceof EnvironmentError || error instanceof StateFileError || isConfigError(error)) {
-      process.stderr.write(`${(error as Error).message}\n`);
+    if (error instanceof EnvironmentError || error instanceof StateFileError || error instanceof HiroConfigError) {
+      process.stderr.write(`${error.message}\n`);
       return EXIT.usage;
     }
     throw error;
@@ -110,11 +110,8 @@ async function oneCycle(deps: CycleDeps, config: WatchConfig, shouldStop: () => 
 }
 
 async function buildDeps(options: CliOptions, config: WatchConfig, telemetry: Telemetry): Promise<CycleDeps> {
-  const api = readApiSettings(process.env);
   const chain = createHiroClient({
-    baseUrl: api.baseUrl,
-    requestsPerMinute: api.requestsPerMinute,
-    ...(api.apiKey ? { apiKey: api.apiKey } : {}),
+    ...readApiSettings(process.env),
     log: (level, message, attributes) => telemetry.log(level, message, attributes),
   });
   const state: StateStore = options.table
@@ -137,10 +134,6 @@ async function openSnsPublisher(topicArn: string, telemetry: Telemetry): Promise
   const { SNSClient } = await import('@aws-sdk/client-sns');
   const { createSnsPublisher } = await import('./adapters/sns');
   return createSnsPublisher({ client: new SNSClient({}), topicArn, log: telemetry.log });
-}
-
-function isConfigError(error: unknown): boolean {
-  return error instanceof Error && error.name === 'HiroConfigError';
 }
 
 main().then(

@@ -1,13 +1,12 @@
 // One watch cycle: take the lease, check contract statuses, scan new blocks, report what was done.
 // Pure orchestration over the ports: no AWS SDK, no fetch, no process.env.
-import type { AlertType, WatchConfig } from './domain';
+import type { Alert, AlertType, WatchConfig } from './domain';
 import type { CycleBudget, CycleDeps, CycleSummary, StopReason } from './cycle-types';
 import { BlockScanner } from './block-scanner';
 import { watchContractStatuses } from './contract-status-watch';
 import { compileWatchRules } from './watch-rules';
 import { RunLease } from './run-lease';
 import { AlertInFlightError } from './delivery';
-import type { Alert } from './domain';
 
 export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: CycleBudget): Promise<CycleSummary> {
   const startedAt = deps.clock.now();

@@ -8,7 +8,7 @@ import type {
   TxEvents,
 } from './domain';
 import { alertKeys } from './alert-keys';
-import type { WatchRules } from './watch-rules';
+import { watchesLogs, type WatchRules } from './watch-rules';
 
 // Only these transaction types run contract code, so only they can print.
 const LOG_CARRYING_TYPES = new Set(['contract_call', 'smart_contract']);
@@ -18,7 +18,7 @@ const LOG_CARRYING_TYPES = new Set(['contract_call', 'smart_contract']);
  * have events. A failed transaction's events were rolled back, so they never alert and are not fetched.
  */
 export function transactionsNeedingEvents(block: Block, rules: WatchRules): Transaction[] {
-  if (rules.logRules.size === 0) return [];
+  if (!watchesLogs(rules)) return [];
   return block.transactions.filter(
     (tx) => tx.txStatus === 'success' && tx.eventCount > 0 && LOG_CARRYING_TYPES.has(tx.txType),
   );
@@ -57,7 +57,7 @@ export function matchContractLogs(
   rules: WatchRules,
   network: Network,
 ): ContractLogAlert[] {
-  if (rules.logRules.size === 0) return [];
+  if (!watchesLogs(rules)) return [];
   const alerts: ContractLogAlert[] = [];
   for (const tx of block.transactions) {
     if (tx.txStatus !== 'success') continue;

@@ -91,7 +91,11 @@ async function readBatch(context: EventReaderContext, batch: Pending[], logs: Ma
 /** Groups by offset (event_offset applies to every id of a call), then fills each call up to the URL budget. */
 function planBatches(baseUrl: URL, pending: Pending[]): Pending[][] {
   const byOffset = new Map<number, Pending[]>();
-  for (const tx of pending) byOffset.set(tx.offset, [...(byOffset.get(tx.offset) ?? []), tx]);
+  for (const tx of pending) {
+    const group = byOffset.get(tx.offset);
+    if (group) group.push(tx);
+    else byOffset.set(tx.offset, [tx]);
+  }
   const batches: Pending[][] = [];
   for (const [offset, group] of byOffset) {
     const baseLength = requestUrl(baseUrl, batchRequest([], offset)).href.length;

@@ -5,9 +5,9 @@
 //
 // By default at most one second's worth of requests start at once (none early without a key: 1.2 s apart;
 // up to 8 with one), as Hiro's gateway limits per second as well as per minute and a burst that trips it
-// costs retries; the allowance lets a run that paused (processing, writing state) catch up on idle slots. A larger burst shortens a scheduled run (a cycle's dozen
-// requests in a second rather than one every 1.2 s without a key: less billed time, alerts sooner) for
-// deployments that know their gateway allows it. Over any minute the client still sends no more than the
+// costs retries; the allowance lets a run that paused (processing, writing state) catch up on idle slots.
+// A larger burst shortens a scheduled run (a cycle's dozen requests in a second rather than one every 1.2 s
+// without a key: less billed time, alerts sooner) for deployments that know their gateway allows it. Over any minute the client still sends no more than the
 // limit, and the server's own count, read from every answer, stops it when other traffic shares the budget.
 //
 // Written by hand rather than with p-throttle because p-throttle reads the real clock and sets its own

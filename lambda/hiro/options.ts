@@ -4,7 +4,7 @@ import { HiroConfigError } from './errors';
 
 export type HiroLogLevel = 'debug' | 'info' | 'warn' | 'error';
 
-/** One HTTP attempt, for metrics (ApiRequests, ApiThrottled, ApiErrors). */
+/** One HTTP attempt, reported as it ends (per-request tracing; the totals are in the client's stats()). */
 export interface HiroRequestEvent {
   /** The route template, e.g. `GET /extended/v2/blocks/{height_or_hash}/transactions`. */
   endpoint: string;
@@ -65,11 +65,15 @@ export interface ResolvedHiroOptions {
 
 export const DEFAULT_BASE_URL = 'https://api.hiro.so';
 
+/** Requests per minute Hiro allows without a key and with one. */
+export const RATE_LIMIT_WITHOUT_KEY = 50;
+export const RATE_LIMIT_WITH_KEY = 500;
+
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOptions {
   const apiKey = options.apiKey?.trim() || undefined;
-  const requestsPerMinute = positive('requestsPerMinute', options.requestsPerMinute ?? (apiKey ? 500 : 50));
+  const requestsPerMinute = positive('requestsPerMinute', options.requestsPerMinute ?? (apiKey ? RATE_LIMIT_WITH_KEY : RATE_LIMIT_WITHOUT_KEY));
   return {
     baseUrl: parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL),
     apiKey,

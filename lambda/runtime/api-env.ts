@@ -1,4 +1,5 @@
 // Reads the Hiro API settings from the environment, the same way for the CLI and the Lambda.
+import { DEFAULT_BASE_URL, RATE_LIMIT_WITH_KEY, RATE_LIMIT_WITHOUT_KEY } from '../hiro/options';
 
 export class EnvironmentError extends Error {
   constructor(message: string) {
@@ -7,20 +8,15 @@ export class EnvironmentError extends Error {
   }
 }
 
+/** The Hiro client options the environment sets (a subset of HiroClientOptions, passed on as is). */
 export interface ApiSettings {
   baseUrl: string;
   apiKey?: string;
   requestsPerMinute: number;
 }
 
-export const DEFAULT_API_URL = 'https://api.hiro.so';
-
-/** Requests per minute Hiro allows without a key and with one. */
-export const RATE_LIMIT_WITHOUT_KEY = 50;
-export const RATE_LIMIT_WITH_KEY = 500;
-
 export function readApiSettings(env: NodeJS.ProcessEnv, apiKey: string | undefined = env.STACKS_API_KEY): ApiSettings {
-  const baseUrl = env.STACKS_API_URL?.trim() || DEFAULT_API_URL;
+  const baseUrl = env.STACKS_API_URL?.trim() || DEFAULT_BASE_URL;
   const key = apiKey?.trim() || undefined;
   const rpmText = env.STACKS_API_RPM?.trim();
   let requestsPerMinute = key ? RATE_LIMIT_WITH_KEY : RATE_LIMIT_WITHOUT_KEY;

@@ -1,8 +1,7 @@
 // SNS refuses a whole message whose subject is not plain: ASCII only, no line breaks or control
 // characters, starting with a letter, digit or punctuation, fewer than 100 characters. The renderer aims
 // for that; this guard makes a slip cost a cleaned subject rather than an undelivered alert.
-
-const MAX_SUBJECT_CHARS = 99;
+import { SUBJECT_MAX } from '../../core/render/subject';
 
 /** Characters the renderer may use that have a readable ASCII spelling (NFKD covers accents and '…'). */
 const ASCII_SPELLINGS: Record<string, string> = {
@@ -27,6 +26,6 @@ export function cleanSubject(subject: string, fallback: string): string {
     .replace(/\s+/g, ' ')
     .replace(/[^\x20-\x7E]/gu, '?')
     .trim();
-  if (clean.length > MAX_SUBJECT_CHARS) clean = `${clean.slice(0, MAX_SUBJECT_CHARS - 3).trimEnd()}...`;
+  if (clean.length > SUBJECT_MAX) clean = `${clean.slice(0, SUBJECT_MAX - 3).trimEnd()}...`;
   return clean.length > 0 ? clean : fallback;
 }

@@ -17,7 +17,7 @@ export function abbreviate(id: string, head: number, tail: number, marker: strin
 export function shortPrincipal(principal: string, marker: string): string {
   const dot = principal.indexOf('.');
   if (dot < 0) return abbreviate(principal, 4, 3, marker);
-  return `${abbreviate(principal.slice(0, dot), 4, 3, marker)}.${sanitizeUntrusted(principal.slice(dot + 1), 40)}`;
+  return `${abbreviate(principal.slice(0, dot), 4, 3, marker)}.${contractName(principal)}`;
 }
 
 export function shortTxId(txId: string, marker: string): string {

@@ -4,18 +4,10 @@ import type { Alert } from '../domain';
 import { brand, previousPhrase, retractedLabel, statusPhrase, windowFloor } from './alert-wording';
 import { contractName, decodeMemo, LIMITS, shortPrincipal, shortTxId } from './chain-text';
 import { fitSms, toGsm7 } from './gsm7';
-import { formatStx } from './stx-amount';
+import { stxOrAsReceived } from './stx-amount';
 import { sanitizeUntrusted } from './untrusted-text';
 
 const MARKER = '...';
-
-function amountText(microStx: string): string {
-  try {
-    return formatStx(microStx, 'plain');
-  } catch {
-    return `${sanitizeUntrusted(microStx, 30)} micro-STX`;
-  }
-}
 
 function where(blockHeight: number | null, txId: string | null): string {
   const parts = [blockHeight === null ? '' : `blk ${blockHeight}`, txId === null ? '' : `tx ${shortTxId(txId, MARKER)}`];
@@ -27,7 +19,7 @@ function text(alert: Alert): string {
     case 'token_transfer': {
       const memo = decodeMemo(alert.memo);
       const memoText = memo.kind === 'text' ? ` memo: ${memo.text}` : '';
-      return `${amountText(alert.amount)} to ${shortPrincipal(alert.recipient, MARKER)} ${where(alert.block_height, alert.tx_id)} from ${shortPrincipal(alert.sender, MARKER)}${memoText}`;
+      return `${stxOrAsReceived(alert.amount, 'plain')} to ${shortPrincipal(alert.recipient, MARKER)} ${where(alert.block_height, alert.tx_id)} from ${shortPrincipal(alert.sender, MARKER)}${memoText}`;
     }
     case 'contract_log':
       return (

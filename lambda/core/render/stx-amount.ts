@@ -1,5 +1,6 @@
 // STX amounts, exactly. Amounts are micro-STX decimal strings that can exceed 2^53, so they are divided
 // as bigints and never pass through a float.
+import { sanitizeUntrusted } from './untrusted-text';
 
 const MICRO_PER_STX = 1_000_000n;
 // Made on first use: building a NumberFormat loads ICU's locale data, about 20 ms of the Lambda's cold
@@ -26,6 +27,15 @@ export function formatStx(microStx: string, style: StxStyle = 'exact'): string {
   const wholeText = style === 'plain' ? whole.toString() : GROUPED.format(whole);
   const fractionText = style === 'exact' ? fraction : fraction.replace(/0+$/, '');
   return `${wholeText}${fractionText ? `.${fractionText}` : ''} STX`;
+}
+
+/** `formatStx`, or the value as received when it is no micro-STX amount: a one-line alert goes out either way. */
+export function stxOrAsReceived(microStx: string, style: StxStyle): string {
+  try {
+    return formatStx(microStx, style);
+  } catch {
+    return `${sanitizeUntrusted(microStx, 30)} micro-STX`;
+  }
 }
 
 /** An integer with thousands separators (block heights in prose: `182,345`). */

@@ -2,7 +2,7 @@
 import type { Alert } from '../domain';
 import { brand, retractedLabel, statusPhrase, windowFloor } from './alert-wording';
 import { contractName, shortPrincipal, shortTxId } from './chain-text';
-import { formatCount, formatStx } from './stx-amount';
+import { formatCount, stxOrAsReceived } from './stx-amount';
 import { sanitizeUntrusted, toPrintableAscii, truncate } from './untrusted-text';
 
 /** SNS requires a subject shorter than 100 characters. */
@@ -10,18 +10,10 @@ export const SUBJECT_MAX = 99;
 
 const MARKER = '...';
 
-function amountText(microStx: string): string {
-  try {
-    return formatStx(microStx, 'short');
-  } catch {
-    return `${sanitizeUntrusted(microStx, 30)} micro-STX`;
-  }
-}
-
 function body(alert: Alert): string {
   switch (alert.type) {
     case 'token_transfer':
-      return `${amountText(alert.amount)} to ${shortPrincipal(alert.recipient, MARKER)} (block ${formatCount(alert.block_height)})`;
+      return `${stxOrAsReceived(alert.amount, 'short')} to ${shortPrincipal(alert.recipient, MARKER)} (block ${formatCount(alert.block_height)})`;
     case 'contract_log':
       return `${sanitizeUntrusted(alert.topic, 30)} from ${contractName(alert.contract_id)} (block ${formatCount(alert.block_height)})`;
     case 'contract_status':
