@@ -36,7 +36,8 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     const statuses = await checkContractStatuses(deps, config, budget);
     summary.contractsChecked = statuses.checked;
     published.push(...statuses.alerts);
-    telemetry.metric('ContractsWatched', config.contracts.length);
+    // Polling cycles inside one invocation skip the status check (contracts: []); only a real check reports.
+    if (config.contracts.length > 0) telemetry.metric('ContractsWatched', config.contracts.length);
 
     const tip = await deps.chain.getTip();
     if (!tip) {
