@@ -23,14 +23,21 @@ export function resetTxIds(): void {
 }
 export const hash = (...parts: unknown[]) => '0x' + createHash('sha256').update(parts.join('|')).digest('hex');
 
-export function transfer(recipient: string, amount = '1000000', opts: Partial<ModelTx> = {}): ModelTx {
+/** A successful transaction of `txType` with a fresh id; mine() sets its tx_index. */
+function newTx(txType: string, eventCount: number): ModelTx {
   return {
     txId: hash('tx', ++txCounter),
     txIndex: 0,
-    txType: 'token_transfer',
+    txType,
     txStatus: 'success',
     sender: 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7',
-    eventCount: 1,
+    eventCount,
+  };
+}
+
+export function transfer(recipient: string, amount = '1000000', opts: Partial<ModelTx> = {}): ModelTx {
+  return {
+    ...newTx('token_transfer', 1),
     tokenTransfer: { recipient, amount, memo: '0x' },
     ...opts,
   };
@@ -42,12 +49,7 @@ export function contractCall(
   opts: Partial<ModelTx> = {},
 ): ModelTx {
   return {
-    txId: hash('tx', ++txCounter),
-    txIndex: 0,
-    txType: 'contract_call',
-    txStatus: 'success',
-    sender: 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7',
-    eventCount: logs.length,
+    ...newTx('contract_call', logs.length),
     contractId,
     logs: logs.map((l, i) => ({
       eventIndex: i,
@@ -61,14 +63,7 @@ export function contractCall(
 }
 
 export function coinbase(): ModelTx {
-  return {
-    txId: hash('tx', ++txCounter),
-    txIndex: 0,
-    txType: 'coinbase',
-    txStatus: 'success',
-    sender: 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7',
-    eventCount: 0,
-  };
+  return newTx('coinbase', 0);
 }
 
 export class MemoryChain implements ChainApi {
