@@ -3,6 +3,7 @@
 // paced for 50 requests a minute (no key) against the fake API. Time is a timeline: rate-limit waits and
 // assumed round trips (Hiro 100 ms, DynamoDB 5 ms, SNS 30 ms) are added without being waited for, local
 // work is measured, so a cycle's duration is what the function would be billed for.
+import { operatorChannelOverLog } from '../lambda/core/operator-log';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { runCycle } from '../lambda/core/cycle';
 import type { WatchConfig } from '../lambda/core/domain';
@@ -72,7 +73,7 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
       // A new Hiro client per cycle, as each invocation builds one: its pacing starts afresh.
       const chainApi = api.client({ requestsPerMinute: 50, now: clock.now, sleep: clock.sleep, fetch: clock.fetchWithLatency(HIRO_LATENCY_MS) });
       const before = { ...usage, at: clock.now(), requests: api.fake.count() };
-      const summary = await runCycle({ chain: chainApi, state, publisher, clock, telemetry: silentTelemetry }, scenario.config, {
+      const summary = await runCycle({ chain: chainApi, state, publisher, clock, telemetry: silentTelemetry, operator: operatorChannelOverLog(silentTelemetry) }, scenario.config, {
         runId: `cost-${cycle}`,
         deadlineMs: clock.now() + 105_000,
         leaseTtlMs: 120_000,

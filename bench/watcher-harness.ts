@@ -1,6 +1,7 @@
 // What every benchmark run of the watcher needs: the fake Hiro API serving a chain, the real Hiro client
 // pointed at it, an in-memory state store and a publisher that only counts, and clocks that either follow
 // real time scaled down (rate-limit runs) or are driven by the benchmark (simulated schedules).
+import { operatorChannelOverLog } from '../lambda/core/operator-log';
 import { runCycle } from '../lambda/core/cycle';
 import type { CycleBudget, CycleDeps, CycleSummary } from '../lambda/core/cycle-types';
 import type { OutgoingAlert, WatchConfig } from '../lambda/core/domain';
@@ -59,7 +60,7 @@ export function memoryState(): StateStore {
 }
 
 export function cycleDeps(chain: HiroClient, clock: Clock, state = memoryState()): CycleDeps & { publisher: TimedPublisher } {
-  return { chain, state, publisher: new TimedPublisher(clock), clock, telemetry: silentTelemetry };
+  return { chain, state, publisher: new TimedPublisher(clock), clock, telemetry: silentTelemetry, operator: operatorChannelOverLog(silentTelemetry) };
 }
 
 let runs = 0;

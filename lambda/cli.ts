@@ -2,6 +2,7 @@
 // (Hiro client, file or DynamoDB state, stdout or SNS publisher), and runs watch cycles.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { operatorChannelOverLog } from './core/operator-log';
 import { runCycle } from './core/cycle';
 import type { CycleDeps, CycleSummary } from './core/cycle-types';
 import type { WatchConfig } from './core/domain';
@@ -120,7 +121,7 @@ async function buildDeps(options: CliOptions, config: WatchConfig, telemetry: Te
   const publisher: Publisher = options.topic
     ? await openSnsPublisher(options.topic, telemetry)
     : createStdoutPublisher(process.stdout, options.json ? 'json' : 'human');
-  return { chain, state, publisher, clock: { now: () => Date.now() }, telemetry };
+  return { chain, state, publisher, clock: { now: () => Date.now() }, telemetry, operator: operatorChannelOverLog(telemetry) };
 }
 
 // The AWS adapters load only when asked for, so a local run never pays for the AWS SDK.

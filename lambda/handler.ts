@@ -8,6 +8,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { Context } from 'aws-lambda';
+import { operatorChannelOverLog } from './core/operator-log';
 import { runCycle } from './core/cycle';
 import type { CycleSummary } from './core/cycle-types';
 import type { WatchConfig } from './core/domain';
@@ -57,6 +58,7 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
       publisher: createSnsPublisher({ client: sns, topicArn: settings.topicArn, log: telemetry.log }),
       clock: { now: () => Date.now() },
       telemetry,
+      operator: operatorChannelOverLog(telemetry),
     };
     const timeLeftMs = context.getRemainingTimeInMillis();
     const workMs = Math.min(timeLeftMs - SAFETY_MARGIN_MS, (settings.runSeconds ?? Infinity) * 1000);

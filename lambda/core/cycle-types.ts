@@ -1,6 +1,6 @@
 // The watch cycle's contract with its two composition roots (lambda/handler.ts and lambda/cli.ts).
 import type { AlertType, BlockRef, WatchConfig } from './domain';
-import type { ChainApi, Clock, Publisher, StateStore, Telemetry } from './ports';
+import type { ChainApi, Clock, OperatorChannel, Publisher, StateStore, Telemetry } from './ports';
 
 export interface CycleDeps {
   chain: ChainApi;
@@ -8,6 +8,8 @@ export interface CycleDeps {
   publisher: Publisher;
   clock: Clock;
   telemetry: Telemetry;
+  /** Where conditions that need a person go (the ops topic in AWS). */
+  operator: OperatorChannel;
 }
 
 export interface CycleBudget {

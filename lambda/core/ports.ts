@@ -145,6 +145,34 @@ export interface Publisher {
   publish(alerts: readonly OutgoingAlert[]): Promise<PublishOutcome>;
 }
 
+// ---- the operator ----
+
+/**
+ * Conditions only the operator can fix: an alert SNS will never take, a chain that never links, a block that
+ * fails run after run, an API route about to disappear, a fork deeper than the window. Users' alerts never go
+ * here; these go to whoever runs the watcher (the ops topic in AWS, stderr locally).
+ */
+export type OperatorNoticeKind =
+  | 'alert-undeliverable'
+  | 'chain-unlinked'
+  | 'stuck-block'
+  | 'api-deprecation'
+  | 'deep-reorg'
+  | 'rate-limited';
+
+export interface OperatorNotice {
+  kind: OperatorNoticeKind;
+  /** One line of plain ASCII, fewer than 100 characters (an SNS subject). */
+  subject: string;
+  /** The cause in plain words: what failed, where (heights, hashes, keys, URLs), and what to do. */
+  message: string;
+}
+
+export interface OperatorChannel {
+  /** Best effort: a notice that cannot be sent is logged by the adapter; it never fails the cycle. */
+  notify(notice: OperatorNotice): Promise<void>;
+}
+
 // ---- time and telemetry ----
 
 export interface Clock {

@@ -3,7 +3,7 @@
 import { runCycle } from '../../lambda/core/cycle';
 import type { CycleBudget, CycleSummary } from '../../lambda/core/cycle-types';
 import type { WatchConfig } from '../../lambda/core/domain';
-import type { Telemetry } from '../../lambda/core/ports';
+import type { OperatorChannel, OperatorNotice, Telemetry } from '../../lambda/core/ports';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { MemoryChain } from '../support/memory-chain';
 import { RecordingPublisher } from '../support/recording-publisher';
@@ -40,11 +40,20 @@ export class RecordingTelemetry implements Telemetry {
   }
 }
 
+/** The operator's channel as a list of the notices sent, for tests that assert what reached ops. */
+export class RecordingOperator implements OperatorChannel {
+  notices: OperatorNotice[] = [];
+  async notify(notice: OperatorNotice) {
+    this.notices.push(notice);
+  }
+}
+
 export function harness(chain = new MemoryChain(), cfg = config()) {
   let now = 1_800_000_000_000;
   const state = new DocumentStateStore(emptyDocument('mainnet'));
   const publisher = new RecordingPublisher();
   const telemetry = new RecordingTelemetry();
+  const operator = new RecordingOperator();
   const clock = { now: () => now };
   let runs = 0;
   return {
@@ -52,14 +61,15 @@ export function harness(chain = new MemoryChain(), cfg = config()) {
     state,
     publisher,
     telemetry,
+    operator,
     config: cfg,
     advance(ms: number) {
       now += ms;
     },
-    deps: () => ({ chain, state, publisher, clock, telemetry }),
+    deps: () => ({ chain, state, publisher, clock, telemetry, operator }),
     run(budget: Partial<CycleBudget> = {}, c: WatchConfig = cfg): Promise<CycleSummary> {
       runs += 1;
-      return runCycle({ chain, state, publisher, clock, telemetry }, c, {
+      return runCycle({ chain, state, publisher, clock, telemetry, operator }, c, {
         runId: `run-${runs}`,
         deadlineMs: now + 60_000,
         leaseTtlMs: 120_000,

@@ -5,7 +5,7 @@ import { runCycle } from '../../lambda/core/cycle';
 import type { AlertType } from '../../lambda/core/domain';
 import { silentTelemetry } from '../../lambda/core/ports';
 import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/retractions';
-import { config, ROUTER, TOKEN, WATCHED } from '../core/harness';
+import { config, RecordingOperator, ROUTER, TOKEN, WATCHED } from '../core/harness';
 import { coinbase, contractCall, MemoryChain, resetTxIds, transfer, type ModelTx } from '../support/memory-chain';
 import { RecordingPublisher } from '../support/recording-publisher';
 import type { OpenState } from './crash-scenario';
@@ -55,7 +55,7 @@ export const REORGED: CrashSetting = {
     const { chain, txs } = steadyChain();
     let now = 1_800_000_000_000 - 120_000; // just before the crash-tested runs
     await runCycle(
-      { chain, state: await openState({ now: () => now }), publisher: new RecordingPublisher(), clock: { now: () => now }, telemetry: silentTelemetry },
+      { chain, state: await openState({ now: () => now }), publisher: new RecordingPublisher(), clock: { now: () => now }, telemetry: silentTelemetry, operator: new RecordingOperator() },
       scenarioConfig,
       { runId: 'before-the-reorg', deadlineMs: now + 60_000, leaseTtlMs: 60_000, alertStaleAfterMs: 60_000 },
     );

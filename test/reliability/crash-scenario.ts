@@ -5,6 +5,7 @@
 import { runCycle } from '../../lambda/core/cycle';
 import type { ChainApi, Clock, StateStore } from '../../lambda/core/ports';
 import { silentTelemetry } from '../../lambda/core/ports';
+import { RecordingOperator } from '../core/harness';
 import type { MemoryChain } from '../support/memory-chain';
 import { RecordingPublisher } from '../support/recording-publisher';
 import { CrashSwitch, crashingChain, crashingPublisher, crashingState, InjectedCrash, type CrashPoint } from '../support/crash-points';
@@ -64,6 +65,7 @@ export async function runCrashScenario(
           publisher: crashingPublisher(publisher, crash),
           clock,
           telemetry: silentTelemetry,
+          operator: new RecordingOperator(),
         },
         scenarioConfig,
         { runId: `run-${runs}`, deadlineMs: now + TIMEOUT_MS - 15_000, leaseTtlMs: TIMEOUT_MS, alertStaleAfterMs: TIMEOUT_MS },

@@ -8,6 +8,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCycle } from '../../lambda/core/cycle';
 import { silentTelemetry } from '../../lambda/core/ports';
+import { RecordingOperator } from '../core/harness';
 import type { OutgoingAlert } from '../../lambda/core/domain';
 import { isGsm7, smsLength } from '../../lambda/core/render';
 import { createSnsPublisher } from '../../lambda/adapters/sns';
@@ -60,6 +61,7 @@ describe('hostile on-chain text, end to end to SNS and stdout', () => {
         publisher,
         clock: { now: Date.now },
         telemetry: silentTelemetry,
+        operator: new RecordingOperator(),
       },
       watchConfig(),
       { runId: 'hostile', deadlineMs: Date.now() + 30_000, leaseTtlMs: 60_000, alertStaleAfterMs: 60_000 },

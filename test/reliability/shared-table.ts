@@ -5,7 +5,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { runCycle } from '../../lambda/core/cycle';
 import type { CycleBudget, CycleSummary } from '../../lambda/core/cycle-types';
 import type { WatchConfig } from '../../lambda/core/domain';
-import type { ChainApi, Clock, Cursor, Publisher, StateStore, Telemetry } from '../../lambda/core/ports';
+import type { ChainApi, Clock, Cursor, OperatorChannel, Publisher, StateStore, Telemetry } from '../../lambda/core/ports';
+import { RecordingOperator } from '../core/harness';
 import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
 
@@ -77,9 +78,9 @@ export interface RunPorts {
   telemetry: Telemetry;
 }
 
-export function runOnce(ports: RunPorts, config: WatchConfig, runId: string, budget: Partial<CycleBudget> = {}): Promise<CycleSummary> {
+export function runOnce(ports: RunPorts & { operator?: OperatorChannel }, config: WatchConfig, runId: string, budget: Partial<CycleBudget> = {}): Promise<CycleSummary> {
   const now = ports.clock.now();
-  return runCycle(ports, config, {
+  return runCycle({ ...ports, operator: ports.operator ?? new RecordingOperator() }, config, {
     runId,
     deadlineMs: now + TIMEOUT_MS - 15_000,
     leaseTtlMs: TIMEOUT_MS,

@@ -6,7 +6,7 @@ import type { WatchConfig } from '../../lambda/core/domain';
 import type { StateStore } from '../../lambda/core/ports';
 import { runCycle } from '../../lambda/core/cycle';
 import { createHiroClient, type HiroClientOptions } from '../../lambda/hiro';
-import { RecordingTelemetry } from '../core/harness';
+import { RecordingOperator, RecordingTelemetry } from '../core/harness';
 import { fakeAddress, fakeContractId, type FakeChain } from '../support/fake-hiro';
 import { RecordingPublisher } from '../support/recording-publisher';
 
@@ -29,6 +29,7 @@ export function watchConfig(overrides: Partial<WatchConfig> = {}): WatchConfig {
 export interface Watcher {
   publisher: RecordingPublisher;
   telemetry: RecordingTelemetry;
+  operator: RecordingOperator;
   state: StateStore;
   run(): Promise<CycleSummary>;
   /** Runs until a cycle ends caught up at the chain's tip; fails after `maxRuns`. */
@@ -44,11 +45,12 @@ export function watcher(
   const chain = createHiroClient({ baseUrl, requestsPerMinute: 1_000_000, ...client });
   const publisher = new RecordingPublisher();
   const telemetry = new RecordingTelemetry();
+  const operator = new RecordingOperator();
   let runs = 0;
   const clock = { now: client.now ?? Date.now };
   const run = () => {
     runs += 1;
-    return runCycle({ chain, state, publisher, clock, telemetry }, config, {
+    return runCycle({ chain, state, publisher, clock, telemetry, operator }, config, {
       runId: `run-${runs}`,
       deadlineMs: clock.now() + 60_000,
       leaseTtlMs: 120_000,
@@ -58,6 +60,7 @@ export function watcher(
   return {
     publisher,
     telemetry,
+    operator,
     state,
     run,
     async runUntilCaughtUp(fakeChain, maxRuns = 5) {
