@@ -6,10 +6,14 @@ import { z } from 'zod';
 import { describeValue, formatPath, valueAt } from '../../lambda/config/config-problems';
 import { type AlertSubscription, alertSubscriptions, email, subscriptionContext } from './alert-subscriptions';
 import { flag, stringList, wholeNumber } from './context-values';
+import { unknownKeyProblems } from './unknown-keys';
 
 export type ApiKeySource = { kind: 'none' } | { kind: 'existing'; secretArn: string } | { kind: 'created' };
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+
+/** `aws-managed`: the alerts topic under `aws/sns`, the operations topic plain; `customer`: one key of the stack's own for both. */
+export type TopicEncryption = 'aws-managed' | 'customer';
 
 export interface DeploySettings {
   stackName: string;
@@ -36,6 +40,11 @@ export interface DeploySettings {
   metricsNamespace: string;
   /** Reserve one concurrent execution, so that two runs never overlap (needs unreserved quota above 10). */
   reserveConcurrency: boolean;
+  /** A CloudWatch dashboard ($3 a month beyond an account's first three). */
+  dashboard: boolean;
+  encryptionKey: TopicEncryption;
+  /** Every metric on every run, instead of the lag and non-zero counters only. */
+  detailedMetrics: boolean;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -90,6 +99,9 @@ const contextSchema = z.object({
     .regex(/^[A-Za-z0-9_.\-/#:]{1,255}$/, { error: 'must be 1 to 255 letters, digits or one of . - _ / # :' })
     .default('StacksWatch'),
   reserveConcurrency: flag().default(true),
+  dashboard: flag().default(false),
+  encryptionKey: z.enum(['aws-managed', 'customer'], { error: 'must be aws-managed or customer' }).default('aws-managed'),
+  detailedMetrics: flag().default(false),
 });
 
 export const CONTEXT_KEYS = Object.keys(contextSchema.shape) as (keyof typeof contextSchema.shape)[];
@@ -114,8 +126,14 @@ type ContextValues = z.infer<typeof contextSchema>;
 
 function issueProblem(issue: z.core.$ZodIssue, raw: Record<string, unknown>): string {
   const where = formatPath(issue.path).replace(/^\$\.?/, '');
-  const found = valueAt(raw, issue.path);
-  return `${where}: ${issue.message} (found: ${describeValue(found)})`;
+  // A list item exists only after comma-separated or JSON text is split or parsed, so where the raw context
+  // has nothing at the issue's path, the issue's own input is the value found.
+  const asGiven = valueAt(raw, issue.path);
+  const found = asGiven === undefined && 'input' in issue ? issue.input : asGiven;
+  const shown = describeValue(found);
+  // Messages that quote the text (E.164, email, principals) already say what was found.
+  if (found === undefined || (typeof found === 'string' && issue.message.includes(shown))) return `${where}: ${issue.message}`;
+  return `${where}: ${issue.message} (found: ${shown})`;
 }
 
 function timeoutFor(values: ContextValues, problems: string[]): number {
@@ -152,12 +170,15 @@ function apiKeySource(values: ContextValues, problems: string[]): ApiKeySource {
 
 /**
  * The settings from `context` (a CDK node's tryGetContext); relative paths resolve against `cwd`.
+ * `givenKeys`, every key in the app's context, is checked against the settings table.
  * Throws DeploySettingsError naming every problem.
  */
-export function readDeploySettings(context: (key: string) => unknown, cwd = process.cwd()): DeploySettings {
+export function readDeploySettings(context: (key: string) => unknown, cwd = process.cwd(), givenKeys: readonly string[] = []): DeploySettings {
   const raw = Object.fromEntries(CONTEXT_KEYS.map((key) => [key, context(key)]));
-  const parsed = contextSchema.safeParse(raw);
-  if (!parsed.success) throw new DeploySettingsError(parsed.error.issues.map((issue) => issueProblem(issue, raw)));
+  const unknown = unknownKeyProblems(givenKeys, CONTEXT_KEYS);
+  const parsed = contextSchema.safeParse(raw, { reportInput: true });
+  if (!parsed.success) throw new DeploySettingsError([...unknown, ...parsed.error.issues.map((issue) => issueProblem(issue, raw))]);
+  if (unknown.length > 0) throw new DeploySettingsError(unknown);
   const values = parsed.data;
   const problems: string[] = [];
   const { subscriptions, problems: subscriptionProblems } = alertSubscriptions(values);
@@ -184,5 +205,8 @@ export function readDeploySettings(context: (key: string) => unknown, cwd = proc
     serviceName: values.serviceName,
     metricsNamespace: values.metricsNamespace,
     reserveConcurrency: values.reserveConcurrency,
+    dashboard: values.dashboard,
+    encryptionKey: values.encryptionKey,
+    detailedMetrics: values.detailedMetrics,
   };
 }
