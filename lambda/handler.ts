@@ -13,12 +13,12 @@ import { runCycle } from './core/cycle';
 import type { CycleSummary } from './core/cycle-types';
 import type { WatchConfig } from './core/domain';
 import { parseWatchConfigText, WatchConfigError } from './config/watch-config';
-import { createHiroClient, type ApiStats, type HiroClient } from './hiro';
+import { createHiroClient, type HiroClient } from './hiro';
 import { createDynamoStateStore } from './adapters/dynamodb';
 import { createSnsPublisher } from './adapters/sns';
 import { readApiSettings } from './runtime/api-env';
 import { readLambdaSettings, type LambdaSettings } from './runtime/lambda-env';
-import { createPowertoolsTelemetry, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
+import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
 import { pollWhileCaughtUp } from './runtime/poll-loop';
 
 /** Stop starting blocks this long before the invocation times out (the floor is 10 s). */
@@ -89,20 +89,10 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
     logger.error('invocation failed', error as Error);
     throw error;
   } finally {
-    if (chain && telemetry) addApiMetrics(telemetry, chain.stats());
+    if (chain && telemetry) recordApiStats(telemetry, chain.stats());
     metrics.publishStoredMetrics();
     logger.resetKeys();
   }
-}
-
-/**
- * The client's own counts, once per invocation. Answers the client asked for (an empty block's 404, the
- * tip's 304) are not errors there, so ApiErrors counts only failures.
- */
-function addApiMetrics(telemetry: PowertoolsTelemetry, stats: ApiStats): void {
-  telemetry.metric('ApiRequests', stats.requests);
-  telemetry.metric('ApiThrottled', stats.throttled);
-  telemetry.metric('ApiErrors', stats.errors);
 }
 
 async function loadWatchConfig(settings: LambdaSettings): Promise<WatchConfig> {

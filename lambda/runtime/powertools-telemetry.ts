@@ -10,6 +10,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { MetricName, Telemetry } from '../core/ports';
+import type { ApiStats } from '../hiro';
 
 /** The core's metrics, plus the handler's counts of Hiro requests. */
 export type LambdaMetricName = MetricName | 'ApiRequests' | 'ApiThrottled' | 'ApiErrors';
@@ -68,4 +69,14 @@ export function createPowertoolsTelemetry(logger: Logger, metrics: Metrics, opti
       single.addMetric(name, UNITS[name], value);
     },
   };
+}
+
+/**
+ * The Hiro client's own counts, once per invocation. Answers the client asked for (an empty block's 404, the
+ * tip's 304) are not errors there, so ApiErrors counts only failures.
+ */
+export function recordApiStats(telemetry: PowertoolsTelemetry, stats: ApiStats): void {
+  telemetry.metric('ApiRequests', stats.requests);
+  telemetry.metric('ApiThrottled', stats.throttled);
+  telemetry.metric('ApiErrors', stats.errors);
 }
