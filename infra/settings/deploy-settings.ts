@@ -51,9 +51,9 @@ export const DEFAULT_TIMEOUT_SECONDS = 120;
 /**
  * Sized from measurement, not left at a default: `npm run bench -- --only memory` runs the bundled handler
  * through a catch-up over the 192 heaviest generated blocks (14,693 transactions, 1,748 alerts published,
- * three full read-ahead batches) and saw a peak RSS of 139 to 178 MB (V8 old space limited to 64 or 96 MB,
- * or Node's default), 54 MB of it once the bundle is loaded. 128 MB would be exceeded; 256 MB leaves about
- * 1.4 x the highest peak. A run following the tip holds far less, but a catch-up after downtime must not fail
+ * three full read-ahead batches) and saw a peak RSS of 137 to 187 MB over several runs (V8 old space
+ * limited to 64 or 96 MB, or Node's default), 54 MB of it once the bundle is loaded. 128 MB would be
+ * exceeded; 256 MB leaves about 1.37 x the highest peak. A run following the tip holds far less, but a catch-up after downtime must not fail
  * for memory. Lambda bills memory x time, so more would only cost more while the run waits on the API.
  */
 export const DEFAULT_MEMORY_MB = 256;
