@@ -1,7 +1,8 @@
 // The alarms that page someone, to the operations topic: the watcher failing, a lost run, or the watcher
 // falling behind or going silent. Each description says what to look at. Conditions the function itself can
-// name (a deep reorg, 429s that do not stop) reach the operator as its own messages, not as alarms ($0.10 a
-// month each, and a metric sent on every run to keep their missing data meaningful).
+// name (a deep reorg, 429s that do not stop) are for it to report through its operator channel rather than
+// as alarms of their own ($0.10 a month each, and a metric sent on every run for their missing data to mean
+// anything).
 import { Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
