@@ -19,14 +19,26 @@ export const PRICES = {
   /** CloudWatch custom metric (EMF), per metric per month, prorated by the hour. */
   cloudWatchMetric: 0.3,
   cloudWatchLogsGb: 0.5,
+  /** Logs kept (archived), per GB a month; counted uncompressed, an upper bound. */
+  cloudWatchLogsStoredGb: 0.03,
+  /** Standard-resolution alarm, per alarm a month. */
+  cloudWatchAlarm: 0.1,
+  /** Per dashboard a month (an account's first three are free; not deducted). */
+  cloudWatchDashboard: 3,
+  /** EventBridge Scheduler, per invocation. */
+  schedulerInvocation: 1 / 1e6,
+  /** DynamoDB Standard table class, per GB a month. */
+  dynamoStorageGb: 0.25,
+  /** Continuous backups (point-in-time recovery), per GB a month of table size. */
+  dynamoPitrGb: 0.2,
+  /** A customer-managed key, per month (each of its first two rotations adds as much again). */
+  kmsKey: 1,
+  kmsRequest: 0.03 / 10_000,
+  sqsRequest: 0.4 / 1e6,
+  secretsManagerSecret: 0.4,
+  secretsManagerApiCall: 0.05 / 10_000,
 } as const;
 
 /** Scheduled runs a month at a 1-minute schedule (30 days). */
 export const RUNS_PER_MONTH = 30 * 24 * 60;
 
-/** Metric series every run emits (BlocksScanned, CycleDurationMs, ChainLagBlocks, ChainLagSeconds, ContractsWatched, ApiRequests). */
-export const METRICS_EVERY_RUN = 6;
-
-/** Log bytes at INFO: each cycle's summary line; each invocation's summary, EMF record and Lambda's own lines. */
-export const LOG_BYTES_PER_CYCLE = 1_000;
-export const LOG_BYTES_PER_INVOCATION = 1_500;

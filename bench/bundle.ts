@@ -34,7 +34,7 @@ export interface BundleComparison {
   extra: { source: string; bytes: number }[];
 }
 
-async function bundle(entry: string, outfile: string): Promise<Metafile> {
+export async function bundle(entry: string, outfile: string): Promise<Metafile> {
   const result = await build({
     entryPoints: [entry],
     outfile,

@@ -7,7 +7,6 @@ import { operatorChannelOverLog } from '../lambda/core/operator-log';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { runCycle } from '../lambda/core/cycle';
 import type { WatchConfig } from '../lambda/core/domain';
-import { silentTelemetry } from '../lambda/core/ports';
 import { createDynamoStateStore } from '../lambda/adapters/dynamodb';
 import { createSnsPublisher } from '../lambda/adapters/sns';
 import { fakeAddress, fakeContractId, FakeChain } from '../test/support/fake-hiro';
@@ -15,6 +14,7 @@ import { startDynalite, type LocalDynamo } from '../test/support/dynalite';
 import { emptyUsage, meterDynamo, meteredSns, type AwsUsage } from './aws-meters';
 import { watchConfig, type Workload } from './mainnet-workload';
 import { TimelineClock } from './timeline-clock';
+import { CapturedTelemetry } from './run-telemetry';
 import { startFakeApi } from './watcher-harness';
 
 export const MEMORY_GB = 256 / 1024;
@@ -32,7 +32,21 @@ export interface CycleCost {
   readUnits: number;
   writeUnits: number;
   snsMessages: number;
+  /** CloudWatch Logs bytes of one invocation running this cycle: its log lines, EMF records and Lambda's own lines. */
+  logBytes: number;
+  /** Metric series one invocation sends, on average. */
+  metricSeriesPerRun: number;
+  /** Every series sent across the cycles (name|dimension=value). */
+  metricSeries: string[];
 }
+
+/** How the measured cycles run: the client's pace (50 a minute without a key, 500 with) and the metrics sent. */
+export interface CycleOptions {
+  requestsPerMinute: number;
+  detailedMetrics: boolean;
+}
+
+export const DEFAULT_CYCLE_OPTIONS: CycleOptions = { requestsPerMinute: 50, detailedMetrics: false };
 
 export interface CycleCosts {
   idle: CycleCost;
@@ -50,7 +64,7 @@ interface Scenario {
   blocksPerCycle: number;
 }
 
-async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario: Scenario): Promise<CycleCost> {
+async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario: Scenario, options: CycleOptions): Promise<CycleCost> {
   const clock = new TimelineClock();
   const usage = emptyUsage();
   const chain = new FakeChain({ seed: 'bench-cost' });
@@ -63,23 +77,37 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
   const client: DynamoDBClient = dynamo.newClient();
   meterDynamo(client, usage, clock);
   const sns = meteredSns(usage, clock);
-  const tableName = await dynamo.createTable(`cost-${scenario.name.replace(/\W+/g, '-')}`);
+  const tableName = await dynamo.createTable(`cost-${scenario.name.replace(/\W+/g, '-')}-${options.requestsPerMinute}-${options.detailedMetrics ? 'd' : 'l'}`);
+  const captured = new CapturedTelemetry(options.detailedMetrics);
   const state = createDynamoStateStore({ client, tableName, network: 'mainnet' });
   const publisher = createSnsPublisher({ client: sns.client, topicArn: TOPIC_ARN });
   try {
-    let totals = { ...emptyUsage(), durationMs: 0, alerts: 0, requests: 0, blocks: 0 };
+    let totals = { ...emptyUsage(), durationMs: 0, alerts: 0, requests: 0, blocks: 0, logBytes: 0, seriesSent: 0 };
+    const series = new Set<string>();
     for (let cycle = 0; cycle <= CYCLES; cycle += 1) {
       if (cycle > 0) mine(scenario.blocksPerCycle);
       // A new Hiro client per cycle, as each invocation builds one: its pacing starts afresh.
-      const chainApi = api.client({ requestsPerMinute: 50, now: clock.now, sleep: clock.sleep, fetch: clock.fetchWithLatency(HIRO_LATENCY_MS) });
+      const chainApi = api.client({
+        requestsPerMinute: options.requestsPerMinute,
+        now: clock.now,
+        sleep: clock.sleep,
+        fetch: clock.fetchWithLatency(HIRO_LATENCY_MS),
+      });
       const before = { ...usage, at: clock.now(), requests: api.fake.count() };
-      const summary = await runCycle({ chain: chainApi, state, publisher, clock, telemetry: silentTelemetry, operator: operatorChannelOverLog(silentTelemetry) }, scenario.config, {
+      const { telemetry } = captured;
+      captured.start();
+      const summary = await runCycle({ chain: chainApi, state, publisher, clock, telemetry, operator: operatorChannelOverLog(telemetry) }, scenario.config, {
         runId: `cost-${cycle}`,
         deadlineMs: clock.now() + 105_000,
         leaseTtlMs: 120_000,
         alertStaleAfterMs: 120_000,
+      }).catch((error: unknown) => {
+        captured.stop();
+        throw error;
       });
+      const sent = captured.finish(summary, chainApi.stats());
       if (cycle === 0) continue; // the first cycle only places the cursor
+      for (const name of sent.metricSeries) series.add(name);
       totals = {
         dynamoCalls: totals.dynamoCalls + usage.dynamoCalls - before.dynamoCalls,
         readUnits: totals.readUnits + usage.readUnits - before.readUnits,
@@ -90,6 +118,8 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
         alerts: totals.alerts + summary.alertsPublished,
         requests: totals.requests + api.fake.count() - before.requests,
         blocks: totals.blocks + summary.blocksScanned,
+        logBytes: totals.logBytes + sent.logBytes,
+        seriesSent: totals.seriesSent + sent.metricSeries.length,
       };
     }
     const durationMs = totals.durationMs / CYCLES;
@@ -103,6 +133,9 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
       readUnits: totals.readUnits / CYCLES,
       writeUnits: totals.writeUnits / CYCLES,
       snsMessages: totals.snsMessages / CYCLES,
+      logBytes: totals.logBytes / CYCLES,
+      metricSeriesPerRun: totals.seriesSent / CYCLES,
+      metricSeries: [...series].sort(),
     };
   } finally {
     sns.restore();
@@ -110,7 +143,7 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
   }
 }
 
-export async function measureCycleCosts(workload: Workload): Promise<CycleCosts> {
+export async function measureCycleCosts(workload: Workload, options: CycleOptions = DEFAULT_CYCLE_OPTIONS): Promise<CycleCosts> {
   const dynamo = await startDynalite();
   try {
     const alerting = watchConfig('both', workload, 'latest');
@@ -120,10 +153,10 @@ export async function measureCycleCosts(workload: Workload): Promise<CycleCosts>
       addresses: [fakeAddress('nobody-watched')],
       contractLogs: [{ contractId: fakeContractId('never-called') }],
     };
-    const idle = await measureScenario(dynamo, workload, { name: 'tip unchanged', config: quiet, blocksPerCycle: 0 });
-    const following = await measureScenario(dynamo, workload, { name: '12 new blocks, no alert', config: quiet, blocksPerCycle: 12 });
-    const withAlerts = await measureScenario(dynamo, workload, { name: '12 new blocks with alerts', config: alerting, blocksPerCycle: 12 });
-    const poll = await measureScenario(dynamo, workload, { name: 'one poll: 2 new blocks', config: quiet, blocksPerCycle: 2 });
+    const idle = await measureScenario(dynamo, workload, { name: 'tip unchanged', config: quiet, blocksPerCycle: 0 }, options);
+    const following = await measureScenario(dynamo, workload, { name: '12 new blocks, no alert', config: quiet, blocksPerCycle: 12 }, options);
+    const withAlerts = await measureScenario(dynamo, workload, { name: '12 new blocks with alerts', config: alerting, blocksPerCycle: 12 }, options);
+    const poll = await measureScenario(dynamo, workload, { name: 'one poll: 2 new blocks', config: quiet, blocksPerCycle: 2 }, options);
     const alerts = withAlerts.alertsPerCycle;
     const per = (key: 'gbSeconds' | 'readUnits' | 'writeUnits' | 'snsMessages') => (withAlerts[key] - following[key]) / alerts;
     return {

@@ -1,11 +1,13 @@
 // The benchmark results as the markdown section of docs/benchmarks.md: one table per benchmark, each with
 // the goal it is held to.
-import { LOG_BYTES_PER_CYCLE, LOG_BYTES_PER_INVOCATION, METRICS_EVERY_RUN, PRICES, RUNS_PER_MONTH } from './aws-prices';
+import { PRICES } from './aws-prices';
 import type { BundleComparison } from './bundle';
 import type { CatchUpRow } from './catch-up';
 import { MEMORY_GB, type CycleCosts } from './cycle-cost';
 import type { FollowingTipRow } from './following-tip';
 import type { LatencyRow } from './alert-latency';
+import type { MemoryFigures } from './memory';
+import type { MonthlyBill } from './monthly-bill';
 import { dollars, fixed, kib, percent, ratio, table, thousands, verdict } from './markdown';
 import type { MatchingRow } from './matching-throughput';
 import type { RequestsPerBlockRow } from './requests-per-block';
@@ -16,6 +18,8 @@ export interface BenchResults {
   following?: FollowingTipRow[];
   bundle?: BundleComparison;
   cost?: CycleCosts;
+  bills?: NamedBill[];
+  memory?: { rows: MemoryFigures[]; stackMemoryMb: number };
   latency?: LatencyRow[];
   matching?: MatchingRow;
 }
@@ -116,52 +120,20 @@ export function bundleSection(b: BundleComparison): string {
   ].join('\n');
 }
 
-function monthly(cost: CycleCosts): { rows: (string | number)[][]; total: number; pollingTotal: number } {
-  const f = cost.following;
-  const lambdaCompute = f.gbSeconds * RUNS_PER_MONTH * PRICES.lambdaGbSecond;
-  const lambdaRequests = RUNS_PER_MONTH * PRICES.lambdaRequest;
-  const dynamo = RUNS_PER_MONTH * (f.readUnits * PRICES.dynamoReadUnit + f.writeUnits * PRICES.dynamoWriteUnit);
-  const metrics = METRICS_EVERY_RUN * PRICES.cloudWatchMetric;
-  const logBytes = (cycles: number) => RUNS_PER_MONTH * (LOG_BYTES_PER_INVOCATION + cycles * LOG_BYTES_PER_CYCLE);
-  const logs = (logBytes(1) / 1024 ** 3) * PRICES.cloudWatchLogsGb;
-  const total = lambdaCompute + lambdaRequests + dynamo + metrics + logs;
-  // Polling keeps the function running the whole minute, and runs six cycles a minute.
-  const pollsPerRun = 6;
-  const pollingCompute = 60 * MEMORY_GB * RUNS_PER_MONTH * PRICES.lambdaGbSecond;
-  const pollingDynamo = RUNS_PER_MONTH * pollsPerRun * (cost.poll.readUnits * PRICES.dynamoReadUnit + cost.poll.writeUnits * PRICES.dynamoWriteUnit);
-  const pollingLogs = (logBytes(pollsPerRun) / 1024 ** 3) * PRICES.cloudWatchLogsGb;
-  const pollingTotal = pollingCompute + lambdaRequests + pollingDynamo + metrics + pollingLogs;
-  const rows = [
-    ['Lambda compute', `${thousands(f.gbSeconds * RUNS_PER_MONTH)} GB-s`, dollars(lambdaCompute), `${thousands(60 * MEMORY_GB * RUNS_PER_MONTH)} GB-s`, dollars(pollingCompute)],
-    ['Lambda requests', thousands(RUNS_PER_MONTH), dollars(lambdaRequests), thousands(RUNS_PER_MONTH), dollars(lambdaRequests)],
-    [
-      'DynamoDB',
-      `${thousands(f.readUnits * RUNS_PER_MONTH)} RRU, ${thousands(f.writeUnits * RUNS_PER_MONTH)} WRU`,
-      dollars(dynamo),
-      `${thousands(cost.poll.readUnits * pollsPerRun * RUNS_PER_MONTH)} RRU, ${thousands(cost.poll.writeUnits * pollsPerRun * RUNS_PER_MONTH)} WRU`,
-      dollars(pollingDynamo),
-    ],
-    ['CloudWatch metrics (EMF)', `${METRICS_EVERY_RUN} series`, dollars(metrics), `${METRICS_EVERY_RUN} series`, dollars(metrics)],
-    ['CloudWatch Logs ingestion', `~${thousands(logBytes(1) / 1024 ** 2)} MB`, dollars(logs), `~${thousands(logBytes(pollsPerRun) / 1024 ** 2)} MB`, dollars(pollingLogs)],
-    ['**total, no alerts**', '', `**${dollars(total)}**`, '', `**${dollars(pollingTotal)}**`],
-  ];
-  return { rows, total, pollingTotal };
-}
-
 export function costSection(cost: CycleCosts): string {
   const scenarios = [cost.idle, cost.following, cost.withAlerts, cost.poll];
   const a = cost.perAlert;
   const perAlertDollars =
     a.gbSeconds * PRICES.lambdaGbSecond + a.readUnits * PRICES.dynamoReadUnit + a.writeUnits * PRICES.dynamoWriteUnit + a.snsMessages * PRICES.snsPublish;
-  const { rows } = monthly(cost);
   return [
     `### 5. Cost of a cycle`,
     '',
     `Real cycles: DynamoDB store on dynalite (capacity units as DynamoDB reports them), SNS publisher on a metered client, Hiro client paced for 50 requests a minute. ` +
-      `Duration = rate-limit waits + assumed round trips (Hiro 100 ms, DynamoDB 5 ms, SNS 30 ms) + local work as measured; GB-s at ${MEMORY_GB * 1024} MB. Mean of 5 cycles each.`,
+      `Duration = rate-limit waits + assumed round trips (Hiro 100 ms, DynamoDB 5 ms, SNS 30 ms) + local work as measured; GB-s at ${MEMORY_GB * 1024} MB. Mean of 5 cycles each. ` +
+      'Log bytes and metric series: the real Powertools logger and lean metrics (the stack\'s default) of an invocation running that cycle.',
     '',
     table(
-      ['cycle', 'blocks', 'alerts', 'API requests', 'duration', 'GB-s', 'read units', 'write units', 'SNS publishes'],
+      ['cycle', 'blocks', 'alerts', 'API requests', 'duration', 'GB-s', 'read units', 'write units', 'SNS publishes', 'log bytes', 'metric series'],
       scenarios.map((c) => [
         c.scenario,
         fixed(c.blocksPerCycle, 0),
@@ -172,18 +144,111 @@ export function costSection(cost: CycleCosts): string {
         fixed(c.readUnits, 1),
         fixed(c.writeUnits, 1),
         fixed(c.snsMessages, 1),
+        thousands(c.logBytes),
+        fixed(c.metricSeriesPerRun, 1),
       ]),
     ),
     '',
     `Per alert (the difference between the two 12-block cycles, per alert): ${fixed(a.writeUnits, 2)} write units, ${fixed(a.readUnits, 2)} read units, ` +
       `${fixed(a.snsMessages, 2)} SNS publish, ${fixed(a.gbSeconds, 4)} GB-s: ${dollars(perAlertDollars * 1000)} per 1,000 alerts, plus delivery: ` +
       `email ${dollars(PRICES.snsEmailDelivery * 1000)} per 1,000 per subscriber, SMS about ${dollars(PRICES.snsSmsUs)} each in the US (varies by country).`,
+  ].join('\n');
+}
+
+export interface NamedBill {
+  name: string;
+  bill: MonthlyBill;
+  /** The goal this bill is held to, if any. */
+  goalDollars?: number;
+}
+
+const CATEGORIES: [RegExp, string][] = [
+  [/^Lambda/, 'Lambda'],
+  [/^EventBridge/, 'Scheduler'],
+  [/^DynamoDB/, 'DynamoDB'],
+  [/^CloudWatch custom/, 'metrics'],
+  [/^CloudWatch Logs/, 'logs'],
+  [/^CloudWatch (alarm|dashboard)/, 'alarms, dashboard'],
+  [/^KMS/, 'KMS'],
+  [/^(SNS|SQS|Secrets)/, 'SNS, SQS, Secrets Manager'],
+];
+
+function byCategory(bill: MonthlyBill): Map<string, number> {
+  const sums = new Map<string, number>(CATEGORIES.map(([, name]) => [name, 0]));
+  for (const line of bill.lines) {
+    const name = CATEGORIES.find(([pattern]) => pattern.test(line.item))?.[1];
+    if (!name) throw new Error(`bill line "${line.item}" has no category in the report`);
+    sums.set(name, sums.get(name)! + line.dollars);
+  }
+  return sums;
+}
+
+export function billSection(bills: NamedBill[]): string {
+  const first = bills[0]!;
+  const categories = CATEGORIES.map(([, name]) => name);
+  return [
+    `### 5b. The monthly bill, from the synthesized template`,
     '',
-    `Monthly at a 1-minute schedule (${thousands(RUNS_PER_MONTH)} runs, 12 blocks a minute, "both" config, no alerts), ${PRICES.region} list prices read ${PRICES.readOn}: ` +
-      `Lambda arm64 $${PRICES.lambdaGbSecond}/GB-s and $0.20 per million requests; DynamoDB on-demand $0.625 per million write and $0.125 per million read units; ` +
-      `SNS $0.50 per million publishes; CloudWatch $0.30 per metric series a month and $0.50 per GB of logs. Free tiers not deducted; the stack's alarms and dashboard are billed apart.`,
+    `Every resource of the stack's template (\`bench/monthly-bill.ts\` synthesizes it for each setting and fails on a resource type it cannot price), ` +
+      `priced at ${PRICES.region} list prices read ${PRICES.readOn}, free tiers not deducted, 30-day month, about 12 blocks a minute, no alerts. ` +
+      'Per run: billed time, capacity units, log bytes (real Powertools output, plus about 350 B of Lambda\'s own lines) and metric series as measured in table 5 ' +
+      '(client paced at 50 requests a minute without a key, 500 with); polling: a cycle every 10 s until the run\'s work time is up, each a measured 2-block poll. ' +
+      `Prices: Lambda arm64 $${PRICES.lambdaGbSecond}/GB-s, $0.20 per million requests; Scheduler $1.00 per million; DynamoDB $0.625 / $0.125 per million write / read units, ` +
+      `$${PRICES.dynamoStorageGb}/GB storage, $${PRICES.dynamoPitrGb}/GB PITR; CloudWatch $${PRICES.cloudWatchMetric} per metric series, $${PRICES.cloudWatchAlarm} per alarm, ` +
+      `$${PRICES.cloudWatchDashboard} per dashboard, $${PRICES.cloudWatchLogsGb}/GB logs ingested, $${PRICES.cloudWatchLogsStoredGb}/GB kept; KMS $${PRICES.kmsKey} per key, ` +
+      `$0.03 per 10,000 requests; SNS $0.50 per million publishes; SQS $0.40 per million requests; Secrets Manager $${PRICES.secretsManagerSecret} per secret, $0.05 per 10,000 calls. ` +
+      'Goal: the default stack at most $1.00 a month.',
     '',
-    table(['item', '1-minute schedule', 'cost', 'polling every 10 s', 'cost'], rows),
+    table(
+      ['stack', 'billed s / run', 'memory', 'write units / run', 'metric series', 'log bytes / run', ...categories, 'total', 'goal'],
+      bills.map(({ name, bill, goalDollars }) => {
+        const sums = byCategory(bill);
+        return [
+          name,
+          fixed(bill.perRun.billedSeconds, 2),
+          `${bill.perRun.memoryMb} MB`,
+          fixed(bill.perRun.writeUnits, 1),
+          bill.perRun.metricSeries.length,
+          thousands(bill.perRun.logBytes),
+          ...categories.map((c) => dollars(sums.get(c)!)),
+          `**${dollars(bill.total)}**`,
+          goalDollars === undefined ? '' : `${verdict(bill.total <= goalDollars)} ≤ ${dollars(goalDollars)}`,
+        ];
+      }),
+    ),
+    '',
+    `Every line of the first (${first.name}):`,
+    '',
+    table(
+      ['resource', 'item', 'quantity a month', 'cost'],
+      first.bill.lines.map((line) => [line.resource, line.item, line.quantity, dollars(line.dollars)]),
+    ),
+  ].join('\n');
+}
+
+export function memorySection(m: { rows: MemoryFigures[]; stackMemoryMb: number }): string {
+  const peak = Math.max(...m.rows.map((r) => r.peakRssMb));
+  const first = m.rows[0]!;
+  return [
+    `### 7. Memory over a heavy catch-up`,
+    '',
+    `The handler bundled as the stack bundles it, in a fresh Node ${process.version} process, through one invocation catching up over the ${first.blocks} heaviest generated blocks ` +
+      `(${thousands(first.transactions)} transactions, three full read-ahead batches), publishing every alert, against the fake API, dynalite and a local SNS endpoint. ` +
+      'Peak RSS is getrusage\'s maximum resident set. Goal: the stack\'s memory at least 1.3 × the highest peak.',
+    '',
+    table(
+      ['V8 old-space limit', 'blocks', 'alerts', 'RSS after load', 'peak RSS', 'peak heap used (sampled)'],
+      m.rows.map((r) => [
+        r.oldSpaceLimitMb === null ? 'Node default' : `${r.oldSpaceLimitMb} MB`,
+        r.blocks,
+        thousands(r.alerts),
+        `${fixed(r.loadedRssMb, 0)} MB`,
+        `${fixed(r.peakRssMb, 0)} MB`,
+        `${fixed(r.peakHeapMb, 0)} MB`,
+      ]),
+    ),
+    '',
+    `The stack's function: ${m.stackMemoryMb} MB, ${ratio(m.stackMemoryMb / peak)} the highest peak (${fixed(peak, 0)} MB): ${verdict(m.stackMemoryMb >= 1.3 * peak)}.`,
   ].join('\n');
 }
 
@@ -228,8 +293,10 @@ export function renderResults(results: BenchResults, meta: { date: string; secon
     results.following && followingSection(results.following),
     results.bundle && bundleSection(results.bundle),
     results.cost && costSection(results.cost),
+    results.bills && billSection(results.bills),
     results.latency && latencySection(results.latency),
     results.matching && matchingSection(results.matching),
+    results.memory && memorySection(results.memory),
   ];
   return parts.filter(Boolean).join('\n\n');
 }

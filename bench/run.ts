@@ -5,7 +5,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { measureAlertLatency } from './alert-latency';
 import { measureBundles } from './bundle';
 import { measureCatchUp } from './catch-up';
-import { measureCycleCosts } from './cycle-cost';
+import { DEFAULT_CYCLE_OPTIONS, measureCycleCosts, type CycleCosts } from './cycle-cost';
+import { measureMemory } from './memory';
+import { priceTemplate, synthTemplate, type MeasuredCycles } from './monthly-bill';
 import { measureFollowingTip } from './following-tip';
 import { CONFIG_NAMES, mainnetWorkload } from './mainnet-workload';
 import { measureMatching } from './matching-throughput';
@@ -17,7 +19,16 @@ const START = '<!-- bench:results:start -->';
 const END = '<!-- bench:results:end -->';
 const SEED = 20261122;
 
-const BENCHMARKS = ['requests', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching'] as const;
+/** The stacks the bill prices: [name, CDK context, goal in dollars]. */
+const BILLED_STACKS: [string, Record<string, unknown>, number?][] = [
+  ['default (1-minute schedule, no API key)', {}, 1],
+  ['default with an API key', { createApiKeySecret: true }],
+  ['polling every 10 s, no API key', { pollSeconds: 10 }],
+  ['polling every 10 s, with an API key', { pollSeconds: 10, createApiKeySecret: true }],
+  ['every option on: dashboard, customer key, detailed metrics', { dashboard: true, encryptionKey: 'customer', detailedMetrics: true }],
+];
+
+const BENCHMARKS = ['requests', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 function selected(argv: readonly string[]): Set<Benchmark> {
@@ -66,13 +77,35 @@ async function main(): Promise<void> {
     results.bundle = await measureBundles();
   }
   if (only.has('cost')) {
-    progress('5. cost of a cycle');
+    progress('5. cost of a cycle, and the monthly bill from the template');
     results.cost = await measureCycleCosts(prefix(200));
+    const measured = new Map<string, CycleCosts>([['50/lean', results.cost]]);
+    const cyclesFor = async (withApiKey: boolean, detailedMetrics: boolean): Promise<MeasuredCycles> => {
+      const requestsPerMinute = withApiKey ? 500 : DEFAULT_CYCLE_OPTIONS.requestsPerMinute;
+      const key = `${requestsPerMinute}/${detailedMetrics ? 'detailed' : 'lean'}`;
+      if (!measured.has(key)) measured.set(key, await measureCycleCosts(prefix(200), { requestsPerMinute, detailedMetrics }));
+      const costs = measured.get(key)!;
+      return { run: costs.following, poll: costs.poll };
+    };
+    results.bills = [];
+    for (const [name, context, goalDollars] of BILLED_STACKS) {
+      const template = synthTemplate(context);
+      // Measure first what the template asks for, then price it with those figures.
+      const env = Object.values(template.Resources).find((r) => r.Type === 'AWS::Lambda::Function')!.Properties!.Environment.Variables;
+      const cycles = await cyclesFor(env.STACKS_API_KEY_SECRET_ARN !== undefined, env.DETAILED_METRICS === 'true');
+      results.bills.push({ name, bill: priceTemplate(template, () => cycles), ...(goalDollars !== undefined ? { goalDollars } : {}) });
+    }
   }
   if (only.has('latency')) {
     progress('alert latency with and without polling');
     results.latency = [];
     for (const pollSeconds of [0, 10]) results.latency.push(await measureAlertLatency({ pollSeconds, apiMinutes: 8, timeScale: 1 / 30 }));
+  }
+  if (only.has('memory')) {
+    progress('7. memory over a heavy catch-up');
+    const template = synthTemplate();
+    const fn = Object.values(template.Resources).find((r) => r.Type === 'AWS::Lambda::Function')!;
+    results.memory = { rows: await measureMemory(workload), stackMemoryMb: Number(fn.Properties!.MemorySize) };
   }
   if (only.has('matching')) {
     progress('6. matching throughput');

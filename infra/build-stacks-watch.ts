@@ -5,7 +5,7 @@ import { readDeploySettings } from './settings/deploy-settings';
 import { StacksWatchStack } from './stacks-watch-stack';
 
 export function buildStacksWatch(app: App, cwd = process.cwd()): StacksWatchStack {
-  const settings = readDeploySettings((key) => app.node.tryGetContext(key), cwd);
+  const settings = readDeploySettings((key) => app.node.tryGetContext(key), cwd, Object.keys(app.node.getAllContext()));
   const watchConfig = loadBundledWatchConfig(settings.watchConfigPath);
   return new StacksWatchStack(app, settings.stackName, {
     settings,

@@ -1,5 +1,6 @@
 // The whole watcher in one stack: state table, alert and operations topics with their subscribers, the
-// function and its schedule, the API key secret, alarms and a dashboard.
+// function and its schedule, the API key secret, the alarms that page someone, and on request a dashboard
+// and a customer-managed key.
 import { fileURLToPath } from 'node:url';
 import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
@@ -36,7 +37,7 @@ export class StacksWatchStack extends Stack {
   readonly watcher: WatcherFunction;
   readonly schedule: WatchSchedule;
   readonly alarms: WatcherAlarms;
-  readonly dashboard: WatcherDashboard;
+  readonly dashboard: WatcherDashboard | undefined;
 
   constructor(scope: Construct, id: string, props: StacksWatchStackProps) {
     super(scope, id, props);
@@ -44,7 +45,7 @@ export class StacksWatchStack extends Stack {
     const interval = Duration.minutes(settings.scheduleMinutes);
 
     this.state = new StateTable(this, 'State', { deletionProtection: settings.deletionProtection });
-    this.topics = new AlertTopics(this, 'Topics');
+    this.topics = new AlertTopics(this, 'Topics', { encryption: settings.encryptionKey });
     new TopicSubscriptions(this, 'AlertSubscribers', {
       topic: this.topics.alerts,
       subscriptions: settings.alertSubscriptions,
@@ -61,7 +62,7 @@ export class StacksWatchStack extends Stack {
       watchConfigPath: watchConfig.path,
       table: this.state.table,
       alertsTopic: this.topics.alerts,
-      topicKey: this.topics.key,
+      ...(this.topics.key ? { topicKey: this.topics.key } : {}),
       ...(secret ? { apiKeySecret: secret } : {}),
       environment: {
         TABLE_NAME: this.state.table.tableName,
@@ -76,6 +77,7 @@ export class StacksWatchStack extends Stack {
         POWERTOOLS_SERVICE_NAME: settings.serviceName,
         POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
         POWERTOOLS_LOG_LEVEL: settings.logLevel,
+        ...(settings.detailedMetrics ? { DETAILED_METRICS: 'true' } : {}),
         NODE_OPTIONS: '--enable-source-maps',
       },
       memorySize: settings.memorySize,
@@ -103,13 +105,10 @@ export class StacksWatchStack extends Stack {
       scheduleInterval: interval,
       lagAlarmSeconds: settings.lagAlarmSeconds,
     });
-    const { functionErrors, deadLetters, chainLag, apiThrottled, deepReorgs } = this.alarms;
-    this.dashboard = new WatcherDashboard(this, 'Dashboard', {
-      fn,
-      deadLetterQueue,
-      metrics,
-      alarms: [chainLag, functionErrors, deadLetters, apiThrottled, deepReorgs],
-    });
+    const { functionErrors, deadLetters, chainLag } = this.alarms;
+    this.dashboard = settings.dashboard
+      ? new WatcherDashboard(this, 'Dashboard', { fn, deadLetterQueue, metrics, alarms: [chainLag, functionErrors, deadLetters] })
+      : undefined;
 
     new CfnOutput(this, 'AlertsTopicArn', { value: this.topics.alerts.topicArn });
     new CfnOutput(this, 'OperationsTopicArn', { value: this.topics.operations.topicArn });
@@ -117,7 +116,7 @@ export class StacksWatchStack extends Stack {
     new CfnOutput(this, 'FunctionName', { value: fn.functionName });
     new CfnOutput(this, 'LogGroupName', { value: this.watcher.logGroup.logGroupName });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: deadLetterQueue.queueUrl });
-    new CfnOutput(this, 'DashboardUrl', { value: this.dashboard.url });
+    if (this.dashboard) new CfnOutput(this, 'DashboardUrl', { value: this.dashboard.url });
     if (secret) new CfnOutput(this, 'ApiKeySecretArn', { value: secret.secretArn });
   }
 
@@ -127,6 +126,12 @@ export class StacksWatchStack extends Stack {
       Annotations.of(this).addWarningV2(
         'stacks-watch:noAlertSubscribers',
         'Nobody is subscribed to the alerts: deploy with -c alertEmails=you@example.com (or alertPhoneNumbers, alertSubscriptions).',
+      );
+    }
+    if (settings.dashboard && !settings.detailedMetrics) {
+      Annotations.of(this).addWarningV2(
+        'stacks-watch:dashboardWithoutDetailedMetrics',
+        'The dashboard graphs blocks, API requests and run duration only with -c detailedMetrics=true; without it they stay empty.',
       );
     }
     if (settings.opsEmails.length === 0) {

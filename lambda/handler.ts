@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { Metrics } from '@aws-lambda-powertools/metrics';
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { Context } from 'aws-lambda';
 import { operatorChannelOverLog } from './core/operator-log';
@@ -13,12 +13,12 @@ import { runCycle } from './core/cycle';
 import type { CycleSummary } from './core/cycle-types';
 import type { WatchConfig } from './core/domain';
 import { parseWatchConfigText, WatchConfigError } from './config/watch-config';
-import { createHiroClient, type ApiStats, type HiroClient } from './hiro';
+import { createHiroClient, type HiroClient } from './hiro';
 import { createDynamoStateStore } from './adapters/dynamodb';
 import { createSnsPublisher } from './adapters/sns';
 import { readApiSettings } from './runtime/api-env';
 import { readLambdaSettings, type LambdaSettings } from './runtime/lambda-env';
-import { createPowertoolsTelemetry } from './runtime/powertools-telemetry';
+import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
 import { pollWhileCaughtUp } from './runtime/poll-loop';
 
 /** Stop starting blocks this long before the invocation times out (the floor is 10 s). */
@@ -41,13 +41,15 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
   const startedAt = Date.now();
   logger.addContext(context);
   logger.appendKeys({ runId: context.awsRequestId });
-  metrics.captureColdStartMetric(context.functionName);
   let chain: HiroClient | undefined;
+  let telemetry: PowertoolsTelemetry | undefined;
   try {
     const settings = readLambdaSettings(process.env);
+    // The cold-start series is one more metric billed for each hour with a cold start: detailed mode only.
+    if (settings.detailedMetrics) metrics.captureColdStartMetric(context.functionName);
     const config = (watchConfig ??= await loadWatchConfig(settings));
     const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
-    const telemetry = createPowertoolsTelemetry(logger, metrics);
+    telemetry = createPowertoolsTelemetry(logger, metrics, { detailed: settings.detailedMetrics });
     chain = createHiroClient({
       ...readApiSettings(process.env, apiKey),
       log: (level, message, attributes) => logger[level](message, attributes ?? {}),
@@ -81,26 +83,16 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       },
     );
-    logger.info('invocation done', { summary });
+    logger.info('invocation done', { summary, api: chain.stats() });
     return summary;
   } catch (error) {
     logger.error('invocation failed', error as Error);
     throw error;
   } finally {
-    if (chain) addApiMetrics(chain.stats());
+    if (chain && telemetry) recordApiStats(telemetry, chain.stats());
     metrics.publishStoredMetrics();
     logger.resetKeys();
   }
-}
-
-/**
- * The client's own counts, once per invocation. Answers the client asked for (an empty block's 404, the
- * tip's 304) are not errors there, so ApiErrors counts only failures.
- */
-function addApiMetrics(stats: ApiStats): void {
-  metrics.addMetric('ApiRequests', MetricUnit.Count, stats.requests);
-  metrics.addMetric('ApiThrottled', MetricUnit.Count, stats.throttled);
-  metrics.addMetric('ApiErrors', MetricUnit.Count, stats.errors);
 }
 
 async function loadWatchConfig(settings: LambdaSettings): Promise<WatchConfig> {

@@ -1,4 +1,8 @@
-// Alarms about the watcher itself, to the operations topic. Each description says what to look at.
+// The alarms that page someone, to the operations topic: the watcher failing, a lost run, or the watcher
+// falling behind or going silent. Each description says what to look at. Conditions the function itself can
+// name (a deep reorg, 429s that do not stop) are for it to report through its operator channel rather than
+// as alarms of their own ($0.10 a month each, and a metric sent on every run for their missing data to mean
+// anything).
 import { Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -9,8 +13,6 @@ import { Construct } from 'constructs';
 import type { WatcherMetrics } from './watcher-metrics';
 
 const FIVE_MINUTES = Duration.minutes(5);
-/** Throttled in this many five-minute periods in a row: the request rate, not a burst, is the problem. */
-export const THROTTLED_PERIODS = 3;
 
 export interface WatcherAlarmsProps {
   fn: IFunction;
@@ -25,8 +27,6 @@ export class WatcherAlarms extends Construct {
   readonly functionErrors: Alarm;
   readonly deadLetters: Alarm;
   readonly chainLag: Alarm;
-  readonly apiThrottled: Alarm;
-  readonly deepReorgs: Alarm;
 
   constructor(scope: Construct, id: string, props: WatcherAlarmsProps) {
     super(scope, id);
@@ -65,23 +65,6 @@ export class WatcherAlarms extends Construct {
         `The last scanned block is over ${props.lagAlarmSeconds} s old, or the watcher stopped reporting. Check ` +
         'that the schedule is enabled, the function succeeds, and the Stacks API answers.',
     });
-    this.apiThrottled = this.alarm('ApiThrottled', props.operationsTopic, {
-      metric: metrics.metric('ApiThrottled', { statistic: 'Sum', period: FIVE_MINUTES }),
-      threshold: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: THROTTLED_PERIODS,
-      datapointsToAlarm: THROTTLED_PERIODS,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-      alarmDescription:
-        'The Stacks API has answered 429 for 15 minutes. Set an API key (500 requests/min), lower stacksApiRpm, ' +
-        'or raise scheduleMinutes.',
-    });
-    this.deepReorgs = atLeastOnce(
-      'DeepReorgs',
-      metrics.metric('DeepReorgs', { statistic: 'Sum', period: FIVE_MINUTES }),
-      'A fork replaced more blocks than the watcher remembers: alerts from the replaced blocks may stand ' +
-        'unretracted. Compare recent alerts with the explorer.',
-    );
   }
 
   private alarm(id: string, topic: ITopic, props: ConstructorParameters<typeof Alarm>[2]): Alarm {

@@ -33,7 +33,7 @@ export interface WatcherFunctionProps {
   watchConfigPath: string;
   table: ITableV2;
   alertsTopic: ITopic;
-  topicKey: IKey;
+  topicKey?: IKey;
   apiKeySecret?: ISecret;
   /** Everything else the handler reads from its environment. */
   environment: Record<string, string>;
@@ -97,7 +97,7 @@ export class WatcherFunction extends Construct {
     grantWatcherAccess(this.role, {
       table: props.table,
       alertsTopic: props.alertsTopic,
-      topicKey: props.topicKey,
+      ...(props.topicKey ? { topicKey: props.topicKey } : {}),
       logGroup: this.logGroup,
       deadLetterQueue: this.deadLetterQueue,
       ...(props.apiKeySecret ? { apiKeySecret: props.apiKeySecret } : {}),

@@ -22,7 +22,8 @@ export const STATE_TABLE_ACTIONS = [
 export interface WatcherResources {
   table: ITableV2;
   alertsTopic: ITopic;
-  topicKey: IKey;
+  /** The customer-managed topic key, if any; `aws/sns` needs no grant. */
+  topicKey?: IKey;
   logGroup: ILogGroup;
   deadLetterQueue: IQueue;
   apiKeySecret?: ISecret;
@@ -34,7 +35,7 @@ export function grantWatcherAccess(role: IRole, resources: WatcherResources): vo
   allow(STATE_TABLE_ACTIONS, resources.table.tableArn);
   // sns:Publish covers PublishBatch too.
   allow(['sns:Publish'], resources.alertsTopic.topicArn);
-  allow(TOPIC_PUBLISH_KEY_ACTIONS, resources.topicKey.keyArn);
+  if (resources.topicKey) allow(TOPIC_PUBLISH_KEY_ACTIONS, resources.topicKey.keyArn);
   allow(['logs:CreateLogStream', 'logs:PutLogEvents'], resources.logGroup.logGroupArn);
   // Lambda itself sends a failed asynchronous invocation there, with the function's role.
   allow(['sqs:SendMessage'], resources.deadLetterQueue.queueArn);

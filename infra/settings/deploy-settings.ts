@@ -6,10 +6,14 @@ import { z } from 'zod';
 import { describeValue, formatPath, valueAt } from '../../lambda/config/config-problems';
 import { type AlertSubscription, alertSubscriptions, email, subscriptionContext } from './alert-subscriptions';
 import { flag, stringList, wholeNumber } from './context-values';
+import { unknownKeyProblems } from './unknown-keys';
 
 export type ApiKeySource = { kind: 'none' } | { kind: 'existing'; secretArn: string } | { kind: 'created' };
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+
+/** `aws-managed`: the alerts topic under `aws/sns`, the operations topic plain; `customer`: one key of the stack's own for both. */
+export type TopicEncryption = 'aws-managed' | 'customer';
 
 export interface DeploySettings {
   stackName: string;
@@ -36,9 +40,23 @@ export interface DeploySettings {
   metricsNamespace: string;
   /** Reserve one concurrent execution, so that two runs never overlap (needs unreserved quota above 10). */
   reserveConcurrency: boolean;
+  /** A CloudWatch dashboard ($3 a month beyond an account's first three). */
+  dashboard: boolean;
+  encryptionKey: TopicEncryption;
+  /** Every metric on every run, instead of the lag and non-zero counters only. */
+  detailedMetrics: boolean;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
+/**
+ * Sized from measurement, not left at a default: `npm run bench -- --only memory` runs the bundled handler
+ * through a catch-up over the 192 heaviest generated blocks (14,693 transactions, 1,748 alerts published,
+ * three full read-ahead batches) and saw a peak RSS of 137 to 187 MB over several runs (V8 old space
+ * limited to 64 or 96 MB, or Node's default), 54 MB of it once the bundle is loaded. 128 MB would be
+ * exceeded; 256 MB leaves about 1.37 x the highest peak. A run following the tip holds far less, but a catch-up after downtime must not fail
+ * for memory. Lambda bills memory x time, so more would only cost more while the run waits on the API.
+ */
+export const DEFAULT_MEMORY_MB = 256;
 /** With polling on, the run ends this long after the next one is due, so no interval goes unwatched. */
 export const POLL_TIMEOUT_HEADROOM_SECONDS = 30;
 const LAMBDA_MAX_TIMEOUT_SECONDS = 900;
@@ -59,7 +77,7 @@ const contextSchema = z.object({
   opsEmails: stringList(email, 'email addresses').default([]),
   scheduleMinutes: wholeNumber(1, 60, ' of minutes').default(1),
   pollSeconds: wholeNumber(0, 600, ' of seconds (0 turns polling off)').default(0),
-  memorySize: wholeNumber(128, 10_240, ' of MB').default(256),
+  memorySize: wholeNumber(128, 10_240, ' of MB').default(DEFAULT_MEMORY_MB),
   timeoutSeconds: wholeNumber(1, LAMBDA_MAX_TIMEOUT_SECONDS, ' of seconds').optional(),
   apiKeySecretArn: z
     .string()
@@ -90,6 +108,9 @@ const contextSchema = z.object({
     .regex(/^[A-Za-z0-9_.\-/#:]{1,255}$/, { error: 'must be 1 to 255 letters, digits or one of . - _ / # :' })
     .default('StacksWatch'),
   reserveConcurrency: flag().default(true),
+  dashboard: flag().default(false),
+  encryptionKey: z.enum(['aws-managed', 'customer'], { error: 'must be aws-managed or customer' }).default('aws-managed'),
+  detailedMetrics: flag().default(false),
 });
 
 export const CONTEXT_KEYS = Object.keys(contextSchema.shape) as (keyof typeof contextSchema.shape)[];
@@ -114,8 +135,14 @@ type ContextValues = z.infer<typeof contextSchema>;
 
 function issueProblem(issue: z.core.$ZodIssue, raw: Record<string, unknown>): string {
   const where = formatPath(issue.path).replace(/^\$\.?/, '');
-  const found = valueAt(raw, issue.path);
-  return `${where}: ${issue.message} (found: ${describeValue(found)})`;
+  // A list item exists only after comma-separated or JSON text is split or parsed, so where the raw context
+  // has nothing at the issue's path, the issue's own input is the value found.
+  const asGiven = valueAt(raw, issue.path);
+  const found = asGiven === undefined && 'input' in issue ? issue.input : asGiven;
+  const shown = describeValue(found);
+  // Messages that quote the text (E.164, email, principals) already say what was found.
+  if (found === undefined || (typeof found === 'string' && issue.message.includes(shown))) return `${where}: ${issue.message}`;
+  return `${where}: ${issue.message} (found: ${shown})`;
 }
 
 function timeoutFor(values: ContextValues, problems: string[]): number {
@@ -152,12 +179,15 @@ function apiKeySource(values: ContextValues, problems: string[]): ApiKeySource {
 
 /**
  * The settings from `context` (a CDK node's tryGetContext); relative paths resolve against `cwd`.
+ * `givenKeys`, every key in the app's context, is checked against the settings table.
  * Throws DeploySettingsError naming every problem.
  */
-export function readDeploySettings(context: (key: string) => unknown, cwd = process.cwd()): DeploySettings {
+export function readDeploySettings(context: (key: string) => unknown, cwd = process.cwd(), givenKeys: readonly string[] = []): DeploySettings {
   const raw = Object.fromEntries(CONTEXT_KEYS.map((key) => [key, context(key)]));
-  const parsed = contextSchema.safeParse(raw);
-  if (!parsed.success) throw new DeploySettingsError(parsed.error.issues.map((issue) => issueProblem(issue, raw)));
+  const unknown = unknownKeyProblems(givenKeys, CONTEXT_KEYS);
+  const parsed = contextSchema.safeParse(raw, { reportInput: true });
+  if (!parsed.success) throw new DeploySettingsError([...unknown, ...parsed.error.issues.map((issue) => issueProblem(issue, raw))]);
+  if (unknown.length > 0) throw new DeploySettingsError(unknown);
   const values = parsed.data;
   const problems: string[] = [];
   const { subscriptions, problems: subscriptionProblems } = alertSubscriptions(values);
@@ -184,5 +214,8 @@ export function readDeploySettings(context: (key: string) => unknown, cwd = proc
     serviceName: values.serviceName,
     metricsNamespace: values.metricsNamespace,
     reserveConcurrency: values.reserveConcurrency,
+    dashboard: values.dashboard,
+    encryptionKey: values.encryptionKey,
+    detailedMetrics: values.detailedMetrics,
   };
 }

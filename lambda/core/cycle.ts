@@ -105,7 +105,9 @@ function finish(summary: CycleSummary, reason: StopReason, deps: CycleDeps, star
   summary.stoppedBecause = reason;
   summary.durationMs = deps.clock.now() - startedAt;
   const { telemetry } = deps;
-  telemetry.metric('BlocksScanned', summary.blocksScanned);
+  // Counters go out only when something happened (a metric sent is a series billed for its hour); the
+  // log line below carries every figure, zeros included.
+  if (summary.blocksScanned > 0) telemetry.metric('BlocksScanned', summary.blocksScanned);
   telemetry.metric('CycleDurationMs', summary.durationMs);
   if (summary.lagBlocks !== null) telemetry.metric('ChainLagBlocks', summary.lagBlocks);
   if (summary.lagSeconds !== null) telemetry.metric('ChainLagSeconds', summary.lagSeconds);

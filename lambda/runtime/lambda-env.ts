@@ -17,6 +17,8 @@ export interface LambdaSettings {
    * a run catching up ends before the next one is due rather than overlapping (and being throttled) into it.
    */
   runSeconds?: number;
+  /** DETAILED_METRICS=true: every metric on every run, not only the lag and non-zero counters. */
+  detailedMetrics: boolean;
 }
 
 const SECRET_ARN = /^arn:aws[\w-]*:secretsmanager:[\w-]+:\d{12}:secret:[\w/+=.@-]+$/;
@@ -43,12 +45,17 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
   if (runSeconds !== undefined && (!Number.isInteger(runSeconds) || runSeconds < 10 || runSeconds > 3600)) {
     problems.push(`RUN_SECONDS must be a whole number of seconds from 10 to 3600, got "${runText}"`);
   }
+  const detailedText = env.DETAILED_METRICS?.trim().toLowerCase() || 'false';
+  if (detailedText !== 'true' && detailedText !== 'false') {
+    problems.push(`DETAILED_METRICS must be true or false, got "${env.DETAILED_METRICS}"`);
+  }
   if (problems.length > 0) throw new EnvironmentError(`invalid Lambda environment:\n- ${problems.join('\n- ')}`);
   const watchConfigText = env.WATCH_CONFIG?.trim() || undefined;
   return {
     tableName,
     topicArn,
     pollIntervalSeconds,
+    detailedMetrics: detailedText === 'true',
     watchConfigPath: env.WATCH_CONFIG_FILE?.trim() || `${env.LAMBDA_TASK_ROOT ?? process.cwd()}/watch.json`,
     ...(apiKeySecretArn ? { apiKeySecretArn } : {}),
     ...(runSeconds !== undefined ? { runSeconds } : {}),

@@ -1,12 +1,23 @@
 // Telemetry over Powertools: structured JSON logs and EMF metrics, with the `service` dimension that the
 // stack's alarms select on.
+//
+// Each metric name sent in an hour is a custom metric series billed for that hour ($0.30 a month when sent
+// every hour), so by default a run sends only what an alarm needs, the chain lag, every time (the lag alarm
+// counts silence as breaching), plus counters of rare events when they happened. Blocks scanned, API
+// requests, durations and the rest are in each run's `cycle done` and `invocation done` log lines, for Logs
+// Insights. DETAILED_METRICS=true (`-c detailedMetrics=true`) sends everything on every run, as the
+// dashboard expects.
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { MetricName, Telemetry } from '../core/ports';
+import type { ApiStats } from '../hiro';
+
+/** The core's metrics, plus the handler's counts of Hiro requests. */
+export type LambdaMetricName = MetricName | 'ApiRequests' | 'ApiThrottled' | 'ApiErrors';
 
 type Unit = (typeof MetricUnit)[keyof typeof MetricUnit];
 
-const UNITS: Record<MetricName, Unit> = {
+const UNITS: Record<LambdaMetricName, Unit> = {
   BlocksScanned: MetricUnit.Count,
   ChainLagBlocks: MetricUnit.Count,
   ChainLagSeconds: MetricUnit.Seconds,
@@ -15,14 +26,38 @@ const UNITS: Record<MetricName, Unit> = {
   ReorgsDetected: MetricUnit.Count,
   DeepReorgs: MetricUnit.Count,
   CycleDurationMs: MetricUnit.Milliseconds,
+  ApiRequests: MetricUnit.Count,
+  ApiThrottled: MetricUnit.Count,
+  ApiErrors: MetricUnit.Count,
 };
 
-export function createPowertoolsTelemetry(logger: Logger, metrics: Metrics): Telemetry {
+/** What a lean run sends: `always` for an alarm's input, `non-zero` for counters of rare events. */
+export const LEAN_METRICS: Partial<Record<LambdaMetricName, 'always' | 'non-zero'>> = {
+  ChainLagSeconds: 'always',
+  AlertsPublished: 'non-zero',
+  ReorgsDetected: 'non-zero',
+  DeepReorgs: 'non-zero',
+  ApiThrottled: 'non-zero',
+  ApiErrors: 'non-zero',
+};
+
+export interface PowertoolsTelemetry extends Telemetry {
+  metric(name: LambdaMetricName, value: number, dimensions?: Record<string, string>): void;
+}
+
+export function sendsMetric(name: LambdaMetricName, value: number, detailed: boolean): boolean {
+  if (detailed) return true;
+  const rule = LEAN_METRICS[name];
+  return rule === 'always' || (rule === 'non-zero' && value !== 0);
+}
+
+export function createPowertoolsTelemetry(logger: Logger, metrics: Metrics, options: { detailed: boolean }): PowertoolsTelemetry {
   return {
     log(level, message, attributes) {
       logger[level](message, attributes ?? {});
     },
     metric(name, value, dimensions) {
+      if (!sendsMetric(name, value, options.detailed)) return;
       if (!dimensions) {
         metrics.addMetric(name, UNITS[name], value);
         return;
@@ -34,4 +69,14 @@ export function createPowertoolsTelemetry(logger: Logger, metrics: Metrics): Tel
       single.addMetric(name, UNITS[name], value);
     },
   };
+}
+
+/**
+ * The Hiro client's own counts, once per invocation. Answers the client asked for (an empty block's 404, the
+ * tip's 304) are not errors there, so ApiErrors counts only failures.
+ */
+export function recordApiStats(telemetry: PowertoolsTelemetry, stats: ApiStats): void {
+  telemetry.metric('ApiRequests', stats.requests);
+  telemetry.metric('ApiThrottled', stats.throttled);
+  telemetry.metric('ApiErrors', stats.errors);
 }

@@ -110,31 +110,59 @@ describe('the Lambda handler over a growing chain', () => {
     expect(output.join('')).not.toContain(API_KEY.slice(4));
   });
 
-  it('writes structured JSON logs with the run id and EMF metrics with the service dimension', async () => {
-    fake.chain.mine([transfer({ to: alice, amount: 10 })]);
-    await handler({}, lambdaContext('run-5'));
-    const lines = output.join('').split('\n').filter((l) => l.trim().startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
-    const emf = lines.filter((l) => '_aws' in l);
-    const metricNames = emf.flatMap((l) => (l._aws as { CloudWatchMetrics: { Metrics: { Name: string }[] }[] }).CloudWatchMetrics[0]!.Metrics.map((m) => m.Name));
-    for (const name of ['BlocksScanned', 'ChainLagBlocks', 'ChainLagSeconds', 'AlertsPublished', 'ApiRequests', 'CycleDurationMs', 'ContractsWatched']) {
-      expect(metricNames).toContain(name);
-    }
-    expect(emf.every((l) => l.service === 'stacks-watch')).toBe(true);
-    const alertsMetric = emf.find((l) => 'AlertsPublished' in l)!;
-    expect(alertsMetric).toMatchObject({ type: 'token_transfer', AlertsPublished: 1 });
-    const logs = lines.filter((l) => !('_aws' in l));
-    expect(logs.some((l) => l.message === 'invocation done' && l.runId === 'run-5')).toBe(true);
-  });
-
-  it('counts an empty block\'s expected 404 as an API request, not an API error', async () => {
-    fake.chain.mine([]);
-    await handler({}, lambdaContext('run-empty'));
-    const emf = output
+  const jsonLines = () =>
+    output
       .join('')
       .split('\n')
       .filter((l) => l.trim().startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((l) => 'ApiRequests' in l)!;
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const metricNamesOf = (lines: Record<string, unknown>[]) =>
+    lines
+      .filter((l) => '_aws' in l)
+      .flatMap((l) => (l._aws as { CloudWatchMetrics: { Metrics: { Name: string }[] }[] }).CloudWatchMetrics[0]!.Metrics.map((m) => m.Name));
+
+  it('sends by default only the lag and the counters that are not zero, each with the service dimension', async () => {
+    fake.chain.mine([transfer({ to: alice, amount: 10 })]);
+    await handler({}, lambdaContext('run-5'));
+    const lines = jsonLines();
+    expect(new Set(metricNamesOf(lines))).toEqual(new Set(['ChainLagSeconds', 'AlertsPublished']));
+    const emf = lines.filter((l) => '_aws' in l);
+    expect(emf.every((l) => l.service === 'stacks-watch')).toBe(true);
+    expect(emf.find((l) => 'AlertsPublished' in l)).toMatchObject({ type: 'token_transfer', AlertsPublished: 1 });
+  });
+
+  it('writes every figure the lean metrics leave out into the run\'s structured log lines', async () => {
+    fake.chain.mine([transfer({ to: alice, amount: 11 })]);
+    await handler({}, lambdaContext('run-6'));
+    const done = jsonLines().find((l) => l.message === 'invocation done' && l.runId === 'run-6')!;
+    expect(done.summary).toMatchObject({ blocksScanned: 1, lagBlocks: 0, contractsChecked: 1, durationMs: expect.any(Number) });
+    expect(done.api).toMatchObject({ requests: expect.any(Number), throttled: 0, errors: 0 });
+    expect((done.api as { requests: number }).requests).toBeGreaterThan(0);
+  });
+
+  it('sends every metric on every run with DETAILED_METRICS=true', async () => {
+    process.env.DETAILED_METRICS = 'true';
+    try {
+      fake.chain.mine([]);
+      await handler({}, lambdaContext('run-detailed'));
+    } finally {
+      delete process.env.DETAILED_METRICS;
+    }
+    const names = metricNamesOf(jsonLines());
+    for (const name of ['BlocksScanned', 'ChainLagBlocks', 'ChainLagSeconds', 'ApiRequests', 'ApiThrottled', 'ApiErrors', 'CycleDurationMs', 'ContractsWatched']) {
+      expect(names).toContain(name);
+    }
+  });
+
+  it('counts an empty block\'s expected 404 as an API request, not an API error', async () => {
+    process.env.DETAILED_METRICS = 'true';
+    try {
+      fake.chain.mine([]);
+      await handler({}, lambdaContext('run-empty'));
+    } finally {
+      delete process.env.DETAILED_METRICS;
+    }
+    const emf = jsonLines().find((l) => 'ApiRequests' in l)!;
     expect(emf.ApiRequests).toBeGreaterThan(0);
     expect(emf.ApiErrors).toBe(0);
   });

@@ -1,14 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CfnElement } from 'aws-cdk-lib';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { onlyResource, type Synthesized, synthStack } from './support/synth';
 
 let defaults: Synthesized;
 let custom: Synthesized;
+let withDashboard: Synthesized;
 
 beforeAll(() => {
   defaults = synthStack();
   custom = synthStack({ scheduleMinutes: 15, lagAlarmSeconds: 1800, serviceName: 'watch-testnet', metricsNamespace: 'Watch' });
+  withDashboard = synthStack({ dashboard: 'true', detailedMetrics: 'true' });
 });
 
 const alarmProps = (s: Synthesized, pick: (alarms: Synthesized['stack']['alarms']) => Alarm) => {
@@ -18,9 +21,9 @@ const alarmProps = (s: Synthesized, pick: (alarms: Synthesized['stack']['alarms'
 const operationsTopic = (s: Synthesized) => ({ Ref: s.stack.getLogicalId(s.stack.topics.operations.node.defaultChild as CfnElement) });
 
 describe('alarms', () => {
-  it('are five, each telling the operations topic when it fires and when it clears', () => {
+  it('are the three that page someone (errors, lost runs, lag or silence), each telling the operations topic when it fires and when it clears', () => {
     const alarms = Object.values(defaults.template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(5);
+    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual(['ApproximateNumberOfMessagesVisible', 'ChainLagSeconds', 'Errors']);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([operationsTopic(defaults)]);
       expect(alarm.Properties.OKActions).toEqual([operationsTopic(defaults)]);
@@ -75,37 +78,27 @@ describe('alarms', () => {
       Threshold: 1800,
     });
   });
-
-  it('fire on 429s that last three five-minute periods, not on one burst', () => {
-    expect(alarmProps(defaults, (a) => a.apiThrottled)).toMatchObject({
-      MetricName: 'ApiThrottled',
-      Dimensions: [{ Name: 'service', Value: 'stacks-watch' }],
-      Statistic: 'Sum',
-      Period: 300,
-      Threshold: 1,
-      EvaluationPeriods: 3,
-      DatapointsToAlarm: 3,
-      TreatMissingData: 'notBreaching',
-    });
-  });
-
-  it('fire on a single deep reorg', () => {
-    expect(alarmProps(defaults, (a) => a.deepReorgs)).toMatchObject({
-      MetricName: 'DeepReorgs',
-      Dimensions: [{ Name: 'service', Value: 'stacks-watch' }],
-      Threshold: 1,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      TreatMissingData: 'notBreaching',
-    });
-  });
 });
 
 describe('dashboard', () => {
+  it('is not in the stack unless asked for, nor its output', () => {
+    defaults.template.resourceCountIs('AWS::CloudWatch::Dashboard', 0);
+    expect(Object.keys(defaults.template.findOutputs('*'))).not.toContain('DashboardUrl');
+    expect(Object.keys(withDashboard.template.findOutputs('*'))).toContain('DashboardUrl');
+  });
+
+  it('warns at synth that its graphs need detailed metrics when asked for without them', () => {
+    const warnings = (s: Synthesized) =>
+      Annotations.fromStack(s.stack).findWarning('*', Match.stringLikeRegexp('detailedMetrics=true')).length;
+    expect(warnings(synthStack({ dashboard: 'true' }))).toBe(1);
+    expect(warnings(withDashboard)).toBe(0);
+  });
+
   let body: { widgets: { properties: { title: string; metrics?: unknown[][] } }[] };
 
   beforeAll(() => {
     // The body is a Fn::Join of text and references; the references are irrelevant to its layout.
-    const parts = onlyResource(defaults.template, 'AWS::CloudWatch::Dashboard').resource.Properties.DashboardBody['Fn::Join'][1] as unknown[];
+    const parts = onlyResource(withDashboard.template, 'AWS::CloudWatch::Dashboard').resource.Properties.DashboardBody['Fn::Join'][1] as unknown[];
     body = JSON.parse(parts.map((part) => (typeof part === 'string' ? part : 'REF')).join(''));
   });
 
@@ -140,6 +133,6 @@ describe('dashboard', () => {
 
   it('shows the state of every alarm', () => {
     const widget = body.widgets.find((w) => w.properties.title === 'Alarms') as unknown as { properties: { alarms: unknown[] } };
-    expect(widget.properties.alarms).toHaveLength(5);
+    expect(widget.properties.alarms).toHaveLength(3);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, HIPAASecurityChecks, NIST80053R4Checks, NIST80053R5Checks, PCIDSS321Checks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { synthStack } from './support/synth';
 
@@ -28,9 +28,12 @@ describe('cdk-nag AwsSolutions', () => {
     expect(violationsOf(synthStack().stack)).toEqual([]);
   });
 
-  it('finds nothing unacknowledged with every optional part on: created secret, subscriptions, polling', () => {
+  it('finds nothing unacknowledged with every optional part on: created secret, subscriptions, polling, dashboard, customer key', () => {
     const { stack } = synthStack({
       createApiKeySecret: true,
+      dashboard: true,
+      detailedMetrics: true,
+      encryptionKey: 'customer',
       pollSeconds: 15,
       alertEmails: 'alice@example.com',
       alertPhoneNumbers: '+14155550123',
@@ -45,12 +48,32 @@ describe('cdk-nag AwsSolutions', () => {
     expect(violationsOf(stack)).toEqual([]);
   });
 
-  it('acknowledges only the dead-letter queue and the created secret, each with its reason', () => {
+  it('acknowledges only the dead-letter queue, the created secret and the plain operations topic, each with its reason', () => {
     const { stack } = synthStack({ createApiKeySecret: true });
     expect(acknowledgements(stack).sort()).toEqual([
       ['StacksWatch/ApiKey', 'AwsSolutions-SMG4', expect.stringMatching(/cannot be rotated .{20,}/)],
+      ...['HIPAA.Security', 'NIST.800.53.R4', 'NIST.800.53.R5', 'PCI.DSS.321'].map((pack) => [
+        'StacksWatch/Topics/Operations',
+        `${pack}-SNSEncryptedKMS`,
+        expect.stringMatching(/alarm notices .*cannot publish to a topic under the AWS-managed aws\/sns key/),
+      ]),
       ['StacksWatch/Watcher/DeadLetters', 'AwsSolutions-SQS3', expect.stringMatching(/dead-letter destination .{20,}/)],
     ]);
+  });
+
+  it('leaves no unencrypted topic unacknowledged under the packs that check topic encryption, with either key choice', () => {
+    for (const encryptionKey of ['aws-managed', 'customer']) {
+      const { stack } = synthStack({ encryptionKey });
+      for (const pack of [new HIPAASecurityChecks(), new NIST80053R4Checks(), new NIST80053R5Checks(), new PCIDSS321Checks()]) {
+        const unencrypted = pack.validateScope(stack).violations.filter((v) => v.ruleName.endsWith('SNSEncryptedKMS'));
+        expect(unencrypted).toEqual([]);
+      }
+    }
+  });
+
+  it('needs no acknowledgement for the operations topic once it is under the customer-managed key', () => {
+    const { stack } = synthStack({ encryptionKey: 'customer' });
+    expect(acknowledgements(stack).map(([, id]) => id).filter((id) => id.endsWith('SNSEncryptedKMS'))).toEqual([]);
   });
 
   it('does report what is not acknowledged, so a clean report means something', () => {

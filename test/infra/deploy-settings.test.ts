@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DeploySettingsError, readDeploySettings } from '../../infra/settings/deploy-settings';
 
-const read = (context: Record<string, unknown>) => readDeploySettings((key) => context[key], '/repo');
+const read = (context: Record<string, unknown>) => readDeploySettings((key) => context[key], '/repo', Object.keys(context));
 
 function problemsOf(context: Record<string, unknown>): string[] {
   try {
@@ -33,6 +33,9 @@ describe('deploy settings from CDK context', () => {
       serviceName: 'stacks-watch',
       metricsNamespace: 'StacksWatch',
       reserveConcurrency: true,
+      dashboard: false,
+      encryptionKey: 'aws-managed',
+      detailedMetrics: false,
     });
   });
 
@@ -76,6 +79,38 @@ describe('deploy settings from CDK context', () => {
     expect(problemsOf({ alertPhoneNumbers: '+1 415 555 0123' })).toEqual([
       expect.stringMatching(/^alertPhoneNumbers\[0\]: "\+1 415 555 0123" is not an E\.164 phone number: .*e\.g\. \+14155550123/),
     ]);
+  });
+
+  it('names a bad phone number from a comma-separated list or a JSON subscription once, without "(found: undefined)"', () => {
+    const problems = [
+      ...problemsOf({ alertPhoneNumbers: '+14155550123,555-0123' }),
+      ...problemsOf({ alertSubscriptions: '[{"sms": "0123"}]' }),
+    ];
+    expect(problems).toEqual([
+      expect.stringMatching(/^alertPhoneNumbers\[1\]: "555-0123" is not an E\.164 phone number: .*\(e\.g\. \+14155550123\)$/),
+      expect.stringMatching(/^alertSubscriptions\[0\]\.sms: "0123" is not an E\.164 phone number: .*\(e\.g\. \+14155550123\)$/),
+    ]);
+    expect(problems.join('\n')).not.toContain('found:');
+  });
+
+  it('rejects a context key that is not a setting, suggesting the one meant', () => {
+    expect(problemsOf({ alertEmail: 'you@example.com', pollSecond: '10', memory: '512' })).toEqual([
+      'alertEmail: is not a setting; did you mean alertEmails?',
+      'pollSecond: is not a setting; did you mean pollSeconds?',
+      'memory: is not a setting; did you mean memorySize?',
+    ]);
+  });
+
+  it('lists the settings for an unknown key close to none, alongside the other problems', () => {
+    const problems = problemsOf({ colour: 'blue', scheduleMinutes: '0' });
+    expect(problems[0]).toMatch(/^colour: is not a setting; the settings are alertEmails, .*watchConfig$/);
+    expect(problems[1]).toMatch(/^scheduleMinutes: must be/);
+  });
+
+  it('leaves the CDK\'s own context alone: feature flags, aws:cdk settings and cached lookups', () => {
+    expect(() =>
+      read({ '@aws-cdk/core:checkSecretUsage': true, 'aws:cdk:bundling-stacks': [], 'availability-zones:account=1:region=x': [], 'acknowledged-issue-numbers': [1] }),
+    ).not.toThrow();
   });
 
   it('rejects a phone number without the leading +', () => {

@@ -8,11 +8,13 @@ const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:hiro-ke
 let plain: Synthesized;
 let withSecret: Synthesized;
 let withCreatedSecret: Synthesized;
+let withCustomerKey: Synthesized;
 
 beforeAll(() => {
   plain = synthStack();
+  withCustomerKey = synthStack({ encryptionKey: 'customer' });
   withSecret = synthStack({ apiKeySecretArn: SECRET_ARN });
-  withCreatedSecret = synthStack({ createApiKeySecret: true });
+  withCreatedSecret = synthStack({ createApiKeySecret: true, encryptionKey: 'customer' });
 });
 
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Principal?: unknown };
@@ -39,7 +41,8 @@ function expectedFunctionStatements(s: Synthesized): Statement[] {
       Resource: arn(template, 'AWS::DynamoDB::GlobalTable'),
     },
     { Effect: 'Allow', Action: 'sns:Publish', Resource: { Ref: logicalId(s, s.stack.topics.alerts.node.defaultChild) } },
-    { Effect: 'Allow', Action: ['kms:Decrypt', 'kms:GenerateDataKey'], Resource: arn(template, 'AWS::KMS::Key') },
+    // aws/sns lets the account's principals use it through SNS: a grant is needed only for the stack's own key.
+    ...(s.stack.topics.key ? [{ Effect: 'Allow', Action: ['kms:Decrypt', 'kms:GenerateDataKey'], Resource: arn(template, 'AWS::KMS::Key') }] : []),
     { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: arn(template, 'AWS::Logs::LogGroup') },
     { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: arn(template, 'AWS::SQS::Queue') },
   ];
@@ -48,6 +51,15 @@ function expectedFunctionStatements(s: Synthesized): Statement[] {
 describe('the function role', () => {
   it('may use its table, publish to its topic with its key, write its logs and dead letters, and nothing else', () => {
     expect(functionStatements(plain)).toEqual(expectedFunctionStatements(plain));
+  });
+
+  it('may also use the customer-managed topic key when the stack has one', () => {
+    expect(functionStatements(withCustomerKey)).toContainEqual({
+      Effect: 'Allow',
+      Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+      Resource: arn(withCustomerKey.template, 'AWS::KMS::Key'),
+    });
+    expect(functionStatements(withCustomerKey)).toEqual(expectedFunctionStatements(withCustomerKey));
   });
 
   it('may also read the one existing secret it is given', () => {
@@ -120,10 +132,11 @@ describe('every policy in the stack', () => {
       (s) => s.Effect === 'Allow' && JSON.stringify(s.Resource ?? null).includes('*'),
     );
     expect(starResources).toEqual(keyPolicy);
+    expect(allStatements(plain.template).filter((s) => s.Effect === 'Allow' && JSON.stringify(s.Resource ?? null).includes('*'))).toEqual([]);
   });
 
   it('still lets the account manage the key without kms:*: change its policy, disable it, delete it', () => {
-    const keyPolicy = onlyResource(plain.template, 'AWS::KMS::Key').resource.Properties.KeyPolicy.Statement as Statement[];
+    const keyPolicy = onlyResource(withCustomerKey.template, 'AWS::KMS::Key').resource.Properties.KeyPolicy.Statement as Statement[];
     const accountActions = keyPolicy.filter((s) => JSON.stringify(s.Principal).includes(':root')).flatMap(actions);
     expect(accountActions).toEqual(expect.arrayContaining(['kms:PutKeyPolicy', 'kms:DisableKey', 'kms:ScheduleKeyDeletion']));
   });

@@ -22,6 +22,7 @@ beforeAll(() => {
     logRetentionDays: '7',
     logLevel: 'DEBUG',
     reserveConcurrency: 'false',
+    detailedMetrics: 'true',
     alertEmails: 'alice@example.com',
     alertPhoneNumbers: '+14155550123',
     alertSubscriptions: JSON.stringify([{ email: 'desk@example.com', types: ['contract_log'], contracts: [CONTRACT] }]),
@@ -71,21 +72,50 @@ describe('state table', () => {
 });
 
 describe('topics and their key', () => {
-  it('encrypts both topics with one customer-managed key that rotates', () => {
-    const key = onlyResource(defaults.template, 'AWS::KMS::Key');
+  let customerKey: Synthesized;
+  beforeAll(() => {
+    customerKey = synthStack({ encryptionKey: 'customer' });
+  });
+  const topicProps = (s: Synthesized, which: 'alerts' | 'operations') =>
+    s.template.toJSON().Resources[topicRefOf(s, which).Ref].Properties as Record<string, unknown>;
+
+  it('by default encrypts the alerts topic with the AWS-managed aws/sns key and creates no key of its own', () => {
+    defaults.template.resourceCountIs('AWS::KMS::Key', 0);
+    expect(topicProps(defaults, 'alerts').KmsMasterKeyId).toEqual({
+      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':kms:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':alias/aws/sns']],
+    });
+  });
+
+  it('by default leaves the operations topic, which carries alarm notices only, unencrypted so CloudWatch alarms can publish', () => {
+    expect(topicProps(defaults, 'operations')).not.toHaveProperty('KmsMasterKeyId');
+  });
+
+  it('with encryptionKey=customer encrypts both topics with one customer-managed key that rotates', () => {
+    const key = onlyResource(customerKey.template, 'AWS::KMS::Key');
     expect(key.resource.Properties.EnableKeyRotation).toBe(true);
-    const topics = Object.values(defaults.template.findResources('AWS::SNS::Topic'));
+    const topics = Object.values(customerKey.template.findResources('AWS::SNS::Topic'));
     expect(topics.map((topic) => topic.Properties.KmsMasterKeyId)).toEqual([{ 'Fn::GetAtt': [key.id, 'Arn'] }, { 'Fn::GetAtt': [key.id, 'Arn'] }]);
   });
 
-  it('lets CloudWatch alarms use the key to publish', () => {
-    defaults.template.hasResourceProperties('AWS::KMS::Key', {
+  it('with encryptionKey=customer lets only this account\'s CloudWatch alarms use the key to publish', () => {
+    customerKey.template.hasResourceProperties('AWS::KMS::Key', {
       KeyPolicy: {
         Statement: Match.arrayWith([
-          { Sid: 'CloudWatchAlarmsPublish', Effect: 'Allow', Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey'], Resource: '*' },
+          {
+            Sid: 'CloudWatchAlarmsPublish',
+            Effect: 'Allow',
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+            Resource: '*',
+            Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+          },
         ]),
       },
     });
+  });
+
+  it('rejects an encryptionKey other than aws-managed or customer', () => {
+    expect(() => synthStack({ encryptionKey: 'kms' })).toThrow(/encryptionKey: must be aws-managed or customer \(found: "kms"\)/);
   });
 
   it('refuses publishes without TLS on both topics', () => {
@@ -196,8 +226,9 @@ describe('function', () => {
     });
   });
 
-  it('passes the rate, polling, log level and the created secret when they are set', () => {
+  it('passes the rate, polling, log level, detailed metrics and the created secret when they are set', () => {
     expect(environment(custom)).toMatchObject({
+      DETAILED_METRICS: 'true',
       STACKS_API_RPM: '120',
       POLL_INTERVAL_SECONDS: '20',
       POWERTOOLS_LOG_LEVEL: 'DEBUG',

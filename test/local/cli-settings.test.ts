@@ -51,6 +51,12 @@ describe('Lambda settings from the environment', () => {
     expect(() => readLambdaSettings({ ...base, RUN_SECONDS: '5' })).toThrow(/RUN_SECONDS must be/);
   });
 
+  it('sends lean metrics unless DETAILED_METRICS=true, and names a value that is neither', () => {
+    expect(readLambdaSettings(base).detailedMetrics).toBe(false);
+    expect(readLambdaSettings({ ...base, DETAILED_METRICS: 'true' }).detailedMetrics).toBe(true);
+    expect(() => readLambdaSettings({ ...base, DETAILED_METRICS: 'yes' })).toThrow(/DETAILED_METRICS must be true or false, got "yes"/);
+  });
+
   it('reads the bundled watch.json beside the function unless WATCH_CONFIG is set', () => {
     expect(readLambdaSettings({ ...base, LAMBDA_TASK_ROOT: '/var/task' })).toMatchObject({ watchConfigPath: '/var/task/watch.json', pollIntervalSeconds: 0 });
     expect(readLambdaSettings({ ...base, WATCH_CONFIG: '{}' }).watchConfigText).toBe('{}');

@@ -1,0 +1,186 @@
+// The monthly bill of a deployed stack, priced from its synthesized CloudFormation template: every resource
+// in it is looked up here and either priced (with its list price and the quantity a month of runs uses) or
+// named free, and a resource type this file does not know fails the bill, so a new resource can never be
+// left out in silence. Per-run quantities (billed time, capacity units, log bytes, metric series, SNS
+// publishes) come from measured cycles (bench/cycle-cost.ts); everything else is read from the template:
+// the schedule, the function's memory, polling and work time, the key, the alarms, the dashboard.
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { fileURLToPath } from 'node:url';
+import { buildStacksWatch } from '../infra/build-stacks-watch';
+import { PRICES } from './aws-prices';
+import type { CycleCost } from './cycle-cost';
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The watch config the stack bundles; what it watches changes the measured cycles, not the template's cost. */
+const WATCH_CONFIG = `${REPO_ROOT}test/infra/fixtures/watch.json`;
+const GB = 1024 ** 3;
+/** Table size without alerts: the cursor, the lease, 1,000 remembered block hashes and contract statuses. */
+export const STATE_TABLE_GB = 0.001;
+/** The handler reads the API key secret at most this often per container (lambda/handler.ts). */
+const SECRET_READ_EVERY_MINUTES = 5;
+
+type Resource = { Type: string; Properties?: Record<string, any> };
+export type TemplateJson = { Resources: Record<string, Resource> };
+
+/** The measured cycles a bill is computed from, for the client's pace and metric mode the template sets. */
+export interface MeasuredCycles {
+  /** One scheduled run following the tip (12 new blocks, no alert). */
+  run: CycleCost;
+  /** One poll of the fast mode (2 new blocks, no alert). */
+  poll: CycleCost;
+}
+
+export type MeasuredFor = (shape: { withApiKey: boolean; detailedMetrics: boolean }) => MeasuredCycles;
+
+export interface BillLine {
+  resource: string;
+  item: string;
+  quantity: string;
+  dollars: number;
+}
+
+export interface MonthlyBill {
+  lines: BillLine[];
+  total: number;
+  /** Runs a month, from the schedule. */
+  runs: number;
+  /** What a run does, as priced. */
+  perRun: {
+    billedSeconds: number;
+    memoryMb: number;
+    cycles: number;
+    writeUnits: number;
+    readUnits: number;
+    logBytes: number;
+    metricSeries: string[];
+    snsPublishes: number;
+  };
+}
+
+/** The stack's template as `cdk synth` would make it for `context` (bundling skipped: it does not change the bill). */
+export function synthTemplate(context: Record<string, unknown> = {}): TemplateJson {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], watchConfig: WATCH_CONFIG, ...context } });
+  return Template.fromStack(buildStacksWatch(app, REPO_ROOT)).toJSON() as TemplateJson;
+}
+
+function only(template: TemplateJson, type: string): [string, Resource] {
+  const found = Object.entries(template.Resources).filter(([, resource]) => resource.Type === type);
+  if (found.length !== 1) throw new Error(`the bill expects one ${type} in the template, found ${found.length}`);
+  return found[0]!;
+}
+
+function minutesOf(expression: unknown): number {
+  const match = /^rate\((\d+) (minute|minutes|hour|hours)\)$/.exec(String(expression));
+  if (!match) throw new Error(`the bill cannot read the schedule expression ${JSON.stringify(expression)}`);
+  return Number(match[1]) * (match[2]!.startsWith('hour') ? 60 : 1);
+}
+
+const count = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** A month of the stack's runs, priced resource by resource. */
+export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor): MonthlyBill {
+  const [, fn] = only(template, 'AWS::Lambda::Function');
+  const [, schedule] = only(template, 'AWS::Scheduler::Schedule');
+  const env = (fn.Properties?.Environment?.Variables ?? {}) as Record<string, unknown>;
+  const memoryMb = Number(fn.Properties?.MemorySize ?? 128);
+  const runs = (30 * 24 * 60) / minutesOf(schedule.Properties?.ScheduleExpression);
+  const pollSeconds = Number(env.POLL_INTERVAL_SECONDS ?? 0);
+  const runSeconds = Number(env.RUN_SECONDS ?? 0);
+  const withApiKey = env.STACKS_API_KEY_SECRET_ARN !== undefined;
+  const measured = measuredFor({ withApiKey, detailedMetrics: env.DETAILED_METRICS === 'true' });
+
+  // A polling run starts a cycle every pollSeconds until its work time is up, then ends with the last one.
+  const cycles = pollSeconds > 0 ? Math.ceil(runSeconds / pollSeconds) : 1;
+  const perCycle = pollSeconds > 0 ? measured.poll : measured.run;
+  const billedSeconds = pollSeconds > 0 ? (cycles - 1) * pollSeconds + measured.poll.durationMs / 1000 : measured.run.durationMs / 1000;
+  const perRun = {
+    billedSeconds,
+    memoryMb,
+    cycles,
+    writeUnits: cycles * perCycle.writeUnits,
+    readUnits: cycles * perCycle.readUnits,
+    // Each cycle's lines; the invocation's own line and Lambda's are counted once per cycle: a slight excess.
+    logBytes: cycles * perCycle.logBytes,
+    metricSeries: perCycle.metricSeries,
+    snsPublishes: cycles * perCycle.snsMessages,
+  };
+  const logGb = (perRun.logBytes * runs) / GB;
+
+  const lines: BillLine[] = [];
+  const add = (resource: string, item: string, quantity: string, dollars: number) => lines.push({ resource, item, quantity, dollars });
+  for (const [id, resource] of Object.entries(template.Resources)) {
+    const p = resource.Properties ?? {};
+    switch (resource.Type) {
+      case 'AWS::Lambda::Function': {
+        const gbSeconds = (memoryMb / 1024) * billedSeconds * runs;
+        add(id, 'Lambda compute (arm64)', `${count(gbSeconds)} GB-s (${memoryMb} MB × ${billedSeconds.toFixed(2)} s × ${count(runs)})`, gbSeconds * PRICES.lambdaGbSecond);
+        add(id, 'Lambda requests', count(runs), runs * PRICES.lambdaRequest);
+        // The custom metrics are the function's: each series sent every hour is billed the whole month.
+        const series = perRun.metricSeries.length;
+        add(id, 'CloudWatch custom metrics (EMF)', `${series} series every hour: ${perRun.metricSeries.map((s) => s.split('|')[0]).join(', ')}`, series * PRICES.cloudWatchMetric);
+        if (withApiKey) {
+          const reads = runs / Math.max(1, SECRET_READ_EVERY_MINUTES / minutesOf(schedule.Properties?.ScheduleExpression));
+          add(id, 'Secrets Manager API calls (API key)', count(reads), reads * PRICES.secretsManagerApiCall);
+        }
+        break;
+      }
+      case 'AWS::Scheduler::Schedule':
+        add(id, 'EventBridge Scheduler invocations', count(runs), runs * PRICES.schedulerInvocation);
+        break;
+      case 'AWS::DynamoDB::GlobalTable': {
+        const writes = perRun.writeUnits * runs;
+        const reads = perRun.readUnits * runs;
+        add(id, 'DynamoDB on-demand writes', `${count(writes)} WRU (${perRun.writeUnits.toFixed(1)} a run)`, writes * PRICES.dynamoWriteUnit);
+        add(id, 'DynamoDB on-demand reads', `${count(reads)} RRU`, reads * PRICES.dynamoReadUnit);
+        add(id, 'DynamoDB storage', `${STATE_TABLE_GB} GB`, STATE_TABLE_GB * PRICES.dynamoStorageGb);
+        const pitr = (p.Replicas ?? []).some((r: any) => r.PointInTimeRecoverySpecification?.PointInTimeRecoveryEnabled === true);
+        if (pitr) add(id, 'DynamoDB point-in-time recovery', `${STATE_TABLE_GB} GB`, STATE_TABLE_GB * PRICES.dynamoPitrGb);
+        break;
+      }
+      case 'AWS::Logs::LogGroup': {
+        const retainedMonths = Number(p.RetentionInDays ?? 3653) / 30;
+        add(id, 'CloudWatch Logs ingestion', `${(logGb * 1024).toFixed(0)} MB (${count(perRun.logBytes)} B a run)`, logGb * PRICES.cloudWatchLogsGb);
+        add(id, 'CloudWatch Logs storage', `${(logGb * retainedMonths * 1024).toFixed(0)} MB kept`, logGb * retainedMonths * PRICES.cloudWatchLogsStoredGb);
+        break;
+      }
+      case 'AWS::CloudWatch::Alarm':
+        if (Number(p.Period ?? 60) < 60) throw new Error(`alarm ${id} is high-resolution; the bill prices standard alarms only`);
+        add(id, 'CloudWatch alarm (standard)', '1', PRICES.cloudWatchAlarm);
+        break;
+      case 'AWS::CloudWatch::Dashboard':
+        add(id, 'CloudWatch dashboard', '1', PRICES.cloudWatchDashboard);
+        break;
+      case 'AWS::KMS::Key':
+        add(id, 'KMS customer-managed key', '1 (before rotations)', PRICES.kmsKey);
+        break;
+      case 'AWS::SNS::Topic': {
+        const publishes = perRun.snsPublishes * runs;
+        add(id, 'SNS publishes', count(publishes), publishes * PRICES.snsPublish);
+        // SNS asks KMS for a data key at most once per publish (it caches them); aws/sns requests are billed too.
+        if (p.KmsMasterKeyId !== undefined) add(id, 'KMS requests for the topic', `≤ ${count(publishes)}`, publishes * PRICES.kmsRequest);
+        break;
+      }
+      case 'AWS::SQS::Queue':
+        // The dead-letter queue receives a message only when a run is lost; its alarm reads free SQS metrics.
+        add(id, 'SQS requests', '0 while runs succeed', 0);
+        break;
+      case 'AWS::SecretsManager::Secret':
+        add(id, 'Secrets Manager secret', '1', PRICES.secretsManagerSecret);
+        break;
+      case 'AWS::IAM::Role':
+      case 'AWS::IAM::Policy':
+      case 'AWS::SNS::TopicPolicy':
+      case 'AWS::SQS::QueuePolicy':
+      case 'AWS::Lambda::EventInvokeConfig':
+      case 'AWS::CDK::Metadata':
+        break; // no charge
+      case 'AWS::SNS::Subscription':
+        break; // deliveries are billed per alert (email, SMS), outside a month without alerts
+      default:
+        throw new Error(`the bill does not know the price of ${resource.Type} (${id}); add it to bench/monthly-bill.ts`);
+    }
+  }
+  const total = lines.reduce((sum, line) => sum + line.dollars, 0);
+  return { lines, total, runs, perRun };
+}

@@ -1,0 +1,79 @@
+// The Lambda's telemetry in a benchmark cycle: the real Powertools logger and metrics behind the real adapter,
+// lean or detailed as the stack sets it, finished the way the handler finishes an invocation (its log line,
+// the API counts, one EMF flush). Everything they write is captured, to count the bytes CloudWatch Logs
+// would ingest and the metric series CloudWatch would bill.
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import type { CycleSummary } from '../lambda/core/cycle-types';
+import type { ApiStats } from '../lambda/hiro';
+import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from '../lambda/runtime/powertools-telemetry';
+
+/** Lambda's own START, END and REPORT lines of an invocation, about this long together. */
+export const LAMBDA_PLATFORM_LOG_BYTES = 350;
+
+export interface InvocationTelemetry {
+  logBytes: number;
+  /** Distinct metric series (name and dimensions) the invocation sent. */
+  metricSeries: string[];
+}
+
+/** Series named in the EMF records among `lines`. */
+export function emfSeries(lines: readonly string[]): string[] {
+  const series = new Set<string>();
+  for (const line of lines) {
+    if (!line.includes('"_aws"')) continue;
+    const record = JSON.parse(line) as Record<string, unknown> & {
+      _aws: { CloudWatchMetrics: { Dimensions: string[][]; Metrics: { Name: string }[] }[] };
+    };
+    for (const directive of record._aws.CloudWatchMetrics) {
+      const dimensions = directive.Dimensions.flat().map((name) => `${name}=${String(record[name])}`);
+      for (const { Name } of directive.Metrics) series.add([Name, ...dimensions].join('|'));
+    }
+  }
+  return [...series].sort();
+}
+
+export class CapturedTelemetry {
+  readonly telemetry: PowertoolsTelemetry;
+  private readonly logger = new Logger({ serviceName: 'stacks-watch', logLevel: 'INFO' });
+  private readonly metrics = new Metrics({ serviceName: 'stacks-watch', namespace: 'StacksWatch' });
+  private written: string[] = [];
+  private restore: (() => void) | undefined;
+
+  constructor(detailed: boolean) {
+    this.telemetry = createPowertoolsTelemetry(this.logger, this.metrics, { detailed });
+  }
+
+  /** Starts capturing stdout and stderr (the streams Lambda sends to CloudWatch Logs). */
+  start(): void {
+    this.written = [];
+    const streams = [process.stdout, process.stderr];
+    const originals = streams.map((stream) => stream.write.bind(stream));
+    for (const stream of streams) {
+      stream.write = ((chunk: string | Uint8Array) => {
+        this.written.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+        return true;
+      }) as typeof stream.write;
+    }
+    this.restore = () => streams.forEach((stream, i) => (stream.write = originals[i]!));
+  }
+
+  /** Stops capturing (after a failed cycle, so its error is seen). */
+  stop(): void {
+    this.restore?.();
+    this.restore = undefined;
+  }
+
+  /** Ends the invocation as the handler does, stops capturing, and returns what it cost in telemetry. */
+  finish(summary: CycleSummary, api: ApiStats): InvocationTelemetry {
+    this.logger.info('invocation done', { summary, api });
+    recordApiStats(this.telemetry, api);
+    this.metrics.publishStoredMetrics();
+    this.stop();
+    const text = this.written.join('');
+    return {
+      logBytes: Buffer.byteLength(text) + LAMBDA_PLATFORM_LOG_BYTES,
+      metricSeries: emfSeries(text.split('\n')),
+    };
+  }
+}

@@ -1,0 +1,71 @@
+// The bill of `npm run bench` prices every resource of the real synthesized template: what it counts must
+// follow the template, and a resource it cannot price must stop it rather than be left out.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CycleCost } from '../../bench/cycle-cost';
+import { priceTemplate, synthTemplate, type MeasuredCycles, type TemplateJson } from '../../bench/monthly-bill';
+
+const cycle = (durationMs: number, writeUnits: number): CycleCost => ({
+  scenario: 'fixed',
+  blocksPerCycle: 12,
+  alertsPerCycle: 0,
+  requestsPerCycle: 17,
+  durationMs,
+  gbSeconds: 0,
+  readUnits: 1,
+  writeUnits,
+  snsMessages: 0,
+  logBytes: 2_000,
+  metricSeriesPerRun: 1,
+  metricSeries: ['ChainLagSeconds|service=stacks-watch'],
+});
+const measured: MeasuredCycles = { run: cycle(10_000, 20), poll: cycle(2_000, 5) };
+const fixedFigures = () => measured;
+const linesOf = (template: TemplateJson, item: string) => priceTemplate(template, fixedFigures).lines.filter((line) => line.item === item);
+
+let defaults: TemplateJson;
+beforeAll(() => {
+  defaults = synthTemplate();
+});
+
+describe('the monthly bill from the synthesized template', () => {
+  it('counts the default stack\'s three alarms, no dashboard and no key, and adds its lines to the total', () => {
+    const bill = priceTemplate(defaults, fixedFigures);
+    expect(bill.lines.filter((line) => line.item.startsWith('CloudWatch alarm'))).toHaveLength(3);
+    expect(bill.lines.some((line) => /dashboard|KMS customer-managed key/.test(line.item))).toBe(false);
+    expect(bill.total).toBeCloseTo(bill.lines.reduce((sum, line) => sum + line.dollars, 0), 10);
+  });
+
+  it('adds $3 for the dashboard and $1 for the customer-managed key when the stack has them', () => {
+    const withBoth = synthTemplate({ dashboard: true, encryptionKey: 'customer' });
+    expect(linesOf(withBoth, 'CloudWatch dashboard').map((line) => line.dollars)).toEqual([3]);
+    expect(linesOf(withBoth, 'KMS customer-managed key').map((line) => line.dollars)).toEqual([1]);
+  });
+
+  it('reads runs a month from the schedule and GB-s from the function\'s memory', () => {
+    const base = priceTemplate(defaults, fixedFigures);
+    const slower = priceTemplate(synthTemplate({ scheduleMinutes: 5, memorySize: 512 }), fixedFigures);
+    expect(base.runs).toBe(43_200);
+    expect(slower.runs).toBe(8_640);
+    const compute = (bill: typeof base) => bill.lines.find((line) => line.item === 'Lambda compute (arm64)')!.dollars;
+    expect(compute(slower) / compute(base)).toBeCloseTo(2 / 5, 6);
+  });
+
+  it('bills a polling run for the cycles it starts until its work time is up', () => {
+    const bill = priceTemplate(synthTemplate({ pollSeconds: 10 }), fixedFigures);
+    // RUN_SECONDS 50: cycles start at 0, 10, 20, 30 and 40 s; the last one takes a measured 2 s.
+    expect(bill.perRun).toMatchObject({ cycles: 5, billedSeconds: 42, writeUnits: 25 });
+  });
+
+  it('prices the API key secret and its reads only when the stack has a key', () => {
+    expect(linesOf(defaults, 'Secrets Manager secret')).toEqual([]);
+    const withKey = synthTemplate({ createApiKeySecret: true });
+    expect(linesOf(withKey, 'Secrets Manager secret').map((line) => line.dollars)).toEqual([0.4]);
+    expect(linesOf(withKey, 'Secrets Manager API calls (API key)')).toHaveLength(1);
+  });
+
+  it('fails, naming the type, on a resource it has no price for', () => {
+    const template = structuredClone(defaults);
+    template.Resources.Extra = { Type: 'AWS::EC2::NatGateway', Properties: {} };
+    expect(() => priceTemplate(template, fixedFigures)).toThrow(/does not know the price of AWS::EC2::NatGateway \(Extra\)/);
+  });
+});
