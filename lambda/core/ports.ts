@@ -85,14 +85,18 @@ export interface StoredContractStatus {
  * - `stale`: a claim older than the staleness limit (its run died mid-publish); publish it again.
  * - `sent`: already delivered; skip it.
  * - `in-flight`: another run claimed it moments ago; do not publish, do not advance past it.
+ * - `parked`: the channel refused it for good (or may have taken it without answering); it is kept with its
+ *   reason for the operator and never published again; skip it.
  */
-export type ClaimOutcome = 'claimed' | 'stale' | 'sent' | 'in-flight';
+export type ClaimOutcome = 'claimed' | 'stale' | 'sent' | 'in-flight' | 'parked';
 
 export interface AlertRecordSummary {
   key: string;
-  state: 'pending' | 'sent' | 'retracted';
-  /** The alert JSON as published, kept so that a retraction can name what it retracts. */
+  state: 'pending' | 'sent' | 'retracted' | 'parked';
+  /** The alert JSON as published (or as refused, when parked), kept so that a retraction can name what it retracts. */
   alert?: unknown;
+  /** Why a parked alert could not be delivered. */
+  reason?: string;
 }
 
 export class CursorConflictError extends Error {
@@ -129,6 +133,11 @@ export interface StateStore {
   markAlertSent(key: string, nowMs: number, alert: unknown): Promise<void>;
   /** Drop a claim whose publish failed, so the next run publishes it at once. */
   releaseAlertClaim(key: string): Promise<void>;
+  /**
+   * Keep an alert the channel will never take (or may have taken without answering), with the reason, so
+   * that it is neither published again nor lost, and the cursor can go on past its block.
+   */
+  parkAlert(key: string, nowMs: number, alert: unknown, reason: string): Promise<void>;
   /** Mark a sent alert retracted, so that the event alerts again if it comes back on chain. */
   markAlertRetracted(key: string, nowMs: number): Promise<void>;
   getAlertRecord(key: string): Promise<AlertRecordSummary | null>;
@@ -137,12 +146,26 @@ export interface StateStore {
 // ---- delivery ----
 
 export interface PublishOutcome {
-  /** Keys of alerts that were not accepted, with the reason. Everything else was accepted. */
+  /** Not accepted, and surely not delivered (throttled, refused by a setting the operator can fix): try again later. */
   failed: { key: string; reason: string }[];
+  /**
+   * Never to be published again: refused for a reason retrying cannot fix (an invalid parameter, a message
+   * the channel will never take), or sent twice with no answer either time, so that another copy could only
+   * be a duplicate. Everything not in `failed` or `undeliverable` was accepted.
+   */
+  undeliverable: { key: string; reason: string }[];
 }
 
+/** Told after each call to the channel, before the next call starts, which alerts that call delivered. */
+export type OnAccepted = (keys: readonly string[]) => Promise<void>;
+
 export interface Publisher {
-  publish(alerts: readonly OutgoingAlert[]): Promise<PublishOutcome>;
+  /**
+   * Publishes in calls one after another (never in parallel: the caller records each call's result in a
+   * store that takes one write at a time). After each call that delivered anything, `onAccepted` is awaited
+   * before the next call, so that a crash can repeat only the alerts of the call in flight.
+   */
+  publish(alerts: readonly OutgoingAlert[], onAccepted?: OnAccepted): Promise<PublishOutcome>;
 }
 
 // ---- the operator ----
@@ -185,6 +208,7 @@ export type MetricName =
   | 'ChainLagBlocks'
   | 'ChainLagSeconds'
   | 'AlertsPublished'
+  | 'AlertsUndeliverable'
   | 'ContractsWatched'
   | 'ReorgsDetected'
   | 'DeepReorgs'

@@ -11,6 +11,7 @@ const UNITS: Record<MetricName, Unit> = {
   ChainLagBlocks: MetricUnit.Count,
   ChainLagSeconds: MetricUnit.Seconds,
   AlertsPublished: MetricUnit.Count,
+  AlertsUndeliverable: MetricUnit.Count,
   ContractsWatched: MetricUnit.Count,
   ReorgsDetected: MetricUnit.Count,
   DeepReorgs: MetricUnit.Count,

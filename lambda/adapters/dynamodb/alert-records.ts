@@ -38,7 +38,7 @@ const MAX_CLAIM_ROUNDS = 3;
 
 type AlertRecordMethods = Pick<
   StateStore,
-  'claimAlert' | 'markAlertSent' | 'releaseAlertClaim' | 'markAlertRetracted' | 'getAlertRecord'
+  'claimAlert' | 'markAlertSent' | 'releaseAlertClaim' | 'parkAlert' | 'markAlertRetracted' | 'getAlertRecord'
 >;
 
 export function createAlertRecords(table: TableAccess, keys: StateKeys): AlertRecordMethods {
@@ -135,6 +135,7 @@ export function createAlertRecords(table: TableAccess, keys: StateKeys): AlertRe
         continue;
       }
       if (record.state === 'sent') return 'sent';
+      if (record.state === 'parked') return 'parked';
       if (record.claimId === claimId) return tried;
       if (nowMs - record.claimedAt < staleAfterMs) return 'in-flight';
       tried = 'stale';
@@ -200,6 +201,37 @@ export function createAlertRecords(table: TableAccess, keys: StateKeys): AlertRe
       }
     },
 
+    async parkAlert(alertKey, nowMs, alert, reason) {
+      const json = alertCopy(alert);
+      const attributes: Record<string, unknown> = {
+        ':parked': 'parked',
+        ':now': nowMs,
+        ':reason': reason.slice(0, MAX_STORED_FIELD_CHARS),
+        ':expiresAt': expiresAtFrom(table, nowMs),
+      };
+      if (json !== null) attributes[':alert'] = json;
+      await callTable(table, 'UpdateItem', () =>
+        table.doc.send(
+          new UpdateCommand({
+            TableName: table.tableName,
+            Key: keys.alert(alertKey),
+            UpdateExpression:
+              'SET #state = :parked, #parkedAt = :now, #reason = :reason, #expiresAt = :expiresAt' +
+              (json !== null ? ', #alert = :alert' : ' REMOVE #alert'),
+            ExpressionAttributeNames: {
+              '#state': 'state',
+              '#parkedAt': 'parkedAt',
+              '#reason': 'reason',
+              '#expiresAt': 'expiresAt',
+              '#alert': 'alert',
+            },
+            ExpressionAttributeValues: attributes,
+          }),
+        ),
+      );
+      ownClaims.delete(alertKey);
+    },
+
     async markAlertRetracted(alertKey, nowMs) {
       try {
         await callTable(table, 'UpdateItem', () =>
@@ -224,6 +256,7 @@ export function createAlertRecords(table: TableAccess, keys: StateKeys): AlertRe
       const record = await readRecord(alertKey, table.now());
       if (!record) return null;
       const summary: AlertRecordSummary = { key: alertKey, state: record.state };
+      if (record.state === 'parked') summary.reason = record.reason;
       if (record.alert !== undefined) {
         try {
           summary.alert = JSON.parse(record.alert) as unknown;

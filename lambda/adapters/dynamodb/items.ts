@@ -50,6 +50,7 @@ export const alertItem = z.discriminatedUnion('state', [
   }),
   z.object({ state: z.literal('sent'), sentAt: z.optional(z.number()), ...alertItemCommon }),
   z.object({ state: z.literal('retracted'), retractedAt: z.optional(z.number()), ...alertItemCommon }),
+  z.object({ state: z.literal('parked'), parkedAt: z.optional(z.number()), reason: z.string(), ...alertItemCommon }),
 ]);
 
 export type AlertItem = z.infer<typeof alertItem>;

@@ -15,7 +15,9 @@ import { REORG_WINDOW } from '../../core/reorg';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 interface AlertRecord {
-  state: 'pending' | 'sent' | 'retracted';
+  state: 'pending' | 'sent' | 'retracted' | 'parked';
+  /** Why a parked alert could not be delivered. */
+  reason?: string;
   claimedAt: number;
   sentAt?: number;
   alert?: unknown;
@@ -120,6 +122,7 @@ export class DocumentStateStore implements StateStore {
   async claimAlert(key: string, nowMs: number, staleAfterMs: number): Promise<ClaimOutcome> {
     const record = this.liveRecord(key, nowMs);
     if (record?.state === 'sent') return 'sent';
+    if (record?.state === 'parked') return 'parked';
     if (record?.state === 'pending' && nowMs - record.claimedAt < staleAfterMs) return 'in-flight';
     const outcome: ClaimOutcome = record?.state === 'pending' ? 'stale' : 'claimed';
     this.doc.alerts[key] = { state: 'pending', claimedAt: nowMs, expiresAt: nowMs + this.retentionMs };
@@ -144,6 +147,17 @@ export class DocumentStateStore implements StateStore {
     await this.changed();
   }
 
+  async parkAlert(key: string, nowMs: number, alert: unknown, reason: string): Promise<void> {
+    this.doc.alerts[key] = {
+      state: 'parked',
+      claimedAt: this.doc.alerts[key]?.claimedAt ?? nowMs,
+      reason,
+      alert: structuredClone(alert),
+      expiresAt: nowMs + this.retentionMs,
+    };
+    await this.changed();
+  }
+
   async markAlertRetracted(key: string, nowMs: number): Promise<void> {
     const record = this.doc.alerts[key];
     if (!record) return;
@@ -154,7 +168,12 @@ export class DocumentStateStore implements StateStore {
   async getAlertRecord(key: string): Promise<AlertRecordSummary | null> {
     const record = this.doc.alerts[key];
     if (!record) return null;
-    return { key, state: record.state, alert: structuredClone(record.alert) };
+    return {
+      key,
+      state: record.state,
+      alert: structuredClone(record.alert),
+      ...(record.reason !== undefined ? { reason: record.reason } : {}),
+    };
   }
 
   /** A record past its expiry counts as absent, like a DynamoDB item past its TTL that is not yet deleted. */
