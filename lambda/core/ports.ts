@@ -99,6 +99,43 @@ export interface AlertRecordSummary {
   reason?: string;
 }
 
+/** A claim on an alert key: when it was made, and a random id that tells one run's claim from another's. */
+export interface AlertClaim {
+  claimedAt: number;
+  claimId: string;
+}
+
+/** An alert's delivery record as a store keeps it. */
+export interface StoredAlertRecord {
+  state: 'pending' | 'sent' | 'retracted' | 'parked';
+  /** The claim, while pending (records written before claim ids existed may lack the id). */
+  claim?: { claimedAt: number; claimId?: string };
+  alert?: unknown;
+  reason?: string;
+}
+
+/** A conditional write: done, or refused, with the record that made it fail (null: gone or expired since). */
+export type ConditionalWrite = { written: true } | { written: false; found: StoredAlertRecord | null };
+
+/**
+ * The primitive reads and conditional writes of alert records that each store implements; the claim rules
+ * over them (claimed, stale, in flight, sent, parked) live once, in core/alert-claims.ts. A record past its
+ * expiry counts as absent everywhere.
+ */
+export interface AlertRecordStore {
+  readAlertRecord(key: string): Promise<StoredAlertRecord | null>;
+  /** Writes the claim only if there is no live record or it is retracted. */
+  createClaim(key: string, claim: AlertClaim, nowMs: number): Promise<ConditionalWrite>;
+  /** Replaces the pending claim `seen` by `claim`, only if the record is still exactly that claim. */
+  replaceClaim(key: string, seen: AlertClaim, claim: AlertClaim, nowMs: number): Promise<ConditionalWrite>;
+  /** Deletes the record only while it is pending (and, given a claim id, that claim). */
+  deleteClaim(key: string, claimId: string | undefined): Promise<void>;
+  writeSent(key: string, nowMs: number, alert: unknown): Promise<void>;
+  writeParked(key: string, nowMs: number, alert: unknown, reason: string): Promise<void>;
+  /** Marks an existing record retracted; no record, nothing to do. */
+  writeRetracted(key: string, nowMs: number): Promise<void>;
+}
+
 export class CursorConflictError extends Error {
   constructor(message = 'the cursor was changed by another run') {
     super(message);
