@@ -1,8 +1,9 @@
 // The delivery protocol that makes each alert reach the publisher once across retries, crashes and
 // overlapping runs: claim the key (a conditional write) → publish → mark it sent.
 //
-// The one window for a duplicate: a run that publishes one call's alerts and dies before marking them sent
+// The window for a duplicate here: a run that publishes one call's alerts and dies before marking them sent
 // leaves claims that look abandoned; once older than `alertStaleAfterMs` the next run publishes them again.
+// (The publisher has its own: a call that got no answer is sent once more at most.)
 // An alert the channel will never take is parked (kept with its reason, told to the operator), not retried
 // for ever, so that the block's other alerts and the cursor go on.
 import type { Alert } from './domain';

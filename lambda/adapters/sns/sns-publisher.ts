@@ -131,7 +131,7 @@ export function createSnsPublisher(options: SnsPublisherOptions): Publisher {
       // (a KMS key, permissions) are the operator's to fix, and the alert waits for that.
       const invalid = failure.SenderFault === true && INVALID_ENTRY.test(failure.Code ?? '');
       const kind: EntryResult['kind'] = invalid ? 'refused' : failure.SenderFault === true ? 'failed' : 'retry';
-      const fault = failure.SenderFault === true ? 'refused the message as invalid' : 'failed on its side';
+      const fault = invalid ? 'refused the message as invalid' : failure.SenderFault === true ? 'refused the message' : 'failed on its side';
       results.push({ entry, kind, reason: `SNS ${fault} (${failure.Code}): ${failure.Message ?? 'no message'}` });
     }
     for (const entry of batch) {
