@@ -195,11 +195,12 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     },
 
     // A block with more alert keys than its item can hold writes them in parts first, then the block item
-    // naming how many: a crash between leaves the old block item, never one that names missing parts.
+    // naming how many. Parts are named by the block's hash too, so a crash between the two never leaves a
+    // block item whose parts another block at that height overwrote.
     async putScannedBlock(block) {
       const owner = keys.block(block.height);
       const parts = fitsInline(block.alertKeys) ? null : splitKeyList(block.alertKeys);
-      if (parts) await writeKeyListParts(table, owner, parts, { hash: block.hash });
+      if (parts) await writeKeyListParts(table, { pk: owner.pk, sk: `${owner.sk}#${block.hash}` }, parts, { hash: block.hash });
       await callTable(table, 'PutItem', () =>
         table.doc.send(
           new PutCommand({
@@ -231,8 +232,8 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
       const blocks: { sk: string; item: z.infer<typeof scannedBlockItem> }[] = [];
       for (const item of items) {
         const sk = String(item.sk);
-        const [owner, part] = sk.split('#');
-        if (part === undefined) blocks.push({ sk, item: parseItem(scannedBlockItem, item, TableName) });
+        const [owner, ...partName] = sk.split('#');
+        if (partName.length === 0) blocks.push({ sk, item: parseItem(scannedBlockItem, item, TableName) });
         else parts.set(owner!, [...(parts.get(owner!) ?? []), parseItem(scannedBlockPartItem, item, TableName)]);
       }
       return blocks.map(({ sk, item }) => {
