@@ -51,7 +51,7 @@ export class TimedPublisher implements Publisher {
   async publish(alerts: readonly OutgoingAlert[]): Promise<PublishOutcome> {
     const atMs = this.clock.now();
     for (const { alert } of alerts) this.published.push({ alert, atMs });
-    return { failed: [] };
+    return { failed: [], undeliverable: [] };
   }
 }
 

@@ -134,7 +134,7 @@ async function openDynamoState(tableName: string, config: WatchConfig, telemetry
 async function openSnsPublisher(topicArn: string, telemetry: Telemetry): Promise<Publisher> {
   const { SNSClient } = await import('@aws-sdk/client-sns');
   const { createSnsPublisher } = await import('./adapters/sns');
-  return createSnsPublisher({ client: new SNSClient({}), topicArn, log: telemetry.log });
+  return createSnsPublisher({ client: new SNSClient({ maxAttempts: 1 }), topicArn, log: telemetry.log });
 }
 
 main().then(

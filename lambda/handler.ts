@@ -34,7 +34,8 @@ const metrics = new Metrics({
   namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'StacksWatch',
 });
 const dynamo = new DynamoDBClient({});
-const sns = new SNSClient({});
+// One attempt per call: the publisher retries itself and counts calls that went unanswered.
+const sns = new SNSClient({ maxAttempts: 1 });
 let watchConfig: WatchConfig | undefined;
 
 export async function handler(_event: unknown, context: Context): Promise<CycleSummary> {

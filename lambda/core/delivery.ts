@@ -1,10 +1,13 @@
 // The delivery protocol that makes each alert reach the publisher once across retries, crashes and
 // overlapping runs: claim the key (a conditional write) → publish → mark it sent.
 //
-// The one window for a duplicate: a run that publishes and then dies before marking the key sent leaves a
-// claim that looks abandoned; once it is older than `alertStaleAfterMs` the next run publishes it again.
+// The window for a duplicate here: a run that publishes one call's alerts and dies before marking them sent
+// leaves claims that look abandoned; once older than `alertStaleAfterMs` the next run publishes them again.
+// (The publisher has its own: a call that got no answer is sent once more at most.)
+// An alert the channel will never take is parked (kept with its reason, told to the operator), not retried
+// for ever, so that the block's other alerts and the cursor go on.
 import type { Alert } from './domain';
-import type { Clock, Publisher, StateStore } from './ports';
+import type { Clock, OperatorChannel, PublishOutcome, Publisher, StateStore, Telemetry } from './ports';
 import { render } from './render';
 
 export class AlertDeliveryError extends Error {
@@ -33,6 +36,8 @@ export interface DeliveryPorts {
   state: StateStore;
   publisher: Publisher;
   clock: Clock;
+  telemetry: Telemetry;
+  operator: OperatorChannel;
 }
 
 export interface DeliveryReport {
@@ -40,23 +45,28 @@ export interface DeliveryReport {
   published: Alert[];
   /** Alerts already delivered earlier (by this or another run). */
   alreadySent: Alert[];
+  /** Alerts parked (now or earlier): the channel will never take them; the operator has been told. */
+  parked: Alert[];
 }
 
 /**
- * Delivers the alerts or throws; on success every alert given is recorded as sent. On a failed publish the
- * failed claims are released so the next run retries them at once, and AlertDeliveryError is thrown so
- * that the caller does not move its cursor.
+ * Delivers the alerts or throws; on success every alert given is recorded as sent or parked. Each publish
+ * call's accepted alerts are marked sent as soon as that call returns, before the next call starts, so a
+ * crash can repeat only the alerts of the call in flight. On a failed publish the failed claims are
+ * released so the next run retries them at once, and AlertDeliveryError is thrown so that the caller does
+ * not move its cursor.
  */
 export async function deliverAlerts(
   alerts: readonly Alert[],
   ports: DeliveryPorts,
   staleAfterMs: number,
 ): Promise<DeliveryReport> {
-  const report: DeliveryReport = { published: [], alreadySent: [] };
+  const report: DeliveryReport = { published: [], alreadySent: [], parked: [] };
   const toPublish: Alert[] = [];
   for (const alert of alerts) {
     const outcome = await ports.state.claimAlert(alert.key, ports.clock.now(), staleAfterMs);
     if (outcome === 'sent') report.alreadySent.push(alert);
+    else if (outcome === 'parked') report.parked.push(alert);
     else if (outcome === 'in-flight') {
       await releaseAll(ports.state, toPublish);
       throw new AlertInFlightError(alert.key);
@@ -64,23 +74,59 @@ export async function deliverAlerts(
   }
   if (toPublish.length === 0) return report;
 
-  let failed: { key: string; reason: string }[];
+  const byKey = new Map(toPublish.map((alert) => [alert.key, alert]));
+  const marked = new Set<string>();
+  const markSent = async (keys: readonly string[]) => {
+    for (const key of keys) {
+      const alert = byKey.get(key);
+      if (!alert || marked.has(key)) continue;
+      await ports.state.markAlertSent(key, ports.clock.now(), alert);
+      marked.add(key);
+    }
+  };
+
+  let outcome: PublishOutcome;
   try {
-    const outcome = await ports.publisher.publish(toPublish.map((alert) => ({ alert, rendering: render(alert) })));
-    failed = outcome.failed;
+    outcome = await ports.publisher.publish(
+      toPublish.map((alert) => ({ alert, rendering: render(alert) })),
+      markSent,
+    );
   } catch (error) {
-    failed = toPublish.map((a) => ({ key: a.key, reason: error instanceof Error ? error.message : String(error) }));
+    // Calls that returned before the throw were marked; the rest may be retried.
+    const reason = error instanceof Error ? error.message : String(error);
+    outcome = { failed: toPublish.filter((a) => !marked.has(a.key)).map((a) => ({ key: a.key, reason })), undeliverable: [] };
   }
-  const failedKeys = new Set(failed.map((f) => f.key));
+  const failedKeys = new Set(outcome.failed.map((f) => f.key));
+  const undeliverable = new Map(outcome.undeliverable.map((u) => [u.key, u.reason]));
   for (const alert of toPublish) {
+    const reason = undeliverable.get(alert.key);
     if (failedKeys.has(alert.key)) await ports.state.releaseAlertClaim(alert.key);
-    else {
-      await ports.state.markAlertSent(alert.key, ports.clock.now(), alert);
+    else if (reason !== undefined) {
+      await park(alert, reason, ports);
+      report.parked.push(alert);
+    } else {
+      // A publisher that does not report its calls is taken at its word once it returns.
+      await markSent([alert.key]);
       report.published.push(alert);
     }
   }
-  if (failed.length > 0) throw new AlertDeliveryError(failed);
+  if (outcome.failed.length > 0) throw new AlertDeliveryError(outcome.failed);
   return report;
+}
+
+/** An alert the channel will never take: kept with its reason, counted, and told to the operator. */
+async function park(alert: Alert, reason: string, ports: DeliveryPorts): Promise<void> {
+  await ports.state.parkAlert(alert.key, ports.clock.now(), alert, reason);
+  ports.telemetry.metric('AlertsUndeliverable', 1);
+  ports.telemetry.log('error', 'alert parked: the channel will not take it', { key: alert.key, type: alert.type, reason });
+  await ports.operator.notify({
+    kind: 'alert-undeliverable',
+    subject: `stacks-watch: a ${alert.type} alert could not be delivered`.slice(0, 99),
+    message:
+      `The alert ${alert.key} was not delivered and will not be sent again: ${reason}. ` +
+      'It is kept in the state as parked, with its content; the watcher went on past its block. ' +
+      'Read it there and pass it on by hand if it matters.',
+  });
 }
 
 async function releaseAll(state: StateStore, alerts: readonly Alert[]): Promise<void> {

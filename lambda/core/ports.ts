@@ -85,14 +85,55 @@ export interface StoredContractStatus {
  * - `stale`: a claim older than the staleness limit (its run died mid-publish); publish it again.
  * - `sent`: already delivered; skip it.
  * - `in-flight`: another run claimed it moments ago; do not publish, do not advance past it.
+ * - `parked`: the channel refused it for good (or may have taken it without answering); it is kept with its
+ *   reason for the operator and never published again; skip it.
  */
-export type ClaimOutcome = 'claimed' | 'stale' | 'sent' | 'in-flight';
+export type ClaimOutcome = 'claimed' | 'stale' | 'sent' | 'in-flight' | 'parked';
 
 export interface AlertRecordSummary {
   key: string;
-  state: 'pending' | 'sent' | 'retracted';
-  /** The alert JSON as published, kept so that a retraction can name what it retracts. */
+  state: 'pending' | 'sent' | 'retracted' | 'parked';
+  /** The alert JSON as published (or as refused, when parked), kept so that a retraction can name what it retracts. */
   alert?: unknown;
+  /** Why a parked alert could not be delivered. */
+  reason?: string;
+}
+
+/** A claim on an alert key: when it was made, and a random id that tells one run's claim from another's. */
+export interface AlertClaim {
+  claimedAt: number;
+  claimId: string;
+}
+
+/** An alert's delivery record as a store keeps it. */
+export interface StoredAlertRecord {
+  state: 'pending' | 'sent' | 'retracted' | 'parked';
+  /** The claim, while pending (records written before claim ids existed may lack the id). */
+  claim?: { claimedAt: number; claimId?: string };
+  alert?: unknown;
+  reason?: string;
+}
+
+/** A conditional write: done, or refused, with the record that made it fail (null: gone or expired since). */
+export type ConditionalWrite = { written: true } | { written: false; found: StoredAlertRecord | null };
+
+/**
+ * The primitive reads and conditional writes of alert records that each store implements; the claim rules
+ * over them (claimed, stale, in flight, sent, parked) live once, in core/alert-claims.ts. A record past its
+ * expiry counts as absent everywhere.
+ */
+export interface AlertRecordStore {
+  readAlertRecord(key: string): Promise<StoredAlertRecord | null>;
+  /** Writes the claim only if there is no live record or it is retracted. */
+  createClaim(key: string, claim: AlertClaim, nowMs: number): Promise<ConditionalWrite>;
+  /** Replaces the pending claim `seen` by `claim`, only if the record is still exactly that claim. */
+  replaceClaim(key: string, seen: AlertClaim, claim: AlertClaim, nowMs: number): Promise<ConditionalWrite>;
+  /** Deletes the record only while it is pending (and, given a claim id, that claim). */
+  deleteClaim(key: string, claimId: string | undefined): Promise<void>;
+  writeSent(key: string, nowMs: number, alert: unknown): Promise<void>;
+  writeParked(key: string, nowMs: number, alert: unknown, reason: string): Promise<void>;
+  /** Marks an existing record retracted; no record, nothing to do. */
+  writeRetracted(key: string, nowMs: number): Promise<void>;
 }
 
 export class CursorConflictError extends Error {
@@ -129,6 +170,11 @@ export interface StateStore {
   markAlertSent(key: string, nowMs: number, alert: unknown): Promise<void>;
   /** Drop a claim whose publish failed, so the next run publishes it at once. */
   releaseAlertClaim(key: string): Promise<void>;
+  /**
+   * Keep an alert the channel will never take (or may have taken without answering), with the reason, so
+   * that it is neither published again nor lost, and the cursor can go on past its block.
+   */
+  parkAlert(key: string, nowMs: number, alert: unknown, reason: string): Promise<void>;
   /** Mark a sent alert retracted, so that the event alerts again if it comes back on chain. */
   markAlertRetracted(key: string, nowMs: number): Promise<void>;
   getAlertRecord(key: string): Promise<AlertRecordSummary | null>;
@@ -137,12 +183,26 @@ export interface StateStore {
 // ---- delivery ----
 
 export interface PublishOutcome {
-  /** Keys of alerts that were not accepted, with the reason. Everything else was accepted. */
+  /** Not accepted, and surely not delivered (throttled, refused by a setting the operator can fix): try again later. */
   failed: { key: string; reason: string }[];
+  /**
+   * Never to be published again: refused for a reason retrying cannot fix (an invalid parameter, a message
+   * the channel will never take), or sent twice with no answer either time, so that another copy could only
+   * be a duplicate. Everything not in `failed` or `undeliverable` was accepted.
+   */
+  undeliverable: { key: string; reason: string }[];
 }
 
+/** Told after each call to the channel, before the next call starts, which alerts that call delivered. */
+export type OnAccepted = (keys: readonly string[]) => Promise<void>;
+
 export interface Publisher {
-  publish(alerts: readonly OutgoingAlert[]): Promise<PublishOutcome>;
+  /**
+   * Publishes in calls one after another (never in parallel: the caller records each call's result in a
+   * store that takes one write at a time). After each call that delivered anything, `onAccepted` is awaited
+   * before the next call, so that a crash can repeat only the alerts of the call in flight.
+   */
+  publish(alerts: readonly OutgoingAlert[], onAccepted?: OnAccepted): Promise<PublishOutcome>;
 }
 
 // ---- the operator ----
@@ -185,6 +245,7 @@ export type MetricName =
   | 'ChainLagBlocks'
   | 'ChainLagSeconds'
   | 'AlertsPublished'
+  | 'AlertsUndeliverable'
   | 'ContractsWatched'
   | 'ReorgsDetected'
   | 'DeepReorgs'

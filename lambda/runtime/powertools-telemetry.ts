@@ -22,6 +22,7 @@ const UNITS: Record<LambdaMetricName, Unit> = {
   ChainLagBlocks: MetricUnit.Count,
   ChainLagSeconds: MetricUnit.Seconds,
   AlertsPublished: MetricUnit.Count,
+  AlertsUndeliverable: MetricUnit.Count,
   ContractsWatched: MetricUnit.Count,
   ReorgsDetected: MetricUnit.Count,
   DeepReorgs: MetricUnit.Count,

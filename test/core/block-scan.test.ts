@@ -158,6 +158,22 @@ describe('block scan', () => {
     expect(h.publisher.keys()).toEqual([`token_transfer:${chain.blocks[1]!.txs[0]!.txId}`, `token_transfer:${failing.txId}`]);
   });
 
+  it('parks an alert the channel will never take and goes on past its block, with the block\'s other alerts', async () => {
+    const chain = new MemoryChain(100, 1);
+    const poison = transfer(WATCHED, '1');
+    const fine = transfer(WATCHED, '2');
+    chain.mine([poison, fine]);
+    chain.mine([transfer(WATCHED, '3')]);
+    const h = harness(chain, config({ startHeight: 101 }));
+    h.publisher.refuseKeys.add(`token_transfer:${poison.txId}`);
+    const summary = await h.run();
+    expect(summary.cursor?.height).toBe(102);
+    expect(h.publisher.keys()).toEqual([`token_transfer:${fine.txId}`, `token_transfer:${chain.blocks[2]!.txs[0]!.txId}`]);
+    expect(await h.state.getAlertRecord(`token_transfer:${poison.txId}`)).toMatchObject({ state: 'parked', reason: expect.stringMatching(/InvalidParameter/) });
+    expect(h.telemetry.sum('AlertsUndeliverable')).toBe(1);
+    expect(h.operator.notices.map((n) => n.kind)).toEqual(['alert-undeliverable']);
+  });
+
   it('exits cleanly without scanning when another run holds the lease', async () => {
     const chain = new MemoryChain(100, 1);
     const h = harness(chain);
@@ -187,6 +203,26 @@ describe('run lease', () => {
     const summary = await h.run({ leaseTtlMs: 10_000, deadlineMs: Number.MAX_SAFE_INTEGER, onBlockDone: () => h.advance(4_000) });
     expect(summary.blocksScanned).toBe(6);
     expect(summary.stoppedBecause).toBe('caught-up');
+  });
+
+  it('keeps another run out for the whole of a cycle longer than the lease, by renewing it', async () => {
+    const chain = new MemoryChain(100, 1);
+    for (let i = 0; i < 8; i++) chain.mine();
+    const h = harness(chain, config({ startHeight: 101 }));
+    let now = 1_800_000_000_000;
+    const otherRunTook: Promise<boolean>[] = [];
+    const summary = await h.run({
+      leaseTtlMs: 10_000,
+      deadlineMs: Number.MAX_SAFE_INTEGER,
+      onBlockDone: () => {
+        h.advance(4_000);
+        now += 4_000;
+        // A second run starts after every block; by the third block the first lease would have lapsed.
+        otherRunTook.push(h.state.acquireLease('other-run', now, 60_000));
+      },
+    });
+    expect(summary.blocksScanned).toBe(8);
+    expect(await Promise.all(otherRunTook)).toEqual(Array(8).fill(false));
   });
 
   it('stops the scan cleanly when another run took the lease after it lapsed', async () => {

@@ -20,6 +20,8 @@ const SCHEDULE_MS = 25_000;
  * claims, status claims included, are younger than its lease when the next run finds them.
  */
 const API_LATENCY_MS = { firstRun: 8_000, later: 2_000 };
+/** Alerts per publish call: small, so that a block's alerts take several calls and a crash can come between them. */
+export const CALL_SIZE = 2;
 /** More runs than any crash needs: the crash, runs that find its lease or fresh claims, one to finish. */
 const MAX_RUNS = 16;
 
@@ -46,7 +48,7 @@ export async function runCrashScenario(
   occurrence: number,
 ): Promise<ScenarioResult> {
   const chain = await setting.setUp(openState);
-  const publisher = new RecordingPublisher();
+  const publisher = new RecordingPublisher(CALL_SIZE);
   const crash = new CrashSwitch(point ?? 'after publishing', point ? occurrence : Number.POSITIVE_INFINITY);
   const firstStart = 1_800_000_000_000;
   let now = firstStart;

@@ -9,6 +9,7 @@ export const CRASH_POINTS = [
   'after reading the cursor',
   'after fetching a block',
   'after claiming an alert',
+  'between publish calls',
   'after publishing',
   'after marking an alert sent',
   'before moving the cursor',
@@ -31,7 +32,10 @@ export class CrashSwitch {
   private dead = false;
   /** Alerts published and not yet marked sent. */
   readonly unmarked = new Set<string>();
-  /** What was published but not marked sent when the crash came: the only alerts that may be published twice. */
+  /**
+   * What was published but not marked sent when the crash came: the only alerts that may be published twice.
+   * With each call marked as it returns, this is at most the call in flight.
+   */
   interruptedBatch: string[] = [];
   /** How often each point was passed: a run with no crash armed gives the occurrences worth crashing at. */
   readonly passes = new Map<CrashPoint, number>();
@@ -110,12 +114,19 @@ export function crashingChain(inner: ChainApi, crash: CrashSwitch): ChainApi {
   });
 }
 
+/**
+ * Crashes between the publisher's calls (a call made, its alerts not yet marked sent), and after the whole
+ * publish. Keys count as unmarked from the moment their call returns.
+ */
 export function crashingPublisher(inner: Publisher, crash: CrashSwitch): Publisher {
   return {
-    async publish(alerts) {
+    async publish(alerts, onAccepted) {
       crash.assertAlive();
-      const outcome = await inner.publish(alerts);
-      for (const a of alerts) crash.unmarked.add(a.alert.key);
+      const outcome = await inner.publish(alerts, async (keys) => {
+        for (const key of keys) crash.unmarked.add(key);
+        crash.pass('between publish calls');
+        await onAccepted?.(keys);
+      });
       crash.pass('after publishing');
       return outcome;
     },

@@ -62,6 +62,14 @@ interface AwsErrorShape {
   $metadata?: { httpStatusCode?: unknown };
 }
 
+/** True for throttling: the service turned the request away unprocessed. */
+export function isThrottlingAwsError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as AwsErrorShape;
+  const status = typeof e.$metadata?.httpStatusCode === 'number' ? e.$metadata.httpStatusCode : 0;
+  return (typeof e.name === 'string' && THROTTLING_NAMES.has(e.name)) || status === 429;
+}
+
 /** True for errors worth retrying: throttling, 5xx, timeouts and dropped connections. */
 export function isTransientAwsError(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null) return false;

@@ -1,11 +1,11 @@
-// Alert records: the exactly-once half of delivery. A run claims an alert key with a conditional write
-// before publishing and marks it sent after; the conditions make two runs unable to both publish it,
-// and a claim left behind by a crashed run is taken over once it is stale, by exactly one run.
-import { randomUUID } from 'node:crypto';
+// Alert records on DynamoDB: the primitive reads and conditional writes (AlertRecordStore) that the core's
+// claim machine (core/alert-claims.ts) runs on. The conditions make two runs unable to both claim a key, and a
+// refused write returns the item that refused it (ALL_OLD), so a lost race costs no second read.
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { AlertRecordSummary, ClaimOutcome, StateStore } from '../../core/ports';
+import { createAlertClaims, type AlertClaimMethods } from '../../core/alert-claims';
+import type { AlertClaim, AlertRecordStore, ConditionalWrite, StoredAlertRecord } from '../../core/ports';
 import { errorMessage } from '../aws/retry';
-import { alertItem, parseItem, StateItemError, type AlertItem } from './items';
+import { alertItem, parseItem, StateItemError } from './items';
 import type { StateKeys } from './keys';
 import { callTable, expiresAtFrom, isConditionalCheckFailed, type TableAccess } from './table-access';
 
@@ -33,153 +33,129 @@ function alertCopy(alert: unknown): string | null {
   return Buffer.byteLength(json, 'utf8') <= MAX_STORED_ALERT_BYTES ? json : null;
 }
 
-/** A claim can lose its race at most this many times in one call before the alert is left to the next run. */
-const MAX_CLAIM_ROUNDS = 3;
+/**
+ * The item a refused conditional write returned (ReturnValuesOnConditionCheckFailure: ALL_OLD), in DynamoDB's
+ * wire form: the document client converts results but not errors. An alert record holds only strings and
+ * numbers, so this small conversion stands in for @aws-sdk/util-dynamodb, which is not a direct dependency.
+ */
+function refusingItem(error: unknown): Record<string, unknown> | undefined {
+  const item = (error as { Item?: Record<string, Record<string, unknown>> }).Item;
+  if (!item || typeof item !== 'object') return undefined;
+  return Object.fromEntries(
+    Object.entries(item).map(([name, value]) => {
+      if (value && typeof value.S === 'string') return [name, value.S];
+      if (value && typeof value.N === 'string') return [name, Number(value.N)];
+      if (value && typeof value.BOOL === 'boolean') return [name, value.BOOL];
+      return [name, value?.NULL === true ? null : value];
+    }),
+  );
+}
 
-type AlertRecordMethods = Pick<
-  StateStore,
-  'claimAlert' | 'markAlertSent' | 'releaseAlertClaim' | 'markAlertRetracted' | 'getAlertRecord'
->;
-
-export function createAlertRecords(table: TableAccess, keys: StateKeys): AlertRecordMethods {
-  // The claim ids this store holds, so that releasing a claim cannot delete another run's takeover of it.
-  const ownClaims = new Map<string, string>();
-
-  async function readRecord(alertKey: string, nowMs: number): Promise<AlertItem | null> {
-    const key = keys.alert(alertKey);
-    const { Item } = await callTable(table, 'GetItem', () =>
-      table.doc.send(new GetCommand({ TableName: table.tableName, Key: key, ConsistentRead: true })),
-    );
-    if (!Item) return null;
-    const record = parseItem(alertItem, Item, table.tableName);
+export function createAlertRecords(table: TableAccess, keys: StateKeys): AlertClaimMethods {
+  function toStored(alertKey: string, item: Record<string, unknown>, nowMs: number): StoredAlertRecord | null {
+    const record = parseItem(alertItem, item, table.tableName);
     // DynamoDB deletes expired items days late; until then they must read as gone.
-    return record.expiresAt < Math.floor(nowMs / 1000) ? null : record;
-  }
-
-  /** Claims a key nobody holds: absent, retracted, or expired but not yet deleted. */
-  async function claimFresh(alertKey: string, nowMs: number, claimId: string): Promise<boolean> {
-    try {
-      await callTable(table, 'PutItem', () =>
-        table.doc.send(
-          new PutCommand({
-            TableName: table.tableName,
-            Item: {
-              ...keys.alert(alertKey),
-              state: 'pending',
-              claimedAt: nowMs,
-              claimId,
-              expiresAt: expiresAtFrom(table, nowMs),
-            },
-            ConditionExpression: 'attribute_not_exists(pk) OR #state = :retracted OR #expiresAt < :nowSec',
-            ExpressionAttributeNames: { '#state': 'state', '#expiresAt': 'expiresAt' },
-            ExpressionAttributeValues: { ':retracted': 'retracted', ':nowSec': Math.floor(nowMs / 1000) },
-          }),
-        ),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionalCheckFailed(error)) return false;
-      throw error;
-    }
-  }
-
-  /** Takes over the stale claim `seen`, only if it is still exactly that claim. */
-  async function takeOver(
-    alertKey: string,
-    seen: { claimedAt: number; claimId: string },
-    nowMs: number,
-    claimId: string,
-  ): Promise<boolean> {
-    try {
-      await callTable(table, 'UpdateItem', () =>
-        table.doc.send(
-          new UpdateCommand({
-            TableName: table.tableName,
-            Key: keys.alert(alertKey),
-            UpdateExpression: 'SET #claimedAt = :now, #claimId = :mine, #expiresAt = :expiresAt',
-            ConditionExpression: '#state = :pending AND #claimedAt = :seenAt AND #claimId = :seenId',
-            ExpressionAttributeNames: {
-              '#state': 'state',
-              '#claimedAt': 'claimedAt',
-              '#claimId': 'claimId',
-              '#expiresAt': 'expiresAt',
-            },
-            ExpressionAttributeValues: {
-              ':now': nowMs,
-              ':mine': claimId,
-              ':expiresAt': expiresAtFrom(table, nowMs),
-              ':pending': 'pending',
-              ':seenAt': seen.claimedAt,
-              ':seenId': seen.claimId,
-            },
-          }),
-        ),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionalCheckFailed(error)) return false;
-      throw error;
-    }
-  }
-
-  async function claim(alertKey: string, nowMs: number, staleAfterMs: number, claimId: string): Promise<ClaimOutcome> {
-    // What this call last tried to write: if a retried write landed but its answer was lost, the record
-    // read back carries our claim id, and the outcome is what we had tried.
-    let tried: 'claimed' | 'stale' = 'claimed';
-    for (let round = 0; round < MAX_CLAIM_ROUNDS; round++) {
-      if (await claimFresh(alertKey, nowMs, claimId)) return 'claimed';
-      const record = await readRecord(alertKey, nowMs);
-      if (!record || record.state === 'retracted') {
-        // Gone, expired or retracted since the write was refused: the key is free again.
-        tried = 'claimed';
-        continue;
+    if (record.expiresAt < Math.floor(nowMs / 1000)) return null;
+    const stored: StoredAlertRecord = { state: record.state };
+    if (record.state === 'pending') stored.claim = { claimedAt: record.claimedAt, claimId: record.claimId };
+    if (record.state === 'parked') stored.reason = record.reason;
+    if (record.alert !== undefined) {
+      try {
+        stored.alert = JSON.parse(record.alert) as unknown;
+      } catch (error) {
+        throw new StateItemError(table.tableName, keys.alert(alertKey), `its alert copy is not JSON (${errorMessage(error)})`);
       }
-      if (record.state === 'sent') return 'sent';
-      if (record.claimId === claimId) return tried;
-      if (nowMs - record.claimedAt < staleAfterMs) return 'in-flight';
-      tried = 'stale';
-      if (await takeOver(alertKey, record, nowMs, claimId)) return 'stale';
-      // Another run took it over or finished it first: the next round reads what it did.
     }
-    return 'in-flight';
+    return stored;
   }
 
-  return {
-    async claimAlert(alertKey, nowMs, staleAfterMs) {
-      const claimId = randomUUID();
-      const outcome = await claim(alertKey, nowMs, staleAfterMs, claimId);
-      if (outcome === 'claimed' || outcome === 'stale') ownClaims.set(alertKey, claimId);
-      table.log('debug', 'alert claim', { key: alertKey, outcome });
-      return outcome;
+  async function readRecord(alertKey: string, nowMs: number): Promise<StoredAlertRecord | null> {
+    const { Item } = await callTable(table, 'GetItem', () =>
+      table.doc.send(new GetCommand({ TableName: table.tableName, Key: keys.alert(alertKey), ConsistentRead: true })),
+    );
+    return Item ? toStored(alertKey, Item, nowMs) : null;
+  }
+
+  /** A refused write's outcome: the item ALL_OLD returned, or (a store that does not return it) a strong read. */
+  async function refused(alertKey: string, error: unknown, nowMs: number): Promise<ConditionalWrite> {
+    if (!isConditionalCheckFailed(error)) throw error;
+    const item = refusingItem(error);
+    return { written: false, found: item ? toStored(alertKey, item, nowMs) : await readRecord(alertKey, nowMs) };
+  }
+
+  async function update(alertKey: string, set: Record<string, unknown>, options: { remove?: string[]; condition?: string } = {}) {
+    const names = Object.fromEntries([...Object.keys(set), ...(options.remove ?? [])].map((n) => [`#${n}`, n]));
+    const values = Object.fromEntries(Object.entries(set).map(([n, v]) => [`:${n}`, v]));
+    const assignments = Object.keys(set).map((n) => `#${n} = :${n}`).join(', ');
+    const removals = options.remove?.length ? ` REMOVE ${options.remove.map((n) => `#${n}`).join(', ')}` : '';
+    await callTable(table, 'UpdateItem', () =>
+      table.doc.send(
+        new UpdateCommand({
+          TableName: table.tableName,
+          Key: keys.alert(alertKey),
+          UpdateExpression: `SET ${assignments}${removals}`,
+          ...(options.condition ? { ConditionExpression: options.condition } : {}),
+          ExpressionAttributeNames: { ...names, ...(options.condition ? { '#pk': 'pk' } : {}) },
+          ExpressionAttributeValues: values,
+        }),
+      ),
+    );
+  }
+
+  const records: AlertRecordStore = {
+    readAlertRecord: (alertKey) => readRecord(alertKey, table.now()),
+
+    /** Claims a key nobody holds: absent, retracted, or expired but not yet deleted. */
+    async createClaim(alertKey, claim, nowMs) {
+      try {
+        await callTable(table, 'PutItem', () =>
+          table.doc.send(
+            new PutCommand({
+              TableName: table.tableName,
+              Item: { ...keys.alert(alertKey), state: 'pending', ...claim, expiresAt: expiresAtFrom(table, nowMs) },
+              ConditionExpression: 'attribute_not_exists(pk) OR #state = :retracted OR #expiresAt < :nowSec',
+              ExpressionAttributeNames: { '#state': 'state', '#expiresAt': 'expiresAt' },
+              ExpressionAttributeValues: { ':retracted': 'retracted', ':nowSec': Math.floor(nowMs / 1000) },
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            }),
+          ),
+        );
+        return { written: true };
+      } catch (error) {
+        return refused(alertKey, error, nowMs);
+      }
     },
 
-    async markAlertSent(alertKey, nowMs, alert) {
-      const json = alertCopy(alert);
-      const keep = json !== null;
-      if (!keep) table.log('warn', 'alert too large to keep a copy: it cannot be retracted after a reorg', { key: alertKey });
-      await callTable(table, 'UpdateItem', () =>
-        table.doc.send(
-          new UpdateCommand({
-            TableName: table.tableName,
-            Key: keys.alert(alertKey),
-            UpdateExpression: keep
-              ? 'SET #state = :sent, #sentAt = :now, #expiresAt = :expiresAt, #alert = :alert'
-              : 'SET #state = :sent, #sentAt = :now, #expiresAt = :expiresAt REMOVE #alert',
-            ExpressionAttributeNames: { '#state': 'state', '#sentAt': 'sentAt', '#expiresAt': 'expiresAt', '#alert': 'alert' },
-            ExpressionAttributeValues: {
-              ':sent': 'sent',
-              ':now': nowMs,
-              ':expiresAt': expiresAtFrom(table, nowMs),
-              ...(keep ? { ':alert': json } : {}),
-            },
-          }),
-        ),
-      );
-      ownClaims.delete(alertKey);
+    /** Takes over the stale claim `seen`, only if it is still exactly that claim. */
+    async replaceClaim(alertKey, seen: AlertClaim, claim: AlertClaim, nowMs) {
+      try {
+        await callTable(table, 'UpdateItem', () =>
+          table.doc.send(
+            new UpdateCommand({
+              TableName: table.tableName,
+              Key: keys.alert(alertKey),
+              UpdateExpression: 'SET #claimedAt = :now, #claimId = :mine, #expiresAt = :expiresAt',
+              ConditionExpression: '#state = :pending AND #claimedAt = :seenAt AND #claimId = :seenId',
+              ExpressionAttributeNames: { '#state': 'state', '#claimedAt': 'claimedAt', '#claimId': 'claimId', '#expiresAt': 'expiresAt' },
+              ExpressionAttributeValues: {
+                ':now': claim.claimedAt,
+                ':mine': claim.claimId,
+                ':expiresAt': expiresAtFrom(table, nowMs),
+                ':pending': 'pending',
+                ':seenAt': seen.claimedAt,
+                ':seenId': seen.claimId,
+              },
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            }),
+          ),
+        );
+        return { written: true };
+      } catch (error) {
+        return refused(alertKey, error, nowMs);
+      }
     },
 
-    async releaseAlertClaim(alertKey) {
-      const claimId = ownClaims.get(alertKey);
+    async deleteClaim(alertKey, claimId) {
       try {
         await callTable(table, 'DeleteItem', () =>
           table.doc.send(
@@ -195,43 +171,37 @@ export function createAlertRecords(table: TableAccess, keys: StateKeys): AlertRe
       } catch (error) {
         // Already sent, gone, or taken over by another run: not ours to release.
         if (!isConditionalCheckFailed(error)) throw error;
-      } finally {
-        ownClaims.delete(alertKey);
       }
     },
 
-    async markAlertRetracted(alertKey, nowMs) {
+    async writeSent(alertKey, nowMs, alert) {
+      const json = alertCopy(alert);
+      if (json === null) table.log('warn', 'alert too large to keep a copy: it cannot be retracted after a reorg', { key: alertKey });
+      const set = { state: 'sent', sentAt: nowMs, expiresAt: expiresAtFrom(table, nowMs), ...(json !== null ? { alert: json } : {}) };
+      await update(alertKey, set, json === null ? { remove: ['alert'] } : {});
+    },
+
+    async writeParked(alertKey, nowMs, alert, reason) {
+      const json = alertCopy(alert);
+      const set = {
+        state: 'parked',
+        parkedAt: nowMs,
+        reason: reason.slice(0, MAX_STORED_FIELD_CHARS),
+        expiresAt: expiresAtFrom(table, nowMs),
+        ...(json !== null ? { alert: json } : {}),
+      };
+      await update(alertKey, set, json === null ? { remove: ['alert'] } : {});
+    },
+
+    async writeRetracted(alertKey, nowMs) {
       try {
-        await callTable(table, 'UpdateItem', () =>
-          table.doc.send(
-            new UpdateCommand({
-              TableName: table.tableName,
-              Key: keys.alert(alertKey),
-              UpdateExpression: 'SET #state = :retracted, #retractedAt = :now, #expiresAt = :expiresAt',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeNames: { '#state': 'state', '#retractedAt': 'retractedAt', '#expiresAt': 'expiresAt' },
-              ExpressionAttributeValues: { ':retracted': 'retracted', ':now': nowMs, ':expiresAt': expiresAtFrom(table, nowMs) },
-            }),
-          ),
-        );
+        await update(alertKey, { state: 'retracted', retractedAt: nowMs, expiresAt: expiresAtFrom(table, nowMs) }, { condition: 'attribute_exists(#pk)' });
       } catch (error) {
         // No record: nothing was alerted, so nothing to retract, and the key is free already.
         if (!isConditionalCheckFailed(error)) throw error;
       }
     },
-
-    async getAlertRecord(alertKey): Promise<AlertRecordSummary | null> {
-      const record = await readRecord(alertKey, table.now());
-      if (!record) return null;
-      const summary: AlertRecordSummary = { key: alertKey, state: record.state };
-      if (record.alert !== undefined) {
-        try {
-          summary.alert = JSON.parse(record.alert) as unknown;
-        } catch (error) {
-          throw new StateItemError(table.tableName, keys.alert(alertKey), `its alert copy is not JSON (${errorMessage(error)})`);
-        }
-      }
-      return summary;
-    },
   };
+
+  return createAlertClaims(records);
 }

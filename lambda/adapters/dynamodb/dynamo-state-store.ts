@@ -6,11 +6,23 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Network } from '../../core/domain';
-import { CursorConflictError, type Cursor, type StateStore, type Telemetry } from '../../core/ports';
+import { CursorConflictError, type Cursor, type PendingRetractions, type StateStore, type Telemetry } from '../../core/ports';
+import type * as z from '../../zod-mini';
 import { realSleep, type RetryPolicy, type Sleep } from '../aws/retry';
 import { createAlertRecords } from './alert-records';
-import { contractStatusItem, cursorAttributes, cursorItem, parseItem, scannedBlockItem, toContractStatus, toCursor, toScannedBlock } from './items';
-import { heightSortKey, stateKeys } from './keys';
+import {
+  contractStatusItem,
+  cursorAttributes,
+  cursorItem,
+  parseItem,
+  scannedBlockItem,
+  scannedBlockPartItem,
+  toContractStatus,
+  toCursor,
+  toScannedBlock,
+} from './items';
+import { assembleParts, deleteKeyListParts, fitsInline, keyListDigest, readKeyListParts, splitKeyList, writeKeyListParts } from './key-lists';
+import { heightSortKey, stateKeys, type ItemKey } from './keys';
 import { callTable, expiresAtFrom, isConditionalCheckFailed, type TableAccess } from './table-access';
 
 export interface DynamoStateStoreOptions {
@@ -62,11 +74,44 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     return items;
   }
 
+  /** The parts of pending retraction keys the stored cursor names (null: kept inline), as last read or written. */
+  let storedPendingParts: { parts: number; digest: string } | null = null;
+  const pendingOwner = (digest: string): ItemKey => ({ pk: keys.cursor.pk, sk: `PENDING#${digest}` });
+
   async function readCursor(): Promise<Cursor | null> {
     const { Item } = await callTable(table, 'GetItem', () =>
       table.doc.send(new GetCommand({ TableName, Key: keys.cursor, ConsistentRead: true })),
     );
-    return Item ? toCursor(parseItem(cursorItem, Item, TableName)) : null;
+    if (!Item) return null;
+    const item = parseItem(cursorItem, Item, TableName);
+    const cursor = toCursor(item);
+    const { parts, digest } = item.pendingRetractions ?? {};
+    storedPendingParts = parts && digest ? { parts, digest } : null;
+    if (cursor.pendingRetractions && storedPendingParts) {
+      cursor.pendingRetractions.keys = await readKeyListParts(table, pendingOwner(storedPendingParts.digest), storedPendingParts.parts);
+    }
+    return cursor;
+  }
+
+  /** Pending retraction keys too many for the cursor item go to part items first (unless already there). */
+  async function writePendingParts(pending: PendingRetractions | undefined): Promise<{ parts: number; digest: string } | undefined> {
+    if (!pending || fitsInline(pending.keys)) return undefined;
+    const digest = keyListDigest(pending.keys);
+    const parts = splitKeyList(pending.keys);
+    if (storedPendingParts?.digest !== digest) await writeKeyListParts(table, pendingOwner(digest), parts, {});
+    return { parts: parts.length, digest };
+  }
+
+  /** After a cursor write: the parts the replaced cursor named are nobody's now (best effort; the TTL is the backstop). */
+  async function forgetPendingParts(now: { parts: number; digest: string } | null): Promise<void> {
+    const old = storedPendingParts;
+    storedPendingParts = now;
+    if (!old || old.digest === now?.digest) return;
+    try {
+      await deleteKeyListParts(table, pendingOwner(old.digest), old.parts);
+    } catch (error) {
+      table.log('warn', 'could not delete the parts of old pending retractions; the TTL will', { error: String(error) });
+    }
   }
 
   return {
@@ -117,6 +162,7 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
       if (next.pendingRetractions) {
         written.pendingRetractions = { untilHeight: next.pendingRetractions.untilHeight, keys: [...next.pendingRetractions.keys] };
       }
+      const inParts = await writePendingParts(written.pendingRetractions);
       let attempts = 0;
       try {
         await callTable(table, 'PutItem', (attempt) => {
@@ -124,7 +170,7 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
           return table.doc.send(
             new PutCommand({
               TableName,
-              Item: { ...keys.cursor, ...cursorAttributes(written), updatedAt: new Date(table.now()).toISOString() },
+              Item: { ...keys.cursor, ...cursorAttributes(written, inParts), updatedAt: new Date(table.now()).toISOString() },
               ...(expectedVersion === null
                 ? { ConditionExpression: 'attribute_not_exists(pk)' }
                 : {
@@ -135,6 +181,7 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
             }),
           );
         });
+        await forgetPendingParts(inParts ?? null);
         return written;
       } catch (error) {
         if (!isConditionalCheckFailed(error)) throw error;
@@ -147,17 +194,24 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
       }
     },
 
+    // A block with more alert keys than its item can hold writes them in parts first, then the block item
+    // naming how many. Parts are named by the block's hash too, so a crash between the two never leaves a
+    // block item whose parts another block at that height overwrote.
     async putScannedBlock(block) {
+      const owner = keys.block(block.height);
+      const parts = fitsInline(block.alertKeys) ? null : splitKeyList(block.alertKeys);
+      if (parts) await writeKeyListParts(table, { pk: owner.pk, sk: `${owner.sk}#${block.hash}` }, parts, { hash: block.hash });
       await callTable(table, 'PutItem', () =>
         table.doc.send(
           new PutCommand({
             TableName,
             Item: {
-              ...keys.block(block.height),
+              ...owner,
               height: block.height,
               hash: block.hash,
               parentHash: block.parentHash,
-              alertKeys: block.alertKeys,
+              alertKeys: parts ? [] : block.alertKeys,
+              ...(parts ? { parts: parts.length } : {}),
               expiresAt: expiresAtFrom(table, table.now()),
             },
           }),
@@ -168,12 +222,28 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     async getScannedBlocks(fromHeight, toHeight) {
       const from = Math.max(0, fromHeight);
       if (toHeight < from) return [];
+      // '#' parts sort right after their block's item and before the next height's ('~' is above every digit).
       const items = await queryAll({
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': keys.blocksPk, ':from': heightSortKey(from), ':to': heightSortKey(toHeight) },
+        ExpressionAttributeValues: { ':pk': keys.blocksPk, ':from': heightSortKey(from), ':to': `${heightSortKey(toHeight)}#~` },
         ConsistentRead: true,
       });
-      return items.map((item) => toScannedBlock(parseItem(scannedBlockItem, item, TableName)));
+      const parts = new Map<string, z.infer<typeof scannedBlockPartItem>[]>();
+      const blocks: { sk: string; item: z.infer<typeof scannedBlockItem> }[] = [];
+      for (const item of items) {
+        const sk = String(item.sk);
+        const [owner, ...partName] = sk.split('#');
+        if (partName.length === 0) blocks.push({ sk, item: parseItem(scannedBlockItem, item, TableName) });
+        else parts.set(owner!, [...(parts.get(owner!) ?? []), parseItem(scannedBlockPartItem, item, TableName)]);
+      }
+      return blocks.map(({ sk, item }) => {
+        const block = toScannedBlock(item);
+        if (item.parts) {
+          const own = (parts.get(sk) ?? []).filter((p) => p.hash === item.hash);
+          block.alertKeys = assembleParts(own, item.parts, TableName, { pk: keys.blocksPk, sk });
+        }
+        return block;
+      });
     },
 
     // One Query of the whole partition, filtered here: the watch list is small, so this costs one or two

@@ -13,13 +13,30 @@ export const cursorItem = z.object({
   hash: nonEmpty,
   time: z.number(),
   version: z.int().check(z.positive()),
-  pendingRetractions: z.optional(z.object({ untilHeight: height, keys: z.array(z.string()) })),
+  pendingRetractions: z.optional(
+    z.object({
+      untilHeight: height,
+      keys: z.array(z.string()),
+      /** Set when the keys were too many for this item: they are in `parts` items named by `digest`. */
+      parts: z.optional(z.int().check(z.positive())),
+      digest: z.optional(nonEmpty),
+    }),
+  ),
 });
 
 export const scannedBlockItem = z.object({
   height,
   hash: nonEmpty,
   parentHash: z.string(),
+  alertKeys: z.array(z.string()),
+  /** Set when the keys were too many for this item: they are in this many part items after it. */
+  parts: z.optional(z.int().check(z.positive())),
+});
+
+/** A part of a block's alert key list too long for the block's item (see key-lists.ts). */
+export const scannedBlockPartItem = z.object({
+  hash: nonEmpty,
+  part: z.int().check(z.positive()),
   alertKeys: z.array(z.string()),
 });
 
@@ -50,6 +67,7 @@ export const alertItem = z.discriminatedUnion('state', [
   }),
   z.object({ state: z.literal('sent'), sentAt: z.optional(z.number()), ...alertItemCommon }),
   z.object({ state: z.literal('retracted'), retractedAt: z.optional(z.number()), ...alertItemCommon }),
+  z.object({ state: z.literal('parked'), parkedAt: z.optional(z.number()), reason: z.string(), ...alertItemCommon }),
 ]);
 
 export type AlertItem = z.infer<typeof alertItem>;
@@ -75,14 +93,20 @@ export function parseItem<S extends z.ZodMiniType>(
   throw new StateItemError(tableName, key, z.prettifyError(parsed.error).replace(/\n/g, '; '));
 }
 
+/** The cursor as stored; pending retraction keys kept in parts are the caller's to read in (`keys` is empty then). */
 export function toCursor(item: z.infer<typeof cursorItem>): Cursor {
   const cursor: Cursor = { height: item.height, hash: item.hash, time: item.time, version: item.version };
-  if (item.pendingRetractions) cursor.pendingRetractions = item.pendingRetractions;
+  if (item.pendingRetractions) {
+    cursor.pendingRetractions = { untilHeight: item.pendingRetractions.untilHeight, keys: item.pendingRetractions.keys };
+  }
   return cursor;
 }
 
-/** The cursor's attributes as written (no undefined values: a caller's DocumentClient may not strip them). */
-export function cursorAttributes(cursor: Cursor): Record<string, unknown> {
+/**
+ * The cursor's attributes as written (no undefined values: a caller's DocumentClient may not strip them).
+ * With `inParts`, the pending retraction keys are in part items, and the cursor only names them.
+ */
+export function cursorAttributes(cursor: Cursor, inParts?: { parts: number; digest: string }): Record<string, unknown> {
   const attributes: Record<string, unknown> = {
     height: cursor.height,
     hash: cursor.hash,
@@ -90,10 +114,9 @@ export function cursorAttributes(cursor: Cursor): Record<string, unknown> {
     version: cursor.version,
   };
   if (cursor.pendingRetractions) {
-    attributes.pendingRetractions = {
-      untilHeight: cursor.pendingRetractions.untilHeight,
-      keys: [...cursor.pendingRetractions.keys],
-    };
+    attributes.pendingRetractions = inParts
+      ? { untilHeight: cursor.pendingRetractions.untilHeight, keys: [], ...inParts }
+      : { untilHeight: cursor.pendingRetractions.untilHeight, keys: [...cursor.pendingRetractions.keys] };
   }
   return attributes;
 }

@@ -1,8 +1,12 @@
 // The whole watcher state as one JSON-serialisable document, with the StateStore semantics implemented
 // over it in memory. The file store persists it after every change; tests use it as a real in-memory store.
 import type {
+  AlertClaim,
+  AlertRecordStore,
   AlertRecordSummary,
   ClaimOutcome,
+  ConditionalWrite,
+  StoredAlertRecord,
   Cursor,
   CursorPosition,
   ScannedBlock,
@@ -11,12 +15,17 @@ import type {
 } from '../../core/ports';
 import { CursorConflictError } from '../../core/ports';
 import { REORG_WINDOW } from '../../core/reorg';
+import { createAlertClaims } from '../../core/alert-claims';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 interface AlertRecord {
-  state: 'pending' | 'sent' | 'retracted';
+  state: 'pending' | 'sent' | 'retracted' | 'parked';
+  /** Why a parked alert could not be delivered. */
+  reason?: string;
   claimedAt: number;
+  /** The claim's id while pending (absent in files written before claim ids). */
+  claimId?: string;
   sentAt?: number;
   alert?: unknown;
   /** epoch ms after which the record counts as absent (the DynamoDB TTL's twin) */
@@ -117,44 +126,100 @@ export class DocumentStateStore implements StateStore {
     await this.changed();
   }
 
-  async claimAlert(key: string, nowMs: number, staleAfterMs: number): Promise<ClaimOutcome> {
-    const record = this.liveRecord(key, nowMs);
-    if (record?.state === 'sent') return 'sent';
-    if (record?.state === 'pending' && nowMs - record.claimedAt < staleAfterMs) return 'in-flight';
-    const outcome: ClaimOutcome = record?.state === 'pending' ? 'stale' : 'claimed';
-    this.doc.alerts[key] = { state: 'pending', claimedAt: nowMs, expiresAt: nowMs + this.retentionMs };
-    await this.changed();
-    return outcome;
+  // The claim rules live in core (alert-claims.ts); this store gives them its primitive reads and writes.
+  private readonly claims = createAlertClaims(this.records());
+
+  claimAlert(key: string, nowMs: number, staleAfterMs: number): Promise<ClaimOutcome> {
+    return this.claims.claimAlert(key, nowMs, staleAfterMs);
+  }
+  markAlertSent(key: string, nowMs: number, alert: unknown): Promise<void> {
+    return this.claims.markAlertSent(key, nowMs, alert);
+  }
+  releaseAlertClaim(key: string): Promise<void> {
+    return this.claims.releaseAlertClaim(key);
+  }
+  parkAlert(key: string, nowMs: number, alert: unknown, reason: string): Promise<void> {
+    return this.claims.parkAlert(key, nowMs, alert, reason);
+  }
+  markAlertRetracted(key: string, nowMs: number): Promise<void> {
+    return this.claims.markAlertRetracted(key, nowMs);
+  }
+  getAlertRecord(key: string): Promise<AlertRecordSummary | null> {
+    return this.claims.getAlertRecord(key);
   }
 
-  async markAlertSent(key: string, nowMs: number, alert: unknown): Promise<void> {
-    this.doc.alerts[key] = {
-      state: 'sent',
-      claimedAt: this.doc.alerts[key]?.claimedAt ?? nowMs,
-      sentAt: nowMs,
-      alert: structuredClone(alert),
-      expiresAt: nowMs + this.retentionMs,
+  /** The document's alert records as the claim machine's primitives; each write is one change, persisted. */
+  private records(): AlertRecordStore {
+    const stored = (record: AlertRecord): StoredAlertRecord => ({
+      state: record.state,
+      ...(record.state === 'pending' ? { claim: { claimedAt: record.claimedAt, ...(record.claimId ? { claimId: record.claimId } : {}) } } : {}),
+      ...(record.alert !== undefined ? { alert: structuredClone(record.alert) } : {}),
+      ...(record.reason !== undefined ? { reason: record.reason } : {}),
+    });
+    const refused = (key: string, nowMs: number): ConditionalWrite => {
+      const live = this.liveRecord(key, nowMs);
+      return { written: false, found: live ? stored(live) : null };
     };
-    await this.changed();
-  }
-
-  async releaseAlertClaim(key: string): Promise<void> {
-    if (this.doc.alerts[key]?.state !== 'pending') return;
-    delete this.doc.alerts[key];
-    await this.changed();
-  }
-
-  async markAlertRetracted(key: string, nowMs: number): Promise<void> {
-    const record = this.doc.alerts[key];
-    if (!record) return;
-    this.doc.alerts[key] = { ...record, state: 'retracted', expiresAt: nowMs + this.retentionMs };
-    await this.changed();
-  }
-
-  async getAlertRecord(key: string): Promise<AlertRecordSummary | null> {
-    const record = this.doc.alerts[key];
-    if (!record) return null;
-    return { key, state: record.state, alert: structuredClone(record.alert) };
+    const claimRecord = (claim: AlertClaim, nowMs: number): AlertRecord => ({
+      state: 'pending',
+      claimedAt: claim.claimedAt,
+      claimId: claim.claimId,
+      expiresAt: nowMs + this.retentionMs,
+    });
+    return {
+      readAlertRecord: async (key) => {
+        const record = this.doc.alerts[key];
+        return record ? stored(record) : null;
+      },
+      createClaim: async (key, claim, nowMs) => {
+        const live = this.liveRecord(key, nowMs);
+        if (live && live.state !== 'retracted') return refused(key, nowMs);
+        this.doc.alerts[key] = claimRecord(claim, nowMs);
+        await this.changed();
+        return { written: true };
+      },
+      replaceClaim: async (key, seen, claim, nowMs) => {
+        const live = this.liveRecord(key, nowMs);
+        if (live?.state !== 'pending' || live.claimedAt !== seen.claimedAt || (live.claimId ?? '') !== seen.claimId) {
+          return refused(key, nowMs);
+        }
+        this.doc.alerts[key] = claimRecord(claim, nowMs);
+        await this.changed();
+        return { written: true };
+      },
+      deleteClaim: async (key, claimId) => {
+        const record = this.doc.alerts[key];
+        if (record?.state !== 'pending' || (claimId !== undefined && record.claimId !== undefined && record.claimId !== claimId)) return;
+        delete this.doc.alerts[key];
+        await this.changed();
+      },
+      writeSent: async (key, nowMs, alert) => {
+        this.doc.alerts[key] = {
+          state: 'sent',
+          claimedAt: this.doc.alerts[key]?.claimedAt ?? nowMs,
+          sentAt: nowMs,
+          alert: structuredClone(alert),
+          expiresAt: nowMs + this.retentionMs,
+        };
+        await this.changed();
+      },
+      writeParked: async (key, nowMs, alert, reason) => {
+        this.doc.alerts[key] = {
+          state: 'parked',
+          claimedAt: this.doc.alerts[key]?.claimedAt ?? nowMs,
+          reason,
+          alert: structuredClone(alert),
+          expiresAt: nowMs + this.retentionMs,
+        };
+        await this.changed();
+      },
+      writeRetracted: async (key, nowMs) => {
+        const record = this.doc.alerts[key];
+        if (!record) return;
+        this.doc.alerts[key] = { ...record, state: 'retracted', expiresAt: nowMs + this.retentionMs };
+        await this.changed();
+      },
+    };
   }
 
   /** A record past its expiry counts as absent, like a DynamoDB item past its TTL that is not yet deleted. */

@@ -1,17 +1,21 @@
 // The local runner's publisher: alerts on stdout, either for people (the email rendering) or for programs
 // (exactly one JSON object per line, nothing else, so `npm start --silent -- --json` pipes cleanly).
 import type { Writable } from 'node:stream';
-import type { PublishOutcome, Publisher } from '../../core/ports';
+import type { OnAccepted, PublishOutcome, Publisher } from '../../core/ports';
 import type { OutgoingAlert } from '../../core/domain';
 
 export type StdoutFormat = 'human' | 'json';
 
 export function createStdoutPublisher(out: Writable, format: StdoutFormat): Publisher {
   return {
-    async publish(alerts: readonly OutgoingAlert[]): Promise<PublishOutcome> {
-      const text = alerts.map((a) => (format === 'json' ? JSON.stringify(a.alert) + '\n' : human(a))).join('');
-      await new Promise<void>((resolve, reject) => out.write(text, (error) => (error ? reject(error) : resolve())));
-      return { failed: [] };
+    // One write per alert, each reported before the next: a killed runner prints at most one alert twice.
+    async publish(alerts: readonly OutgoingAlert[], onAccepted?: OnAccepted): Promise<PublishOutcome> {
+      for (const a of alerts) {
+        const text = format === 'json' ? JSON.stringify(a.alert) + '\n' : human(a);
+        await new Promise<void>((resolve, reject) => out.write(text, (error) => (error ? reject(error) : resolve())));
+        await onAccepted?.([a.alert.key]);
+      }
+      return { failed: [], undeliverable: [] };
     },
   };
 }

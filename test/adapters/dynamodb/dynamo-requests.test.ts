@@ -186,6 +186,20 @@ describe('conditions sent', () => {
     expect(dynamo).toHaveReceivedCommandWith(GetCommand, { ConsistentRead: true });
   });
 
+  it('decides a lost claim race from the item the refused write returned (ALL_OLD), without a second read', async () => {
+    const refusedBy = (Item: Record<string, unknown>) =>
+      Object.assign(conditionFailed(), { Item });
+    dynamo.on(PutCommand).rejects(refusedBy({ state: { S: 'pending' }, claimedAt: { N: String(now - 1_000) }, claimId: { S: 'theirs' }, expiresAt: { N: String(nowSec + 1_000) } }));
+    expect(await store().claimAlert('contract_log:0xcd:3', now, 60_000)).toBe('in-flight');
+    expect(dynamo).toHaveReceivedCommandWith(PutCommand, { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' });
+    expect(dynamo).not.toHaveReceivedCommand(GetCommand);
+
+    dynamo.reset();
+    dynamo.on(PutCommand).rejects(refusedBy({ state: { S: 'parked' }, reason: { S: 'InvalidParameter' }, expiresAt: { N: String(nowSec + 1_000) } }));
+    expect(await store().claimAlert('contract_log:0xcd:4', now, 60_000)).toBe('parked');
+    expect(dynamo).not.toHaveReceivedCommand(GetCommand);
+  });
+
   it('takes over a stale claim only if it is still the claim it read', async () => {
     dynamo.on(PutCommand).rejects(conditionFailed());
     dynamo.on(GetCommand).resolves({
@@ -219,7 +233,7 @@ describe('conditions sent', () => {
     await store().markAlertSent(alert.key, now, alert);
     expect(dynamo).toHaveReceivedCommandWith(UpdateCommand, {
       Key: { pk: 'NET#mainnet#ALERT#deep_reorg:0x05:0x99', sk: 'ALERT' },
-      ExpressionAttributeValues: { ':sent': 'sent', ':now': now, ':expiresAt': nowSec + 30 * 86_400, ':alert': JSON.stringify(alert) },
+      ExpressionAttributeValues: { ':state': 'sent', ':sentAt': now, ':expiresAt': nowSec + 30 * 86_400, ':alert': JSON.stringify(alert) },
     });
   });
 

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import {
   AuthorizationErrorException,
+  InvalidParameterException,
   PublishBatchCommand,
   SNSClient,
   ThrottledException,
@@ -13,6 +14,7 @@ import {
 import type { Telemetry } from '../../../lambda/core/ports';
 import { createSnsPublisher } from '../../../lambda/adapters/sns';
 import { SNS_MAX_PAYLOAD_BYTES } from '../../../lambda/adapters/sns/sns-message';
+import { entryId } from '../../../lambda/adapters/sns/batches';
 import { manyTransfers, rendered } from './outgoing-alerts';
 
 const TopicArn = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-alerts';
@@ -60,7 +62,7 @@ beforeEach(() => {
 describe('requests', () => {
   it('publishes each alert as a JSON-structured message with its subject and attributes', async () => {
     sns.on(PublishBatchCommand).callsFake(answer());
-    expect(await publisher().publish([rendered.contractLog])).toEqual({ failed: [] });
+    expect(await publisher().publish([rendered.contractLog])).toEqual({ failed: [], undeliverable: [] });
     const [entry] = batchesSent()[0] ?? [];
     expect(sns).toHaveReceivedCommandWith(PublishBatchCommand, { TopicArn });
     expect(entry).toEqual({
@@ -81,7 +83,7 @@ describe('requests', () => {
   });
 
   it('sends nothing when there is nothing to publish', async () => {
-    expect(await publisher().publish([])).toEqual({ failed: [] });
+    expect(await publisher().publish([])).toEqual({ failed: [], undeliverable: [] });
     expect(sns).not.toHaveReceivedCommand(PublishBatchCommand);
   });
 
@@ -139,7 +141,7 @@ describe('failures', () => {
     sns.on(PublishBatchCommand).callsFake(
       answer((id, call) => (call === 1 && id.startsWith('1-') ? { Code: 'InternalError', SenderFault: false } : undefined)),
     );
-    expect(await publisher().publish(alerts)).toEqual({ failed: [] });
+    expect(await publisher().publish(alerts)).toEqual({ failed: [], undeliverable: [] });
     expect(batchesSent().map((b) => b.map((e) => e.Id!.split('-')[0]))).toEqual([['0', '1', '2'], ['1']]);
     expect(sleeps).toHaveLength(1);
   });
@@ -156,16 +158,82 @@ describe('failures', () => {
     expect(sns).toHaveReceivedCommandTimes(PublishBatchCommand, 3);
   });
 
-  it('does not retry an entry SNS refused as the sender\'s fault', async () => {
+  it('reports an entry SNS refused as invalid as undeliverable, without retrying it', async () => {
     const alerts = manyTransfers(2);
     sns.on(PublishBatchCommand).callsFake(
       answer((id) => (id.startsWith('1-') ? { Code: 'InvalidParameter', SenderFault: true, Message: 'Invalid parameter: Subject' } : undefined)),
     );
     const outcome = await publisher().publish(alerts);
-    expect(outcome.failed).toEqual([
-      { key: alerts[1]!.alert.key, reason: 'SNS refused the message as invalid (InvalidParameter): Invalid parameter: Subject' },
-    ]);
+    expect(outcome).toEqual({
+      failed: [],
+      undeliverable: [{ key: alerts[1]!.alert.key, reason: 'SNS refused the message as invalid (InvalidParameter): Invalid parameter: Subject' }],
+    });
     expect(sns).toHaveReceivedCommandTimes(PublishBatchCommand, 1);
+  });
+
+  it('leaves an entry refused for a fault the operator can fix (a KMS key) to the next run, not parked', async () => {
+    sns.on(PublishBatchCommand).callsFake(answer(() => ({ Code: 'KMSAccessDenied', SenderFault: true, Message: 'denied' })));
+    const outcome = await publisher().publish([rendered.tokenTransfer]);
+    expect(outcome.undeliverable).toEqual([]);
+    expect(outcome.failed.map((f) => f.key)).toEqual([rendered.tokenTransfer.alert.key]);
+  });
+
+  it('finds the invalid message of a call SNS refused whole by sending its entries one a call', async () => {
+    const alerts = manyTransfers(3);
+    const bad = entryId(1, alerts[1]!.alert.key);
+    sns.on(PublishBatchCommand).callsFake((input: PublishBatchCommandInput) => {
+      if (input.PublishBatchRequestEntries!.some((e) => e.Id === bad)) {
+        throw new InvalidParameterException({ message: 'Invalid parameter: Message too long', $metadata: { httpStatusCode: 400 } });
+      }
+      return answer()(input);
+    });
+    const outcome = await publisher().publish(alerts);
+    expect(outcome.failed).toEqual([]);
+    expect(outcome.undeliverable).toEqual([{ key: alerts[1]!.alert.key, reason: expect.stringMatching(/InvalidParameterException/) }]);
+    expect(batchesSent().map((b) => b.length)).toEqual([3, 1, 1, 1]);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('sends a call that got no answer once more at most, then gives it up as possibly delivered', async () => {
+    sns.on(PublishBatchCommand).rejects(Object.assign(new Error('socket hang up'), { name: 'TimeoutError' }));
+    const outcome = await publisher(5).publish(manyTransfers(3));
+    expect(sns).toHaveReceivedCommandTimes(PublishBatchCommand, 2);
+    expect(outcome.failed).toEqual([]);
+    expect(outcome.undeliverable).toHaveLength(3);
+    expect(outcome.undeliverable[0]?.reason).toMatch(/did not answer two calls carrying it, so it may have been delivered/);
+  });
+
+  it('delivers a call that got no answer once when its one resend goes through', async () => {
+    sns
+      .on(PublishBatchCommand)
+      .rejectsOnce(Object.assign(new Error('internal'), { name: 'InternalErrorException', $metadata: { httpStatusCode: 500 } }))
+      .callsFake(answer());
+    expect(await publisher(5).publish(manyTransfers(2))).toEqual({ failed: [], undeliverable: [] });
+    expect(sns).toHaveReceivedCommandTimes(PublishBatchCommand, 2);
+  });
+
+  it('keeps retrying a call refused before it reached SNS (connection refused), which can make no copy', async () => {
+    sns
+      .on(PublishBatchCommand)
+      .rejectsOnce(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))
+      .rejectsOnce(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))
+      .callsFake(answer());
+    expect(await publisher(3).publish(manyTransfers(2))).toEqual({ failed: [], undeliverable: [] });
+    expect(sns).toHaveReceivedCommandTimes(PublishBatchCommand, 3);
+  });
+
+  it('reports each call\'s accepted alerts before it makes the next call', async () => {
+    const alerts = manyTransfers(23);
+    const seen: { reported: number; callsMade: number }[] = [];
+    sns.on(PublishBatchCommand).callsFake(answer());
+    await publisher().publish(alerts, async (keys) => {
+      seen.push({ reported: keys.length, callsMade: sns.commandCalls(PublishBatchCommand).length });
+    });
+    expect(seen).toEqual([
+      { reported: 10, callsMade: 1 },
+      { reported: 10, callsMade: 2 },
+      { reported: 3, callsMade: 3 },
+    ]);
   });
 
   it('retries a throttled call and reports success once it goes through', async () => {
@@ -173,7 +241,7 @@ describe('failures', () => {
       .on(PublishBatchCommand)
       .rejectsOnce(new ThrottledException({ message: 'Rate exceeded', $metadata: { httpStatusCode: 400 } }))
       .callsFake(answer());
-    expect(await publisher().publish(manyTransfers(4))).toEqual({ failed: [] });
+    expect(await publisher().publish(manyTransfers(4))).toEqual({ failed: [], undeliverable: [] });
     expect(sns).toHaveReceivedCommandTimes(PublishBatchCommand, 2);
     expect(sleeps).toHaveLength(1);
   });
@@ -207,7 +275,7 @@ describe('failures', () => {
       const entries = input.PublishBatchRequestEntries ?? [];
       return { Successful: (call === 1 ? entries.slice(0, 1) : entries).map((e) => ({ Id: e.Id, MessageId: 'm' })), Failed: [] };
     });
-    expect(await publisher().publish(manyTransfers(2))).toEqual({ failed: [] });
+    expect(await publisher().publish(manyTransfers(2))).toEqual({ failed: [], undeliverable: [] });
     expect(batchesSent().map((b) => b.length)).toEqual([2, 1]);
   });
 });

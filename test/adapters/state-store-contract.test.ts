@@ -1,0 +1,172 @@
+// One contract for every StateStore: the in-memory document, the state file and DynamoDB (on dynalite) must
+// make the same decisions on the same calls, so that the core's guarantees hold whichever store it runs on.
+// Each store is reopened ("a new process") where that matters, so that what is checked is what was stored.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
+import { FileStateStore } from '../../lambda/adapters/file/file-state-store';
+import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
+import { CursorConflictError, type StateStore } from '../../lambda/core/ports';
+import { startDynalite, type LocalDynamo } from '../support/dynalite';
+
+/** A fresh, empty state; `reopen` gives a store over the same state as a newly started process would. */
+interface FreshState {
+  reopen(): Promise<StateStore>;
+}
+
+let dynamo: LocalDynamo;
+let dir = '';
+let count = 0;
+beforeAll(async () => {
+  dynamo = await startDynalite();
+  dir = await mkdtemp(join(tmpdir(), 'stacks-watch-contract-'));
+});
+afterAll(async () => {
+  await dynamo?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const STORES: { name: string; fresh(): Promise<FreshState> }[] = [
+  {
+    name: 'in-memory document',
+    async fresh() {
+      const store = new DocumentStateStore(emptyDocument('mainnet'));
+      return { reopen: async () => store };
+    },
+  },
+  {
+    name: 'state file',
+    async fresh() {
+      const path = join(dir, `state-${++count}.json`);
+      return { reopen: () => FileStateStore.open(path, 'mainnet') };
+    },
+  },
+  {
+    name: 'DynamoDB',
+    async fresh() {
+      const tableName = await dynamo.createTable(`contract-${++count}`);
+      return {
+        reopen: async () =>
+          createDynamoStateStore({ client: dynamo.client, tableName, network: 'mainnet', now: () => T0, sleep: async () => {} }),
+      };
+    },
+  },
+];
+
+const T0 = 1_800_000_000_000;
+const STALE_MS = 120_000;
+const at = (height: number) => ({ height, hash: `0x${height.toString(16).padStart(64, '0')}`, time: 1_700_000_000 + height });
+/** As long as real contract_log keys: a 64-hex tx id and an event index. */
+const manyKeys = (n: number, salt = 'a') =>
+  Array.from({ length: n }, (_, i) => `contract_log:0x${salt.repeat(8)}${i.toString(16).padStart(56, '0')}:${i}`);
+
+describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
+  it('lets one owner hold the lease until it lapses or is given back', async () => {
+    const state = await fresh();
+    const store = await state.reopen();
+    expect(await store.acquireLease('a', T0, 60_000)).toBe(true);
+    expect(await store.acquireLease('a', T0 + 1_000, 60_000)).toBe(true);
+    const dynamoOrMemory = await state.reopen();
+    // The file store's lock also admits a holder whose process is gone; this one's is alive (this test).
+    expect(await dynamoOrMemory.acquireLease('b', T0 + 2_000, 60_000)).toBe(false);
+    await store.releaseLease('a');
+    expect(await (await state.reopen()).acquireLease('b', T0 + 3_000, 60_000)).toBe(true);
+  });
+
+  it('moves the cursor only from the version it was read at', async () => {
+    const state = await fresh();
+    const store = await state.reopen();
+    expect(await store.writeCursor(at(10), null)).toEqual({ ...at(10), version: 1 });
+    await expect(store.writeCursor(at(11), null)).rejects.toBeInstanceOf(CursorConflictError);
+    await store.writeCursor(at(11), 1);
+    await expect((await state.reopen()).writeCursor(at(12), 1)).rejects.toBeInstanceOf(CursorConflictError);
+    expect(await (await state.reopen()).readCursor()).toEqual({ ...at(11), version: 2 });
+  });
+
+  it('walks an alert key through claimed, in flight, stale, sent', async () => {
+    const store = await (await fresh()).reopen();
+    expect(await store.claimAlert('k', T0, STALE_MS)).toBe('claimed');
+    expect(await store.claimAlert('k', T0 + 1_000, STALE_MS)).toBe('in-flight');
+    expect(await store.claimAlert('k', T0 + STALE_MS + 1, STALE_MS)).toBe('stale');
+    await store.markAlertSent('k', T0 + STALE_MS + 2, { key: 'k', type: 'token_transfer' });
+    expect(await store.claimAlert('k', T0 + STALE_MS + 3, STALE_MS)).toBe('sent');
+    expect(await store.getAlertRecord('k')).toMatchObject({ state: 'sent', alert: { key: 'k' } });
+  });
+
+  it('frees a released claim and a retracted alert for the next claim', async () => {
+    const store = await (await fresh()).reopen();
+    await store.claimAlert('r', T0, STALE_MS);
+    await store.releaseAlertClaim('r');
+    expect(await store.getAlertRecord('r')).toBeNull();
+    expect(await store.claimAlert('r', T0 + 1, STALE_MS)).toBe('claimed');
+    await store.markAlertSent('r', T0 + 2, { key: 'r' });
+    await store.markAlertRetracted('r', T0 + 3);
+    expect((await store.getAlertRecord('r'))?.state).toBe('retracted');
+    expect(await store.claimAlert('r', T0 + 4, STALE_MS)).toBe('claimed');
+  });
+
+  it('keeps a parked alert with its reason and content, and never hands it out to publish again', async () => {
+    const state = await fresh();
+    const store = await state.reopen();
+    await store.claimAlert('p', T0, STALE_MS);
+    await store.parkAlert('p', T0 + 1, { key: 'p', type: 'contract_log' }, 'SNS refused the message as invalid (InvalidParameter)');
+    const reopened = await state.reopen();
+    expect(await reopened.getAlertRecord('p')).toEqual({
+      key: 'p',
+      state: 'parked',
+      reason: 'SNS refused the message as invalid (InvalidParameter)',
+      alert: { key: 'p', type: 'contract_log' },
+    });
+    expect(await reopened.claimAlert('p', T0 + 10 * STALE_MS, STALE_MS)).toBe('parked');
+    await reopened.releaseAlertClaim('p');
+    expect((await reopened.getAlertRecord('p'))?.state).toBe('parked');
+  });
+
+  it('remembers a block with 10,000 alert keys, whole and in order, and a smaller block written over it', async () => {
+    const state = await fresh();
+    const keys = manyKeys(10_000);
+    expect(Buffer.byteLength(JSON.stringify(keys))).toBeGreaterThan(400 * 1024);
+    const store = await state.reopen();
+    await store.putScannedBlock({ ...at(100), parentHash: at(99).hash, alertKeys: ['x'] });
+    await store.putScannedBlock({ ...at(101), parentHash: at(100).hash, alertKeys: keys });
+    await store.putScannedBlock({ ...at(102), parentHash: at(101).hash, alertKeys: ['y'] });
+    const read = await (await state.reopen()).getScannedBlocks(100, 102);
+    expect(read.map((b) => b.height)).toEqual([100, 101, 102]);
+    expect(read[1]!.alertKeys).toEqual(keys);
+    expect(read[0]!.alertKeys).toEqual(['x']);
+    expect((await (await state.reopen()).getScannedBlocks(101, 101))[0]!.alertKeys).toEqual(keys);
+
+    const replaced = { hash: `0x${'b'.repeat(64)}`, height: 101, parentHash: at(100).hash, alertKeys: ['z'] };
+    await store.putScannedBlock(replaced);
+    expect(await (await state.reopen()).getScannedBlocks(101, 101)).toEqual([
+      { height: 101, hash: replaced.hash, parentHash: replaced.parentHash, alertKeys: ['z'] },
+    ]);
+  });
+
+  it('keeps 10,000 pending retractions with the cursor, across writes that change them and one that drops them', async () => {
+    const state = await fresh();
+    const store = await state.reopen();
+    const keys = manyKeys(10_000);
+    await store.writeCursor(at(500), null);
+    await store.writeCursor({ ...at(400), pendingRetractions: { untilHeight: 510, keys } }, 1);
+    expect(await (await state.reopen()).readCursor()).toEqual({ ...at(400), version: 2, pendingRetractions: { untilHeight: 510, keys } });
+
+    const next = await state.reopen();
+    const read = (await next.readCursor())!;
+    const fewer = keys.slice(1);
+    await next.writeCursor({ ...at(401), pendingRetractions: { untilHeight: 510, keys: fewer } }, read.version);
+    await next.writeCursor({ ...at(402), pendingRetractions: { untilHeight: 510, keys: fewer } }, read.version + 1);
+    await expect(next.writeCursor({ ...at(403), pendingRetractions: { untilHeight: 510, keys } }, read.version)).rejects.toBeInstanceOf(
+      CursorConflictError,
+    );
+    expect(await (await state.reopen()).readCursor()).toEqual({
+      ...at(402),
+      version: 4,
+      pendingRetractions: { untilHeight: 510, keys: fewer },
+    });
+    await next.writeCursor(at(403), 4);
+    expect(await (await state.reopen()).readCursor()).toEqual({ ...at(403), version: 5 });
+  });
+});
