@@ -49,7 +49,7 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
     const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
     const telemetry = createPowertoolsTelemetry(logger, metrics);
     chain = createHiroClient({
-      ...readApiSettings(process.env, apiKey),
+      ...readApiSettings(process.env, apiKey, config.network),
       log: (level, message, attributes) => logger[level](message, attributes ?? {}),
     });
     const deps = {

@@ -8,7 +8,7 @@ import { readLambdaSettings } from '../../lambda/runtime/lambda-env';
 describe('command line', () => {
   it('has the documented defaults', () => {
     expect(parseCliArgs([])).toEqual({
-      help: false, config: './watch.json', state: '.stacks-watch/state.json', once: false, json: false, intervalSeconds: 30,
+      help: false, check: false, status: false, config: './watch.json', state: '.stacks-watch/state.json', once: false, json: false, intervalSeconds: 30,
     });
   });
 
