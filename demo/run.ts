@@ -14,8 +14,9 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Fixed, so the API can be tried by hand while the demo runs: curl http://127.0.0.1:3999/extended */
 const PORT = Number(process.env.DEMO_PORT ?? 3999);
 const MAX_SECONDS = Number(process.env.DEMO_SECONDS ?? 90);
-/** How long one step may wait for the watcher to take it in before the demo gives up. */
+/** How long one step may wait for the watcher to take it in before the demo gives up (the first, its start). */
 const STEP_WAIT_MS = 20_000;
+const START_WAIT_MS = 60_000;
 
 const say = (text: string) => process.stderr.write(`demo ▸ ${text}\n`);
 
@@ -49,15 +50,15 @@ async function main(): Promise<number> {
 
   try {
     // Two tip requests after a change: the watcher finished the cycle that saw it (one tip request a cycle).
-    const cycleAfterChange = async () => {
+    const cycleAfterChange = async (waitMs = STEP_WAIT_MS) => {
       const seen = fake.count(ROUTES.tip);
-      const until = Date.now() + STEP_WAIT_MS;
+      const until = Date.now() + waitMs;
       while (!stopping && fake.count(ROUTES.tip) < seen + 2) {
         if (Date.now() > until || watcher.exitCode !== null) throw new Error('the watcher stopped answering');
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     };
-    await cycleAfterChange();
+    await cycleAfterChange(START_WAIT_MS);
     for (const step of DEMO_STEPS) {
       if (stopping) break;
       say(step.says);

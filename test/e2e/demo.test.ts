@@ -17,11 +17,12 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function runDemo(args: string[], options: { timeoutMs: number; onStdout?: (text: string, child: ReturnType<typeof spawn>) => void }) {
-  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(async (resolve, reject) => {
+async function runDemo(args: string[], options: { timeoutMs: number; onStdout?: (text: string, child: ReturnType<typeof spawn>) => void }) {
+  const port = await freePort();
+  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn('npm', ['run', '--silent', 'demo', '--', ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DEMO_PORT: String(await freePort()) },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DEMO_PORT: String(port), DEMO_SECONDS: '150' },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so that Ctrl-C can be sent to all of it, as a terminal does.
       detached: true,
@@ -46,14 +47,14 @@ function runDemo(args: string[], options: { timeoutMs: number; onStdout?: (text:
 
 describe('npm run demo', () => {
   it('prints an alert of every kind, as JSON with --json, and stops by itself', async () => {
-    const run = await runDemo(['--json'], { timeoutMs: 100_000 });
+    const run = await runDemo(['--json'], { timeoutMs: 170_000 });
     expect(run.code).toBe(0);
     const types = new Set(jsonLines(run.stdout).map((a) => a.type));
     expect([...types].sort()).toEqual(['contract_log', 'contract_status', 'deep_reorg', 'retraction', 'token_transfer']);
     for (const step of DEMO_STEPS) expect(run.stderr).toContain(`demo ▸ ${step.says}`);
     for (const kind of DEMO_STEPS.flatMap((s) => s.shows)) expect(types).toContain(kind);
     expect(run.stderr).toContain('demo ▸ the script has played; stopping the watcher');
-  }, 120_000);
+  }, 180_000);
 
   it('stops when asked (Ctrl-C), after printing alerts for people', async () => {
     let asked = false;
