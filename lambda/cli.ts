@@ -1,5 +1,6 @@
 // The local composition root: `npm start`. Reads the command line and environment, builds the adapters
-// (Hiro client, file or DynamoDB state, stdout or SNS publisher), and runs watch cycles.
+// (Hiro client, file or DynamoDB state, stdout or SNS publisher), checks the API serves the watched
+// network, and runs watch cycles (or answers --check / --status).
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { operatorChannelOverLog } from './core/operator-log';
@@ -8,13 +9,16 @@ import type { CycleDeps, CycleSummary } from './core/cycle-types';
 import type { WatchConfig } from './core/domain';
 import type { Publisher, StateStore, Telemetry } from './core/ports';
 import { loadWatchConfigFile, WatchConfigError } from './config/watch-config';
-import { createHiroClient, HiroConfigError } from './hiro';
+import { createHiroClient, HiroConfigError, HiroNetworkError, type HiroClient } from './hiro';
 import { FileStateStore, StateFileError } from './adapters/file/file-state-store';
 import { createStdoutPublisher } from './adapters/stdout/stdout-publisher';
 import { parseCliArgs, UsageError, USAGE, type CliOptions } from './local/args';
 import { createStderrTelemetry, parseLogLevel } from './local/stderr-telemetry';
 import { createProgressReporter } from './local/progress';
-import { EnvironmentError, readApiSettings } from './runtime/api-env';
+import { ApiUnreachableError, checkApiNetwork, NetworkMismatchError, unreachableMessage } from './local/api-check';
+import { cycleLine, describeStatus, describeWatch } from './local/describe';
+import { OutageTracker } from './local/outage';
+import { EnvironmentError, readApiSettings, type ApiSettings } from './runtime/api-env';
 
 /** A local cycle stops at a block boundary after this long, so the cursor is saved at least this often. */
 const CYCLE_BUDGET_MS = 50 * 60_000;
@@ -26,18 +30,25 @@ const LEASE_TTL_MS = 2 * 60_000;
 
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
+/** The one backfill progress line on the terminal; every other output clears it first. */
+let progress: ReturnType<typeof createProgressReporter> | undefined;
+const clearProgress = () => progress?.clear();
+
 async function main(): Promise<number> {
   let options: CliOptions;
   let config: WatchConfig;
   let telemetry: Telemetry;
+  let api: ApiSettings;
   try {
     options = parseCliArgs(process.argv.slice(2));
     if (options.help) {
       process.stdout.write(USAGE);
       return EXIT.ok;
     }
-    telemetry = createStderrTelemetry(process.stderr, parseLogLevel(process.env.LOG_LEVEL));
+    const base = createStderrTelemetry(process.stderr, parseLogLevel(process.env.LOG_LEVEL), clearProgress);
+    telemetry = quietCycleDone(base);
     config = await loadWatchConfigFile(options.config);
+    api = readApiSettings(process.env, undefined, config.network);
   } catch (error) {
     if (error instanceof UsageError || error instanceof WatchConfigError || error instanceof EnvironmentError) {
       process.stderr.write(`${error.message}\n${error instanceof UsageError ? '\n' + USAGE : ''}`);
@@ -46,9 +57,9 @@ async function main(): Promise<number> {
     throw error;
   }
 
-  let deps: CycleDeps;
+  let deps: CycleDeps & { chain: HiroClient };
   try {
-    deps = await buildDeps(options, config, telemetry);
+    deps = await buildDeps(options, config, telemetry, api);
   } catch (error) {
     if (error instanceof EnvironmentError || error instanceof StateFileError || error instanceof HiroConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -57,6 +68,33 @@ async function main(): Promise<number> {
     throw error;
   }
 
+  if (options.check) {
+    const fromEnvironment = Boolean(process.env.STACKS_API_URL?.trim());
+    process.stdout.write(
+      describeWatch(config, { ...api, fromEnvironment, hasKey: api.apiKey !== undefined }, options.config),
+    );
+    return EXIT.ok;
+  }
+  if (options.status) return printStatus(deps, options, config);
+
+  try {
+    const check = await checkApiNetwork(deps.chain, config.network, api.baseUrl);
+    if (!check.verified) telemetry.log('warn', `could not check that the API serves ${config.network}: ${check.reason}`);
+  } catch (error) {
+    if (error instanceof NetworkMismatchError) {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT.usage;
+    }
+    if (error instanceof ApiUnreachableError) {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT.failure;
+    }
+    throw error;
+  }
+  return runLoop(deps, config, options, telemetry, api);
+}
+
+async function runLoop(deps: CycleDeps, config: WatchConfig, options: CliOptions, telemetry: Telemetry, api: ApiSettings): Promise<number> {
   let stopRequested = false;
   let wake: (() => void) | undefined;
   process.on('SIGINT', () => {
@@ -70,20 +108,33 @@ async function main(): Promise<number> {
     wake?.();
   });
 
+  const outage = new OutageTracker(options.intervalSeconds * 1000, (level, message) => telemetry.log(level, message));
+  let worked = false;
   for (;;) {
-    let behind = false;
+    let pauseMs = options.intervalSeconds * 1000;
     try {
       const summary = await oneCycle(deps, config, () => stopRequested);
+      worked = true;
+      outage.succeeded();
+      const line = cycleLine(summary);
+      if (line) telemetry.log('info', line);
       // Behind the tip with budget left: go on at once rather than waiting a whole interval.
-      behind = summary.stoppedBecause === 'max-blocks' || summary.stoppedBecause === 'time-budget';
+      if (summary.stoppedBecause === 'max-blocks' || summary.stoppedBecause === 'time-budget') pauseMs = 0;
     } catch (error) {
-      telemetry.log('error', `cycle failed: ${(error as Error).message}`, { error: (error as Error).name });
-      if (options.once) return EXIT.failure;
+      const failure = error as Error;
+      // A first cycle that fails is a setup problem more often than an outage: say so and stop.
+      if (options.once || !worked) {
+        const message = failure instanceof HiroNetworkError ? unreachableMessage(api.baseUrl, failure) : `cycle failed: ${failure.message}`;
+        clearProgress();
+        process.stderr.write(`${message}\n`);
+        return EXIT.failure;
+      }
+      pauseMs = outage.failed(failure);
     }
     if (options.once || stopRequested) return EXIT.ok;
-    if (!behind) {
+    if (pauseMs > 0) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, options.intervalSeconds * 1000);
+        const timer = setTimeout(resolve, pauseMs);
         wake = () => {
           clearTimeout(timer);
           resolve();
@@ -95,7 +146,7 @@ async function main(): Promise<number> {
 }
 
 async function oneCycle(deps: CycleDeps, config: WatchConfig, shouldStop: () => boolean): Promise<CycleSummary> {
-  const progress = createProgressReporter(process.stderr);
+  progress = createProgressReporter(process.stderr);
   try {
     return await runCycle(deps, config, {
       runId: `cli:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
@@ -103,16 +154,44 @@ async function oneCycle(deps: CycleDeps, config: WatchConfig, shouldStop: () => 
       leaseTtlMs: LEASE_TTL_MS,
       alertStaleAfterMs: LEASE_TTL_MS,
       shouldStop,
-      onBlockDone: (p) => progress.update(p),
+      onBlockDone: (p) => progress?.update(p),
     });
   } finally {
     progress.end();
+    progress = undefined;
   }
 }
 
-async function buildDeps(options: CliOptions, config: WatchConfig, telemetry: Telemetry): Promise<CycleDeps> {
+/**
+ * The core's `cycle done` line carries the whole summary, for CloudWatch; on a terminal the runner prints
+ * its own short line when a cycle did something, so the core's goes to debug.
+ */
+function quietCycleDone(telemetry: Telemetry): Telemetry {
+  return {
+    ...telemetry,
+    log: (level, message, attributes) => telemetry.log(message === 'cycle done' ? 'debug' : level, message, attributes),
+  };
+}
+
+async function printStatus(deps: CycleDeps & { chain: HiroClient }, options: CliOptions, config: WatchConfig): Promise<number> {
+  const cursor = await deps.state.readCursor();
+  let tip: { height: number } | { error: string };
+  try {
+    const chainTip = await deps.chain.getTip();
+    tip = chainTip ? { height: chainTip.height } : { error: 'the API has no chain tip yet' };
+  } catch (error) {
+    tip = { error: (error as Error).message };
+  }
+  const statePath = options.table ? `DynamoDB table ${options.table}` : options.state;
+  process.stdout.write(describeStatus({ statePath, network: config.network, cursor, nowMs: Date.now(), tip }));
+  return EXIT.ok;
+}
+
+async function buildDeps(options: CliOptions, config: WatchConfig, telemetry: Telemetry, api: ApiSettings) {
   const chain = createHiroClient({
-    ...readApiSettings(process.env),
+    ...api,
+    // --status asks for the tip once and says when it cannot: no retries behind its back.
+    ...(options.status ? { maxRetries: 0 } : {}),
     log: (level, message, attributes) => telemetry.log(level, message, attributes),
   });
   const state: StateStore = options.table
@@ -121,14 +200,42 @@ async function buildDeps(options: CliOptions, config: WatchConfig, telemetry: Te
   const publisher: Publisher = options.topic
     ? await openSnsPublisher(options.topic, telemetry)
     : createStdoutPublisher(process.stdout, options.json ? 'json' : 'human');
-  return { chain, state, publisher, clock: { now: () => Date.now() }, telemetry, operator: operatorChannelOverLog(telemetry) };
+  const clearing: Publisher = {
+    publish: (alerts) => {
+      clearProgress();
+      return publisher.publish(alerts);
+    },
+  };
+  return {
+    chain,
+    state,
+    publisher: clearing,
+    clock: { now: () => Date.now() },
+    telemetry,
+    operator: operatorChannelOverLog(telemetry),
+  };
 }
 
 // The AWS adapters load only when asked for, so a local run never pays for the AWS SDK.
 async function openDynamoState(tableName: string, config: WatchConfig, telemetry: Telemetry): Promise<StateStore> {
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
   const { createDynamoStateStore } = await import('./adapters/dynamodb');
-  return createDynamoStateStore({ client: new DynamoDBClient({}), tableName, network: config.network, log: telemetry.log });
+  const client = new DynamoDBClient({});
+  await requireRegion(() => client.config.region());
+  return createDynamoStateStore({ client, tableName, network: config.network, log: telemetry.log });
+}
+
+/** The SDK's own "Region is missing" does not say what to set. */
+async function requireRegion(region: () => Promise<string>): Promise<void> {
+  let found: string | undefined;
+  try {
+    found = await region();
+  } catch {
+    found = undefined;
+  }
+  if (!found) {
+    throw new EnvironmentError('--table needs an AWS region: set AWS_REGION (e.g. AWS_REGION=us-east-1), or a region in your AWS profile');
+  }
 }
 
 async function openSnsPublisher(topicArn: string, telemetry: Telemetry): Promise<Publisher> {
@@ -142,6 +249,7 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
+    clearProgress();
     process.stderr.write(`stacks-watch failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = EXIT.failure;
   },

@@ -52,7 +52,7 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
     const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
     telemetry = createPowertoolsTelemetry(logger, metrics, { detailed: settings.detailedMetrics });
     chain = createHiroClient({
-      ...readApiSettings(process.env, apiKey),
+      ...readApiSettings(process.env, apiKey, config.network),
       log: (level, message, attributes) => logger[level](message, attributes ?? {}),
     });
     const deps = {

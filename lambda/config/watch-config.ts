@@ -51,7 +51,13 @@ function editDistance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
+/** Keys people write when they mean a comment: "//", "#…", "_comment", "note", "description"… */
+const COMMENT_LIKE = /^(\/\/|#)|^[_$@-]*(comments?|notes?|desc|description|remarks?)$/i;
+
 function unknownKeyMessage(key: string, allowed: readonly string[]): string {
+  if (COMMENT_LIKE.test(key) && key !== '$comment') {
+    return `unknown key "${key}": JSON has no comments; to leave one, use "$comment" (a string or a list of strings), which stacks-watch ignores`;
+  }
   const near = allowed.find((k) => k.toLowerCase() === key.toLowerCase() || editDistance(k, key) <= 2);
   const hint = near ? `did you mean "${near}"? ` : '';
   return `unknown key "${key}": ${hint}allowed keys are ${allowed.map((k) => `"${k}"`).join(', ')}`;

@@ -49,6 +49,15 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     const cursor = await state.readCursor();
     const lastHeight = tip.height - config.confirmations;
     const firstHeight = config.startHeight === 'latest' ? lastHeight : config.startHeight;
+    if (!cursor && firstHeight > lastHeight) {
+      // Not an error (the chain may be about to get there), but silence here looks like a watcher that works.
+      telemetry.log(
+        'warn',
+        `startHeight ${firstHeight} is above the chain tip ${tip.height}` +
+          (config.confirmations > 0 ? ` less ${config.confirmations} confirmations` : '') +
+          `: nothing to scan yet; each run checks again and starts there once the chain reaches it`,
+      );
+    }
     const scanner = new BlockScanner(
       deps,
       {

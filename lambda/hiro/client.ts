@@ -9,14 +9,22 @@ import { HiroHttp, type ApiStats } from './http';
 import { toBlockHeader } from './mappers';
 import { resolveHiroOptions, type HiroClientOptions } from './options';
 import { describeRequest, type HiroRequest } from './request';
-import { blockSchema, contractStatusesSchema, extendedStatusSchema } from './schemas';
+import { blockSchema, contractStatusesSchema, extendedStatusSchema, nodeInfoSchema } from './schemas';
 
-export type HiroClient = ChainApi & { stats(): ApiStats };
+export type HiroClient = ChainApi & {
+  stats(): ApiStats;
+  /** The network the API serves, from the node's chain id; `unknown` with the id for anything else. */
+  getNetwork(): Promise<{ network: 'mainnet' | 'testnet' | 'unknown'; chainId: number }>;
+};
+
+/** Chain ids as `/v2/info` reports them in `network_id` (the same as @stacks/network's ChainId). */
+export const CHAIN_IDS = { mainnet: 1, testnet: 0x8000_0000 } as const;
 
 /** Ids per status call: the API has no maximum, but URLs past ~16 KiB get 431. */
 export const CONTRACT_STATUS_BATCH = 100;
 
 const TIP_ROUTE = 'GET /extended';
+const INFO_ROUTE = 'GET /v2/info';
 const BLOCK_ROUTE = 'GET /extended/v2/blocks/{height_or_hash}';
 const CONTRACT_STATUS_ROUTE = 'GET /extended/v2/smart-contracts/status';
 
@@ -38,6 +46,13 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
 
   return {
     stats: () => http.stats(),
+
+    async getNetwork() {
+      const body = await http.getBody({ route: INFO_ROUTE, path: '/v2/info' }, nodeInfoSchema);
+      const chainId = body.network_id;
+      const network = chainId === CHAIN_IDS.mainnet ? 'mainnet' : chainId === CHAIN_IDS.testnet ? 'testnet' : 'unknown';
+      return { network, chainId };
+    },
 
     async getTip() {
       const request: HiroRequest = {

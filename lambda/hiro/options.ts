@@ -65,6 +65,9 @@ export interface ResolvedHiroOptions {
 
 export const DEFAULT_BASE_URL = 'https://api.hiro.so';
 
+/** Hiro's public API for each network: a testnet watch read from mainnet would scan the wrong chain. */
+export const DEFAULT_BASE_URLS = { mainnet: DEFAULT_BASE_URL, testnet: 'https://api.testnet.hiro.so' } as const;
+
 /** Requests per minute Hiro allows without a key and with one. */
 export const RATE_LIMIT_WITHOUT_KEY = 50;
 export const RATE_LIMIT_WITH_KEY = 500;

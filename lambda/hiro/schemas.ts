@@ -22,6 +22,11 @@ export const extendedStatusSchema = z.object({
   ),
 });
 
+// ---- GET /v2/info (the Stacks node's RPC, proxied by Hiro) ----
+
+/** `network_id` is the chain id: 1 on mainnet, 2147483648 (0x80000000) on testnet. */
+export const nodeInfoSchema = z.object({ network_id: z.int().check(z.nonnegative()) });
+
 // ---- GET /extended/v2/smart-contracts/status ----
 
 const contractStatusEntrySchema = z.discriminatedUnion('found', [

@@ -9,6 +9,8 @@ Options:
   --config FILE      watch config (default ./watch.json)
   --state FILE       state file: cursor, statuses, delivered alerts (default .stacks-watch/state.json)
   --once             run one cycle, then exit
+  --check            check the config and environment, print what would be watched, exit (no network)
+  --status           print the state's cursor, its age and lag behind the tip, pending retractions; exit
   --interval SEC     seconds between cycles without --once (default 30)
   --json             alerts as JSON, exactly one object per line and nothing else on stdout
   --table NAME       keep state in this DynamoDB table instead of the file (AWS credentials as usual)
@@ -16,7 +18,8 @@ Options:
   -h, --help         this text
 
 Environment:
-  STACKS_API_URL     Hiro API base URL (default https://api.hiro.so; http:// only for localhost)
+  STACKS_API_URL     Hiro API base URL (default by network: https://api.hiro.so or
+                     https://api.testnet.hiro.so; http:// only for localhost)
   STACKS_API_KEY     Hiro API key, sent as X-API-Key (raises the limit from 50 to 500 requests/min)
   STACKS_API_RPM     requests per minute to stay under (default 50, or 500 with a key)
   LOG_LEVEL          debug | info | warn | error for the log on stderr (default info)
@@ -24,8 +27,12 @@ Environment:
 Alerts go to stdout; logs and progress to stderr. Ctrl-C finishes the current block, saves the cursor and
 exits; a second Ctrl-C exits at once (the next run resumes from the last finished block).
 
-Exit codes: 0 cycle(s) done; 2 invalid config or usage (nothing written); 1 runtime failure (the state
-holds only fully processed blocks).
+At start the API must serve the config's network (checked on /v2/info). If the first cycle cannot reach
+the API the runner exits 1; once a cycle has worked it rides out outages, pausing longer each time (up to
+10 min), and says so once.
+
+Exit codes: 0 cycle(s) done; 2 invalid config, usage or an API of another network (nothing written);
+1 runtime failure (the state holds only fully processed blocks).
 `;
 
 export class UsageError extends Error {
@@ -37,6 +44,8 @@ export class UsageError extends Error {
 
 export interface CliOptions {
   help: boolean;
+  check: boolean;
+  status: boolean;
   config: string;
   state: string;
   once: boolean;
@@ -55,6 +64,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       allowPositionals: false,
       options: {
         help: { type: 'boolean', short: 'h', default: false },
+        check: { type: 'boolean', default: false },
+        status: { type: 'boolean', default: false },
         config: { type: 'string', default: './watch.json' },
         state: { type: 'string', default: '.stacks-watch/state.json' },
         once: { type: 'boolean', default: false },
@@ -78,8 +89,11 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   if (values.table !== undefined && !/^[\w.-]{3,255}$/.test(values.table)) {
     throw new UsageError(`--table must be a DynamoDB table name (3-255 of A-Z a-z 0-9 _ . -), got "${values.table}"`);
   }
+  if (values.check && values.status) throw new UsageError('--check and --status are separate: give one of them');
   return {
     help: values.help ?? false,
+    check: values.check ?? false,
+    status: values.status ?? false,
     config: values.config!,
     state: values.state!,
     once: values.once ?? false,

@@ -17,8 +17,13 @@ export function createProgressReporter(err: Writable & { isTTY?: boolean }, now:
       err.write(`\r${done}/${total} blocks  ${rate.toFixed(1)} blocks/min  ETA ${eta}   `);
       shown = true;
     },
+    /** Erases the progress line, so the next output (a log line, an alert) starts on a clean line. */
+    clear(): void {
+      if (shown) err.write('\r\x1b[K');
+      shown = false;
+    },
     end(): void {
-      if (shown) err.write('\n');
+      this.clear();
     },
   };
 }

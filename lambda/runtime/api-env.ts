@@ -1,5 +1,5 @@
 // Reads the Hiro API settings from the environment, the same way for the CLI and the Lambda.
-import { DEFAULT_BASE_URL, RATE_LIMIT_WITH_KEY, RATE_LIMIT_WITHOUT_KEY } from '../hiro/options';
+import { DEFAULT_BASE_URLS, RATE_LIMIT_WITH_KEY, RATE_LIMIT_WITHOUT_KEY } from '../hiro/options';
 
 export class EnvironmentError extends Error {
   constructor(message: string) {
@@ -15,8 +15,13 @@ export interface ApiSettings {
   requestsPerMinute: number;
 }
 
-export function readApiSettings(env: NodeJS.ProcessEnv, apiKey: string | undefined = env.STACKS_API_KEY): ApiSettings {
-  const baseUrl = env.STACKS_API_URL?.trim() || DEFAULT_BASE_URL;
+/** Without STACKS_API_URL the API is Hiro's public one for the watched network. */
+export function readApiSettings(
+  env: NodeJS.ProcessEnv,
+  apiKey: string | undefined = env.STACKS_API_KEY,
+  network: keyof typeof DEFAULT_BASE_URLS = 'mainnet',
+): ApiSettings {
+  const baseUrl = env.STACKS_API_URL?.trim() || DEFAULT_BASE_URLS[network];
   const key = apiKey?.trim() || undefined;
   const rpmText = env.STACKS_API_RPM?.trim();
   let requestsPerMinute = key ? RATE_LIMIT_WITH_KEY : RATE_LIMIT_WITHOUT_KEY;

@@ -87,6 +87,16 @@ describe('unknown keys', () => {
     expect(problem.message).toContain('unknown key "filter"');
   });
 
+  it('points a key that looks like a comment to "$comment", at the top and in a log rule', () => {
+    for (const key of ['//', '_comment', 'comment', '# network', 'notes']) {
+      expect(problemAt(withField(key, 'x'), `$${/^[A-Za-z_$][\w$]*$/.test(key) ? '.' + key : `["${key}"]`}`).message).toBe(
+        `unknown key "${key}": JSON has no comments; to leave one, use "$comment" (a string or a list of strings), which stacks-watch ignores`,
+      );
+    }
+    const inRule = problemAt({ network: 'mainnet', contractLogs: [{ contractId: POX4, '//': 'x' }] }, '$.contractLogs[0]["//"]');
+    expect(inRule.message).toContain('use "$comment"');
+  });
+
   it('suggests a key that differs only in case', () => {
     expect(problemAt(withField('StartHeight', 5), '$.StartHeight').message).toContain('did you mean "startHeight"?');
   });

@@ -4,11 +4,12 @@ import { parseCliArgs, UsageError } from '../../lambda/local/args';
 import { createProgressReporter } from '../../lambda/local/progress';
 import { readApiSettings } from '../../lambda/runtime/api-env';
 import { readLambdaSettings } from '../../lambda/runtime/lambda-env';
+import { parseLogLevel } from '../../lambda/local/stderr-telemetry';
 
 describe('command line', () => {
   it('has the documented defaults', () => {
     expect(parseCliArgs([])).toEqual({
-      help: false, config: './watch.json', state: '.stacks-watch/state.json', once: false, json: false, intervalSeconds: 30,
+      help: false, check: false, status: false, config: './watch.json', state: '.stacks-watch/state.json', once: false, json: false, intervalSeconds: 30,
     });
   });
 
@@ -25,7 +26,22 @@ describe('command line', () => {
   });
 });
 
+describe('log level', () => {
+  it('accepts the four levels in any case, defaults to info, and names an unknown one', () => {
+    expect(parseLogLevel(undefined)).toBe('info');
+    expect(parseLogLevel('')).toBe('info');
+    expect(parseLogLevel('WARN')).toBe('warn');
+    expect(() => parseLogLevel('verbose')).toThrow('LOG_LEVEL must be one of debug, info, warn, error, got "verbose"');
+  });
+});
+
 describe('API settings from the environment', () => {
+  it("follows the watched network: Hiro's testnet API for testnet, unless STACKS_API_URL says otherwise", () => {
+    expect(readApiSettings({}, undefined, 'testnet').baseUrl).toBe('https://api.testnet.hiro.so');
+    expect(readApiSettings({}, undefined, 'mainnet').baseUrl).toBe('https://api.hiro.so');
+    expect(readApiSettings({ STACKS_API_URL: 'http://localhost:3999' }, undefined, 'testnet').baseUrl).toBe('http://localhost:3999');
+  });
+
   it('defaults to Hiro mainnet at 50 requests a minute without a key, 500 with one', () => {
     expect(readApiSettings({})).toEqual({ baseUrl: 'https://api.hiro.so', requestsPerMinute: 50 });
     expect(readApiSettings({ STACKS_API_KEY: 'k' })).toEqual({ baseUrl: 'https://api.hiro.so', requestsPerMinute: 500, apiKey: 'k' });
@@ -79,6 +95,19 @@ describe('backfill progress', () => {
     now = 60_000;
     progress.update({ height: 120, done: 20, total: 100 });
     expect(t.text()).toContain('20/100 blocks  20.0 blocks/min  ETA 4 min');
+  });
+
+  it('is erased before other output, leaving no half line behind', () => {
+    const t = terminal();
+    let now = 0;
+    const progress = createProgressReporter(t.out, () => now);
+    now = 60_000;
+    progress.update({ height: 120, done: 20, total: 100 });
+    progress.clear();
+    expect(t.text()).toMatch(/ETA 4 min   \r\x1b\[K$/);
+    progress.clear(); // nothing shown: nothing to erase
+    progress.end();
+    expect(t.text()).toMatch(/ETA 4 min   \r\x1b\[K$/);
   });
 
   it('stays quiet for a short backfill or when stderr is not a terminal', () => {

@@ -48,10 +48,13 @@ export interface FakeChainOptions {
   blockSeconds?: number;
   /** False serves `/extended` without `chain_tip`, like an API still syncing. Default true. */
   synced?: boolean;
+  /** The network `/v2/info` reports (its chain id). Default mainnet. */
+  network?: 'mainnet' | 'testnet';
 }
 
 export class FakeChain {
   synced: boolean;
+  network: 'mainnet' | 'testnet';
   readonly seed: string;
   readonly firstHeight: number;
   private readonly startTime: number;
@@ -70,6 +73,7 @@ export class FakeChain {
     this.startTime = options.startTime ?? 1_750_000_000;
     this.blockSeconds = options.blockSeconds ?? 8;
     this.synced = options.synced ?? true;
+    this.network = options.network ?? 'mainnet';
   }
 
   get tip(): FakeBlock | undefined {

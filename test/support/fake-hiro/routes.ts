@@ -2,7 +2,7 @@
 // including its quirks: 404 for any empty page, 400 for limit > 50, repeated query keys, ETag on the tip.
 import type { IncomingHttpHeaders } from 'node:http';
 import { normalizeHex, type FakeChain } from './chain';
-import { errorBody, renderBlock, renderStatus, renderTx } from './shapes';
+import { errorBody, renderBlock, renderNodeInfo, renderStatus, renderTx } from './shapes';
 
 /** Route names, as the request log and the per-route counts report them. */
 export const ROUTES = {
@@ -11,6 +11,7 @@ export const ROUTES = {
   block: 'GET /extended/v2/blocks/{height_or_hash}',
   blockTransactions: 'GET /extended/v2/blocks/{height_or_hash}/transactions',
   txMultiple: 'GET /extended/v1/tx/multiple',
+  nodeInfo: 'GET /v2/info',
   unknown: 'unknown',
 } as const;
 
@@ -47,6 +48,7 @@ export function routeOf(method: string, path: string): string {
   if (path === '/extended' || path === '/extended/') return ROUTES.tip;
   if (path === '/extended/v2/smart-contracts/status') return ROUTES.contractStatus;
   if (path === '/extended/v1/tx/multiple') return ROUTES.txMultiple;
+  if (path === '/v2/info') return ROUTES.nodeInfo;
   if (BLOCK_TXS_PATH.test(path)) return ROUTES.blockTransactions;
   if (BLOCK_PATH.test(path)) return ROUTES.block;
   return ROUTES.unknown;
@@ -64,6 +66,8 @@ export function answer(chain: FakeChain, request: SeenRequest): FakeAnswer {
       return blockTransactions(chain, BLOCK_TXS_PATH.exec(request.path)![1]!, request.query);
     case ROUTES.txMultiple:
       return txMultiple(chain, request.query);
+    case ROUTES.nodeInfo:
+      return json(200, renderNodeInfo(chain));
     default:
       return json(404, errorBody(404, 'Not Found', `Route ${request.method}:${request.path} not found`));
   }

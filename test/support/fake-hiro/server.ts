@@ -58,7 +58,8 @@ export class FakeHiro {
     this.requests.length = 0;
   }
 
-  async start(): Promise<RunningFakeHiro> {
+  /** On a random free port unless `port` is given (the demo serves a fixed one). */
+  async start(options: { port?: number } = {}): Promise<RunningFakeHiro> {
     const server = createServer((req, res) => {
       this.handle(req, res).catch((error: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
@@ -67,7 +68,7 @@ export class FakeHiro {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
+      server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
     });
     const { port } = server.address() as AddressInfo;
     return {

@@ -1,0 +1,75 @@
+// The demo's chain, step by step: each step mines (or reorgs) the fake chain so that the watcher, pointed at
+// it by demo/watch.json, prints one kind of alert. To show a new kind of alert, add a step that mines the
+// transaction it matches (and, if it needs a new rule, the rule in demo/watch.json).
+import { Cl } from '@stacks/transactions';
+import { coinbase, contractCall, deploy, fakeAddress, fakeContractId, transfer, type FakeChain } from '../test/support/fake-hiro';
+
+/** The principals demo/watch.json names; the fake derives them from these labels, the same every run. */
+export const DEMO = {
+  alice: fakeAddress('alice'),
+  vault: fakeContractId('vault'),
+} as const;
+
+/** The first height the demo's watcher scans (its `startHeight`): the blocks below are history. */
+export const DEMO_START_HEIGHT = 4;
+
+export interface DemoStep {
+  /** What happens on chain, as the demo narrates it. */
+  says: string;
+  /** The alert type(s) the step makes the watcher print. */
+  shows: string[];
+  act(chain: FakeChain): void;
+}
+
+/** History up to the first watched block, so the watcher's first cycle starts right there. */
+export function prepareChain(chain: FakeChain): void {
+  for (let h = 1; h <= DEMO_START_HEIGHT; h += 1) chain.mine([coinbase()]);
+}
+
+export const DEMO_STEPS: readonly DemoStep[] = [
+  {
+    says: `a block deploys the watched contract ${DEMO.vault}`,
+    shows: ['contract_status'],
+    act: (chain) => chain.mine([coinbase(), deploy({ contractId: DEMO.vault })]),
+  },
+  {
+    says: 'a block carries 250 STX to the watched address (alice), memo "rent"',
+    shows: ['token_transfer'],
+    act: (chain) => chain.mine([coinbase(), transfer({ to: DEMO.alice, amount: 250_000_000n, memo: 'rent' })]),
+  },
+  {
+    says: 'a block carries a deposit into the vault, which prints a log',
+    shows: ['contract_log'],
+    act: (chain) =>
+      chain.mine([
+        coinbase(),
+        contractCall({
+          contractId: DEMO.vault,
+          functionName: 'deposit',
+          logs: [Cl.tuple({ event: Cl.stringAscii('deposit'), amount: Cl.uint(1_000_000), sender: Cl.principal(DEMO.alice) })],
+        }),
+      ]),
+  },
+  {
+    says: 'a block carries 1.5 STX to alice, memo "tip"',
+    shows: ['token_transfer'],
+    act: (chain) => chain.mine([coinbase(), transfer({ to: DEMO.alice, amount: 1_500_000n, memo: 'tip' })]),
+  },
+  {
+    says: 'a reorg replaces that block with one that does not carry the 1.5 STX transfer',
+    shows: [],
+    act: (chain) => chain.reorg(1, [[coinbase()]]),
+  },
+  {
+    says: 'the chain grows 11 blocks, past the old height plus 10: the lost transfer is retracted',
+    shows: ['retraction'],
+    act: (chain) => chain.mineEmpty(11),
+  },
+  {
+    says:
+      `a fork below block ${DEMO_START_HEIGHT}, the first block the demo watched: no block the watcher remembers is left ` +
+      '(on mainnet, a fork deeper than its 1,000-block window); the vault deployment is gone with it',
+    shows: ['deep_reorg', 'contract_status'],
+    act: (chain) => chain.reorg(chain.height - (DEMO_START_HEIGHT - 1), Array.from({ length: chain.height - DEMO_START_HEIGHT + 2 }, () => [coinbase()])),
+  },
+];

@@ -1,0 +1,105 @@
+// The runner's words for people: what a config watches (--check), where a state stands (--status), and
+// one line per cycle that did something. Pure functions of their inputs, so each is tested as text.
+import type { CycleSummary } from '../core/cycle-types';
+import type { Cursor } from '../core/ports';
+import type { WatchConfig } from '../core/domain';
+
+export interface ApiDescription {
+  baseUrl: string;
+  /** True when STACKS_API_URL chose it, false for the network's default. */
+  fromEnvironment: boolean;
+  requestsPerMinute: number;
+  hasKey: boolean;
+}
+
+/** `--check`: everything the config and environment set, in words; nothing is fetched. */
+export function describeWatch(config: WatchConfig, api: ApiDescription, configPath: string): string {
+  const lines = [`${configPath} is valid. stacks-watch would watch ${config.network}:`];
+  lines.push(list('deployment status of', config.contracts, 'contract', 'an alert on first sight and on every change'));
+  lines.push(list('STX transfers to', config.addresses, 'address', 'an alert for each successful transfer'));
+  lines.push(
+    config.contractLogs.length === 0
+      ? '- no contract logs'
+      : [
+          `- logs printed by ${plural(config.contractLogs.length, 'contract rule')}:`,
+          ...config.contractLogs.map((r) => `    ${r.contractId}${r.contains === undefined ? ' (every log)' : ` (logs containing "${r.contains}")`}`),
+        ].join('\n'),
+  );
+  const start = config.startHeight === 'latest' ? 'at the current tip' : `at block ${config.startHeight}`;
+  lines.push(
+    `- first run starts ${start} (later runs resume from the saved cursor), ${plural(config.confirmations, 'block')} behind the tip, ` +
+      `at most ${plural(config.maxBlocksPerRun, 'block')} a cycle`,
+  );
+  lines.push(
+    `API: ${api.baseUrl} (${api.fromEnvironment ? 'from STACKS_API_URL' : `Hiro's ${config.network} default`}), ` +
+      `${api.hasKey ? 'with' : 'without'} an API key, at most ${api.requestsPerMinute} requests a minute`,
+  );
+  return lines.join('\n') + '\n';
+}
+
+function list(what: string, items: readonly string[], noun: string, effect: string): string {
+  if (items.length === 0) return `- no ${noun === 'address' ? 'addresses' : `${noun}s`} (${what})`;
+  return [`- ${what} ${plural(items.length, noun)} (${effect}):`, ...items.map((i) => `    ${i}`)].join('\n');
+}
+
+export function plural(n: number, noun: string): string {
+  if (n === 1) return `1 ${noun}`;
+  return `${n} ${noun.endsWith('ss') ? noun + 'es' : noun + 's'}`;
+}
+
+export interface StatusFacts {
+  statePath: string;
+  network: string;
+  cursor: Cursor | null;
+  /** Unix ms now. */
+  nowMs: number;
+  /** The chain tip's height, or why it is unknown. */
+  tip: { height: number } | { error: string };
+}
+
+/** `--status`: the cursor, how old and how far behind it is, and the alerts waiting on a reorg's outcome. */
+export function describeStatus(facts: StatusFacts): string {
+  const { cursor } = facts;
+  const lines = [`state: ${facts.statePath} (${facts.network})`];
+  if (!cursor) {
+    lines.push('cursor: none yet (no block scanned; the first run starts at the config\'s startHeight)');
+  } else {
+    const age = Math.max(0, Math.round(facts.nowMs / 1000 - cursor.time));
+    lines.push(`cursor: block ${cursor.height} ${cursor.hash}, mined ${duration(age)} ago (${new Date(cursor.time * 1000).toISOString()})`);
+  }
+  if ('error' in facts.tip) lines.push(`tip: unknown (${facts.tip.error})`);
+  else if (cursor) lines.push(`tip: block ${facts.tip.height}, ${plural(Math.max(0, facts.tip.height - cursor.height), 'block')} behind`);
+  else lines.push(`tip: block ${facts.tip.height}`);
+  const pending = cursor?.pendingRetractions;
+  lines.push(
+    pending && pending.keys.length > 0
+      ? `pending retractions: ${plural(pending.keys.length, 'alert')} from replaced blocks, confirmed or retracted once the scan reaches block ${pending.untilHeight}`
+      : 'pending retractions: none',
+  );
+  // Alerts parked with a reason (held back on purpose, the cursor past them) belong here, one line each,
+  // once the state records them.
+  return lines.join('\n') + '\n';
+}
+
+/** One line for a cycle that scanned blocks, sent alerts or met a reorg; null for a quiet one. */
+export function cycleLine(summary: CycleSummary): string | null {
+  if (summary.blocksScanned === 0 && summary.alertsPublished === 0 && summary.reorgs === 0) return null;
+  const parts: string[] = [];
+  if (summary.blocksScanned > 0) {
+    const last = summary.cursor?.height;
+    const range = last === undefined || summary.reorgs > 0 ? '' : summary.blocksScanned === 1 ? ` (${last})` : ` (${last - summary.blocksScanned + 1}–${last})`;
+    parts.push(`scanned ${plural(summary.blocksScanned, 'block')}${range}`);
+  }
+  const byType = Object.entries(summary.alertsByType).map(([type, n]) => `${n} ${type}`);
+  parts.push(summary.alertsPublished === 0 ? 'no alerts' : `${plural(summary.alertsPublished, 'alert')} (${byType.join(', ')})`);
+  if (summary.reorgs > 0) parts.push(plural(summary.reorgs, 'reorg'));
+  if (summary.lagBlocks !== null) parts.push(summary.lagBlocks === 0 ? 'at the tip' : `${plural(summary.lagBlocks, 'block')} behind the tip`);
+  return parts.join(', ');
+}
+
+function duration(totalSeconds: number): string {
+  if (totalSeconds < 120) return `${totalSeconds} s`;
+  if (totalSeconds < 2 * 3600) return `${Math.round(totalSeconds / 60)} min`;
+  if (totalSeconds < 2 * 86_400) return `${Math.round(totalSeconds / 3600)} h`;
+  return `${Math.round(totalSeconds / 86_400)} days`;
+}
