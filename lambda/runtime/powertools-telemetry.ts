@@ -14,6 +14,7 @@ const UNITS: Record<MetricName, Unit> = {
   ContractsWatched: MetricUnit.Count,
   ReorgsDetected: MetricUnit.Count,
   DeepReorgs: MetricUnit.Count,
+  ApiDeprecations: MetricUnit.Count,
   CycleDurationMs: MetricUnit.Milliseconds,
 };
 

@@ -2,6 +2,7 @@
 // including its quirks: 404 for any empty page, 400 for limit > 50, repeated query keys, ETag on the tip.
 import type { IncomingHttpHeaders } from 'node:http';
 import { normalizeHex, type FakeChain } from './chain';
+import { v3BlockTransactions, v3TransactionEvents } from './routes-v3';
 import { errorBody, renderBlock, renderStatus, renderTx } from './shapes';
 
 /** Route names, as the request log and the per-route counts report them. */
@@ -11,6 +12,8 @@ export const ROUTES = {
   block: 'GET /extended/v2/blocks/{height_or_hash}',
   blockTransactions: 'GET /extended/v2/blocks/{height_or_hash}/transactions',
   txMultiple: 'GET /extended/v1/tx/multiple',
+  v3BlockTransactions: 'GET /extended/v3/blocks/{height_or_hash}/transactions',
+  v3TransactionEvents: 'GET /extended/v3/transactions/{tx_id}/events',
   unknown: 'unknown',
 } as const;
 
@@ -40,7 +43,15 @@ const BLOCK_PATH = /^\/extended\/v2\/blocks\/([^/]+)$/;
 const BLOCK_TXS_PATH = /^\/extended\/v2\/blocks\/([^/]+)\/transactions$/;
 const CONTRACT_ID = /^[0-9A-Z]{28,41}\.[a-zA-Z]([a-zA-Z0-9]|[-_]){0,39}$/;
 const TX_ID = /^(0x)?[0-9a-fA-F]{64}$/;
-const DEPRECATION_WARNING = '299 - "Deprecated API: use /extended/v3/blocks/{height_or_hash}/transactions"';
+const V3_BLOCK_TXS_PATH = /^\/extended\/v3\/blocks\/([^/]+)\/transactions$/;
+const V3_TX_EVENTS_PATH = /^\/extended\/v3\/transactions\/([^/]+)\/events$/;
+
+/** The deprecated routes stacks-watch reads, with the `Warning` header the API's deprecation plugin adds. */
+export const DEPRECATION_WARNINGS: Readonly<Record<string, string>> = {
+  [ROUTES.blockTransactions]: '299 - "Deprecated: use GET /extended/v3/blocks/{height_or_hash}/transactions instead"',
+  [ROUTES.txMultiple]: '299 - "Deprecated: use GET /extended/v3/transactions/{tx_id}/events instead"',
+  [ROUTES.block]: '299 - "Deprecated: use the v3 block endpoints instead"',
+};
 
 export function routeOf(method: string, path: string): string {
   if (method !== 'GET') return ROUTES.unknown;
@@ -48,11 +59,19 @@ export function routeOf(method: string, path: string): string {
   if (path === '/extended/v2/smart-contracts/status') return ROUTES.contractStatus;
   if (path === '/extended/v1/tx/multiple') return ROUTES.txMultiple;
   if (BLOCK_TXS_PATH.test(path)) return ROUTES.blockTransactions;
+  if (V3_BLOCK_TXS_PATH.test(path)) return ROUTES.v3BlockTransactions;
+  if (V3_TX_EVENTS_PATH.test(path)) return ROUTES.v3TransactionEvents;
   if (BLOCK_PATH.test(path)) return ROUTES.block;
   return ROUTES.unknown;
 }
 
 export function answer(chain: FakeChain, request: SeenRequest): FakeAnswer {
+  const served = serve(chain, request);
+  const warning = DEPRECATION_WARNINGS[request.route];
+  return warning ? { ...served, headers: { ...served.headers, warning } } : served;
+}
+
+function serve(chain: FakeChain, request: SeenRequest): FakeAnswer {
   switch (request.route) {
     case ROUTES.tip:
       return tip(chain, request);
@@ -64,6 +83,10 @@ export function answer(chain: FakeChain, request: SeenRequest): FakeAnswer {
       return blockTransactions(chain, BLOCK_TXS_PATH.exec(request.path)![1]!, request.query);
     case ROUTES.txMultiple:
       return txMultiple(chain, request.query);
+    case ROUTES.v3BlockTransactions:
+      return v3BlockTransactions(findBlock(chain, V3_BLOCK_TXS_PATH.exec(request.path)![1]!), request.query);
+    case ROUTES.v3TransactionEvents:
+      return v3TransactionEvents(chain, V3_TX_EVENTS_PATH.exec(request.path)![1]!, request.query);
     default:
       return json(404, errorBody(404, 'Not Found', `Route ${request.method}:${request.path} not found`));
   }
@@ -127,7 +150,6 @@ function blockTransactions(chain: FakeChain, param: string, query: URLSearchPara
   if (!found || results.length === 0) return blockNotFound();
   return {
     status: 200,
-    headers: { warning: DEPRECATION_WARNING },
     body: {
       limit,
       offset,
