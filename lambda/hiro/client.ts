@@ -1,6 +1,6 @@
 // The Hiro adapter of the ChainApi port: each operation is one or a few requests through HiroHttp, its
 // answers validated and mapped to domain types.
-import type { Block, BlockHeader, ChainTip, ContractStatus } from '../core/domain';
+import type { ApiDeprecation, Block, BlockHeader, ChainTip, ContractStatus } from '../core/domain';
 import type { ChainApi } from '../core/ports';
 import { BLOCK_TRANSACTIONS_ROUTE, readBlock } from './block-reader';
 import { readBlockV3, readHeaderV3 } from './block-reader-v3';
@@ -14,7 +14,7 @@ import { resolveHiroOptions, type HiroClientOptions } from './options';
 import { describeRequest, type HiroRequest } from './request';
 import { blockSchema, contractStatusesSchema, extendedStatusSchema } from './schemas';
 
-export type HiroClient = ChainApi & { stats(): ApiStats };
+export type HiroClient = ChainApi & { stats(): ApiStats; takeApiDeprecations(): ApiDeprecation[] };
 
 /** Ids per status call: the API has no maximum, but URLs past ~16 KiB get 431. */
 export const CONTRACT_STATUS_BATCH = 100;
