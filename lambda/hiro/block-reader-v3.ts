@@ -67,8 +67,9 @@ async function readPages(http: HiroHttp, heightOrHash: string, limit: number, ma
     }
     pages.push({ request, body: answer.body });
     cursor = answer.body.cursor.next;
-    if (cursor !== null && answer.body.results.length === 0) {
-      throw inconsistent(request, `an empty page of block ${heightOrHash} names a next page.`);
+    // Bounded by total: a cursor that never ends (or a page with nothing in it) would page for ever.
+    if (cursor !== null && (answer.body.results.length === 0 || pages.length * limit >= answer.body.total)) {
+      throw inconsistent(request, `block ${heightOrHash} names a next page after ${pages.length * limit} of its ${answer.body.total} transactions.`);
     }
   } while (cursor !== null && pages.length < maxPages);
   return pages;

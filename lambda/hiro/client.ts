@@ -29,8 +29,10 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
   // The tip as of the last full answer and its ETag: a 304 means it is still current.
   let remembered: { etag: string; tip: ChainTip } | null = null;
 
-  // The newest block time seen: it dates an empty block once no header route is left (see readBlockV3).
+  // The newest block time seen: it dates an empty block once no header route is left (see readBlockV3);
+  // before any block is seen, the present is the nearest time known.
   let latestTime = 0;
+  const fallbackTime = () => latestTime || Math.floor(resolved.now() / 1000);
   const seen = (header: BlockHeader | null): BlockHeader | null => {
     if (header && header.time > latestTime) latestTime = header.time;
     return header;
@@ -55,7 +57,7 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
         BLOCK_ROUTE,
         () => getV2BlockHeader(heightOrHash),
         // The v3 block routes' shapes are not confirmed: the v3 transaction list stands in (no parent hash).
-        () => readHeaderV3(http, param, () => latestTime),
+        () => readHeaderV3(http, param, fallbackTime),
         log,
       ),
     );
@@ -70,7 +72,7 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
         readBlockV3(http, height, {
           // While the v2 header route answers, it supplies the parent hash (one request more per block).
           readHeader: http.deprecations.isRetired(BLOCK_ROUTE) ? null : getBlockHeader,
-          fallbackTime: () => latestTime,
+          fallbackTime,
         }),
       log,
     );

@@ -45,9 +45,11 @@ async function readLogs(context: EventReaderContext, txId: string): Promise<Cont
       const log = fromV3Event(raw);
       if (log) logs.set(log.eventIndex, log);
     }
+    const last = body.results.at(-1)?.event_index;
     cursor = body.cursor.next;
-    if (cursor !== null && body.results.length === 0) {
-      throw new HiroInconsistentDataError(identity(request), `an empty page of transaction ${txId}'s events names a next page.`);
+    // Each page must move past the last: a cursor that does not would page for ever.
+    if (cursor !== null && (last === undefined || !/^\d+$/.test(cursor) || Number(cursor) <= last)) {
+      throw new HiroInconsistentDataError(identity(request), `transaction ${txId}'s events name next cursor ${cursor} after event ${last ?? 'none'}.`);
     }
   } while (cursor !== null);
   if (received < total) {

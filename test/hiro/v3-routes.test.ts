@@ -75,6 +75,21 @@ describe('getBlock once the v2 transaction list answers 410', () => {
     expect(error.message).toMatch(/GET \/extended\/v3\/blocks\/1\/transactions\?limit=50&cursor=.*total changed from 60 to 61/);
   });
 
+  it('refuses a block whose cursor never ends instead of paging for ever', async () => {
+    const h = await startHarness();
+    const block = h.fake.chain.mine(transfers(60));
+    h.fake.retire(ROUTES.blockTransactions);
+    const first = `${block.height}:2147483647:59`;
+    h.fake.faults.use((r) =>
+      r.route === ROUTES.v3BlockTransactions ? { transform: (b) => ({ ...(b as object), cursor: { next: first, previous: null, current: first } }) } : undefined,
+    );
+
+    const error = await rejectionOf(h.client().getBlock(block.height));
+
+    expect(error).toBeInstanceOf(HiroInconsistentDataError);
+    expect(error.message).toContain('names a next page after 100 of its 60 transactions');
+  });
+
   it('finds a block hash still canonical or not through the v3 list when headers are retired', async () => {
     const h = await startHarness();
     const old = h.fake.chain.mine([coinbase()]);
@@ -108,6 +123,20 @@ describe('getTransactionEvents once /tx/multiple answers 410', () => {
     expect(events.get(send!.txId)!.logs).toEqual([]);
     const calls = h.fake.requestsTo(ROUTES.v3TransactionEvents).filter((r) => r.path.includes(call!.txId));
     expect(calls.map((r) => r.query.get('cursor'))).toEqual([null, '100', '200']);
+  });
+
+  it('refuses an events cursor that does not move past the page', async () => {
+    const h = await startHarness();
+    const block = h.fake.chain.mine([contractCall({ contractId: vault, logs: Array.from({ length: 150 }, (_, i) => `log-${i}`) })]);
+    h.fake.retire(ROUTES.txMultiple);
+    h.fake.faults.use((r) =>
+      r.route === ROUTES.v3TransactionEvents ? { transform: (b) => ({ ...(b as object), cursor: { next: '0', previous: null, current: '0' } }) } : undefined,
+    );
+
+    const error = await rejectionOf(h.client().getTransactionEvents([{ txId: block.txs[0]!.txId, eventCount: null }]));
+
+    expect(error).toBeInstanceOf(HiroInconsistentDataError);
+    expect(error.message).toContain('name next cursor 0 after event 99');
   });
 
   it('reads a transaction the API calls not canonical (400) as an inconsistent answer, tried again next run', async () => {
