@@ -13,6 +13,7 @@ import { CONFIG_NAMES, mainnetWorkload } from './mainnet-workload';
 import { measureMatching } from './matching-throughput';
 import { renderResults, type BenchResults } from './report';
 import { measureRequestsPerBlock } from './requests-per-block';
+import { measureRetiredRoutes } from './retired-routes';
 
 const DOC = 'docs/benchmarks.md';
 const START = '<!-- bench:results:start -->';
@@ -57,6 +58,8 @@ async function main(): Promise<void> {
   if (only.has('requests')) {
     progress('1. requests per block');
     results.requests = await measureRequestsPerBlock(prefix(600));
+    progress('1b. requests per block with deprecated routes retired');
+    results.retiredRoutes = await measureRetiredRoutes(prefix(300));
   }
   if (only.has('catch-up')) {
     progress('2. catch-up at 50 and 500 requests a minute');

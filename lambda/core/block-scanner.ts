@@ -1,7 +1,8 @@
 // The block scan: every height from the cursor up to the tip (less the confirmations), one block at a time.
 // A block's alerts are all delivered before the cursor moves past it, and every parent hash is checked
 // against the block scanned before, so a reorg is found before anything is built on a replaced block.
-import type { Alert, Block, ChainAlert, Network } from './domain';
+import { UNKNOWN_BLOCK_HASH, type Alert, type Block, type ChainAlert, type Network } from './domain';
+import { ChainLinks } from './chain-links';
 import { AlertInFlightError, deliverAlerts, type DeliveryReport } from './delivery';
 import { CursorConflictError, type Cursor, type CursorPosition } from './ports';
 import { BlockReadAhead } from './read-ahead';
@@ -38,6 +39,7 @@ export class BlockScanner {
   private blocksScanned = 0;
   private reorgs = 0;
   private readonly readAhead: BlockReadAhead;
+  private readonly links: ChainLinks;
 
   constructor(
     private readonly deps: CycleDeps,
@@ -48,6 +50,7 @@ export class BlockScanner {
   ) {
     this.cursor = cursor;
     this.readAhead = new BlockReadAhead(deps.chain, plan, deps.clock);
+    this.links = new ChainLinks(deps.chain, deps.telemetry);
   }
 
   async run(): Promise<ScanResult> {
@@ -85,7 +88,7 @@ export class BlockScanner {
       // The API knows no block there: its tip moved back since we read it. Next cycle goes on from here.
       if (!read) return 'caught-up';
       const { block, alerts } = read;
-      if (this.cursor && block.header.parentHash !== this.cursor.hash) {
+      if (this.cursor && !(await this.links.buildsOn(block, this.cursor))) {
         this.readAhead.discard();
         await this.rewindToForkPoint(block.header.hash);
         continue;
@@ -102,7 +105,7 @@ export class BlockScanner {
    */
   private async checkCursorStillCanonical(): Promise<void> {
     const cursor = this.cursor;
-    if (!cursor || cursor.height < this.plan.tip.height) return;
+    if (!cursor || cursor.height < this.plan.tip.height || cursor.hash === UNKNOWN_BLOCK_HASH) return;
     if (cursor.height === this.plan.tip.height) {
       if (cursor.hash !== this.plan.tip.hash) await this.rewindToForkPoint(this.plan.tip.hash);
       return;
@@ -142,7 +145,7 @@ export class BlockScanner {
     await state.putScannedBlock({
       height: block.header.height,
       hash: block.header.hash,
-      parentHash: block.header.parentHash,
+      parentHash: block.header.parentHash ?? UNKNOWN_BLOCK_HASH,
       alertKeys: alerts.map((a) => a.key),
     });
     await this.moveCursor({

@@ -7,6 +7,7 @@ import { watchContractStatuses } from './contract-status-watch';
 import { compileWatchRules } from './watch-rules';
 import { RunLease } from './run-lease';
 import { AlertInFlightError } from './delivery';
+import { reportApiDeprecations } from './api-deprecations';
 
 export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: CycleBudget): Promise<CycleSummary> {
   const startedAt = deps.clock.now();
@@ -84,6 +85,7 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     countAlerts(summary, published);
     return finish(summary, scan.stoppedBecause, deps, startedAt);
   } finally {
+    await reportApiDeprecations(deps, budget.runId, budget.alertStaleAfterMs);
     await lease.release();
   }
 }

@@ -13,8 +13,16 @@ export interface ChainTip extends BlockRef {
   indexBlockHash: string;
 }
 
+/** The hash of a block nothing names: an empty block read without a header route (see BlockHeader). */
+export const UNKNOWN_BLOCK_HASH = '';
+
 export interface BlockHeader extends BlockRef {
-  parentHash: string;
+  /**
+   * null when the API gave none: once Hiro retires its v2 block routes, a block is known only through its
+   * v3 transaction list, whose items carry the block's hash but not its parent's. `hash` is then
+   * UNKNOWN_BLOCK_HASH for an empty block (nothing in v3 names it).
+   */
+  parentHash: string | null;
   /** Unix seconds. */
   time: number;
   txCount: number;
@@ -50,7 +58,8 @@ export interface Transaction {
   txType: TxType;
   txStatus: TxStatus;
   sender: string;
-  eventCount: number;
+  /** null when the API did not say (its v3 lists carry no event count): the events must be read to know. */
+  eventCount: number | null;
   tokenTransfer?: TokenTransfer;
   /** The contract the transaction called (contract_call) or deployed (smart_contract). */
   contractId?: string;
@@ -92,6 +101,18 @@ export interface ContractStatus {
   txId: string | null;
   /** null while pending or when not found */
   blockHeight: number | null;
+}
+
+/** A deprecated API route the adapter used (it answered with a deprecation warning) or found retired (410). */
+export interface ApiDeprecation {
+  /** The route template, e.g. `GET /extended/v1/tx/multiple`. */
+  route: string;
+  /** The route now used instead, when the adapter switched to it. */
+  replacement: string | null;
+  /** True once the route answered 410 Gone and the adapter switched for the rest of the process's life. */
+  gone: boolean;
+  /** The API's own words: the Warning header or the 410 message. */
+  detail: string;
 }
 
 // ---- watch configuration (validated by lambda/config) ----

@@ -20,7 +20,7 @@ const LOG_CARRYING_TYPES = new Set(['contract_call', 'smart_contract']);
 export function transactionsNeedingEvents(block: Block, rules: WatchRules): Transaction[] {
   if (!watchesLogs(rules)) return [];
   return block.transactions.filter(
-    (tx) => tx.txStatus === 'success' && tx.eventCount > 0 && LOG_CARRYING_TYPES.has(tx.txType),
+    (tx) => tx.txStatus === 'success' && tx.eventCount !== 0 && LOG_CARRYING_TYPES.has(tx.txType),
   );
 }
 

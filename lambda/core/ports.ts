@@ -1,6 +1,7 @@
 // The core's ports: the only ways the watch cycle reaches the outside world. Each has one adapter per
 // outside system (Hiro HTTP, DynamoDB or a JSON file, SNS or stdout) and an in-memory fake for tests.
 import type {
+  ApiDeprecation,
   Block,
   BlockHeader,
   ChainTip,
@@ -28,8 +29,13 @@ export interface ChainApi {
    * transactions with no events and plan paging.
    */
   getTransactionEvents(
-    txs: readonly { txId: string; eventCount: number }[],
+    txs: readonly { txId: string; eventCount: number | null }[],
   ): Promise<Map<string, TxEvents>>;
+  /**
+   * Deprecated routes used or found retired since the last call (each route once), so that the cycle can
+   * tell the operator before a retirement stops the watcher. Adapters with no such notion leave it out.
+   */
+  takeApiDeprecations?(): ApiDeprecation[];
 }
 
 // ---- state ----
@@ -249,6 +255,7 @@ export type MetricName =
   | 'ContractsWatched'
   | 'ReorgsDetected'
   | 'DeepReorgs'
+  | 'ApiDeprecations'
   | 'CycleDurationMs';
 
 /** Structured log and metrics sink; Powertools in Lambda, stderr locally, a recorder in tests. */

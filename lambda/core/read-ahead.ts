@@ -111,7 +111,7 @@ export class BlockReadAhead {
       // Unknown (the tip moved back), or the chain changed between two reads: the scan sees it next.
       if (!block) break;
       const previous = blocks.at(-1);
-      if (previous && block.header.parentHash !== previous.header.hash) break;
+      if (previous && block.header.parentHash !== null && block.header.parentHash !== previous.header.hash) break;
       blocks.push(block);
     }
     return blocks;

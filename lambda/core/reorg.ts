@@ -1,6 +1,7 @@
 // Finding where the chain we scanned and the canonical chain part ways. The API takes each new block as
 // canonical at once, so a block we scanned can be replaced later, and a fork caused by Bitcoin can replace
 // hundreds of Stacks blocks.
+import { UNKNOWN_BLOCK_HASH } from './domain';
 import type { ChainApi, Cursor, ScannedBlock, StateStore } from './ports';
 
 /** How many scanned blocks the state keeps for the fork search (about 1.5 hours of Nakamoto blocks). */
@@ -36,7 +37,8 @@ export async function findForkPoint(
   const isCanonical = async (index: number): Promise<boolean> => {
     const block = remembered[index]!;
     const header = await chain.getBlockHeader(block.height);
-    if (header === null || header.hash !== block.hash) return false;
+    // A block nothing named (UNKNOWN_BLOCK_HASH) cannot be shown canonical: rescanning it is the safe side.
+    if (header === null || block.hash === UNKNOWN_BLOCK_HASH || header.hash !== block.hash) return false;
     canonicalTimes.set(index, header.time);
     return true;
   };

@@ -25,20 +25,22 @@ interface Pending {
   txId: string;
   /** 0x-prefixed lower-case, as sent to the API. */
   apiId: string;
+  /** What the block list said, or what the answer said once read (0 while unknown). */
   eventCount: number;
   offset: number;
 }
 
 export async function readTransactionEvents(
   context: EventReaderContext,
-  txs: readonly { txId: string; eventCount: number }[],
+  txs: readonly { txId: string; eventCount: number | null }[],
 ): Promise<Map<string, TxEvents>> {
   const logs = new Map<string, ContractLogEvent[]>();
   let pending: Pending[] = [];
   for (const { txId, eventCount } of txs) {
     if (logs.has(txId)) continue;
     logs.set(txId, []);
-    if (eventCount > 0) pending.push({ txId, apiId: apiTxId(txId), eventCount, offset: 0 });
+    // null: a v3 block list, which gives no count; the answer's event_count then plans the paging.
+    if (eventCount !== 0) pending.push({ txId, apiId: apiTxId(txId), eventCount: eventCount ?? 0, offset: 0 });
   }
   while (pending.length > 0) {
     const batches = planBatches(context.baseUrl, pending);

@@ -16,6 +16,7 @@ import {
   redact,
   type RequestIdentity,
 } from './errors';
+import { RouteDeprecations } from './deprecations';
 import { RequestLimiter } from './limiter';
 import type { ResolvedHiroOptions } from './options';
 import { readRetryAfterMs } from './rate-limit-headers';
@@ -46,6 +47,8 @@ const BACKOFF_CAP_MS = 20_000;
 export class HiroHttp {
   private readonly limiter: RequestLimiter;
   private readonly counters: ApiStats = { requests: 0, throttled: 0, errors: 0, byEndpoint: {} };
+  /** Deprecation warnings seen and routes found retired, for as long as this client lives. */
+  readonly deprecations = new RouteDeprecations();
 
   constructor(private readonly options: ResolvedHiroOptions) {
     this.limiter = new RequestLimiter({
@@ -139,7 +142,10 @@ export class HiroHttp {
     const status = result.kind === 'answer' ? result.status : result.kind;
     this.count(request.route, status);
     this.options.onRequest({ endpoint: request.route, status, durationMs: this.options.now() - started, retry });
-    if (result.kind === 'answer') this.limiter.observe(result.headers);
+    if (result.kind === 'answer') {
+      this.limiter.observe(result.headers);
+      this.deprecations.observe(request.route, result.headers);
+    }
     return result;
   }
 

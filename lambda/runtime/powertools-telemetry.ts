@@ -26,6 +26,7 @@ const UNITS: Record<LambdaMetricName, Unit> = {
   ContractsWatched: MetricUnit.Count,
   ReorgsDetected: MetricUnit.Count,
   DeepReorgs: MetricUnit.Count,
+  ApiDeprecations: MetricUnit.Count,
   CycleDurationMs: MetricUnit.Milliseconds,
   ApiRequests: MetricUnit.Count,
   ApiThrottled: MetricUnit.Count,

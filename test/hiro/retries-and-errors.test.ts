@@ -146,17 +146,17 @@ describe('retries', () => {
     expect((error as HiroNetworkError).status).toBeNull();
   });
 
-  it('reports a 410 naming the retired route and the need for an update', async () => {
+  it('reports a 410 from a route with no replacement naming the route and the need for an update', async () => {
     const h = await startHarness();
     h.fake.chain.mine([coinbase()]);
-    h.fake.faults.use((r) => (r.route === ROUTES.blockTransactions ? { status: 410, body: { error: 'Gone' } } : undefined));
+    h.fake.faults.use((r) => (r.route === ROUTES.contractStatus ? { status: 410, body: { error: 'Gone' } } : undefined));
 
-    const error = await rejectionOf(h.client().getBlock(1));
+    const error = await rejectionOf(h.client().getContractStatuses(['SP000000000000000000002Q6VF78.pox-4']));
 
     expect(error).toBeInstanceOf(HiroGoneError);
-    expect(error.message).toContain('retired the route GET /extended/v2/blocks/{height_or_hash}/transactions');
+    expect(error.message).toContain('retired the route GET /extended/v2/smart-contracts/status');
     expect(error.message).toContain('needs an update');
-    expect(h.fake.count(ROUTES.blockTransactions)).toBe(1);
+    expect(h.fake.count(ROUTES.contractStatus)).toBe(1);
   });
 
   it('reports every attempt to onRequest with its retry number', async () => {

@@ -101,9 +101,9 @@ const CASES: Case[] = [
     fails: { name: 'HiroInconsistentDataError', message: /total changed from 60 to 61 between pages of block 3/, cursorHeight: 2 },
   },
   {
-    name: 'a 410 Gone from a retired route',
-    fault: (fake) => void fake.faults.use((r) => (r.route === ROUTES.blockTransactions ? { status: 410 } : undefined)),
-    fails: { name: 'HiroGoneError', message: /retired the route GET \/extended\/v2\/blocks\/\{height_or_hash\}\/transactions.*needs an update/, cursorHeight: 0 },
+    name: 'a 410 Gone from a retired route that has no replacement',
+    fault: (fake) => void fake.faults.use((r) => (r.route === ROUTES.tip ? { status: 410 } : undefined)),
+    fails: { name: 'HiroGoneError', message: /retired the route GET \/extended .*needs an update/, cursorHeight: 0 },
   },
   {
     name: 'answers slower than the timeout',

@@ -3,6 +3,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { normalizeHex, type FakeChain } from './chain';
 import { errorBody, renderBlock, renderNodeInfo, renderStatus, renderTx } from './shapes';
+import { v3BlockTransactions, v3TransactionEvents } from './routes-v3';
 
 /** Route names, as the request log and the per-route counts report them. */
 export const ROUTES = {
@@ -12,6 +13,8 @@ export const ROUTES = {
   blockTransactions: 'GET /extended/v2/blocks/{height_or_hash}/transactions',
   txMultiple: 'GET /extended/v1/tx/multiple',
   nodeInfo: 'GET /v2/info',
+  v3BlockTransactions: 'GET /extended/v3/blocks/{height_or_hash}/transactions',
+  v3TransactionEvents: 'GET /extended/v3/transactions/{tx_id}/events',
   unknown: 'unknown',
 } as const;
 
@@ -41,7 +44,15 @@ const BLOCK_PATH = /^\/extended\/v2\/blocks\/([^/]+)$/;
 const BLOCK_TXS_PATH = /^\/extended\/v2\/blocks\/([^/]+)\/transactions$/;
 const CONTRACT_ID = /^[0-9A-Z]{28,41}\.[a-zA-Z]([a-zA-Z0-9]|[-_]){0,39}$/;
 const TX_ID = /^(0x)?[0-9a-fA-F]{64}$/;
-const DEPRECATION_WARNING = '299 - "Deprecated API: use /extended/v3/blocks/{height_or_hash}/transactions"';
+const V3_BLOCK_TXS_PATH = /^\/extended\/v3\/blocks\/([^/]+)\/transactions$/;
+const V3_TX_EVENTS_PATH = /^\/extended\/v3\/transactions\/([^/]+)\/events$/;
+
+/** The deprecated routes stacks-watch reads, with the `Warning` header the API's deprecation plugin adds. */
+export const DEPRECATION_WARNINGS: Readonly<Record<string, string>> = {
+  [ROUTES.blockTransactions]: '299 - "Deprecated: use GET /extended/v3/blocks/{height_or_hash}/transactions instead"',
+  [ROUTES.txMultiple]: '299 - "Deprecated: use GET /extended/v3/transactions/{tx_id}/events instead"',
+  [ROUTES.block]: '299 - "Deprecated: use the v3 block endpoints instead"',
+};
 
 export function routeOf(method: string, path: string): string {
   if (method !== 'GET') return ROUTES.unknown;
@@ -50,11 +61,19 @@ export function routeOf(method: string, path: string): string {
   if (path === '/extended/v1/tx/multiple') return ROUTES.txMultiple;
   if (path === '/v2/info') return ROUTES.nodeInfo;
   if (BLOCK_TXS_PATH.test(path)) return ROUTES.blockTransactions;
+  if (V3_BLOCK_TXS_PATH.test(path)) return ROUTES.v3BlockTransactions;
+  if (V3_TX_EVENTS_PATH.test(path)) return ROUTES.v3TransactionEvents;
   if (BLOCK_PATH.test(path)) return ROUTES.block;
   return ROUTES.unknown;
 }
 
 export function answer(chain: FakeChain, request: SeenRequest): FakeAnswer {
+  const served = serve(chain, request);
+  const warning = DEPRECATION_WARNINGS[request.route];
+  return warning ? { ...served, headers: { ...served.headers, warning } } : served;
+}
+
+function serve(chain: FakeChain, request: SeenRequest): FakeAnswer {
   switch (request.route) {
     case ROUTES.tip:
       return tip(chain, request);
@@ -68,6 +87,10 @@ export function answer(chain: FakeChain, request: SeenRequest): FakeAnswer {
       return txMultiple(chain, request.query);
     case ROUTES.nodeInfo:
       return json(200, renderNodeInfo(chain));
+    case ROUTES.v3BlockTransactions:
+      return v3BlockTransactions(findBlock(chain, V3_BLOCK_TXS_PATH.exec(request.path)![1]!), request.query);
+    case ROUTES.v3TransactionEvents:
+      return v3TransactionEvents(chain, V3_TX_EVENTS_PATH.exec(request.path)![1]!, request.query);
     default:
       return json(404, errorBody(404, 'Not Found', `Route ${request.method}:${request.path} not found`));
   }
@@ -131,7 +154,6 @@ function blockTransactions(chain: FakeChain, param: string, query: URLSearchPara
   if (!found || results.length === 0) return blockNotFound();
   return {
     status: 200,
-    headers: { warning: DEPRECATION_WARNING },
     body: {
       limit,
       offset,

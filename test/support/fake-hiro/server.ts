@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { FakeChain } from './chain';
 import { FaultPlan, type FaultOverride } from './faults';
 import { FakeRateLimit, type FakeRateLimitOptions } from './rate-limit';
-import { answer, routeOf, type FakeAnswer, type SeenRequest } from './routes';
+import { answer, DEPRECATION_WARNINGS, routeOf, type FakeAnswer, type SeenRequest } from './routes';
 import { errorBody } from './shapes';
 
 export interface FakeHiroOptions {
@@ -31,6 +31,7 @@ export class FakeHiro {
   readonly requests: SeenRequest[] = [];
   private readonly rateLimit: FakeRateLimit;
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly retired = new Set<string>();
 
   constructor(private readonly options: FakeHiroOptions = {}) {
     this.chain = options.chain ?? new FakeChain();
@@ -52,6 +53,15 @@ export class FakeHiro {
     const counts: Record<string, number> = {};
     for (const { route } of this.requests) counts[route] = (counts[route] ?? 0) + 1;
     return counts;
+  }
+
+  /**
+   * Answer these routes (names from ROUTES) 410 Gone from now on, as the API does for every deprecated route
+   * once its ENABLE_DEPRECATED_ENDPOINTS switch is off; no argument brings them all back.
+   */
+  retire(...routes: string[]): void {
+    if (routes.length === 0) this.retired.clear();
+    for (const route of routes) this.retired.add(route);
   }
 
   clearLog(): void {
@@ -124,6 +134,14 @@ export class FakeHiro {
     const keyProblem = this.checkApiKey(seen);
     if (keyProblem) return keyProblem;
     if (!allowed) return { status: 429, body: errorBody(429, 'Too Many Requests', 'API rate limit exceeded') };
+    if (this.retired.has(seen.route)) {
+      const warning = DEPRECATION_WARNINGS[seen.route];
+      return {
+        status: 410,
+        ...(warning ? { headers: { warning } } : {}),
+        body: { error: 'Gone', message: 'This endpoint has been disabled. Deprecated endpoint' },
+      };
+    }
     const served = answer(this.chain, seen);
     const normal = fault?.status !== undefined ? { ...served, status: fault.status } : served;
     if (fault?.transform && normal.body !== undefined && typeof normal.body !== 'string') {

@@ -1,0 +1,70 @@
+// Tells the operator that Hiro deprecated or retired a route the watcher reads, before a retirement stops it:
+// a warning log per route once per run, the ApiDeprecations metric (only when there is something to count),
+// and a notice on the operator channel at most once a day per route. "Once a day" has to hold across Lambda
+// invocations, whose memory does not last, so it is an alert-style claim on a key that names the UTC day.
+import type { ApiDeprecation } from './domain';
+import type { CycleDeps } from './cycle-types';
+
+export function apiDeprecationKey(deprecation: ApiDeprecation, nowMs: number): string {
+  const day = new Date(nowMs).toISOString().slice(0, 10);
+  const what = deprecation.gone ? 'api-retired' : 'api-deprecation';
+  return `ops:${what}:${deprecation.route.replace(/[^A-Za-z0-9/{}_.-]+/g, '-')}:${day}`;
+}
+
+/** Never throws: telling the operator must not stop a scan that is otherwise fine. */
+export async function reportApiDeprecations(deps: CycleDeps, runId: string, staleAfterMs: number): Promise<void> {
+  const deprecations = deps.chain.takeApiDeprecations?.() ?? [];
+  if (deprecations.length === 0) return;
+  const { telemetry } = deps;
+  telemetry.metric('ApiDeprecations', deprecations.length);
+  for (const deprecation of deprecations) {
+    telemetry.log('warn', deprecation.gone ? 'the API retired a route stacks-watch reads' : 'the API marks a route stacks-watch reads as deprecated', {
+      runId,
+      endpoint: deprecation.route,
+      replacement: deprecation.replacement,
+      detail: deprecation.detail,
+    });
+    try {
+      await notifyOncePerDay(deps, deprecation, staleAfterMs);
+    } catch (error) {
+      telemetry.log('warn', 'could not record the API deprecation notice; it is tried again next run', {
+        runId,
+        endpoint: deprecation.route,
+        error: (error as Error).message,
+      });
+    }
+  }
+}
+
+async function notifyOncePerDay(deps: CycleDeps, deprecation: ApiDeprecation, staleAfterMs: number): Promise<void> {
+  const now = deps.clock.now();
+  const key = apiDeprecationKey(deprecation, now);
+  const claim = await deps.state.claimAlert(key, now, staleAfterMs);
+  if (claim === 'sent' || claim === 'in-flight') return;
+  const notice = describe(deprecation);
+  await deps.operator.notify(notice);
+  await deps.state.markAlertSent(key, now, { ...notice, route: deprecation.route });
+}
+
+function describe(deprecation: ApiDeprecation) {
+  const { route, replacement, detail } = deprecation;
+  if (deprecation.gone) {
+    return {
+      kind: 'api-deprecation' as const,
+      subject: 'stacks-watch: the Hiro API retired a route it reads',
+      message:
+        `The Hiro API answers 410 Gone for ${route} (${detail}). ` +
+        (replacement
+          ? `stacks-watch now reads ${replacement} instead, which costs more requests per block. `
+          : 'stacks-watch reads what the remaining routes give. ') +
+        'Alerts go on; update stacks-watch to a version built for the new routes.',
+    };
+  }
+  return {
+    kind: 'api-deprecation' as const,
+    subject: 'stacks-watch: the Hiro API deprecated a route it reads',
+    message:
+      `The Hiro API marks ${route} as deprecated (Warning: ${detail}). It still answers; when Hiro retires it ` +
+      '(410 Gone), stacks-watch switches to its v3 replacement on its own. Plan an update of stacks-watch.',
+  };
+}

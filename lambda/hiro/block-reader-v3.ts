@@ -1,0 +1,151 @@
+// Reads one whole block through `GET /extended/v3/blocks/{h}/transactions`, the successor of the v2 list:
+// cursor paging (each page names the next, so pages follow one another), results in DESCENDING tx_index,
+// summaries without events or event counts, and an existing empty block as a 200 with no results (only an
+// unknown block is a 404). Pages that disagree are refused as in the v2 reader: a half-read block must never
+// look like a complete one.
+import { UNKNOWN_BLOCK_HASH, type Block, type BlockHeader } from '../core/domain';
+import { HiroInconsistentDataError } from './errors';
+import type { HiroHttp } from './http';
+import { V3_ROUTES } from './deprecations';
+import { fromTransactionSummary } from './mappers-v3';
+import { describeRequest, type HiroRequest } from './request';
+import { v3BlockTransactionsPageSchema, type RawTransactionSummary, type RawV3BlockTransactionsPage } from './schemas-v3';
+
+/** The route's maximum page size. */
+export const V3_BLOCK_PAGE_LIMIT = 50;
+
+export interface V3BlockReading {
+  /**
+   * The block's header from a route that has its parent hash, or null when no such route is left: the
+   * header is then built from the transactions (parent hash unknown) and `fallbackTime` dates an empty block.
+   */
+  readHeader: ((height: number) => Promise<BlockHeader | null>) | null;
+  fallbackTime: () => number;
+}
+
+interface Page {
+  request: HiroRequest;
+  body: RawV3BlockTransactionsPage;
+}
+
+/** Reads block `heightOrHash` (a height, or a hash when checking that a block is still canonical). */
+export async function readBlockV3(http: HiroHttp, height: number, reading: V3BlockReading): Promise<Block | null> {
+  const pages = await readPages(http, String(height), V3_BLOCK_PAGE_LIMIT, Infinity);
+  if (!pages) return null;
+  const raws = checkPages(height, pages);
+  const total = pages[0]!.body.total;
+  const header = await blockHeader(height, total, raws[0], pages[0]!.request, reading);
+  if (!header) return null;
+  return { header, transactions: raws.map(fromTransactionSummary) };
+}
+
+/**
+ * A header from the first transaction of the block (parent hash unknown), for when the v2 header route is
+ * retired; null when the API knows no such block. By hash it answers only for a canonical block.
+ */
+export async function readHeaderV3(http: HiroHttp, heightOrHash: string, fallbackTime: () => number): Promise<BlockHeader | null> {
+  const pages = await readPages(http, heightOrHash, 1, 1);
+  if (!pages) return null;
+  const { request, body } = pages[0]!;
+  const first = body.results[0];
+  if (first) return { height: first.block.height, hash: first.block.hash, parentHash: null, time: first.block.time, txCount: body.total };
+  if (!/^\d+$/.test(heightOrHash)) {
+    throw inconsistent(request, `block ${heightOrHash} is canonical but lists no transaction, so nothing tells its height.`);
+  }
+  return emptyBlockHeader(Number(heightOrHash), fallbackTime);
+}
+
+async function readPages(http: HiroHttp, heightOrHash: string, limit: number, maxPages: number): Promise<Page[] | null> {
+  const pages: Page[] = [];
+  let cursor: string | null = null;
+  do {
+    const request = pageRequest(heightOrHash, limit, cursor);
+    const answer = await http.get(request, v3BlockTransactionsPageSchema);
+    if (!answer.ok) {
+      if (pages.length === 0) return null; // 404: the API knows no such block
+      throw inconsistent(request, `block ${heightOrHash} is gone between two pages of its transactions.`);
+    }
+    pages.push({ request, body: answer.body });
+    cursor = answer.body.cursor.next;
+    // Bounded by total: a cursor that never ends (or a page with nothing in it) would page for ever.
+    if (cursor !== null && (answer.body.results.length === 0 || pages.length * limit >= answer.body.total)) {
+      throw inconsistent(request, `block ${heightOrHash} names a next page after ${pages.length * limit} of its ${answer.body.total} transactions.`);
+    }
+  } while (cursor !== null && pages.length < maxPages);
+  return pages;
+}
+
+function pageRequest(heightOrHash: string, limit: number, cursor: string | null): HiroRequest {
+  return {
+    route: V3_ROUTES.blockTransactions,
+    path: `/extended/v3/blocks/${heightOrHash}/transactions`,
+    query: [['limit', limit], ...(cursor === null ? [] : [['cursor', cursor] as const])],
+    expect: [404],
+  };
+}
+
+async function blockHeader(
+  height: number,
+  total: number,
+  first: RawTransactionSummary | undefined,
+  request: HiroRequest,
+  reading: V3BlockReading,
+): Promise<BlockHeader | null> {
+  if (reading.readHeader) {
+    const header = await reading.readHeader(height);
+    // Read apart from the transactions: a reorg in between would pair one block's header with another's.
+    if (!header || header.height !== height || (first && header.hash !== first.block.hash) || header.txCount !== total) {
+      throw inconsistent(request, `block ${height}'s header (${header ? `${header.hash}, ${header.txCount} transactions` : 'none'}) does not match its transactions (${first?.block.hash ?? 'none'}, ${total}).`);
+    }
+    return header;
+  }
+  if (first) return { height, hash: first.block.hash, parentHash: null, time: first.block.time, txCount: total };
+  return emptyBlockHeader(height, reading.fallbackTime);
+}
+
+/**
+ * An existing block with no transactions, when no header route is left: nothing in v3 names its hash or its
+ * time. UNKNOWN_BLOCK_HASH says so to the core (which then cannot check links through it), and the latest block time
+ * seen stands in for its time (blocks come seconds apart, so chain lag is off by that much at most).
+ */
+function emptyBlockHeader(height: number, fallbackTime: () => number): BlockHeader {
+  return { height, hash: UNKNOWN_BLOCK_HASH, parentHash: null, time: fallbackTime(), txCount: 0 };
+}
+
+/** Returns the block's transactions in ascending tx_index, or throws naming the first disagreement. */
+function checkPages(height: number, pages: Page[]): RawTransactionSummary[] {
+  const total = pages[0]!.body.total;
+  const byIndex = new Map<number, RawTransactionSummary>();
+  const blockHash = pages[0]!.body.results[0]?.block.hash;
+  for (const { request, body } of pages) {
+    if (body.total !== total) {
+      throw inconsistent(request, `total changed from ${total} to ${body.total} between pages of block ${height}.`);
+    }
+    for (const tx of body.results) {
+      if (tx.block.height !== height) {
+        throw inconsistent(request, `transaction ${tx.tx_id} is from block ${tx.block.height}, not ${height}.`);
+      }
+      if (tx.block.hash !== blockHash) {
+        throw inconsistent(request, `block ${height} has transactions from two block hashes (${blockHash} and ${tx.block.hash}): it was replaced while being read.`);
+      }
+      if (byIndex.has(tx.block.tx_index)) {
+        throw inconsistent(request, `tx_index ${tx.block.tx_index} appears twice in block ${height}.`);
+      }
+      byIndex.set(tx.block.tx_index, tx);
+    }
+  }
+  if (byIndex.size !== total) {
+    throw inconsistent(pages.at(-1)!.request, `block ${height} listed ${byIndex.size} transactions; total says ${total}.`);
+  }
+  const ordered: RawTransactionSummary[] = [];
+  for (let index = 0; index < total; index += 1) {
+    const tx = byIndex.get(index);
+    if (!tx) throw inconsistent(pages[0]!.request, `tx_index ${index} is missing from block ${height} (total ${total}).`);
+    ordered.push(tx);
+  }
+  return ordered;
+}
+
+function inconsistent(request: HiroRequest, problem: string): HiroInconsistentDataError {
+  return new HiroInconsistentDataError({ endpoint: describeRequest(request), route: request.route }, problem);
+}

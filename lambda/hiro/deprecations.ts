@@ -1,0 +1,90 @@
+// Hiro's deprecated routes as this process has seen them: which answered with a deprecation `Warning`
+// (still served, to be retired one day) and which answered 410 Gone (retired: the client uses their v3
+// replacement from then on, for the rest of the process's life, rather than asking again on every block).
+import type { ApiDeprecation } from '../core/domain';
+import { HiroGoneError } from './errors';
+
+export const DEPRECATED_ROUTES = {
+  blockTransactions: 'GET /extended/v2/blocks/{height_or_hash}/transactions',
+  txMultiple: 'GET /extended/v1/tx/multiple',
+  block: 'GET /extended/v2/blocks/{height_or_hash}',
+} as const;
+
+export const V3_ROUTES = {
+  blockTransactions: 'GET /extended/v3/blocks/{height_or_hash}/transactions',
+  transactionEvents: 'GET /extended/v3/transactions/{tx_id}/events',
+} as const;
+
+/** What each deprecated route is replaced by here (the block header's v3 successor is not confirmed yet). */
+const REPLACEMENT: Record<string, string> = {
+  [DEPRECATED_ROUTES.blockTransactions]: V3_ROUTES.blockTransactions,
+  [DEPRECATED_ROUTES.txMultiple]: V3_ROUTES.transactionEvents,
+  [DEPRECATED_ROUTES.block]: V3_ROUTES.blockTransactions,
+};
+
+/** RFC 9111 warn-code 299 ("miscellaneous persistent warning"), which Hiro's deprecation plugin sends. */
+const DEPRECATION_WARNING = /^\s*299\b/;
+
+export class RouteDeprecations {
+  private readonly retired = new Set<string>();
+  /** Seen since the last take(), one entry per route; a 410 replaces a warning. */
+  private unreported = new Map<string, ApiDeprecation>();
+
+  /** Looks at every answer's headers; only a 299 warning counts (other warn-codes are not deprecations). */
+  observe(route: string, headers: Headers): void {
+    const warning = headers.get('warning');
+    if (!warning || !DEPRECATION_WARNING.test(warning) || this.unreported.has(route)) return;
+    this.unreported.set(route, { route, replacement: null, gone: this.retired.has(route), detail: warning.trim() });
+  }
+
+  /** The route answered 410: from now on the client goes straight to its replacement. */
+  retire(route: string, detail: string): void {
+    this.retired.add(route);
+    this.unreported.set(route, { route, replacement: REPLACEMENT[route] ?? null, gone: true, detail });
+  }
+
+  isRetired(route: string): boolean {
+    return this.retired.has(route);
+  }
+
+  take(): ApiDeprecation[] {
+    const taken = [...this.unreported.values()];
+    this.unreported = new Map();
+    // A retired route stays news for every cycle: the operator must hear it until the watcher is updated.
+    for (const route of this.retired) {
+      if (!taken.some((d) => d.route === route)) {
+        taken.push({ route, replacement: REPLACEMENT[route] ?? null, gone: true, detail: 'answered 410 Gone earlier in this process' });
+      }
+    }
+    return taken;
+  }
+}
+
+/**
+ * Runs `deprecated` unless its route is retired; when it answers 410, retires the route and runs `successor`,
+ * now and for every later call. Only a 410 from that route itself switches: any other failure is the caller's.
+ */
+export async function withSuccessor<T>(
+  routes: RouteDeprecations,
+  route: string,
+  deprecated: () => Promise<T>,
+  successor: () => Promise<T>,
+  log: (level: 'warn', message: string, attributes: Record<string, unknown>) => void,
+): Promise<T> {
+  if (!routes.isRetired(route)) {
+    try {
+      return await deprecated();
+    } catch (error) {
+      if (!(error instanceof HiroGoneError) || error.route !== route) throw error;
+      if (!routes.isRetired(route)) {
+        log('warn', 'Hiro retired a route (410 Gone); using its v3 replacement from now on', {
+          endpoint: route,
+          replacement: REPLACEMENT[route] ?? null,
+          detail: error.message,
+        });
+      }
+      routes.retire(route, error.message);
+    }
+  }
+  return successor();
+}

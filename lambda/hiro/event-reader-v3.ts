@@ -1,0 +1,84 @@
+// Fetches the logs of many transactions through `GET /extended/v3/transactions/{tx_id}/events`, the successor
+// of `/extended/v1/tx/multiple`: one transaction per call (no batching on v3), every page of it by cursor.
+// It costs at least one request per successful contract call or deploy, where /tx/multiple shared one call
+// among up to ~100 transactions.
+import type { ContractLogEvent, TxEvents } from '../core/domain';
+import { HiroBadRequestError, HiroInconsistentDataError } from './errors';
+import type { EventReaderContext } from './event-reader';
+import { V3_ROUTES } from './deprecations';
+import { fromV3Event } from './mappers-v3';
+import { describeRequest, type HiroRequest } from './request';
+import { v3TransactionEventsPageSchema } from './schemas-v3';
+
+/** The route's maximum events per page. */
+export const V3_EVENT_PAGE_LIMIT = 100;
+
+export async function readTransactionEventsV3(
+  context: EventReaderContext,
+  txs: readonly { txId: string; eventCount: number | null }[],
+): Promise<Map<string, TxEvents>> {
+  const wanted = new Map<string, number | null>();
+  for (const { txId, eventCount } of txs) if (!wanted.has(txId)) wanted.set(txId, eventCount);
+  // All at once: the limiter spaces the requests and bounds how many are in flight.
+  const entries = await Promise.all(
+    [...wanted].map(async ([txId, eventCount]): Promise<[string, TxEvents]> => {
+      const logs = eventCount === 0 ? [] : await readLogs(context, txId);
+      return [txId, { txId, logs }];
+    }),
+  );
+  return new Map(entries);
+}
+
+async function readLogs(context: EventReaderContext, txId: string): Promise<ContractLogEvent[]> {
+  const logs = new Map<number, ContractLogEvent>();
+  let cursor: string | null = null;
+  let received = 0;
+  let total = 0;
+  do {
+    const request = pageRequest(txId, cursor);
+    const body = await context.http.getBody(request, v3TransactionEventsPageSchema).catch((error: unknown) => {
+      throw notFound(request, txId, error);
+    });
+    total = body.total;
+    received += body.results.length;
+    for (const raw of body.results) {
+      const log = fromV3Event(raw);
+      if (log) logs.set(log.eventIndex, log);
+    }
+    const last = body.results.at(-1)?.event_index;
+    cursor = body.cursor.next;
+    // Each page must move past the last: a cursor that does not would page for ever.
+    if (cursor !== null && (last === undefined || !/^\d+$/.test(cursor) || Number(cursor) <= last)) {
+      throw new HiroInconsistentDataError(identity(request), `transaction ${txId}'s events name next cursor ${cursor} after event ${last ?? 'none'}.`);
+    }
+  } while (cursor !== null);
+  if (received < total) {
+    context.log('warn', 'Hiro returned fewer events than the transaction counts', { txId, eventCount: total, received });
+  }
+  return [...logs.values()].sort((a, b) => a.eventIndex - b.eventIndex);
+}
+
+/**
+ * The route answers 400 "Transaction not found" for a transaction that is not canonical: the block list just
+ * named it, so the API is mid-reorg or lagging (tried again next run). Any other 400 is a request it rejects.
+ */
+function notFound(request: HiroRequest, txId: string, error: unknown): unknown {
+  if (!(error instanceof HiroBadRequestError) || !/transaction not found/i.test(error.message)) return error;
+  return new HiroInconsistentDataError(
+    identity(request),
+    `transaction ${txId} is in a block the API listed, but its events answer 400 Transaction not found.`,
+  );
+}
+
+function pageRequest(txId: string, cursor: string | null): HiroRequest {
+  const id = txId.toLowerCase().startsWith('0x') ? txId.toLowerCase() : `0x${txId.toLowerCase()}`;
+  return {
+    route: V3_ROUTES.transactionEvents,
+    path: `/extended/v3/transactions/${encodeURIComponent(id)}/events`,
+    query: [['limit', V3_EVENT_PAGE_LIMIT], ...(cursor === null ? [] : [['cursor', cursor] as const])],
+  };
+}
+
+function identity(request: HiroRequest) {
+  return { endpoint: describeRequest(request), route: request.route };
+}

@@ -1,0 +1,65 @@
+// The v3 successors of the deprecated routes (stacks-blockchain-api 9.x, src/api/schemas/v3): only the fields
+// the client uses, checked at the edge like every other answer.
+import * as z from '../zod-mini';
+
+const count = z.int().check(z.nonnegative());
+const hex = z.string().check(z.regex(/^0x[0-9a-fA-F]*$/, 'expected a 0x-prefixed hex string'));
+const microStx = z.string().check(z.regex(/^\d+$/, 'expected a decimal string of micro-STX'));
+const clarityValue = z.object({ hex, repr: z.string() });
+
+/** `{next, previous, current}`: `next` is null on the last page. */
+const cursorsSchema = z.object({ next: z.nullable(z.string()) });
+
+// ---- GET /extended/v3/blocks/{height_or_hash}/transactions ----
+
+const transactionSummarySchema = z
+  .object({
+    tx_id: hex,
+    sender: z.object({ address: z.string() }),
+    block: z.object({ height: count, hash: hex, time: count, tx_index: count }),
+    status: z.string(),
+    type: z.string(),
+    token_transfer: z.nullish(z.object({ recipient: z.string(), amount: microStx, memo: z.nullable(clarityValue) })),
+    contract_call: z.nullish(z.object({ contract_id: z.string() })),
+    smart_contract: z.nullish(z.object({ contract_id: z.string() })),
+  })
+  .check(
+    z.superRefine((tx, ctx) => {
+      // A payload the transaction's type promises must be there, or transfers and calls would go unseen.
+      const payload = { token_transfer: tx.token_transfer, contract_call: tx.contract_call, smart_contract: tx.smart_contract };
+      if (tx.type in payload && !payload[tx.type as keyof typeof payload]) {
+        ctx.addIssue({ code: 'custom', path: [tx.type], message: `missing for a ${tx.type} transaction` });
+      }
+    }),
+  );
+export type RawTransactionSummary = z.infer<typeof transactionSummarySchema>;
+
+export const v3BlockTransactionsPageSchema = z.object({
+  total: count,
+  cursor: cursorsSchema,
+  results: z.array(transactionSummarySchema),
+});
+export type RawV3BlockTransactionsPage = z.infer<typeof v3BlockTransactionsPageSchema>;
+
+// ---- GET /extended/v3/transactions/{tx_id}/events ----
+
+const transactionEventSchema = z
+  .object({
+    event_index: count,
+    type: z.string(),
+    contract_log: z.nullish(z.object({ contract_id: z.string(), topic: z.string(), value: clarityValue })),
+  })
+  .check(
+    z.superRefine((event, ctx) => {
+      if (event.type === 'contract_log' && !event.contract_log) {
+        ctx.addIssue({ code: 'custom', path: ['contract_log'], message: 'missing for a contract_log event' });
+      }
+    }),
+  );
+export type RawV3TransactionEvent = z.infer<typeof transactionEventSchema>;
+
+export const v3TransactionEventsPageSchema = z.object({
+  total: count,
+  cursor: cursorsSchema,
+  results: z.array(transactionEventSchema),
+});

@@ -1,0 +1,223 @@
+// Hiro's deprecated routes retired (410 Gone) one by one and all at once, through the real client and whole
+// cycles against the fake API: the watcher switches to the v3 successors and publishes exactly the alerts it
+// publishes on the v2 routes; with no parent hash left it still finds a reorg; and every deprecation reaches
+// the operator at most once a UTC day, across processes that share only the state store.
+import { afterEach, describe, expect, it } from 'vitest';
+import { DocumentStateStore, emptyDocument, type StateDocument } from '../../lambda/adapters/file/state-document';
+import type { StateStore } from '../../lambda/core/ports';
+import {
+  coinbase,
+  contractCall,
+  createFakeHiro,
+  fakeAddress,
+  fakeContractId,
+  ROUTES,
+  transfer,
+  VirtualClock,
+  type FakeHiro,
+  type RunningFakeHiro,
+} from '../support/fake-hiro';
+import { alice, canonicalAlertKeys, publishCounts, vault, watcher, type Watcher } from './watched-chain';
+
+const servers: RunningFakeHiro[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+const DEPRECATED = [ROUTES.blockTransactions, ROUTES.txMultiple, ROUTES.block];
+
+/**
+ * Blocks 1..7 with every shape the readers must get right: a block of 120 transactions (three v3 pages,
+ * listed newest first), a call with 130 logs (two event pages), an aborted call, a log printed for the vault
+ * by another contract, a transfer memo, and an empty block.
+ */
+function mineWatchedChain(fake: FakeHiro): void {
+  const bob = fakeAddress('bob');
+  const router = fakeContractId('router');
+  fake.chain.mine([coinbase()]);
+  fake.chain.mine([
+    transfer({ to: alice, amount: 1, memo: 'rent' }),
+    contractCall({ contractId: vault, logs: ['opened'] }),
+    contractCall({ contractId: vault, logs: ['rolled back'], status: 'abort_by_response' }),
+  ]);
+  const filler = Array.from({ length: 118 }, (_, i) => transfer({ to: bob, amount: i + 1 }));
+  fake.chain.mine([
+    ...filler.slice(0, 77),
+    transfer({ to: alice, amount: 2 }),
+    contractCall({ contractId: vault, logs: Array.from({ length: 130 }, (_, i) => `tick-${i}`) }),
+    ...filler.slice(77),
+  ]);
+  fake.chain.mineEmpty(1);
+  fake.chain.mine([contractCall({ contractId: router, logs: [{ printer: vault, value: 'routed' }, 'router only'] })]);
+  fake.chain.mine([coinbase(), transfer({ to: alice, amount: 4 })]);
+  fake.chain.mine([contractCall({ contractId: router, logs: ['nothing watched'] })]);
+}
+
+async function startFake(retired: readonly string[]): Promise<{ fake: FakeHiro; url: string }> {
+  const fake = createFakeHiro();
+  mineWatchedChain(fake);
+  fake.retire(...retired);
+  const server = await fake.start();
+  servers.push(server);
+  return { fake, url: server.url };
+}
+
+/** Every alert published, as JSON, in publishing order. */
+function alertsOf(w: Watcher): unknown[] {
+  return w.publisher.sent.map((a) => a.alert);
+}
+
+async function scanWith(retired: readonly string[]) {
+  const { fake, url } = await startFake(retired);
+  const w = watcher(url, new DocumentStateStore(emptyDocument('mainnet')));
+  await w.runUntilCaughtUp(fake.chain, 2);
+  return { fake, w };
+}
+
+describe('deprecated routes retired: the same alerts from the v3 routes', () => {
+  const modes: [string, string[]][] = [
+    ['the v2 block transaction list gone', [ROUTES.blockTransactions]],
+    ['/extended/v1/tx/multiple gone', [ROUTES.txMultiple]],
+    ['every deprecated route gone, block headers included', DEPRECATED],
+  ];
+
+  it('publishes every alert of the chain exactly once on the v2 routes (the reference)', async () => {
+    const { fake, w } = await scanWith([]);
+    const counts = publishCounts(w.publisher);
+    expect(new Set(counts.keys())).toEqual(new Set(canonicalAlertKeys(fake.chain)));
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    expect(fake.count(ROUTES.v3BlockTransactions) + fake.count(ROUTES.v3TransactionEvents)).toBe(0);
+  });
+
+  for (const [name, retired] of modes) {
+    it(`publishes the same alerts, in the same order, with ${name}`, async () => {
+      const reference = await scanWith([]);
+      const { fake, w } = await scanWith(retired);
+
+      expect(alertsOf(w)).toEqual(alertsOf(reference.w));
+      // Only requests already under way when the first 410 came (one per block read ahead at most).
+      for (const route of retired) expect(fake.count(route), route).toBeLessThanOrEqual(fake.chain.height);
+      const v3 = retired.includes(ROUTES.txMultiple) ? ROUTES.v3TransactionEvents : ROUTES.v3BlockTransactions;
+      expect(fake.count(v3)).toBeGreaterThan(0);
+    });
+  }
+
+  it('keeps going on the v3 routes in later runs and reports nothing lost when new blocks come', async () => {
+    const { fake, url } = await startFake(DEPRECATED);
+    const w = watcher(url, new DocumentStateStore(emptyDocument('mainnet')));
+    await w.runUntilCaughtUp(fake.chain, 2);
+    fake.chain.mine([transfer({ to: alice, amount: 9 })]);
+    fake.chain.mineEmpty(2);
+    fake.chain.mine([contractCall({ contractId: vault, logs: ['later'] })]);
+    fake.clearLog();
+
+    await w.runUntilCaughtUp(fake.chain, 2);
+
+    const counts = publishCounts(w.publisher);
+    expect(new Set(counts.keys())).toEqual(new Set(canonicalAlertKeys(fake.chain)));
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    // Switched for the life of the process: a retired route is not asked again.
+    for (const route of DEPRECATED) expect(fake.count(route), route).toBe(0);
+  });
+});
+
+describe('every deprecated route gone: reorgs without parent hashes', () => {
+  it('finds a reorg by asking whether the cursor block is still canonical, and says once a run that checks are weaker', async () => {
+    const { fake, url } = await startFake(DEPRECATED);
+    const w = watcher(url, new DocumentStateStore(emptyDocument('mainnet')));
+    await w.runUntilCaughtUp(fake.chain, 2);
+    const orphaned = canonicalAlertKeys(fake.chain).filter((key) => {
+      const txId = key.split(':')[1]!;
+      return fake.chain.findTx(txId)!.block.height >= 6;
+    });
+    expect(orphaned.length).toBeGreaterThan(0);
+    // Blocks 6 and 7 replaced; the new chain then grows past the retraction grace.
+    fake.chain.reorg(2, [[transfer({ to: alice, amount: 40 })], [contractCall({ contractId: vault, logs: ['new chain'] })]]);
+    for (let i = 0; i < 12; i += 1) fake.chain.mine([coinbase()]);
+    const logsBefore = w.telemetry.logs.length;
+
+    const summaries = await w.runUntilCaughtUp(fake.chain, 3);
+
+    expect(summaries.reduce((n, s) => n + s.reorgs, 0)).toBe(1);
+    const counts = publishCounts(w.publisher);
+    for (const key of canonicalAlertKeys(fake.chain)) expect(counts.get(key), key).toBe(1);
+    const retracted = w.publisher.ofType('retraction').map((a) => (a.alert as { retracts: string }).retracts);
+    expect(retracted.sort()).toEqual(orphaned.sort());
+    const weaker = w.telemetry.logs.slice(logsBefore).filter((l) => l.message.startsWith('reorg checks are weaker'));
+    expect(weaker).toHaveLength(summaries.length);
+  });
+});
+
+describe('deprecation warnings reach the operator at most once a day', () => {
+  const DAY_MS = 24 * 60 * 60 * 1000;
+
+  /** A fresh client each call (a new Lambda container) over one shared state document. */
+  function container(url: string, document: StateDocument, clock: VirtualClock): Watcher {
+    const state: StateStore = new DocumentStateStore(document);
+    return watcher(url, state, undefined, { now: clock.now, sleep: clock.sleep });
+  }
+
+  it('logs each deprecated route once a run, counts them, and tells the operator once a UTC day across containers', async () => {
+    const { fake, url } = await startFake([]);
+    const document = emptyDocument('mainnet');
+    const clock = new VirtualClock(Date.UTC(2026, 10, 22, 9, 0, 0));
+
+    const first = container(url, document, clock);
+    await first.run();
+    fake.chain.mine([coinbase()]);
+    await first.run();
+    clock.advance(60 * 60 * 1000);
+    fake.chain.mine([coinbase()]);
+    const second = container(url, document, clock);
+    await second.run();
+
+    // Headers come only from the routes a run used: all three in the first run, which meets an empty block.
+    const warned = (w: Watcher, runId: string) =>
+      w.telemetry.logs
+        .filter((l) => l.message === 'the API marks a route stacks-watch reads as deprecated' && l.attributes?.runId === runId)
+        .map((l) => l.attributes?.endpoint);
+    expect(warned(first, 'run-1').sort()).toEqual([...DEPRECATED].sort());
+    expect(warned(first, 'run-2')).toEqual([ROUTES.blockTransactions]);
+    expect(warned(second, 'run-1')).toEqual([ROUTES.blockTransactions]);
+    expect(first.telemetry.metrics.filter((m) => m.name === 'ApiDeprecations').map((m) => m.value)).toEqual([3, 1]);
+    expect(first.telemetry.sum('ApiDeprecations')).toBeGreaterThan(0);
+    const noticed = first.operator.notices.map((n) => n.message.match(/marks (GET \S+)/)?.[1]);
+    expect(first.operator.notices.every((n) => n.kind === 'api-deprecation')).toBe(true);
+    expect(new Set(noticed)).toEqual(new Set(DEPRECATED));
+    expect(noticed).toHaveLength(DEPRECATED.length);
+    expect(second.operator.notices).toEqual([]);
+
+    clock.advance(DAY_MS);
+    fake.chain.mine([coinbase()]);
+    const nextDay = container(url, document, clock);
+    await nextDay.run();
+    expect(nextDay.operator.notices.length).toBeGreaterThan(0);
+  });
+
+  it('emits no ApiDeprecations metric and no notice when no route warns', async () => {
+    const { fake, url } = await startFake([]);
+    fake.faults.use(() => ({ headers: { warning: null } }));
+    const w = watcher(url, new DocumentStateStore(emptyDocument('mainnet')));
+
+    await w.runUntilCaughtUp(fake.chain, 2);
+
+    expect(w.telemetry.metrics.filter((m) => m.name === 'ApiDeprecations')).toEqual([]);
+    expect(w.operator.notices).toEqual([]);
+  });
+
+  it('tells the operator that a route answered 410 and which route replaced it, in every run until updated', async () => {
+    const { fake, url } = await startFake([ROUTES.txMultiple]);
+    const w = watcher(url, new DocumentStateStore(emptyDocument('mainnet')));
+
+    await w.runUntilCaughtUp(fake.chain, 2);
+    fake.chain.mine([coinbase()]);
+    await w.run();
+
+    const retired = w.operator.notices.filter((n) => n.subject.includes('retired'));
+    expect(retired).toHaveLength(1);
+    expect(retired[0]!.message).toContain('410 Gone for GET /extended/v1/tx/multiple');
+    expect(retired[0]!.message).toContain('GET /extended/v3/transactions/{tx_id}/events');
+    const logged = w.telemetry.logs.filter((l) => l.message === 'the API retired a route stacks-watch reads');
+    expect(logged.map((l) => l.attributes?.runId)).toEqual(['run-1', 'run-2']);
+  });
+});
