@@ -38,8 +38,6 @@ function isChainAlert(value: unknown): value is ChainAlert {
   return typeof value === 'object' && value !== null && isChainAlertType((value as { type?: unknown }).type);
 }
 
-export { retractionOf };
-
 /** The retraction alerts for keys never seen again on the new chain, read from their delivery records. */
 export async function retractionsFor(
   keys: readonly string[],

@@ -3,6 +3,7 @@
 // not compile. Nothing outside the kind modules branches on an alert's type.
 import type { Alert, Block, ChainAlert, Network, Transaction, TxEvents } from '../domain';
 import type { WatchRules } from '../watch-rules';
+import type { CarriedFields } from './retraction';
 
 /** One labelled value of an alert, as the email and the terminal show it. */
 export type Field = readonly [label: string, value: string];
@@ -67,7 +68,7 @@ export interface RetractionPart<A extends ChainAlert> {
   /** The essentials of the alert, enough to read the retraction on its own. */
   summary(alert: A): string;
   /** The alert's fields a retraction copies, so that subscribers filtering on them see the retraction too. */
-  carried(alert: A): { recipient?: string; contract_id?: string };
+  carried(alert: A): CarriedFields;
 }
 
 /** A kind found in blocks: it has a matcher, and a reorg can retract it. */

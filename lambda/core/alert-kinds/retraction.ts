@@ -25,6 +25,12 @@ export interface RetractionAlert extends AlertBase {
   contract_id?: string;
 }
 
+/**
+ * The fields a retraction copies from the alert it voids, so that subscribers filtering on the original's
+ * attributes get the retraction too. A kind filtered on something new adds an optional field above and here.
+ */
+export type CarriedFields = Partial<Pick<RetractionAlert, 'recipient' | 'contract_id'>>;
+
 const MARKER = '...';
 
 /** One retraction per retracted alert and orphaned block. */
