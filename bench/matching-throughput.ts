@@ -3,7 +3,7 @@
 // matching, picking the transactions whose events are needed, and log matching over their events.
 import { createHash } from 'node:crypto';
 import type { Block, ContractLogEvent, TxEvents, WatchConfig } from '../lambda/core/domain';
-import { matchContractLogs, matchTokenTransfers, transactionsNeedingEvents } from '../lambda/core/match';
+import { blockAlerts, transactionsNeedingEvents } from '../lambda/core/block-alerts';
 import { compileWatchRules } from '../lambda/core/watch-rules';
 import { FakeChain, type FakeBlock } from '../test/support/fake-hiro';
 import { mineAll, watchConfig, type Workload } from './mainnet-workload';
@@ -85,7 +85,7 @@ export function measureMatching(workload: Workload, sizes = { addresses: 10_000,
     for (const { block, events: blockEvents } of blocks) {
       const needed = transactionsNeedingEvents(block, rules);
       const fetched = new Map(needed.map((tx) => [tx.txId, blockEvents.get(tx.txId)!]));
-      alerts += matchTokenTransfers(block, rules, 'mainnet').length + matchContractLogs(block, fetched, rules, 'mainnet').length;
+      alerts += blockAlerts(block, fetched, rules, 'mainnet').length;
     }
     passes += 1;
   }

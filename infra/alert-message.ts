@@ -1,25 +1,18 @@
 // What the stack knows of the alert messages the function publishes: their types and the SNS message
 // attributes that subscription filter policies match on. lambda/adapters/sns sets these attributes.
 import type { AlertType } from '../lambda/core/domain';
+import { ALERT_TYPES as KIND_TYPES } from '../lambda/core/alert-kinds/registry';
 
-// A record rather than a list, so that a new alert type fails the type check here until it is added.
-const ALERT_TYPE_SET: Record<AlertType, true> = {
-  token_transfer: true,
-  contract_log: true,
-  contract_status: true,
-  retraction: true,
-  deep_reorg: true,
-};
-
-export const ALERT_TYPES = Object.keys(ALERT_TYPE_SET) as [AlertType, ...AlertType[]];
+// From the kind registry, so that a new alert kind is a valid subscription filter without a change here.
+export const ALERT_TYPES: [AlertType, ...AlertType[]] = KIND_TYPES;
 
 export const MESSAGE_ATTRIBUTE = {
   /** Every alert. */
   type: 'type',
   /** Every alert: mainnet or testnet. */
   network: 'network',
-  /** contract_log and contract_status alerts. */
+  /** Alerts about a contract (each kind's module says which it sets). */
   contractId: 'contract_id',
-  /** token_transfer alerts: the recipient. */
+  /** Alerts about an address (a token_transfer's recipient). */
   address: 'address',
 } as const;

@@ -1,23 +1,34 @@
-// The chain alerts of one block, given the events fetched for it: transfers from the transaction list,
-// logs from the events, in chain order.
-import type { Block, ChainAlert, Network, TxEvents } from './domain';
-import { matchContractLogs, matchTokenTransfers } from './match';
+// The chain alerts of one block: which transactions need their events, and, given those events, every
+// chain kind's matches in chain order. Generic over the kinds (alert-kinds/chain-kinds.ts).
+import type { Block, ChainAlert, Network, Transaction, TxEvents } from './domain';
+import { chainKindList } from './alert-kinds/chain-kinds';
+import type { ChainKind, Matched } from './alert-kinds/kind';
 import type { WatchRules } from './watch-rules';
+
+/** The transactions whose events must be fetched: those that any kind, under this watch config, needs. */
+export function transactionsNeedingEvents(
+  block: Block,
+  rules: WatchRules,
+  kinds: readonly ChainKind<ChainAlert>[] = chainKindList,
+): Transaction[] {
+  return block.transactions.filter((tx) => kinds.some((kind) => kind.chain.needsEvents(tx, rules)));
+}
+
+/** By transaction, then event: the order the chain executed them in, whatever kind found them. */
+function chainOrder(a: Matched<ChainAlert>, b: Matched<ChainAlert>): number {
+  return a.at.txIndex - b.at.txIndex || a.at.eventIndex - b.at.eventIndex;
+}
 
 export function blockAlerts(
   block: Block,
   events: ReadonlyMap<string, TxEvents>,
   rules: WatchRules,
   network: Network,
+  kinds: readonly ChainKind<ChainAlert>[] = chainKindList,
 ): ChainAlert[] {
-  const transfers = matchTokenTransfers(block, rules, network);
-  const logs = matchContractLogs(block, events, rules, network);
-  if (logs.length === 0) return transfers;
-  // By transaction, then event.
-  const order = new Map(block.transactions.map((tx) => [tx.txId, tx.txIndex]));
-  return [...transfers, ...logs].sort(
-    (a, b) =>
-      order.get(a.tx_id)! - order.get(b.tx_id)! ||
-      (a.type === 'contract_log' ? a.event_index : -1) - (b.type === 'contract_log' ? b.event_index : -1),
-  );
+  const input = { block, events, rules, network };
+  return kinds
+    .flatMap((kind) => kind.chain.match(input))
+    .sort(chainOrder)
+    .map((matched) => matched.alert);
 }

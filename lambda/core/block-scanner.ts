@@ -10,7 +10,8 @@ import type { RunLease } from './run-lease';
 import type { CycleBudget, CycleDeps, StopReason } from './cycle-types';
 import { findForkPoint } from './reorg';
 import { confirmOnNewChain, mergePending, retractionsFor } from './retractions';
-import { alertKeys } from './alert-keys';
+import { deepReorgKind } from './alert-kinds/deep-reorg';
+import { blockAlerts } from './block-alerts';
 import type { WatchRules } from './watch-rules';
 
 export interface ScanPlan {
@@ -87,13 +88,13 @@ export class BlockScanner {
       });
       // The API knows no block there: its tip moved back since we read it. Next cycle goes on from here.
       if (!read) return 'caught-up';
-      const { block, alerts } = read;
+      const { block, events } = read;
       if (this.cursor && !(await this.links.buildsOn(block, this.cursor))) {
         this.readAhead.discard();
         await this.rewindToForkPoint(block.header.hash);
         continue;
       }
-      await this.processBlock(block, alerts);
+      await this.processBlock(block, blockAlerts(block, events, this.plan.rules, this.plan.network));
       this.budget.onBlockDone?.({ height, done: this.blocksScanned, total });
     }
     return 'caught-up';
@@ -218,7 +219,7 @@ export class BlockScanner {
     await this.deliver([
       {
         type: 'deep_reorg',
-        key: alertKeys.deepReorg(cursor.hash, newChainHash),
+        key: deepReorgKind.key(cursor.hash, newChainHash),
         network: this.plan.network,
         cursor_height: cursor.height,
         cursor_hash: cursor.hash,

@@ -2,7 +2,7 @@
 // (found, status, tx_id). The new status is stored only after its alert is delivered, so a crash in between
 // recomputes the same alert key next run, which the delivery protocol then skips.
 import type { ContractStatus, ContractStatusAlert, Network } from './domain';
-import { alertKeys } from './alert-keys';
+import { contractStatusKind } from './alert-kinds/contract-status';
 import { deliverAlerts, type DeliveryPorts } from './delivery';
 import type { ChainApi, StoredContractStatus } from './ports';
 
@@ -18,7 +18,7 @@ export function contractStatusAlert(
 ): ContractStatusAlert {
   return {
     type: 'contract_status',
-    key: alertKeys.contractStatus(current.contractId, (previous?.changes ?? 0) + 1),
+    key: contractStatusKind.key(current.contractId, (previous?.changes ?? 0) + 1),
     network,
     contract_id: current.contractId,
     found: current.found,

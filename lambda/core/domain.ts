@@ -134,73 +134,22 @@ export interface WatchConfig {
 }
 
 // ---- alerts ----
+// Each kind's JSON shape lives in its module (lambda/core/alert-kinds), with its matcher and wordings.
 
-interface AlertBase {
+export interface AlertBase {
   /** Stable and unique per alert: the de-duplication key across runs, retries and rescans. */
   key: string;
   network: Network;
 }
 
-export interface TokenTransferAlert extends AlertBase {
-  type: 'token_transfer';
-  tx_id: string;
-  block_height: number;
-  block_hash: string;
-  /** Unix seconds of the block. */
-  block_time: number;
-  sender: string;
-  recipient: string;
-  amount: string;
-  memo: string;
-}
+import type { TokenTransferAlert } from './alert-kinds/token-transfer';
+import type { ContractLogAlert } from './alert-kinds/contract-log';
+import type { ContractStatusAlert } from './alert-kinds/contract-status';
+import type { RetractionAlert } from './alert-kinds/retraction';
+import type { DeepReorgAlert } from './alert-kinds/deep-reorg';
+export type { TokenTransferAlert, ContractLogAlert, ContractStatusAlert, RetractionAlert, DeepReorgAlert };
 
-export interface ContractLogAlert extends AlertBase {
-  type: 'contract_log';
-  tx_id: string;
-  block_height: number;
-  block_hash: string;
-  block_time: number;
-  event_index: number;
-  contract_id: string;
-  topic: string;
-  value_repr: string;
-  value_hex: string;
-}
-
-export interface ContractStatusAlert extends AlertBase {
-  type: 'contract_status';
-  contract_id: string;
-  found: boolean;
-  status: string | null;
-  tx_id: string | null;
-  block_height: number | null;
-  previous: { found: boolean; status: string | null } | null;
-}
-
-/** Sent when an alerted event is no longer on the canonical chain after a reorg. */
-export interface RetractionAlert extends AlertBase {
-  type: 'retraction';
-  retracts: string;
-  retracted_type: 'token_transfer' | 'contract_log';
-  tx_id: string;
-  block_height: number;
-  block_hash: string;
-  /** The essentials of the retracted alert, enough to read the retraction on its own. */
-  summary: string;
-  /** The retracted transfer's recipient, so subscribers filtering on `address` see its retraction too. */
-  recipient?: string;
-  /** The retracted log's contract, so subscribers filtering on `contract_id` see its retraction too. */
-  contract_id?: string;
-}
-
-/** Sent to the operator when a fork is deeper than the remembered block window. */
-export interface DeepReorgAlert extends AlertBase {
-  type: 'deep_reorg';
-  cursor_height: number;
-  cursor_hash: string;
-  window: number;
-}
-
+/** Alerts found in blocks: they carry a transaction and block, and a reorg can retract them. */
 export type ChainAlert = TokenTransferAlert | ContractLogAlert;
 export type Alert = ChainAlert | ContractStatusAlert | RetractionAlert | DeepReorgAlert;
 export type AlertType = Alert['type'];

@@ -7,9 +7,8 @@
 // and moves its cursor before the next. A block that does not build on the one read before it ends the
 // batch; after a reorg the scan discards whatever was read ahead. A block replaced after it was read is
 // found by the next parent check and retracted, as one replaced just after a single read would be.
-import type { Block, ChainAlert, Network } from './domain';
-import { blockAlerts } from './block-alerts';
-import { transactionsNeedingEvents } from './match';
+import type { Block, TxEvents } from './domain';
+import { transactionsNeedingEvents } from './block-alerts';
 import type { ChainApi, Clock } from './ports';
 import type { WatchRules } from './watch-rules';
 
@@ -32,9 +31,10 @@ export interface ReadAheadLimits {
   deadlineMs: number;
 }
 
+/** A block with the events of the transactions the watch config needs them for; the scan matches it. */
 export interface ReadBlock {
   block: Block;
-  alerts: ChainAlert[];
+  events: ReadonlyMap<string, TxEvents>;
 }
 
 export class BlockReadAhead {
@@ -46,11 +46,11 @@ export class BlockReadAhead {
 
   constructor(
     private readonly chain: ChainApi,
-    private readonly match: { rules: WatchRules; network: Network },
+    private readonly watch: { rules: WatchRules },
     private readonly clock: Clock,
   ) {}
 
-  /** The block at `height` with its alerts, or null when the API knows no block there. */
+  /** The block at `height` with its events, or null when the API knows no block there. */
   async take(height: number, limits: ReadAheadLimits): Promise<ReadBlock | null> {
     if (this.queue[0]?.block.header.height !== height) {
       this.discard();
@@ -85,13 +85,13 @@ export class BlockReadAhead {
     const blocks = await this.readBlocks(from, size);
     let read: ReadBlock[];
     try {
-      read = await this.withAlerts(blocks);
+      read = await this.withEvents(blocks);
       this.nextBatch = Math.min(MAX_READ_AHEAD, this.nextBatch * 2);
     } catch (error) {
       if (blocks.length === 1) throw error;
       // The batch's events failed: fall back to the first block alone, as a scan one block at a time
       // would, so that the blocks before a bad one still get through.
-      read = await this.withAlerts(blocks.slice(0, 1));
+      read = await this.withEvents(blocks.slice(0, 1));
       this.nextBatch = 1;
     }
     this.lastBatch = { startedAt, blocks: read.length };
@@ -117,13 +117,13 @@ export class BlockReadAhead {
     return blocks;
   }
 
-  private async withAlerts(blocks: Block[]): Promise<ReadBlock[]> {
-    const { rules, network } = this.match;
-    const needEvents = blocks.flatMap((block) => transactionsNeedingEvents(block, rules));
-    const events =
+  private async withEvents(blocks: Block[]): Promise<ReadBlock[]> {
+    const needEvents = blocks.flatMap((block) => transactionsNeedingEvents(block, this.watch.rules));
+    const events: ReadonlyMap<string, TxEvents> =
       needEvents.length > 0
         ? await this.chain.getTransactionEvents(needEvents.map((tx) => ({ txId: tx.txId, eventCount: tx.eventCount })))
         : new Map();
-    return blocks.map((block) => ({ block, alerts: blockAlerts(block, events, rules, network) }));
+    // Every block of the batch shares the one map: a transaction id belongs to one block.
+    return blocks.map((block) => ({ block, events }));
   }
 }

@@ -1,7 +1,8 @@
-// Retractions: an alert already sent for an event that a reorg took off the canonical chain is followed
-// by a `retraction` alert, so that nobody acts on an event that did not happen.
+// When to retract: the keys of replaced blocks wait, through a grace period, to be seen again on the new
+// chain; those never seen get a `retraction` alert (alert-kinds/retraction.ts says what it reads like).
 import type { ChainAlert, Network, RetractionAlert } from './domain';
-import { alertKeys } from './alert-keys';
+import { isChainAlertType } from './alert-kinds/chain-kinds';
+import { retractionOf } from './alert-kinds/retraction';
 import type { PendingRetractions, StateStore, Telemetry } from './ports';
 
 /**
@@ -34,28 +35,7 @@ export function confirmOnNewChain(
 }
 
 function isChainAlert(value: unknown): value is ChainAlert {
-  if (typeof value !== 'object' || value === null) return false;
-  const type = (value as { type?: unknown }).type;
-  return type === 'token_transfer' || type === 'contract_log';
-}
-
-export function retractionOf(original: ChainAlert, network: Network): RetractionAlert {
-  const summary =
-    original.type === 'token_transfer'
-      ? `${original.amount} micro-STX from ${original.sender} to ${original.recipient}`
-      : `${original.topic} event #${original.event_index} from ${original.contract_id}`;
-  return {
-    type: 'retraction',
-    key: alertKeys.retraction(original.key, original.block_hash),
-    network,
-    retracts: original.key,
-    retracted_type: original.type,
-    tx_id: original.tx_id,
-    block_height: original.block_height,
-    block_hash: original.block_hash,
-    summary,
-    ...(original.type === 'token_transfer' ? { recipient: original.recipient } : { contract_id: original.contract_id }),
-  };
+  return typeof value === 'object' && value !== null && isChainAlertType((value as { type?: unknown }).type);
 }
 
 /** The retraction alerts for keys never seen again on the new chain, read from their delivery records. */

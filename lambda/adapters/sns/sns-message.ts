@@ -1,8 +1,9 @@
 // One alert as one SNS message: the alert JSON for machines (`default`: SQS, Lambda, HTTP subscribers),
 // the renderings for people (`email`, `sms`), and message attributes that subscription filter policies
-// can match on (type, network, and the contract or address the alert is about).
+// can match on (type, network, and what each alert kind adds: the contract or address it is about).
 import type { MessageAttributeValue } from '@aws-sdk/client-sns';
 import type { Alert, OutgoingAlert } from '../../core/domain';
+import { filterAttributes } from '../../core/alert-kinds/registry';
 import { cleanSubject } from './subject';
 
 /** SNS's limit for one message and for a whole batch: message, subject and attributes together. */
@@ -28,18 +29,8 @@ export interface SnsMessage {
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
 function attributesOf(alert: Alert): Record<string, MessageAttributeValue> {
-  const values: [string, string][] = [
-    ['type', alert.type],
-    ['network', alert.network],
-  ];
-  if (alert.type === 'contract_log' || alert.type === 'contract_status') values.push(['contract_id', alert.contract_id]);
-  if (alert.type === 'token_transfer') values.push(['address', alert.recipient]);
-  // A retraction carries what the retracted alert was filtered on, so a filtered subscriber gets both.
-  if (alert.type === 'retraction' && alert.contract_id) values.push(['contract_id', alert.contract_id]);
-  if (alert.type === 'retraction' && alert.recipient) values.push(['address', alert.recipient]);
-  // SNS rejects the whole message for one empty attribute value.
   return Object.fromEntries(
-    values.filter(([, value]) => value !== '').map(([name, value]) => [name, { DataType: 'String', StringValue: value }]),
+    Object.entries(filterAttributes(alert)).map(([name, value]) => [name, { DataType: 'String', StringValue: value }]),
   );
 }
 

@@ -1,8 +1,9 @@
-// The local runner's publisher: alerts on stdout, either for people (the email rendering) or for programs
-// (exactly one JSON object per line, nothing else, so `npm start --silent -- --json` pipes cleanly).
+// The local runner's publisher: alerts on stdout, either for people (each kind's compact terminal block) or
+// for programs (exactly one JSON object per line, nothing else, so `npm start --silent -- --json` pipes cleanly).
 import type { Writable } from 'node:stream';
 import type { OnAccepted, PublishOutcome, Publisher } from '../../core/ports';
 import type { OutgoingAlert } from '../../core/domain';
+import { renderTerminal } from '../../core/render';
 
 export type StdoutFormat = 'human' | 'json';
 
@@ -20,7 +21,7 @@ export function createStdoutPublisher(out: Writable, format: StdoutFormat): Publ
   };
 }
 
-function human({ rendering }: OutgoingAlert): string {
-  const rule = '-'.repeat(72);
-  return `${rule}\n${rendering.subject}\n\n${rendering.email.trimEnd()}\n`;
+/** One terminal block per alert, a blank line between them. */
+function human({ alert }: OutgoingAlert): string {
+  return `${renderTerminal(alert)}\n`;
 }

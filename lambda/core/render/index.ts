@@ -15,3 +15,4 @@ export { sanitizeUntrusted, toPrintableAscii } from './untrusted-text';
 export { fitSms, gsm7Length, isGsm7, smsLength, toGsm7, SMS_GSM7_LIMIT, SMS_UCS2_LIMIT } from './gsm7';
 export { formatStx, formatCount, type StxStyle } from './stx-amount';
 export { decodeMemo, explorerTxUrl, type Memo } from './chain-text';
+export { renderTerminal } from './terminal';

@@ -1,0 +1,90 @@
+// What every alert kind must provide, in one place: a kind is one module that satisfies `AlertKind`, and the
+// registry is typed so that a kind missing any part (a wording, its filter attributes, its retraction) does
+// not compile. Nothing outside the kind modules branches on an alert's type.
+import type { Alert, Block, ChainAlert, Network, Transaction, TxEvents } from '../domain';
+import type { WatchRules } from '../watch-rules';
+import type { CarriedFields } from './retraction';
+
+/** One labelled value of an alert, as the email and the terminal show it. */
+export type Field = readonly [label: string, value: string];
+
+/**
+ * SNS message attributes beyond `type` and `network` (which every alert carries), for subscription filter
+ * policies: name → value. An empty value is dropped (SNS rejects the whole message for one).
+ */
+export type FilterAttributes = Readonly<Record<string, string>>;
+
+/** Where a chain alert sits in its block: a block's alerts go out by transaction, then event. */
+export interface ChainPosition {
+  txIndex: number;
+  /** -1 for an alert about the transaction itself, so it comes before that transaction's events. */
+  eventIndex: number;
+}
+
+/** What a matcher sees: one block, the events fetched for it, and the compiled watch config. */
+export interface BlockMatch {
+  block: Block;
+  events: ReadonlyMap<string, TxEvents>;
+  rules: WatchRules;
+  network: Network;
+}
+
+export interface Matched<A extends ChainAlert> {
+  alert: A;
+  at: ChainPosition;
+}
+
+/** How an alert reads, in every form. Pure functions of the alert: a retry renders the same text. */
+export interface Wording<A extends Alert> {
+  /** The subject without the `[stacks-watch]` prefix; cleaned to printable ASCII and cut to size afterwards. */
+  subject(alert: A): string;
+  /** The email body without the common footer. */
+  email(alert: A): string;
+  /** The SMS without the brand prefix; converted to GSM-7 and fitted to one message afterwards. */
+  sms(alert: A): string;
+  /** The few fields that matter at a terminal, under the subject line. */
+  terminal(alert: A): readonly Field[];
+  /** The explorer link ending the terminal block, or null when the alert names no transaction. */
+  link(alert: A): string | null;
+}
+
+export interface KindCommon<A extends Alert> extends Wording<A> {
+  type: A['type'];
+  /**
+   * Builds the alert's key, the de-duplication identity across runs, retries and rescans. Each kind takes
+   * what identifies it (a transaction, an event, a contract's change count).
+   */
+  key: (...parts: never) => string;
+  /** Filter attributes beyond `type` and `network`. */
+  attributes(alert: A): FilterAttributes;
+  /** A realistic alert of this kind: the registry test renders it in every form. */
+  sample: A;
+}
+
+/** What a retraction of a chain alert says about it, and carries of it for filtered subscribers. */
+export interface RetractionPart<A extends ChainAlert> {
+  /** Names the kind in a retraction: "the STX transfer it reported is no longer on the canonical chain". */
+  label: string;
+  /** The essentials of the alert, enough to read the retraction on its own. */
+  summary(alert: A): string;
+  /** The alert's fields a retraction copies, so that subscribers filtering on them see the retraction too. */
+  carried(alert: A): CarriedFields;
+}
+
+/** A kind found in blocks: it has a matcher, and a reorg can retract it. */
+export interface ChainKind<A extends ChainAlert> extends KindCommon<A> {
+  chain: {
+    /** Whether the watch config makes this kind need `tx`'s events (the scan fetches the union). */
+    needsEvents(tx: Transaction, rules: WatchRules): boolean;
+    /** The block's alerts of this kind, each with its position; in any order (the scan sorts). */
+    match(input: BlockMatch): Matched<A>[];
+    retraction: RetractionPart<A>;
+  };
+}
+
+/** A kind raised by the watcher itself (a status check, a retraction, a deep reorg), not found in blocks. */
+export interface WatcherKind<A extends Alert> extends KindCommon<A> {
+  chain?: never;
+}
+
+export type AlertKind<A extends Alert> = A extends ChainAlert ? ChainKind<A> : WatcherKind<A>;

@@ -1,0 +1,31 @@
+// Every alert kind, keyed by alert type. The mapped type makes a kind missing any part, or an alert type
+// without a kind, a compile error; everything that treats alerts by type looks its kind up here.
+import type { Alert, AlertType } from '../domain';
+import { chainKinds } from './chain-kinds';
+import { contractStatusKind } from './contract-status';
+import { deepReorgKind } from './deep-reorg';
+import type { AlertKind, KindCommon } from './kind';
+import { retractionKind } from './retraction';
+
+export const alertKinds = {
+  ...chainKinds,
+  contract_status: contractStatusKind,
+  retraction: retractionKind,
+  deep_reorg: deepReorgKind,
+} satisfies { [T in AlertType]: AlertKind<Extract<Alert, { type: T }>> };
+
+/** The kind of an alert, typed for the alert at hand (TypeScript cannot narrow an indexed union itself). */
+export function kindOf<A extends Alert>(alert: A): KindCommon<A> {
+  return alertKinds[alert.type as AlertType] as unknown as KindCommon<A>;
+}
+
+export const ALERT_TYPES = Object.keys(alertKinds) as [AlertType, ...AlertType[]];
+
+/**
+ * The SNS message attributes of an alert, for subscription filter policies: `type` and `network` on every
+ * alert, then what its kind adds. Empty values are dropped: SNS rejects a whole message for one.
+ */
+export function filterAttributes(alert: Alert): Record<string, string> {
+  const all: Record<string, string> = { type: alert.type, network: alert.network, ...kindOf(alert).attributes(alert) };
+  return Object.fromEntries(Object.entries(all).filter(([, value]) => value !== ''));
+}

@@ -1,0 +1,117 @@
+// `token_transfer`: a successful native STX transfer transaction to a watched address.
+import type { AlertBase } from '../domain';
+import { fields, id, amount, memo, block, networkName, smsWhere } from '../render/email-parts';
+import { decodeMemo, explorerTxUrl, isoTime, shortPrincipal } from '../render/chain-text';
+import { formatCount, stxOrAsReceived } from '../render/stx-amount';
+import type { ChainKind, Matched } from './kind';
+import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
+
+export interface TokenTransferAlert extends AlertBase {
+  type: 'token_transfer';
+  tx_id: string;
+  block_height: number;
+  block_hash: string;
+  /** Unix seconds of the block. */
+  block_time: number;
+  sender: string;
+  recipient: string;
+  amount: string;
+  memo: string;
+}
+
+const MARKER = '...';
+
+/** Keyed by the transaction alone: a transfer re-mined at another height after a reorg is the same transfer. */
+const key = (txId: string) => `token_transfer:${txId}`;
+
+export const tokenTransferKind = {
+  type: 'token_transfer',
+  key,
+
+  chain: {
+    // The transaction itself says everything: no events needed.
+    needsEvents: () => false,
+    match({ block, rules, network }) {
+      if (rules.addresses.size === 0) return [];
+      const found: Matched<TokenTransferAlert>[] = [];
+      for (const tx of block.transactions) {
+        if (tx.txType !== 'token_transfer' || tx.txStatus !== 'success' || !tx.tokenTransfer) continue;
+        if (!rules.addresses.has(tx.tokenTransfer.recipient)) continue;
+        found.push({
+          at: { txIndex: tx.txIndex, eventIndex: -1 },
+          alert: {
+            type: 'token_transfer',
+            key: key(tx.txId),
+            network,
+            tx_id: tx.txId,
+            block_height: block.header.height,
+            block_hash: block.header.hash,
+            block_time: block.header.time,
+            sender: tx.sender,
+            recipient: tx.tokenTransfer.recipient,
+            amount: tx.tokenTransfer.amount,
+            memo: tx.tokenTransfer.memo,
+          },
+        });
+      }
+      return found;
+    },
+    retraction: {
+      label: 'STX transfer',
+      summary: (a) => `${a.amount} micro-STX from ${a.sender} to ${a.recipient}`,
+      carried: (a) => ({ recipient: a.recipient }),
+    },
+  },
+
+  subject: (a) => `${stxOrAsReceived(a.amount, 'short')} to ${shortPrincipal(a.recipient, MARKER)} (block ${formatCount(a.block_height)})`,
+
+  email: (a) =>
+    [
+      `A watched address received an STX transfer on ${networkName(a.network)}.`,
+      '',
+      fields([
+        ['Amount', amount(a.amount)],
+        ['To', id(a.recipient)],
+        ['From', id(a.sender)],
+        ['Memo', memo(a.memo)],
+        ['Block', block(a.block_height, a.block_hash)],
+        ['Block time', isoTime(a.block_time)],
+        ['Transaction', id(a.tx_id)],
+        ['Explorer', explorerTxUrl(a.tx_id, a.network)],
+      ]),
+    ].join('\n'),
+
+  sms(a) {
+    const decoded = decodeMemo(a.memo);
+    const memoText = decoded.kind === 'text' ? ` memo: ${decoded.text}` : '';
+    return `${stxOrAsReceived(a.amount, 'plain')} to ${shortPrincipal(a.recipient, MARKER)} ${smsWhere(a.block_height, a.tx_id)} from ${shortPrincipal(a.sender, MARKER)}${memoText}`;
+  },
+
+  terminal: (a) => {
+    const decoded = decodeMemo(a.memo);
+    return [
+      ['Amount', amount(a.amount)],
+      ['From', id(a.sender)],
+      ['To', id(a.recipient)],
+      ...(decoded.kind === 'none' ? [] : [['Memo', memo(a.memo)] as const]),
+      ['Block', `${formatCount(a.block_height)} at ${isoTime(a.block_time)}`],
+    ];
+  },
+  link: (a) => explorerTxUrl(a.tx_id, a.network),
+
+  attributes: (a) => ({ address: a.recipient }),
+
+  sample: {
+    type: 'token_transfer',
+    key: key(SAMPLE_TX_ID),
+    network: 'mainnet',
+    tx_id: SAMPLE_TX_ID,
+    block_height: 182345,
+    block_hash: SAMPLE_BLOCK_HASH,
+    block_time: SAMPLE_BLOCK_TIME,
+    sender: SAMPLE_ALEX,
+    recipient: SAMPLE_ARKADIKO,
+    amount: '1250500000',
+    memo: `0x676d${'00'.repeat(32)}`,
+  },
+} satisfies ChainKind<TokenTransferAlert>;
