@@ -25,7 +25,7 @@ describe('stdout publisher', () => {
   it('prints each alert for people as its terminal block, a blank line after each, without the email footer', async () => {
     const { out, text } = capture();
     const outcome = await createStdoutPublisher(out, 'human').publish(alerts);
-    expect(outcome).toEqual({ failed: [] });
+    expect(outcome).toEqual({ failed: [], undeliverable: [] });
     const blocks = text().split('\n\n');
     expect(blocks).toHaveLength(3); // two blocks and what follows the last blank line
     expect(blocks[0]!.split('\n')[0]).toBe('[stacks-watch] 1,250.5 STX to SP2C...YZR (block 182,345)');
