@@ -9,6 +9,7 @@ import type { Network } from '../../core/domain';
 import { CursorConflictError, type Cursor, type StateStore, type Telemetry } from '../../core/ports';
 import { realSleep, type RetryPolicy, type Sleep } from '../aws/retry';
 import { createAlertRecords } from './alert-records';
+import { createBlockStallRecord } from './block-stall';
 import { contractStatusItem, cursorAttributes, cursorItem, parseItem, scannedBlockItem, toContractStatus, toCursor, toScannedBlock } from './items';
 import { heightSortKey, stateKeys } from './keys';
 import { callTable, expiresAtFrom, isConditionalCheckFailed, type TableAccess } from './table-access';
@@ -215,5 +216,6 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     },
 
     ...createAlertRecords(table, keys),
+    ...createBlockStallRecord(table, keys),
   };
 }

@@ -2,6 +2,7 @@
 // over it in memory. The file store persists it after every change; tests use it as a real in-memory store.
 import type {
   AlertRecordSummary,
+  BlockStall,
   ClaimOutcome,
   Cursor,
   CursorPosition,
@@ -31,6 +32,8 @@ export interface StateDocument {
   blocks: Record<string, ScannedBlock>;
   contracts: Record<string, StoredContractStatus>;
   alerts: Record<string, AlertRecord>;
+  /** Absent in files written before it existed, and whenever no block is failing. */
+  blockStall?: BlockStall;
 }
 
 export function emptyDocument(network: string): StateDocument {
@@ -155,6 +158,16 @@ export class DocumentStateStore implements StateStore {
     const record = this.doc.alerts[key];
     if (!record) return null;
     return { key, state: record.state, alert: structuredClone(record.alert) };
+  }
+
+  async readBlockStall(): Promise<BlockStall | null> {
+    return this.doc.blockStall ? { ...this.doc.blockStall } : null;
+  }
+
+  async writeBlockStall(stall: BlockStall | null): Promise<void> {
+    if (stall) this.doc.blockStall = { ...stall };
+    else delete this.doc.blockStall;
+    await this.changed();
   }
 
   /** A record past its expiry counts as absent, like a DynamoDB item past its TTL that is not yet deleted. */
