@@ -62,11 +62,13 @@ export class StacksWatchStack extends Stack {
       watchConfigPath: watchConfig.path,
       table: this.state.table,
       alertsTopic: this.topics.alerts,
+      opsTopic: this.topics.operations,
       ...(this.topics.key ? { topicKey: this.topics.key } : {}),
       ...(secret ? { apiKeySecret: secret } : {}),
       environment: {
         TABLE_NAME: this.state.table.tableName,
         TOPIC_ARN: this.topics.alerts.topicArn,
+        OPS_TOPIC_ARN: this.topics.operations.topicArn,
         STACKS_API_URL: settings.stacksApiUrl ?? DEFAULT_API_URLS[watchConfig.config.network],
         ...(settings.stacksApiRpm !== undefined ? { STACKS_API_RPM: String(settings.stacksApiRpm) } : {}),
         ...(secret ? { STACKS_API_KEY_SECRET_ARN: secret.secretArn } : {}),

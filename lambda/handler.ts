@@ -1,5 +1,5 @@
 // The AWS composition root: EventBridge Scheduler invokes this every few minutes. It reads the environment,
-// builds the adapters (Hiro client, DynamoDB state, SNS publisher, Powertools telemetry) and runs the same
+// builds the adapters (Hiro client, DynamoDB state, SNS publisher and ops channel, Powertools telemetry) and runs the same
 // watch cycle as the local runner, within the invocation's time.
 import { readFile } from 'node:fs/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -16,6 +16,7 @@ import { parseWatchConfigText, WatchConfigError } from './config/watch-config';
 import { createHiroClient, type HiroClient } from './hiro';
 import { createDynamoStateStore } from './adapters/dynamodb';
 import { createSnsPublisher } from './adapters/sns';
+import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
 import { readApiSettings } from './runtime/api-env';
 import { readLambdaSettings, type LambdaSettings } from './runtime/lambda-env';
 import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
@@ -61,7 +62,9 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
       publisher: createSnsPublisher({ client: sns, topicArn: settings.topicArn, log: telemetry.log }),
       clock: { now: () => Date.now() },
       telemetry,
-      operator: operatorChannelOverLog(telemetry),
+      operator: settings.opsTopicArn
+        ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log: telemetry.log })
+        : operatorChannelOverLog(telemetry),
     };
     const timeLeftMs = context.getRemainingTimeInMillis();
     const workMs = Math.min(timeLeftMs - SAFETY_MARGIN_MS, (settings.runSeconds ?? Infinity) * 1000);

@@ -33,6 +33,8 @@ export interface WatcherFunctionProps {
   watchConfigPath: string;
   table: ITableV2;
   alertsTopic: ITopic;
+  /** The operations topic: operator notices go there, beside the alarms. */
+  opsTopic: ITopic;
   topicKey?: IKey;
   apiKeySecret?: ISecret;
   /** Everything else the handler reads from its environment. */
@@ -92,11 +94,12 @@ export class WatcherFunction extends Construct {
     });
     this.role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: 'stacks-watch function: its table, its alerts topic and key, its API key secret, its logs',
+      description: 'stacks-watch function: its table, its alerts and ops topics and their key, its API key secret, its logs',
     });
     grantWatcherAccess(this.role, {
       table: props.table,
       alertsTopic: props.alertsTopic,
+      opsTopic: props.opsTopic,
       ...(props.topicKey ? { topicKey: props.topicKey } : {}),
       logGroup: this.logGroup,
       deadLetterQueue: this.deadLetterQueue,

@@ -22,6 +22,8 @@ export const STATE_TABLE_ACTIONS = [
 export interface WatcherResources {
   table: ITableV2;
   alertsTopic: ITopic;
+  /** Where the function sends operator notices (the alarms' topic). */
+  opsTopic: ITopic;
   /** The customer-managed topic key, if any; `aws/sns` needs no grant. */
   topicKey?: IKey;
   logGroup: ILogGroup;
@@ -35,6 +37,7 @@ export function grantWatcherAccess(role: IRole, resources: WatcherResources): vo
   allow(STATE_TABLE_ACTIONS, resources.table.tableArn);
   // sns:Publish covers PublishBatch too.
   allow(['sns:Publish'], resources.alertsTopic.topicArn);
+  allow(['sns:Publish'], resources.opsTopic.topicArn);
   if (resources.topicKey) allow(TOPIC_PUBLISH_KEY_ACTIONS, resources.topicKey.keyArn);
   allow(['logs:CreateLogStream', 'logs:PutLogEvents'], resources.logGroup.logGroupArn);
   // Lambda itself sends a failed asynchronous invocation there, with the function's role.

@@ -12,6 +12,8 @@ import { findForkPoint } from './reorg';
 import { confirmOnNewChain, mergePending, retractionsFor } from './retractions';
 import { deepReorgKind } from './alert-kinds/deep-reorg';
 import { blockAlerts } from './block-alerts';
+import { clearBlockStall, recordBlockFailure } from './block-stalls';
+import { ChainLinkCheck, ChainUnlinkedError } from './chain-unlinked';
 import type { WatchRules } from './watch-rules';
 
 export interface ScanPlan {
@@ -41,6 +43,7 @@ export class BlockScanner {
   private reorgs = 0;
   private readonly readAhead: BlockReadAhead;
   private readonly links: ChainLinks;
+  private readonly unlinked = new ChainLinkCheck();
 
   constructor(
     private readonly deps: CycleDeps,
@@ -60,10 +63,16 @@ export class BlockScanner {
       stoppedBecause = await this.scan();
     } catch (error) {
       const clean = cleanStopReason(error);
-      if (!clean) throw error;
+      if (!clean) {
+        await this.failedAtBlock(error);
+        throw error;
+      }
       this.deps.telemetry.log('warn', (error as Error).message, { runId: this.budget.runId });
+      // Another run's fresh claim passes within the staleness limit; one that never does is a stuck block.
+      if (clean === 'alert-in-flight') await this.failedAtBlock(error);
       stoppedBecause = clean;
     }
+    if (this.blocksScanned > 0 && this.cursor) await this.pastFailingBlock(this.cursor.height);
     return {
       stoppedBecause,
       cursor: this.cursor,
@@ -91,6 +100,7 @@ export class BlockScanner {
       const { block, events } = read;
       if (this.cursor && !(await this.links.buildsOn(block, this.cursor))) {
         this.readAhead.discard();
+        this.unlinked.beforeRewind(block.header, this.cursor);
         await this.rewindToForkPoint(block.header.hash);
         continue;
       }
@@ -114,6 +124,36 @@ export class BlockScanner {
     // The tip is below the cursor: the API's chain got shorter; ours is canonical only if still there.
     const header = await this.deps.chain.getBlockHeader(cursor.height);
     if (header?.hash !== cursor.hash) await this.rewindToForkPoint(this.plan.tip.hash);
+  }
+
+  /**
+   * The run ends without getting past `nextHeight()`: count it, so that the same block failing run after run
+   * reaches the operator. A chain that does not link is told at once, since no retry of ours can fix it.
+   */
+  private async failedAtBlock(error: unknown): Promise<void> {
+    const { telemetry, operator } = this.deps;
+    const stall = await recordBlockFailure(this.deps, this.nextHeight(), error);
+    if (error instanceof ChainUnlinkedError) {
+      telemetry.log('error', error.message, { runId: this.budget.runId, unlinked: error.block });
+      // Told on the first run it happens; if it goes on, the stuck-block notices follow with the same cause.
+      if (stall && stall.failures > 1) return;
+      await operator.notify({
+        kind: 'chain-unlinked',
+        subject: `stacks-watch: the API's chain does not link at block ${error.block.height}`,
+        message: `${error.message}\n\nCheck the API (STACKS_API_URL) or point the watcher at another one.`,
+      });
+    }
+  }
+
+  private async pastFailingBlock(cursorHeight: number): Promise<void> {
+    try {
+      await clearBlockStall(this.deps, cursorHeight);
+    } catch (error) {
+      // The blocks are done and their cursor is saved; a stale failure count only makes a later notice early.
+      this.deps.telemetry.log('warn', 'could not clear the record of a block that had been failing', {
+        reason: (error as Error).message,
+      });
+    }
   }
 
   private nextHeight(): number {
@@ -209,12 +249,21 @@ export class BlockScanner {
    * that at least every remembered alert is confirmed or retracted.
    */
   private async deepReorgFallback(cursor: Cursor, newChainHash: string, windowFloor: number): Promise<CursorPosition> {
-    const { chain, telemetry } = this.deps;
+    const { chain, telemetry, operator } = this.deps;
     telemetry.metric('DeepReorgs', 1);
     telemetry.log('error', 'deep reorg: no remembered block is canonical; events below the window cannot be checked', {
       cursorHeight: cursor.height,
       cursorHash: cursor.hash,
       windowFloor,
+    });
+    await operator.notify({
+      kind: 'deep-reorg',
+      subject: `stacks-watch: a fork deeper than the ${cursor.height - windowFloor + 1} remembered blocks`,
+      message:
+        `None of the remembered blocks ${windowFloor} to ${cursor.height} is canonical any more: the scan had reached ` +
+        `block ${cursor.height} (${cursor.hash}), and the new chain's block above it is ${newChainHash}. The watcher ` +
+        `rescans from block ${Math.max(0, windowFloor - 1)}, confirming or retracting every alert it remembers; ` +
+        'events below that height cannot be checked. Look at the chain (an explorer) to see what the fork replaced.',
     });
     await this.deliver([
       {

@@ -142,6 +142,20 @@ export interface AlertRecordStore {
   writeRetracted(key: string, nowMs: number): Promise<void>;
 }
 
+/**
+ * Consecutive runs that failed at the same block: kept apart from the cursor so that a block that can never
+ * be scanned reaches the operator after a few runs with its cause, and the record goes once a run gets past it.
+ */
+export interface BlockStall {
+  height: number;
+  /** Runs in a row that failed at `height`. */
+  failures: number;
+  /** Epoch ms of the first of those failures. */
+  since: number;
+  /** The latest failure's error message. */
+  cause: string;
+}
+
 export class CursorConflictError extends Error {
   constructor(message = 'the cursor was changed by another run') {
     super(message);
@@ -184,6 +198,11 @@ export interface StateStore {
   /** Mark a sent alert retracted, so that the event alerts again if it comes back on chain. */
   markAlertRetracted(key: string, nowMs: number): Promise<void>;
   getAlertRecord(key: string): Promise<AlertRecordSummary | null>;
+
+  /** The failures at one block so far, or null when the last scanning run got past its block. */
+  readBlockStall(): Promise<BlockStall | null>;
+  /** Replace the record (null: remove it). One small record of its own, written only when a run fails or recovers. */
+  writeBlockStall(stall: BlockStall | null): Promise<void>;
 }
 
 // ---- delivery ----

@@ -82,6 +82,9 @@ async function readEmptyBlock(
 /** Returns the block's transactions in tx_index order, or throws naming the first disagreement. */
 function checkPages(height: number, total: number, pages: Page[]): RawBlockTransaction[] {
   const byIndex = new Map<number, RawBlockTransaction>();
+  // A transaction is in a block once; a repeated id would give two alerts one key, and the second claim
+  // would find the first "in flight" and stop every run at this block without an error.
+  const indexById = new Map<string, number>();
   const blockHash = pages[0]!.body.results[0]!.block_hash;
   for (const { request, offset, body } of pages) {
     if (body.total !== total) {
@@ -101,6 +104,11 @@ function checkPages(height: number, total: number, pages: Page[]): RawBlockTrans
       if (byIndex.has(tx.tx_index)) {
         throw inconsistent(request, `tx_index ${tx.tx_index} appears twice in block ${height}.`);
       }
+      const seenAt = indexById.get(tx.tx_id);
+      if (seenAt !== undefined) {
+        throw inconsistent(request, `transaction ${tx.tx_id} appears twice in block ${height} (tx_index ${seenAt} and ${tx.tx_index}).`);
+      }
+      indexById.set(tx.tx_id, tx.tx_index);
       byIndex.set(tx.tx_index, tx);
     }
   }

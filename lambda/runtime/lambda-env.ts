@@ -5,6 +5,8 @@ import { EnvironmentError } from './api-env';
 export interface LambdaSettings {
   tableName: string;
   topicArn: string;
+  /** The operations topic (alarms and operator notices); without it notices go to the log only. */
+  opsTopicArn?: string;
   apiKeySecretArn?: string;
   /** The watch config as JSON text, when set (it overrides the bundled watch.json). */
   watchConfigText?: string;
@@ -31,6 +33,8 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
   const topicArn = env.TOPIC_ARN?.trim() ?? '';
   if (!topicArn) problems.push('TOPIC_ARN is not set (the SNS topic alerts are published to)');
   else if (!TOPIC_ARN.test(topicArn)) problems.push(`TOPIC_ARN is not an SNS topic ARN: "${topicArn}"`);
+  const opsTopicArn = env.OPS_TOPIC_ARN?.trim() || undefined;
+  if (opsTopicArn && !TOPIC_ARN.test(opsTopicArn)) problems.push(`OPS_TOPIC_ARN is not an SNS topic ARN: "${opsTopicArn}"`);
   const apiKeySecretArn = env.STACKS_API_KEY_SECRET_ARN?.trim() || undefined;
   if (apiKeySecretArn && !SECRET_ARN.test(apiKeySecretArn)) {
     problems.push(`STACKS_API_KEY_SECRET_ARN is not a Secrets Manager secret ARN: "${apiKeySecretArn}"`);
@@ -57,6 +61,7 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
     pollIntervalSeconds,
     detailedMetrics: detailedText === 'true',
     watchConfigPath: env.WATCH_CONFIG_FILE?.trim() || `${env.LAMBDA_TASK_ROOT ?? process.cwd()}/watch.json`,
+    ...(opsTopicArn ? { opsTopicArn } : {}),
     ...(apiKeySecretArn ? { apiKeySecretArn } : {}),
     ...(runSeconds !== undefined ? { runSeconds } : {}),
     ...(watchConfigText ? { watchConfigText } : {}),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIRST_READ_AHEAD } from '../../lambda/core/read-ahead';
+import { FIRST_READ_AHEAD, MAX_READ_AHEAD } from '../../lambda/core/read-ahead';
 import { coinbase, contractCall, MemoryChain, transfer, type ModelTx } from '../support/memory-chain';
 import { config, harness, TOKEN, WATCHED } from './harness';
 
@@ -41,6 +41,22 @@ describe('reading blocks ahead while behind the tip', () => {
 
     expect(summary.blocksScanned).toBe(FIRST_READ_AHEAD + 2);
     expect(spy.eventCalls.map((ids) => ids.length)).toEqual([FIRST_READ_AHEAD, 2]);
+  });
+
+  it('doubles the batch after each full one, up to MAX_READ_AHEAD, so a long catch-up needs few event calls', async () => {
+    const chain = behindBy(FIRST_READ_AHEAD + 2 * FIRST_READ_AHEAD + MAX_READ_AHEAD + 3);
+    const spy = spyOn(chain);
+    const h = harness(chain, config({ startHeight: 101 }));
+
+    await h.run();
+
+    // Each block has one log-carrying transaction, so a call's id count is its batch's block count.
+    expect(spy.eventCalls.map((ids) => ids.length)).toEqual([
+      FIRST_READ_AHEAD,
+      2 * FIRST_READ_AHEAD,
+      MAX_READ_AHEAD,
+      3,
+    ]);
   });
 
   it('still delivers each block\'s alerts before moving the cursor past it, in chain order', async () => {

@@ -2,7 +2,7 @@
 // AWS_ENDPOINT_URL_DYNAMODB variable, as any local stand-in would be), SNS and Secrets Manager mocked at
 // the client. Several invocations over a growing chain.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { PublishBatchCommand, SNSClient, type PublishBatchRequestEntry } from '@aws-sdk/client-sns';
+import { PublishBatchCommand, PublishCommand, SNSClient, type PublishBatchRequestEntry, type PublishCommandInput } from '@aws-sdk/client-sns';
 import type { Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -14,6 +14,7 @@ import { captureOutput, lambdaContext } from '../support/lambda-invocation';
 const API_KEY = 'hiro-key-7f3a9c1e5b';
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:stacks-watch/api-key-AbCdEf';
 const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-alerts';
+const OPS_TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-ops';
 const alice = fakeAddress('alice');
 const vault = fakeContractId('vault');
 
@@ -165,6 +166,38 @@ describe('the Lambda handler over a growing chain', () => {
     const emf = jsonLines().find((l) => 'ApiRequests' in l)!;
     expect(emf.ApiRequests).toBeGreaterThan(0);
     expect(emf.ApiErrors).toBe(0);
+  });
+
+  it('tells the ops topic when the same block fails three invocations in a row, and goes on once it passes', async () => {
+    process.env.OPS_TOPIC_ARN = OPS_TOPIC_ARN;
+    const notices: PublishCommandInput[] = [];
+    sns.on(PublishCommand).callsFake((input: PublishCommandInput) => {
+      notices.push(input);
+      return { MessageId: `ops-${notices.length}` };
+    });
+    // SNS fails on its side for the block's alert, every attempt of every invocation.
+    sns.on(PublishBatchCommand).callsFake((input: { PublishBatchRequestEntries: PublishBatchRequestEntry[] }) => ({
+      Successful: [],
+      Failed: input.PublishBatchRequestEntries.map((e) => ({ Id: e.Id, Code: 'InternalError', SenderFault: false, Message: 'try later' })),
+    }));
+    const block = fake.chain.mine([transfer({ to: alice, amount: 77 })]);
+    try {
+      for (const run of [1, 2]) await expect(handler({}, lambdaContext(`run-stuck-${run}`))).rejects.toThrow(/InternalError/);
+      expect(notices).toEqual([]);
+      await expect(handler({}, lambdaContext('run-stuck-3'))).rejects.toThrow(/InternalError/);
+    } finally {
+      delete process.env.OPS_TOPIC_ARN;
+    }
+
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ TopicArn: OPS_TOPIC_ARN, Subject: expect.stringContaining(`block ${block.height} (3 runs in a row)`) });
+    expect(notices[0]!.Message).toContain('InternalError');
+    sns.on(PublishBatchCommand).callsFake((input: { PublishBatchRequestEntries: PublishBatchRequestEntry[] }) => ({
+      Successful: input.PublishBatchRequestEntries.map((e) => ({ Id: e.Id, MessageId: `m-${e.Id}` })),
+      Failed: [],
+    }));
+    const summary = await handler({}, lambdaContext('run-unstuck'));
+    expect(summary.cursor?.height).toBe(block.height);
   });
 
   it('fails the invocation before touching state when the watch config is invalid', async () => {

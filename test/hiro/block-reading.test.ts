@@ -157,6 +157,30 @@ describe('getBlock', () => {
     expect(error.message).toContain('tx_index 1 appears twice');
   });
 
+  it('refuses a block carrying the same tx_id twice, naming the block and the transaction, as retryable', async () => {
+    const h = await startHarness();
+    const block = h.fake.chain.mine(transfers(60));
+    let repeated = '';
+    // The second page repeats a transaction of the first under another tx_index.
+    h.fake.faults.once(
+      {
+        transform: (body) => {
+          const page = body as { results: { tx_id: string }[] };
+          repeated = block.txs[3]!.txId;
+          page.results[4]!.tx_id = repeated;
+          return page;
+        },
+      },
+      /offset=50/,
+    );
+
+    const error = await rejectionOf(h.client().getBlock(block.height));
+
+    expect(error).toBeInstanceOf(HiroInconsistentDataError);
+    expect(error.message).toContain(`transaction ${repeated} appears twice in block ${block.height} (tx_index 3 and 54)`);
+    expect(error.message).toContain('retried on the next run');
+  });
+
   it('refuses a page with fewer transactions than total promises', async () => {
     const h = await startHarness();
     const block = h.fake.chain.mine(transfers(3));

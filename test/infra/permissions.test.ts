@@ -40,7 +40,14 @@ function expectedFunctionStatements(s: Synthesized): Statement[] {
       Action: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
       Resource: arn(template, 'AWS::DynamoDB::GlobalTable'),
     },
-    { Effect: 'Allow', Action: 'sns:Publish', Resource: { Ref: logicalId(s, s.stack.topics.alerts.node.defaultChild) } },
+    {
+      Effect: 'Allow',
+      Action: 'sns:Publish',
+      Resource: [
+        { Ref: logicalId(s, s.stack.topics.alerts.node.defaultChild) },
+        { Ref: logicalId(s, s.stack.topics.operations.node.defaultChild) },
+      ],
+    },
     // aws/sns lets the account's principals use it through SNS: a grant is needed only for the stack's own key.
     ...(s.stack.topics.key ? [{ Effect: 'Allow', Action: ['kms:Decrypt', 'kms:GenerateDataKey'], Resource: arn(template, 'AWS::KMS::Key') }] : []),
     { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: arn(template, 'AWS::Logs::LogGroup') },
@@ -49,7 +56,7 @@ function expectedFunctionStatements(s: Synthesized): Statement[] {
 }
 
 describe('the function role', () => {
-  it('may use its table, publish to its topic with its key, write its logs and dead letters, and nothing else', () => {
+  it('may use its table, publish to its alerts and ops topics (and no other) with their key, write its logs and dead letters, and nothing else', () => {
     expect(functionStatements(plain)).toEqual(expectedFunctionStatements(plain));
   });
 

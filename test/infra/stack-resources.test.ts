@@ -212,10 +212,11 @@ describe('function', () => {
     expect([fn.MemorySize, fn.Timeout, fn.ReservedConcurrentExecutions]).toEqual([512, 330, undefined]);
   });
 
-  it('tells the handler its table, topic, API and Powertools settings', () => {
+  it('tells the handler its table, alerts and ops topics, API and Powertools settings', () => {
     expect(environment(defaults)).toEqual({
       TABLE_NAME: ref(defaults.template, 'AWS::DynamoDB::GlobalTable'),
       TOPIC_ARN: topicRefOf(defaults, 'alerts'),
+      OPS_TOPIC_ARN: topicRefOf(defaults, 'operations'),
       STACKS_API_URL: 'https://api.hiro.so',
       POLL_INTERVAL_SECONDS: '0',
       RUN_SECONDS: '50',

@@ -73,6 +73,13 @@ describe('Lambda settings from the environment', () => {
     expect(() => readLambdaSettings({ ...base, DETAILED_METRICS: 'yes' })).toThrow(/DETAILED_METRICS must be true or false, got "yes"/);
   });
 
+  it('reads an optional ops topic for operator notices, and names a malformed one', () => {
+    const ops = 'arn:aws:sns:us-east-1:123456789012:ops';
+    expect(readLambdaSettings({ ...base, OPS_TOPIC_ARN: ops }).opsTopicArn).toBe(ops);
+    expect(readLambdaSettings(base).opsTopicArn).toBeUndefined();
+    expect(() => readLambdaSettings({ ...base, OPS_TOPIC_ARN: 'ops' })).toThrow(/OPS_TOPIC_ARN is not an SNS topic ARN: "ops"/);
+  });
+
   it('reads the bundled watch.json beside the function unless WATCH_CONFIG is set', () => {
     expect(readLambdaSettings({ ...base, LAMBDA_TASK_ROOT: '/var/task' })).toMatchObject({ watchConfigPath: '/var/task/watch.json', pollIntervalSeconds: 0 });
     expect(readLambdaSettings({ ...base, WATCH_CONFIG: '{}' }).watchConfigText).toBe('{}');

@@ -10,6 +10,7 @@ import { CursorConflictError, type Cursor, type PendingRetractions, type StateSt
 import type * as z from '../../zod-mini';
 import { realSleep, type RetryPolicy, type Sleep } from '../aws/retry';
 import { createAlertRecords } from './alert-records';
+import { createBlockStallRecord } from './block-stall';
 import {
   contractStatusItem,
   cursorAttributes,
@@ -285,5 +286,6 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     },
 
     ...createAlertRecords(table, keys),
+    ...createBlockStallRecord(table, keys),
   };
 }

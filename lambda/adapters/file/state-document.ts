@@ -4,6 +4,7 @@ import type {
   AlertClaim,
   AlertRecordStore,
   AlertRecordSummary,
+  BlockStall,
   ClaimOutcome,
   ConditionalWrite,
   StoredAlertRecord,
@@ -40,6 +41,8 @@ export interface StateDocument {
   blocks: Record<string, ScannedBlock>;
   contracts: Record<string, StoredContractStatus>;
   alerts: Record<string, AlertRecord>;
+  /** Absent in files written before it existed, and whenever no block is failing. */
+  blockStall?: BlockStall;
 }
 
 export function emptyDocument(network: string): StateDocument {
@@ -220,6 +223,16 @@ export class DocumentStateStore implements StateStore {
         await this.changed();
       },
     };
+  }
+
+  async readBlockStall(): Promise<BlockStall | null> {
+    return this.doc.blockStall ? { ...this.doc.blockStall } : null;
+  }
+
+  async writeBlockStall(stall: BlockStall | null): Promise<void> {
+    if (stall) this.doc.blockStall = { ...stall };
+    else delete this.doc.blockStall;
+    await this.changed();
   }
 
   /** A record past its expiry counts as absent, like a DynamoDB item past its TTL that is not yet deleted. */

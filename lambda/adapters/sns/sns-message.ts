@@ -14,6 +14,8 @@ const EMAIL_TRUNCATION_NOTE = '\n\n[Shortened to fit the 256 KiB SNS limit; the 
 const EMAIL_OMITTED = '[Too large for the 256 KiB SNS limit; the alert JSON carries the details.]';
 const FIELD_TRUNCATION_NOTE = '...[truncated]';
 const MAX_FIT_ROUNDS = 5;
+/** The alert JSON is cut to this before the email is touched: its fields stay long enough to read and match on. */
+const ALERT_JSON_FLOOR_BYTES = 16 * 1024;
 
 export interface SnsMessage {
   /** MessageStructure "json": one body per protocol. */
@@ -53,21 +55,31 @@ function cutToBytes(text: string, maxBytes: number): string {
 }
 
 /**
- * The alert with its longest text fields cut until its JSON is at most `maxBytes`: only a huge contract
- * log value can get here, and a shortened value beats an alert that SNS refuses forever.
+ * The alert with its long text fields cut to one common length, the longest that lets its JSON fit in
+ * `maxBytes`: only a huge contract log value can get here (its repr and hex), both stay readable from their
+ * start, and a shortened value beats an alert that SNS refuses forever. The `key` is never cut.
  */
 function shrinkAlertJson(alert: Alert, maxBytes: number): string {
-  const copy: Record<string, unknown> = { ...alert, truncated: true };
-  for (let json = JSON.stringify(copy); utf8Bytes(json) > maxBytes; json = JSON.stringify(copy)) {
-    const longest = Object.entries(copy)
-      .filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'key')
-      .sort((a, b) => b[1].length - a[1].length)[0];
-    if (!longest || longest[1].length === 0) return json; // nothing left to cut
-    const [field, value] = longest;
-    const keep = utf8Bytes(value) - (utf8Bytes(json) - maxBytes) - FIELD_TRUNCATION_NOTE.length;
-    copy[field] = keep > 0 ? cutToBytes(value, keep) + FIELD_TRUNCATION_NOTE : '';
+  const texts = Object.entries(alert).filter(
+    (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'key',
+  );
+  const withCap = (cap: number) =>
+    JSON.stringify({
+      ...alert,
+      ...Object.fromEntries(
+        texts.filter(([, value]) => utf8Bytes(value) > cap).map(([field, value]) => [field, cutToBytes(value, cap) + FIELD_TRUNCATION_NOTE]),
+      ),
+      truncated: true,
+    });
+  // Binary search for the largest cap that fits; about 20 rounds for a megabyte.
+  let low = 0;
+  let high = Math.max(0, ...texts.map(([, value]) => utf8Bytes(value)));
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (utf8Bytes(withCap(mid)) <= maxBytes) low = mid;
+    else high = mid - 1;
   }
-  return JSON.stringify(copy);
+  return withCap(low);
 }
 
 export function buildSnsMessage(outgoing: OutgoingAlert): SnsMessage {
@@ -84,19 +96,28 @@ export function buildSnsMessage(outgoing: OutgoingAlert): SnsMessage {
   const compose = () => JSON.stringify({ default: alertJson, email, sms: rendering.sms });
   const overLimit = () => fixedBytes + utf8Bytes(compose()) - SNS_MAX_PAYLOAD_BYTES;
 
-  // Each cut removes at least as many escaped bytes as raw ones, so one or two rounds suffice; the
-  // bound only guards against a loop that a miscount would make endless.
+  // The untrusted fields of the alert JSON go first (a huge print's repr and hex: the only way an alert
+  // gets this big, and the email shows them capped anyway), down to a floor that keeps them useful; the
+  // person's email is cut only if that is not enough, and the alert JSON below the floor only after that.
+  // Each cut removes at least as many escaped bytes as raw ones, so one or two rounds suffice; the bound
+  // only guards against a loop that a miscount would make endless.
+  let alertBudget = utf8Bytes(alertJson);
+  const shrinkAlert = (floor: number) => {
+    for (let round = 0, over = overLimit(); over > 0 && round < MAX_FIT_ROUNDS; round++, over = overLimit()) {
+      const budget = Math.max(floor, alertBudget - over);
+      if (budget >= alertBudget) return;
+      if (!adjustments.includes('alert fields truncated')) adjustments.push('alert fields truncated');
+      alertBudget = budget;
+      alertJson = shrinkAlertJson(alert, alertBudget);
+    }
+  };
+  shrinkAlert(Math.min(alertBudget, ALERT_JSON_FLOOR_BYTES));
   for (let round = 0, over = overLimit(); over > 0 && email !== EMAIL_OMITTED && round < MAX_FIT_ROUNDS; round++, over = overLimit()) {
     if (round === 0) adjustments.push('email body trimmed');
     const keep = utf8Bytes(email) - over - 2 * utf8Bytes(EMAIL_TRUNCATION_NOTE);
     email = keep > 0 ? cutToBytes(email, keep) + EMAIL_TRUNCATION_NOTE : EMAIL_OMITTED;
   }
-  let alertBudget = utf8Bytes(alertJson);
-  for (let round = 0, over = overLimit(); over > 0 && round < MAX_FIT_ROUNDS; round++, over = overLimit()) {
-    if (round === 0) adjustments.push('alert fields truncated');
-    alertBudget -= over;
-    alertJson = shrinkAlertJson(alert, alertBudget);
-  }
+  shrinkAlert(0);
 
   const message = compose();
   return { message, subject, attributes, bytes: fixedBytes + utf8Bytes(message), adjustments };

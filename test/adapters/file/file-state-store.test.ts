@@ -31,6 +31,16 @@ describe('file state store', () => {
     expect(await reopened.readCursor()).toEqual({ ...at(10), version: 1 });
   });
 
+  it('persists the record of a failing block so the next process counts on, and drops it when cleared', async () => {
+    const stall = { height: 7, failures: 2, since: 1_800_000_000_000, cause: 'the API answered 500' };
+    await (await FileStateStore.open(path, 'mainnet')).writeBlockStall(stall);
+    const reopened = await FileStateStore.open(path, 'mainnet');
+    expect(await reopened.readBlockStall()).toEqual(stall);
+    await reopened.writeBlockStall(null);
+    expect(await (await FileStateStore.open(path, 'mainnet')).readBlockStall()).toBeNull();
+    expect(JSON.parse(await readFile(path, 'utf8'))).not.toHaveProperty('blockStall');
+  });
+
   it('refuses a cursor write with a stale version', async () => {
     const store = await FileStateStore.open(path, 'mainnet');
     await store.writeCursor(at(10), null);

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ContractLogAlert, OutgoingAlert } from '../../../lambda/core/domain';
 import { buildSnsMessage, SNS_MAX_PAYLOAD_BYTES } from '../../../lambda/adapters/sns/sns-message';
+import { render } from '../../../lambda/core/render';
 import { contractLog, rendered, tokenTransfer } from './outgoing-alerts';
 
 const KIB = 1024;
@@ -126,7 +127,25 @@ describe('256 KiB limit', () => {
     expect(built.bytes).toBeLessThanOrEqual(SNS_MAX_PAYLOAD_BYTES);
     expect(sent).toMatchObject({ key: contractLog.key, tx_id: contractLog.tx_id, truncated: true });
     expect(sent.value_hex.endsWith('...[truncated]')).toBe(true);
-    expect(body.email).toMatch(/256 KiB SNS limit/);
+    expect(body.email).toBe(rendered.contractLog.rendering.email);
+    expect(built.adjustments).toEqual(['alert fields truncated']);
+  });
+
+  it('keeps the readable email of a 1 MB print: the untrusted fields are shortened, not the whole body', () => {
+    const print: ContractLogAlert = { ...contractLog, value_repr: `(buff 0x${'ab'.repeat(512 * KIB)})`, value_hex: `0x${'cd'.repeat(512 * KIB)}` };
+    const rendering = render(print);
+    const built = buildSnsMessage({ alert: print, rendering });
+    const body = JSON.parse(built.message) as { default: string; email: string; sms: string };
+    const sent = JSON.parse(body.default) as ContractLogAlert & { truncated?: boolean };
+
+    expect(built.bytes).toBeLessThanOrEqual(SNS_MAX_PAYLOAD_BYTES);
+    expect(body.email).toBe(rendering.email);
+    expect(body.email).toContain(print.contract_id);
+    expect(body.email).toContain(print.tx_id);
+    expect(body.email).not.toMatch(/Too large/);
+    expect(body.sms).toBe(rendering.sms);
+    expect(sent).toMatchObject({ key: print.key, tx_id: print.tx_id, contract_id: print.contract_id, truncated: true });
+    expect(sent.value_repr.startsWith('(buff 0xabab')).toBe(true);
   });
 
   it('leaves a message under the limit untouched', () => {
