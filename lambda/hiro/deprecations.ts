@@ -29,11 +29,16 @@ export class RouteDeprecations {
   private readonly retired = new Set<string>();
   /** Seen since the last take(), one entry per route; a 410 replaces a warning. */
   private unreported = new Map<string, ApiDeprecation>();
+  /**
+   * Warnings already taken: a deprecated route is news once per client, that is once per Lambda invocation
+   * (which builds its own client) and once per local runner process, not once per polling cycle.
+   */
+  private readonly reported = new Set<string>();
 
   /** Looks at every answer's headers; only a 299 warning counts (other warn-codes are not deprecations). */
   observe(route: string, headers: Headers): void {
     const warning = headers.get('warning');
-    if (!warning || !DEPRECATION_WARNING.test(warning) || this.unreported.has(route)) return;
+    if (!warning || !DEPRECATION_WARNING.test(warning) || this.unreported.has(route) || this.reported.has(route)) return;
     this.unreported.set(route, { route, replacement: null, gone: this.retired.has(route), detail: warning.trim() });
   }
 
@@ -50,6 +55,7 @@ export class RouteDeprecations {
   take(): ApiDeprecation[] {
     const taken = [...this.unreported.values()];
     this.unreported = new Map();
+    for (const deprecation of taken) this.reported.add(deprecation.route);
     // A retired route stays news for every cycle: the operator must hear it until the watcher is updated.
     for (const route of this.retired) {
       if (!taken.some((d) => d.route === route)) {

@@ -150,7 +150,8 @@ describe('--check', () => {
 });
 
 describe('a running watcher', () => {
-  const fake = createFakeHiro();
+  // Without Hiro's deprecation warnings, which a process logs once (see deprecated-routes.test.ts).
+  const fake = createFakeHiro({ deprecationWarnings: false });
   let server: RunningFakeHiro;
   beforeAll(async () => {
     fake.chain.mine([coinbase()]);

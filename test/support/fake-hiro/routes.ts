@@ -67,9 +67,9 @@ export function routeOf(method: string, path: string): string {
   return ROUTES.unknown;
 }
 
-export function answer(chain: FakeChain, request: SeenRequest): FakeAnswer {
+export function answer(chain: FakeChain, request: SeenRequest, deprecationWarnings = true): FakeAnswer {
   const served = serve(chain, request);
-  const warning = DEPRECATION_WARNINGS[request.route];
+  const warning = deprecationWarnings ? DEPRECATION_WARNINGS[request.route] : undefined;
   return warning ? { ...served, headers: { ...served.headers, warning } } : served;
 }
 

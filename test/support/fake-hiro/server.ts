@@ -15,6 +15,8 @@ export interface FakeHiroOptions {
   rateLimit?: FakeRateLimitOptions;
   /** Check X-API-Key: a wrong key is a 403; no key is a 401 when `required`, else served. */
   apiKey?: { key: string; required?: boolean };
+  /** Send the deprecated routes' `Warning: 299` header, as the real API does (default true). */
+  deprecationWarnings?: boolean;
 }
 
 export interface RunningFakeHiro {
@@ -142,7 +144,7 @@ export class FakeHiro {
         body: { error: 'Gone', message: 'This endpoint has been disabled. Deprecated endpoint' },
       };
     }
-    const served = answer(this.chain, seen);
+    const served = answer(this.chain, seen, this.options.deprecationWarnings ?? true);
     const normal = fault?.status !== undefined ? { ...served, status: fault.status } : served;
     if (fault?.transform && normal.body !== undefined && typeof normal.body !== 'string') {
       return { ...normal, body: fault.transform(structuredClone(normal.body)) };
