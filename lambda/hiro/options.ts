@@ -23,8 +23,9 @@ export interface HiroClientOptions {
   requestsPerMinute?: number;
   /**
    * Requests that may start at once before starts are spaced 60 000 / rpm ms apart; never more than
-   * requestsPerMinute start in any 60 s. Default: one second's worth (1 without a key, 8 with one), since
-   * the gateway also limits per second; 1 spaces every start evenly.
+   * requestsPerMinute start in any 60 s, and none while a window the gateway reports is spent. Default: half
+   * the minute's budget (25 without a key, 250 with one), so a scheduled run's requests go out in parallel;
+   * 1 spaces every start evenly.
    */
   burst?: number;
   /** Requests in flight at once, within the per-minute budget. Default 4. */
@@ -78,7 +79,7 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     baseUrl: parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL),
     apiKey,
     requestsPerMinute,
-    burst: positiveInteger('burst', options.burst ?? Math.max(1, Math.floor(requestsPerMinute / 60))),
+    burst: positiveInteger('burst', options.burst ?? Math.max(1, Math.floor(requestsPerMinute / 2))),
     concurrency: positiveInteger('concurrency', options.concurrency ?? 4),
     timeoutMs: positive('timeoutMs', options.timeoutMs ?? 10_000),
     maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 4),
