@@ -33,13 +33,17 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
   }
   try {
     const published: Alert[] = [];
+    // The tip is asked for while the statuses are checked: independent requests, so one round trip for
+    // both. Status alerts still go out before any block's; a failed tip is seen where it is awaited.
+    const tipRequest = deps.chain.getTip();
+    tipRequest.catch(() => {});
     const statuses = await checkContractStatuses(deps, config, budget);
     summary.contractsChecked = statuses.checked;
     published.push(...statuses.alerts);
     // Polling cycles inside one invocation skip the status check (contracts: []); only a real check reports.
     if (config.contracts.length > 0) telemetry.metric('ContractsWatched', config.contracts.length);
 
-    const tip = await deps.chain.getTip();
+    const tip = await tipRequest;
     if (!tip) {
       telemetry.log('warn', 'the API has no chain tip yet (still syncing); no block scanned');
       countAlerts(summary, published);
