@@ -111,9 +111,11 @@ async function oneCycle(deps: CycleDeps, config: WatchConfig, shouldStop: () => 
 }
 
 async function buildDeps(options: CliOptions, config: WatchConfig, telemetry: Telemetry): Promise<CycleDeps> {
+  const operator = operatorChannelOverLog(telemetry);
   const chain = createHiroClient({
     ...readApiSettings(process.env),
     log: (level, message, attributes) => telemetry.log(level, message, attributes),
+    operator,
   });
   const state: StateStore = options.table
     ? await openDynamoState(options.table, config, telemetry)
@@ -121,7 +123,7 @@ async function buildDeps(options: CliOptions, config: WatchConfig, telemetry: Te
   const publisher: Publisher = options.topic
     ? await openSnsPublisher(options.topic, telemetry)
     : createStdoutPublisher(process.stdout, options.json ? 'json' : 'human');
-  return { chain, state, publisher, clock: { now: () => Date.now() }, telemetry, operator: operatorChannelOverLog(telemetry) };
+  return { chain, state, publisher, clock: { now: () => Date.now() }, telemetry, operator };
 }
 
 // The AWS adapters load only when asked for, so a local run never pays for the AWS SDK.

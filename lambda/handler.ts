@@ -48,9 +48,11 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
     const config = (watchConfig ??= await loadWatchConfig(settings));
     const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
     const telemetry = createPowertoolsTelemetry(logger, metrics);
+    const operator = operatorChannelOverLog(telemetry);
     chain = createHiroClient({
       ...readApiSettings(process.env, apiKey),
       log: (level, message, attributes) => logger[level](message, attributes ?? {}),
+      operator,
     });
     const deps = {
       chain,
@@ -58,7 +60,7 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
       publisher: createSnsPublisher({ client: sns, topicArn: settings.topicArn, log: telemetry.log }),
       clock: { now: () => Date.now() },
       telemetry,
-      operator: operatorChannelOverLog(telemetry),
+      operator,
     };
     const timeLeftMs = context.getRemainingTimeInMillis();
     const workMs = Math.min(timeLeftMs - SAFETY_MARGIN_MS, (settings.runSeconds ?? Infinity) * 1000);

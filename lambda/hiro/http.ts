@@ -20,6 +20,7 @@ import { RequestLimiter } from './limiter';
 import type { ResolvedHiroOptions } from './options';
 import { readRetryAfterMs } from './rate-limit-headers';
 import { describeRequest, requestUrl, type HiroRequest } from './request';
+import { ThrottlingWatch } from './throttling-notice';
 import { checkBody, parseJson } from './validate';
 
 export interface ApiStats {
@@ -46,8 +47,10 @@ const BACKOFF_CAP_MS = 20_000;
 export class HiroHttp {
   private readonly limiter: RequestLimiter;
   private readonly counters: ApiStats = { requests: 0, throttled: 0, errors: 0, byEndpoint: {} };
+  private readonly throttling: ThrottlingWatch;
 
   constructor(private readonly options: ResolvedHiroOptions) {
+    this.throttling = new ThrottlingWatch(options.operator, options.requestsPerMinute);
     this.limiter = new RequestLimiter({
       requestsPerMinute: options.requestsPerMinute,
       burst: options.burst,
@@ -76,9 +79,13 @@ export class HiroHttp {
     const url = requestUrl(this.options.baseUrl, request);
     for (let retry = 0; ; retry += 1) {
       const attempt = await this.limiter.run(() => this.attempt(url, request, retry));
+      if (attempt.kind === 'answer') await this.throttling.answered(attempt.status, id.endpoint);
       const verdict = this.judge(attempt, request, id, schema, retry);
       if ('answer' in verdict) return verdict.answer;
-      if (retry >= this.options.maxRetries) throw verdict.giveUp();
+      if (retry >= this.options.maxRetries) {
+        if (attempt.kind === 'answer' && attempt.status === 429) await this.throttling.gaveUp(id.endpoint, retry + 1);
+        throw verdict.giveUp();
+      }
       this.options.log('warn', 'Hiro request failed; retrying', {
         endpoint: request.route,
         request: id.endpoint,

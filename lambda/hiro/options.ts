@@ -1,5 +1,6 @@
 // The client's options, their defaults, and the checks that turn a bad option into a message at start-up
 // rather than a confusing failure on the first request.
+import type { OperatorChannel } from '../core/ports';
 import { HiroConfigError } from './errors';
 
 export type HiroLogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -45,6 +46,8 @@ export interface HiroClientOptions {
   random?: () => number;
   onRequest?: (event: HiroRequestEvent) => void;
   log?: (level: HiroLogLevel, message: string, attributes?: Record<string, unknown>) => void;
+  /** Told once per client when 429s are sustained (5 in a row, or a request that gave up on them). */
+  operator?: OperatorChannel;
 }
 
 export interface ResolvedHiroOptions {
@@ -62,6 +65,7 @@ export interface ResolvedHiroOptions {
   random: () => number;
   onRequest: (event: HiroRequestEvent) => void;
   log: (level: HiroLogLevel, message: string, attributes?: Record<string, unknown>) => void;
+  operator: OperatorChannel | undefined;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.hiro.so';
@@ -90,6 +94,7 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     random: options.random ?? Math.random,
     onRequest: options.onRequest ?? (() => {}),
     log: options.log ?? (() => {}),
+    operator: options.operator,
   };
 }
 

@@ -126,6 +126,20 @@ describe('the Lambda handler over a growing chain', () => {
     expect(logs.some((l) => l.message === 'invocation done' && l.runId === 'run-5')).toBe(true);
   });
 
+  it('tells the operator, once, when the API keeps answering 429', async () => {
+    fake.chain.mine([]);
+    fake.faults.times(7, { status: 429, headers: { 'retry-after': '0' } });
+    await handler({}, lambdaContext('run-throttled'));
+    const notices = output
+      .join('')
+      .split('\n')
+      .filter((l) => l.trim().startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.operatorNotice === 'rate-limited');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.message).toMatch(/429/);
+  });
+
   it('counts an empty block\'s expected 404 as an API request, not an API error', async () => {
     fake.chain.mine([]);
     await handler({}, lambdaContext('run-empty'));
