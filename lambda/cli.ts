@@ -5,10 +5,11 @@ import { hostname } from 'node:os';
 import { operatorChannelOverLog } from './core/operator-log';
 import { runCycle } from './core/cycle';
 import type { CycleDeps, CycleSummary } from './core/cycle-types';
+import type { StatusSweep } from './core/contract-status-sweep';
 import type { WatchConfig } from './core/domain';
 import type { Publisher, StateStore, Telemetry } from './core/ports';
 import { loadWatchConfigFile, WatchConfigError } from './config/watch-config';
-import { createHiroClient, HiroConfigError } from './hiro';
+import { contractStatusSweep, createHiroClient, HiroConfigError } from './hiro';
 import { FileStateStore, StateFileError } from './adapters/file/file-state-store';
 import { createStdoutPublisher } from './adapters/stdout/stdout-publisher';
 import { parseCliArgs, UsageError, USAGE, type CliOptions } from './local/args';
@@ -57,6 +58,10 @@ async function main(): Promise<number> {
     throw error;
   }
 
+  // One cycle checks every contract; a runner that keeps going sweeps a long list a slice per interval.
+  const statusSweep = options.once
+    ? undefined
+    : contractStatusSweep(readApiSettings(process.env).requestsPerMinute, options.intervalSeconds * 1000);
   let stopRequested = false;
   let wake: (() => void) | undefined;
   process.on('SIGINT', () => {
@@ -73,7 +78,7 @@ async function main(): Promise<number> {
   for (;;) {
     let behind = false;
     try {
-      const summary = await oneCycle(deps, config, () => stopRequested);
+      const summary = await oneCycle(deps, config, () => stopRequested, statusSweep);
       // Behind the tip with budget left: go on at once rather than waiting a whole interval.
       behind = summary.stoppedBecause === 'max-blocks' || summary.stoppedBecause === 'time-budget';
     } catch (error) {
@@ -94,7 +99,12 @@ async function main(): Promise<number> {
   }
 }
 
-async function oneCycle(deps: CycleDeps, config: WatchConfig, shouldStop: () => boolean): Promise<CycleSummary> {
+async function oneCycle(
+  deps: CycleDeps,
+  config: WatchConfig,
+  shouldStop: () => boolean,
+  statusSweep: StatusSweep | undefined,
+): Promise<CycleSummary> {
   const progress = createProgressReporter(process.stderr);
   try {
     return await runCycle(deps, config, {
@@ -103,6 +113,7 @@ async function oneCycle(deps: CycleDeps, config: WatchConfig, shouldStop: () => 
       leaseTtlMs: LEASE_TTL_MS,
       alertStaleAfterMs: LEASE_TTL_MS,
       shouldStop,
+      ...(statusSweep ? { statusSweep } : {}),
       onBlockDone: (p) => progress.update(p),
     });
   } finally {

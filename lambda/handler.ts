@@ -13,7 +13,7 @@ import { runCycle } from './core/cycle';
 import type { CycleSummary } from './core/cycle-types';
 import type { WatchConfig } from './core/domain';
 import { parseWatchConfigText, WatchConfigError } from './config/watch-config';
-import { createHiroClient, type ApiStats, type HiroClient } from './hiro';
+import { contractStatusSweep, createHiroClient, type ApiStats, type HiroClient } from './hiro';
 import { createDynamoStateStore } from './adapters/dynamodb';
 import { createSnsPublisher } from './adapters/sns';
 import { readApiSettings } from './runtime/api-env';
@@ -49,8 +49,9 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
     const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
     const telemetry = createPowertoolsTelemetry(logger, metrics);
     const operator = operatorChannelOverLog(telemetry);
+    const apiSettings = readApiSettings(process.env, apiKey);
     chain = createHiroClient({
-      ...readApiSettings(process.env, apiKey),
+      ...apiSettings,
       log: (level, message, attributes) => logger[level](message, attributes ?? {}),
       operator,
     });
@@ -71,6 +72,9 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
       // A run killed at its timeout leaves its lease and claims behind; both lapse after the timeout.
       leaseTtlMs: timeLeftMs,
       alertStaleAfterMs: timeLeftMs,
+      ...(settings.scheduleSeconds
+        ? { statusSweep: contractStatusSweep(apiSettings.requestsPerMinute, settings.scheduleSeconds * 1000) }
+        : {}),
     };
     // Optional fast mode: keep polling inside the invocation so an event is alerted seconds after its block.
     const summary = await pollWhileCaughtUp(

@@ -4,6 +4,7 @@ import type { Alert, AlertType, WatchConfig } from './domain';
 import type { CycleBudget, CycleDeps, CycleSummary, StopReason } from './cycle-types';
 import { BlockScanner } from './block-scanner';
 import { watchContractStatuses } from './contract-status-watch';
+import { contractsThisCycle } from './contract-status-sweep';
 import { compileWatchRules } from './watch-rules';
 import { RunLease } from './run-lease';
 import { AlertInFlightError } from './delivery';
@@ -90,7 +91,8 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
  */
 async function checkContractStatuses(deps: CycleDeps, config: WatchConfig, budget: CycleBudget) {
   try {
-    return await watchContractStatuses(config.contracts, config.network, deps.chain, deps, budget.alertStaleAfterMs);
+    const contracts = contractsThisCycle(config.contracts, budget.statusSweep, deps.clock.now());
+    return await watchContractStatuses(contracts, config.network, deps.chain, deps, budget.alertStaleAfterMs);
   } catch (error) {
     if (!(error instanceof AlertInFlightError)) throw error;
     deps.telemetry.log('warn', `${error.message}; contract statuses are checked again next run`, { runId: budget.runId });

@@ -17,6 +17,8 @@ export interface LambdaSettings {
    * a run catching up ends before the next one is due rather than overlapping (and being throttled) into it.
    */
   runSeconds?: number;
+  /** The schedule interval, when set: long watch lists have their statuses checked a slice per interval. */
+  scheduleSeconds?: number;
 }
 
 const SECRET_ARN = /^arn:aws[\w-]*:secretsmanager:[\w-]+:\d{12}:secret:[\w/+=.@-]+$/;
@@ -43,6 +45,11 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
   if (runSeconds !== undefined && (!Number.isInteger(runSeconds) || runSeconds < 10 || runSeconds > 3600)) {
     problems.push(`RUN_SECONDS must be a whole number of seconds from 10 to 3600, got "${runText}"`);
   }
+  const scheduleText = env.SCHEDULE_SECONDS?.trim();
+  const scheduleSeconds = scheduleText ? Number(scheduleText) : undefined;
+  if (scheduleSeconds !== undefined && (!Number.isInteger(scheduleSeconds) || scheduleSeconds < 60 || scheduleSeconds > 3600)) {
+    problems.push(`SCHEDULE_SECONDS must be a whole number of seconds from 60 to 3600, got "${scheduleText}"`);
+  }
   if (problems.length > 0) throw new EnvironmentError(`invalid Lambda environment:\n- ${problems.join('\n- ')}`);
   const watchConfigText = env.WATCH_CONFIG?.trim() || undefined;
   return {
@@ -52,6 +59,7 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
     watchConfigPath: env.WATCH_CONFIG_FILE?.trim() || `${env.LAMBDA_TASK_ROOT ?? process.cwd()}/watch.json`,
     ...(apiKeySecretArn ? { apiKeySecretArn } : {}),
     ...(runSeconds !== undefined ? { runSeconds } : {}),
+    ...(scheduleSeconds !== undefined ? { scheduleSeconds } : {}),
     ...(watchConfigText ? { watchConfigText } : {}),
   };
 }
