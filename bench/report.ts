@@ -3,7 +3,7 @@
 import { LOG_BYTES_PER_CYCLE, LOG_BYTES_PER_INVOCATION, METRICS_EVERY_RUN, PRICES, RUNS_PER_MONTH } from './aws-prices';
 import type { BundleComparison } from './bundle';
 import type { CatchUpRow } from './catch-up';
-import { MEMORY_GB, type CycleCosts } from './cycle-cost';
+import { FOLLOWING_BLOCKS, FOLLOWING_RUN_GOAL_MS, HIRO_LATENCY_MS, MEMORY_GB, type CycleCosts } from './cycle-cost';
 import type { FollowingTipRow } from './following-tip';
 import type { LatencyRow } from './alert-latency';
 import { dollars, fixed, kib, percent, ratio, table, thousands, verdict } from './markdown';
@@ -75,15 +75,16 @@ export function followingSection(rows: FollowingTipRow[]): string {
   return [
     `### 3. Following the tip without an API key`,
     '',
-    'Blocks every 2 to 8 s (about 12 a minute), simulated time; a new client per invocation, as the handler builds one. Share of the 50 requests a minute allowed without a key.',
+    'Blocks every 2 to 8 s (about 12 a minute), simulated time; a new client per invocation, as the handler builds one. Requests per block count every request, the tip and the contract statuses ("both" watches 8 contracts\' deployment status) included. Share of the 50 requests a minute allowed without a key.',
     '',
     table(
-      ['config', 'mode', 'blocks / min', 'requests / min', 'share of 50 / min', 'requests by route'],
+      ['config', 'mode', 'blocks / min', 'requests / min', 'requests / block', 'share of 50 / min', 'requests by route'],
       rows.map((r) => [
         r.config,
         r.pollSeconds === 0 ? '1-minute schedule' : `polling every ${r.pollSeconds} s`,
         fixed(r.blocksPerMinute, 1),
         fixed(r.requestsPerMinute, 1),
+        fixed(r.requestsPerMinute / r.blocksPerMinute, 2),
         percent(r.budgetShare),
         Object.entries(r.byRoute)
           .map(([route, count]) => `${route.replace('GET ', '')}: ${fixed(count / r.minutes, 1)}/min`)
@@ -158,7 +159,8 @@ export function costSection(cost: CycleCosts): string {
     `### 5. Cost of a cycle`,
     '',
     `Real cycles: DynamoDB store on dynalite (capacity units as DynamoDB reports them), SNS publisher on a metered client, Hiro client paced for 50 requests a minute. ` +
-      `Duration = rate-limit waits + assumed round trips (Hiro 100 ms, DynamoDB 5 ms, SNS 30 ms) + local work as measured; GB-s at ${MEMORY_GB * 1024} MB. Mean of 5 cycles each.`,
+      `Duration on an event clock: rate-limit waits and assumed round trips (Hiro ${HIRO_LATENCY_MS} ms, DynamoDB 5 ms, SNS 30 ms) are timers that overlap as they would ` +
+      `(requests sent together wait together), plus local work as measured; GB-s at ${MEMORY_GB * 1024} MB. Mean of 5 cycles each.`,
     '',
     table(
       ['cycle', 'blocks', 'alerts', 'API requests', 'duration', 'GB-s', 'read units', 'write units', 'SNS publishes'],
@@ -175,11 +177,15 @@ export function costSection(cost: CycleCosts): string {
       ]),
     ),
     '',
-    `Per alert (the difference between the two 12-block cycles, per alert): ${fixed(a.writeUnits, 2)} write units, ${fixed(a.readUnits, 2)} read units, ` +
+    `Billed time of a run following the tip (${FOLLOWING_BLOCKS} new blocks, ${HIRO_LATENCY_MS} ms a request): ${fixed(cost.following.durationMs / 1000, 2)} s, ` +
+      `${fixed(cost.following.requestsPerCycle / FOLLOWING_BLOCKS, 2)} requests a block with the tip and the contract statuses. ` +
+      `Goal: at most ${FOLLOWING_RUN_GOAL_MS / 1000} s ${verdict(cost.following.durationMs <= FOLLOWING_RUN_GOAL_MS)}.`,
+    '',
+    `Per alert (the difference between the two ${FOLLOWING_BLOCKS}-block cycles, per alert): ${fixed(a.writeUnits, 2)} write units, ${fixed(a.readUnits, 2)} read units, ` +
       `${fixed(a.snsMessages, 2)} SNS publish, ${fixed(a.gbSeconds, 4)} GB-s: ${dollars(perAlertDollars * 1000)} per 1,000 alerts, plus delivery: ` +
       `email ${dollars(PRICES.snsEmailDelivery * 1000)} per 1,000 per subscriber, SMS about ${dollars(PRICES.snsSmsUs)} each in the US (varies by country).`,
     '',
-    `Monthly at a 1-minute schedule (${thousands(RUNS_PER_MONTH)} runs, 12 blocks a minute, "both" config, no alerts), ${PRICES.region} list prices read ${PRICES.readOn}: ` +
+    `Monthly at a 1-minute schedule (${thousands(RUNS_PER_MONTH)} runs, ${FOLLOWING_BLOCKS} blocks a minute, "both" config, no alerts), ${PRICES.region} list prices read ${PRICES.readOn}: ` +
       `Lambda arm64 $${PRICES.lambdaGbSecond}/GB-s and $0.20 per million requests; DynamoDB on-demand $0.625 per million write and $0.125 per million read units; ` +
       `SNS $0.50 per million publishes; CloudWatch $0.30 per metric series a month and $0.50 per GB of logs. Free tiers not deducted; the stack's alarms and dashboard are billed apart.`,
     '',
