@@ -37,7 +37,7 @@ export interface ApiStats {
 export type HiroAnswer<T> = { ok: true; body: T; headers: Headers } | { ok: false; status: number; headers: Headers };
 
 type Attempt =
-  | { kind: 'answer'; status: number; headers: Headers; text: string }
+  | { kind: 'answer'; status: number; headers: Headers; text: string; throttledForMs?: number }
   | { kind: 'network-error'; reason: string }
   | { kind: 'timeout' };
 
@@ -117,12 +117,10 @@ export class HiroHttp {
     if (status >= 200 && status < 300) return { answer: { ok: true, body: this.readBody(id, status, text, schema), headers } };
     if (status !== 429 && status < 500) throw this.clientError(id, status, text, headers);
     const retryAfterMs = readRetryAfterMs(headers, this.options.now());
-    const waitMs = Math.min(retryAfterMs ?? this.backoffMs(retry), this.options.maxWaitMs);
     if (status === 429) {
-      // Every queued request holds off too, not just this one.
-      this.limiter.pauseUntil(this.options.now() + waitMs, '429 Too Many Requests');
-      return { waitMs, giveUp: () => new HiroRateLimitedError(id, retryAfterMs, attempts) };
+      return { waitMs: attempt.throttledForMs!, giveUp: () => new HiroRateLimitedError(id, retryAfterMs, attempts) };
     }
+    const waitMs = Math.min(retryAfterMs ?? this.backoffMs(retry), this.options.maxWaitMs);
     return { waitMs, giveUp: () => new HiroServerError(id, status, this.serverMessage(text, status), attempts) };
   }
 
@@ -146,7 +144,16 @@ export class HiroHttp {
     const status = result.kind === 'answer' ? result.status : result.kind;
     this.count(request.route, status);
     this.options.onRequest({ endpoint: request.route, status, durationMs: this.options.now() - started, retry });
-    if (result.kind === 'answer') this.limiter.observe(result.headers);
+    if (result.kind === 'answer') {
+      this.limiter.observe(result.headers);
+      if (result.status === 429) {
+        // Every queued request holds off too, not just this one: paused here, before this request gives
+        // its concurrency permit to the next, so none can start in between.
+        const retryAfterMs = readRetryAfterMs(result.headers, this.options.now());
+        result.throttledForMs = Math.min(retryAfterMs ?? this.backoffMs(retry), this.options.maxWaitMs);
+        this.limiter.pauseUntil(this.options.now() + result.throttledForMs, '429 Too Many Requests');
+      }
+    }
     return result;
   }
 

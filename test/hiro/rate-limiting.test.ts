@@ -240,10 +240,14 @@ describe('rate limiting', () => {
     const h = await startHarness();
     h.fake.chain.mine([coinbase()]);
     const recorder = recordingFetch(h);
-    // The four refusals are answered without network I/O, so all four arrive before the virtual clock moves.
+    // The four refusals are answered without network I/O, so all four arrive before the virtual clock moves,
+    // but a turn of the event loop after they were sent, so all four are on their way together.
     let refusals = 4;
-    const refusingFetch: typeof fetch = (input, init) =>
-      refusals-- > 0 ? Promise.resolve(new Response('', { status: 429, headers: { 'retry-after': '2' } })) : recorder.fetch(input, init);
+    const refusingFetch: typeof fetch = async (input, init) => {
+      if (refusals-- <= 0) return recorder.fetch(input, init);
+      await new Promise((resolve) => setImmediate(resolve));
+      return new Response('', { status: 429, headers: { 'retry-after': '2' } });
+    };
     const client = h.client({ fetch: refusingFetch, requestsPerMinute: 600, concurrency: 4 });
     const refusedAt = h.clock.now();
 
