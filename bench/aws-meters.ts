@@ -1,10 +1,10 @@
 // Meters on the AWS clients of the cost benchmark: DynamoDB capacity units as DynamoDB reports them (dynalite
 // computes them the same way) and SNS messages published, each with an assumed service round trip added to
-// the benchmark's timeline.
+// the benchmark's clock (the call itself runs as real I/O, during which the clock does not jump).
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PublishBatchCommand, SNSClient, type PublishBatchCommandInput } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { TimelineClock } from './timeline-clock';
+import type { EventClock } from './event-clock';
 
 export interface AwsUsage {
   dynamoCalls: number;
@@ -23,14 +23,14 @@ export const SNS_LATENCY_MS = 30;
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand']);
 
 /** Counts every call's consumed capacity; a refused conditional write still costs one write unit. */
-export function meterDynamo(client: DynamoDBClient, usage: AwsUsage, clock: TimelineClock): void {
+export function meterDynamo(client: DynamoDBClient, usage: AwsUsage, clock: EventClock): void {
   client.middlewareStack.add(
     (next, context) => async (args) => {
       usage.dynamoCalls += 1;
       (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
       await clock.sleep(DYNAMO_LATENCY_MS);
       try {
-        const result = await next(args);
+        const result = await clock.track(() => next(args));
         const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } }).ConsumedCapacity;
         const units = consumed?.CapacityUnits ?? 0;
         if (WRITES.has(context.commandName ?? '')) usage.writeUnits += units;
@@ -46,7 +46,7 @@ export function meterDynamo(client: DynamoDBClient, usage: AwsUsage, clock: Time
 }
 
 /** An SNS client whose PublishBatch accepts every entry without leaving the process. */
-export function meteredSns(usage: AwsUsage, clock: TimelineClock): { client: SNSClient; restore: () => void } {
+export function meteredSns(usage: AwsUsage, clock: EventClock): { client: SNSClient; restore: () => void } {
   const client = new SNSClient({ region: 'us-east-1', credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } });
   const mock = mockClient(client);
   mock.on(PublishBatchCommand).callsFake(async (input: PublishBatchCommandInput) => {

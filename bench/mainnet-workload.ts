@@ -125,7 +125,8 @@ export function watchConfig(name: ConfigName, workload: Workload, startHeight: n
       : workload.watchedContracts.map((contractId, i) => (i === 1 ? { contractId, contains: 'mint' } : { contractId }));
   return {
     network: 'mainnet',
-    contracts: [],
+    // "both" also watches the deployment status of the contracts whose logs it watches: a status call a cycle.
+    contracts: name === 'both' ? workload.watchedContracts : [],
     addresses,
     contractLogs,
     startHeight,

@@ -3,7 +3,7 @@
 import { PRICES } from './aws-prices';
 import type { BundleComparison } from './bundle';
 import type { CatchUpRow } from './catch-up';
-import { MEMORY_GB, type CycleCosts } from './cycle-cost';
+import { FOLLOWING_BLOCKS, FOLLOWING_RUN_GOAL_MS, HIRO_LATENCY_MS, MEMORY_GB, type CycleCosts } from './cycle-cost';
 import type { FollowingTipRow } from './following-tip';
 import type { LatencyRow } from './alert-latency';
 import type { MemoryFigures } from './memory';
@@ -103,15 +103,16 @@ export function followingSection(rows: FollowingTipRow[]): string {
   return [
     `### 3. Following the tip without an API key`,
     '',
-    'Blocks every 2 to 8 s (about 12 a minute), simulated time; a new client per invocation, as the handler builds one. Share of the 50 requests a minute allowed without a key.',
+    'Blocks every 2 to 8 s (about 12 a minute), simulated time; a new client per invocation, as the handler builds one. Requests per block count every request, the tip and the contract statuses ("both" watches 8 contracts\' deployment status) included. Share of the 50 requests a minute allowed without a key.',
     '',
     table(
-      ['config', 'mode', 'blocks / min', 'requests / min', 'share of 50 / min', 'requests by route'],
+      ['config', 'mode', 'blocks / min', 'requests / min', 'requests / block', 'share of 50 / min', 'requests by route'],
       rows.map((r) => [
         r.config,
         r.pollSeconds === 0 ? '1-minute schedule' : `polling every ${r.pollSeconds} s`,
         fixed(r.blocksPerMinute, 1),
         fixed(r.requestsPerMinute, 1),
+        fixed(r.requestsPerMinute / r.blocksPerMinute, 2),
         percent(r.budgetShare),
         Object.entries(r.byRoute)
           .map(([route, count]) => `${route.replace('GET ', '')}: ${fixed(count / r.minutes, 1)}/min`)
@@ -153,7 +154,8 @@ export function costSection(cost: CycleCosts): string {
     `### 5. Cost of a cycle`,
     '',
     `Real cycles: DynamoDB store on dynalite (capacity units as DynamoDB reports them), SNS publisher on a metered client, Hiro client paced for 50 requests a minute. ` +
-      `Duration = rate-limit waits + assumed round trips (Hiro 100 ms, DynamoDB 5 ms, SNS 30 ms) + local work as measured; GB-s at ${MEMORY_GB * 1024} MB. Mean of 5 cycles each. ` +
+      `Duration on an event clock: rate-limit waits and assumed round trips (Hiro ${HIRO_LATENCY_MS} ms, DynamoDB 5 ms, SNS 30 ms) are timers that overlap as they would ` +
+      `(requests sent together wait together), plus local work as measured; GB-s at ${MEMORY_GB * 1024} MB. Mean of 5 cycles each. ` +
       'Log bytes and metric series: the real Powertools logger and lean metrics (the stack\'s default) of an invocation running that cycle.',
     '',
     table(
@@ -173,7 +175,11 @@ export function costSection(cost: CycleCosts): string {
       ]),
     ),
     '',
-    `Per alert (the difference between the two 12-block cycles, per alert): ${fixed(a.writeUnits, 2)} write units, ${fixed(a.readUnits, 2)} read units, ` +
+    `Billed time of a run following the tip (${FOLLOWING_BLOCKS} new blocks, ${HIRO_LATENCY_MS} ms a request): ${fixed(cost.following.durationMs / 1000, 2)} s, ` +
+      `${fixed(cost.following.requestsPerCycle / FOLLOWING_BLOCKS, 2)} requests a block with the tip and the contract statuses. ` +
+      `Goal: at most ${FOLLOWING_RUN_GOAL_MS / 1000} s ${verdict(cost.following.durationMs <= FOLLOWING_RUN_GOAL_MS)}.`,
+    '',
+    `Per alert (the difference between the two ${FOLLOWING_BLOCKS}-block cycles, per alert): ${fixed(a.writeUnits, 2)} write units, ${fixed(a.readUnits, 2)} read units, ` +
       `${fixed(a.snsMessages, 2)} SNS publish, ${fixed(a.gbSeconds, 4)} GB-s: ${dollars(perAlertDollars * 1000)} per 1,000 alerts, plus delivery: ` +
       `email ${dollars(PRICES.snsEmailDelivery * 1000)} per 1,000 per subscriber, SMS about ${dollars(PRICES.snsSmsUs)} each in the US (varies by country).`,
   ].join('\n');
@@ -214,7 +220,7 @@ export function billSection(bills: NamedBill[]): string {
     `### 5b. The monthly bill, from the synthesized template`,
     '',
     `Every resource of the stack's template (\`bench/monthly-bill.ts\` synthesizes it for each setting and fails on a resource type it cannot price), ` +
-      `priced at ${PRICES.region} list prices read ${PRICES.readOn}, free tiers not deducted, 30-day month, about 12 blocks a minute, no alerts. ` +
+      `priced at ${PRICES.region} list prices read ${PRICES.readOn}, free tiers not deducted, 30-day month, about ${FOLLOWING_BLOCKS} blocks a minute, no alerts. ` +
       'Per run: billed time, capacity units, log bytes (real Powertools output, plus about 350 B of Lambda\'s own lines) and metric series as measured in table 5 ' +
       '(client paced at 50 requests a minute without a key, 500 with); polling: a cycle every 10 s until the run\'s work time is up, each a measured 2-block poll. ' +
       `Prices: Lambda arm64 $${PRICES.lambdaGbSecond}/GB-s, $0.20 per million requests; Scheduler $1.00 per million; DynamoDB $0.625 / $0.125 per million write / read units, ` +

@@ -76,6 +76,8 @@ export class StacksWatchStack extends Stack {
         // A run ends before the next is due: an overlap would be throttled (reserved concurrency 1) and,
         // once older than maxEventAge, land in the dead-letter queue and raise its alarm.
         RUN_SECONDS: String(runSecondsFor(interval.toSeconds())),
+        // Long watch lists have their statuses checked a slice per interval, positioned by the clock.
+        SCHEDULE_SECONDS: String(interval.toSeconds()),
         POWERTOOLS_SERVICE_NAME: settings.serviceName,
         POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
         POWERTOOLS_LOG_LEVEL: settings.logLevel,

@@ -6,10 +6,11 @@ import { hostname } from 'node:os';
 import { operatorChannelOverLog } from './core/operator-log';
 import { runCycle } from './core/cycle';
 import type { CycleDeps, CycleSummary } from './core/cycle-types';
+import type { StatusSweep } from './core/contract-status-sweep';
 import type { WatchConfig } from './core/domain';
 import type { Publisher, StateStore, Telemetry } from './core/ports';
 import { loadWatchConfigFile, WatchConfigError } from './config/watch-config';
-import { createHiroClient, HiroConfigError, HiroNetworkError, type HiroClient } from './hiro';
+import { contractStatusSweep, createHiroClient, HiroConfigError, HiroNetworkError, type HiroClient } from './hiro';
 import { FileStateStore, StateFileError } from './adapters/file/file-state-store';
 import { createStdoutPublisher } from './adapters/stdout/stdout-publisher';
 import { parseCliArgs, UsageError, USAGE, type CliOptions } from './local/args';
@@ -95,6 +96,10 @@ async function main(): Promise<number> {
 }
 
 async function runLoop(deps: CycleDeps, config: WatchConfig, options: CliOptions, telemetry: Telemetry, api: ApiSettings): Promise<number> {
+  // One cycle checks every contract; a runner that keeps going sweeps a long list a slice per interval.
+  const statusSweep = options.once
+    ? undefined
+    : contractStatusSweep(api.requestsPerMinute, options.intervalSeconds * 1000);
   let stopRequested = false;
   let wake: (() => void) | undefined;
   process.on('SIGINT', () => {
@@ -113,7 +118,7 @@ async function runLoop(deps: CycleDeps, config: WatchConfig, options: CliOptions
   for (;;) {
     let pauseMs = options.intervalSeconds * 1000;
     try {
-      const summary = await oneCycle(deps, config, () => stopRequested);
+      const summary = await oneCycle(deps, config, () => stopRequested, statusSweep);
       worked = true;
       outage.succeeded();
       const line = cycleLine(summary);
@@ -145,7 +150,12 @@ async function runLoop(deps: CycleDeps, config: WatchConfig, options: CliOptions
   }
 }
 
-async function oneCycle(deps: CycleDeps, config: WatchConfig, shouldStop: () => boolean): Promise<CycleSummary> {
+async function oneCycle(
+  deps: CycleDeps,
+  config: WatchConfig,
+  shouldStop: () => boolean,
+  statusSweep: StatusSweep | undefined,
+): Promise<CycleSummary> {
   progress = createProgressReporter(process.stderr);
   try {
     return await runCycle(deps, config, {
@@ -154,6 +164,7 @@ async function oneCycle(deps: CycleDeps, config: WatchConfig, shouldStop: () => 
       leaseTtlMs: LEASE_TTL_MS,
       alertStaleAfterMs: LEASE_TTL_MS,
       shouldStop,
+      ...(statusSweep ? { statusSweep } : {}),
       onBlockDone: (p) => progress?.update(p),
     });
   } finally {
@@ -188,11 +199,13 @@ async function printStatus(deps: CycleDeps & { chain: HiroClient }, options: Cli
 }
 
 async function buildDeps(options: CliOptions, config: WatchConfig, telemetry: Telemetry, api: ApiSettings) {
+  const operator = operatorChannelOverLog(telemetry);
   const chain = createHiroClient({
     ...api,
     // --status asks for the tip once and says when it cannot: no retries behind its back.
     ...(options.status ? { maxRetries: 0 } : {}),
     log: (level, message, attributes) => telemetry.log(level, message, attributes),
+    operator,
   });
   const state: StateStore = options.table
     ? await openDynamoState(options.table, config, telemetry)
@@ -212,7 +225,7 @@ async function buildDeps(options: CliOptions, config: WatchConfig, telemetry: Te
     publisher: clearing,
     clock: { now: () => Date.now() },
     telemetry,
-    operator: operatorChannelOverLog(telemetry),
+    operator,
   };
 }
 

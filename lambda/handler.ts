@@ -13,7 +13,7 @@ import { runCycle } from './core/cycle';
 import type { CycleSummary } from './core/cycle-types';
 import type { WatchConfig } from './core/domain';
 import { parseWatchConfigText, WatchConfigError } from './config/watch-config';
-import { createHiroClient, type HiroClient } from './hiro';
+import { contractStatusSweep, createHiroClient, type HiroClient } from './hiro';
 import { createDynamoStateStore } from './adapters/dynamodb';
 import { createSnsPublisher } from './adapters/sns';
 import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
@@ -52,9 +52,15 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
     const config = (watchConfig ??= await loadWatchConfig(settings));
     const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
     telemetry = createPowertoolsTelemetry(logger, metrics, { detailed: settings.detailedMetrics });
+    const log = telemetry.log;
+    const operator = settings.opsTopicArn
+      ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log })
+      : operatorChannelOverLog(telemetry);
+    const apiSettings = readApiSettings(process.env, apiKey, config.network);
     chain = createHiroClient({
-      ...readApiSettings(process.env, apiKey, config.network),
+      ...apiSettings,
       log: (level, message, attributes) => logger[level](message, attributes ?? {}),
+      operator,
     });
     const deps = {
       chain,
@@ -62,9 +68,7 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
       publisher: createSnsPublisher({ client: sns, topicArn: settings.topicArn, log: telemetry.log }),
       clock: { now: () => Date.now() },
       telemetry,
-      operator: settings.opsTopicArn
-        ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log: telemetry.log })
-        : operatorChannelOverLog(telemetry),
+      operator,
     };
     const timeLeftMs = context.getRemainingTimeInMillis();
     const workMs = Math.min(timeLeftMs - SAFETY_MARGIN_MS, (settings.runSeconds ?? Infinity) * 1000);
@@ -75,6 +79,9 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
       // A run killed at its timeout leaves its lease and claims behind; both lapse after the timeout.
       leaseTtlMs: timeLeftMs,
       alertStaleAfterMs: timeLeftMs,
+      ...(settings.scheduleSeconds
+        ? { statusSweep: contractStatusSweep(apiSettings.requestsPerMinute, settings.scheduleSeconds * 1000) }
+        : {}),
     };
     // Optional fast mode: keep polling inside the invocation so an event is alerted seconds after its block.
     const summary = await pollWhileCaughtUp(

@@ -1,6 +1,7 @@
 // The watch cycle's contract with its two composition roots (lambda/handler.ts and lambda/cli.ts).
 import type { AlertType, BlockRef, WatchConfig } from './domain';
 import type { ChainApi, Clock, OperatorChannel, Publisher, StateStore, Telemetry } from './ports';
+import type { StatusSweep } from './contract-status-sweep';
 
 export interface CycleDeps {
   chain: ChainApi;
@@ -23,6 +24,8 @@ export interface CycleBudget {
   leaseTtlMs: number;
   /** A claimed-but-unsent alert older than this is taken to belong to a dead run and is published again. */
   alertStaleAfterMs: number;
+  /** Spreads the contract-status checks of a long watch list over cycles; absent, every cycle checks all. */
+  statusSweep?: StatusSweep;
   /** Called after each block is done (progress display). */
   onBlockDone?: (progress: { height: number; done: number; total: number }) => void;
 }

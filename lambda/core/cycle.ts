@@ -4,6 +4,7 @@ import type { Alert, AlertType, WatchConfig } from './domain';
 import type { CycleBudget, CycleDeps, CycleSummary, StopReason } from './cycle-types';
 import { BlockScanner } from './block-scanner';
 import { watchContractStatuses } from './contract-status-watch';
+import { contractsThisCycle } from './contract-status-sweep';
 import { compileWatchRules } from './watch-rules';
 import { RunLease } from './run-lease';
 import { AlertInFlightError } from './delivery';
@@ -34,13 +35,17 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
   }
   try {
     const published: Alert[] = [];
+    // The tip is asked for while the statuses are checked: independent requests, so one round trip for
+    // both. Status alerts still go out before any block's; a failed tip is seen where it is awaited.
+    const tipRequest = deps.chain.getTip();
+    tipRequest.catch(() => {});
     const statuses = await checkContractStatuses(deps, config, budget);
     summary.contractsChecked = statuses.checked;
     published.push(...statuses.alerts);
     // Polling cycles inside one invocation skip the status check (contracts: []); only a real check reports.
     if (config.contracts.length > 0) telemetry.metric('ContractsWatched', config.contracts.length);
 
-    const tip = await deps.chain.getTip();
+    const tip = await tipRequest;
     if (!tip) {
       telemetry.log('warn', 'the API has no chain tip yet (still syncing); no block scanned');
       countAlerts(summary, published);
@@ -97,7 +102,8 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
  */
 async function checkContractStatuses(deps: CycleDeps, config: WatchConfig, budget: CycleBudget) {
   try {
-    return await watchContractStatuses(config.contracts, config.network, deps.chain, deps, budget.alertStaleAfterMs);
+    const contracts = contractsThisCycle(config.contracts, budget.statusSweep, deps.clock.now());
+    return await watchContractStatuses(contracts, config.network, deps.chain, deps, budget.alertStaleAfterMs);
   } catch (error) {
     if (!(error instanceof AlertInFlightError)) throw error;
     deps.telemetry.log('warn', `${error.message}; contract statuses are checked again next run`, { runId: budget.runId });

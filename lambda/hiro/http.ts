@@ -21,6 +21,7 @@ import { RequestLimiter } from './limiter';
 import type { ResolvedHiroOptions } from './options';
 import { readRetryAfterMs } from './rate-limit-headers';
 import { describeRequest, requestUrl, type HiroRequest } from './request';
+import { ThrottlingWatch } from './throttling-notice';
 import { checkBody, parseJson } from './validate';
 
 export interface ApiStats {
@@ -37,7 +38,7 @@ export interface ApiStats {
 export type HiroAnswer<T> = { ok: true; body: T; headers: Headers } | { ok: false; status: number; headers: Headers };
 
 type Attempt =
-  | { kind: 'answer'; status: number; headers: Headers; text: string }
+  | { kind: 'answer'; status: number; headers: Headers; text: string; throttledForMs?: number }
   | { kind: 'network-error'; reason: string }
   | { kind: 'timeout' };
 
@@ -49,8 +50,10 @@ export class HiroHttp {
   private readonly counters: ApiStats = { requests: 0, throttled: 0, errors: 0, byEndpoint: {} };
   /** Deprecation warnings seen and routes found retired, for as long as this client lives. */
   readonly deprecations = new RouteDeprecations();
+  private readonly throttling: ThrottlingWatch;
 
   constructor(private readonly options: ResolvedHiroOptions) {
+    this.throttling = new ThrottlingWatch(options.operator, options.requestsPerMinute);
     this.limiter = new RequestLimiter({
       requestsPerMinute: options.requestsPerMinute,
       burst: options.burst,
@@ -79,9 +82,13 @@ export class HiroHttp {
     const url = requestUrl(this.options.baseUrl, request);
     for (let retry = 0; ; retry += 1) {
       const attempt = await this.limiter.run(() => this.attempt(url, request, retry));
+      if (attempt.kind === 'answer') await this.throttling.answered(attempt.status, id.endpoint);
       const verdict = this.judge(attempt, request, id, schema, retry);
       if ('answer' in verdict) return verdict.answer;
-      if (retry >= this.options.maxRetries) throw verdict.giveUp();
+      if (retry >= this.options.maxRetries) {
+        if (attempt.kind === 'answer' && attempt.status === 429) await this.throttling.gaveUp(id.endpoint, retry + 1);
+        throw verdict.giveUp();
+      }
       this.options.log('warn', 'Hiro request failed; retrying', {
         endpoint: request.route,
         request: id.endpoint,
@@ -113,12 +120,10 @@ export class HiroHttp {
     if (status >= 200 && status < 300) return { answer: { ok: true, body: this.readBody(id, status, text, schema), headers } };
     if (status !== 429 && status < 500) throw this.clientError(id, status, text, headers);
     const retryAfterMs = readRetryAfterMs(headers, this.options.now());
-    const waitMs = Math.min(retryAfterMs ?? this.backoffMs(retry), this.options.maxWaitMs);
     if (status === 429) {
-      // Every queued request holds off too, not just this one.
-      this.limiter.pauseUntil(this.options.now() + waitMs, '429 Too Many Requests');
-      return { waitMs, giveUp: () => new HiroRateLimitedError(id, retryAfterMs, attempts) };
+      return { waitMs: attempt.throttledForMs!, giveUp: () => new HiroRateLimitedError(id, retryAfterMs, attempts) };
     }
+    const waitMs = Math.min(retryAfterMs ?? this.backoffMs(retry), this.options.maxWaitMs);
     return { waitMs, giveUp: () => new HiroServerError(id, status, this.serverMessage(text, status), attempts) };
   }
 
@@ -145,6 +150,13 @@ export class HiroHttp {
     if (result.kind === 'answer') {
       this.limiter.observe(result.headers);
       this.deprecations.observe(request.route, result.headers);
+      if (result.status === 429) {
+        // Every queued request holds off too, not just this one: paused here, before this request gives
+        // its concurrency permit to the next, so none can start in between.
+        const retryAfterMs = readRetryAfterMs(result.headers, this.options.now());
+        result.throttledForMs = Math.min(retryAfterMs ?? this.backoffMs(retry), this.options.maxWaitMs);
+        this.limiter.pauseUntil(this.options.now() + result.throttledForMs, '429 Too Many Requests');
+      }
     }
     return result;
   }

@@ -1,20 +1,25 @@
-// Keeps the client inside Hiro's per-minute budget. Up to `burst` requests may start at once, then starts
-// are spaced 60 000 / rpm ms apart (a generic cell rate algorithm), and never more than `requestsPerMinute`
-// start in any 60 s; at most `concurrency` are in flight; everything holds off when the server says the
-// budget is spent or answers 429.
+// Keeps the client inside every budget Hiro's gateway counts. Requests run in parallel (at most
+// `concurrency` in flight); up to `burst` may start at once, then starts are spaced 60 000 / rpm ms apart
+// (a generic cell rate algorithm), and never more than `requestsPerMinute` start in any 60 s.
 //
-// By default at most one second's worth of requests start at once (none early without a key: 1.2 s apart;
-// up to 8 with one), as Hiro's gateway limits per second as well as per minute and a burst that trips it
-// costs retries; the allowance lets a run that paused (processing, writing state) catch up on idle slots.
-// A larger burst shortens a scheduled run (a cycle's dozen requests in a second rather than one every 1.2 s
-// without a key: less billed time, alerts sooner) for deployments that know their gateway allows it. Over any minute the client still sends no more than the
-// limit, and the server's own count, read from every answer, stops it when other traffic shares the budget.
+// The gateway's own count comes with every answer, for each window it describes (per minute, per second,
+// or whatever window the generic headers speak of): no request starts while a window has nothing left
+// beyond the requests already on their way, until that window resets. A 429 holds everything back for its
+// retry-after. After any such pause starts resume at the even spacing, not in a burst of the credit saved
+// up while paused: a burst into a window that has just reset is what trips it again, and requests that were
+// all refused at once would otherwise all retry at the same instant.
+//
+// The default burst is half the minute's budget: a scheduled run's dozen or two requests go out together
+// (the tip, contract statuses and block pages in parallel), so the function is billed for a second or two of
+// round trips rather than twenty seconds of spacing, and the other half stays for the next run. Another run
+// or other traffic sharing the budget is seen in the first answer's count; at most `concurrency` requests
+// can be on their way before it arrives.
 //
 // Written by hand rather than with p-throttle because p-throttle reads the real clock and sets its own
 // timers (the tests need an injected clock and sleep to check spacing without waiting), cannot be paused
-// from outside (a retry-after or a spent budget must hold back every queued request), and does not bound
+// from outside (a retry-after or a spent window must hold back every queued request), and does not bound
 // concurrency.
-import { readRateBudget, readSecondBudget } from './rate-limit-headers';
+import { readRateWindows, type RateWindowName } from './rate-limit-headers';
 
 export interface RequestLimiterOptions {
   requestsPerMinute: number;
@@ -28,10 +33,13 @@ export interface RequestLimiterOptions {
   onPause?: (waitMs: number, reason: string) => void;
 }
 
-/** Without a reset time, below this share of the limit left, spread the rest over the minute. */
-const LOW_BUDGET_SHARE = 0.1;
+/** What the gateway last said is left of one window, less the requests started since; forgotten at its reset. */
+interface WindowAllowance {
+  allowance: number;
+  resetAtMs: number;
+}
+
 const WINDOW_MS = 60_000;
-const SECOND_MS = 1_000;
 
 export class RequestLimiter {
   readonly intervalMs: number;
@@ -41,6 +49,7 @@ export class RequestLimiter {
   private readonly recentStarts: number[] = [];
   private readonly windowLimit: number;
   private pausedUntil = Number.NEGATIVE_INFINITY;
+  private readonly windows = new Map<RateWindowName, WindowAllowance>();
   private permitsOut = 0;
   /** Requests sent and not yet answered: they spend from the server's budget before it reports them. */
   private sent = 0;
@@ -69,33 +78,35 @@ export class RequestLimiter {
     }
   }
 
-  /** Holds every request not yet started until `atMs` (capped at maxWaitMs from now). */
+  /** Holds every request not yet started until `atMs` (capped at maxWaitMs from now); then even spacing. */
   pauseUntil(atMs: number, reason: string): void {
     const now = this.options.now();
     const until = Math.min(atMs, now + this.options.maxWaitMs);
     if (until <= this.pausedUntil || until <= now) return;
     this.pausedUntil = until;
+    // The first start after the pause is at `until`, the next one interval later: no saved-up burst.
+    this.scheduledStart = Math.max(this.scheduledStart, until + (this.options.burst - 1) * this.intervalMs);
     this.options.onPause?.(until - now, reason);
   }
 
   /** Reads an answer's rate-limit headers (called while its request still counts as sent). */
   observe(headers: Headers): void {
     const now = this.options.now();
-    const othersSent = Math.max(0, this.sent - 1);
-    const second = readSecondBudget(headers);
-    if (second !== null && second <= othersSent) this.pauseUntil(now + SECOND_MS, 'per-second budget spent');
-    const budget = readRateBudget(headers, now);
-    if (!budget) return;
-    const limit = budget.limit ?? this.options.requestsPerMinute;
-    if (budget.resetAtMs !== null) {
-      // The requests already sent will take what is left; nothing more until the window resets.
-      if (budget.remaining <= othersSent) {
-        this.pauseUntil(budget.resetAtMs, `rate-limit budget spent: ${budget.remaining} of ${limit} left`);
+    const othersInFlight = Math.max(0, this.sent - 1);
+    for (const window of readRateWindows(headers, now)) {
+      const resetAtMs = Math.min(window.resetAtMs ?? now + window.lengthMs, now + this.options.maxWaitMs);
+      if (resetAtMs <= now) {
+        this.windows.delete(window.name);
+        continue;
       }
-      return;
+      // The requests already on their way will take their share of what is left.
+      const allowance = window.remaining - othersInFlight;
+      this.windows.set(window.name, { allowance, resetAtMs });
+      if (allowance <= 0) {
+        const limit = window.limit === null ? '' : ` of ${window.limit}`;
+        this.pauseUntil(resetAtMs, `${window.name} rate-limit window spent: ${window.remaining}${limit} left, ${othersInFlight} in flight`);
+      }
     }
-    if (budget.remaining >= limit * LOW_BUDGET_SHARE) return;
-    this.pauseUntil(now + WINDOW_MS / Math.max(budget.remaining, 1), `rate-limit budget low: ${budget.remaining} of ${limit} left`);
   }
 
   private takeTurn(): Promise<void> {
@@ -120,13 +131,22 @@ export class RequestLimiter {
   private earliestStart(now: number): number {
     const byRate = this.scheduledStart - (this.options.burst - 1) * this.intervalMs;
     const byWindow = this.recentStarts.length >= this.windowLimit ? this.recentStarts[0]! + WINDOW_MS : Number.NEGATIVE_INFINITY;
-    return Math.max(now, byRate, byWindow, this.pausedUntil);
+    let startAt = Math.max(now, byRate, byWindow, this.pausedUntil);
+    for (const [name, window] of this.windows) {
+      if (window.resetAtMs <= now) this.windows.delete(name);
+      else if (window.allowance <= 0) startAt = Math.max(startAt, window.resetAtMs);
+    }
+    return startAt;
   }
 
   private recordStart(now: number): void {
     this.scheduledStart = Math.max(this.scheduledStart, now) + this.intervalMs;
     this.recentStarts.push(now);
     if (this.recentStarts.length > this.windowLimit) this.recentStarts.shift();
+    for (const [name, window] of this.windows) {
+      window.allowance -= 1;
+      if (window.allowance <= 0) this.pauseUntil(window.resetAtMs, `${name} rate-limit window spent by the requests in flight`);
+    }
   }
 
   private takePermit(): Promise<void> {

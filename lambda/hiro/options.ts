@@ -1,5 +1,6 @@
 // The client's options, their defaults, and the checks that turn a bad option into a message at start-up
 // rather than a confusing failure on the first request.
+import type { OperatorChannel } from '../core/ports';
 import { HiroConfigError } from './errors';
 
 export type HiroLogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -23,8 +24,9 @@ export interface HiroClientOptions {
   requestsPerMinute?: number;
   /**
    * Requests that may start at once before starts are spaced 60 000 / rpm ms apart; never more than
-   * requestsPerMinute start in any 60 s. Default: one second's worth (1 without a key, 8 with one), since
-   * the gateway also limits per second; 1 spaces every start evenly.
+   * requestsPerMinute start in any 60 s, and none while a window the gateway reports is spent. Default: half
+   * the minute's budget (25 without a key, 250 with one), so a scheduled run's requests go out in parallel;
+   * 1 spaces every start evenly.
    */
   burst?: number;
   /** Requests in flight at once, within the per-minute budget. Default 4. */
@@ -44,6 +46,8 @@ export interface HiroClientOptions {
   random?: () => number;
   onRequest?: (event: HiroRequestEvent) => void;
   log?: (level: HiroLogLevel, message: string, attributes?: Record<string, unknown>) => void;
+  /** Told once per client when 429s are sustained (5 in a row, or a request that gave up on them). */
+  operator?: OperatorChannel;
 }
 
 export interface ResolvedHiroOptions {
@@ -61,6 +65,7 @@ export interface ResolvedHiroOptions {
   random: () => number;
   onRequest: (event: HiroRequestEvent) => void;
   log: (level: HiroLogLevel, message: string, attributes?: Record<string, unknown>) => void;
+  operator: OperatorChannel | undefined;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.hiro.so';
@@ -81,7 +86,7 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     baseUrl: parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL),
     apiKey,
     requestsPerMinute,
-    burst: positiveInteger('burst', options.burst ?? Math.max(1, Math.floor(requestsPerMinute / 60))),
+    burst: positiveInteger('burst', options.burst ?? Math.max(1, Math.floor(requestsPerMinute / 2))),
     concurrency: positiveInteger('concurrency', options.concurrency ?? 4),
     timeoutMs: positive('timeoutMs', options.timeoutMs ?? 10_000),
     maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 4),
@@ -92,6 +97,7 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     random: options.random ?? Math.random,
     onRequest: options.onRequest ?? (() => {}),
     log: options.log ?? (() => {}),
+    operator: options.operator,
   };
 }
 

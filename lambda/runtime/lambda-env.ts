@@ -21,6 +21,8 @@ export interface LambdaSettings {
   runSeconds?: number;
   /** DETAILED_METRICS=true: every metric on every run, not only the lag and non-zero counters. */
   detailedMetrics: boolean;
+  /** The schedule interval, when set: long watch lists have their statuses checked a slice per interval. */
+  scheduleSeconds?: number;
 }
 
 const SECRET_ARN = /^arn:aws[\w-]*:secretsmanager:[\w-]+:\d{12}:secret:[\w/+=.@-]+$/;
@@ -53,6 +55,11 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
   if (detailedText !== 'true' && detailedText !== 'false') {
     problems.push(`DETAILED_METRICS must be true or false, got "${env.DETAILED_METRICS}"`);
   }
+  const scheduleText = env.SCHEDULE_SECONDS?.trim();
+  const scheduleSeconds = scheduleText ? Number(scheduleText) : undefined;
+  if (scheduleSeconds !== undefined && (!Number.isInteger(scheduleSeconds) || scheduleSeconds < 60 || scheduleSeconds > 3600)) {
+    problems.push(`SCHEDULE_SECONDS must be a whole number of seconds from 60 to 3600, got "${scheduleText}"`);
+  }
   if (problems.length > 0) throw new EnvironmentError(`invalid Lambda environment:\n- ${problems.join('\n- ')}`);
   const watchConfigText = env.WATCH_CONFIG?.trim() || undefined;
   return {
@@ -64,6 +71,7 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
     ...(opsTopicArn ? { opsTopicArn } : {}),
     ...(apiKeySecretArn ? { apiKeySecretArn } : {}),
     ...(runSeconds !== undefined ? { runSeconds } : {}),
+    ...(scheduleSeconds !== undefined ? { scheduleSeconds } : {}),
     ...(watchConfigText ? { watchConfigText } : {}),
   };
 }

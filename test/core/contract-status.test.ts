@@ -23,6 +23,26 @@ describe('contract status watch', () => {
     ]);
   });
 
+  it('asks for the chain tip while the contract statuses are on their way, not after them', async () => {
+    const h = statusHarness();
+    const order: string[] = [];
+    const { chain } = h;
+    const getTip = chain.getTip.bind(chain);
+    const getStatuses = chain.getContractStatuses.bind(chain);
+    chain.getTip = () => (order.push('tip asked'), getTip());
+    chain.getContractStatuses = async (ids) => {
+      order.push('statuses asked');
+      await new Promise((resolve) => setImmediate(resolve));
+      order.push('statuses answered');
+      return getStatuses(ids);
+    };
+
+    await h.run();
+
+    expect(order.indexOf('tip asked')).toBeLessThan(order.indexOf('statuses answered'));
+    expect(h.publisher.ofType('contract_status')).toHaveLength(2);
+  });
+
   it('stays quiet while nothing changes', async () => {
     const h = statusHarness();
     await h.run();

@@ -111,6 +111,20 @@ describe('the Lambda handler over a growing chain', () => {
     expect(output.join('')).not.toContain(API_KEY.slice(4));
   });
 
+  it('tells the operator, once, when the API keeps answering 429', async () => {
+    fake.chain.mine([]);
+    fake.faults.times(7, { status: 429, headers: { 'retry-after': '0' } });
+    await handler({}, lambdaContext('run-throttled'));
+    const notices = output
+      .join('')
+      .split('\n')
+      .filter((l) => l.trim().startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.operatorNotice === 'rate-limited');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.message).toMatch(/429/);
+  });
+
   const jsonLines = () =>
     output
       .join('')

@@ -29,12 +29,12 @@ async function blockWith(h: Harness, txCount: number) {
 }
 
 describe('rate limiting', () => {
-  it('spaces request starts evenly by default, 1.2 s apart without an API key (50 a minute), parallel pages included', async () => {
+  it('with a burst of 1, spaces request starts evenly, 1.2 s apart without an API key (50 a minute), parallel pages included', async () => {
     const h = await startHarness();
     const block = await blockWith(h, 300);
     const recorder = recordingFetch(h);
 
-    await h.client({ fetch: recorder.fetch }).getBlock(block.height);
+    await h.client({ fetch: recorder.fetch, burst: 1 }).getBlock(block.height);
 
     const times = recorder.starts.map((s) => s.at);
     expect(times).toHaveLength(6);
@@ -51,12 +51,12 @@ describe('rate limiting', () => {
     expect(gaps(recorder.starts.map((s) => s.at))).toEqual([120, 120, 120]);
   });
 
-  it('with a burst of 25, starts 25 at once, then one every 1.2 s', async () => {
+  it('by default starts half the minute\'s budget at once (25 without a key), then one every 1.2 s', async () => {
     const h = await startHarness();
     const block = await blockWith(h, 1_500);
     const recorder = recordingFetch(h);
 
-    await h.client({ fetch: recorder.fetch, burst: 25 }).getBlock(block.height);
+    await h.client({ fetch: recorder.fetch }).getBlock(block.height);
 
     const times = recorder.starts.map((s) => s.at - recorder.starts[0]!.at);
     expect(times).toHaveLength(30);
@@ -96,7 +96,13 @@ describe('rate limiting', () => {
     const recorder = recordingFetch(h);
     const client = h.client({ fetch: recorder.fetch, requestsPerMinute: 60_000 });
     h.fake.faults.once({
-      headers: { 'x-ratelimit-limit-stacks-minute': '50', 'x-ratelimit-remaining-stacks-minute': '0', 'ratelimit-reset': '7' },
+      headers: {
+        'ratelimit-limit': '50',
+        'ratelimit-remaining': '0',
+        'ratelimit-reset': '7',
+        'x-ratelimit-limit-stacks-minute': '50',
+        'x-ratelimit-remaining-stacks-minute': '0',
+      },
     });
 
     await client.getTip();
@@ -127,7 +133,15 @@ describe('rate limiting', () => {
     const client = h.client({ fetch: recorder.fetch, requestsPerMinute: 60_000, concurrency: 2, burst: 2 });
     // The first answer says one request is left, while the second request is still on its way.
     h.fake.faults.once(
-      { headers: { 'x-ratelimit-limit-stacks-minute': '50', 'x-ratelimit-remaining-stacks-minute': '1', 'ratelimit-reset': '5' } },
+      {
+        headers: {
+          'ratelimit-limit': '50',
+          'ratelimit-remaining': '1',
+          'ratelimit-reset': '5',
+          'x-ratelimit-limit-stacks-minute': '50',
+          'x-ratelimit-remaining-stacks-minute': '1',
+        },
+      },
       (r) => r.seq === 1,
     );
     h.fake.faults.once({ delayMs: 50 }, (r) => r.seq === 2);
@@ -220,6 +234,26 @@ describe('rate limiting', () => {
     const others = recorder.starts.filter((s) => s.url.includes('offset=100') || s.at > throttledAt);
     expect(others.length).toBeGreaterThanOrEqual(2);
     expect(Math.min(...others.map((s) => s.at)) - throttledAt).toBeGreaterThanOrEqual(4_000);
+  });
+
+  it('retries the requests a 429 refused together one interval apart, not all at the same instant', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine([coinbase()]);
+    const recorder = recordingFetch(h);
+    // The four refusals are answered without network I/O, so all four arrive before the virtual clock moves,
+    // but a turn of the event loop after they were sent, so all four are on their way together.
+    let refusals = 4;
+    const refusingFetch: typeof fetch = async (input, init) => {
+      if (refusals-- <= 0) return recorder.fetch(input, init);
+      await new Promise((resolve) => setImmediate(resolve));
+      return new Response('', { status: 429, headers: { 'retry-after': '2' } });
+    };
+    const client = h.client({ fetch: refusingFetch, requestsPerMinute: 600, concurrency: 4 });
+    const refusedAt = h.clock.now();
+
+    await Promise.all([1, 2, 3, 4].map(() => client.getBlockHeader(1)));
+
+    expect(recorder.starts.map((s) => s.at - refusedAt)).toEqual([2_000, 2_100, 2_200, 2_300]);
   });
 
   it('never goes over the per-minute budget in any 60 s window', async () => {

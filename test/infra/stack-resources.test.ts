@@ -220,6 +220,7 @@ describe('function', () => {
       STACKS_API_URL: 'https://api.hiro.so',
       POLL_INTERVAL_SECONDS: '0',
       RUN_SECONDS: '50',
+      SCHEDULE_SECONDS: '60',
       POWERTOOLS_SERVICE_NAME: 'stacks-watch',
       POWERTOOLS_METRICS_NAMESPACE: 'StacksWatch',
       POWERTOOLS_LOG_LEVEL: 'INFO',
@@ -241,6 +242,10 @@ describe('function', () => {
     expect(runSecondsFor(60)).toBe(50);
     expect(runSecondsFor(300)).toBe(290);
     expect(environment(custom).RUN_SECONDS).toBe('290'); // scheduleMinutes 5
+  });
+
+  it('tells the handler the schedule interval, which paces the sweep of a long contract watch list', () => {
+    expect(environment(custom).SCHEDULE_SECONDS).toBe('300'); // scheduleMinutes 5
   });
 
   it('uses the testnet API for a testnet watch config', () => {

@@ -80,6 +80,12 @@ describe('Lambda settings from the environment', () => {
     expect(() => readLambdaSettings({ ...base, OPS_TOPIC_ARN: 'ops' })).toThrow(/OPS_TOPIC_ARN is not an SNS topic ARN: "ops"/);
   });
 
+  it('reads an optional schedule interval, and names a bad one', () => {
+    expect(readLambdaSettings({ ...base, SCHEDULE_SECONDS: '300' }).scheduleSeconds).toBe(300);
+    expect(readLambdaSettings(base).scheduleSeconds).toBeUndefined();
+    expect(() => readLambdaSettings({ ...base, SCHEDULE_SECONDS: '30' })).toThrow(/SCHEDULE_SECONDS must be .* got "30"/);
+  });
+
   it('reads the bundled watch.json beside the function unless WATCH_CONFIG is set', () => {
     expect(readLambdaSettings({ ...base, LAMBDA_TASK_ROOT: '/var/task' })).toMatchObject({ watchConfigPath: '/var/task/watch.json', pollIntervalSeconds: 0 });
     expect(readLambdaSettings({ ...base, WATCH_CONFIG: '{}' }).watchConfigText).toBe('{}');

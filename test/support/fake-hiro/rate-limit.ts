@@ -1,5 +1,7 @@
 // Hiro's gateway budget, simulated: a fixed window of `limit` requests, reported in Hiro's headers on
-// every answer and, when enforced, a 429 with retry-after past it. `timeScale` shrinks real time so a
+// every answer and, when enforced, a 429 with retry-after past it. The generic `ratelimit-*` headers describe
+// the window whatever its length; the `x-ratelimit-*-stacks-minute` (or `-second`) pair comes only with a
+// window of exactly that length, as the real gateway names its windows. `timeScale` shrinks real time so a
 // benchmark can run a "60 s" window in 0.6 s; headers still speak in API seconds, so a client must be
 // given a sleep and clock scaled the same way.
 
@@ -33,30 +35,36 @@ export class FakeRateLimit {
 
   /** Counts one request arriving at `nowMs` (real) and says whether it may be served. */
   consume(nowMs: number): RateDecision {
-    if (!this.options) return { allowed: true, headers: headersFor(UNMETERED_LIMIT, UNMETERED_LIMIT, 60) };
+    if (!this.options) return { allowed: true, headers: headersFor(UNMETERED_LIMIT, UNMETERED_LIMIT, 60, 60) };
     if (nowMs >= this.windowStart + this.windowRealMs) {
       this.windowStart = nowMs;
       this.used = 0;
     }
     const { limit } = this.options;
+    const windowSeconds = this.options.windowSeconds ?? 60;
     const scale = this.options.timeScale ?? 1;
     const resetSeconds = Math.max(1, Math.ceil((this.windowStart + this.windowRealMs - nowMs) / scale / 1000));
     const enforce = this.options.enforce ?? true;
     if (enforce && this.used >= limit) {
-      return { allowed: false, headers: { ...headersFor(limit, 0, resetSeconds), 'retry-after': String(resetSeconds) } };
+      return { allowed: false, headers: { ...headersFor(limit, 0, resetSeconds, windowSeconds), 'retry-after': String(resetSeconds) } };
     }
     this.used += 1;
-    return { allowed: true, headers: headersFor(limit, Math.max(0, limit - this.used), resetSeconds) };
+    return { allowed: true, headers: headersFor(limit, Math.max(0, limit - this.used), resetSeconds, windowSeconds) };
   }
 }
 
-function headersFor(limit: number, remaining: number, resetSeconds: number): Record<string, string> {
-  return {
+function headersFor(limit: number, remaining: number, resetSeconds: number, windowSeconds: number): Record<string, string> {
+  const headers: Record<string, string> = {
     'ratelimit-limit': String(limit),
     'ratelimit-remaining': String(remaining),
     'ratelimit-reset': String(resetSeconds),
-    'x-ratelimit-limit-stacks-minute': String(limit),
-    'x-ratelimit-remaining-stacks-minute': String(remaining),
+    'ratelimit-policy': `${limit};w=${windowSeconds}`,
     'x-ratelimit-cost-stacks': '1',
   };
+  const named = windowSeconds === 60 ? 'minute' : windowSeconds === 1 ? 'second' : null;
+  if (named) {
+    headers[`x-ratelimit-limit-stacks-${named}`] = String(limit);
+    headers[`x-ratelimit-remaining-stacks-${named}`] = String(remaining);
+  }
+  return headers;
 }

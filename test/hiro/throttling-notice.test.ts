@@ -1,0 +1,62 @@
+// Sustained 429s reach the operator from the client itself, once per client.
+import { describe, expect, it } from 'vitest';
+import type { OperatorNotice } from '../../lambda/core/ports';
+import { coinbase } from '../support/fake-hiro';
+import { rejectionOf, startHarness } from './harness';
+
+function recordingOperator() {
+  const notices: OperatorNotice[] = [];
+  return { notices, notify: async (notice: OperatorNotice) => void notices.push(notice) };
+}
+
+describe('sustained 429s', () => {
+  it('tell the operator once, on the fifth 429 in a row, however many follow', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine([coinbase()]);
+    const operator = recordingOperator();
+    const client = h.client({ operator, maxRetries: 20, concurrency: 1 });
+    h.fake.faults.times(4, { status: 429, headers: { 'retry-after': '1' } });
+
+    await client.getTip();
+    expect(operator.notices).toHaveLength(0);
+
+    h.fake.faults.times(12, { status: 429, headers: { 'retry-after': '1' } });
+    await client.getTip();
+
+    expect(operator.notices).toHaveLength(1);
+    const [notice] = operator.notices;
+    expect(notice!.kind).toBe('rate-limited');
+    expect(notice!.subject).toMatch(/^[\x20-\x7e]{1,99}$/);
+    expect(notice!.message).toContain('5 requests in a row');
+    expect(notice!.message).toContain('GET /extended');
+    expect(notice!.message).toMatch(/API key/);
+  });
+
+  it('stay quiet while 429s come between answers that get through', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine([coinbase()]);
+    const operator = recordingOperator();
+    const client = h.client({ operator, concurrency: 1 });
+
+    for (let i = 0; i < 6; i += 1) {
+      h.fake.faults.times(3, { status: 429, headers: { 'retry-after': '1' } });
+      await client.getTip();
+    }
+
+    expect(h.events.filter((e) => e.status === 429)).toHaveLength(18);
+    expect(operator.notices).toHaveLength(0);
+  });
+
+  it('tell the operator when a request gives up on them', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine([coinbase()]);
+    const operator = recordingOperator();
+    const client = h.client({ operator, maxRetries: 2 });
+    h.fake.faults.times(3, { status: 429, headers: { 'retry-after': '1' } });
+
+    const error = await rejectionOf(client.getTip());
+
+    expect(error.name).toBe('HiroRateLimitedError');
+    expect(operator.notices.map((n) => n.message)).toEqual([expect.stringContaining('every one of 3 attempts of one request')]);
+  });
+});
