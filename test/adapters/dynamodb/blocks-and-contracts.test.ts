@@ -17,7 +17,7 @@ describe('scanned blocks', () => {
   it('returns the blocks in the height range, both ends included, in ascending height', async () => {
     const store = table.store();
     // Heights of different digit counts: a string sort without padding would put 100 before 99.
-    for (const height of [8, 9, 10, 99, 100, 101, 1000]) await store.putScannedBlock(scanned(height, [`token_transfer:0x${height}`]));
+    for (const height of [8, 9, 10, 99, 100, 101, 1000]) await store.putScannedBlocks([scanned(height, [`token_transfer:0x${height}`])]);
     const blocks = await store.getScannedBlocks(9, 100);
     expect(blocks.map((b) => b.height)).toEqual([9, 10, 99, 100]);
     expect(blocks[0]).toEqual(scanned(9, ['token_transfer:0x9']));
@@ -27,7 +27,7 @@ describe('scanned blocks', () => {
     const store = table.store();
     // Five blocks of ~300 KB each: DynamoDB (and dynalite) stop a Query page at 1 MB.
     const manyKeys = (height: number) => Array.from({ length: 2_800 }, (_, i) => `contract_log:0x${String(height).padStart(64, '0')}:${String(i).padStart(20, '0')}`);
-    for (let height = 500; height < 505; height++) await store.putScannedBlock(scanned(height, manyKeys(height)));
+    for (let height = 500; height < 505; height++) await store.putScannedBlocks([scanned(height, manyKeys(height))]);
     const blocks = await store.getScannedBlocks(500, 504);
     expect(blocks.map((b) => b.height)).toEqual([500, 501, 502, 503, 504]);
     expect(blocks.every((b) => b.alertKeys.length === 2_800)).toBe(true);
@@ -35,26 +35,26 @@ describe('scanned blocks', () => {
 
   it('overwrites the block remembered at a height (the chain reorganised)', async () => {
     const store = table.store();
-    await store.putScannedBlock(scanned(50, ['token_transfer:0xold']));
+    await store.putScannedBlocks([scanned(50, ['token_transfer:0xold'])]);
     const replacement = { ...scanned(50), hash: '0xnew', alertKeys: [] };
-    await store.putScannedBlock(replacement);
+    await store.putScannedBlocks([replacement]);
     expect(await store.getScannedBlocks(50, 50)).toEqual([replacement]);
   });
 
   it('returns nothing for an empty or inverted range, and reads a range that starts below zero from zero', async () => {
     const store = table.store();
-    await store.putScannedBlock(scanned(0));
-    await store.putScannedBlock(scanned(3));
+    await store.putScannedBlocks([scanned(0)]);
+    await store.putScannedBlocks([scanned(3)]);
     expect(await store.getScannedBlocks(5, 4)).toEqual([]);
     expect((await store.getScannedBlocks(-10, 3)).map((b) => b.height)).toEqual([0, 3]);
   });
 
-  it('stores a TTL on each block in epoch seconds', async () => {
+  it('stores a TTL on each stretch of blocks in epoch seconds', async () => {
     const now = 1_700_000_000_000;
-    await table.store({ now: () => now, ttlDays: 2 }).putScannedBlock(scanned(7));
+    await table.store({ now: () => now, ttlDays: 2 }).putScannedBlocks([scanned(7)]);
     const { Item } = await table
       .doc()
-      .send(new GetCommand({ TableName: table.tableName(), Key: { pk: 'NET#mainnet#BLOCKS', sk: '000000000007' } }));
+      .send(new GetCommand({ TableName: table.tableName(), Key: { pk: 'NET#mainnet#CHAIN', sk: '000000000007' } }));
     expect(Item?.expiresAt).toBe(Math.floor(now / 1000) + 2 * 86_400);
   });
 });
