@@ -1,6 +1,6 @@
 // Scanned blocks and contract statuses against a real DynamoDB API (dynalite).
 import { describe, expect, it } from 'vitest';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ScannedBlock, StoredContractStatus } from '../../../lambda/core/ports';
 import { useLocalStateTable } from './local-state-table';
 
@@ -47,6 +47,60 @@ describe('scanned blocks', () => {
     await store.putScannedBlocks([scanned(3)]);
     expect(await store.getScannedBlocks(5, 4)).toEqual([]);
     expect((await store.getScannedBlocks(-10, 3)).map((b) => b.height)).toEqual([0, 3]);
+  });
+
+  it('keeps the blocks of one write in one item, their 32-byte hashes packed, and reads each back with its parent', async () => {
+    const store = table.store();
+    const blocks = Array.from({ length: 12 }, (_, i) => scanned(200 + i, i === 4 ? ['token_transfer:0xab'] : []));
+    await store.putScannedBlocks(blocks);
+    const { Items } = await table.doc().send(
+      new QueryCommand({ TableName: table.tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'NET#mainnet#CHAIN' } }),
+    );
+    expect(Items).toHaveLength(1);
+    expect(Items![0]).toMatchObject({ first: 200, parentHash: blocks[0]!.parentHash, alertKeys: { '204': ['token_transfer:0xab'] } });
+    expect((Items![0]!.packed as Uint8Array).length).toBe(12 * 32);
+    expect(await store.getScannedBlocks(199, 220)).toEqual(blocks);
+  });
+
+  it('keeps hashes of another shape as they are', async () => {
+    const store = table.store();
+    const blocks = [
+      { height: 5, hash: '0xAB', parentHash: '0x04', alertKeys: [] },
+      { height: 6, hash: 'not-hex', parentHash: '0xAB', alertKeys: [] },
+    ];
+    await store.putScannedBlocks(blocks);
+    expect(await store.getScannedBlocks(5, 6)).toEqual(blocks);
+  });
+
+  it('reads a height rescanned after a reorg from the stretch written for the later cursor', async () => {
+    const store = table.store();
+    const old = Array.from({ length: 11 }, (_, i) => scanned(100 + i, [`token_transfer:0xold${i}`]));
+    await store.putScannedBlocks(old.slice(0, 5)); // 100..104
+    await store.writeCursor({ height: 104, hash: old[4]!.hash, time: 1 }, null);
+    await store.putScannedBlocks(old.slice(5)); // 105..110: a stretch that starts higher
+    await store.writeCursor({ height: 110, hash: old[10]!.hash, time: 2 }, 1);
+    // A fork at 102: the rescan writes 103..110 again, in a stretch that starts lower but is newer.
+    const rescanned = Array.from({ length: 8 }, (_, i) => ({
+      height: 103 + i,
+      hash: `0x${(0xa00 + i).toString(16).padStart(64, '0')}`,
+      parentHash: i === 0 ? old[2]!.hash : `0x${(0xa00 + i - 1).toString(16).padStart(64, '0')}`,
+      alertKeys: i === 3 ? ['token_transfer:0xnew'] : [],
+    }));
+    await store.putScannedBlocks(rescanned);
+    const read = await table.store().getScannedBlocks(100, 110);
+    expect(read).toEqual([...old.slice(0, 3), ...rescanned]);
+  });
+
+  it('reads blocks kept one item per height by earlier versions, below any stretch at that height', async () => {
+    const legacy = { pk: 'NET#mainnet#BLOCKS', height: 300, hash: '0xlegacy', parentHash: '0x12b', alertKeys: ['token_transfer:0xl'] };
+    await table.doc().send(new PutCommand({ TableName: table.tableName(), Item: { ...legacy, sk: '000000000300' } }));
+    await table.doc().send(new PutCommand({ TableName: table.tableName(), Item: { ...legacy, sk: '000000000301', height: 301, hash: '0xlegacy301' } }));
+    const store = table.store();
+    await store.putScannedBlocks([{ height: 301, hash: '0xstretch', parentHash: '0xlegacy', alertKeys: [] }]);
+    expect(await store.getScannedBlocks(300, 301)).toEqual([
+      { height: 300, hash: '0xlegacy', parentHash: '0x12b', alertKeys: ['token_transfer:0xl'] },
+      { height: 301, hash: '0xstretch', parentHash: '0xlegacy', alertKeys: [] },
+    ]);
   });
 
   it('stores a TTL on each stretch of blocks in epoch seconds', async () => {
