@@ -20,8 +20,11 @@ export const emptyUsage = (): AwsUsage => ({ dynamoCalls: 0, readUnits: 0, write
 
 /** The kind of state item a request writes, from its partition key (layout in lambda/adapters/dynamodb/keys.ts). */
 export function itemKind(input: unknown): string {
-  const { Key, Item } = input as { Key?: { pk?: { S?: string } }; Item?: { pk?: { S?: string } } };
-  const pk = Key?.pk?.S ?? Item?.pk?.S ?? '';
+  // The document client's input (plain strings) or the low-level one ({ S: string }), by where the meter sits.
+  type Pk = string | { S?: string } | undefined;
+  const { Key, Item } = input as { Key?: { pk?: Pk }; Item?: { pk?: Pk } };
+  const raw = Key?.pk ?? Item?.pk;
+  const pk = (typeof raw === 'string' ? raw : raw?.S) ?? '';
   if (/^NET#[^#]+$/.test(pk)) return 'cursor and lease';
   if (pk.endsWith('#CHAIN')) return 'block stretches';
   if (pk.endsWith('#BLOCKS')) return 'block key-list parts';
