@@ -10,11 +10,34 @@ export interface AwsUsage {
   dynamoCalls: number;
   readUnits: number;
   writeUnits: number;
+  /** Write units by the kind of item written (see itemKind), to show where a cycle's writes go. */
+  writeUnitsByItem: Record<string, number>;
   snsCalls: number;
   snsMessages: number;
 }
 
-export const emptyUsage = (): AwsUsage => ({ dynamoCalls: 0, readUnits: 0, writeUnits: 0, snsCalls: 0, snsMessages: 0 });
+export const emptyUsage = (): AwsUsage => ({ dynamoCalls: 0, readUnits: 0, writeUnits: 0, writeUnitsByItem: {}, snsCalls: 0, snsMessages: 0 });
+
+/** The kind of state item a request writes, from its partition key (layout in lambda/adapters/dynamodb/keys.ts). */
+export function itemKind(input: unknown): string {
+  // The document client's input (plain strings) or the low-level one ({ S: string }), by where the meter sits.
+  type Pk = string | { S?: string } | undefined;
+  const { Key, Item } = input as { Key?: { pk?: Pk }; Item?: { pk?: Pk } };
+  const raw = Key?.pk ?? Item?.pk;
+  const pk = (typeof raw === 'string' ? raw : raw?.S) ?? '';
+  if (/^NET#[^#]+$/.test(pk)) return 'cursor and lease';
+  if (pk.endsWith('#CHAIN')) return 'block stretches';
+  if (pk.endsWith('#BLOCKS')) return 'block key-list parts';
+  if (pk.endsWith('#CONTRACTS')) return 'contract statuses';
+  if (pk.includes('#ALERT#')) return 'alert records';
+  return 'other';
+}
+
+function addWrite(usage: AwsUsage, input: unknown, units: number): void {
+  usage.writeUnits += units;
+  const kind = itemKind(input);
+  usage.writeUnitsByItem[kind] = (usage.writeUnitsByItem[kind] ?? 0) + units;
+}
 
 /** Assumed in-region round trips (a DynamoDB item call, an SNS PublishBatch). */
 export const DYNAMO_LATENCY_MS = 5;
@@ -33,11 +56,11 @@ export function meterDynamo(client: DynamoDBClient, usage: AwsUsage, clock: Even
         const result = await clock.track(() => next(args));
         const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } }).ConsumedCapacity;
         const units = consumed?.CapacityUnits ?? 0;
-        if (WRITES.has(context.commandName ?? '')) usage.writeUnits += units;
+        if (WRITES.has(context.commandName ?? '')) addWrite(usage, args.input, units);
         else usage.readUnits += units;
         return result;
       } catch (error) {
-        if ((error as Error).name === 'ConditionalCheckFailedException') usage.writeUnits += 1;
+        if ((error as Error).name === 'ConditionalCheckFailedException') addWrite(usage, args.input, 1);
         throw error;
       }
     },

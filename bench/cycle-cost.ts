@@ -36,6 +36,8 @@ export interface CycleCost {
   gbSeconds: number;
   readUnits: number;
   writeUnits: number;
+  /** Write units a cycle by the kind of item written (cursor and lease, block stretches, alert records...). */
+  writeUnitsByItem: Record<string, number>;
   snsMessages: number;
   /** CloudWatch Logs bytes of one invocation running this cycle: its log lines, EMF records and Lambda's own lines. */
   logBytes: number;
@@ -89,6 +91,7 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
   try {
     let totals = { ...emptyUsage(), durationMs: 0, alerts: 0, requests: 0, blocks: 0, logBytes: 0, seriesSent: 0 };
     const series = new Set<string>();
+    const byItem: Record<string, number> = {};
     for (let cycle = 0; cycle <= CYCLES; cycle += 1) {
       if (cycle > 0) mine(scenario.blocksPerCycle);
       // A new Hiro client per cycle, as each invocation builds one: its pacing starts afresh.
@@ -98,7 +101,7 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
         sleep: clock.sleep,
         fetch: clock.fetchWithLatency(HIRO_LATENCY_MS),
       });
-      const before = { ...usage, at: clock.now(), requests: api.fake.count() };
+      const before = { ...usage, writeUnitsByItem: { ...usage.writeUnitsByItem }, at: clock.now(), requests: api.fake.count() };
       const { telemetry } = captured;
       captured.start();
       const summary = await runCycle({ chain: chainApi, state, publisher, clock, telemetry, operator: operatorChannelOverLog(telemetry) }, scenario.config, {
@@ -113,7 +116,11 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
       const sent = captured.finish(summary, chainApi.stats());
       if (cycle === 0) continue; // the first cycle only places the cursor
       for (const name of sent.metricSeries) series.add(name);
+      for (const [kind, units] of Object.entries(usage.writeUnitsByItem)) {
+        byItem[kind] = (byItem[kind] ?? 0) + units - (before.writeUnitsByItem[kind] ?? 0);
+      }
       totals = {
+        ...totals,
         dynamoCalls: totals.dynamoCalls + usage.dynamoCalls - before.dynamoCalls,
         readUnits: totals.readUnits + usage.readUnits - before.readUnits,
         writeUnits: totals.writeUnits + usage.writeUnits - before.writeUnits,
@@ -137,6 +144,7 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
       gbSeconds: (durationMs / 1000) * MEMORY_GB,
       readUnits: totals.readUnits / CYCLES,
       writeUnits: totals.writeUnits / CYCLES,
+      writeUnitsByItem: Object.fromEntries(Object.entries(byItem).filter(([, units]) => units > 0).map(([kind, units]) => [kind, units / CYCLES])),
       snsMessages: totals.snsMessages / CYCLES,
       logBytes: totals.logBytes / CYCLES,
       metricSeriesPerRun: totals.seriesSent / CYCLES,

@@ -179,6 +179,10 @@ export function costSection(cost: CycleCosts): string {
       `${fixed(cost.following.requestsPerCycle / FOLLOWING_BLOCKS, 2)} requests a block with the tip and the contract statuses. ` +
       `Goal: at most ${FOLLOWING_RUN_GOAL_MS / 1000} s ${verdict(cost.following.durationMs <= FOLLOWING_RUN_GOAL_MS)}.`,
     '',
+    `Write units a cycle by item: ${scenarios
+      .map((c) => `${c.scenario}: ${Object.entries(c.writeUnitsByItem).map(([kind, units]) => `${kind} ${fixed(units, 1)}`).join(', ') || 'none'}`)
+      .join('; ')}.`,
+    '',
     `Per alert (the difference between the two ${FOLLOWING_BLOCKS}-block cycles, per alert): ${fixed(a.writeUnits, 2)} write units, ${fixed(a.readUnits, 2)} read units, ` +
       `${fixed(a.snsMessages, 2)} SNS publish, ${fixed(a.gbSeconds, 4)} GB-s: ${dollars(perAlertDollars * 1000)} per 1,000 alerts, plus delivery: ` +
       `email ${dollars(PRICES.snsEmailDelivery * 1000)} per 1,000 per subscriber, SMS about ${dollars(PRICES.snsSmsUs)} each in the US (varies by country).`,

@@ -14,7 +14,7 @@ export class ChainLinks {
     private readonly telemetry: Telemetry,
   ) {}
 
-  async buildsOn(block: Block, cursor: Cursor): Promise<boolean> {
+  async buildsOn(block: Block, cursor: Pick<Cursor, 'hash'>): Promise<boolean> {
     if (block.header.parentHash !== null) return block.header.parentHash === cursor.hash;
     this.warnOnce(block.header.height);
     if (cursor.hash === UNKNOWN_BLOCK_HASH) return true;

@@ -33,7 +33,7 @@ export class ChainLinkCheck {
   private last: UnlinkedBlock | null = null;
 
   /** Called when `header` does not build on `cursor`, before rewinding. */
-  beforeRewind(header: BlockHeader, cursor: Cursor): void {
+  beforeRewind(header: BlockHeader, cursor: Pick<Cursor, 'hash'>): void {
     const unlinked: UnlinkedBlock = {
       height: header.height,
       hash: header.hash,

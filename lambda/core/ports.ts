@@ -172,13 +172,19 @@ export interface StateStore {
   readCursor(): Promise<Cursor | null>;
   /**
    * Move the cursor to `next`, only if its version is still `expectedVersion` (null: no cursor yet).
-   * Throws CursorConflictError otherwise. Returns the cursor as written.
+   * Throws CursorConflictError otherwise. Returns the cursor as written. With `releaseLeaseOf`, the same
+   * write also gives back that owner's lease (the end of a cycle costs one write, not two); a lease
+   * another owner holds by then is left alone.
    */
-  writeCursor(next: CursorPosition, expectedVersion: number | null): Promise<Cursor>;
+  writeCursor(next: CursorPosition, expectedVersion: number | null, options?: { releaseLeaseOf?: string }): Promise<Cursor>;
 
-  /** Remember a scanned block (overwrites the record at that height). */
-  putScannedBlock(block: ScannedBlock): Promise<void>;
-  /** Remembered blocks with fromHeight <= height <= toHeight, ascending. */
+  /**
+   * Remember blocks scanned in one stretch, in height order (a height already remembered is replaced).
+   * Called before the cursor write that passes them, so a crash between the two leaves only blocks nobody
+   * relies on yet. Stores may keep a stretch as one record: a quiet cycle's blocks cost one write.
+   */
+  putScannedBlocks(blocks: readonly ScannedBlock[]): Promise<void>;
+  /** Remembered blocks with fromHeight <= height <= toHeight, ascending, the latest written at each height. */
   getScannedBlocks(fromHeight: number, toHeight: number): Promise<ScannedBlock[]>;
 
   readContractStatuses(contractIds: readonly string[]): Promise<Map<string, StoredContractStatus>>;

@@ -1,10 +1,12 @@
 // The run lease: taken at the start of a cycle, renewed between blocks once half its time is gone, given
-// back at the end. A short lease that is renewed means a runner that dies (a killed local run, a crashed
+// back at the end (with the cycle's last cursor write when there is one, so that it costs no write of its
+// own). A short lease that is renewed means a runner that dies (a killed local run, a crashed
 // container) blocks the next run only briefly, while a long cycle keeps it as long as it is alive.
 import type { Clock, StateStore } from './ports';
 
 export class RunLease {
   private takenAt = 0;
+  private released = false;
 
   constructor(
     private readonly state: StateStore,
@@ -26,7 +28,14 @@ export class RunLease {
     return this.acquire();
   }
 
+  /** Called after a cursor write that gave the lease back (`releaseLeaseOf`): nothing left to release. */
+  releasedWithCursor(): void {
+    this.released = true;
+  }
+
   async release(): Promise<void> {
+    if (this.released) return;
     await this.state.releaseLease(this.owner);
+    this.released = true;
   }
 }

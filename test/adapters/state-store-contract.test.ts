@@ -129,9 +129,9 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     const keys = manyKeys(10_000);
     expect(Buffer.byteLength(JSON.stringify(keys))).toBeGreaterThan(400 * 1024);
     const store = await state.reopen();
-    await store.putScannedBlock({ ...at(100), parentHash: at(99).hash, alertKeys: ['x'] });
-    await store.putScannedBlock({ ...at(101), parentHash: at(100).hash, alertKeys: keys });
-    await store.putScannedBlock({ ...at(102), parentHash: at(101).hash, alertKeys: ['y'] });
+    await store.putScannedBlocks([{ ...at(100), parentHash: at(99).hash, alertKeys: ['x'] }]);
+    await store.putScannedBlocks([{ ...at(101), parentHash: at(100).hash, alertKeys: keys }]);
+    await store.putScannedBlocks([{ ...at(102), parentHash: at(101).hash, alertKeys: ['y'] }]);
     const read = await (await state.reopen()).getScannedBlocks(100, 102);
     expect(read.map((b) => b.height)).toEqual([100, 101, 102]);
     expect(read[1]!.alertKeys).toEqual(keys);
@@ -139,7 +139,7 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     expect((await (await state.reopen()).getScannedBlocks(101, 101))[0]!.alertKeys).toEqual(keys);
 
     const replaced = { hash: `0x${'b'.repeat(64)}`, height: 101, parentHash: at(100).hash, alertKeys: ['z'] };
-    await store.putScannedBlock(replaced);
+    await store.putScannedBlocks([replaced]);
     expect(await (await state.reopen()).getScannedBlocks(101, 101)).toEqual([
       { height: 101, hash: replaced.hash, parentHash: replaced.parentHash, alertKeys: ['z'] },
     ]);

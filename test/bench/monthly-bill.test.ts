@@ -13,6 +13,7 @@ const cycle = (durationMs: number, writeUnits: number): CycleCost => ({
   gbSeconds: 0,
   readUnits: 1,
   writeUnits,
+  writeUnitsByItem: { 'cursor and lease': writeUnits },
   snsMessages: 0,
   logBytes: 2_000,
   metricSeriesPerRun: 1,

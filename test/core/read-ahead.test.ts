@@ -59,7 +59,7 @@ describe('reading blocks ahead while behind the tip', () => {
     ]);
   });
 
-  it('still delivers each block\'s alerts before moving the cursor past it, in chain order', async () => {
+  it('still delivers each block\'s alerts before the stored cursor passes it, in chain order', async () => {
     const chain = behindBy(12);
     const h = harness(chain, config({ startHeight: 101 }));
     const cursorAtPublish: { height: number; cursor: number | undefined }[] = [];
@@ -73,7 +73,8 @@ describe('reading blocks ahead while behind the tip', () => {
     await h.run();
 
     expect(cursorAtPublish).toHaveLength(24);
-    expect(cursorAtPublish.every(({ height, cursor }) => cursor === undefined ? height === 101 : cursor === height - 1)).toBe(true);
+    // The cursor is written once per cycle, so it may lag behind the block being published, never pass it.
+    expect(cursorAtPublish.every(({ height, cursor }) => cursor === undefined || cursor < height)).toBe(true);
     const heights = cursorAtPublish.map((p) => p.height);
     expect(heights).toEqual([...heights].sort((a, b) => a - b));
   });

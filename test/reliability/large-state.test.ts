@@ -32,7 +32,7 @@ describe('state too large for one DynamoDB item', () => {
     // Block 103 as if it had matched 10,000 events (their alerts are what a reorg must recheck).
     const block103 = (await state.getScannedBlocks(103, 103))[0]!;
     const keys = Array.from({ length: 10_000 }, (_, i) => `contract_log:0x${i.toString(16).padStart(64, '0')}:${i}`);
-    await state.putScannedBlock({ ...block103, alertKeys: keys });
+    await state.putScannedBlocks([{ ...block103, alertKeys: keys }]);
 
     chain.reorg(1, [[coinbase()], [coinbase()]]); // a new 103 and 104, short of the retraction grace
     now += 60_000;

@@ -3,28 +3,18 @@
 // strongly consistent read, so overlapping runs, retries and crashes cannot double-alert or skip a block.
 import { isDeepStrictEqual } from 'node:util';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Network } from '../../core/domain';
-import { CursorConflictError, type Cursor, type PendingRetractions, type StateStore, type Telemetry } from '../../core/ports';
-import type * as z from '../../zod-mini';
+import { CursorConflictError, type Cursor, type CursorPosition, type PendingRetractions, type StateStore, type Telemetry } from '../../core/ports';
 import { realSleep, type RetryPolicy, type Sleep } from '../aws/retry';
 import { createAlertRecords } from './alert-records';
 import { createBlockStallRecord } from './block-stall';
-import {
-  contractStatusItem,
-  cursorAttributes,
-  cursorItem,
-  parseItem,
-  scannedBlockItem,
-  scannedBlockPartItem,
-  toContractStatus,
-  toCursor,
-  toScannedBlock,
-} from './items';
-import { assembleParts, deleteKeyListParts, fitsInline, keyListDigest, readKeyListParts, splitKeyList, writeKeyListParts } from './key-lists';
-import { heightSortKey, stateKeys, type ItemKey } from './keys';
-import { callTable, expiresAtFrom, isConditionalCheckFailed, type TableAccess } from './table-access';
+import { readStretches, writeStretches } from './block-stretches';
+import { contractStatusItem, cursorItem, cursorUpdate, LEASE_NAMES, parseItem, toContractStatus, toCursor } from './items';
+import { deleteKeyListParts, fitsInline, keyListDigest, readKeyListParts, splitKeyList, writeKeyListParts } from './key-lists';
+import { stateKeys, type ItemKey } from './keys';
+import { callTable, isConditionalCheckFailed, type TableAccess } from './table-access';
 
 export interface DynamoStateStoreOptions {
   client: DynamoDBClient | DynamoDBDocumentClient;
@@ -75,6 +65,9 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     return items;
   }
 
+  /** The cursor version last read or written: the blocks written before the next cursor write carry the one after. */
+  let knownVersion = 0;
+
   /** The parts of pending retraction keys the stored cursor names (null: kept inline), as last read or written. */
   let storedPendingParts: { parts: number; digest: string } | null = null;
   const pendingOwner = (digest: string): ItemKey => ({ pk: keys.cursor.pk, sk: `PENDING#${digest}` });
@@ -83,9 +76,14 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     const { Item } = await callTable(table, 'GetItem', () =>
       table.doc.send(new GetCommand({ TableName, Key: keys.cursor, ConsistentRead: true })),
     );
-    if (!Item) return null;
+    // No item, or only a lease taken before the first cursor write.
+    if (!Item || Item.version === undefined) {
+      knownVersion = 0;
+      return null;
+    }
     const item = parseItem(cursorItem, Item, TableName);
     const cursor = toCursor(item);
+    knownVersion = cursor.version;
     const { parts, digest } = item.pendingRetractions ?? {};
     storedPendingParts = parts && digest ? { parts, digest } : null;
     if (cursor.pendingRetractions && storedPendingParts) {
@@ -115,17 +113,51 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     }
   }
 
+  async function writeCursor(next: CursorPosition, expectedVersion: number | null, options: { releaseLeaseOf?: string } = {}): Promise<Cursor> {
+    const written: Cursor = { height: next.height, hash: next.hash, time: next.time, version: (expectedVersion ?? 0) + 1 };
+    if (next.pendingRetractions) {
+      written.pendingRetractions = { untilHeight: next.pendingRetractions.untilHeight, keys: [...next.pendingRetractions.keys] };
+    }
+    const inParts = await writePendingParts(written.pendingRetractions);
+    const update = cursorUpdate(written, expectedVersion, inParts, new Date(table.now()).toISOString(), options.releaseLeaseOf);
+    let attempts = 0;
+    try {
+      await callTable(table, 'UpdateItem', (attempt) => {
+        attempts = attempt;
+        return table.doc.send(new UpdateCommand({ TableName, Key: keys.cursor, ...update }));
+      });
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+      const releasing = options.releaseLeaseOf !== undefined;
+      const stored = attempts > 1 || releasing ? await readCursor() : undefined;
+      // A retried write may be refused because its first attempt landed and only the answer was lost.
+      if (attempts > 1 && isDeepStrictEqual(stored, written)) return written;
+      // Refused only for the lease (another run took it after ours lapsed): move the cursor, leave the lease.
+      if (releasing && (stored?.version ?? null) === expectedVersion) return writeCursor(next, expectedVersion);
+      throw new CursorConflictError(
+        `the cursor was moved by another run (expected version ${expectedVersion ?? 'none'}); ` +
+          'this run stops and the next one resumes from the new cursor',
+      );
+    }
+    knownVersion = written.version;
+    await forgetPendingParts(inParts ?? null);
+    return written;
+  }
+
   return {
+    // The lease is three attributes of the cursor item: taking it is one write, and giving it back rides on
+    // the cycle's cursor write. An update leaves the cursor's own attributes (and its version) alone.
     async acquireLease(owner, nowMs, ttlMs) {
       try {
-        await callTable(table, 'PutItem', () =>
+        await callTable(table, 'UpdateItem', () =>
           table.doc.send(
-            new PutCommand({
+            new UpdateCommand({
               TableName,
-              Item: { ...keys.lease, owner, leaseUntil: nowMs + ttlMs, acquiredAt: nowMs },
-              ConditionExpression: 'attribute_not_exists(pk) OR #leaseUntil < :now OR #owner = :me',
-              ExpressionAttributeNames: { '#leaseUntil': 'leaseUntil', '#owner': 'owner' },
-              ExpressionAttributeValues: { ':now': nowMs, ':me': owner },
+              Key: keys.cursor,
+              UpdateExpression: 'SET #owner = :me, #leaseUntil = :until, #acquiredAt = :now',
+              ConditionExpression: 'attribute_not_exists(#leaseUntil) OR #leaseUntil < :now OR #owner = :me',
+              ExpressionAttributeNames: LEASE_NAMES,
+              ExpressionAttributeValues: { ':now': nowMs, ':me': owner, ':until': nowMs + ttlMs },
             }),
           ),
         );
@@ -139,13 +171,14 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
 
     async releaseLease(owner) {
       try {
-        await callTable(table, 'DeleteItem', () =>
+        await callTable(table, 'UpdateItem', () =>
           table.doc.send(
-            new DeleteCommand({
+            new UpdateCommand({
               TableName,
-              Key: keys.lease,
+              Key: keys.cursor,
+              UpdateExpression: 'REMOVE #owner, #leaseUntil, #acquiredAt',
               ConditionExpression: '#owner = :me',
-              ExpressionAttributeNames: { '#owner': 'owner' },
+              ExpressionAttributeNames: LEASE_NAMES,
               ExpressionAttributeValues: { ':me': owner },
             }),
           ),
@@ -158,93 +191,23 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
 
     readCursor,
 
-    async writeCursor(next, expectedVersion) {
-      const written: Cursor = { height: next.height, hash: next.hash, time: next.time, version: (expectedVersion ?? 0) + 1 };
-      if (next.pendingRetractions) {
-        written.pendingRetractions = { untilHeight: next.pendingRetractions.untilHeight, keys: [...next.pendingRetractions.keys] };
-      }
-      const inParts = await writePendingParts(written.pendingRetractions);
-      let attempts = 0;
-      try {
-        await callTable(table, 'PutItem', (attempt) => {
-          attempts = attempt;
-          return table.doc.send(
-            new PutCommand({
-              TableName,
-              Item: { ...keys.cursor, ...cursorAttributes(written, inParts), updatedAt: new Date(table.now()).toISOString() },
-              ...(expectedVersion === null
-                ? { ConditionExpression: 'attribute_not_exists(pk)' }
-                : {
-                    ConditionExpression: '#version = :expected',
-                    ExpressionAttributeNames: { '#version': 'version' },
-                    ExpressionAttributeValues: { ':expected': expectedVersion },
-                  }),
-            }),
-          );
-        });
-        await forgetPendingParts(inParts ?? null);
-        return written;
-      } catch (error) {
-        if (!isConditionalCheckFailed(error)) throw error;
-        // A retried write may be refused because its first attempt landed and only the answer was lost.
-        if (attempts > 1 && isDeepStrictEqual(await readCursor(), written)) return written;
-        throw new CursorConflictError(
-          `the cursor was moved by another run (expected version ${expectedVersion ?? 'none'}); ` +
-            'this run stops and the next one resumes from the new cursor',
-        );
-      }
-    },
+    writeCursor,
 
-    // A block with more alert keys than its item can hold writes them in parts first, then the block item
-    // naming how many. Parts are named by the block's hash too, so a crash between the two never leaves a
-    // block item whose parts another block at that height overwrote.
-    async putScannedBlock(block) {
-      const owner = keys.block(block.height);
-      const parts = fitsInline(block.alertKeys) ? null : splitKeyList(block.alertKeys);
-      if (parts) await writeKeyListParts(table, { pk: owner.pk, sk: `${owner.sk}#${block.hash}` }, parts, { hash: block.hash });
-      await callTable(table, 'PutItem', () =>
-        table.doc.send(
-          new PutCommand({
-            TableName,
-            Item: {
-              ...owner,
-              height: block.height,
-              hash: block.hash,
-              parentHash: block.parentHash,
-              alertKeys: parts ? [] : block.alertKeys,
-              ...(parts ? { parts: parts.length } : {}),
-              expiresAt: expiresAtFrom(table, table.now()),
-            },
-          }),
-        ),
-      );
+    async putScannedBlocks(blocks) {
+      if (blocks.length === 0) return;
+      await writeStretches(table, keys, blocks, knownVersion + 1);
     },
 
     async getScannedBlocks(fromHeight, toHeight) {
       const from = Math.max(0, fromHeight);
       if (toHeight < from) return [];
-      // '#' parts sort right after their block's item and before the next height's ('~' is above every digit).
-      const items = await queryAll({
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': keys.blocksPk, ':from': heightSortKey(from), ':to': `${heightSortKey(toHeight)}#~` },
-        ConsistentRead: true,
-      });
-      const parts = new Map<string, z.infer<typeof scannedBlockPartItem>[]>();
-      const blocks: { sk: string; item: z.infer<typeof scannedBlockItem> }[] = [];
-      for (const item of items) {
-        const sk = String(item.sk);
-        const [owner, ...partName] = sk.split('#');
-        if (partName.length === 0) blocks.push({ sk, item: parseItem(scannedBlockItem, item, TableName) });
-        else parts.set(owner!, [...(parts.get(owner!) ?? []), parseItem(scannedBlockPartItem, item, TableName)]);
-      }
-      return blocks.map(({ sk, item }) => {
-        const block = toScannedBlock(item);
-        if (item.parts) {
-          const own = (parts.get(sk) ?? []).filter((p) => p.hash === item.hash);
-          block.alertKeys = assembleParts(own, item.parts, TableName, { pk: keys.blocksPk, sk });
-        }
-        return block;
-      });
+      const queryRange = (pk: string, fromSk: string, toSk: string) =>
+        queryAll({
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': pk, ':from': fromSk, ':to': toSk },
+          ConsistentRead: true,
+        });
+      return readStretches(table, keys, queryRange, from, toHeight);
     },
 
     // One Query of the whole partition, filtered here: the watch list is small, so this costs one or two

@@ -102,23 +102,48 @@ export function toCursor(item: z.infer<typeof cursorItem>): Cursor {
   return cursor;
 }
 
+/** The lease's attributes on the cursor item. */
+export const LEASE_NAMES = { '#owner': 'owner', '#leaseUntil': 'leaseUntil', '#acquiredAt': 'acquiredAt' };
+
 /**
- * The cursor's attributes as written (no undefined values: a caller's DocumentClient may not strip them).
- * With `inParts`, the pending retraction keys are in part items, and the cursor only names them.
+ * The cursor write as an update of the cursor item, conditional on its version: an update rather than a put,
+ * so that the lease attributes on the same item are left as they are, unless `releaseLeaseOf` holds the lease,
+ * in which case the same write removes them. With `inParts`, the pending retraction keys are in part items,
+ * and the cursor only names them.
  */
-export function cursorAttributes(cursor: Cursor, inParts?: { parts: number; digest: string }): Record<string, unknown> {
-  const attributes: Record<string, unknown> = {
-    height: cursor.height,
-    hash: cursor.hash,
-    time: cursor.time,
-    version: cursor.version,
-  };
+export function cursorUpdate(
+  cursor: Cursor,
+  expectedVersion: number | null,
+  inParts: { parts: number; digest: string } | undefined,
+  updatedAt: string,
+  releaseLeaseOf: string | undefined,
+) {
+  const names: Record<string, string> = { '#height': 'height', '#hash': 'hash', '#time': 'time', '#version': 'version', '#updatedAt': 'updatedAt' };
+  const values: Record<string, unknown> = { ':height': cursor.height, ':hash': cursor.hash, ':time': cursor.time, ':version': cursor.version, ':updatedAt': updatedAt };
+  const set = ['#height = :height', '#hash = :hash', '#time = :time', '#version = :version', '#updatedAt = :updatedAt'];
+  const remove: string[] = [];
+  names['#pending'] = 'pendingRetractions';
   if (cursor.pendingRetractions) {
-    attributes.pendingRetractions = inParts
-      ? { untilHeight: cursor.pendingRetractions.untilHeight, keys: [], ...inParts }
-      : { untilHeight: cursor.pendingRetractions.untilHeight, keys: [...cursor.pendingRetractions.keys] };
+    const { untilHeight, keys } = cursor.pendingRetractions;
+    values[':pending'] = inParts ? { untilHeight, keys: [], ...inParts } : { untilHeight, keys: [...keys] };
+    set.push('#pending = :pending');
+  } else {
+    remove.push('#pending');
   }
-  return attributes;
+  const conditions = [expectedVersion === null ? 'attribute_not_exists(#version)' : '#version = :expected'];
+  if (expectedVersion !== null) values[':expected'] = expectedVersion;
+  if (releaseLeaseOf !== undefined) {
+    Object.assign(names, LEASE_NAMES);
+    values[':me'] = releaseLeaseOf;
+    remove.push('#owner', '#leaseUntil', '#acquiredAt');
+    conditions.push('(attribute_not_exists(#owner) OR #owner = :me)');
+  }
+  return {
+    UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
 }
 
 export function toScannedBlock(item: z.infer<typeof scannedBlockItem>): ScannedBlock {

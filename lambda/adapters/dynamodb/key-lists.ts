@@ -13,7 +13,7 @@ import { callTable, expiresAtFrom, type TableAccess } from './table-access';
 export const MAX_KEY_LIST_BYTES = 300_000;
 
 /** DynamoDB counts a list element as its UTF-8 bytes plus about one byte of overhead. */
-function listBytes(keys: readonly string[]): number {
+export function listBytes(keys: readonly string[]): number {
   return keys.reduce((sum, key) => sum + Buffer.byteLength(key, 'utf8') + 1, 3);
 }
 

@@ -1,8 +1,12 @@
 // Where each kind of state lives in the single table. Everything is scoped by network, so mainnet and
 // testnet watchers can share a table without seeing each other.
 //
-// - cursor and lease: two items of one small partition, read and written once or twice a run;
-// - scanned blocks: one partition, sorted by zero-padded height, so a height range is one Query;
+// - cursor and lease: one item (the lease is attributes of the cursor item), so that the cycle's cursor
+//   write gives the lease back in the same write;
+// - scanned blocks: stretches of blocks, one item per cursor write, in one partition sorted by the
+//   zero-padded height of their first block, so a height range is one Query (block-stretches.ts); alert key
+//   lists too long for a stretch in part items of a second partition, which also holds the one-item-per-height
+//   blocks of the older layout;
 // - contract statuses: one partition, read whole in one Query (the watch list is small);
 // - alert records: one partition per alert key, so claims on different alerts never contend.
 import type { Network } from '../../core/domain';
@@ -29,8 +33,8 @@ export function stateKeys(network: Network) {
   const contractsPk = `${base}#CONTRACTS`;
   return {
     cursor: { pk: base, sk: 'CURSOR' } satisfies ItemKey,
-    lease: { pk: base, sk: 'LEASE' } satisfies ItemKey,
     blocksPk,
+    chainPk: `${base}#CHAIN`,
     block: (height: number): ItemKey => ({ pk: blocksPk, sk: heightSortKey(height) }),
     contractsPk,
     contract: (contractId: string): ItemKey => ({ pk: contractsPk, sk: contractId }),

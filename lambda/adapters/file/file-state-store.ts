@@ -5,7 +5,7 @@
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import type { ClaimOutcome } from '../../core/ports';
+import type { ClaimOutcome, Cursor, CursorPosition } from '../../core/ports';
 import { DocumentStateStore, emptyDocument, type StateDocument } from './state-document';
 
 export class StateFileError extends Error {
@@ -59,6 +59,17 @@ export class FileStateStore extends DocumentStateStore {
   override async claimAlert(key: string, nowMs: number, staleAfterMs: number): Promise<ClaimOutcome> {
     const sinceLock = this.lockTakenAt === undefined ? staleAfterMs : nowMs - this.lockTakenAt + 1;
     return super.claimAlert(key, nowMs, Math.min(staleAfterMs, sinceLock));
+  }
+
+  /** The lock file is the lease here: giving it back with the cursor write is the lock's removal after it. */
+  override async writeCursor(
+    next: CursorPosition,
+    expectedVersion: number | null,
+    options: { releaseLeaseOf?: string } = {},
+  ): Promise<Cursor> {
+    const written = await super.writeCursor(next, expectedVersion);
+    if (options.releaseLeaseOf !== undefined) await this.releaseLease(options.releaseLeaseOf);
+    return written;
   }
 
   override async releaseLease(owner: string): Promise<void> {

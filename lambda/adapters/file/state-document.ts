@@ -89,7 +89,7 @@ export class DocumentStateStore implements StateStore {
     return this.doc.cursor ? structuredClone(this.doc.cursor) : null;
   }
 
-  async writeCursor(next: CursorPosition, expectedVersion: number | null): Promise<Cursor> {
+  async writeCursor(next: CursorPosition, expectedVersion: number | null, options: { releaseLeaseOf?: string } = {}): Promise<Cursor> {
     const current = this.doc.cursor;
     if ((current?.version ?? null) !== expectedVersion) {
       throw new CursorConflictError(
@@ -98,13 +98,15 @@ export class DocumentStateStore implements StateStore {
     }
     const cursor: Cursor = { ...structuredClone(next), version: (current?.version ?? 0) + 1 };
     this.doc.cursor = cursor;
+    if (options.releaseLeaseOf !== undefined && this.doc.lease?.owner === options.releaseLeaseOf) this.doc.lease = null;
     this.pruneBlocks(cursor.height);
     await this.changed();
     return structuredClone(cursor);
   }
 
-  async putScannedBlock(block: ScannedBlock): Promise<void> {
-    this.doc.blocks[String(block.height)] = structuredClone(block);
+  async putScannedBlocks(blocks: readonly ScannedBlock[]): Promise<void> {
+    if (blocks.length === 0) return;
+    for (const block of blocks) this.doc.blocks[String(block.height)] = structuredClone(block);
     await this.changed();
   }
 

@@ -14,6 +14,17 @@ describe('cursor', () => {
     expect(await table.store().readCursor()).toBeNull();
   });
 
+  it('reads as absent while its item holds only a lease, and is then created at version 1 beside the lease', async () => {
+    const store = table.store();
+    expect(await store.acquireLease('run-a', 1_000, 60_000)).toBe(true);
+    expect(await store.readCursor()).toBeNull();
+    expect(await store.writeCursor(block100, null)).toEqual({ ...block100, version: 1 });
+    expect(await table.store().acquireLease('run-b', 2_000, 60_000)).toBe(false);
+    await store.writeCursor(block101, 1, { releaseLeaseOf: 'run-a' });
+    expect(await table.store().acquireLease('run-b', 2_000, 60_000)).toBe(true);
+    expect(await table.store().readCursor()).toEqual({ ...block101, version: 2 });
+  });
+
   it('is created at version 1 and read back as written', async () => {
     const store = table.store();
     const written = await store.writeCursor(block100, null);

@@ -66,7 +66,7 @@ describe('retries', () => {
 
   it('retries a dropped connection', async () => {
     dynamo.on(PutCommand).rejectsOnce(connectionReset()).resolves({});
-    await store().putScannedBlock({ height: 1, hash: '0x01', parentHash: '0x00', alertKeys: [] });
+    await store().putScannedBlocks([{ height: 1, hash: '0x01', parentHash: '0x00', alertKeys: [] }]);
     expect(dynamo).toHaveReceivedCommandTimes(PutCommand, 2);
   });
 
@@ -89,28 +89,28 @@ describe('retries', () => {
 
 describe('failed conditions are decisions', () => {
   it('turns a refused cursor write into CursorConflictError without a retry or an error log', async () => {
-    dynamo.on(PutCommand).rejects(conditionFailed());
+    dynamo.on(UpdateCommand).rejects(conditionFailed());
     await expect(store().writeCursor({ height: 9, hash: '0x09', time: 1 }, 4)).rejects.toBeInstanceOf(CursorConflictError);
-    expect(dynamo).toHaveReceivedCommandTimes(PutCommand, 1);
+    expect(dynamo).toHaveReceivedCommandTimes(UpdateCommand, 1);
     expect(sleeps).toEqual([]);
     expect(logged.filter((l) => l.level === 'error' || l.level === 'warn')).toEqual([]);
   });
 
   it('answers false for a lease held by another run, without a retry', async () => {
-    dynamo.on(PutCommand).rejects(conditionFailed());
+    dynamo.on(UpdateCommand).rejects(conditionFailed());
     expect(await store().acquireLease('run-b', now, 60_000)).toBe(false);
-    expect(dynamo).toHaveReceivedCommandTimes(PutCommand, 1);
+    expect(dynamo).toHaveReceivedCommandTimes(UpdateCommand, 1);
   });
 
   it('takes a retried cursor write refused by its own first attempt as written', async () => {
     const written = { height: 9, hash: '0x09', time: 1 };
-    dynamo.on(PutCommand).rejectsOnce(connectionReset()).rejects(conditionFailed());
+    dynamo.on(UpdateCommand).rejectsOnce(connectionReset()).rejects(conditionFailed());
     dynamo.on(GetCommand).resolves({ Item: { pk: 'NET#mainnet', sk: 'CURSOR', ...written, version: 5 } });
     expect(await store().writeCursor(written, 4)).toEqual({ ...written, version: 5 });
   });
 
   it('still reports a conflict when a retried cursor write lost to another run', async () => {
-    dynamo.on(PutCommand).rejectsOnce(connectionReset()).rejects(conditionFailed());
+    dynamo.on(UpdateCommand).rejectsOnce(connectionReset()).rejects(conditionFailed());
     dynamo.on(GetCommand).resolves({ Item: { pk: 'NET#mainnet', sk: 'CURSOR', height: 10, hash: '0x10', time: 2, version: 5 } });
     await expect(store().writeCursor({ height: 9, hash: '0x09', time: 1 }, 4)).rejects.toBeInstanceOf(CursorConflictError);
   });
@@ -132,43 +132,65 @@ describe('failed conditions are decisions', () => {
 });
 
 describe('conditions sent', () => {
-  it('creates the cursor only where none exists', async () => {
-    dynamo.on(PutCommand).resolves({});
+  it('creates the cursor only where none exists (a lease may already be on its item)', async () => {
+    dynamo.on(UpdateCommand).resolves({});
     await store().writeCursor({ height: 1, hash: '0x01', time: 5 }, null);
-    expect(dynamo).toHaveReceivedCommandWith(PutCommand, {
+    expect(dynamo).toHaveReceivedCommandWith(UpdateCommand, {
       TableName,
-      Item: { pk: 'NET#mainnet', sk: 'CURSOR', height: 1, hash: '0x01', time: 5, version: 1, updatedAt: new Date(now).toISOString() },
-      ConditionExpression: 'attribute_not_exists(pk)',
+      Key: { pk: 'NET#mainnet', sk: 'CURSOR' },
+      UpdateExpression: 'SET #height = :height, #hash = :hash, #time = :time, #version = :version, #updatedAt = :updatedAt REMOVE #pending',
+      ConditionExpression: 'attribute_not_exists(#version)',
+      ExpressionAttributeValues: { ':height': 1, ':hash': '0x01', ':time': 5, ':version': 1, ':updatedAt': new Date(now).toISOString() },
     });
-    expect(dynamo.commandCalls(PutCommand)[0]?.args[0].input).not.toHaveProperty('ExpressionAttributeValues');
   });
 
-  it('moves the cursor only from the version it read', async () => {
-    dynamo.on(PutCommand).resolves({});
+  it('moves the cursor only from the version it read, leaving the lease on its item alone', async () => {
+    dynamo.on(UpdateCommand).resolves({});
     await store().writeCursor({ height: 2, hash: '0x02', time: 6 }, 7);
-    expect(dynamo).toHaveReceivedCommandWith(PutCommand, {
+    expect(dynamo).toHaveReceivedCommandWith(UpdateCommand, {
       ConditionExpression: '#version = :expected',
-      ExpressionAttributeNames: { '#version': 'version' },
-      ExpressionAttributeValues: { ':expected': 7 },
+      ExpressionAttributeValues: expect.objectContaining({ ':expected': 7 }),
+    });
+    expect(dynamo.commandCalls(UpdateCommand)[0]?.args[0].input.UpdateExpression).not.toMatch(/owner|leaseUntil/);
+  });
+
+  it('gives the lease back in the cursor write when asked, only if it still holds it', async () => {
+    dynamo.on(UpdateCommand).resolves({});
+    await store().writeCursor({ height: 2, hash: '0x02', time: 6 }, 7, { releaseLeaseOf: 'run-a' });
+    expect(dynamo).toHaveReceivedCommandWith(UpdateCommand, {
+      UpdateExpression: expect.stringMatching(/ REMOVE #pending, #owner, #leaseUntil, #acquiredAt$/),
+      ConditionExpression: '#version = :expected AND (attribute_not_exists(#owner) OR #owner = :me)',
+      ExpressionAttributeValues: expect.objectContaining({ ':expected': 7, ':me': 'run-a' }),
     });
   });
 
-  it('takes the lease only if free, expired, or already its own', async () => {
-    dynamo.on(PutCommand).resolves({});
+  it('moves the cursor all the same when only the lease was taken by another run meanwhile', async () => {
+    dynamo.on(UpdateCommand).rejectsOnce(conditionFailed()).resolves({});
+    dynamo.on(GetCommand).resolves({ Item: { pk: 'NET#mainnet', sk: 'CURSOR', height: 1, hash: '0x01', time: 5, version: 7, owner: 'run-b' } });
+    const written = await store().writeCursor({ height: 2, hash: '0x02', time: 6 }, 7, { releaseLeaseOf: 'run-a' });
+    expect(written).toEqual({ height: 2, hash: '0x02', time: 6, version: 8 });
+    expect(dynamo).toHaveReceivedCommandTimes(UpdateCommand, 2);
+    expect(dynamo.commandCalls(UpdateCommand)[1]?.args[0].input.UpdateExpression).not.toMatch(/owner/);
+  });
+
+  it('takes the lease on the cursor item only if free, expired, or already its own', async () => {
+    dynamo.on(UpdateCommand).resolves({});
     await store().acquireLease('run-a', now, 60_000);
-    expect(dynamo).toHaveReceivedCommandWith(PutCommand, {
-      Item: { pk: 'NET#mainnet', sk: 'LEASE', owner: 'run-a', leaseUntil: now + 60_000, acquiredAt: now },
-      ConditionExpression: 'attribute_not_exists(pk) OR #leaseUntil < :now OR #owner = :me',
-      ExpressionAttributeNames: { '#leaseUntil': 'leaseUntil', '#owner': 'owner' },
-      ExpressionAttributeValues: { ':now': now, ':me': 'run-a' },
+    expect(dynamo).toHaveReceivedCommandWith(UpdateCommand, {
+      Key: { pk: 'NET#mainnet', sk: 'CURSOR' },
+      UpdateExpression: 'SET #owner = :me, #leaseUntil = :until, #acquiredAt = :now',
+      ConditionExpression: 'attribute_not_exists(#leaseUntil) OR #leaseUntil < :now OR #owner = :me',
+      ExpressionAttributeNames: { '#leaseUntil': 'leaseUntil', '#owner': 'owner', '#acquiredAt': 'acquiredAt' },
+      ExpressionAttributeValues: { ':now': now, ':me': 'run-a', ':until': now + 60_000 },
     });
   });
 
   it('releases the lease only if it still holds it', async () => {
-    dynamo.on(DeleteCommand).rejects(conditionFailed());
+    dynamo.on(UpdateCommand).rejects(conditionFailed());
     await store().releaseLease('run-a');
-    expect(dynamo).toHaveReceivedCommandWith(DeleteCommand, {
-      Key: { pk: 'NET#mainnet', sk: 'LEASE' },
+    expect(dynamo).toHaveReceivedCommandWith(UpdateCommand, {
+      Key: { pk: 'NET#mainnet', sk: 'CURSOR' },
+      UpdateExpression: 'REMOVE #owner, #leaseUntil, #acquiredAt',
       ConditionExpression: '#owner = :me',
       ExpressionAttributeValues: { ':me': 'run-a' },
     });
