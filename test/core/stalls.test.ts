@@ -11,9 +11,9 @@ import { config, harness, TOKEN, WATCHED } from './harness';
 function countWrites(h: ReturnType<typeof harness>) {
   const counts = { cursor: 0, blocks: 0 };
   const writeCursor = h.state.writeCursor.bind(h.state);
-  const putScannedBlock = h.state.putScannedBlock.bind(h.state);
+  const putScannedBlocks = h.state.putScannedBlocks.bind(h.state);
   h.state.writeCursor = (...args) => ((counts.cursor += 1), writeCursor(...args));
-  h.state.putScannedBlock = (...args) => ((counts.blocks += 1), putScannedBlock(...args));
+  h.state.putScannedBlocks = (...args) => ((counts.blocks += 1), putScannedBlocks(...args));
   return counts;
 }
 
