@@ -39,6 +39,9 @@ export async function reportApiDeprecations(deps: CycleDeps, runId: string, stal
 async function notifyOncePerDay(deps: CycleDeps, deprecation: ApiDeprecation, staleAfterMs: number): Promise<void> {
   const now = deps.clock.now();
   const key = apiDeprecationKey(deprecation, now);
+  // A read first: every run after the day's first finds the notice sent, and a refused conditional write
+  // would bill a write unit each time (DynamoDB charges for failed conditions), a read far less.
+  if (await deps.state.getAlertRecord(key)) return;
   const claim = await deps.state.claimAlert(key, now, staleAfterMs);
   if (claim === 'sent' || claim === 'in-flight') return;
   const notice = describe(deprecation);

@@ -195,6 +195,24 @@ describe('deprecation warnings reach the operator at most once a day', () => {
     expect(nextDay.operator.notices.length).toBeGreaterThan(0);
   });
 
+  it('costs no state write once the day\'s notice is sent: later runs only read it', async () => {
+    const { fake, url } = await startFake([]);
+    const document = emptyDocument('mainnet');
+    const clock = new VirtualClock(Date.UTC(2026, 10, 22, 9, 0, 0));
+    await container(url, document, clock).run();
+
+    const state = new DocumentStateStore(document);
+    const writes: string[] = [];
+    const claimAlert = state.claimAlert.bind(state);
+    state.claimAlert = (key, ...rest) => (writes.push(key), claimAlert(key, ...rest));
+    fake.chain.mine([coinbase()]);
+    const later = watcher(url, state, undefined, { now: clock.now, sleep: clock.sleep });
+    await later.run();
+
+    expect(later.telemetry.sum('ApiDeprecations')).toBeGreaterThan(0);
+    expect(writes.filter((key) => key.startsWith('ops:'))).toEqual([]);
+  });
+
   it('emits no ApiDeprecations metric and no notice when no route warns', async () => {
     const { fake, url } = await startFake([]);
     fake.faults.use(() => ({ headers: { warning: null } }));
