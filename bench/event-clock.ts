@@ -13,6 +13,8 @@ interface Sleeper {
 
 export class EventClock implements Clock {
   private skew = 0;
+  /** Epoch ms at performance.now() = 0: the watcher reads this clock as wall time (record expiry, UTC days). */
+  private readonly origin = Date.now() - performance.now();
   private readonly startMs: number;
   private readonly sleepers: Sleeper[] = [];
   private seq = 0;
@@ -24,7 +26,7 @@ export class EventClock implements Clock {
     this.startMs = this.now();
   }
 
-  readonly now = (): number => performance.now() + this.skew;
+  readonly now = (): number => this.origin + performance.now() + this.skew;
 
   readonly sleep = (ms: number): Promise<void> =>
     new Promise((resolve) => {
