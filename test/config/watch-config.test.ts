@@ -31,6 +31,7 @@ describe('a valid watch config', () => {
         contracts: [POX4],
         addresses: [],
         contractLogs: [],
+        transfers: [],
         startHeight: 'latest',
         confirmations: 0,
         maxBlocksPerRun: 500,
@@ -44,6 +45,10 @@ describe('a valid watch config', () => {
       contracts: [ARKADIKO_TOKEN],
       addresses: [MAINNET.alex, MAINNET.sbtcMultisig],
       contractLogs: [{ contractId: POX4 }, { contractId: ARKADIKO_TOKEN, contains: 'mint' }],
+      transfers: [
+        { asset: 'stx', to: [MAINNET.alex], from: [], minAmount: '100000000', actions: ['transfer'] },
+        { asset: `${ARKADIKO_TOKEN}::diko`, to: [], from: [MAINNET.sbtcMultisig], actions: ['transfer', 'burn'], decimals: 6, symbol: 'DIKO' },
+      ],
       startHeight: 182345,
       confirmations: 3,
       maxBlocksPerRun: 50,
