@@ -117,7 +117,7 @@ export function watchConfigSchema(network: Network | null) {
           })
           .check(
             z.minLength(1, { error: 'must not be empty; leave "actions" out for all three' }),
-            z.superRefine(noDuplicates(sameString, 'actions', 'the same action')),
+            z.superRefine(noDuplicates(sameString, 'actions', 'the same action'), evenWithBadEntries),
           ),
       ),
       decimals: z.optional(wholeNumber(0, 38)),
