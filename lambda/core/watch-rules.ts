@@ -27,7 +27,7 @@ export function compileWatchRules(config: WatchConfig): WatchRules {
     logRules.set(rule.contractId, list);
   }
   const transferRules = new Map<string, CompiledTransferRule[]>();
-  for (const rule of config.transfers ?? []) {
+  for (const rule of config.transfers) {
     const list = transferRules.get(rule.asset) ?? [];
     list.push(compileTransferRule(rule));
     transferRules.set(rule.asset, list);
