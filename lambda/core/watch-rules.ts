@@ -73,15 +73,19 @@ export interface Tracked {
   direction: Direction;
 }
 
-function ruleMatches(rule: CompiledTransferRule, move: AssetMove, amount: bigint | null, principal: string | null, side: 'to' | 'from'): boolean {
-  if (principal === null || !rule[side].has(principal) || !rule.actions.has(move.action)) return false;
-  if (rule.minAmount === null) return true;
-  // NFT movements have no amount, so a rule with a threshold never matches them.
-  return amount !== null && amount >= rule.minAmount;
-}
-
-function rulesFor(rules: WatchRules, asset: string): readonly CompiledTransferRule[] {
-  return [...(rules.transferRules.get(asset) ?? []), ...(rules.transferRules.get('*') ?? [])];
+/**
+ * Whether a rule in `list` watches `principal` on `side` of the movement. Set lookups first: the amount is
+ * parsed only for a rule that names the principal, since most events of a block concern nobody watched.
+ */
+function sideMatches(list: readonly CompiledTransferRule[] | undefined, move: AssetMove, principal: string, side: 'to' | 'from'): boolean {
+  if (!list) return false;
+  for (const rule of list) {
+    if (!rule[side].has(principal) || !rule.actions.has(move.action)) continue;
+    if (rule.minAmount === null) return true;
+    // NFT movements have no amount, so a rule with a threshold never matches them.
+    if (move.amount !== null && /^\d+$/.test(move.amount) && BigInt(move.amount) >= rule.minAmount) return true;
+  }
+  return false;
 }
 
 /**
@@ -89,14 +93,20 @@ function rulesFor(rules: WatchRules, asset: string): readonly CompiledTransferRu
  * are watched: one alert per event, however many rules it matches.
  */
 export function trackedSide(rules: WatchRules, move: AssetMove): Tracked | null {
-  const candidates = rulesFor(rules, move.asset);
-  const amount = move.amount !== null && /^\d+$/.test(move.amount) ? BigInt(move.amount) : null;
-  const arriving = move.recipient !== null && (
-    (move.asset === 'stx' && move.action !== 'burn' && rules.addresses.has(move.recipient)) ||
-    candidates.some((rule) => ruleMatches(rule, move, amount, move.recipient, 'to')));
-  if (arriving) return { address: move.recipient!, direction: move.action === 'mint' ? 'minted' : 'received' };
-  const leaving = candidates.some((rule) => ruleMatches(rule, move, amount, move.sender, 'from'));
-  if (leaving) return { address: move.sender!, direction: move.action === 'burn' ? 'burned' : 'sent' };
+  const own = rules.transferRules.get(move.asset);
+  const any = rules.transferRules.get('*');
+  const { recipient, sender } = move;
+  if (
+    recipient !== null &&
+    ((move.asset === 'stx' && move.action !== 'burn' && rules.addresses.has(recipient)) ||
+      sideMatches(own, move, recipient, 'to') ||
+      sideMatches(any, move, recipient, 'to'))
+  ) {
+    return { address: recipient, direction: move.action === 'mint' ? 'minted' : 'received' };
+  }
+  if (sender !== null && (sideMatches(own, move, sender, 'from') || sideMatches(any, move, sender, 'from'))) {
+    return { address: sender, direction: move.action === 'burn' ? 'burned' : 'sent' };
+  }
   return null;
 }
 
