@@ -78,7 +78,7 @@ export function mainnetWorkload(options: { seed: number; blocks: number }): Work
     // Payouts, swaps and withdrawals move STX inside calls; drawn apart so the rest of the chain stays as it was.
     const stxEvents = payouts.chance(0.3) ? payouts.int(1, 10) : 0;
     for (let i = 0; i < stxEvents; i += 1) {
-      events.push(stxTransferEvent(contractId, payouts.skewed(addresses), payouts.int(1, 5_000) * 10_000));
+      events.push(stxTransferEvent(contractId, payouts.pick(addresses), payouts.int(1, 5_000) * 10_000));
     }
     return contractCall({ contractId, sender: random.pick(senders), functionName: 'call', events, status });
   }
