@@ -37,6 +37,7 @@ export async function measureAlertLatency(options: { pollSeconds: number; apiMin
     contracts: [],
     addresses: [watched],
     contractLogs: [{ contractId: dex }],
+    transfers: [],
     startHeight: 'latest',
     confirmations: 0,
     maxBlocksPerRun: 500,

@@ -3,7 +3,7 @@
 // at the measured requests per block, and the share of requests answered 429.
 import { FakeChain } from '../test/support/fake-hiro';
 import { mineAll, watchConfig, type ConfigName, type Workload } from './mainnet-workload';
-import { lowerBound } from './requests-per-block';
+import { lowerBound, readsEvents } from './requests-per-block';
 import { cycleDeps, runOneCycle, ScaledClock, startFakeApi } from './watcher-harness';
 
 export interface CatchUpRow {
@@ -55,7 +55,7 @@ export async function measureCatchUp(workload: Workload, run: CatchUpRun): Promi
     const served = requests - throttled;
     const requestsPerBlock = served / blocks;
     const scanned = chain.blocks().slice(0, blocks);
-    const bound = lowerBound(scanned, config.contractLogs.length > 0) / blocks;
+    const bound = lowerBound(scanned, readsEvents(config)) / blocks;
     const ceiling = run.requestsPerMinute / requestsPerBlock;
     return {
       config: run.config,

@@ -165,6 +165,7 @@ export async function measureCycleCosts(workload: Workload, options: CycleOption
       ...alerting,
       addresses: [fakeAddress('nobody-watched')],
       contractLogs: [{ contractId: fakeContractId('never-called') }],
+      transfers: [],
     };
     const idle = await measureScenario(dynamo, workload, { name: 'tip unchanged', config: quiet, blocksPerCycle: 0 }, options);
     const following = await measureScenario(dynamo, workload, { name: '10 new blocks, no alert', config: quiet, blocksPerCycle: FOLLOWING_BLOCKS }, options);

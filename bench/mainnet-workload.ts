@@ -11,6 +11,7 @@ import {
   fakeContractId,
   ftTransferEvent,
   print,
+  stxTransferEvent,
   tenureChange,
   transfer,
   type FakeChain,
@@ -25,6 +26,8 @@ export interface Workload {
   watchedAddresses: string[];
   /** Contracts whose logs are watched (one rule with a `contains` filter). */
   watchedContracts: string[];
+  /** A busy sender whose outflows a `transfers` rule watches. */
+  treasury: string;
 }
 
 const ADDRESS_POOL = 3_000;
@@ -43,6 +46,7 @@ function blockSize(random: Random): number {
 
 export function mainnetWorkload(options: { seed: number; blocks: number }): Workload {
   const random = seededRandom(options.seed);
+  const payouts = seededRandom(options.seed + 1);
   const addresses = Array.from({ length: ADDRESS_POOL }, (_, i) => fakeAddress(`holder-${i}`));
   const senders = Array.from({ length: SENDER_POOL }, (_, i) => fakeAddress(`sender-${i}`));
   const contracts = Array.from({ length: CONTRACT_POOL }, (_, i) => fakeContractId(`app-${i}`, `deployer-${i % 60}`));
@@ -70,6 +74,11 @@ export function mainnetWorkload(options: { seed: number; blocks: number }): Work
     const assetEvents = airdrop ? random.int(100, 260) : random.int(0, 6);
     for (let i = 0; i < assetEvents; i += 1) {
       events.push(ftTransferEvent(`${contractId}::token`, random.pick(senders), random.skewed(addresses), random.int(1, 1e6)));
+    }
+    // Payouts, swaps and withdrawals move STX inside calls; drawn apart so the rest of the chain stays as it was.
+    const stxEvents = payouts.chance(0.3) ? payouts.int(1, 10) : 0;
+    for (let i = 0; i < stxEvents; i += 1) {
+      events.push(stxTransferEvent(contractId, payouts.pick(addresses), payouts.int(1, 5_000) * 10_000));
     }
     return contractCall({ contractId, sender: random.pick(senders), functionName: 'call', events, status });
   }
@@ -106,7 +115,7 @@ export function mainnetWorkload(options: { seed: number; blocks: number }): Work
   }
   const watchedAddresses = [addresses[0]!, addresses[3]!, ...Array.from({ length: 18 }, (_, i) => addresses[400 + i * 97]!)];
   const watchedContracts = [contracts[0]!, contracts[4]!, ...Array.from({ length: 6 }, (_, i) => contracts[50 + i * 23]!)];
-  return { blocks, watchedAddresses, watchedContracts };
+  return { blocks, watchedAddresses, watchedContracts, treasury: senders[0]! };
 }
 
 export function mineAll(chain: FakeChain, blocks: readonly FakeTxSpec[][]): void {
@@ -129,6 +138,14 @@ export function watchConfig(name: ConfigName, workload: Workload, startHeight: n
     contracts: name === 'both' ? workload.watchedContracts : [],
     addresses,
     contractLogs,
+    // A token's arrivals above a threshold, and every asset leaving a treasury.
+    transfers:
+      name === 'logs only'
+        ? []
+        : [
+            { asset: `${workload.watchedContracts[0]}::token`, to: workload.watchedAddresses.slice(0, 5), from: [], minAmount: '500000', actions: ['transfer', 'mint', 'burn'] },
+            { asset: '*', to: [], from: [workload.treasury], actions: ['transfer', 'mint', 'burn'] },
+          ],
     startHeight,
     confirmations: 0,
     maxBlocksPerRun: 100_000,

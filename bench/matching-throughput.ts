@@ -2,7 +2,9 @@
 // addresses, 1,000 contracts), on the generated chain's blocks already read into domain types: transfer
 // matching, picking the transactions whose events are needed, and log matching over their events.
 import { createHash } from 'node:crypto';
-import type { Block, ContractLogEvent, TxEvents, WatchConfig } from '../lambda/core/domain';
+import type { AssetEvent, Block, ContractLogEvent, TxEvents, WatchConfig } from '../lambda/core/domain';
+import { toAssetEvent } from '../lambda/hiro/mappers';
+import type { RawTxEvent } from '../lambda/hiro/schemas';
 import { blockAlerts, transactionsNeedingEvents } from '../lambda/core/block-alerts';
 import { compileWatchRules } from '../lambda/core/watch-rules';
 import { FakeChain, type FakeBlock } from '../test/support/fake-hiro';
@@ -34,12 +36,16 @@ function toDomain(block: FakeBlock): { block: Block; events: Map<string, TxEvent
     const transfer = tx.payload.token_transfer as { recipient_address: string; amount: string; memo: string } | undefined;
     const called = (tx.payload.contract_call ?? tx.payload.smart_contract) as { contract_id: string } | undefined;
     const logs: ContractLogEvent[] = [];
+    const assets: AssetEvent[] = [];
     tx.events.forEach((event, eventIndex) => {
+      // The edge's own mapping, so the matcher sees the asset events it sees in production.
+      const asset = toAssetEvent({ ...event, event_index: eventIndex } as unknown as RawTxEvent);
+      if (asset) assets.push(asset);
       if (event.event_type !== 'smart_contract_log') return;
       const log = event.contract_log as { contract_id: string; topic: string; value: { hex: string; repr: string } };
       logs.push({ eventIndex, contractId: log.contract_id, topic: log.topic, valueHex: log.value.hex, valueRepr: log.value.repr });
     });
-    events.set(tx.txId, { txId: tx.txId, logs });
+    events.set(tx.txId, { txId: tx.txId, logs, assets });
     return {
       txId: tx.txId,
       txIndex: tx.txIndex,
@@ -70,6 +76,7 @@ export function measureMatching(workload: Workload, sizes = { addresses: 10_000,
       ...watchConfig('both', workload, 'latest').contractLogs,
       ...Array.from({ length: sizes.contracts - workload.watchedContracts.length }, (_, i) => ({ contractId: `${addressLike(`c${i}`)}.contract-${i}` })),
     ],
+    transfers: watchConfig('both', workload, 'latest').transfers,
     startHeight: 'latest',
     confirmations: 0,
     maxBlocksPerRun: 500,

@@ -32,8 +32,8 @@ export function requestsSection(rows: RequestsPerBlockRow[]): string {
     `### 1. API requests per scanned block`,
     '',
     `Catching up over ${first.blocks} generated blocks (${thousands(first.transactions)} transactions, ${fixed(first.transactions / first.blocks, 1)} a block). ` +
-      'Lower bound: every page of every block plus the fewest `/tx/multiple` calls covering every transaction that may carry a log ' +
-      '(successful calls and deploys with events), batched across all blocks at the client\'s URL budget. Naive: every page plus one event call per transaction. Goal: at most 1.05 × the lower bound.',
+      'Lower bound: every page of every block plus the fewest `/tx/multiple` calls covering every transaction that may carry a watched event, a log or ' +
+      'an STX or token movement (successful calls and deploys with events, read whenever addresses, transfers or logs are watched), batched across all blocks at the client\'s URL budget. Naive: every page plus one event call per transaction. Goal: at most 1.05 × the lower bound.',
     '',
     table(
       ['config', 'requests / block', 'lower bound', 'naive', 'measured ÷ bound', 'goal', 'requests by route'],

@@ -1,5 +1,6 @@
 // Benchmark 1: API requests per scanned block while catching up over a generated mainnet-like chain, for
 // each watch config, against the lower bound and against a naive scanner.
+import type { WatchConfig } from '../lambda/core/domain';
 import { EVENT_PAGE_LIMIT, MAX_URL_LENGTH } from '../lambda/hiro';
 import { FakeChain, type FakeBlock } from '../test/support/fake-hiro';
 import { CONFIG_NAMES, mineAll, watchConfig, type ConfigName, type Workload } from './mainnet-workload';
@@ -19,7 +20,7 @@ export interface RequestsPerBlockRow {
 }
 
 const BLOCK_PAGE = 50;
-const LOG_CARRYING = new Set(['contract_call', 'smart_contract']);
+const EVENT_CARRYING = new Set(['contract_call', 'smart_contract']);
 /** The request the client builds for /tx/multiple, on Hiro's host: its length before any id. */
 const EVENTS_URL = 'https://api.hiro.so/extended/v1/tx/multiple?event_limit=100&event_offset=0';
 const ID_PARAM_LENGTH = '&tx_id=0x'.length + 64;
@@ -29,22 +30,28 @@ export function idsPerEventCall(maxUrlLength = MAX_URL_LENGTH): number {
   return Math.floor((maxUrlLength - EVENTS_URL.length) / ID_PARAM_LENGTH);
 }
 
-/** Transactions that may carry a log: successful calls and deploys with events. */
-function mayCarryLogs(block: FakeBlock) {
-  return block.txs.filter((tx) => tx.txStatus === 'success' && LOG_CARRYING.has(tx.txType) && tx.events.length > 0);
+/** Transactions that may carry a log or an asset movement: successful calls and deploys with events. */
+function mayCarryEvents(block: FakeBlock) {
+  return block.txs.filter((tx) => tx.txStatus === 'success' && EVENT_CARRYING.has(tx.txType) && tx.events.length > 0);
+}
+
+/** Whether a config makes the scan read events: logs, and STX or tokens moving inside contract calls. */
+export function readsEvents(config: WatchConfig): boolean {
+  return config.contractLogs.length > 0 || config.addresses.length > 0 || config.transfers.length > 0;
 }
 
 /**
- * The fewest requests that can scan `blocks`: every page of every block, and, when logs are watched, the
- * fewest /tx/multiple calls covering every transaction that may carry a log, batched across all blocks
+ * The fewest requests that can scan `blocks`: every page of every block, and, when events are read (logs,
+ * addresses or transfers watched), the fewest /tx/multiple calls covering every transaction that may carry
+ * an event the config watches, batched across all blocks
  * (a transaction with more than 100 events needs a call per further 100, again shared).
  */
-export function lowerBound(blocks: readonly FakeBlock[], watchesLogs: boolean, idsPerCall = idsPerEventCall()): number {
+export function lowerBound(blocks: readonly FakeBlock[], watchesEvents: boolean, idsPerCall = idsPerEventCall()): number {
   let requests = 0;
   const eventCounts: number[] = [];
   for (const block of blocks) {
     requests += Math.max(1, Math.ceil(block.txs.length / BLOCK_PAGE));
-    if (watchesLogs) eventCounts.push(...mayCarryLogs(block).map((tx) => tx.events.length));
+    if (watchesEvents) eventCounts.push(...mayCarryEvents(block).map((tx) => tx.events.length));
   }
   for (let offset = 0; ; offset += EVENT_PAGE_LIMIT) {
     const round = eventCounts.filter((count) => count > offset).length;
@@ -72,7 +79,7 @@ export async function measureRequestsPerBlock(workload: Workload): Promise<Reque
       if (summary.stoppedBecause !== 'caught-up') throw new Error(`the ${name} scan stopped early: ${summary.stoppedBecause}`);
       const blocks = chain.blocks();
       const requests = api.fake.count();
-      const bound = lowerBound(blocks, config.contractLogs.length > 0);
+      const bound = lowerBound(blocks, readsEvents(config));
       rows.push({
         config: name,
         blocks: summary.blocksScanned,

@@ -13,6 +13,8 @@ export const MESSAGE_ATTRIBUTE = {
   network: 'network',
   /** Alerts about a contract (each kind's module says which it sets). */
   contractId: 'contract_id',
-  /** Alerts about an address (a token_transfer's recipient). */
+  /** Alerts about an address: a token_transfer's recipient, an asset movement's watched principal. */
   address: 'address',
+  /** Asset movements: `stx` or the token's asset id `ADDRESS.contract::token`. */
+  assetId: 'asset_id',
 } as const;

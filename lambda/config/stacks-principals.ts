@@ -86,3 +86,17 @@ export function contractIdProblem(text: string, network: Network | null): string
 export function recipientProblem(text: string, network: Network | null): string | null {
   return text.includes('.') ? contractIdProblem(text, network) : standardAddressProblem(text, network);
 }
+
+/** A token's name after `::`: Clarity's name rules, as for a contract name. */
+const TOKEN_NAME = /^[a-zA-Z]([a-zA-Z0-9]|[-_!?+<>=/*]){0,127}$/;
+
+/** Why `text` is not an asset id `ADDRESS.contract::token` of `network`, or null when it is one. */
+export function assetIdProblem(text: string, network: Network | null): string | null {
+  const at = text.indexOf('::');
+  if (at < 0) return 'must be "stx", "*" or an asset id "ADDRESS.contract::token"; the "::token" part is missing';
+  const contractProblem = contractIdProblem(text.slice(0, at), network);
+  if (contractProblem) return `has a contract part "${text.slice(0, at)}" that ${contractProblem}`;
+  const token = text.slice(at + 2);
+  if (!TOKEN_NAME.test(token)) return `has a token name "${token}" that is not valid: it must start with a letter, at most 128 characters`;
+  return null;
+}

@@ -2,8 +2,8 @@
 // the field must hold, since the path and the bad value are shown beside it.
 // zod/mini (see ../zod-mini): schemas wrap (`z.optional(x)`) and checks attach (`.check(...)`) rather than chain.
 import * as z from '../zod-mini';
-import type { Network } from '../core/domain';
-import { contractIdProblem, recipientProblem } from './stacks-principals';
+import { ASSET_ACTIONS, type Network } from '../core/domain';
+import { assetIdProblem, contractIdProblem, recipientProblem } from './stacks-principals';
 
 export const NETWORKS = ['mainnet', 'testnet'] as const satisfies readonly Network[];
 
@@ -62,6 +62,8 @@ const evenWithBadEntries = { when: (payload: { value: unknown }) => Array.isArra
 
 const sameString = (item: unknown) => (typeof item === 'string' ? item : null);
 
+const sameJson = (item: unknown) => (typeof item === 'object' && item !== null ? JSON.stringify(item) : null);
+
 function sameRule(item: unknown): string | null {
   if (typeof item !== 'object' || item === null) return null;
   const { contractId, contains } = item as { contractId?: unknown; contains?: unknown };
@@ -92,6 +94,51 @@ export function watchConfigSchema(network: Network | null) {
     { error: 'must be an object like {"contractId": "ADDRESS.contract-name", "contains": "optional text"}' },
   );
 
+  const minAmountMessage = 'must be a whole number of base units (micro-STX for stx), 0 or more: digits in quotes, or a whole number';
+  const transferRule = z.strictObject(
+    {
+      $comment: comment,
+      asset: principal(
+        (text, net) => (text === 'stx' || text === '*' ? null : assetIdProblem(text, net)),
+        network,
+        '"stx", "*" (any asset) or an asset id "ADDRESS.contract::token" in quotes',
+      ),
+      to: z.optional(list(recipient, 'recipients to watch', noDuplicates(sameString, 'to', 'the same address'))),
+      from: z.optional(list(recipient, 'senders to watch', noDuplicates(sameString, 'from', 'the same address'))),
+      minAmount: z.optional(
+        z.union([z.string().check(z.regex(/^\d+$/, { error: minAmountMessage })), z.int().check(z.minimum(0, { error: minAmountMessage }))], {
+          error: minAmountMessage,
+        }),
+      ),
+      actions: z.optional(
+        z
+          .array(z.enum(ASSET_ACTIONS, { error: 'must be "transfer", "mint" or "burn"' }), {
+            error: 'must be a list of "transfer", "mint" and "burn" (leave it out for all three)',
+          })
+          .check(
+            z.minLength(1, { error: 'must not be empty; leave "actions" out for all three' }),
+            z.superRefine(noDuplicates(sameString, 'actions', 'the same action'), evenWithBadEntries),
+          ),
+      ),
+      decimals: z.optional(wholeNumber(0, 38)),
+      symbol: z.optional(
+        z
+          .string({ error: 'must be the token\'s symbol in quotes, e.g. "sBTC"' })
+          .check(z.regex(/^[\x21-\x7e]{1,20}$/, { error: 'must be 1 to 20 printable characters without spaces, e.g. "sBTC"' })),
+      ),
+    },
+    {
+      error:
+        'must be an object like {"asset": "stx", "to": ["ADDRESS"], "from": ["ADDRESS"], "minAmount": "1000000", "actions": ["transfer"]}',
+    },
+  ).check(
+    z.superRefine((rule, ctx) => {
+      if ((rule.to ?? []).length === 0 && (rule.from ?? []).length === 0) {
+        ctx.addIssue({ code: 'custom', message: 'watches nobody: list at least one address in "to" (recipients) or "from" (senders)' });
+      }
+    }),
+  );
+
   const startHeightMessage = needs('"latest" or a block height (a whole number, 0 or more) to start scanning from');
 
   return z.strictObject(
@@ -113,6 +160,7 @@ export function watchConfigSchema(network: Network | null) {
         'log rules {"contractId": ..., "contains": ...}',
         noDuplicates(sameRule, 'contractLogs', 'the same contractId and contains'),
       ),
+      transfers: list(transferRule, 'transfer rules {"asset": ..., "to": [...], "from": [...]}', noDuplicates(sameJson, 'transfers', 'the same rule')),
       startHeight: z._default(
         z.union(
           [z.literal('latest'), z.int({ error: startHeightMessage }).check(z.minimum(0, { error: startHeightMessage }))],
@@ -129,10 +177,11 @@ export function watchConfigSchema(network: Network | null) {
 
 export type WatchConfigSchema = ReturnType<typeof watchConfigSchema>;
 
-/** The keys a config and a log rule may have, for "did you mean" hints on unknown ones. */
-export function allowedKeys(schema: WatchConfigSchema): { top: string[]; rule: string[] } {
+/** The keys a config, a log rule and a transfer rule may have, for "did you mean" hints on unknown ones. */
+export function allowedKeys(schema: WatchConfigSchema): { top: string[]; rule: string[]; transfer: string[] } {
   return {
     top: Object.keys(schema.shape),
     rule: Object.keys(schema.shape.contractLogs.def.innerType.def.element.shape),
+    transfer: Object.keys(schema.shape.transfers.def.innerType.def.element.shape),
   };
 }

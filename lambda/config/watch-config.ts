@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type * as z from '../zod-mini';
-import type { Network, WatchConfig } from '../core/domain';
+import { ASSET_ACTIONS, type Network, type WatchConfig } from '../core/domain';
 import { type ConfigProblem, WatchConfigError, formatPath, valueAt } from './config-problems';
 import { allowedKeys, NETWORKS, watchConfigSchema, type WatchConfigSchema } from './watch-config-schema';
 
@@ -11,7 +11,7 @@ export { type ConfigProblem, WatchConfigError, formatConfigProblems } from './co
 
 export type ConfigResult = { ok: true; config: WatchConfig } | { ok: false; problems: ConfigProblem[] };
 
-const WATCH_LISTS = ['contracts', 'addresses', 'contractLogs'] as const;
+const WATCH_LISTS = ['contracts', 'addresses', 'contractLogs', 'transfers'] as const;
 
 /**
  * One schema per network the file may name, and one for a file whose network is itself invalid, each built
@@ -67,7 +67,7 @@ function toProblems(issues: readonly z.core.$ZodIssue[], input: unknown, schema:
   return issues.flatMap((issue): ConfigProblem[] => {
     if (issue.code === 'unrecognized_keys') {
       const keys = allowedKeys(schema);
-      const allowed = issue.path.length === 0 ? keys.top : keys.rule;
+      const allowed = issue.path.length === 0 ? keys.top : issue.path[0] === 'transfers' ? keys.transfer : keys.rule;
       return issue.keys.map((key) => {
         const path = [...issue.path, key];
         return { path: formatPath(path), value: valueAt(input, path), message: unknownKeyMessage(key, allowed) };
@@ -86,7 +86,7 @@ function nothingToWatch(input: unknown): ConfigProblem[] {
     {
       path: '$',
       value: Object.fromEntries(WATCH_LISTS.map((key) => [key, input[key]])),
-      message: 'nothing to watch: "contracts", "addresses" and "contractLogs" are all empty or missing; add at least one entry',
+      message: 'nothing to watch: "contracts", "addresses", "contractLogs" and "transfers" are all empty or missing; add at least one entry',
     },
   ];
 }
@@ -97,12 +97,22 @@ export function parseWatchConfig(input: unknown): ConfigResult {
   const parsed = schema.safeParse(input);
   const problems = [...(parsed.success ? [] : toProblems(parsed.error.issues, input, schema)), ...nothingToWatch(input)];
   if (problems.length > 0 || !parsed.success) return { ok: false, problems };
-  const { $comment: _comment, contractLogs, ...rest } = parsed.data;
+  const { $comment: _comment, contractLogs, transfers, ...rest } = parsed.data;
   return {
     ok: true,
     config: {
       ...rest,
       contractLogs: contractLogs.map(({ contractId, contains }) => (contains === undefined ? { contractId } : { contractId, contains })),
+      transfers: transfers.map(({ $comment: _note, minAmount, actions, decimals, symbol, to, from, asset }) => ({
+        asset,
+        to: to ?? [],
+        from: from ?? [],
+        // Integer strings or JSON integers alike, kept as a string: amounts can exceed 2^53.
+        ...(minAmount === undefined ? {} : { minAmount: String(minAmount) }),
+        actions: actions ?? [...ASSET_ACTIONS],
+        ...(decimals === undefined ? {} : { decimals }),
+        ...(symbol === undefined ? {} : { symbol }),
+      })),
     },
   };
 }

@@ -80,10 +80,52 @@ export interface ContractLogEvent {
   valueRepr: string;
 }
 
-/** What the core needs of a transaction's events: only the logs; other event types are dropped at the edge. */
+/** How an asset moved: a mint has no sender, a burn no recipient. */
+export type AssetAction = 'transfer' | 'mint' | 'burn';
+export const ASSET_ACTIONS = ['transfer', 'mint', 'burn'] as const satisfies readonly AssetAction[];
+
+interface AssetEventBase {
+  eventIndex: number;
+  action: AssetAction;
+  /** null for a mint. */
+  sender: string | null;
+  /** null for a burn. */
+  recipient: string | null;
+}
+
+export interface StxAssetEvent extends AssetEventBase {
+  asset: 'stx';
+  /** micro-STX, decimal string. */
+  amount: string;
+  /** 0x hex when the transfer carried its own memo (`stx-transfer-memo?`, native transfers), else null. */
+  memo: string | null;
+}
+
+export interface FtAssetEvent extends AssetEventBase {
+  asset: 'ft';
+  /** `ADDRESS.contract::token` */
+  assetId: string;
+  /** Base units, decimal string. */
+  amount: string;
+}
+
+export interface NftAssetEvent extends AssetEventBase {
+  asset: 'nft';
+  assetId: string;
+  valueHex: string;
+  valueRepr: string;
+}
+
+export type AssetEvent = StxAssetEvent | FtAssetEvent | NftAssetEvent;
+
+/**
+ * What the core needs of a transaction's events: the logs and the asset movements (STX, fungible and
+ * non-fungible tokens). Other event types (stx_lock) are dropped at the edge.
+ */
 export interface TxEvents {
   txId: string;
   logs: ContractLogEvent[];
+  assets: AssetEvent[];
 }
 
 export type DeployStatus =
@@ -123,11 +165,28 @@ export interface ContractLogRule {
   contains?: string;
 }
 
+/** A rule on asset movements: see the README's "transfers". */
+export interface TransferRule {
+  /** `stx`, an asset id `ADDRESS.contract::token`, or `*` for any asset. */
+  asset: string;
+  /** Recipients to watch. */
+  to: string[];
+  /** Senders to watch (outflows). */
+  from: string[];
+  /** Base units (micro-STX for stx), a decimal string; NFT movements never match a rule that has one. */
+  minAmount?: string;
+  actions: AssetAction[];
+  /** How the token's amounts read: its decimals and symbol, when the rule gives them. */
+  decimals?: number;
+  symbol?: string;
+}
+
 export interface WatchConfig {
   network: Network;
   contracts: string[];
   addresses: string[];
   contractLogs: ContractLogRule[];
+  transfers: TransferRule[];
   startHeight: number | 'latest';
   confirmations: number;
   maxBlocksPerRun: number;
@@ -147,10 +206,14 @@ import type { ContractLogAlert } from './alert-kinds/contract-log';
 import type { ContractStatusAlert } from './alert-kinds/contract-status';
 import type { RetractionAlert } from './alert-kinds/retraction';
 import type { DeepReorgAlert } from './alert-kinds/deep-reorg';
+import type { StxTransferAlert } from './alert-kinds/stx-transfer';
+import type { FtTransferAlert } from './alert-kinds/ft-transfer';
+import type { NftTransferAlert } from './alert-kinds/nft-transfer';
 export type { TokenTransferAlert, ContractLogAlert, ContractStatusAlert, RetractionAlert, DeepReorgAlert };
+export type { StxTransferAlert, FtTransferAlert, NftTransferAlert };
 
 /** Alerts found in blocks: they carry a transaction and block, and a reorg can retract them. */
-export type ChainAlert = TokenTransferAlert | ContractLogAlert;
+export type ChainAlert = TokenTransferAlert | ContractLogAlert | StxTransferAlert | FtTransferAlert | NftTransferAlert;
 export type Alert = ChainAlert | ContractStatusAlert | RetractionAlert | DeepReorgAlert;
 export type AlertType = Alert['type'];
 

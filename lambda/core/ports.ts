@@ -24,7 +24,7 @@ export interface ChainApi {
   /** A canonical block header by height or hash; null when unknown. */
   getBlockHeader(heightOrHash: number | string): Promise<BlockHeader | null>;
   /**
-   * All events of the given transactions that the core can use (the logs), every page of them. The
+   * All events of the given transactions that the core can use (logs and asset movements), every page of them. The
    * adapter batches ids into as few calls as the URL length allows. `eventCount` lets it skip
    * transactions with no events and plan paging.
    */

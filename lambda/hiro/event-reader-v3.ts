@@ -23,7 +23,8 @@ export async function readTransactionEventsV3(
   const entries = await Promise.all(
     [...wanted].map(async ([txId, eventCount]): Promise<[string, TxEvents]> => {
       const logs = eventCount === 0 ? [] : await readLogs(context, txId);
-      return [txId, { txId, logs }];
+      // Asset events are read through v1 only: this fallback keeps its log reading, and carries none yet.
+      return [txId, { txId, logs, assets: [] }];
     }),
   );
   return new Map(entries);

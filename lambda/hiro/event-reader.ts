@@ -1,10 +1,10 @@
-// Fetches the logs of many transactions through `GET /extended/v1/tx/multiple`: as many ids per call as
+// Fetches the logs and asset movements of many transactions through `GET /extended/v1/tx/multiple`: as many ids per call as
 // keep the URL short, and for transactions with more than one page of events, follow-up calls holding only
 // those that still have more.
-import type { ContractLogEvent, TxEvents } from '../core/domain';
+import type { AssetEvent, ContractLogEvent, TxEvents } from '../core/domain';
 import { HiroInconsistentDataError } from './errors';
 import type { HiroHttp } from './http';
-import { toContractLog } from './mappers';
+import { toAssetEvent, toContractLog } from './mappers';
 import { describeRequest, requestUrl, type HiroRequest } from './request';
 import { txMultipleSchema } from './schemas';
 
@@ -34,11 +34,11 @@ export async function readTransactionEvents(
   context: EventReaderContext,
   txs: readonly { txId: string; eventCount: number | null }[],
 ): Promise<Map<string, TxEvents>> {
-  const logs = new Map<string, ContractLogEvent[]>();
+  const logs = new Map<string, Found>();
   let pending: Pending[] = [];
   for (const { txId, eventCount } of txs) {
     if (logs.has(txId)) continue;
-    logs.set(txId, []);
+    logs.set(txId, { logs: [], assets: [] });
     // null: a v3 block list, which gives no count; the answer's event_count then plans the paging.
     if (eventCount !== 0) pending.push({ txId, apiId: apiTxId(txId), eventCount: eventCount ?? 0, offset: 0 });
   }
@@ -49,14 +49,25 @@ export async function readTransactionEvents(
   }
   const result = new Map<string, TxEvents>();
   for (const [txId, found] of logs) {
-    const unique = new Map(found.map((event) => [event.eventIndex, event]));
-    result.set(txId, { txId, logs: [...unique.values()].sort((a, b) => a.eventIndex - b.eventIndex) });
+    result.set(txId, { txId, logs: byEventIndex(found.logs), assets: byEventIndex(found.assets) });
   }
   return result;
 }
 
+/** The events of one transaction the core uses, as read so far. */
+interface Found {
+  logs: ContractLogEvent[];
+  assets: AssetEvent[];
+}
+
+/** Ascending, once each: a page read twice (a retried call) adds nothing. */
+function byEventIndex<E extends { eventIndex: number }>(found: readonly E[]): E[] {
+  const unique = new Map(found.map((event) => [event.eventIndex, event]));
+  return [...unique.values()].sort((a, b) => a.eventIndex - b.eventIndex);
+}
+
 /** Reads one call's worth; returns the transactions that need another page. */
-async function readBatch(context: EventReaderContext, batch: Pending[], logs: Map<string, ContractLogEvent[]>): Promise<Pending[]> {
+async function readBatch(context: EventReaderContext, batch: Pending[], logs: Map<string, Found>): Promise<Pending[]> {
   const request = batchRequest(batch);
   const body = await context.http.getBody(request, txMultipleSchema);
   const entries = new Map(Object.entries(body).map(([key, entry]) => [apiTxId(key), entry]));
@@ -71,9 +82,12 @@ async function readBatch(context: EventReaderContext, batch: Pending[], logs: Ma
       );
     }
     const events = entry.result.events;
+    const found = logs.get(tx.txId)!;
     for (const raw of events) {
       const log = toContractLog(raw);
-      if (log) logs.get(tx.txId)!.push(log);
+      if (log) found.logs.push(log);
+      const asset = toAssetEvent(raw);
+      if (asset) found.assets.push(asset);
     }
     const eventCount = Math.max(tx.eventCount, entry.result.event_count ?? 0);
     const seen = tx.offset + events.length;

@@ -1,5 +1,5 @@
 // Validated Hiro bodies into domain types. Nothing past this file sees an API field name.
-import type { BlockHeader, ContractLogEvent, Transaction } from '../core/domain';
+import type { AssetEvent, BlockHeader, ContractLogEvent, Transaction } from '../core/domain';
 import type { RawBlock, RawBlockTransaction, RawTxEvent } from './schemas';
 
 export function toTransaction(raw: RawBlockTransaction): Transaction {
@@ -54,4 +54,32 @@ export function toContractLog(raw: RawTxEvent): ContractLogEvent | null {
     valueHex: raw.contract_log.value.hex,
     valueRepr: raw.contract_log.value.repr,
   };
+}
+
+/** An empty principal is the API's way of saying "none": a mint's sender, a burn's recipient. */
+const principalOrNull = (value: string | undefined) => (value === undefined || value === '' ? null : value);
+
+/**
+ * The asset movement of an `stx_asset`, `fungible_token_asset` or `non_fungible_token_asset` event; null for
+ * every other event type. The schema has checked the fields each type needs.
+ */
+export function toAssetEvent(raw: RawTxEvent): AssetEvent | null {
+  const asset = raw.asset;
+  if (!asset) return null;
+  const common = {
+    eventIndex: raw.event_index,
+    action: asset.asset_event_type,
+    sender: principalOrNull(asset.sender),
+    recipient: principalOrNull(asset.recipient),
+  };
+  switch (raw.event_type) {
+    case 'stx_asset':
+      return { ...common, asset: 'stx', amount: asset.amount!, memo: asset.memo && asset.memo !== '0x' ? asset.memo : null };
+    case 'fungible_token_asset':
+      return { ...common, asset: 'ft', assetId: asset.asset_id!, amount: asset.amount! };
+    case 'non_fungible_token_asset':
+      return { ...common, asset: 'nft', assetId: asset.asset_id!, valueHex: asset.value!.hex, valueRepr: asset.value!.repr };
+    default:
+      return null;
+  }
 }

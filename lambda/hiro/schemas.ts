@@ -97,6 +97,27 @@ export type RawBlockTransactionsPage = z.infer<typeof blockTransactionsPageSchem
 
 // ---- GET /extended/v1/tx/multiple ----
 
+/** An asset event's payload: mints have sender "", burns recipient "" (the notes' "Asset events"). */
+const assetSchema = z.object({
+  asset_event_type: z.enum(['transfer', 'mint', 'burn']),
+  sender: z.optional(z.string()),
+  recipient: z.optional(z.string()),
+  // stx_asset and fungible_token_asset: base units as a decimal string.
+  amount: z.optional(z.string().check(z.regex(/^\d+$/, 'expected a decimal string of base units'))),
+  // stx_asset: present only when the transfer carried one.
+  memo: z.optional(hex),
+  // fungible_token_asset and non_fungible_token_asset.
+  asset_id: z.optional(z.string()),
+  value: z.optional(z.object({ hex, repr: z.string() })),
+});
+
+/** What each asset event type must carry, or a movement would go unseen. */
+const ASSET_FIELDS: Readonly<Record<string, readonly ('amount' | 'asset_id' | 'value')[]>> = {
+  stx_asset: ['amount'],
+  fungible_token_asset: ['amount', 'asset_id'],
+  non_fungible_token_asset: ['asset_id', 'value'],
+};
+
 const txEventSchema = z
   .object({
     event_index: count,
@@ -108,11 +129,23 @@ const txEventSchema = z
         value: z.object({ hex, repr: z.string() }),
       }),
     ),
+    asset: z.nullish(assetSchema),
   })
   .check(
     z.superRefine((event, ctx) => {
       if (event.event_type === 'smart_contract_log' && !event.contract_log) {
         ctx.addIssue({ code: 'custom', path: ['contract_log'], message: 'missing for a smart_contract_log event' });
+      }
+      const needed = ASSET_FIELDS[event.event_type];
+      if (!needed) return;
+      if (!event.asset) {
+        ctx.addIssue({ code: 'custom', path: ['asset'], message: `missing for a ${event.event_type} event` });
+        return;
+      }
+      for (const field of needed) {
+        if (event.asset[field] === undefined) {
+          ctx.addIssue({ code: 'custom', path: ['asset', field], message: `missing for a ${event.event_type} event` });
+        }
       }
     }),
   );

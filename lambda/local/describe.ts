@@ -2,7 +2,7 @@
 // one line per cycle that did something. Pure functions of their inputs, so each is tested as text.
 import type { CycleSummary } from '../core/cycle-types';
 import type { Cursor } from '../core/ports';
-import type { WatchConfig } from '../core/domain';
+import type { TransferRule, WatchConfig } from '../core/domain';
 
 export interface ApiDescription {
   baseUrl: string;
@@ -16,7 +16,15 @@ export interface ApiDescription {
 export function describeWatch(config: WatchConfig, api: ApiDescription, configPath: string): string {
   const lines = [`${configPath} is valid. stacks-watch would watch ${config.network}:`];
   lines.push(list('deployment status of', config.contracts, 'contract', 'an alert on first sight and on every change'));
-  lines.push(list('STX transfers to', config.addresses, 'address', 'an alert for each successful transfer'));
+  lines.push(list('STX arriving at', config.addresses, 'address', 'an alert for each transfer, native or inside a contract call'));
+  lines.push(
+    config.transfers.length === 0
+      ? '- no transfer rules'
+      : [
+          `- asset movements by ${plural(config.transfers.length, 'transfer rule')}:`,
+          ...config.transfers.map((r) => `    ${transferRuleText(r)}`),
+        ].join('\n'),
+  );
   lines.push(
     config.contractLogs.length === 0
       ? '- no contract logs'
@@ -102,4 +110,12 @@ function duration(totalSeconds: number): string {
   if (totalSeconds < 2 * 3600) return `${Math.round(totalSeconds / 60)} min`;
   if (totalSeconds < 2 * 86_400) return `${Math.round(totalSeconds / 3600)} h`;
   return `${Math.round(totalSeconds / 86_400)} days`;
+}
+
+/** `stx to SP…, from SP… (at least 100 base units; transfer, burn)`. */
+function transferRuleText(rule: TransferRule): string {
+  const asset = rule.asset === '*' ? 'any asset' : rule.asset;
+  const sides = [rule.to.length > 0 ? `to ${rule.to.join(', ')}` : '', rule.from.length > 0 ? `from ${rule.from.join(', ')}` : ''].filter(Boolean);
+  const limits = [rule.minAmount === undefined ? '' : `at least ${rule.minAmount} base units`, rule.actions.join(', ')].filter(Boolean);
+  return `${asset} ${sides.join(', ')} (${limits.join('; ')})`;
 }

@@ -31,6 +31,7 @@ describe('a valid watch config', () => {
         contracts: [POX4],
         addresses: [],
         contractLogs: [],
+        transfers: [],
         startHeight: 'latest',
         confirmations: 0,
         maxBlocksPerRun: 500,
@@ -44,6 +45,10 @@ describe('a valid watch config', () => {
       contracts: [ARKADIKO_TOKEN],
       addresses: [MAINNET.alex, MAINNET.sbtcMultisig],
       contractLogs: [{ contractId: POX4 }, { contractId: ARKADIKO_TOKEN, contains: 'mint' }],
+      transfers: [
+        { asset: 'stx', to: [MAINNET.alex], from: [], minAmount: '100000000', actions: ['transfer'] },
+        { asset: `${ARKADIKO_TOKEN}::diko`, to: [], from: [MAINNET.sbtcMultisig], actions: ['transfer', 'burn'], decimals: 6, symbol: 'DIKO' },
+      ],
       startHeight: 182345,
       confirmations: 3,
       maxBlocksPerRun: 50,
@@ -288,5 +293,55 @@ describe('the whole file', () => {
     expect(problemsOf(input)).toEqual([
       { path: '$', value: input, message: expect.stringContaining('must be a JSON object') },
     ]);
+  });
+});
+
+describe('transfer rules', () => {
+  const rule = (over: Record<string, unknown>) => parseWatchConfig({ network: 'mainnet', transfers: [{ asset: 'stx', to: [MAINNET.alex], ...over }] });
+  const paths = (result: ReturnType<typeof parseWatchConfig>) => (result.ok ? [] : result.problems.map((p) => p.path));
+
+  it('is a watch list on its own, with actions defaulting to all three and minAmount kept as a string', () => {
+    expect(parseWatchConfig({ network: 'mainnet', transfers: [{ asset: '*', from: [MAINNET.alex], minAmount: 5 }] })).toMatchObject({
+      ok: true,
+      config: { transfers: [{ asset: '*', to: [], from: [MAINNET.alex], minAmount: '5', actions: ['transfer', 'mint', 'burn'] }] },
+    });
+    expect(rule({ minAmount: '123456789012345678901234567890' })).toMatchObject({ ok: true, config: { transfers: [{ minAmount: '123456789012345678901234567890' }] } });
+  });
+
+  it('takes "stx", "*" and asset ids ADDRESS.contract::token of the network, and nothing else', () => {
+    expect(rule({ asset: 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token::sbtc-token' }).ok).toBe(true);
+    expect(paths(rule({ asset: 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token' }))).toEqual(['$.transfers[0].asset']);
+    expect(paths(rule({ asset: 'ST1PQHQKV0RJXZFY1DGX8MNSNYVE3VGZJSRTPGZGM.sbtc-token::sbtc' }))).toEqual(['$.transfers[0].asset']);
+    expect(paths(rule({ asset: 'STX' }))).toEqual(['$.transfers[0].asset']);
+  });
+
+  it('reports every problem of every rule at once: principals, amounts, actions, decimals, unknown keys, nobody watched', () => {
+    const result = parseWatchConfig({
+      network: 'mainnet',
+      transfers: [
+        { asset: 'stx', to: ['nope'], from: [MAINNET.alex, MAINNET.alex], minAmount: '1.5' },
+        { asset: 'stx', to: [MAINNET.alex], actions: ['swap', 'mint', 'mint'], decimals: 99, symbol: 'two words', colour: 'red' },
+        { asset: 'stx' },
+        { asset: 'stx', to: [MAINNET.alex], minAmount: -1 },
+      ],
+    });
+    expect(paths(result)).toEqual([
+      '$.transfers[0].to[0]',
+      '$.transfers[0].from[1]',
+      '$.transfers[0].minAmount',
+      '$.transfers[1].actions[0]',
+      '$.transfers[1].actions[2]',
+      '$.transfers[1].decimals',
+      '$.transfers[1].symbol',
+      '$.transfers[1].colour',
+      '$.transfers[2]',
+      '$.transfers[3].minAmount',
+    ]);
+    expect(result.ok ? '' : result.problems.find((p) => p.path === '$.transfers[1].colour')!.message).toContain('"minAmount"');
+  });
+
+  it('counts toward "nothing to watch"', () => {
+    expect(paths(parseWatchConfig({ network: 'mainnet', transfers: [] }))).toEqual(['$']);
+    expect(parseWatchConfig({ network: 'mainnet', transfers: [] })).toMatchObject({ ok: false, problems: [{ message: expect.stringContaining('"transfers"') }] });
   });
 });

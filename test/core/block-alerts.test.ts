@@ -36,8 +36,8 @@ const block: Block = {
   ],
 };
 const events = new Map<string, TxEvents>([
-  [txId(0), { txId: txId(0), logs: [log(2), log(0)] }],
-  [txId(2), { txId: txId(2), logs: [log(1)] }],
+  [txId(0), { txId: txId(0), logs: [log(2), log(0)], assets: [] }],
+  [txId(2), { txId: txId(2), logs: [log(1)], assets: [] }],
 ]);
 const rules = compileWatchRules(config());
 const positions = (alerts: ChainAlert[]) =>
@@ -72,8 +72,13 @@ describe('transactionsNeedingEvents', () => {
     expect(transactionsNeedingEvents(withMore, rules).map((t) => t.txIndex)).toEqual([0, 2]);
   });
 
-  it('needs no events when no configured kind needs them', () => {
-    expect(transactionsNeedingEvents(block, compileWatchRules(config({ contractLogs: [] })))).toEqual([]);
+  it('needs no events when no configured kind needs them (only contract statuses watched)', () => {
+    expect(transactionsNeedingEvents(block, compileWatchRules(config({ contractLogs: [], addresses: [], contracts: [TOKEN] })))).toEqual([]);
+  });
+
+  it('needs the events of successful calls with events when only addresses are watched: STX arrives inside calls too', () => {
+    const addressesOnly = compileWatchRules(config({ contractLogs: [] }));
+    expect(transactionsNeedingEvents(block, addressesOnly).map((t) => t.txIndex)).toEqual(transactionsNeedingEvents(block, rules).map((t) => t.txIndex));
   });
 
   it('needs the union of what the kinds need', () => {

@@ -78,10 +78,10 @@ describe('block scan', () => {
     ]);
   });
 
-  it('fetches no events when no log rule exists', async () => {
+  it('fetches no events when neither logs, addresses nor transfers are watched', async () => {
     const chain = new MemoryChain(100, 1);
     chain.mine([contractCall(TOKEN, [{ repr: 'x' }])]);
-    const h = harness(chain, config({ contractLogs: [] }));
+    const h = harness(chain, config({ contractLogs: [], addresses: [], contracts: [TOKEN] }));
     await h.run();
     expect(chain.requests.txEvents ?? 0).toBe(0);
   });

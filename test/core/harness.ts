@@ -19,6 +19,7 @@ export function config(overrides: Partial<WatchConfig> = {}): WatchConfig {
     contracts: [],
     addresses: [WATCHED],
     contractLogs: [{ contractId: TOKEN }],
+    transfers: [],
     startHeight: 'latest',
     confirmations: 0,
     maxBlocksPerRun: 500,

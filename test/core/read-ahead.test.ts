@@ -88,7 +88,7 @@ describe('reading blocks ahead while behind the tip', () => {
       new Map(
         txs.map(({ txId }) => {
           const tx = [...chain.blocks, ...oldBlocks].flatMap((b) => b.txs).find((t) => t.txId === txId)!;
-          return [txId, { txId, logs: tx.logs ?? [] }];
+          return [txId, { txId, logs: tx.logs ?? [], assets: [] }];
         }),
       );
     let reorged = false;

@@ -124,12 +124,15 @@ describe('--check', () => {
     const fake = createFakeHiro();
     const server = await fake.start();
     try {
-      const { configPath, statePath } = await files('check', config({ confirmations: 2 }));
+      const sbtc = `${fakeContractId('sbtc-token', 'sbtc')}::sbtc-token`;
+      const transfers = [{ asset: sbtc, to: [alice], minAmount: '100', actions: ['mint'] }];
+      const { configPath, statePath } = await files('check', config({ confirmations: 2, transfers }));
       const run = await runCli(['--check', '--config', configPath, '--state', statePath], { STACKS_API_URL: server.url });
       expect(run.code).toBe(0);
       expect(run.stdout).toContain(`${configPath} is valid. stacks-watch would watch mainnet:`);
       expect(run.stdout).toContain(`- deployment status of 1 contract (an alert on first sight and on every change):\n    ${vault}`);
-      expect(run.stdout).toContain(`- STX transfers to 1 address (an alert for each successful transfer):\n    ${alice}`);
+      expect(run.stdout).toContain(`- STX arriving at 1 address (an alert for each transfer, native or inside a contract call):\n    ${alice}`);
+      expect(run.stdout).toContain(`- asset movements by 1 transfer rule:\n    ${sbtc} to ${alice} (at least 100 base units; mint)`);
       expect(run.stdout).toContain(`    ${vault} (logs containing "mint")`);
       expect(run.stdout).toContain('- first run starts at block 1 (later runs resume from the saved cursor), 2 blocks behind the tip, at most 500 blocks a cycle');
       expect(run.stdout).toContain(`API: ${server.url} (from STACKS_API_URL), without an API key, at most 50 requests a minute`);
@@ -168,7 +171,7 @@ describe('a running watcher', () => {
     const busy = await runCli(['--once', '--json', '--config', configPath, '--state', statePath], env());
     expect(busy.code).toBe(0);
     const lines = busy.stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
+    expect(lines, busy.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(/INFO  scanned 2 blocks \(1–2\), 1 alert \(1 token_transfer\), at the tip$/);
 
     const quiet = await runCli(['--once', '--json', '--config', configPath, '--state', statePath], env());

@@ -55,7 +55,7 @@ describe('getTransactionEvents', () => {
 
     const [request] = h.fake.requestsTo(ROUTES.txMultiple);
     expect(request?.query.getAll('tx_id')).toEqual([block.txs[1]!.txId]);
-    expect(events.get(block.txs[0]!.txId)).toEqual({ txId: block.txs[0]!.txId, logs: [] });
+    expect(events.get(block.txs[0]!.txId)).toEqual({ txId: block.txs[0]!.txId, logs: [], assets: [] });
   });
 
   it('sends no request when no transaction has events', async () => {

@@ -19,6 +19,7 @@ export function watchConfig(overrides: Partial<WatchConfig> = {}): WatchConfig {
     contracts: [],
     addresses: [alice],
     contractLogs: [{ contractId: vault }],
+    transfers: [],
     startHeight: 1,
     confirmations: 0,
     maxBlocksPerRun: 2_000,

@@ -155,7 +155,7 @@ export class MemoryChain implements ChainApi {
     for (const { txId } of wanted) {
       const tx = this.blocks.flatMap((b) => b.txs).find((t) => t.txId === txId);
       if (!tx) throw new Error(`unknown tx ${txId}`);
-      result.set(txId, { txId, logs: tx.logs ?? [] });
+      result.set(txId, { txId, logs: tx.logs ?? [], assets: [] });
     }
     return result;
   }

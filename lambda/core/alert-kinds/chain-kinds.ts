@@ -3,6 +3,9 @@
 import type { ChainAlert } from '../domain';
 import { contractLogKind } from './contract-log';
 import type { ChainKind } from './kind';
+import { ftTransferKind } from './ft-transfer';
+import { nftTransferKind } from './nft-transfer';
+import { stxTransferKind } from './stx-transfer';
 import { tokenTransferKind } from './token-transfer';
 
 export type ChainAlertType = ChainAlert['type'];
@@ -10,6 +13,9 @@ export type ChainAlertType = ChainAlert['type'];
 export const chainKinds = {
   token_transfer: tokenTransferKind,
   contract_log: contractLogKind,
+  stx_transfer: stxTransferKind,
+  ft_transfer: ftTransferKind,
+  nft_transfer: nftTransferKind,
 } satisfies { [T in ChainAlertType]: ChainKind<Extract<ChainAlert, { type: T }>> };
 
 /** The kind of a chain alert, typed for the alert at hand (TypeScript cannot narrow an indexed union itself). */

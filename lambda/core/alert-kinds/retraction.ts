@@ -23,13 +23,17 @@ export interface RetractionAlert extends AlertBase {
   recipient?: string;
   /** The retracted log's contract, so subscribers filtering on `contract_id` see its retraction too. */
   contract_id?: string;
+  /** The retracted asset movement's watched principal, for subscribers filtering on `address`. */
+  address?: string;
+  /** The retracted asset movement's asset (`stx` or an asset id), for subscribers filtering on `asset_id`. */
+  asset_id?: string;
 }
 
 /**
  * The fields a retraction copies from the alert it voids, so that subscribers filtering on the original's
  * attributes get the retraction too. A kind filtered on something new adds an optional field above and here.
  */
-export type CarriedFields = Partial<Pick<RetractionAlert, 'recipient' | 'contract_id'>>;
+export type CarriedFields = Partial<Pick<RetractionAlert, 'recipient' | 'contract_id' | 'address' | 'asset_id'>>;
 
 const MARKER = '...';
 
@@ -96,6 +100,8 @@ export const retractionKind = {
     return {
       ...(a.contract_id ? { contract_id: a.contract_id } : {}),
       ...(a.recipient ? { address: a.recipient } : {}),
+      ...(a.address ? { address: a.address } : {}),
+      ...(a.asset_id ? { asset_id: a.asset_id } : {}),
     };
   },
 

@@ -1,9 +1,12 @@
-// `token_transfer`: a successful native STX transfer transaction to a watched address.
+// `token_transfer`: a successful native STX transfer transaction to a watched address, or one a `transfers`
+// rule on STX watches (its recipient, or its sender for an outflow). Its own `stx_asset` event never alerts
+// a second time: the asset kinds skip native transfers.
 import type { AlertBase } from '../domain';
 import { fields, id, amount, memo, block, networkName, smsWhere } from '../render/email-parts';
 import { decodeMemo, explorerTxUrl, isoTime, shortPrincipal } from '../render/chain-text';
 import { formatCount, stxOrAsReceived } from '../render/stx-amount';
 import type { ChainKind, Matched } from './kind';
+import { trackedSide } from '../watch-rules';
 import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
 
 export interface TokenTransferAlert extends AlertBase {
@@ -17,6 +20,8 @@ export interface TokenTransferAlert extends AlertBase {
   recipient: string;
   amount: string;
   memo: string;
+  /** `sent` when the alert is about the sender (a watched outflow); absent when about the recipient. */
+  direction?: 'sent';
 }
 
 const MARKER = '...';
@@ -32,11 +37,13 @@ export const tokenTransferKind = {
     // The transaction itself says everything: no events needed.
     needsEvents: () => false,
     match({ block, rules, network }) {
-      if (rules.addresses.size === 0) return [];
+      if (rules.addresses.size === 0 && rules.transferRules.size === 0) return [];
       const found: Matched<TokenTransferAlert>[] = [];
       for (const tx of block.transactions) {
         if (tx.txType !== 'token_transfer' || tx.txStatus !== 'success' || !tx.tokenTransfer) continue;
-        if (!rules.addresses.has(tx.tokenTransfer.recipient)) continue;
+        const move = { asset: 'stx', action: 'transfer', sender: tx.sender, recipient: tx.tokenTransfer.recipient, amount: tx.tokenTransfer.amount } as const;
+        const tracked = trackedSide(rules, move);
+        if (!tracked) continue;
         found.push({
           at: { txIndex: tx.txIndex, eventIndex: -1 },
           alert: {
@@ -51,6 +58,7 @@ export const tokenTransferKind = {
             recipient: tx.tokenTransfer.recipient,
             amount: tx.tokenTransfer.amount,
             memo: tx.tokenTransfer.memo,
+            ...(tracked.direction === 'sent' ? { direction: 'sent' as const } : {}),
           },
         });
       }
@@ -59,15 +67,18 @@ export const tokenTransferKind = {
     retraction: {
       label: 'STX transfer',
       summary: (a) => `${a.amount} micro-STX from ${a.sender} to ${a.recipient}`,
-      carried: (a) => ({ recipient: a.recipient }),
+      carried: (a) => (a.direction === 'sent' ? { address: a.sender } : { recipient: a.recipient }),
     },
   },
 
-  subject: (a) => `${stxOrAsReceived(a.amount, 'short')} to ${shortPrincipal(a.recipient, MARKER)} (block ${formatCount(a.block_height)})`,
+  subject: (a) =>
+    a.direction === 'sent'
+      ? `${shortPrincipal(a.sender, MARKER)} sent ${stxOrAsReceived(a.amount, 'short')} to ${shortPrincipal(a.recipient, MARKER)} (block ${formatCount(a.block_height)})`
+      : `${stxOrAsReceived(a.amount, 'short')} to ${shortPrincipal(a.recipient, MARKER)} (block ${formatCount(a.block_height)})`,
 
   email: (a) =>
     [
-      `A watched address received an STX transfer on ${networkName(a.network)}.`,
+      `A watched address ${a.direction === 'sent' ? 'sent' : 'received'} an STX transfer on ${networkName(a.network)}.`,
       '',
       fields([
         ['Amount', amount(a.amount)],
@@ -84,6 +95,9 @@ export const tokenTransferKind = {
   sms(a) {
     const decoded = decodeMemo(a.memo);
     const memoText = decoded.kind === 'text' ? ` memo: ${decoded.text}` : '';
+    if (a.direction === 'sent') {
+      return `${shortPrincipal(a.sender, MARKER)} sent ${stxOrAsReceived(a.amount, 'plain')} ${smsWhere(a.block_height, a.tx_id)} to ${shortPrincipal(a.recipient, MARKER)}${memoText}`;
+    }
     return `${stxOrAsReceived(a.amount, 'plain')} to ${shortPrincipal(a.recipient, MARKER)} ${smsWhere(a.block_height, a.tx_id)} from ${shortPrincipal(a.sender, MARKER)}${memoText}`;
   },
 
@@ -99,7 +113,7 @@ export const tokenTransferKind = {
   },
   link: (a) => explorerTxUrl(a.tx_id, a.network),
 
-  attributes: (a) => ({ address: a.recipient }),
+  attributes: (a) => ({ address: a.direction === 'sent' ? a.sender : a.recipient }),
 
   sample: {
     type: 'token_transfer',

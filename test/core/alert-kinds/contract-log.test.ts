@@ -28,7 +28,7 @@ const log = (eventIndex: number, valueRepr: string, contractId = TOKEN): Contrac
 });
 
 function match(tx: Transaction, logs: ContractLogEvent[], cfg = config()) {
-  const events = new Map<string, TxEvents>([[tx.txId, { txId: tx.txId, logs }]]);
+  const events = new Map<string, TxEvents>([[tx.txId, { txId: tx.txId, logs, assets: [] }]]);
   const block: Block = { header, transactions: [tx] };
   return contractLogKind.chain.match({ block, events, rules: compileWatchRules(cfg), network: 'mainnet' });
 }

@@ -83,4 +83,16 @@ describe('token_transfer kind', () => {
   it('leaves the memo out at a terminal when there is none', () => {
     expect(renderTerminal({ ...tokenTransferKind.sample, memo: `0x${'00'.repeat(34)}` })).not.toContain('Memo');
   });
+
+  it('alerts a native transfer a `transfers` rule on STX watches: at or above minAmount, and an outflow as sent', () => {
+    const stxRule = (rule: object) => config({ addresses: [], transfers: [{ asset: 'stx', to: [], from: [], actions: ['transfer', 'mint', 'burn'], ...rule }] });
+    expect(match([transferTx()], stxRule({ to: [WATCHED], minAmount: '1250500001' }))).toEqual([]);
+    expect(match([transferTx()], stxRule({ to: [WATCHED], minAmount: '1250500000' }))[0]?.alert).not.toHaveProperty('direction');
+    const [outflow] = match([transferTx()], stxRule({ asset: '*', from: [OTHER] }));
+    expect(outflow?.alert).toMatchObject({ sender: OTHER, recipient: WATCHED, direction: 'sent' });
+    expect(filterAttributes(outflow!.alert)).toEqual({ type: 'token_transfer', network: 'mainnet', address: OTHER });
+    expect(renderTerminal(outflow!.alert).split('\n')[0]).toBe('[stacks-watch] SP3K...BR9 sent 1,250.5 STX to SP2C...YZR (block 182,345)');
+    expect(match([transferTx()], stxRule({ asset: 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token::sbtc-token', to: [WATCHED] }))).toEqual([]);
+    expect(match([transferTx()], stxRule({ to: [WATCHED], actions: ['mint'] }))).toEqual([]);
+  });
 });

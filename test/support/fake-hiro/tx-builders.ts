@@ -64,18 +64,40 @@ export function print(printer: string, value: ClarityValue | string, topic = 'pr
   return { event_type: 'smart_contract_log', contract_log: { contract_id: printer, topic, value: clarityValue(value) } };
 }
 
-export function stxTransferEvent(sender: string, recipient: string, amount: bigint | number | string): FakeEvent {
+/** An `stx_asset` transfer; `memo` (0x hex) only when the transfer carried its own (`stx-transfer-memo?`). */
+export function stxTransferEvent(sender: string, recipient: string, amount: bigint | number | string, memo?: string): FakeEvent {
   return {
     event_type: 'stx_asset',
-    asset: { asset_event_type: 'transfer', sender, recipient, amount: String(amount) },
+    asset: { asset_event_type: 'transfer', sender, recipient, amount: String(amount), ...(memo === undefined ? {} : { memo }) },
   };
 }
 
+/** How an asset moved, as the API shows it: a mint's sender and a burn's recipient are "". */
+export type AssetMove = { action: 'transfer'; from: string; to: string } | { action: 'mint'; to: string } | { action: 'burn'; from: string };
+
+function sides(move: AssetMove): { asset_event_type: string; sender: string; recipient: string } {
+  if (move.action === 'mint') return { asset_event_type: 'mint', sender: '', recipient: move.to };
+  if (move.action === 'burn') return { asset_event_type: 'burn', sender: move.from, recipient: '' };
+  return { asset_event_type: 'transfer', sender: move.from, recipient: move.to };
+}
+
+/** An `stx_asset` mint or burn (transfers: stxTransferEvent). */
+export function stxAssetEvent(move: AssetMove, amount: bigint | number | string): FakeEvent {
+  return { event_type: 'stx_asset', asset: { ...sides(move), amount: String(amount) } };
+}
+
 export function ftTransferEvent(assetId: string, sender: string, recipient: string, amount: bigint | number | string): FakeEvent {
-  return {
-    event_type: 'fungible_token_asset',
-    asset: { asset_event_type: 'transfer', asset_id: assetId, sender, recipient, amount: String(amount) },
-  };
+  return ftAssetEvent(assetId, { action: 'transfer', from: sender, to: recipient }, amount);
+}
+
+/** A `fungible_token_asset` transfer, mint or burn of `assetId` (`ADDRESS.contract::token`). */
+export function ftAssetEvent(assetId: string, move: AssetMove, amount: bigint | number | string): FakeEvent {
+  return { event_type: 'fungible_token_asset', asset: { ...sides(move), asset_id: assetId, amount: String(amount) } };
+}
+
+/** A `non_fungible_token_asset` transfer, mint or burn of the token `value` of `assetId`. */
+export function nftAssetEvent(assetId: string, move: AssetMove, value: ClarityValue): FakeEvent {
+  return { event_type: 'non_fungible_token_asset', asset: { ...sides(move), asset_id: assetId, value: clarityValue(value) } };
 }
 
 /** Aborted transactions keep no events on chain (their effects are rolled back). */

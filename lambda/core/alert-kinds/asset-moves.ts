@@ -1,0 +1,149 @@
+// What the three asset kinds (stx_transfer, ft_transfer, nft_transfer) share: which transactions they need
+// events for, the walk over a block's asset events, and how a movement reads for the watched principal.
+import type { AssetEvent, Block, ContractLogEvent, Transaction, TxEvents } from '../domain';
+import { shortPrincipal } from '../render/chain-text';
+import { sanitizeUntrusted } from '../render/untrusted-text';
+import { trackedSide, watchesAssets, type Direction, type Tracked, type WatchRules } from '../watch-rules';
+
+// Only these transaction types run contract code, so only they move assets as events; a native
+// token_transfer's own STX event is the transaction itself, alerted once as `token_transfer`.
+const EVENT_CARRYING_TYPES = new Set(['contract_call', 'smart_contract']);
+
+/** A failed transaction's events were rolled back (and are never returned), so they are not fetched. */
+export function needsAssetEvents(tx: Transaction, rules: WatchRules): boolean {
+  return watchesAssets(rules) && tx.txStatus === 'success' && tx.eventCount !== 0 && EVENT_CARRYING_TYPES.has(tx.txType);
+}
+
+/** The fields every asset alert has, from its block, transaction, event and watched side. */
+export interface AssetAlertBase {
+  tx_id: string;
+  block_height: number;
+  block_hash: string;
+  /** Unix seconds of the block. */
+  block_time: number;
+  event_index: number;
+  action: AssetEvent['action'];
+  /** null for a mint. */
+  sender: string | null;
+  /** null for a burn. */
+  recipient: string | null;
+  /** The watched principal the alert is about (the recipient, or the sender of an outflow or burn). */
+  address: string;
+  direction: Direction;
+}
+
+export interface FoundMove<E extends AssetEvent> {
+  tx: Transaction;
+  txEvents: TxEvents;
+  event: E;
+  tracked: Tracked;
+  base: AssetAlertBase;
+}
+
+/** Every event of the wanted asset class in the block's successful event-carrying transactions that a rule watches. */
+export function watchedMoves<E extends AssetEvent>(
+  block: Block,
+  events: ReadonlyMap<string, TxEvents>,
+  rules: WatchRules,
+  asset: E['asset'],
+): FoundMove<E>[] {
+  if (!watchesAssets(rules)) return [];
+  const found: FoundMove<E>[] = [];
+  for (const tx of block.transactions) {
+    if (tx.txStatus !== 'success' || !EVENT_CARRYING_TYPES.has(tx.txType)) continue;
+    const txEvents = events.get(tx.txId);
+    if (!txEvents) continue;
+    for (const event of txEvents.assets) {
+      if (event.asset !== asset) continue;
+      const tracked = trackedSide(rules, {
+        asset: event.asset === 'stx' ? 'stx' : event.assetId,
+        action: event.action,
+        sender: event.sender,
+        recipient: event.recipient,
+        amount: event.asset === 'nft' ? null : event.amount,
+      });
+      if (!tracked) continue;
+      found.push({
+        tx,
+        txEvents,
+        event: event as E,
+        tracked,
+        base: {
+          tx_id: tx.txId,
+          block_height: block.header.height,
+          block_hash: block.header.hash,
+          block_time: block.header.time,
+          event_index: event.eventIndex,
+          action: event.action,
+          sender: event.sender,
+          recipient: event.recipient,
+          address: tracked.address,
+          direction: tracked.direction,
+        },
+      });
+    }
+  }
+  return found;
+}
+
+/**
+ * The memo of an STX event without one of its own: a buffer printed by the called contract right after it
+ * (event_index + 1), the send-many-memo pattern, paired the way the API's own inbound-transfer feed pairs it.
+ */
+export function pairedMemo(tx: Transaction, logs: readonly ContractLogEvent[], eventIndex: number): string | null {
+  const next = logs.find((log) => log.eventIndex === eventIndex + 1);
+  if (!next || next.contractId !== tx.contractId || next.topic !== 'print') return null;
+  return clarityBufferHex(next.valueHex);
+}
+
+/**
+ * The bytes of a serialized Clarity buffer (type 0x02, a 4-byte big-endian length, the bytes), or null for
+ * any other value. Written out rather than decoded with @stacks/transactions: the format is five bytes of
+ * header, and the Lambda bundle need not carry the Clarity codec for it.
+ */
+export function clarityBufferHex(valueHex: string): string | null {
+  const digits = valueHex.replace(/^0x/i, '').toLowerCase();
+  if (!/^02[0-9a-f]{8}/.test(digits)) return null;
+  const length = Number.parseInt(digits.slice(2, 10), 16);
+  const body = digits.slice(10);
+  if (body.length !== length * 2 || !/^[0-9a-f]*$/.test(body)) return null;
+  return `0x${body}`;
+}
+
+const MARKER = '...';
+
+const DIRECTIONS: ReadonlySet<string> = new Set<Direction>(['received', 'sent', 'minted', 'burned']);
+
+/** The direction as stored, or `moved` when a stored alert says something else (alerts are read back from state). */
+function direction(a: Pick<AssetAlertBase, 'direction'>): Direction | 'moved' {
+  return DIRECTIONS.has(a.direction) ? a.direction : 'moved';
+}
+
+/** The action as stored, cleaned: it is shown as read back from state. */
+export function actionText(a: Pick<AssetAlertBase, 'action'>): string {
+  return sanitizeUntrusted(a.action, 10);
+}
+
+/** `SP2C...YZR received`: the watched address and direction, first in a subject and an SMS. */
+export function whoMoved(a: Pick<AssetAlertBase, 'address' | 'direction'>): string {
+  return `${shortPrincipal(a.address, MARKER)} ${direction(a)}`;
+}
+
+/** `from SP3K...BR9` or `to SP2C...YZR`: the other side of the movement, when it has one. */
+export function counterparty(a: Pick<AssetAlertBase, 'address' | 'sender' | 'recipient' | 'direction'>): string {
+  if (direction(a) === 'received' || direction(a) === 'minted') return a.sender ? `from ${shortPrincipal(a.sender, MARKER)}` : '';
+  return a.recipient ? `to ${shortPrincipal(a.recipient, MARKER)}` : '';
+}
+
+/** The headline's verb phrase: "received", "sent", "had minted to it", "burned". */
+export function headline(a: Pick<AssetAlertBase, 'direction'>, what: string): string {
+  return {
+    received: `A watched address received ${what}`,
+    sent: `A watched address sent ${what}`,
+    minted: `${what[0]!.toUpperCase()}${what.slice(1)} minted to a watched address`,
+    burned: `A watched address burned ${what}`,
+    moved: `${what[0]!.toUpperCase()}${what.slice(1)} moved to or from a watched address`,
+  }[direction(a)];
+}
+
+export const orNone = (value: string | null, none: string) => value ?? none;
