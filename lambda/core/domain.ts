@@ -63,6 +63,19 @@ export interface Transaction {
   tokenTransfer?: TokenTransfer;
   /** The contract the transaction called (contract_call) or deployed (smart_contract). */
   contractId?: string;
+  /** What a contract_call called, as the block's transaction list tells it. */
+  contractCall?: ContractCallDetails;
+}
+
+export interface ContractCallDetails {
+  functionName: string;
+  /**
+   * Each argument's Clarity text, in order; null when the API did not list them (its v3 transaction
+   * lists name the function only).
+   */
+  args: string[] | null;
+  /** The transaction result's Clarity text (`(ok true)`, `(err u1)`); null when the API did not give it. */
+  resultRepr: string | null;
 }
 
 /** A block with all of its transactions, in ascending tx_index. */
@@ -121,6 +134,20 @@ export interface ContractLogRule {
   contractId: string;
   /** Optional substring of the log's value.repr. */
   contains?: string;
+  /** Optional conditions on the decoded value (lambda/core/clarity/conditions.ts); checked by the config. */
+  where?: WhereSpec;
+}
+
+/** Which transaction outcomes a `calls` rule alerts on: `failed` is any abort. */
+export type CallStatusFilter = 'success' | 'failed' | 'any';
+
+export interface ContractCallRule {
+  contractId: string;
+  /** Only calls of these functions; every function when absent. */
+  functions?: string[];
+  /** Only calls sent by these principals; any sender when absent. */
+  from?: string[];
+  status: CallStatusFilter;
 }
 
 export interface WatchConfig {
@@ -128,6 +155,8 @@ export interface WatchConfig {
   contracts: string[];
   addresses: string[];
   contractLogs: ContractLogRule[];
+  /** Rules on calls to contracts; absent or empty when none are watched. */
+  calls?: ContractCallRule[];
   startHeight: number | 'latest';
   confirmations: number;
   maxBlocksPerRun: number;
@@ -147,10 +176,12 @@ import type { ContractLogAlert } from './alert-kinds/contract-log';
 import type { ContractStatusAlert } from './alert-kinds/contract-status';
 import type { RetractionAlert } from './alert-kinds/retraction';
 import type { DeepReorgAlert } from './alert-kinds/deep-reorg';
-export type { TokenTransferAlert, ContractLogAlert, ContractStatusAlert, RetractionAlert, DeepReorgAlert };
+import type { ContractCallAlert } from './alert-kinds/contract-call';
+import type { WhereSpec } from './clarity/conditions';
+export type { TokenTransferAlert, ContractLogAlert, ContractCallAlert, ContractStatusAlert, RetractionAlert, DeepReorgAlert };
 
 /** Alerts found in blocks: they carry a transaction and block, and a reorg can retract them. */
-export type ChainAlert = TokenTransferAlert | ContractLogAlert;
+export type ChainAlert = TokenTransferAlert | ContractLogAlert | ContractCallAlert;
 export type Alert = ChainAlert | ContractStatusAlert | RetractionAlert | DeepReorgAlert;
 export type AlertType = Alert['type'];
 

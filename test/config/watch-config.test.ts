@@ -31,6 +31,7 @@ describe('a valid watch config', () => {
         contracts: [POX4],
         addresses: [],
         contractLogs: [],
+        calls: [],
         startHeight: 'latest',
         confirmations: 0,
         maxBlocksPerRun: 500,
@@ -48,7 +49,7 @@ describe('a valid watch config', () => {
       confirmations: 3,
       maxBlocksPerRun: 50,
     };
-    expect(parseWatchConfig(full)).toEqual({ ok: true, config: full });
+    expect(parseWatchConfig(full)).toEqual({ ok: true, config: { ...full, calls: [] } });
   });
 
   it('allows a $comment at the top and in a log rule, and leaves it out of the result', () => {

@@ -1,6 +1,7 @@
 // The kinds found in blocks, keyed by alert type. Apart from the full registry (registry.ts) because
 // retractions need these without depending on themselves.
 import type { ChainAlert } from '../domain';
+import { contractCallKind } from './contract-call';
 import { contractLogKind } from './contract-log';
 import type { ChainKind } from './kind';
 import { tokenTransferKind } from './token-transfer';
@@ -10,6 +11,7 @@ export type ChainAlertType = ChainAlert['type'];
 export const chainKinds = {
   token_transfer: tokenTransferKind,
   contract_log: contractLogKind,
+  contract_call: contractCallKind,
 } satisfies { [T in ChainAlertType]: ChainKind<Extract<ChainAlert, { type: T }>> };
 
 /** The kind of a chain alert, typed for the alert at hand (TypeScript cannot narrow an indexed union itself). */

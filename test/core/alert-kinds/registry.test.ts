@@ -123,6 +123,6 @@ describe('the alert kind registry', () => {
     const noRetraction: AlertKind<TokenTransferAlert> = { ...tokenTransferKind, chain: { ...tokenTransferKind.chain, retraction: undefined } };
     // @ts-expect-error a registry lacking a kind for some alert type does not type-check
     const partial: { [T in AlertType]: AlertKind<Extract<Alert, { type: T }>> } = { ...chainKinds };
-    expect([noTerminal.type, noRetraction.type, Object.keys(partial).length]).toEqual(['deep_reorg', 'token_transfer', 2]);
+    expect([noTerminal.type, noRetraction.type, Object.keys(partial).length]).toEqual(['deep_reorg', 'token_transfer', 3]);
   });
 });
