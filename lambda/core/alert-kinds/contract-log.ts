@@ -51,7 +51,7 @@ function tupleLines(value: ClarityJson | undefined): string | null {
   const width = Math.max(...shown.map(([key]) => key.length)) + 2;
   const more = entries.length - shown.length;
   return shown
-    .map(([key, field]) => `  ${`${sanitizeUntrusted(key, 128)}:`.padEnd(width)} ${sanitizeUntrusted(typeof field === 'string' ? field : JSON.stringify(field), 400)}`)
+    .map(([key, field]) => `  ${`${sanitizeUntrusted(key, 128)}:`.padEnd(width)}${sanitizeUntrusted(typeof field === 'string' ? field : JSON.stringify(field), 400)}`)
     .concat(more > 0 ? [`  [${more} more fields: see the Clarity value below]`] : [])
     .join('\n');
 }
