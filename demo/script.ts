@@ -51,6 +51,22 @@ export const DEMO_STEPS: readonly DemoStep[] = [
       ]),
   },
   {
+    says: 'alice tries to withdraw 5 STX from the vault, and the call fails with (err u102)',
+    shows: ['contract_call'],
+    act: (chain) =>
+      chain.mine([
+        coinbase(),
+        contractCall({
+          contractId: DEMO.vault,
+          functionName: 'withdraw',
+          sender: DEMO.alice,
+          status: 'abort_by_response',
+          args: [Cl.uint(5_000_000)],
+          result: Cl.error(Cl.uint(102)),
+        }),
+      ]),
+  },
+  {
     says: 'a block carries 1.5 STX to alice, memo "tip"',
     shows: ['token_transfer'],
     act: (chain) => chain.mine([coinbase(), transfer({ to: DEMO.alice, amount: 1_500_000n, memo: 'tip' })]),
