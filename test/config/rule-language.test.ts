@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type ConfigProblem, parseWatchConfig } from '../../lambda/config/watch-config';
 import { MAINNET } from './principals';
@@ -84,5 +85,13 @@ describe('where and calls in the watch config', () => {
 
   it('names calls among the lists when nothing is watched', () => {
     expect(problemsOf({ network: 'mainnet', calls: [] })[0]?.message).toContain('"calls" are all empty');
+  });
+
+  it('accepts every config of the README\'s rule section as it is written there', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Rules on logs and calls'), readme.indexOf('## The local runner'));
+    const configs = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>).filter((c) => 'network' in c);
+    expect(configs).toHaveLength(3);
+    for (const config of configs) expect(parseWatchConfig(config)).toMatchObject({ ok: true });
   });
 });
