@@ -167,7 +167,7 @@ describe('a running watcher', () => {
     const busy = await runCli(['--once', '--json', '--config', configPath, '--state', statePath], env());
     expect(busy.code).toBe(0);
     const lines = busy.stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
+    expect(lines, busy.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(/INFO  scanned 2 blocks \(1–2\), 1 alert \(1 token_transfer\), at the tip$/);
 
     const quiet = await runCli(['--once', '--json', '--config', configPath, '--state', statePath], env());
