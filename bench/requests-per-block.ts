@@ -5,9 +5,11 @@ import { EVENT_PAGE_LIMIT, MAX_URL_LENGTH } from '../lambda/hiro';
 import { FakeChain, type FakeBlock } from '../test/support/fake-hiro';
 import { CONFIG_NAMES, mineAll, watchConfig, type ConfigName, type Workload } from './mainnet-workload';
 import { cycleDeps, runOneCycle, startFakeApi } from './watcher-harness';
+import { replayBlocks } from '../lambda/core/replay';
 
 export interface RequestsPerBlockRow {
-  config: ConfigName;
+  /** A watch config's name, or `--replay, <name>` for the same rules tried with --replay. */
+  config: ConfigName | `--replay, ${ConfigName}`;
   blocks: number;
   transactions: number;
   requests: number;
@@ -95,5 +97,33 @@ export async function measureRequestsPerBlock(workload: Workload): Promise<Reque
       await api.server.close();
     }
   }
+  rows.push(await measureReplay(workload, 'both'));
   return rows;
+}
+
+/** `--replay` over the same blocks with the same rules: it reads the chain as the watcher does. */
+async function measureReplay(workload: Workload, name: ConfigName): Promise<RequestsPerBlockRow> {
+  const chain = new FakeChain({ seed: 'bench-requests' });
+  mineAll(chain, workload.blocks);
+  const api = await startFakeApi(chain);
+  try {
+    const config = watchConfig(name, workload, chain.firstHeight);
+    const { blocks: scanned } = await replayBlocks(api.client(), config, { from: chain.firstHeight, to: chain.tip!.height }, { onAlerts: async () => {} });
+    const blocks = chain.blocks();
+    const requests = api.fake.count();
+    const bound = lowerBound(blocks, config.contractLogs.length > 0);
+    return {
+      config: `--replay, ${name}`,
+      blocks: scanned,
+      transactions: blocks.reduce((sum, b) => sum + b.txs.length, 0),
+      requests,
+      byRoute: api.fake.counts(),
+      perBlock: requests / scanned,
+      lowerBoundPerBlock: bound / blocks.length,
+      naivePerBlock: naiveRequests(blocks) / blocks.length,
+      ratio: requests / bound,
+    };
+  } finally {
+    await api.server.close();
+  }
 }

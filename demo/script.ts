@@ -38,8 +38,8 @@ export const DEMO_STEPS: readonly DemoStep[] = [
     act: (chain) => chain.mine([coinbase(), transfer({ to: DEMO.alice, amount: 250_000_000n, memo: 'rent' })]),
   },
   {
-    says: 'a block carries a deposit into the vault, which prints a log',
-    shows: ['contract_log'],
+    says: 'a block carries a deposit into the vault, which prints a log, and a withdrawal by alice that fails with (err u102)',
+    shows: ['contract_log', 'contract_call'],
     act: (chain) =>
       chain.mine([
         coinbase(),
@@ -47,6 +47,14 @@ export const DEMO_STEPS: readonly DemoStep[] = [
           contractId: DEMO.vault,
           functionName: 'deposit',
           logs: [Cl.tuple({ event: Cl.stringAscii('deposit'), amount: Cl.uint(1_000_000), sender: Cl.principal(DEMO.alice) })],
+        }),
+        contractCall({
+          contractId: DEMO.vault,
+          functionName: 'withdraw',
+          sender: DEMO.alice,
+          status: 'abort_by_response',
+          args: [Cl.uint(5_000_000)],
+          result: Cl.error(Cl.uint(102)),
         }),
       ]),
   },

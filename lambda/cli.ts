@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { operatorChannelOverLog } from './core/operator-log';
 import { runCycle } from './core/cycle';
+import { render } from './core/render';
+import { replayBlocks, ReplayRangeError } from './core/replay';
 import type { CycleDeps, CycleSummary } from './core/cycle-types';
 import type { StatusSweep } from './core/contract-status-sweep';
 import type { WatchConfig } from './core/domain';
@@ -57,6 +59,8 @@ async function main(): Promise<number> {
     }
     throw error;
   }
+
+  if (options.replay) return replay(options, options.replay, config, telemetry, api);
 
   let deps: CycleDeps & { chain: HiroClient };
   try {
@@ -182,6 +186,54 @@ function quietCycleDone(telemetry: Telemetry): Telemetry {
     ...telemetry,
     log: (level, message, attributes) => telemetry.log(message === 'cycle done' ? 'debug' : level, message, attributes),
   };
+}
+
+/**
+ * `--replay`: the block rules on past blocks, printed as alerts in the usual formats. Only the Hiro client
+ * is built (under the same request budget as a watch): no state store is opened, no publisher but stdout.
+ */
+async function replay(options: CliOptions, range: { from: number; to: number }, config: WatchConfig, telemetry: Telemetry, api: ApiSettings): Promise<number> {
+  let chain: HiroClient;
+  try {
+    chain = createHiroClient({ ...api, log: (level, message, attributes) => telemetry.log(level, message, attributes) });
+  } catch (error) {
+    if (error instanceof HiroConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+  const out = createStdoutPublisher(process.stdout, options.json ? 'json' : 'human');
+  progress = createProgressReporter(process.stderr);
+  try {
+    await checkApiNetwork(chain, config.network, api.baseUrl);
+    const done = await replayBlocks(chain, config, range, {
+      onAlerts: async (alerts) => {
+        clearProgress();
+        await out.publish(alerts.map((alert) => ({ alert, rendering: render(alert) })));
+      },
+      onBlockDone: (p) => progress?.update(p),
+    });
+    clearProgress();
+    telemetry.log('info', `replayed ${done.blocks} block${done.blocks === 1 ? '' : 's'} (${range.from}–${range.to}): ${done.alerts} alert${done.alerts === 1 ? '' : 's'} would have been sent`);
+    return EXIT.ok;
+  } catch (error) {
+    clearProgress();
+    if (error instanceof ReplayRangeError || error instanceof NetworkMismatchError) {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT.usage;
+    }
+    if (error instanceof ApiUnreachableError) {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT.failure;
+    }
+    const failure = error as Error;
+    process.stderr.write(`${failure instanceof HiroNetworkError ? unreachableMessage(api.baseUrl, failure) : `replay failed: ${failure.message}`}\n`);
+    return EXIT.failure;
+  } finally {
+    progress.end();
+    progress = undefined;
+  }
 }
 
 async function printStatus(deps: CycleDeps & { chain: HiroClient }, options: CliOptions, config: WatchConfig): Promise<number> {

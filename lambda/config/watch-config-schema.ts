@@ -4,6 +4,7 @@
 import * as z from '../zod-mini';
 import { ASSET_ACTIONS, type Network } from '../core/domain';
 import { assetIdProblem, contractIdProblem, recipientProblem } from './stacks-principals';
+import { conditionProblems } from '../core/clarity/conditions';
 
 export const NETWORKS = ['mainnet', 'testnet'] as const satisfies readonly Network[];
 
@@ -62,13 +63,38 @@ const evenWithBadEntries = { when: (payload: { value: unknown }) => Array.isArra
 
 const sameString = (item: unknown) => (typeof item === 'string' ? item : null);
 
-const sameJson = (item: unknown) => (typeof item === 'object' && item !== null ? JSON.stringify(item) : null);
-
-function sameRule(item: unknown): string | null {
-  if (typeof item !== 'object' || item === null) return null;
-  const { contractId, contains } = item as { contractId?: unknown; contains?: unknown };
-  return typeof contractId === 'string' ? JSON.stringify([contractId, typeof contains === 'string' ? contains : null]) : null;
+/** JSON with object keys sorted, so that `{"a":1,"b":2}` and `{"b":2,"a":1}` compare equal. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
 }
+
+/** Two rules are the same when everything but their comments is. */
+function sameJson(item: unknown): string | null {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return null;
+  const { $comment: _comment, ...rule } = item as Record<string, unknown>;
+  return canonical(rule);
+}
+
+/** Two rules are the same when everything but their comments is: one contract may have several rules. */
+function sameRule(item: unknown): string | null {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return null;
+  const { $comment: _comment, ...rule } = item as Record<string, unknown>;
+  return typeof rule.contractId === 'string' ? canonical(rule) : null;
+}
+
+/** `where` is checked by the condition language itself, which reports each mistake at its path. */
+const where = z.optional(
+  z.unknown().check(
+    z.superRefine((value, ctx) => {
+      for (const problem of conditionProblems(value)) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+    }),
+  ),
+);
 
 /** A list of `item`, its duplicates reported by `noDuplicates`, `[]` when left out. */
 function list<T extends z.ZodMiniType>(item: T, what: string, duplicates: ReturnType<typeof noDuplicates>) {
@@ -90,6 +116,7 @@ export function watchConfigSchema(network: Network | null) {
           .string({ error: 'must be text to look for in the log value, in quotes (leave it out to match every log)' })
           .check(z.minLength(1, { error: 'must not be empty; leave "contains" out to match every log of the contract' })),
       ),
+      where,
     },
     { error: 'must be an object like {"contractId": "ADDRESS.contract-name", "contains": "optional text"}' },
   );
@@ -139,6 +166,27 @@ export function watchConfigSchema(network: Network | null) {
     }),
   );
 
+  const names = (what: string) =>
+    z.optional(
+      z.array(z.string().check(z.minLength(1, { error: `must not be empty` })), { error: `must be a list of ${what} in quotes` }).check(
+        z.minLength(1, { error: `must not be empty; leave it out to match any` }),
+      ),
+    );
+  const callRule = z.strictObject(
+    {
+      $comment: comment,
+      contractId,
+      functions: names('function names'),
+      from: z.optional(
+        z.array(principal(recipientProblem, network, 'a Stacks address in quotes'), { error: 'must be a list of sender addresses in quotes' }).check(
+          z.minLength(1, { error: 'must not be empty; leave it out to match any' }),
+        ),
+      ),
+      status: z._default(z.enum(['success', 'failed', 'any'], { error: 'must be "success", "failed" (any abort) or "any"' }), 'any'),
+    },
+    { error: 'must be an object like {"contractId": "ADDRESS.contract-name", "functions": ["withdraw"], "status": "failed"}' },
+  );
+
   const startHeightMessage = needs('"latest" or a block height (a whole number, 0 or more) to start scanning from');
 
   return z.strictObject(
@@ -158,9 +206,10 @@ export function watchConfigSchema(network: Network | null) {
       contractLogs: list(
         logRule,
         'log rules {"contractId": ..., "contains": ...}',
-        noDuplicates(sameRule, 'contractLogs', 'the same contractId and contains'),
+        noDuplicates(sameRule, 'contractLogs', 'the same rule'),
       ),
       transfers: list(transferRule, 'transfer rules {"asset": ..., "to": [...], "from": [...]}', noDuplicates(sameJson, 'transfers', 'the same rule')),
+      calls: list(callRule, 'call rules {"contractId": ..., "functions": [...], "status": ...}', noDuplicates(sameRule, 'calls', 'the same rule')),
       startHeight: z._default(
         z.union(
           [z.literal('latest'), z.int({ error: startHeightMessage }).check(z.minimum(0, { error: startHeightMessage }))],
@@ -177,11 +226,12 @@ export function watchConfigSchema(network: Network | null) {
 
 export type WatchConfigSchema = ReturnType<typeof watchConfigSchema>;
 
-/** The keys a config, a log rule and a transfer rule may have, for "did you mean" hints on unknown ones. */
-export function allowedKeys(schema: WatchConfigSchema): { top: string[]; rule: string[]; transfer: string[] } {
+/** The keys a config, a log rule, a transfer rule and a call rule may have, for "did you mean" hints on unknown ones. */
+export function allowedKeys(schema: WatchConfigSchema): { top: string[]; rule: string[]; transfer: string[]; call: string[] } {
   return {
     top: Object.keys(schema.shape),
     rule: Object.keys(schema.shape.contractLogs.def.innerType.def.element.shape),
     transfer: Object.keys(schema.shape.transfers.def.innerType.def.element.shape),
+    call: Object.keys(schema.shape.calls.def.innerType.def.element.shape),
   };
 }

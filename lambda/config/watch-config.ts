@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type * as z from '../zod-mini';
 import { ASSET_ACTIONS, type Network, type WatchConfig } from '../core/domain';
+import type { WhereSpec } from '../core/clarity/conditions';
 import { type ConfigProblem, WatchConfigError, formatPath, valueAt } from './config-problems';
 import { allowedKeys, NETWORKS, watchConfigSchema, type WatchConfigSchema } from './watch-config-schema';
 
@@ -11,7 +12,7 @@ export { type ConfigProblem, WatchConfigError, formatConfigProblems } from './co
 
 export type ConfigResult = { ok: true; config: WatchConfig } | { ok: false; problems: ConfigProblem[] };
 
-const WATCH_LISTS = ['contracts', 'addresses', 'contractLogs', 'transfers'] as const;
+const WATCH_LISTS = ['contracts', 'addresses', 'contractLogs', 'transfers', 'calls'] as const;
 
 /**
  * One schema per network the file may name, and one for a file whose network is itself invalid, each built
@@ -67,7 +68,8 @@ function toProblems(issues: readonly z.core.$ZodIssue[], input: unknown, schema:
   return issues.flatMap((issue): ConfigProblem[] => {
     if (issue.code === 'unrecognized_keys') {
       const keys = allowedKeys(schema);
-      const allowed = issue.path.length === 0 ? keys.top : issue.path[0] === 'transfers' ? keys.transfer : keys.rule;
+      const allowed =
+        issue.path.length === 0 ? keys.top : issue.path[0] === 'transfers' ? keys.transfer : issue.path[0] === 'calls' ? keys.call : keys.rule;
       return issue.keys.map((key) => {
         const path = [...issue.path, key];
         return { path: formatPath(path), value: valueAt(input, path), message: unknownKeyMessage(key, allowed) };
@@ -86,7 +88,8 @@ function nothingToWatch(input: unknown): ConfigProblem[] {
     {
       path: '$',
       value: Object.fromEntries(WATCH_LISTS.map((key) => [key, input[key]])),
-      message: 'nothing to watch: "contracts", "addresses", "contractLogs" and "transfers" are all empty or missing; add at least one entry',
+      message:
+        'nothing to watch: "contracts", "addresses", "contractLogs", "transfers" and "calls" are all empty or missing; add at least one entry',
     },
   ];
 }
@@ -97,12 +100,16 @@ export function parseWatchConfig(input: unknown): ConfigResult {
   const parsed = schema.safeParse(input);
   const problems = [...(parsed.success ? [] : toProblems(parsed.error.issues, input, schema)), ...nothingToWatch(input)];
   if (problems.length > 0 || !parsed.success) return { ok: false, problems };
-  const { $comment: _comment, contractLogs, transfers, ...rest } = parsed.data;
+  const { $comment: _comment, contractLogs, transfers, calls, ...rest } = parsed.data;
   return {
     ok: true,
     config: {
       ...rest,
-      contractLogs: contractLogs.map(({ contractId, contains }) => (contains === undefined ? { contractId } : { contractId, contains })),
+      contractLogs: contractLogs.map(({ contractId, contains, where }) => ({
+        contractId,
+        ...(contains === undefined ? {} : { contains }),
+        ...(where === undefined ? {} : { where: where as WhereSpec }),
+      })),
       transfers: transfers.map(({ $comment: _note, minAmount, actions, decimals, symbol, to, from, asset }) => ({
         asset,
         to: to ?? [],
@@ -112,6 +119,12 @@ export function parseWatchConfig(input: unknown): ConfigResult {
         actions: actions ?? [...ASSET_ACTIONS],
         ...(decimals === undefined ? {} : { decimals }),
         ...(symbol === undefined ? {} : { symbol }),
+      })),
+      calls: calls.map(({ contractId, functions, from, status }) => ({
+        contractId,
+        ...(functions === undefined ? {} : { functions }),
+        ...(from === undefined ? {} : { from }),
+        status,
       })),
     },
   };

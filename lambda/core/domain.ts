@@ -63,6 +63,19 @@ export interface Transaction {
   tokenTransfer?: TokenTransfer;
   /** The contract the transaction called (contract_call) or deployed (smart_contract). */
   contractId?: string;
+  /** What a contract_call called, as the block's transaction list tells it. */
+  contractCall?: ContractCallDetails;
+}
+
+export interface ContractCallDetails {
+  functionName: string;
+  /**
+   * Each argument's Clarity text, in order; null when the API did not list them (its v3 transaction
+   * lists name the function only).
+   */
+  args: string[] | null;
+  /** The transaction result's Clarity text (`(ok true)`, `(err u1)`); null when the API did not give it. */
+  resultRepr: string | null;
 }
 
 /** A block with all of its transactions, in ascending tx_index. */
@@ -163,6 +176,20 @@ export interface ContractLogRule {
   contractId: string;
   /** Optional substring of the log's value.repr. */
   contains?: string;
+  /** Optional conditions on the decoded value (lambda/core/clarity/conditions.ts); checked by the config. */
+  where?: WhereSpec;
+}
+
+/** Which transaction outcomes a `calls` rule alerts on: `failed` is any abort. */
+export type CallStatusFilter = 'success' | 'failed' | 'any';
+
+export interface ContractCallRule {
+  contractId: string;
+  /** Only calls of these functions; every function when absent. */
+  functions?: string[];
+  /** Only calls sent by these principals; any sender when absent. */
+  from?: string[];
+  status: CallStatusFilter;
 }
 
 /** A rule on asset movements: see the README's "transfers". */
@@ -187,6 +214,8 @@ export interface WatchConfig {
   addresses: string[];
   contractLogs: ContractLogRule[];
   transfers: TransferRule[];
+  /** Rules on calls to contracts; absent or empty when none are watched. */
+  calls?: ContractCallRule[];
   startHeight: number | 'latest';
   confirmations: number;
   maxBlocksPerRun: number;
@@ -209,11 +238,13 @@ import type { DeepReorgAlert } from './alert-kinds/deep-reorg';
 import type { StxTransferAlert } from './alert-kinds/stx-transfer';
 import type { FtTransferAlert } from './alert-kinds/ft-transfer';
 import type { NftTransferAlert } from './alert-kinds/nft-transfer';
-export type { TokenTransferAlert, ContractLogAlert, ContractStatusAlert, RetractionAlert, DeepReorgAlert };
+import type { ContractCallAlert } from './alert-kinds/contract-call';
+import type { WhereSpec } from './clarity/conditions';
+export type { TokenTransferAlert, ContractLogAlert, ContractCallAlert, ContractStatusAlert, RetractionAlert, DeepReorgAlert };
 export type { StxTransferAlert, FtTransferAlert, NftTransferAlert };
 
 /** Alerts found in blocks: they carry a transaction and block, and a reorg can retract them. */
-export type ChainAlert = TokenTransferAlert | ContractLogAlert | StxTransferAlert | FtTransferAlert | NftTransferAlert;
+export type ChainAlert = TokenTransferAlert | ContractLogAlert | ContractCallAlert | StxTransferAlert | FtTransferAlert | NftTransferAlert;
 export type Alert = ChainAlert | ContractStatusAlert | RetractionAlert | DeepReorgAlert;
 export type AlertType = Alert['type'];
 

@@ -1,5 +1,11 @@
 // The watch config compiled into lookups the matcher can answer in O(1) per transaction or event.
-import type { AssetAction, ContractLogRule, TransferRule, WatchConfig } from './domain';
+import type { AssetAction, ContractCallRule, ContractLogRule, TransferRule, WatchConfig } from './domain';
+import { compileWhere, type Condition } from './clarity/conditions';
+
+/** A log rule with its `where` compiled once, not on every log. */
+export interface CompiledLogRule extends ContractLogRule {
+  condition?: Condition;
+}
 
 /** A transfer rule with its threshold as a bigint: amounts can exceed 2^53. */
 export interface CompiledTransferRule {
@@ -13,26 +19,36 @@ export interface CompiledTransferRule {
 
 export interface WatchRules {
   addresses: ReadonlySet<string>;
-  /** contract id → the rules on its logs (several `contains` filters may watch one contract). */
-  logRules: ReadonlyMap<string, readonly ContractLogRule[]>;
+  /** contract id → the rules on its logs (several rules, each with its own filters, may watch one contract). */
+  logRules: ReadonlyMap<string, readonly CompiledLogRule[]>;
+  /** contract id → the rules on calls to it. */
+  callRules: ReadonlyMap<string, readonly ContractCallRule[]>;
   /** asset (`stx`, an asset id, or `*`) → its transfer rules. */
   transferRules: ReadonlyMap<string, readonly CompiledTransferRule[]>;
 }
 
-export function compileWatchRules(config: WatchConfig): WatchRules {
-  const logRules = new Map<string, ContractLogRule[]>();
-  for (const rule of config.contractLogs) {
-    const list = logRules.get(rule.contractId) ?? [];
+function groupBy<R, K>(rules: readonly R[], keyOf: (rule: R) => K): Map<K, R[]> {
+  const map = new Map<K, R[]>();
+  for (const rule of rules) {
+    const key = keyOf(rule);
+    const list = map.get(key) ?? [];
     list.push(rule);
-    logRules.set(rule.contractId, list);
+    map.set(key, list);
   }
-  const transferRules = new Map<string, CompiledTransferRule[]>();
-  for (const rule of config.transfers) {
-    const list = transferRules.get(rule.asset) ?? [];
-    list.push(compileTransferRule(rule));
-    transferRules.set(rule.asset, list);
-  }
-  return { addresses: new Set(config.addresses), logRules, transferRules };
+  return map;
+}
+
+export function compileWatchRules(config: WatchConfig): WatchRules {
+  const logRules = config.contractLogs.map((rule): CompiledLogRule => (rule.where ? { ...rule, condition: compileWhere(rule.where) } : rule));
+  const transferRules = new Map(
+    [...groupBy(config.transfers, (rule) => rule.asset)].map(([asset, list]) => [asset, list.map(compileTransferRule)] as const),
+  );
+  return {
+    addresses: new Set(config.addresses),
+    logRules: groupBy(logRules, (rule) => rule.contractId),
+    callRules: groupBy(config.calls ?? [], (rule) => rule.contractId),
+    transferRules,
+  };
 }
 
 function compileTransferRule(rule: TransferRule): CompiledTransferRule {

@@ -22,6 +22,7 @@ export function fromTransactionSummary(raw: RawTransactionSummary): Transaction 
   }
   const contractId = raw.contract_call?.contract_id ?? raw.smart_contract?.contract_id;
   if (contractId !== undefined) tx.contractId = contractId;
+  if (raw.contract_call) tx.contractCall = { functionName: raw.contract_call.function_name, args: null, resultRepr: null };
   return tx;
 }
 

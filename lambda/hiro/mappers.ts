@@ -20,6 +20,13 @@ export function toTransaction(raw: RawBlockTransaction): Transaction {
   }
   const contractId = raw.contract_call?.contract_id ?? raw.smart_contract?.contract_id;
   if (contractId !== undefined) tx.contractId = contractId;
+  if (raw.contract_call) {
+    tx.contractCall = {
+      functionName: raw.contract_call.function_name,
+      args: raw.contract_call.function_args?.map((arg) => arg.repr) ?? null,
+      resultRepr: raw.tx_result?.repr ?? null,
+    };
+  }
   return tx;
 }
 

@@ -20,7 +20,8 @@ const transactionSummarySchema = z
     status: z.string(),
     type: z.string(),
     token_transfer: z.nullish(z.object({ recipient: z.string(), amount: microStx, memo: z.nullable(clarityValue) })),
-    contract_call: z.nullish(z.object({ contract_id: z.string() })),
+    // v3 summaries name the function but list neither its arguments nor the result.
+    contract_call: z.nullish(z.object({ contract_id: z.string(), function_name: z.string() })),
     smart_contract: z.nullish(z.object({ contract_id: z.string() })),
   })
   .check(

@@ -75,8 +75,16 @@ const blockTransactionSchema = z
     block_time: z.nullish(unixSeconds),
     burn_block_time: unixSeconds,
     token_transfer: z.nullish(z.object({ recipient_address: z.string(), amount: microStx, memo: z.string() })),
-    contract_call: z.nullish(z.object({ contract_id: z.string() })),
+    contract_call: z.nullish(
+      z.object({
+        contract_id: z.string(),
+        function_name: z.string(),
+        // Each argument with its Clarity text; `contract_call` alerts show them without another request.
+        function_args: z.nullish(z.array(z.object({ repr: z.string() }))),
+      }),
+    ),
     smart_contract: z.nullish(z.object({ contract_id: z.string() })),
+    tx_result: z.nullish(z.object({ repr: z.string() })),
   })
   .check(
     z.superRefine((tx, ctx) => {

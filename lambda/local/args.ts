@@ -12,6 +12,9 @@ Options:
   --check            check the config and environment, print what would be watched, exit (no network)
   --status           print the state's cursor, its age and lag behind the tip, pending retractions; exit
   --interval SEC     seconds between cycles without --once (default 30)
+  --replay FROM[..TO]  try the rules on past blocks FROM to TO (inclusive): print what would have
+                     alerted (transfers, logs, calls; not contract statuses), read and write no state,
+                     publish nothing, exit
   --json             alerts as JSON, exactly one object per line and nothing else on stdout
   --table NAME       keep state in this DynamoDB table instead of the file (AWS credentials as usual)
   --topic ARN        publish alerts to this SNS topic instead of stdout
@@ -53,6 +56,24 @@ export interface CliOptions {
   intervalSeconds: number;
   table?: string;
   topic?: string;
+  /** Past blocks to evaluate the block rules on, both ends included. */
+  replay?: { from: number; to: number };
+}
+
+/** A replay longer than this is a backfill, not a try: run the watcher with `startHeight` instead. */
+export const REPLAY_MAX_BLOCKS = 10_000;
+
+function parseReplayRange(text: string): { from: number; to: number } {
+  const match = /^(\d+)(?:\.\.(\d+))?$/.exec(text.trim());
+  if (!match) throw new UsageError(`--replay takes a block height or a range FROM..TO (e.g. 182000..182100), got "${text}"`);
+  const from = Number(match[1]);
+  const to = match[2] === undefined ? from : Number(match[2]);
+  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to)) throw new UsageError(`--replay heights must be whole numbers, got "${text}"`);
+  if (to < from) throw new UsageError(`--replay range ${text} ends before it starts; write the lower height first`);
+  if (to - from + 1 > REPLAY_MAX_BLOCKS) {
+    throw new UsageError(`--replay covers at most ${REPLAY_MAX_BLOCKS} blocks, got ${to - from + 1}; split the range`);
+  }
+  return { from, to };
 }
 
 export function parseCliArgs(argv: readonly string[]): CliOptions {
@@ -73,6 +94,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         interval: { type: 'string', default: '30' },
         table: { type: 'string' },
         topic: { type: 'string' },
+        replay: { type: 'string' },
       },
     });
   } catch (error) {
@@ -90,6 +112,10 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     throw new UsageError(`--table must be a DynamoDB table name (3-255 of A-Z a-z 0-9 _ . -), got "${values.table}"`);
   }
   if (values.check && values.status) throw new UsageError('--check and --status are separate: give one of them');
+  if (values.replay !== undefined && (values.check || values.status || values.table !== undefined || values.topic !== undefined || values.once)) {
+    throw new UsageError('--replay reads no state and publishes nothing: it does not combine with --check, --status, --once, --table or --topic');
+  }
+  const replay = values.replay === undefined ? undefined : parseReplayRange(values.replay);
   return {
     help: values.help ?? false,
     check: values.check ?? false,
@@ -101,5 +127,6 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     intervalSeconds,
     ...(values.table !== undefined ? { table: values.table } : {}),
     ...(values.topic !== undefined ? { topic: values.topic } : {}),
+    ...(replay !== undefined ? { replay } : {}),
   };
 }

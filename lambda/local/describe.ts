@@ -30,9 +30,22 @@ export function describeWatch(config: WatchConfig, api: ApiDescription, configPa
       ? '- no contract logs'
       : [
           `- logs printed by ${plural(config.contractLogs.length, 'contract rule')}:`,
-          ...config.contractLogs.map((r) => `    ${r.contractId}${r.contains === undefined ? ' (every log)' : ` (logs containing "${r.contains}")`}`),
+          ...config.contractLogs.map((r) => `    ${r.contractId}${logFilter(r)}`),
         ].join('\n'),
   );
+  const calls = config.calls ?? [];
+  if (calls.length > 0) {
+    lines.push(
+      [
+        `- calls to contracts, ${plural(calls.length, 'rule')}:`,
+        ...calls.map(
+          (r) =>
+            `    ${r.contractId} (${r.status === 'any' ? 'every outcome' : r.status === 'failed' ? 'failed calls' : 'successful calls'}` +
+            `${r.functions ? `, functions ${r.functions.join(', ')}` : ''}${r.from ? `, from ${r.from.join(', ')}` : ''})`,
+        ),
+      ].join('\n'),
+    );
+  }
   const start = config.startHeight === 'latest' ? 'at the current tip' : `at block ${config.startHeight}`;
   lines.push(
     `- first run starts ${start} (later runs resume from the saved cursor), ${plural(config.confirmations, 'block')} behind the tip, ` +
@@ -43,6 +56,15 @@ export function describeWatch(config: WatchConfig, api: ApiDescription, configPa
       `${api.hasKey ? 'with' : 'without'} an API key, at most ${api.requestsPerMinute} requests a minute`,
   );
   return lines.join('\n') + '\n';
+}
+
+function logFilter(rule: WatchConfig['contractLogs'][number]): string {
+  if (rule.contains === undefined && rule.where === undefined) return ' (every log)';
+  const parts = [
+    ...(rule.contains === undefined ? [] : [`containing "${rule.contains}"`]),
+    ...(rule.where === undefined ? [] : [`where ${JSON.stringify(rule.where)}`]),
+  ];
+  return ` (logs ${parts.join(' and ')})`;
 }
 
 function list(what: string, items: readonly string[], noun: string, effect: string): string {

@@ -135,16 +135,18 @@ describe('the watch configs shipped in the repository', () => {
   it('watch.example.json is valid and shows every field', async () => {
     const config = await loadWatchConfigFile(repoFile('watch.example.json'));
     expect(config.contractLogs.some((r) => r.contains !== undefined)).toBe(true);
+    expect(config.contractLogs.some((r) => r.where !== undefined)).toBe(true);
+    expect(config.calls?.length).toBeGreaterThan(0);
     const raw = JSON.parse(await readFile(repoFile('watch.example.json'), 'utf8')) as object;
     expect(Object.keys(raw).sort()).toEqual(
-      ['$comment', 'network', 'contracts', 'addresses', 'contractLogs', 'transfers', 'startHeight', 'confirmations', 'maxBlocksPerRun'].sort(),
+      ['$comment', 'network', 'contracts', 'addresses', 'contractLogs', 'transfers', 'calls', 'startHeight', 'confirmations', 'maxBlocksPerRun'].sort(),
     );
   });
 
   it('every principal shipped passes validateStacksAddress', async () => {
     for (const file of ['watch.json', 'watch.example.json']) {
       const config = await loadWatchConfigFile(repoFile(file));
-      const ids = [...config.contracts, ...config.addresses, ...config.contractLogs.map((r) => r.contractId)];
+      const ids = [...config.contracts, ...config.addresses, ...config.contractLogs.map((r) => r.contractId), ...(config.calls ?? []).map((r) => r.contractId)];
       expect(ids.map((id) => id.split('.')[0]!).filter((a) => !validateStacksAddress(a))).toEqual([]);
     }
   });

@@ -32,6 +32,7 @@ describe('a valid watch config', () => {
         addresses: [],
         contractLogs: [],
         transfers: [],
+        calls: [],
         startHeight: 'latest',
         confirmations: 0,
         maxBlocksPerRun: 500,
@@ -53,7 +54,7 @@ describe('a valid watch config', () => {
       confirmations: 3,
       maxBlocksPerRun: 50,
     };
-    expect(parseWatchConfig(full)).toEqual({ ok: true, config: full });
+    expect(parseWatchConfig(full)).toEqual({ ok: true, config: { ...full, calls: [] } });
   });
 
   it('allows a $comment at the top and in a log rule, and leaves it out of the result', () => {

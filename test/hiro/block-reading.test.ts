@@ -1,3 +1,4 @@
+import { Cl } from '@stacks/transactions';
 import { describe, expect, it } from 'vitest';
 import { HiroInconsistentDataError } from '../../lambda/hiro';
 import { coinbase, contractCall, deploy, fakeAddress, fakeContractId, ROUTES, transfer } from '../support/fake-hiro';
@@ -67,6 +68,17 @@ describe('getBlock', () => {
     });
     expect(call).toMatchObject({ txType: 'contract_call', contractId: vault, eventCount: 1, txStatus: 'success' });
     expect(deployed).toMatchObject({ txType: 'smart_contract', contractId: fakeContractId('token') });
+  });
+
+  it('maps a contract call\'s function, its arguments\' Clarity text and its result from the block\'s list alone', async () => {
+    const h = await startHarness();
+    const block = h.fake.chain.mine([
+      contractCall({ contractId: vault, functionName: 'withdraw', args: [Cl.uint(5), Cl.stringAscii('all')], result: Cl.error(Cl.uint(102)), status: 'abort_by_response' }),
+    ]);
+
+    const [call] = (await h.client().getBlock(block.height))!.transactions;
+
+    expect(call?.contractCall).toEqual({ functionName: 'withdraw', args: ['u5', '"all"'], resultRepr: '(err u102)' });
   });
 
   it('reads an empty block (the API 404s its first page) as no transactions with its header', async () => {

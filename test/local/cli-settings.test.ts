@@ -26,6 +26,23 @@ describe('command line', () => {
   });
 });
 
+describe('--replay', () => {
+  it('takes one height or an inclusive range FROM..TO', () => {
+    expect(parseCliArgs(['--replay', '182000..182100']).replay).toEqual({ from: 182000, to: 182100 });
+    expect(parseCliArgs(['--replay', '7']).replay).toEqual({ from: 7, to: 7 });
+    expect(parseCliArgs([]).replay).toBeUndefined();
+  });
+
+  it('refuses a malformed, backwards or too long range, and options that need state or a topic', () => {
+    expect(() => parseCliArgs(['--replay', '10-20'])).toThrow(/a block height or a range FROM\.\.TO/);
+    expect(() => parseCliArgs(['--replay', '-5'])).toThrow(UsageError);
+    expect(() => parseCliArgs(['--replay', '20..10'])).toThrow(/ends before it starts/);
+    expect(() => parseCliArgs(['--replay', '1..10001'])).toThrow(/at most 10000 blocks/);
+    expect(() => parseCliArgs(['--replay', '1..2', '--topic', 'arn:aws:sns:eu-west-1:123456789012:alerts'])).toThrow(/does not combine/);
+    expect(() => parseCliArgs(['--replay', '1..2', '--once'])).toThrow(/does not combine/);
+  });
+});
+
 describe('log level', () => {
   it('accepts the four levels in any case, defaults to info, and names an unknown one', () => {
     expect(parseLogLevel(undefined)).toBe('info');

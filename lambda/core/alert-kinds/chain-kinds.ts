@@ -1,6 +1,7 @@
 // The kinds found in blocks, keyed by alert type. Apart from the full registry (registry.ts) because
 // retractions need these without depending on themselves.
 import type { ChainAlert } from '../domain';
+import { contractCallKind } from './contract-call';
 import { contractLogKind } from './contract-log';
 import type { ChainKind } from './kind';
 import { ftTransferKind } from './ft-transfer';
@@ -13,6 +14,7 @@ export type ChainAlertType = ChainAlert['type'];
 export const chainKinds = {
   token_transfer: tokenTransferKind,
   contract_log: contractLogKind,
+  contract_call: contractCallKind,
   stx_transfer: stxTransferKind,
   ft_transfer: ftTransferKind,
   nft_transfer: nftTransferKind,

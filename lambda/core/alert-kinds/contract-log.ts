@@ -1,11 +1,12 @@
 // `contract_log`: a smart_contract_log event printed by a watched contract, whatever contract the transaction
 // called (a watched contract reached through another contract still counts).
-import type { AlertBase } from '../domain';
+import type { AlertBase, ContractLogEvent } from '../domain';
+import { ClarityDecodeError, clarityToJson, decodeClarity, type ClarityJson, type ClarityTree } from '../clarity/decode';
 import { block, fields, id, logValue, networkName, smsWhere } from '../render/email-parts';
 import { contractName, explorerTxUrl, isoTime, LIMITS } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
-import { watchesLogs } from '../watch-rules';
+import { watchesLogs, type CompiledLogRule } from '../watch-rules';
 import type { ChainKind, Matched } from './kind';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
 
@@ -20,12 +21,54 @@ export interface ContractLogAlert extends AlertBase {
   topic: string;
   value_repr: string;
   value_hex: string;
+  /** The value decoded into plain JSON (integers as decimal strings); absent when the hex is not a Clarity value. */
+  value?: ClarityJson;
+}
+
+/** The decoded value, or null when the API's hex is not a Clarity value: then no `where` can hold. */
+function decodeLog(log: ContractLogEvent): ClarityTree | null {
+  try {
+    return decodeClarity(log.valueHex);
+  } catch (error) {
+    if (error instanceof ClarityDecodeError) return null;
+    throw error;
+  }
+}
+
+/** A rule holds when its `contains` and its `where` both do (each only when given). */
+function holds(rule: CompiledLogRule, log: ContractLogEvent, value: ClarityTree | null): boolean {
+  if (rule.contains !== undefined && !log.valueRepr.includes(rule.contains)) return false;
+  if (rule.condition !== undefined && (value === null || !rule.condition(value))) return false;
+  return true;
+}
+
+/** A tuple as one `key: value` line per field (nested values as compact JSON); null for any other value. */
+function tupleLines(value: ClarityJson | undefined): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const entries = Object.entries(value);
+  if (entries.length === 0) return null;
+  const shown = entries.slice(0, TUPLE_LINES_MAX);
+  const width = Math.max(...shown.map(([key]) => key.length)) + 2;
+  const more = entries.length - shown.length;
+  return shown
+    .map(([key, field]) => `  ${`${sanitizeUntrusted(key, 128)}:`.padEnd(width)}${sanitizeUntrusted(typeof field === 'string' ? field : JSON.stringify(field), 400)}`)
+    .concat(more > 0 ? [`  [${more} more fields: see the Clarity value below]`] : [])
+    .join('\n');
 }
 
 // Only these transaction types run contract code, so only they can print.
 const LOG_CARRYING_TYPES = new Set(['contract_call', 'smart_contract']);
 /** How much of a log value the terminal shows: a line or two. */
 const TERMINAL_VALUE_MAX = 200;
+/** An email lists at most this many of a tuple's fields, one a line (the whole value follows, capped). */
+const TUPLE_LINES_MAX = 40;
+
+/** A tuple reads best one field per line; anything else as its Clarity text. */
+function valueSection(a: ContractLogAlert): string[] {
+  const lines = tupleLines(a.value);
+  if (lines === null) return ['Value (Clarity):', logValue(a.value_repr)];
+  return ['Value:', lines, '', 'Value (Clarity):', logValue(a.value_repr)];
+}
 
 const key = (txId: string, eventIndex: number) => `contract_log:${txId}:${eventIndex}`;
 
@@ -47,7 +90,9 @@ export const contractLogKind = {
         for (const log of txEvents.logs) {
           const logRules = rules.logRules.get(log.contractId);
           if (!logRules) continue;
-          if (!logRules.some((rule) => rule.contains === undefined || log.valueRepr.includes(rule.contains))) continue;
+          const value = decodeLog(log);
+          // Several rules may watch one contract: a log that meets any of them alerts once.
+          if (!logRules.some((rule) => holds(rule, log, value))) continue;
           found.push({
             at: { txIndex: tx.txIndex, eventIndex: log.eventIndex },
             alert: {
@@ -63,6 +108,7 @@ export const contractLogKind = {
               topic: log.topic,
               value_repr: log.valueRepr,
               value_hex: log.valueHex,
+              ...(value === null ? {} : { value: clarityToJson(value) }),
             },
           });
         }
@@ -92,8 +138,7 @@ export const contractLogKind = {
         ['Explorer', explorerTxUrl(a.tx_id, a.network)],
       ]),
       '',
-      'Value (Clarity):',
-      logValue(a.value_repr),
+      ...valueSection(a),
     ].join('\n'),
 
   sms: (a) =>
@@ -121,6 +166,7 @@ export const contractLogKind = {
     contract_id: `${SAMPLE_ARKADIKO}.arkadiko-token`,
     topic: 'print',
     value_repr: '(tuple (action "mint") (amount u1000000))',
-    value_hex: '0x0c',
+    value_hex: '0x0c0000000206616374696f6e0d000000046d696e7406616d6f756e7401000000000000000000000000000f4240',
+    value: { action: 'mint', amount: '1000000' },
   },
 } satisfies ChainKind<ContractLogAlert>;

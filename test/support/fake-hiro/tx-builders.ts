@@ -131,7 +131,10 @@ export function transfer(args: {
 /** A log to print: a value printed by the called contract, or `{ printer, value }` for another one. */
 export type LogSpec = ClarityValue | string | { printer?: string; value: ClarityValue | string; topic?: string };
 
-/** A contract call; `logs` become `smart_contract_log` events, `events` are added after them as given. */
+/**
+ * A contract call; `logs` become `smart_contract_log` events, `events` are added after them as given.
+ * `args` become `function_args` and `result` the `tx_result` (by default `(ok true)`, or `(err true)` when failed).
+ */
 export function contractCall(args: {
   contractId: string;
   functionName?: string;
@@ -139,6 +142,8 @@ export function contractCall(args: {
   logs?: LogSpec[];
   events?: FakeEvent[];
   status?: string;
+  args?: ClarityValue[];
+  result?: ClarityValue;
 }): FakeTxSpec {
   const status = args.status ?? 'success';
   const logs = (args.logs ?? []).map((log) => {
@@ -156,8 +161,9 @@ export function contractCall(args: {
         contract_id: args.contractId,
         function_name: args.functionName ?? 'call',
         function_signature: '',
-        function_args: [],
+        function_args: (args.args ?? []).map((arg, index) => ({ ...clarityValue(arg), name: `arg-${index}`, type: '' })),
       },
+      ...(args.result === undefined ? {} : { tx_result: clarityValue(args.result) }),
     },
     events: eventsFor(status, [...logs, ...(args.events ?? [])]),
   };

@@ -1,0 +1,149 @@
+// `contract_call`: a transaction that called a watched contract directly (as the API lists it), filtered by
+// function, sender and outcome. Everything comes from the block's transaction list: no extra requests.
+import type { AlertBase, ContractCallRule, Transaction } from '../domain';
+import { block, fields, id, logValue, networkName, smsWhere } from '../render/email-parts';
+import { contractName, explorerTxUrl, isoTime, LIMITS, shortPrincipal } from '../render/chain-text';
+import { formatCount } from '../render/stx-amount';
+import { sanitizeUntrusted } from '../render/untrusted-text';
+import type { ChainKind, Matched } from './kind';
+import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
+
+export interface ContractCallAlert extends AlertBase {
+  type: 'contract_call';
+  tx_id: string;
+  block_height: number;
+  block_hash: string;
+  block_time: number;
+  contract_id: string;
+  function_name: string;
+  sender: string;
+  /** `success`, or how it failed (`abort_by_response`, `abort_by_post_condition`, …). */
+  tx_status: string;
+  /** Each argument's Clarity text, in order; null when the API did not list them (its v3 routes do not). */
+  args: string[] | null;
+  /** The result's Clarity text, e.g. `(err u102)`; null when the API did not give it. */
+  result_repr: string | null;
+}
+
+/** One alert per transaction, however many rules it meets. */
+const key = (txId: string) => `contract_call:${txId}`;
+const MARKER = '...';
+/** How much of one argument the terminal shows. */
+const TERMINAL_ARG_MAX = 80;
+
+function meets(rule: ContractCallRule, tx: Transaction, functionName: string): boolean {
+  if (rule.status === 'success' && tx.txStatus !== 'success') return false;
+  if (rule.status === 'failed' && tx.txStatus === 'success') return false;
+  if (rule.functions && !rule.functions.includes(functionName)) return false;
+  if (rule.from && !rule.from.includes(tx.sender)) return false;
+  return true;
+}
+
+const outcome = (a: ContractCallAlert) => (a.tx_status === 'success' ? 'succeeded' : `failed (${sanitizeUntrusted(a.tx_status, LIMITS.status)})`);
+
+/** The arguments, numbered, joined by `separator` (a new line in the email, a comma at a terminal). */
+function argsText(args: string[] | null, max: number, separator: string): string {
+  if (args === null) return 'not listed by the API';
+  if (args.length === 0) return 'none';
+  return args.map((arg, index) => `${index + 1}. ${sanitizeUntrusted(arg, max)}`).join(separator);
+}
+
+export const contractCallKind = {
+  type: 'contract_call',
+  key,
+
+  chain: {
+    needsEvents: () => false,
+    match({ block, rules, network }) {
+      if (rules.callRules.size === 0) return [];
+      const found: Matched<ContractCallAlert>[] = [];
+      for (const tx of block.transactions) {
+        if (tx.txType !== 'contract_call' || tx.contractId === undefined || !tx.contractCall) continue;
+        const callRules = rules.callRules.get(tx.contractId);
+        const call = tx.contractCall;
+        if (!callRules || !callRules.some((rule) => meets(rule, tx, call.functionName))) continue;
+        found.push({
+          at: { txIndex: tx.txIndex, eventIndex: -1 },
+          alert: {
+            type: 'contract_call',
+            key: key(tx.txId),
+            network,
+            tx_id: tx.txId,
+            block_height: block.header.height,
+            block_hash: block.header.hash,
+            block_time: block.header.time,
+            contract_id: tx.contractId,
+            function_name: call.functionName,
+            sender: tx.sender,
+            tx_status: tx.txStatus,
+            args: call.args,
+            result_repr: call.resultRepr,
+          },
+        });
+      }
+      return found;
+    },
+    retraction: {
+      label: 'contract call',
+      summary: (a) => `${a.function_name} on ${a.contract_id} by ${a.sender} (${a.tx_status})`,
+      carried: (a) => ({ contract_id: a.contract_id }),
+    },
+  },
+
+  subject: (a) =>
+    `${sanitizeUntrusted(a.function_name, 40)} on ${contractName(a.contract_id)} ${a.tx_status === 'success' ? 'called' : 'failed'} (block ${formatCount(a.block_height)})`,
+
+  email: (a) =>
+    [
+      `A watched contract was called on ${networkName(a.network)}; the call ${outcome(a)}.`,
+      '',
+      fields([
+        ['Contract', id(a.contract_id)],
+        ['Function', sanitizeUntrusted(a.function_name, LIMITS.topic)],
+        ['Caller', id(a.sender)],
+        ['Status', sanitizeUntrusted(a.tx_status, LIMITS.status)],
+        ['Block', block(a.block_height, a.block_hash)],
+        ['Block time', isoTime(a.block_time)],
+        ['Transaction', id(a.tx_id)],
+        ['Explorer', explorerTxUrl(a.tx_id, a.network)],
+      ]),
+      '',
+      'Arguments (Clarity):',
+      `  ${argsText(a.args, LIMITS.reprEmail, '\n  ')}`,
+      '',
+      'Result (Clarity):',
+      a.result_repr === null ? 'not given by the API' : logValue(a.result_repr),
+    ].join('\n'),
+
+  sms: (a) =>
+    `${sanitizeUntrusted(a.function_name, 40)} on ${contractName(a.contract_id)} ${a.tx_status === 'success' ? 'ok' : 'FAILED'} ` +
+    `${smsWhere(a.block_height, a.tx_id)} by ${shortPrincipal(a.sender, MARKER)}` +
+    (a.result_repr === null ? '' : `: ${sanitizeUntrusted(a.result_repr, 60)}`),
+
+  terminal: (a) => [
+    ['Call', `${sanitizeUntrusted(a.function_name, LIMITS.topic)} on ${id(a.contract_id)}, ${outcome(a)}`],
+    ['Caller', id(a.sender)],
+    ['Args', argsText(a.args, TERMINAL_ARG_MAX, ', ')],
+    ...(a.result_repr === null ? [] : [['Result', sanitizeUntrusted(a.result_repr, TERMINAL_ARG_MAX)] as const]),
+    ['Block', `${formatCount(a.block_height)} at ${isoTime(a.block_time)}`],
+  ],
+  link: (a) => explorerTxUrl(a.tx_id, a.network),
+
+  attributes: (a) => ({ contract_id: a.contract_id }),
+
+  sample: {
+    type: 'contract_call',
+    key: key(SAMPLE_TX_ID),
+    network: 'mainnet',
+    tx_id: SAMPLE_TX_ID,
+    block_height: 182345,
+    block_hash: SAMPLE_BLOCK_HASH,
+    block_time: SAMPLE_BLOCK_TIME,
+    contract_id: `${SAMPLE_ARKADIKO}.arkadiko-vault`,
+    function_name: 'withdraw',
+    sender: SAMPLE_ALEX,
+    tx_status: 'abort_by_response',
+    args: ['u1000000000', `'${SAMPLE_ALEX}`],
+    result_repr: '(err u102)',
+  },
+} satisfies ChainKind<ContractCallAlert>;

@@ -1,0 +1,207 @@
+// `where` on a contractLogs rule: conditions on the decoded Clarity value a contract printed. One definition
+// of the language serves both the config check (`conditionProblems`, every mistake with its JSON path) and
+// the matcher (`compileWhere`, run on every matching log). A value of the wrong type or a missing path does
+// not match: a print whose shape changed must not raise alerts nor stop the scan.
+import type { ClarityTree } from './decode';
+
+/** `where` as written in the config: path → bare value or operators, plus `anyOf` and `not`. */
+export type WhereSpec = { [key: string]: unknown };
+
+export const OPERATORS = ['eq', 'ne', 'in', 'gt', 'gte', 'lt', 'lte', 'contains', 'startsWith', 'exists'] as const;
+type Operator = (typeof OPERATORS)[number];
+
+/** A tuple key (Clarity names hold letters, digits and `-_!?+<>=/*`) or a list index. */
+const SEGMENT = /^[a-zA-Z0-9\-_!?+<>=/*]+$/;
+const INTEGER_TEXT = /^-?\d+$/;
+
+export interface ConditionProblem {
+  /** Path inside `where`, e.g. ["amount", "gte"]. */
+  path: (string | number)[];
+  message: string;
+}
+
+export type Condition = (value: ClarityTree) => boolean;
+
+// ---- checking the config ----
+
+function pathProblem(path: string): string | null {
+  if (path === '$') return null;
+  const segments = path.split('.');
+  if (segments.every((s) => SEGMENT.test(s))) return null;
+  return `is not a path: write tuple keys and list indexes joined by "." (e.g. "user", "details.amount", "items.0"), or "$" for the whole value`;
+}
+
+function isScalar(value: unknown): boolean {
+  return typeof value === 'string' || typeof value === 'boolean' || value === null || (typeof value === 'number' && Number.isSafeInteger(value));
+}
+
+const SCALAR = 'a string, a whole number, true, false or null';
+
+function operandProblem(operator: Operator, operand: unknown): string | null {
+  switch (operator) {
+    case 'eq':
+    case 'ne':
+      return isScalar(operand) ? null : `"${operator}" needs ${SCALAR}`;
+    case 'in':
+      return Array.isArray(operand) && operand.length > 0 && operand.every(isScalar)
+        ? null
+        : `"in" needs a non-empty list of values (${SCALAR})`;
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+      return (typeof operand === 'number' && Number.isSafeInteger(operand)) || (typeof operand === 'string' && INTEGER_TEXT.test(operand))
+        ? null
+        : `"${operator}" compares integers: it needs a whole number, or one in quotes for big values like "1000000000000"`;
+    case 'contains':
+      return isScalar(operand) && operand !== null ? null : `"contains" needs a string (or, to find a list item, ${SCALAR})`;
+    case 'startsWith':
+      return typeof operand === 'string' ? null : '"startsWith" needs a string';
+    case 'exists':
+      return typeof operand === 'boolean' ? null : '"exists" needs true or false';
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Every mistake in a `where` object, each at its path; [] when it is sound. */
+export function conditionProblems(where: unknown, at: (string | number)[] = []): ConditionProblem[] {
+  if (!isObject(where) || Object.keys(where).length === 0) {
+    return [{ path: at, message: 'must be an object of conditions like {"action": "withdraw", "amount": {"gte": "1000"}}' }];
+  }
+  const problems: ConditionProblem[] = [];
+  for (const [key, spec] of Object.entries(where)) {
+    const here = [...at, key];
+    if (key === 'anyOf') {
+      if (!Array.isArray(spec) || spec.length === 0) problems.push({ path: here, message: 'must be a non-empty list of condition objects' });
+      else spec.forEach((item, index) => problems.push(...conditionProblems(item, [...here, index])));
+      continue;
+    }
+    if (key === 'not') {
+      problems.push(...conditionProblems(spec, here));
+      continue;
+    }
+    const badPath = pathProblem(key);
+    if (badPath) problems.push({ path: here, message: `"${key}" ${badPath}` });
+    if (Array.isArray(spec)) {
+      problems.push({ path: here, message: 'a list is not a value to compare with; for "one of these" write {"in": [...]}' });
+    } else if (isObject(spec)) {
+      if (Object.keys(spec).length === 0) problems.push({ path: here, message: `needs an operator: ${OPERATORS.join(', ')}` });
+      for (const [operator, operand] of Object.entries(spec)) {
+        if (!(OPERATORS as readonly string[]).includes(operator)) {
+          problems.push({ path: [...here, operator], message: `unknown operator "${operator}": use one of ${OPERATORS.join(', ')}` });
+          continue;
+        }
+        const problem = operandProblem(operator as Operator, operand);
+        if (problem) problems.push({ path: [...here, operator], message: problem });
+      }
+    } else if (!isScalar(spec)) {
+      problems.push({ path: here, message: `must be a value to equal (${SCALAR}) or an object of operators` });
+    }
+  }
+  return problems;
+}
+
+// ---- evaluating ----
+
+/** The value at `path`, or undefined when the path leads nowhere (a missing key, an index past the end). */
+function resolve(value: ClarityTree, segments: readonly string[]): ClarityTree | undefined {
+  let current: ClarityTree | undefined = value;
+  for (const segment of segments) {
+    if (current === undefined) return undefined;
+    if (current.type === 'tuple') current = current.fields.get(segment);
+    else if (current.type === 'list' && /^\d+$/.test(segment)) current = current.items[Number(segment)];
+    else if ((current.type === 'ok' || current.type === 'err') && segment === current.type) current = current.value;
+    else return undefined;
+  }
+  return current;
+}
+
+/** Equality of a Clarity value with a config value; a mismatched type is simply not equal. */
+function equals(value: ClarityTree, operand: unknown): boolean {
+  switch (value.type) {
+    case 'int':
+    case 'uint':
+      return (typeof operand === 'number' || (typeof operand === 'string' && INTEGER_TEXT.test(operand))) && BigInt(operand) === value.value;
+    case 'string':
+    case 'principal':
+      return operand === value.value;
+    case 'buffer':
+      return typeof operand === 'string' && operand.toLowerCase() === value.hex;
+    case 'bool':
+      return operand === value.value;
+    case 'none':
+      return operand === null;
+    default:
+      return false;
+  }
+}
+
+function text(value: ClarityTree): string | null {
+  if (value.type === 'string' || value.type === 'principal') return value.value;
+  return null;
+}
+
+function test(operator: Operator, operand: unknown, value: ClarityTree | undefined): boolean {
+  if (operator === 'exists') return (value !== undefined) === operand;
+  if (value === undefined) return false;
+  switch (operator) {
+    case 'eq':
+      return equals(value, operand);
+    case 'ne':
+      return !equals(value, operand);
+    case 'in':
+      return (operand as unknown[]).some((item) => equals(value, item));
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte': {
+      if (value.type !== 'int' && value.type !== 'uint') return false;
+      const bound = BigInt(operand as string | number);
+      if (operator === 'gt') return value.value > bound;
+      if (operator === 'gte') return value.value >= bound;
+      if (operator === 'lt') return value.value < bound;
+      return value.value <= bound;
+    }
+    case 'contains':
+      if (value.type === 'list') return value.items.some((item) => equals(item, operand));
+      if (value.type === 'buffer') return typeof operand === 'string' && hexContains(value.hex, operand, false);
+      return typeof operand === 'string' && (text(value)?.includes(operand) ?? false);
+    case 'startsWith':
+      if (value.type === 'buffer') return typeof operand === 'string' && hexContains(value.hex, operand, true);
+      return typeof operand === 'string' && (text(value)?.startsWith(operand) ?? false);
+  }
+}
+
+/** Byte-aligned search of hex digits (`0x` optional) in a buffer. */
+function hexContains(bufferHex: string, operand: string, atStart: boolean): boolean {
+  const needle = (operand.startsWith('0x') ? operand.slice(2) : operand).toLowerCase();
+  if (!/^([0-9a-f]{2})*$/.test(needle)) return false;
+  const digits = bufferHex.slice(2);
+  if (atStart) return digits.startsWith(needle);
+  for (let at = digits.indexOf(needle); at >= 0; at = digits.indexOf(needle, at + 1)) if (at % 2 === 0) return true;
+  return false;
+}
+
+/** Compiles a `where` the config check accepted; the conditions of one object all hold (AND). */
+export function compileWhere(where: WhereSpec): Condition {
+  const parts: Condition[] = Object.entries(where).map(([key, spec]): Condition => {
+    if (key === 'anyOf') {
+      const options = (spec as WhereSpec[]).map(compileWhere);
+      return (value) => options.some((option) => option(value));
+    }
+    if (key === 'not') {
+      const inner = compileWhere(spec as WhereSpec);
+      return (value) => !inner(value);
+    }
+    const segments = key === '$' ? [] : key.split('.');
+    const tests = isObject(spec) ? Object.entries(spec) : [['eq', spec] as const];
+    return (value) => {
+      const found = resolve(value, segments);
+      return tests.every(([operator, operand]) => test(operator as Operator, operand, found));
+    };
+  });
+  return (value) => parts.every((part) => part(value));
+}
