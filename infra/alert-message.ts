@@ -15,4 +15,10 @@ export const MESSAGE_ATTRIBUTE = {
   contractId: 'contract_id',
   /** Alerts about an address (a token_transfer's recipient). */
   address: 'address',
+  /** Every alert: the name of the rule that raised it, or its default name. */
+  rule: 'rule',
+  /** Every alert: critical, warning or info. */
+  severity: 'severity',
+  /** Every alert published to SNS: `text`, `held` (past the run's SMS budget) or `digest` (sms-budget.ts). */
+  sms: 'sms',
 } as const;

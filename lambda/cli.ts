@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { operatorChannelOverLog } from './core/operator-log';
 import { runCycle } from './core/cycle';
+import { SMS_PER_RUN_DEFAULT } from './core/sms-budget';
 import type { CycleDeps, CycleSummary } from './core/cycle-types';
 import type { WatchConfig } from './core/domain';
 import type { Publisher, StateStore, Telemetry } from './core/ports';
@@ -113,7 +114,7 @@ async function runLoop(deps: CycleDeps, config: WatchConfig, options: CliOptions
   for (;;) {
     let pauseMs = options.intervalSeconds * 1000;
     try {
-      const summary = await oneCycle(deps, config, () => stopRequested);
+      const summary = await oneCycle(deps, config, () => stopRequested, options.topic !== undefined);
       worked = true;
       outage.succeeded();
       const line = cycleLine(summary);
@@ -145,7 +146,7 @@ async function runLoop(deps: CycleDeps, config: WatchConfig, options: CliOptions
   }
 }
 
-async function oneCycle(deps: CycleDeps, config: WatchConfig, shouldStop: () => boolean): Promise<CycleSummary> {
+async function oneCycle(deps: CycleDeps, config: WatchConfig, shouldStop: () => boolean, toSns: boolean): Promise<CycleSummary> {
   progress = createProgressReporter(process.stderr);
   try {
     return await runCycle(deps, config, {
@@ -154,6 +155,8 @@ async function oneCycle(deps: CycleDeps, config: WatchConfig, shouldStop: () => 
       leaseTtlMs: LEASE_TTL_MS,
       alertStaleAfterMs: LEASE_TTL_MS,
       shouldStop,
+      // Only an SNS topic reaches phones; stdout prints every alert.
+      ...(toSns ? { smsPerRun: config.smsPerRun ?? SMS_PER_RUN_DEFAULT } : {}),
       onBlockDone: (p) => progress?.update(p),
     });
   } finally {

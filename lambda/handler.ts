@@ -10,6 +10,7 @@ import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { Context } from 'aws-lambda';
 import { operatorChannelOverLog } from './core/operator-log';
 import { runCycle } from './core/cycle';
+import { SMS_PER_RUN_DEFAULT } from './core/sms-budget';
 import type { CycleSummary } from './core/cycle-types';
 import type { WatchConfig } from './core/domain';
 import { parseWatchConfigText, WatchConfigError } from './config/watch-config';
@@ -72,6 +73,7 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
       // A run killed at its timeout leaves its lease and claims behind; both lapse after the timeout.
       leaseTtlMs: timeLeftMs,
       alertStaleAfterMs: timeLeftMs,
+      smsPerRun: config.smsPerRun ?? SMS_PER_RUN_DEFAULT,
     };
     // Optional fast mode: keep polling inside the invocation so an event is alerted seconds after its block.
     const summary = await pollWhileCaughtUp(

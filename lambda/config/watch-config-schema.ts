@@ -4,10 +4,12 @@
 import * as z from '../zod-mini';
 import type { Network } from '../core/domain';
 import { contractIdProblem, recipientProblem } from './stacks-principals';
+import { listRuleSchema, ruleMetaShape } from './rule-meta-schema';
+import { SMS_PER_RUN_DEFAULT } from '../core/sms-budget';
 
 export const NETWORKS = ['mainnet', 'testnet'] as const satisfies readonly Network[];
 
-export const DEFAULTS = { startHeight: 'latest', confirmations: 0, maxBlocksPerRun: 500 } as const;
+export const DEFAULTS = { startHeight: 'latest', confirmations: 0, maxBlocksPerRun: 500, smsPerRun: SMS_PER_RUN_DEFAULT } as const;
 
 /** `is required: …` for a missing value, `must be …` for a wrong one. */
 function needs(what: string) {
@@ -82,6 +84,7 @@ export function watchConfigSchema(network: Network | null) {
   const logRule = z.strictObject(
     {
       $comment: comment,
+      ...ruleMetaShape,
       contractId,
       contains: z.optional(
         z
@@ -89,7 +92,7 @@ export function watchConfigSchema(network: Network | null) {
           .check(z.minLength(1, { error: 'must not be empty; leave "contains" out to match every log of the contract' })),
       ),
     },
-    { error: 'must be an object like {"contractId": "ADDRESS.contract-name", "contains": "optional text"}' },
+    { error: 'must be an object like {"contractId": "ADDRESS.contract-name", "contains": "optional text", "name": "optional", "severity": "optional"}' },
   );
 
   const startHeightMessage = needs('"latest" or a block height (a whole number, 0 or more) to start scanning from');
@@ -108,6 +111,8 @@ export function watchConfigSchema(network: Network | null) {
         'addresses whose incoming STX transfers to watch',
         noDuplicates(sameString, 'addresses', 'the same address'),
       ),
+      contractsRule: listRuleSchema('contracts', comment),
+      addressesRule: listRuleSchema('addresses', comment),
       contractLogs: list(
         logRule,
         'log rules {"contractId": ..., "contains": ...}',
@@ -122,6 +127,7 @@ export function watchConfigSchema(network: Network | null) {
       ),
       confirmations: z._default(wholeNumber(0, 100), DEFAULTS.confirmations),
       maxBlocksPerRun: z._default(wholeNumber(1, 10_000), DEFAULTS.maxBlocksPerRun),
+      smsPerRun: z._default(wholeNumber(0, 100), DEFAULTS.smsPerRun),
     },
     { error: 'the watch config must be a JSON object {"network": ..., "contracts": [...], ...}' },
   );
@@ -130,9 +136,10 @@ export function watchConfigSchema(network: Network | null) {
 export type WatchConfigSchema = ReturnType<typeof watchConfigSchema>;
 
 /** The keys a config and a log rule may have, for "did you mean" hints on unknown ones. */
-export function allowedKeys(schema: WatchConfigSchema): { top: string[]; rule: string[] } {
+export function allowedKeys(schema: WatchConfigSchema): { top: string[]; rule: string[]; listRule: string[] } {
   return {
     top: Object.keys(schema.shape),
     rule: Object.keys(schema.shape.contractLogs.def.innerType.def.element.shape),
+    listRule: Object.keys(schema.shape.addressesRule.def.innerType.shape),
   };
 }

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import type * as z from '../zod-mini';
 import type { Network, WatchConfig } from '../core/domain';
 import { type ConfigProblem, WatchConfigError, formatPath, valueAt } from './config-problems';
+import { pickRuleMeta } from './rule-meta-schema';
 import { allowedKeys, NETWORKS, watchConfigSchema, type WatchConfigSchema } from './watch-config-schema';
 
 export { type ConfigProblem, WatchConfigError, formatConfigProblems } from './config-problems';
@@ -67,7 +68,7 @@ function toProblems(issues: readonly z.core.$ZodIssue[], input: unknown, schema:
   return issues.flatMap((issue): ConfigProblem[] => {
     if (issue.code === 'unrecognized_keys') {
       const keys = allowedKeys(schema);
-      const allowed = issue.path.length === 0 ? keys.top : keys.rule;
+      const allowed = issue.path.length === 0 ? keys.top : issue.path[0] === 'contractLogs' ? keys.rule : keys.listRule;
       return issue.keys.map((key) => {
         const path = [...issue.path, key];
         return { path: formatPath(path), value: valueAt(input, path), message: unknownKeyMessage(key, allowed) };
@@ -97,12 +98,18 @@ export function parseWatchConfig(input: unknown): ConfigResult {
   const parsed = schema.safeParse(input);
   const problems = [...(parsed.success ? [] : toProblems(parsed.error.issues, input, schema)), ...nothingToWatch(input)];
   if (problems.length > 0 || !parsed.success) return { ok: false, problems };
-  const { $comment: _comment, contractLogs, ...rest } = parsed.data;
+  const { $comment: _comment, contractLogs, contractsRule, addressesRule, ...rest } = parsed.data;
   return {
     ok: true,
     config: {
       ...rest,
-      contractLogs: contractLogs.map(({ contractId, contains }) => (contains === undefined ? { contractId } : { contractId, contains })),
+      contractLogs: contractLogs.map(({ contractId, contains, ...meta }) => ({
+        contractId,
+        ...(contains === undefined ? {} : { contains }),
+        ...pickRuleMeta(meta),
+      })),
+      ...(contractsRule ? { contractsRule: pickRuleMeta(contractsRule) } : {}),
+      ...(addressesRule ? { addressesRule: pickRuleMeta(addressesRule) } : {}),
     },
   };
 }

@@ -13,6 +13,8 @@ import { confirmOnNewChain, mergePending, retractionsFor } from './retractions';
 import { deepReorgKind } from './alert-kinds/deep-reorg';
 import { blockAlerts } from './block-alerts';
 import type { WatchRules } from './watch-rules';
+import { defaultRuleName, WATCHER_RULE } from './rule-meta';
+import type { SmsBudget, SmsRoute } from './sms-budget';
 
 export interface ScanPlan {
   network: Network;
@@ -24,6 +26,8 @@ export interface ScanPlan {
   /** The chain tip read at the start of the cycle. */
   tip: { height: number; hash: string };
   maxBlocks: number;
+  /** The run's SMS slots, when its alerts reach SMS subscribers (SNS); absent: no SMS routing. */
+  sms?: SmsBudget;
 }
 
 export interface ScanResult {
@@ -165,13 +169,36 @@ export class BlockScanner {
   }
 
   private async deliver(alerts: readonly Alert[]): Promise<DeliveryReport> {
-    const report = await deliverAlerts(alerts, this.deps, this.budget.alertStaleAfterMs);
+    const routes = await this.routeSms(alerts);
+    const report = await deliverAlerts(alerts, this.deps, this.budget.alertStaleAfterMs, routes);
     this.published.push(...report.published);
     return report;
   }
 
+  /**
+   * Decides which alerts are texted and which held for the digest, and keeps a grown tally with the cursor
+   * *before* the held alerts go out, so that a crash after publishing them cannot lose them from the digest.
+   * (Before a first run's first block there is no cursor to keep it with: that block's tally rides with its
+   * cursor write.)
+   */
+  private async routeSms(alerts: readonly Alert[]): Promise<ReadonlyMap<string, SmsRoute> | undefined> {
+    const sms = this.plan.sms;
+    if (!sms || alerts.length === 0) return undefined;
+    const before = sms.held();
+    const routes = sms.routeAll(alerts);
+    const after = sms.held();
+    if (this.cursor && after && JSON.stringify(after) !== JSON.stringify(before)) {
+      const { version: _version, ...position } = this.cursor;
+      await this.moveCursor(position);
+    }
+    return routes;
+  }
+
+  /** Every cursor write carries the run's SMS tally, until the digest for it is sent. */
   private async moveCursor(next: CursorPosition): Promise<void> {
-    this.cursor = await this.deps.state.writeCursor(next, this.cursor?.version ?? null);
+    const held = this.plan.sms?.held();
+    const { smsDigest: _previous, ...position } = next;
+    this.cursor = await this.deps.state.writeCursor(held ? { ...position, smsDigest: held } : position, this.cursor?.version ?? null);
   }
 
   /**
@@ -224,6 +251,8 @@ export class BlockScanner {
         cursor_height: cursor.height,
         cursor_hash: cursor.hash,
         window: cursor.height - windowFloor + 1,
+        rule: defaultRuleName(WATCHER_RULE, 'deep_reorg'),
+        severity: 'critical',
       },
     ]);
     const floorHeight = Math.max(0, windowFloor - 1);

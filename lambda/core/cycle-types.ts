@@ -23,6 +23,11 @@ export interface CycleBudget {
   leaseTtlMs: number;
   /** A claimed-but-unsent alert older than this is taken to belong to a dead run and is published again. */
   alertStaleAfterMs: number;
+  /**
+   * Alert texts per run before the rest wait for one digest text (sms-budget.ts). Set by a composition root
+   * whose publisher reaches SMS subscribers (SNS); absent: no SMS routing and no digests (stdout).
+   */
+  smsPerRun?: number;
   /** Called after each block is done (progress display). */
   onBlockDone?: (progress: { height: number; done: number; total: number }) => void;
 }

@@ -117,7 +117,9 @@ export interface ApiDeprecation {
 
 // ---- watch configuration (validated by lambda/config) ----
 
-export interface ContractLogRule {
+import type { RuleMetaConfig, Severity } from './rule-meta';
+
+export interface ContractLogRule extends RuleMetaConfig {
   contractId: string;
   /** Optional substring of the log's value.repr. */
   contains?: string;
@@ -128,6 +130,12 @@ export interface WatchConfig {
   contracts: string[];
   addresses: string[];
   contractLogs: ContractLogRule[];
+  /** Name and severity of every `contracts` alert (the list holds bare ids). */
+  contractsRule?: RuleMetaConfig;
+  /** Name and severity of every `addresses` alert. */
+  addressesRule?: RuleMetaConfig;
+  /** Alert texts per run before the rest are summed up in one digest text (sms-budget.ts; default 5). */
+  smsPerRun?: number;
   startHeight: number | 'latest';
   confirmations: number;
   maxBlocksPerRun: number;
@@ -140,6 +148,13 @@ export interface AlertBase {
   /** Stable and unique per alert: the de-duplication key across runs, retries and rescans. */
   key: string;
   network: Network;
+  /**
+   * The name of the rule that raised it, or a stable default (rule-meta.ts). Set on every alert the watcher
+   * raises; optional for alerts stored before rules had names (read back for retractions).
+   */
+  rule?: string;
+  /** How urgent: routes it to subscribers (SNS attribute `severity`). Default `warning`. */
+  severity?: Severity;
 }
 
 import type { TokenTransferAlert } from './alert-kinds/token-transfer';
@@ -147,11 +162,12 @@ import type { ContractLogAlert } from './alert-kinds/contract-log';
 import type { ContractStatusAlert } from './alert-kinds/contract-status';
 import type { RetractionAlert } from './alert-kinds/retraction';
 import type { DeepReorgAlert } from './alert-kinds/deep-reorg';
-export type { TokenTransferAlert, ContractLogAlert, ContractStatusAlert, RetractionAlert, DeepReorgAlert };
+import type { SmsDigestAlert } from './alert-kinds/sms-digest';
+export type { TokenTransferAlert, ContractLogAlert, ContractStatusAlert, RetractionAlert, DeepReorgAlert, SmsDigestAlert };
 
 /** Alerts found in blocks: they carry a transaction and block, and a reorg can retract them. */
 export type ChainAlert = TokenTransferAlert | ContractLogAlert;
-export type Alert = ChainAlert | ContractStatusAlert | RetractionAlert | DeepReorgAlert;
+export type Alert = ChainAlert | ContractStatusAlert | RetractionAlert | DeepReorgAlert | SmsDigestAlert;
 export type AlertType = Alert['type'];
 
 /** The human renderings of one alert, all derived from the alert itself. */
@@ -166,4 +182,8 @@ export interface Rendering {
 export interface OutgoingAlert {
   alert: Alert;
   rendering: Rendering;
+  /** How SNS routes it to SMS subscribers (sms-budget.ts); absent: texted. */
+  sms?: SmsRoute;
 }
+
+import type { SmsRoute } from './sms-budget';

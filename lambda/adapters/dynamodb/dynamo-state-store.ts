@@ -162,6 +162,7 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
       if (next.pendingRetractions) {
         written.pendingRetractions = { untilHeight: next.pendingRetractions.untilHeight, keys: [...next.pendingRetractions.keys] };
       }
+      if (next.smsDigest) written.smsDigest = structuredClone(next.smsDigest);
       const inParts = await writePendingParts(written.pendingRetractions);
       let attempts = 0;
       try {

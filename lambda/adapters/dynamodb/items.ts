@@ -22,6 +22,15 @@ export const cursorItem = z.object({
       digest: z.optional(nonEmpty),
     }),
   ),
+  smsDigest: z.optional(
+    z.object({
+      firstKey: nonEmpty,
+      counts: z.object({ critical: height, warning: height, info: height }),
+      fromHeight: z.nullable(height),
+      toHeight: z.nullable(height),
+      throughHeight: z.nullable(height),
+    }),
+  ),
 });
 
 export const scannedBlockItem = z.object({
@@ -99,6 +108,7 @@ export function toCursor(item: z.infer<typeof cursorItem>): Cursor {
   if (item.pendingRetractions) {
     cursor.pendingRetractions = { untilHeight: item.pendingRetractions.untilHeight, keys: item.pendingRetractions.keys };
   }
+  if (item.smsDigest) cursor.smsDigest = item.smsDigest;
   return cursor;
 }
 
@@ -118,6 +128,8 @@ export function cursorAttributes(cursor: Cursor, inParts?: { parts: number; dige
       ? { untilHeight: cursor.pendingRetractions.untilHeight, keys: [], ...inParts }
       : { untilHeight: cursor.pendingRetractions.untilHeight, keys: [...cursor.pendingRetractions.keys] };
   }
+  // Null heights are stored as DynamoDB nulls (the document client writes null as NULL).
+  if (cursor.smsDigest) attributes.smsDigest = structuredClone(cursor.smsDigest);
   return attributes;
 }
 

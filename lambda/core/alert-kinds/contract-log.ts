@@ -6,6 +6,7 @@ import { contractName, explorerTxUrl, isoTime, LIMITS } from '../render/chain-te
 import { formatCount } from '../render/stx-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
 import { watchesLogs } from '../watch-rules';
+import { strongestRule } from '../rule-meta';
 import type { ChainKind, Matched } from './kind';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
 
@@ -47,7 +48,10 @@ export const contractLogKind = {
         for (const log of txEvents.logs) {
           const logRules = rules.logRules.get(log.contractId);
           if (!logRules) continue;
-          if (!logRules.some((rule) => rule.contains === undefined || log.valueRepr.includes(rule.contains))) continue;
+          const matched = logRules.filter((rule) => rule.contains === undefined || log.valueRepr.includes(rule.contains));
+          // One alert per event however many rules match; it carries the most severe rule (rule-meta.ts).
+          const meta = strongestRule(matched.map((rule) => rule.meta));
+          if (!meta) continue;
           found.push({
             at: { txIndex: tx.txIndex, eventIndex: log.eventIndex },
             alert: {
@@ -63,6 +67,7 @@ export const contractLogKind = {
               topic: log.topic,
               value_repr: log.valueRepr,
               value_hex: log.valueHex,
+              ...meta,
             },
           });
         }
@@ -122,5 +127,7 @@ export const contractLogKind = {
     topic: 'print',
     value_repr: '(tuple (action "mint") (amount u1000000))',
     value_hex: '0x0c',
+    rule: `contractLogs:${SAMPLE_ARKADIKO}.arkadiko-token`,
+    severity: 'warning',
   },
 } satisfies ChainKind<ContractLogAlert>;

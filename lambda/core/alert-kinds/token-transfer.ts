@@ -51,6 +51,7 @@ export const tokenTransferKind = {
             recipient: tx.tokenTransfer.recipient,
             amount: tx.tokenTransfer.amount,
             memo: tx.tokenTransfer.memo,
+            ...rules.addressesMeta,
           },
         });
       }
@@ -113,5 +114,7 @@ export const tokenTransferKind = {
     recipient: SAMPLE_ARKADIKO,
     amount: '1250500000',
     memo: `0x676d${'00'.repeat(32)}`,
+    rule: 'addresses',
+    severity: 'warning',
   },
 } satisfies ChainKind<TokenTransferAlert>;
