@@ -1,7 +1,7 @@
 // A rule's name leads every short form of its alerts (subject, SMS, terminal line), for every kind alike,
 // within the same limits; a default name is not shown, as it only repeats what the alert says.
 import { describe, expect, it } from 'vitest';
-import type { Alert } from '../../lambda/core/domain';
+import type { Alert, ContractLogRule } from '../../lambda/core/domain';
 import { alertKinds } from '../../lambda/core/alert-kinds/registry';
 import { isGsm7, renderEmail, renderSms, renderSubject, renderTerminal, smsLength } from '../../lambda/core/render';
 import { compileWatchRules } from '../../lambda/core/watch-rules';
@@ -44,7 +44,7 @@ describe('named alerts in every form', () => {
 });
 
 describe('which rule an event carries when several match', () => {
-  const match = (rules: Parameters<typeof config>[0]['contractLogs']) =>
+  const match = (rules: ContractLogRule[]) =>
     contractLogKind.chain.match({
       block: {
         header: { height: 5, hash: '0xb', parentHash: '0xa', time: 1, txCount: 1 },
