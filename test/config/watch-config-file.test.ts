@@ -137,7 +137,19 @@ describe('the watch configs shipped in the repository', () => {
     expect(config.contractLogs.some((r) => r.contains !== undefined)).toBe(true);
     const raw = JSON.parse(await readFile(repoFile('watch.example.json'), 'utf8')) as object;
     expect(Object.keys(raw).sort()).toEqual(
-      ['$comment', 'network', 'contracts', 'addresses', 'contractLogs', 'startHeight', 'confirmations', 'maxBlocksPerRun'].sort(),
+      [
+        '$comment',
+        'network',
+        'contracts',
+        'contractsRule',
+        'addresses',
+        'addressesRule',
+        'contractLogs',
+        'startHeight',
+        'confirmations',
+        'maxBlocksPerRun',
+        'smsPerRun',
+      ].sort(),
     );
   });
 
