@@ -119,7 +119,7 @@ describe('dashboard', () => {
   it('shows alerts published for every alert type', () => {
     const widget = body.widgets.find((w) => w.properties.title.startsWith('Alerts published'));
     const types = (widget?.properties.metrics ?? []).map((metric) => metric[metric.indexOf('type') + 1]);
-    expect(types).toEqual(['token_transfer', 'contract_log', 'contract_status', 'retraction', 'deep_reorg']);
+    expect(types).toEqual(['token_transfer', 'contract_log', 'contract_status', 'retraction', 'deep_reorg', 'sms_digest']);
   });
 
   it('shows API requests, 429s and other API errors', () => {
