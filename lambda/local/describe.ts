@@ -3,6 +3,7 @@
 import type { CycleSummary } from '../core/cycle-types';
 import type { Cursor } from '../core/ports';
 import type { WatchConfig } from '../core/domain';
+import type { RuleMetaConfig } from '../core/rule-meta';
 
 export interface ApiDescription {
   baseUrl: string;
@@ -15,14 +16,16 @@ export interface ApiDescription {
 /** `--check`: everything the config and environment set, in words; nothing is fetched. */
 export function describeWatch(config: WatchConfig, api: ApiDescription, configPath: string): string {
   const lines = [`${configPath} is valid. stacks-watch would watch ${config.network}:`];
-  lines.push(list('deployment status of', config.contracts, 'contract', 'an alert on first sight and on every change'));
-  lines.push(list('STX transfers to', config.addresses, 'address', 'an alert for each successful transfer'));
+  lines.push(list('deployment status of', config.contracts, 'contract', `an alert on first sight and on every change${ruleWords(config.contractsRule)}`));
+  lines.push(list('STX transfers to', config.addresses, 'address', `an alert for each successful transfer${ruleWords(config.addressesRule)}`));
   lines.push(
     config.contractLogs.length === 0
       ? '- no contract logs'
       : [
           `- logs printed by ${plural(config.contractLogs.length, 'contract rule')}:`,
-          ...config.contractLogs.map((r) => `    ${r.contractId}${r.contains === undefined ? ' (every log)' : ` (logs containing "${r.contains}")`}`),
+          ...config.contractLogs.map(
+            (r) => `    ${r.contractId}${r.contains === undefined ? ' (every log)' : ` (logs containing "${r.contains}")`}${ruleWords(r)}`,
+          ),
         ].join('\n'),
   );
   const start = config.startHeight === 'latest' ? 'at the current tip' : `at block ${config.startHeight}`;
@@ -35,6 +38,12 @@ export function describeWatch(config: WatchConfig, api: ApiDescription, configPa
       `${api.hasKey ? 'with' : 'without'} an API key, at most ${api.requestsPerMinute} requests a minute`,
   );
   return lines.join('\n') + '\n';
+}
+
+/** `, named "Treasury inflow", critical` for a rule that says either; nothing for the defaults. */
+function ruleWords(meta: RuleMetaConfig | undefined): string {
+  if (!meta || (meta.name === undefined && meta.severity === undefined)) return '';
+  return [meta.name === undefined ? '' : `, named "${meta.name}"`, meta.severity === undefined ? '' : `, ${meta.severity}`].join('');
 }
 
 function list(what: string, items: readonly string[], noun: string, effect: string): string {
