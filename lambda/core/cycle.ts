@@ -37,9 +37,10 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
   try {
     const published: Alert[] = [];
     // A digest a crashed run owed goes first, so that this run's own tally starts afresh.
-    const owed = (await state.readCursor())?.smsDigest;
-    if (owed && budget.smsPerRun !== undefined) {
-      const flushed = await sendSmsDigest(owed, await state.readCursor(), config.network, deps, budget.alertStaleAfterMs);
+    const startCursor = budget.smsPerRun === undefined ? null : await state.readCursor();
+    const owed = startCursor?.smsDigest;
+    if (owed) {
+      const flushed = await sendSmsDigest(owed, startCursor, config.network, deps, budget.alertStaleAfterMs);
       published.push(...flushed.sent);
     }
     const sms =
