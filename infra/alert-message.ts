@@ -17,4 +17,10 @@ export const MESSAGE_ATTRIBUTE = {
   address: 'address',
   /** Asset movements: `stx` or the token's asset id `ADDRESS.contract::token`. */
   assetId: 'asset_id',
+  /** Every alert: the name of the rule that raised it, or its default name. */
+  rule: 'rule',
+  /** Every alert: critical, warning or info. */
+  severity: 'severity',
+  /** Every alert published to SNS: `text`, `held` (past the run's SMS budget) or `digest` (sms-budget.ts). */
+  sms: 'sms',
 } as const;

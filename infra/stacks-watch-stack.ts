@@ -49,6 +49,7 @@ export class StacksWatchStack extends Stack {
     new TopicSubscriptions(this, 'AlertSubscribers', {
       topic: this.topics.alerts,
       subscriptions: settings.alertSubscriptions,
+      routeSms: true,
     });
     new TopicSubscriptions(this, 'OperationsSubscribers', {
       topic: this.topics.operations,

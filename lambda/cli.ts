@@ -7,6 +7,7 @@ import { operatorChannelOverLog } from './core/operator-log';
 import { runCycle } from './core/cycle';
 import { render } from './core/render';
 import { replayBlocks, ReplayRangeError } from './core/replay';
+import { SMS_PER_RUN_DEFAULT } from './core/sms-budget';
 import type { CycleDeps, CycleSummary } from './core/cycle-types';
 import type { StatusSweep } from './core/contract-status-sweep';
 import type { WatchConfig } from './core/domain';
@@ -122,7 +123,7 @@ async function runLoop(deps: CycleDeps, config: WatchConfig, options: CliOptions
   for (;;) {
     let pauseMs = options.intervalSeconds * 1000;
     try {
-      const summary = await oneCycle(deps, config, () => stopRequested, statusSweep);
+      const summary = await oneCycle(deps, config, () => stopRequested, { statusSweep, toSns: options.topic !== undefined });
       worked = true;
       outage.succeeded();
       const line = cycleLine(summary);
@@ -158,7 +159,7 @@ async function oneCycle(
   deps: CycleDeps,
   config: WatchConfig,
   shouldStop: () => boolean,
-  statusSweep: StatusSweep | undefined,
+  { statusSweep, toSns }: { statusSweep: StatusSweep | undefined; toSns: boolean },
 ): Promise<CycleSummary> {
   progress = createProgressReporter(process.stderr);
   try {
@@ -169,6 +170,8 @@ async function oneCycle(
       alertStaleAfterMs: LEASE_TTL_MS,
       shouldStop,
       ...(statusSweep ? { statusSweep } : {}),
+      // Only an SNS topic reaches phones; stdout prints every alert.
+      ...(toSns ? { smsPerRun: config.smsPerRun ?? SMS_PER_RUN_DEFAULT } : {}),
       onBlockDone: (p) => progress?.update(p),
     });
   } finally {

@@ -10,6 +10,7 @@ import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { Context } from 'aws-lambda';
 import { operatorChannelOverLog } from './core/operator-log';
 import { runCycle } from './core/cycle';
+import { SMS_PER_RUN_DEFAULT } from './core/sms-budget';
 import type { CycleSummary } from './core/cycle-types';
 import type { WatchConfig } from './core/domain';
 import { parseWatchConfigText, WatchConfigError } from './config/watch-config';
@@ -82,6 +83,7 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
       ...(settings.scheduleSeconds
         ? { statusSweep: contractStatusSweep(apiSettings.requestsPerMinute, settings.scheduleSeconds * 1000) }
         : {}),
+      smsPerRun: config.smsPerRun ?? SMS_PER_RUN_DEFAULT,
     };
     // Optional fast mode: keep polling inside the invocation so an event is alerted seconds after its block.
     const summary = await pollWhileCaughtUp(

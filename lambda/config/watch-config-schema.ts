@@ -5,10 +5,12 @@ import * as z from '../zod-mini';
 import { ASSET_ACTIONS, type Network } from '../core/domain';
 import { assetIdProblem, contractIdProblem, recipientProblem } from './stacks-principals';
 import { conditionProblems } from '../core/clarity/conditions';
+import { listRuleSchema, ruleMetaShape } from './rule-meta-schema';
+import { SMS_PER_RUN_DEFAULT } from '../core/sms-budget';
 
 export const NETWORKS = ['mainnet', 'testnet'] as const satisfies readonly Network[];
 
-export const DEFAULTS = { startHeight: 'latest', confirmations: 0, maxBlocksPerRun: 500 } as const;
+export const DEFAULTS = { startHeight: 'latest', confirmations: 0, maxBlocksPerRun: 500, smsPerRun: SMS_PER_RUN_DEFAULT } as const;
 
 /** `is required: …` for a missing value, `must be …` for a wrong one. */
 function needs(what: string) {
@@ -110,6 +112,7 @@ export function watchConfigSchema(network: Network | null) {
   const logRule = z.strictObject(
     {
       $comment: comment,
+      ...ruleMetaShape,
       contractId,
       contains: z.optional(
         z
@@ -118,13 +121,14 @@ export function watchConfigSchema(network: Network | null) {
       ),
       where,
     },
-    { error: 'must be an object like {"contractId": "ADDRESS.contract-name", "contains": "optional text"}' },
+    { error: 'must be an object like {"contractId": "ADDRESS.contract-name", "contains": "optional text", "name": "optional", "severity": "optional"}' },
   );
 
   const minAmountMessage = 'must be a whole number of base units (micro-STX for stx), 0 or more: digits in quotes, or a whole number';
   const transferRule = z.strictObject(
     {
       $comment: comment,
+      ...ruleMetaShape,
       asset: principal(
         (text, net) => (text === 'stx' || text === '*' ? null : assetIdProblem(text, net)),
         network,
@@ -175,6 +179,7 @@ export function watchConfigSchema(network: Network | null) {
   const callRule = z.strictObject(
     {
       $comment: comment,
+      ...ruleMetaShape,
       contractId,
       functions: names('function names'),
       from: z.optional(
@@ -203,6 +208,8 @@ export function watchConfigSchema(network: Network | null) {
         'addresses whose incoming STX transfers to watch',
         noDuplicates(sameString, 'addresses', 'the same address'),
       ),
+      contractsRule: listRuleSchema('contracts', comment),
+      addressesRule: listRuleSchema('addresses', comment),
       contractLogs: list(
         logRule,
         'log rules {"contractId": ..., "contains": ...}',
@@ -219,6 +226,7 @@ export function watchConfigSchema(network: Network | null) {
       ),
       confirmations: z._default(wholeNumber(0, 100), DEFAULTS.confirmations),
       maxBlocksPerRun: z._default(wholeNumber(1, 10_000), DEFAULTS.maxBlocksPerRun),
+      smsPerRun: z._default(wholeNumber(0, 100), DEFAULTS.smsPerRun),
     },
     { error: 'the watch config must be a JSON object {"network": ..., "contracts": [...], ...}' },
   );
@@ -226,12 +234,13 @@ export function watchConfigSchema(network: Network | null) {
 
 export type WatchConfigSchema = ReturnType<typeof watchConfigSchema>;
 
-/** The keys a config, a log rule, a transfer rule and a call rule may have, for "did you mean" hints on unknown ones. */
-export function allowedKeys(schema: WatchConfigSchema): { top: string[]; rule: string[]; transfer: string[]; call: string[] } {
+/** The keys a config and each kind of rule may have, for "did you mean" hints on unknown ones. */
+export function allowedKeys(schema: WatchConfigSchema): { top: string[]; rule: string[]; transfer: string[]; call: string[]; listRule: string[] } {
   return {
     top: Object.keys(schema.shape),
     rule: Object.keys(schema.shape.contractLogs.def.innerType.def.element.shape),
     transfer: Object.keys(schema.shape.transfers.def.innerType.def.element.shape),
     call: Object.keys(schema.shape.calls.def.innerType.def.element.shape),
+    listRule: Object.keys(schema.shape.addressesRule.def.innerType.shape),
   };
 }

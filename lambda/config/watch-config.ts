@@ -6,6 +6,7 @@ import type * as z from '../zod-mini';
 import { ASSET_ACTIONS, type Network, type WatchConfig } from '../core/domain';
 import type { WhereSpec } from '../core/clarity/conditions';
 import { type ConfigProblem, WatchConfigError, formatPath, valueAt } from './config-problems';
+import { pickRuleMeta } from './rule-meta-schema';
 import { allowedKeys, NETWORKS, watchConfigSchema, type WatchConfigSchema } from './watch-config-schema';
 
 export { type ConfigProblem, WatchConfigError, formatConfigProblems } from './config-problems';
@@ -68,8 +69,8 @@ function toProblems(issues: readonly z.core.$ZodIssue[], input: unknown, schema:
   return issues.flatMap((issue): ConfigProblem[] => {
     if (issue.code === 'unrecognized_keys') {
       const keys = allowedKeys(schema);
-      const allowed =
-        issue.path.length === 0 ? keys.top : issue.path[0] === 'transfers' ? keys.transfer : issue.path[0] === 'calls' ? keys.call : keys.rule;
+      const byList: Record<string, string[]> = { contractLogs: keys.rule, transfers: keys.transfer, calls: keys.call };
+      const allowed = issue.path.length === 0 ? keys.top : (byList[String(issue.path[0])] ?? keys.listRule);
       return issue.keys.map((key) => {
         const path = [...issue.path, key];
         return { path: formatPath(path), value: valueAt(input, path), message: unknownKeyMessage(key, allowed) };
@@ -100,17 +101,18 @@ export function parseWatchConfig(input: unknown): ConfigResult {
   const parsed = schema.safeParse(input);
   const problems = [...(parsed.success ? [] : toProblems(parsed.error.issues, input, schema)), ...nothingToWatch(input)];
   if (problems.length > 0 || !parsed.success) return { ok: false, problems };
-  const { $comment: _comment, contractLogs, transfers, calls, ...rest } = parsed.data;
+  const { $comment: _comment, contractLogs, transfers, calls, contractsRule, addressesRule, ...rest } = parsed.data;
   return {
     ok: true,
     config: {
       ...rest,
-      contractLogs: contractLogs.map(({ contractId, contains, where }) => ({
+      contractLogs: contractLogs.map(({ contractId, contains, where, ...meta }) => ({
         contractId,
         ...(contains === undefined ? {} : { contains }),
         ...(where === undefined ? {} : { where: where as WhereSpec }),
+        ...pickRuleMeta(meta),
       })),
-      transfers: transfers.map(({ $comment: _note, minAmount, actions, decimals, symbol, to, from, asset }) => ({
+      transfers: transfers.map(({ $comment: _note, minAmount, actions, decimals, symbol, to, from, asset, ...meta }) => ({
         asset,
         to: to ?? [],
         from: from ?? [],
@@ -119,13 +121,17 @@ export function parseWatchConfig(input: unknown): ConfigResult {
         actions: actions ?? [...ASSET_ACTIONS],
         ...(decimals === undefined ? {} : { decimals }),
         ...(symbol === undefined ? {} : { symbol }),
+        ...pickRuleMeta(meta),
       })),
-      calls: calls.map(({ contractId, functions, from, status }) => ({
+      calls: calls.map(({ $comment: _note, contractId, functions, from, status, ...meta }) => ({
         contractId,
         ...(functions === undefined ? {} : { functions }),
         ...(from === undefined ? {} : { from }),
         status,
+        ...pickRuleMeta(meta),
       })),
+      ...(contractsRule ? { contractsRule: pickRuleMeta(contractsRule) } : {}),
+      ...(addressesRule ? { addressesRule: pickRuleMeta(addressesRule) } : {}),
     },
   };
 }

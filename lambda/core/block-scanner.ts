@@ -20,6 +20,8 @@ import { blockAlerts } from './block-alerts';
 import { clearBlockStall, recordBlockFailure } from './block-stalls';
 import { ChainLinkCheck, ChainUnlinkedError } from './chain-unlinked';
 import type { WatchRules } from './watch-rules';
+import { defaultRuleName, WATCHER_RULE } from './rule-meta';
+import type { SmsBudget, SmsRoute } from './sms-budget';
 
 export interface ScanPlan {
   network: Network;
@@ -31,6 +33,8 @@ export interface ScanPlan {
   /** The chain tip read at the start of the cycle. */
   tip: { height: number; hash: string };
   maxBlocks: number;
+  /** The run's SMS slots, when its alerts reach SMS subscribers (SNS); absent: no SMS routing. */
+  sms?: SmsBudget;
 }
 
 /** A catch-up writes the cursor at least this often, so a run killed mid-way rescans at most this many blocks. */
@@ -239,13 +243,37 @@ export class BlockScanner {
   }
 
   private async deliver(alerts: readonly Alert[]): Promise<DeliveryReport> {
-    const report = await deliverAlerts(alerts, this.deps, this.budget.alertStaleAfterMs);
+    const routes = await this.routeSms(alerts);
+    const report = await deliverAlerts(alerts, this.deps, this.budget.alertStaleAfterMs, routes);
     this.published.push(...report.published);
     return report;
   }
 
+  /**
+   * Decides which alerts are texted and which held for the digest, and keeps a grown tally with the cursor
+   * *before* the held alerts go out, so that a crash after publishing them cannot lose them from the digest.
+   * The progress since the stored cursor (all delivered) is saved with it. This costs writes only when the
+   * tally grows, which is rare: past the run's SMS budget. (Before a first run's first block there is no
+   * cursor to keep it with: that block's tally rides with its cursor write.)
+   */
+  private async routeSms(alerts: readonly Alert[]): Promise<ReadonlyMap<string, SmsRoute> | undefined> {
+    const sms = this.plan.sms;
+    if (!sms || alerts.length === 0) return undefined;
+    const before = sms.held();
+    const routes = sms.routeAll(alerts);
+    const after = sms.held();
+    if (after && JSON.stringify(after) !== JSON.stringify(before) && !(await this.save()) && this.cursor) {
+      const { version: _version, ...position } = this.cursor;
+      await this.moveCursor(position);
+    }
+    return routes;
+  }
+
+  /** Every cursor write carries the run's SMS tally, until the digest for it is sent. */
   private async moveCursor(next: CursorPosition, options?: { releaseLeaseOf?: string }): Promise<void> {
-    this.cursor = await this.deps.state.writeCursor(next, this.cursor?.version ?? null, options);
+    const held = this.plan.sms?.held();
+    const { smsDigest: _previous, ...position } = next;
+    this.cursor = await this.deps.state.writeCursor(held ? { ...position, smsDigest: held } : position, this.cursor?.version ?? null, options);
   }
 
   /** Writes the progress: the blocks scanned since the stored cursor, then the cursor past them. */
@@ -338,6 +366,8 @@ export class BlockScanner {
         cursor_height: cursor.height,
         cursor_hash: cursor.hash,
         window: cursor.height - windowFloor + 1,
+        rule: defaultRuleName(WATCHER_RULE, 'deep_reorg'),
+        severity: 'critical',
       },
     ]);
     const floorHeight = Math.max(0, windowFloor - 1);

@@ -5,6 +5,8 @@ import type { ContractStatus, ContractStatusAlert, Network } from './domain';
 import { contractStatusKind } from './alert-kinds/contract-status';
 import { deliverAlerts, type DeliveryPorts } from './delivery';
 import type { ChainApi, StoredContractStatus } from './ports';
+import { defaultRuleName, ruleMeta, type RuleMeta } from './rule-meta';
+import type { SmsBudget } from './sms-budget';
 
 export function statusChanged(previous: StoredContractStatus | undefined, current: ContractStatus): boolean {
   if (!previous) return true;
@@ -15,6 +17,7 @@ export function contractStatusAlert(
   previous: StoredContractStatus | undefined,
   current: ContractStatus,
   network: Network,
+  meta: RuleMeta = ruleMeta(undefined, defaultRuleName('contracts')),
 ): ContractStatusAlert {
   return {
     type: 'contract_status',
@@ -26,6 +29,7 @@ export function contractStatusAlert(
     tx_id: current.found ? current.txId : null,
     block_height: current.found ? current.blockHeight : null,
     previous: previous ? { found: previous.found, status: previous.status } : null,
+    ...meta,
   };
 }
 
@@ -40,6 +44,8 @@ export async function watchContractStatuses(
   chain: ChainApi,
   ports: DeliveryPorts,
   staleAfterMs: number,
+  meta?: RuleMeta,
+  sms?: SmsBudget,
 ): Promise<StatusWatchResult> {
   if (contractIds.length === 0) return { checked: 0, alerts: [] };
   const [current, stored] = await Promise.all([
@@ -59,7 +65,7 @@ export async function watchContractStatuses(
       continue;
     }
     changes.push({
-      alert: contractStatusAlert(previous, now, network),
+      alert: contractStatusAlert(previous, now, network, meta),
       next: {
         contractId,
         found: now.found,
@@ -71,11 +77,8 @@ export async function watchContractStatuses(
     });
   }
   // One delivery for all changes, so a first run over a long watch list fills whole publish batches.
-  const report = await deliverAlerts(
-    changes.map((c) => c.alert),
-    ports,
-    staleAfterMs,
-  );
+  const alerts = changes.map((c) => c.alert);
+  const report = await deliverAlerts(alerts, ports, staleAfterMs, sms?.routeAll(alerts));
   for (const change of changes) await ports.state.writeContractStatus(change.next);
   return { checked: contractIds.length, alerts: report.published as ContractStatusAlert[] };
 }

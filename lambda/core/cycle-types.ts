@@ -26,6 +26,11 @@ export interface CycleBudget {
   alertStaleAfterMs: number;
   /** Spreads the contract-status checks of a long watch list over cycles; absent, every cycle checks all. */
   statusSweep?: StatusSweep;
+  /**
+   * Alert texts per run before the rest wait for one digest text (sms-budget.ts). Set by a composition root
+   * whose publisher reaches SMS subscribers (SNS); absent: no SMS routing and no digests (stdout).
+   */
+  smsPerRun?: number;
   /** Called after each block is done (progress display). */
   onBlockDone?: (progress: { height: number; done: number; total: number }) => void;
 }

@@ -9,6 +9,8 @@ import { compileWatchRules } from './watch-rules';
 import { RunLease } from './run-lease';
 import { AlertInFlightError } from './delivery';
 import { reportApiDeprecations } from './api-deprecations';
+import { CATCH_UP_BLOCKS, SmsBudget } from './sms-budget';
+import { sendSmsDigest } from './sms-digest-delivery';
 
 export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: CycleBudget): Promise<CycleSummary> {
   const startedAt = deps.clock.now();
@@ -39,7 +41,18 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     // both. Status alerts still go out before any block's; a failed tip is seen where it is awaited.
     const tipRequest = deps.chain.getTip();
     tipRequest.catch(() => {});
-    const statuses = await checkContractStatuses(deps, config, budget);
+    // A digest a crashed run owed goes first, so that this run's own tally starts afresh.
+    const startCursor = budget.smsPerRun === undefined ? null : await state.readCursor();
+    const owed = startCursor?.smsDigest;
+    if (owed) {
+      const flushed = await sendSmsDigest(owed, startCursor, config.network, deps, budget.alertStaleAfterMs);
+      published.push(...flushed.sent);
+    }
+    const sms =
+      budget.smsPerRun === undefined
+        ? undefined
+        : new SmsBudget(budget.smsPerRun, { countedThrough: owed?.throughHeight ?? null });
+    const statuses = await checkContractStatuses(deps, config, budget, sms);
     summary.contractsChecked = statuses.checked;
     published.push(...statuses.alerts);
     // Polling cycles inside one invocation skip the status check (contracts: []); only a real check reports.
@@ -55,6 +68,8 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     const cursor = await state.readCursor();
     const lastHeight = tip.height - config.confirmations;
     const firstHeight = config.startHeight === 'latest' ? lastHeight : config.startHeight;
+    // Far behind the tip, alerts are old news by the time they are found: the digest, not a text each.
+    if (sms && lastHeight - (cursor ? cursor.height + 1 : firstHeight) + 1 > CATCH_UP_BLOCKS) sms.catchUp();
     if (!cursor && firstHeight > lastHeight) {
       // Not an error (the chain may be about to get there), but silence here looks like a watcher that works.
       telemetry.log(
@@ -73,6 +88,7 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
         lastHeight,
         tip: summary.tip,
         maxBlocks: config.maxBlocksPerRun,
+        ...(sms ? { sms } : {}),
       },
       budget,
       cursor,
@@ -81,7 +97,14 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     const scan = await scanner.run();
     Object.assign(summary, { blocksScanned: scan.blocksScanned, reorgs: scan.reorgs });
     published.push(...scan.published);
-    const finalCursor = scan.cursor;
+    let finalCursor = scan.cursor;
+    const held = sms?.held();
+    // Not when another run moved the cursor: the tally it carries is that run's to send.
+    if (held && scan.stoppedBecause !== 'cursor-conflict') {
+      const digest = await sendSmsDigest(held, finalCursor, config.network, deps, budget.alertStaleAfterMs);
+      finalCursor = digest.cursor;
+      published.push(...digest.sent);
+    }
     if (finalCursor) {
       summary.cursor = { height: finalCursor.height, hash: finalCursor.hash };
       summary.lagBlocks = Math.max(0, tip.height - finalCursor.height);
@@ -100,10 +123,11 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
  * claims) is left to a later run, which finds the change again since nothing about it was stored: the
  * block scan does not depend on it and goes on, rather than the whole cycle failing.
  */
-async function checkContractStatuses(deps: CycleDeps, config: WatchConfig, budget: CycleBudget) {
+async function checkContractStatuses(deps: CycleDeps, config: WatchConfig, budget: CycleBudget, sms: SmsBudget | undefined) {
   try {
     const contracts = contractsThisCycle(config.contracts, budget.statusSweep, deps.clock.now());
-    return await watchContractStatuses(contracts, config.network, deps.chain, deps, budget.alertStaleAfterMs);
+    const { contractsMeta } = compileWatchRules(config);
+    return await watchContractStatuses(contracts, config.network, deps.chain, deps, budget.alertStaleAfterMs, contractsMeta, sms);
   } catch (error) {
     if (!(error instanceof AlertInFlightError)) throw error;
     deps.telemetry.log('warn', `${error.message}; contract statuses are checked again next run`, { runId: budget.runId });

@@ -6,7 +6,8 @@
 // (The publisher has its own: a call that got no answer is sent once more at most.)
 // An alert the channel will never take is parked (kept with its reason, told to the operator), not retried
 // for ever, so that the block's other alerts and the cursor go on.
-import type { Alert } from './domain';
+import type { Alert, OutgoingAlert } from './domain';
+import type { SmsRoute } from './sms-budget';
 import type { Clock, OperatorChannel, PublishOutcome, Publisher, StateStore, Telemetry } from './ports';
 import { render } from './render';
 
@@ -60,6 +61,8 @@ export async function deliverAlerts(
   alerts: readonly Alert[],
   ports: DeliveryPorts,
   staleAfterMs: number,
+  /** How each alert reaches SMS subscribers (sms-budget.ts decides, before delivery); absent: texted. */
+  smsRoutes?: ReadonlyMap<string, SmsRoute>,
 ): Promise<DeliveryReport> {
   const report: DeliveryReport = { published: [], alreadySent: [], parked: [] };
   const toPublish: Alert[] = [];
@@ -88,7 +91,7 @@ export async function deliverAlerts(
   let outcome: PublishOutcome;
   try {
     outcome = await ports.publisher.publish(
-      toPublish.map((alert) => ({ alert, rendering: render(alert) })),
+      toPublish.map((alert) => withSmsRoute({ alert, rendering: render(alert) }, smsRoutes?.get(alert.key))),
       markSent,
     );
   } catch (error) {
@@ -127,6 +130,10 @@ async function park(alert: Alert, reason: string, ports: DeliveryPorts): Promise
       'It is kept in the state as parked, with its content; the watcher went on past its block. ' +
       'Read it there and pass it on by hand if it matters.',
   });
+}
+
+function withSmsRoute(outgoing: OutgoingAlert, sms: SmsRoute | undefined): OutgoingAlert {
+  return sms === undefined ? outgoing : { ...outgoing, sms };
 }
 
 async function releaseAll(state: StateStore, alerts: readonly Alert[]): Promise<void> {

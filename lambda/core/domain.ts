@@ -172,7 +172,9 @@ export interface ApiDeprecation {
 
 // ---- watch configuration (validated by lambda/config) ----
 
-export interface ContractLogRule {
+import type { RuleMetaConfig, Severity } from './rule-meta';
+
+export interface ContractLogRule extends RuleMetaConfig {
   contractId: string;
   /** Optional substring of the log's value.repr. */
   contains?: string;
@@ -183,7 +185,7 @@ export interface ContractLogRule {
 /** Which transaction outcomes a `calls` rule alerts on: `failed` is any abort. */
 export type CallStatusFilter = 'success' | 'failed' | 'any';
 
-export interface ContractCallRule {
+export interface ContractCallRule extends RuleMetaConfig {
   contractId: string;
   /** Only calls of these functions; every function when absent. */
   functions?: string[];
@@ -193,7 +195,7 @@ export interface ContractCallRule {
 }
 
 /** A rule on asset movements: see the README's "transfers". */
-export interface TransferRule {
+export interface TransferRule extends RuleMetaConfig {
   /** `stx`, an asset id `ADDRESS.contract::token`, or `*` for any asset. */
   asset: string;
   /** Recipients to watch. */
@@ -216,6 +218,12 @@ export interface WatchConfig {
   transfers: TransferRule[];
   /** Rules on calls to contracts; absent or empty when none are watched. */
   calls?: ContractCallRule[];
+  /** Name and severity of every `contracts` alert (the list holds bare ids). */
+  contractsRule?: RuleMetaConfig;
+  /** Name and severity of every `addresses` alert. */
+  addressesRule?: RuleMetaConfig;
+  /** Alert texts per run before the rest are summed up in one digest text (sms-budget.ts; default 5). */
+  smsPerRun?: number;
   startHeight: number | 'latest';
   confirmations: number;
   maxBlocksPerRun: number;
@@ -228,6 +236,13 @@ export interface AlertBase {
   /** Stable and unique per alert: the de-duplication key across runs, retries and rescans. */
   key: string;
   network: Network;
+  /**
+   * The name of the rule that raised it, or a stable default (rule-meta.ts). Set on every alert the watcher
+   * raises; optional for alerts stored before rules had names (read back for retractions).
+   */
+  rule?: string;
+  /** How urgent: routes it to subscribers (SNS attribute `severity`). Default `warning`. */
+  severity?: Severity;
 }
 
 import type { TokenTransferAlert } from './alert-kinds/token-transfer';
@@ -239,13 +254,14 @@ import type { StxTransferAlert } from './alert-kinds/stx-transfer';
 import type { FtTransferAlert } from './alert-kinds/ft-transfer';
 import type { NftTransferAlert } from './alert-kinds/nft-transfer';
 import type { ContractCallAlert } from './alert-kinds/contract-call';
+import type { SmsDigestAlert } from './alert-kinds/sms-digest';
 import type { WhereSpec } from './clarity/conditions';
-export type { TokenTransferAlert, ContractLogAlert, ContractCallAlert, ContractStatusAlert, RetractionAlert, DeepReorgAlert };
+export type { TokenTransferAlert, ContractLogAlert, ContractCallAlert, ContractStatusAlert, RetractionAlert, DeepReorgAlert, SmsDigestAlert };
 export type { StxTransferAlert, FtTransferAlert, NftTransferAlert };
 
 /** Alerts found in blocks: they carry a transaction and block, and a reorg can retract them. */
 export type ChainAlert = TokenTransferAlert | ContractLogAlert | ContractCallAlert | StxTransferAlert | FtTransferAlert | NftTransferAlert;
-export type Alert = ChainAlert | ContractStatusAlert | RetractionAlert | DeepReorgAlert;
+export type Alert = ChainAlert | ContractStatusAlert | RetractionAlert | DeepReorgAlert | SmsDigestAlert;
 export type AlertType = Alert['type'];
 
 /** The human renderings of one alert, all derived from the alert itself. */
@@ -260,4 +276,8 @@ export interface Rendering {
 export interface OutgoingAlert {
   alert: Alert;
   rendering: Rendering;
+  /** How SNS routes it to SMS subscribers (sms-budget.ts); absent: texted. */
+  sms?: SmsRoute;
 }
+
+import type { SmsRoute } from './sms-budget';

@@ -9,6 +9,7 @@ import type {
   OutgoingAlert,
   TxEvents,
 } from './domain';
+import type { PendingSmsDigest } from './sms-budget';
 
 export interface ChainApi {
   /** The current tip, or null when the API has not synced yet (no chain_tip). */
@@ -57,6 +58,8 @@ export interface CursorPosition {
   /** Unix seconds of the block (for ChainLagSeconds between blocks). */
   time: number;
   pendingRetractions?: PendingRetractions;
+  /** Alerts held back from SMS whose digest is not sent yet (sms-budget.ts); kept so a crash loses none. */
+  smsDigest?: PendingSmsDigest;
 }
 
 /** The scan cursor: the last block whose alerts are all delivered. */

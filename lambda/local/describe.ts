@@ -3,6 +3,7 @@
 import type { CycleSummary } from '../core/cycle-types';
 import type { Cursor } from '../core/ports';
 import type { TransferRule, WatchConfig } from '../core/domain';
+import type { RuleMetaConfig } from '../core/rule-meta';
 
 export interface ApiDescription {
   baseUrl: string;
@@ -15,14 +16,16 @@ export interface ApiDescription {
 /** `--check`: everything the config and environment set, in words; nothing is fetched. */
 export function describeWatch(config: WatchConfig, api: ApiDescription, configPath: string): string {
   const lines = [`${configPath} is valid. stacks-watch would watch ${config.network}:`];
-  lines.push(list('deployment status of', config.contracts, 'contract', 'an alert on first sight and on every change'));
-  lines.push(list('STX arriving at', config.addresses, 'address', 'an alert for each transfer, native or inside a contract call'));
+  lines.push(list('deployment status of', config.contracts, 'contract', `an alert on first sight and on every change${ruleWords(config.contractsRule)}`));
+  lines.push(
+    list('STX arriving at', config.addresses, 'address', `an alert for each transfer, native or inside a contract call${ruleWords(config.addressesRule)}`),
+  );
   lines.push(
     config.transfers.length === 0
       ? '- no transfer rules'
       : [
           `- asset movements by ${plural(config.transfers.length, 'transfer rule')}:`,
-          ...config.transfers.map((r) => `    ${transferRuleText(r)}`),
+          ...config.transfers.map((r) => `    ${transferRuleText(r)}${ruleWords(r)}`),
         ].join('\n'),
   );
   lines.push(
@@ -30,7 +33,7 @@ export function describeWatch(config: WatchConfig, api: ApiDescription, configPa
       ? '- no contract logs'
       : [
           `- logs printed by ${plural(config.contractLogs.length, 'contract rule')}:`,
-          ...config.contractLogs.map((r) => `    ${r.contractId}${logFilter(r)}`),
+          ...config.contractLogs.map((r) => `    ${r.contractId}${logFilter(r)}${ruleWords(r)}`),
         ].join('\n'),
   );
   const calls = config.calls ?? [];
@@ -41,7 +44,7 @@ export function describeWatch(config: WatchConfig, api: ApiDescription, configPa
         ...calls.map(
           (r) =>
             `    ${r.contractId} (${r.status === 'any' ? 'every outcome' : r.status === 'failed' ? 'failed calls' : 'successful calls'}` +
-            `${r.functions ? `, functions ${r.functions.join(', ')}` : ''}${r.from ? `, from ${r.from.join(', ')}` : ''})`,
+            `${r.functions ? `, functions ${r.functions.join(', ')}` : ''}${r.from ? `, from ${r.from.join(', ')}` : ''})${ruleWords(r)}`,
         ),
       ].join('\n'),
     );
@@ -65,6 +68,12 @@ function logFilter(rule: WatchConfig['contractLogs'][number]): string {
     ...(rule.where === undefined ? [] : [`where ${JSON.stringify(rule.where)}`]),
   ];
   return ` (logs ${parts.join(' and ')})`;
+}
+
+/** `, named "Treasury inflow", critical` for a rule that says either; nothing for the defaults. */
+function ruleWords(meta: RuleMetaConfig | undefined): string {
+  if (!meta || (meta.name === undefined && meta.severity === undefined)) return '';
+  return [meta.name === undefined ? '' : `, named "${meta.name}"`, meta.severity === undefined ? '' : `, ${meta.severity}`].join('');
 }
 
 function list(what: string, items: readonly string[], noun: string, effect: string): string {

@@ -139,7 +139,21 @@ describe('the watch configs shipped in the repository', () => {
     expect(config.calls?.length).toBeGreaterThan(0);
     const raw = JSON.parse(await readFile(repoFile('watch.example.json'), 'utf8')) as object;
     expect(Object.keys(raw).sort()).toEqual(
-      ['$comment', 'network', 'contracts', 'addresses', 'contractLogs', 'transfers', 'calls', 'startHeight', 'confirmations', 'maxBlocksPerRun'].sort(),
+      [
+        '$comment',
+        'network',
+        'contracts',
+        'contractsRule',
+        'addresses',
+        'addressesRule',
+        'contractLogs',
+        'transfers',
+        'calls',
+        'startHeight',
+        'confirmations',
+        'maxBlocksPerRun',
+        'smsPerRun',
+      ].sort(),
     );
   });
 

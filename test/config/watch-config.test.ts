@@ -36,6 +36,7 @@ describe('a valid watch config', () => {
         startHeight: 'latest',
         confirmations: 0,
         maxBlocksPerRun: 500,
+        smsPerRun: 5,
       },
     });
   });
@@ -45,16 +46,20 @@ describe('a valid watch config', () => {
       network: 'mainnet',
       contracts: [ARKADIKO_TOKEN],
       addresses: [MAINNET.alex, MAINNET.sbtcMultisig],
-      contractLogs: [{ contractId: POX4 }, { contractId: ARKADIKO_TOKEN, contains: 'mint' }],
+      contractLogs: [{ contractId: POX4 }, { contractId: ARKADIKO_TOKEN, contains: 'mint', name: 'Token minted', severity: 'critical' }],
+      contractsRule: { name: 'Deployments', severity: 'info' },
+      addressesRule: { name: 'Treasury inflow' },
       transfers: [
-        { asset: 'stx', to: [MAINNET.alex], from: [], minAmount: '100000000', actions: ['transfer'] },
+        { asset: 'stx', to: [MAINNET.alex], from: [], minAmount: '100000000', actions: ['transfer'], name: 'Big STX in', severity: 'critical' },
         { asset: `${ARKADIKO_TOKEN}::diko`, to: [], from: [MAINNET.sbtcMultisig], actions: ['transfer', 'burn'], decimals: 6, symbol: 'DIKO' },
       ],
+      calls: [{ contractId: ARKADIKO_TOKEN, functions: ['mint'], status: 'failed', name: 'Failed mint', severity: 'info' }],
       startHeight: 182345,
       confirmations: 3,
       maxBlocksPerRun: 50,
+      smsPerRun: 2,
     };
-    expect(parseWatchConfig(full)).toEqual({ ok: true, config: { ...full, calls: [] } });
+    expect(parseWatchConfig(full)).toEqual({ ok: true, config: full });
   });
 
   it('allows a $comment at the top and in a log rule, and leaves it out of the result', () => {
@@ -344,5 +349,50 @@ describe('transfer rules', () => {
   it('counts toward "nothing to watch"', () => {
     expect(paths(parseWatchConfig({ network: 'mainnet', transfers: [] }))).toEqual(['$']);
     expect(parseWatchConfig({ network: 'mainnet', transfers: [] })).toMatchObject({ ok: false, problems: [{ message: expect.stringContaining('"transfers"') }] });
+  });
+});
+
+describe('rule names and severities', () => {
+  const problemsOf = (input: unknown) => {
+    const result = parseWatchConfig(input);
+    return result.ok ? [] : result.problems.map((p) => `${p.path}: ${p.message}`);
+  };
+
+  it('takes the same name and severity keys on a log rule and on a whole list', () => {
+    const result = parseWatchConfig({
+      ...minimal,
+      contractLogs: [{ contractId: POX4, name: 'Stacking', severity: 'info' }],
+      contractsRule: { $comment: 'deploys', severity: 'critical' },
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      config: { contractLogs: [{ contractId: POX4, name: 'Stacking', severity: 'info' }], contractsRule: { severity: 'critical' } },
+    });
+  });
+
+  it('names the bad severity, the empty or too long name, and the unknown key of a list rule', () => {
+    const problems = problemsOf({
+      ...minimal,
+      contractLogs: [{ contractId: POX4, severity: 'urgent', name: '' }],
+      addressesRule: { name: 'x'.repeat(61), level: 'info' },
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^\$\.contractLogs\[0\]\.severity: must be one of "critical", "warning", "info"/),
+        expect.stringMatching(/^\$\.contractLogs\[0\]\.name: must not be empty/),
+        expect.stringMatching(/^\$\.addressesRule\.name: must be at most 60 characters/),
+        expect.stringMatching(/^\$\.addressesRule\.level: unknown key "level": .*"\$comment", "name", "severity"/),
+      ]),
+    );
+  });
+
+  it('keeps the default-name form for defaults: a name may not start with a list name and a colon', () => {
+    expect(problemsOf({ ...minimal, contractsRule: { name: 'contracts:mine' } })).toEqual([
+      expect.stringMatching(/^\$\.contractsRule\.name: must not start with a rule list's name/),
+    ]);
+  });
+
+  it('rejects an smsPerRun outside 0 to 100', () => {
+    expect(problemsOf(withField('smsPerRun', 101))).toEqual([expect.stringMatching(/^\$\.smsPerRun: must be a whole number from 0 to 100/)]);
   });
 });

@@ -129,6 +129,7 @@ describe('dashboard', () => {
       'contract_status',
       'retraction',
       'deep_reorg',
+      'sms_digest',
     ]);
   });
 

@@ -50,17 +50,17 @@ describe('alert filter policies', () => {
 describe('alertSubscriptions context', () => {
   it('rejects an entry with both an email and an sms endpoint', () => {
     expect(subscriptionProblems([{ email: 'a@example.com', sms: '+14155550123' }])).toEqual([
-      expect.stringMatching(/^alertSubscriptions\[0\]: needs exactly one of "email" and "sms"/),
+      expect.stringMatching(/^alertSubscriptions\[0\]: needs exactly one of "email", "sms" and "https"/),
     ]);
   });
 
   it('rejects an entry with no endpoint', () => {
-    expect(subscriptionProblems([{ types: ['deep_reorg'] }])[0]).toMatch(/^alertSubscriptions\[0\]: needs exactly one of "email" and "sms"/);
+    expect(subscriptionProblems([{ types: ['deep_reorg'] }])[0]).toMatch(/^alertSubscriptions\[0\]: needs exactly one of "email", "sms" and "https"/);
   });
 
   it('rejects an unknown alert type, listing the known ones', () => {
     expect(subscriptionProblems([{ email: 'a@example.com', types: ['transfer'] }])).toEqual([
-      'alertSubscriptions[0].types[0]: must be one of token_transfer, contract_log, contract_call, stx_transfer, ft_transfer, nft_transfer, contract_status, retraction, deep_reorg (found: "transfer")',
+      'alertSubscriptions[0].types[0]: must be one of token_transfer, contract_log, contract_call, stx_transfer, ft_transfer, nft_transfer, contract_status, retraction, deep_reorg, sms_digest (found: "transfer")',
     ]);
   });
 
@@ -78,7 +78,7 @@ describe('alertSubscriptions context', () => {
 
   it('rejects an unknown key, so a misspelt filter does not silently pass everything', () => {
     expect(subscriptionProblems([{ email: 'a@example.com', type: ['deep_reorg'] }])[0]).toMatch(
-      /^alertSubscriptions\[0\]: has unknown "type": the keys are email, sms, types, networks, contracts, addresses/,
+      /^alertSubscriptions\[0\]: has unknown "type": the keys are email, sms, https, envelope, types, networks, severities, contracts, addresses/,
     );
   });
 

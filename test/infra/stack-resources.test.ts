@@ -153,11 +153,11 @@ describe('subscriptions', () => {
     defaults.template.resourceCountIs('AWS::SNS::Subscription', 0);
   });
 
-  it('subscribes alert emails to every alert', () => {
+  it('subscribes alert emails to every alert but the SMS digest', () => {
     const subscription = custom.template.findResources('AWS::SNS::Subscription', {
       Properties: { Protocol: 'email', Endpoint: 'alice@example.com', TopicArn: topicRefOf(custom, 'alerts') },
     });
-    expect(Object.values(subscription).map((s) => s.Properties.FilterPolicy)).toEqual([undefined]);
+    expect(Object.values(subscription).map((s) => s.Properties.FilterPolicy)).toEqual([{ sms: [{ 'anything-but': ['digest'] }] }]);
   });
 
   it('subscribes alert phone numbers by SMS', () => {
@@ -173,7 +173,7 @@ describe('subscriptions', () => {
       Protocol: 'email',
       Endpoint: 'desk@example.com',
       FilterPolicyScope: 'MessageAttributes',
-      FilterPolicy: { type: ['contract_log'], contract_id: [CONTRACT] },
+      FilterPolicy: { type: ['contract_log'], contract_id: [CONTRACT], sms: [{ 'anything-but': ['digest'] }] },
     });
   });
 

@@ -1,5 +1,7 @@
+// `--check` says what each rule watches, what it is called and how urgent it is, when the config says so.
 import { describe, expect, it } from 'vitest';
 import { describeWatch } from '../../lambda/local/describe';
+import { config, TOKEN, WATCHED } from '../core/harness';
 
 const VAULT = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-vault';
 const api = { baseUrl: 'https://api.hiro.so', fromEnvironment: false, requestsPerMinute: 50, hasKey: false };
@@ -23,5 +25,29 @@ describe('--check in words', () => {
     );
     expect(text).toContain(`    ${VAULT} (logs containing "withdraw" and where {"amount":{"gte":"1000"}})`);
     expect(text).toContain(`- calls to contracts, 1 rule:\n    ${VAULT} (failed calls, functions withdraw)`);
+  });
+});
+
+describe('--check with named rules', () => {
+  it('names each rule and its severity beside what it watches, and says nothing of defaults', () => {
+    const text = describeWatch(
+      config({
+        contracts: [TOKEN],
+        contractsRule: { severity: 'info' },
+        addresses: [WATCHED],
+        addressesRule: { name: 'Treasury inflow', severity: 'critical' },
+        contractLogs: [{ contractId: TOKEN, contains: 'mint', name: 'Mint' }, { contractId: TOKEN }],
+        transfers: [{ asset: 'stx', to: [], from: [WATCHED], actions: ['transfer'], name: 'Treasury outflow', severity: 'critical' }],
+        calls: [{ contractId: TOKEN, status: 'failed', severity: 'info' }],
+      }),
+      api,
+      'watch.json',
+    );
+    expect(text).toContain('(an alert on first sight and on every change, info):');
+    expect(text).toContain('(an alert for each transfer, native or inside a contract call, named "Treasury inflow", critical):');
+    expect(text).toContain(`    ${TOKEN} (logs containing "mint"), named "Mint"\n`);
+    expect(text).toContain(`    ${TOKEN} (every log)\n`);
+    expect(text).toContain(`    stx from ${WATCHED} (transfer), named "Treasury outflow", critical\n`);
+    expect(text).toContain(`    ${TOKEN} (failed calls), info\n`);
   });
 });

@@ -118,6 +118,7 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     if (next.pendingRetractions) {
       written.pendingRetractions = { untilHeight: next.pendingRetractions.untilHeight, keys: [...next.pendingRetractions.keys] };
     }
+    if (next.smsDigest) written.smsDigest = structuredClone(next.smsDigest);
     const inParts = await writePendingParts(written.pendingRetractions);
     const update = cursorUpdate(written, expectedVersion, inParts, new Date(table.now()).toISOString(), options.releaseLeaseOf);
     let attempts = 0;

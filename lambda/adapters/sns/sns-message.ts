@@ -1,10 +1,12 @@
 // One alert as one SNS message: the alert JSON for machines (`default`: SQS, Lambda, HTTP subscribers),
 // the renderings for people (`email`, `sms`), and message attributes that subscription filter policies
-// can match on (type, network, and what each alert kind adds: the contract or address it is about).
+// can match on (type, network, rule, severity, and what each alert kind adds: the contract or address it is
+// about), plus `sms`, which tells SMS subscriptions whether to text it (sms-budget.ts).
 import type { MessageAttributeValue } from '@aws-sdk/client-sns';
 import type { Alert, OutgoingAlert } from '../../core/domain';
 import { filterAttributes } from '../../core/alert-kinds/registry';
 import { cleanSubject } from './subject';
+import type { SmsRoute } from '../../core/sms-budget';
 
 /** SNS's limit for one message and for a whole batch: message, subject and attributes together. */
 export const SNS_MAX_PAYLOAD_BYTES = 262_144;
@@ -30,9 +32,9 @@ export interface SnsMessage {
 
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
-function attributesOf(alert: Alert): Record<string, MessageAttributeValue> {
+function attributesOf(alert: Alert, sms: SmsRoute): Record<string, MessageAttributeValue> {
   return Object.fromEntries(
-    Object.entries(filterAttributes(alert)).map(([name, value]) => [name, { DataType: 'String', StringValue: value }]),
+    Object.entries({ ...filterAttributes(alert), sms }).map(([name, value]) => [name, { DataType: 'String', StringValue: value }]),
   );
 }
 
@@ -89,7 +91,7 @@ export function buildSnsMessage(outgoing: OutgoingAlert): SnsMessage {
   const subject = cleanSubject(rendering.subject, `stacks-watch ${alert.type} on ${alert.network}`);
   if (subject !== rendering.subject) adjustments.push('subject cleaned to printable ASCII under 100 characters');
 
-  const attributes = attributesOf(alert);
+  const attributes = attributesOf(alert, outgoing.sms ?? 'text');
   const fixedBytes = utf8Bytes(subject) + attributeBytes(attributes);
   let alertJson = JSON.stringify(alert);
   let email = rendering.email;

@@ -3,6 +3,7 @@
 import type { AssetEvent, Block, ContractLogEvent, Transaction, TxEvents } from '../domain';
 import { shortPrincipal } from '../render/chain-text';
 import { sanitizeUntrusted } from '../render/untrusted-text';
+import type { RuleMeta } from '../rule-meta';
 import { trackedSide, watchesAssets, type Direction, type Tracked, type WatchRules } from '../watch-rules';
 
 // Only these transaction types run contract code, so only they move assets as events; a native
@@ -37,7 +38,8 @@ export interface FoundMove<E extends AssetEvent> {
   txEvents: TxEvents;
   event: E;
   tracked: Tracked;
-  base: AssetAlertBase;
+  /** The alert's common fields, with the rule the movement alerts under (rule-meta.ts). */
+  base: AssetAlertBase & RuleMeta;
 }
 
 /** Every event of the wanted asset class in the block's successful event-carrying transactions that a rule watches. */
@@ -79,6 +81,7 @@ export function watchedMoves<E extends AssetEvent>(
           recipient: event.recipient,
           address: tracked.address,
           direction: tracked.direction,
+          ...tracked.meta,
         },
       });
     }

@@ -5,6 +5,7 @@ import { block, fields, id, logValue, networkName, smsWhere } from '../render/em
 import { contractName, explorerTxUrl, isoTime, LIMITS, shortPrincipal } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
+import { strongestRule } from '../rule-meta';
 import type { ChainKind, Matched } from './kind';
 import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
 
@@ -61,7 +62,10 @@ export const contractCallKind = {
         if (tx.txType !== 'contract_call' || tx.contractId === undefined || !tx.contractCall) continue;
         const callRules = rules.callRules.get(tx.contractId);
         const call = tx.contractCall;
-        if (!callRules || !callRules.some((rule) => meets(rule, tx, call.functionName))) continue;
+        if (!callRules) continue;
+        // One alert per call however many rules match; it carries the most severe rule (rule-meta.ts).
+        const meta = strongestRule(callRules.filter((rule) => meets(rule, tx, call.functionName)).map((rule) => rule.meta));
+        if (!meta) continue;
         found.push({
           at: { txIndex: tx.txIndex, eventIndex: -1 },
           alert: {
@@ -78,6 +82,7 @@ export const contractCallKind = {
             tx_status: tx.txStatus,
             args: call.args,
             result_repr: call.resultRepr,
+            ...meta,
           },
         });
       }

@@ -7,6 +7,7 @@ import { contractName, explorerTxUrl, isoTime, LIMITS } from '../render/chain-te
 import { formatCount } from '../render/stx-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
 import { watchesLogs, type CompiledLogRule } from '../watch-rules';
+import { strongestRule } from '../rule-meta';
 import type { ChainKind, Matched } from './kind';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
 
@@ -91,8 +92,9 @@ export const contractLogKind = {
           const logRules = rules.logRules.get(log.contractId);
           if (!logRules) continue;
           const value = decodeLog(log);
-          // Several rules may watch one contract: a log that meets any of them alerts once.
-          if (!logRules.some((rule) => holds(rule, log, value))) continue;
+          // One alert per event however many rules it meets; it carries the most severe rule (rule-meta.ts).
+          const meta = strongestRule(logRules.filter((rule) => holds(rule, log, value)).map((rule) => rule.meta));
+          if (!meta) continue;
           found.push({
             at: { txIndex: tx.txIndex, eventIndex: log.eventIndex },
             alert: {
@@ -109,6 +111,7 @@ export const contractLogKind = {
               value_repr: log.valueRepr,
               value_hex: log.valueHex,
               ...(value === null ? {} : { value: clarityToJson(value) }),
+              ...meta,
             },
           });
         }
@@ -168,5 +171,7 @@ export const contractLogKind = {
     value_repr: '(tuple (action "mint") (amount u1000000))',
     value_hex: '0x0c0000000206616374696f6e0d000000046d696e7406616d6f756e7401000000000000000000000000000f4240',
     value: { action: 'mint', amount: '1000000' },
+    rule: `contractLogs:${SAMPLE_ARKADIKO}.arkadiko-token`,
+    severity: 'warning',
   },
 } satisfies ChainKind<ContractLogAlert>;

@@ -99,5 +99,7 @@ export const contractStatusKind = {
     tx_id: '0x10bdcf10ffee72994f493ac36760f4e95a76c8471370182fd4705c2153dc173d',
     block_height: 111021,
     previous: { found: true, status: 'pending' },
+    rule: 'contracts',
+    severity: 'warning',
   },
 } satisfies WatcherKind<ContractStatusAlert>;

@@ -65,5 +65,7 @@ export const deepReorgKind = {
     cursor_height: 182345,
     cursor_hash: SAMPLE_BLOCK_HASH,
     window: 1000,
+    rule: 'watcher:deep_reorg',
+    severity: 'critical',
   },
 } satisfies WatcherKind<DeepReorgAlert>;

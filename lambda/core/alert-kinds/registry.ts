@@ -6,12 +6,15 @@ import { contractStatusKind } from './contract-status';
 import { deepReorgKind } from './deep-reorg';
 import type { AlertKind, KindCommon } from './kind';
 import { retractionKind } from './retraction';
+import { smsDigestKind } from './sms-digest';
+import { DEFAULT_SEVERITY, defaultRuleName, type RuleMeta, WATCHER_RULE } from '../rule-meta';
 
 export const alertKinds = {
   ...chainKinds,
   contract_status: contractStatusKind,
   retraction: retractionKind,
   deep_reorg: deepReorgKind,
+  sms_digest: smsDigestKind,
 } satisfies { [T in AlertType]: AlertKind<Extract<Alert, { type: T }>> };
 
 /** The kind of an alert, typed for the alert at hand (TypeScript cannot narrow an indexed union itself). */
@@ -22,10 +25,19 @@ export function kindOf<A extends Alert>(alert: A): KindCommon<A> {
 export const ALERT_TYPES = Object.keys(alertKinds) as [AlertType, ...AlertType[]];
 
 /**
- * The SNS message attributes of an alert, for subscription filter policies: `type` and `network` on every
- * alert, then what its kind adds. Empty values are dropped: SNS rejects a whole message for one.
+ * The rule an alert carries and its severity. Every alert the watcher raises has both; an alert stored before
+ * rules had names (read back to be retracted) gets the defaults.
+ */
+export function ruleOf(alert: Alert): RuleMeta {
+  return { rule: alert.rule ?? defaultRuleName(WATCHER_RULE, alert.type), severity: alert.severity ?? DEFAULT_SEVERITY };
+}
+
+/**
+ * The SNS message attributes of an alert, for subscription filter policies: `type`, `network`, `rule` and
+ * `severity` on every alert, then what its kind adds. Empty values are dropped: SNS rejects a whole message for one.
  */
 export function filterAttributes(alert: Alert): Record<string, string> {
-  const all: Record<string, string> = { type: alert.type, network: alert.network, ...kindOf(alert).attributes(alert) };
+  const { rule, severity } = ruleOf(alert);
+  const all: Record<string, string> = { type: alert.type, network: alert.network, rule, severity, ...kindOf(alert).attributes(alert) };
   return Object.fromEntries(Object.entries(all).filter(([, value]) => value !== ''));
 }

@@ -55,6 +55,9 @@ export function retractionOf(original: ChainAlert, network: Network): Retraction
     block_hash: original.block_hash,
     summary: part.summary(original),
     ...part.carried(original),
+    // Routed like the alert it voids: whoever was paged for it hears it is void.
+    ...(original.rule !== undefined ? { rule: original.rule } : {}),
+    ...(original.severity !== undefined ? { severity: original.severity } : {}),
   };
 }
 
@@ -116,5 +119,7 @@ export const retractionKind = {
     block_hash: SAMPLE_BLOCK_HASH,
     summary: `1250500000 micro-STX from ${SAMPLE_ALEX} to ${SAMPLE_ARKADIKO}`,
     recipient: SAMPLE_ARKADIKO,
+    rule: 'addresses',
+    severity: 'warning',
   },
 } satisfies WatcherKind<RetractionAlert>;

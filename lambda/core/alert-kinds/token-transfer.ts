@@ -59,6 +59,7 @@ export const tokenTransferKind = {
             amount: tx.tokenTransfer.amount,
             memo: tx.tokenTransfer.memo,
             ...(tracked.direction === 'sent' ? { direction: 'sent' as const } : {}),
+            ...tracked.meta,
           },
         });
       }
@@ -127,5 +128,7 @@ export const tokenTransferKind = {
     recipient: SAMPLE_ARKADIKO,
     amount: '1250500000',
     memo: `0x676d${'00'.repeat(32)}`,
+    rule: 'addresses',
+    severity: 'warning',
   },
 } satisfies ChainKind<TokenTransferAlert>;

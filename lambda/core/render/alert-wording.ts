@@ -1,6 +1,17 @@
 // Words shared by the subject and the SMS of every kind.
-import type { Network } from '../domain';
+import type { Alert, Network } from '../domain';
+import { isDefaultRuleName } from '../rule-meta';
+import { sanitizeUntrusted } from './untrusted-text';
 
 export function brand(network: Network): string {
   return network === 'mainnet' ? 'stacks-watch' : `stacks-watch ${network}`;
+}
+
+/**
+ * `Treasury outflow: ` when the alert's rule has a name someone chose, else nothing: a default name only
+ * repeats what the alert says. Every kind gets it here, first in the subject, the SMS and the terminal line.
+ */
+export function ruleNamePrefix(alert: Alert): string {
+  if (alert.rule === undefined || isDefaultRuleName(alert.rule)) return '';
+  return `${sanitizeUntrusted(alert.rule, 60)}: `;
 }

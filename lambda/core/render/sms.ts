@@ -2,10 +2,10 @@
 // most first, so that a cut only loses the tail (a log value, a memo, a summary).
 import type { Alert } from '../domain';
 import { kindOf } from '../alert-kinds/registry';
-import { brand } from './alert-wording';
+import { brand, ruleNamePrefix } from './alert-wording';
 import { fitSms, toGsm7 } from './gsm7';
 
 export function renderSms(alert: Alert): string {
-  const message = toGsm7(`${brand(alert.network)}: ${kindOf(alert).sms(alert)}`);
+  const message = toGsm7(`${brand(alert.network)}: ${ruleNamePrefix(alert)}${kindOf(alert).sms(alert)}`);
   return fitSms(message.replace(/ {2,}/g, ' ').trim());
 }

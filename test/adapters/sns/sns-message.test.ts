@@ -45,6 +45,10 @@ describe('message attributes', () => {
     expect(buildSnsMessage(rendered.tokenTransfer).attributes).toEqual({
       type: string('token_transfer'),
       network: string('mainnet'),
+      // Stored before rules had names: the defaults.
+      rule: string('watcher:token_transfer'),
+      severity: string('warning'),
+      sms: string('text'),
       address: string('SP3FBR2AGK5H9QBDH3EEN6DF8EK8JY7RX8QJ5SVTE'),
     });
   });
@@ -53,6 +57,10 @@ describe('message attributes', () => {
     expect(buildSnsMessage(rendered.contractLog).attributes).toEqual({
       type: string('contract_log'),
       network: string('mainnet'),
+      // Stored before rules had names: the defaults.
+      rule: string('watcher:contract_log'),
+      severity: string('warning'),
+      sms: string('text'),
       contract_id: string('SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-dao'),
     });
   });
@@ -61,20 +69,28 @@ describe('message attributes', () => {
     expect(buildSnsMessage(rendered.contractStatus).attributes).toEqual({
       type: string('contract_status'),
       network: string('testnet'),
+      // Stored before rules had names: the defaults.
+      rule: string('watcher:contract_status'),
+      severity: string('warning'),
+      sms: string('text'),
       contract_id: string('SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9.amm-pool-v2-01'),
     });
   });
 
-  it('gives a retraction its type and network only', () => {
+  it('gives a retraction its type, network and rule only', () => {
     expect(buildSnsMessage(rendered.retraction).attributes).toEqual({
       type: string('retraction'),
       network: string('mainnet'),
+      // Stored before rules had names: the defaults.
+      rule: string('watcher:retraction'),
+      severity: string('warning'),
+      sms: string('text'),
     });
   });
 
   it('leaves out an attribute whose value would be empty', () => {
     const noRecipient: OutgoingAlert = { ...rendered.tokenTransfer, alert: { ...tokenTransfer, recipient: '' } };
-    expect(Object.keys(buildSnsMessage(noRecipient).attributes).sort()).toEqual(['network', 'type']);
+    expect(Object.keys(buildSnsMessage(noRecipient).attributes).sort()).toEqual(['network', 'rule', 'severity', 'sms', 'type']);
   });
 });
 

@@ -78,6 +78,9 @@ describe('requests', () => {
         type: { DataType: 'String', StringValue: 'contract_log' },
         network: { DataType: 'String', StringValue: 'mainnet' },
         contract_id: { DataType: 'String', StringValue: 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-dao' },
+        rule: { DataType: 'String', StringValue: 'watcher:contract_log' },
+        severity: { DataType: 'String', StringValue: 'warning' },
+        sms: { DataType: 'String', StringValue: 'text' },
       },
     });
   });

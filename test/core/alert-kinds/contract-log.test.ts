@@ -51,6 +51,8 @@ describe('contract_log kind', () => {
           topic: 'print',
           value_repr: '(tuple (op "mint"))',
           value_hex: '0x0c',
+          rule: `contractLogs:${TOKEN}`,
+          severity: 'warning',
         },
       },
     ]);
@@ -77,7 +79,13 @@ describe('contract_log kind', () => {
 
   it('is filtered on the printing contract as `contract_id`', () => {
     const { sample } = contractLogKind;
-    expect(filterAttributes(sample)).toEqual({ type: 'contract_log', network: 'mainnet', contract_id: sample.contract_id });
+    expect(filterAttributes(sample)).toEqual({
+      type: 'contract_log',
+      network: 'mainnet',
+      rule: sample.rule,
+      severity: 'warning',
+      contract_id: sample.contract_id,
+    });
   });
 
   it('reads at a terminal as the contract, the value and the event, then the link', () => {

@@ -43,6 +43,8 @@ describe('token_transfer kind', () => {
           recipient: WATCHED,
           amount: '1250500000',
           memo: '0x',
+          rule: 'addresses',
+          severity: 'warning',
         },
       },
     ]);
@@ -62,7 +64,13 @@ describe('token_transfer kind', () => {
 
   it('is filtered on the recipient as `address`', () => {
     const { sample } = tokenTransferKind;
-    expect(filterAttributes(sample)).toEqual({ type: 'token_transfer', network: 'mainnet', address: sample.recipient });
+    expect(filterAttributes(sample)).toEqual({
+      type: 'token_transfer',
+      network: 'mainnet',
+      rule: 'addresses',
+      severity: 'warning',
+      address: sample.recipient,
+    });
   });
 
   it('reads at a terminal as the amount, both parties, the memo and the block, then the link', () => {

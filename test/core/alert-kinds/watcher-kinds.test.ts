@@ -22,6 +22,8 @@ describe('retraction kind', () => {
       block_hash: transfer.block_hash,
       summary: `1250500000 micro-STX from ${transfer.sender} to ${transfer.recipient}`,
       recipient: transfer.recipient,
+      rule: 'addresses',
+      severity: 'warning',
     });
   });
 
@@ -39,8 +41,16 @@ describe('retraction kind', () => {
       block_hash: log.block_hash,
       summary: `print event #3 from ${log.contract_id}`,
       contract_id: log.contract_id,
+      rule: log.rule,
+      severity: 'warning',
     });
-    expect(filterAttributes(retraction)).toEqual({ type: 'retraction', network: 'mainnet', contract_id: log.contract_id });
+    expect(filterAttributes(retraction)).toEqual({
+      type: 'retraction',
+      network: 'mainnet',
+      rule: log.rule,
+      severity: 'warning',
+      contract_id: log.contract_id,
+    });
   });
 
   it('reads at a terminal as what it voids and what that said', () => {
@@ -57,7 +67,13 @@ describe('contract_status kind', () => {
   it('is keyed by contract and change count, and filtered on the contract', () => {
     expect(contractStatusKind.key('SP1.c', 3)).toBe('contract_status:SP1.c:3');
     const { sample } = contractStatusKind;
-    expect(filterAttributes(sample)).toEqual({ type: 'contract_status', network: 'mainnet', contract_id: sample.contract_id });
+    expect(filterAttributes(sample)).toEqual({
+      type: 'contract_status',
+      network: 'mainnet',
+      rule: 'contracts',
+      severity: 'warning',
+      contract_id: sample.contract_id,
+    });
   });
 
   it('reads at a terminal as the contract, the change and the block; no link without a deploy tx', () => {
@@ -74,8 +90,8 @@ describe('contract_status kind', () => {
 });
 
 describe('deep_reorg kind', () => {
-  it('has no filter attribute beyond type and network, and no link', () => {
-    expect(filterAttributes(deepReorgKind.sample)).toEqual({ type: 'deep_reorg', network: 'mainnet' });
+  it('has no filter attribute beyond the common ones, is critical, and has no link', () => {
+    expect(filterAttributes(deepReorgKind.sample)).toEqual({ type: 'deep_reorg', network: 'mainnet', rule: 'watcher:deep_reorg', severity: 'critical' });
     expect(renderTerminal(deepReorgKind.sample)).not.toContain('https://');
     expect(renderTerminal(deepReorgKind.sample)).toContain('  Unverified: alerts for blocks below 181,346');
   });
