@@ -94,13 +94,13 @@ describe('the digest across crashes and retries', () => {
     const h = flood([4]);
     const realWrite = h.state.writeCursor.bind(h.state);
     let crashOnClear = true;
-    h.state.writeCursor = async (next: CursorPosition, version: number | null) => {
+    h.state.writeCursor = async (next: CursorPosition, version: number | null, options?: { releaseLeaseOf?: string }) => {
       const current = await h.state.readCursor();
       if (crashOnClear && current?.smsDigest && !next.smsDigest && next.height === current.height) {
         crashOnClear = false;
         throw new Error('killed after the digest went out');
       }
-      return realWrite(next, version);
+      return realWrite(next, version, options);
     };
     await expect(h.run(SMS)).rejects.toThrow(/killed/);
     expect(digests(h.publisher.sent)).toHaveLength(1);
@@ -118,13 +118,13 @@ describe('the digest across crashes and retries', () => {
     h.chain.mine(Array.from({ length: 5 }, (_, i) => transfer(WATCHED, String(i + 1))));
     const realWrite = h.state.writeCursor.bind(h.state);
     let crashOnMove = true;
-    h.state.writeCursor = async (next: CursorPosition, version: number | null) => {
+    h.state.writeCursor = async (next: CursorPosition, version: number | null, options?: { releaseLeaseOf?: string }) => {
       const current = await h.state.readCursor();
       if (crashOnMove && current && next.height > current.height) {
         crashOnMove = false;
         throw new Error('killed before moving the cursor');
       }
-      return realWrite(next, version);
+      return realWrite(next, version, options);
     };
     await expect(h.run(SMS)).rejects.toThrow(/killed/);
     expect(routes(h.publisher.sent)).toEqual([...Array(2).fill('token_transfer:text'), ...Array(3).fill('token_transfer:held')]);

@@ -150,5 +150,7 @@ export const contractCallKind = {
     tx_status: 'abort_by_response',
     args: ['u1000000000', `'${SAMPLE_ALEX}`],
     result_repr: '(err u102)',
+    rule: 'Vault withdrawal failed',
+    severity: 'critical',
   },
 } satisfies ChainKind<ContractCallAlert>;

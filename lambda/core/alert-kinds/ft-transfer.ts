@@ -111,5 +111,7 @@ export const ftTransferKind = {
     amount: '50000000',
     decimals: 8,
     symbol: 'sBTC',
+    rule: `transfers:${SAMPLE_SBTC} to ${SAMPLE_ARKADIKO}`,
+    severity: 'warning',
   },
 } satisfies ChainKind<FtTransferAlert>;

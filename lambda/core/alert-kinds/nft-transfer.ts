@@ -103,5 +103,7 @@ export const nftTransferKind = {
     asset_id: 'SP000000000000000000002Q6VF78.bns::names',
     value_repr: '(tuple (name 0x616c6578) (namespace 0x627463))',
     value_hex: '0x0c00000002046e616d650200000004616c6578096e616d6573706163650200000003627463',
+    rule: 'BNS names in',
+    severity: 'info',
   },
 } satisfies ChainKind<NftTransferAlert>;

@@ -110,5 +110,7 @@ export const stxTransferKind = {
     amount: '1250500000',
     memo: '0x3132333435',
     contract_id: SEND_MANY_MEMO,
+    rule: 'addresses',
+    severity: 'warning',
   },
 } satisfies ChainKind<StxTransferAlert>;

@@ -70,7 +70,7 @@ describe('contract_call kind', () => {
   it('alerts a call meeting several rules once, with its function, arguments and result', () => {
     const alerts = blockAlerts(block, new Map(), compileWatchRules(config({ contractLogs: [], addresses: [], calls: [
       { contractId: TOKEN, status: 'failed' },
-      { contractId: TOKEN, status: 'any', functions: ['withdraw'] },
+      { contractId: TOKEN, status: 'any', functions: ['withdraw'], name: 'Withdrawal', severity: 'critical' },
     ] })), 'mainnet');
     expect(alerts.map((a) => a.key)).toEqual([0, 1, 2].map((n) => `contract_call:${txId(n)}`));
     expect(alerts[1]).toEqual({
@@ -87,6 +87,9 @@ describe('contract_call kind', () => {
       tx_status: 'abort_by_response',
       args: ['u100'],
       result_repr: '(err u102)',
+      // Both rules match; the more severe one names the alert.
+      rule: 'Withdrawal',
+      severity: 'critical',
     });
   });
 
@@ -102,6 +105,12 @@ describe('contract_call kind', () => {
     expect(renderEmail(sample)).toContain(`Arguments (Clarity):\n  1. u1000000000\n  2. '${sample.sender}`);
     expect(renderEmail(sample)).toContain('Result (Clarity):\n(err u102)');
     expect(renderEmail({ ...sample, args: null, result_repr: null })).toContain('Arguments (Clarity):\n  not listed by the API');
-    expect(filterAttributes(sample)).toEqual({ type: 'contract_call', network: 'mainnet', contract_id: sample.contract_id });
+    expect(filterAttributes(sample)).toEqual({
+      type: 'contract_call',
+      network: 'mainnet',
+      rule: 'Vault withdrawal failed',
+      severity: 'critical',
+      contract_id: sample.contract_id,
+    });
   });
 });

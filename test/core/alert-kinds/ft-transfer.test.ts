@@ -16,7 +16,7 @@ const match = (...args: Parameters<typeof input>) => ftTransferKind.chain.match(
 
 describe('ft_transfer kind', () => {
   it('alerts a token movement a rule on its asset watches, with the rule\'s decimals and symbol', () => {
-    const watch = rules({ addresses: [] }, [{ asset: SBTC, to: [WATCHED], decimals: 8, symbol: 'sBTC' }]);
+    const watch = rules({ addresses: [] }, [{ asset: SBTC, to: [WATCHED], decimals: 8, symbol: 'sBTC', name: 'sBTC in', severity: 'critical' }]);
     const [found] = match(callTx(), [ft(1, { assetId: SBTC, action: 'mint', sender: null, amount: '50000000' })], watch);
     expect(found).toEqual({
       at: { txIndex: 3, eventIndex: 1 },
@@ -25,9 +25,16 @@ describe('ft_transfer kind', () => {
         address: WATCHED, direction: 'minted', amount: '50000000', decimals: 8, symbol: 'sBTC',
       }),
     });
-    expect(renderSubject(found!.alert)).toBe('[stacks-watch] SP2C...YZR minted 0.5 sBTC (block 182,345)');
+    expect(renderSubject(found!.alert)).toBe('[stacks-watch] sBTC in: SP2C...YZR minted 0.5 sBTC (block 182,345)');
     expect(renderTerminal(found!.alert)).toContain('0.5 sBTC (50000000 base units)');
-    expect(filterAttributes(found!.alert)).toEqual({ type: 'ft_transfer', network: 'mainnet', address: WATCHED, asset_id: SBTC });
+    expect(filterAttributes(found!.alert)).toEqual({
+      type: 'ft_transfer',
+      network: 'mainnet',
+      rule: 'sBTC in',
+      severity: 'critical',
+      address: WATCHED,
+      asset_id: SBTC,
+    });
   });
 
   it('never alerts tokens for `addresses` alone: those watch STX', () => {
@@ -65,6 +72,13 @@ describe('ft_transfer kind', () => {
     const retraction = retractionOf(found!.alert, 'mainnet');
     expect(retraction).toMatchObject({ retracted_type: 'ft_transfer', address: WATCHED, asset_id: DIKO });
     expect(retraction.summary).toBe(`received 1000 base units of ${DIKO} (transfer from ${OTHER} to ${WATCHED})`);
-    expect(filterAttributes(retraction)).toEqual({ type: 'retraction', network: 'mainnet', address: WATCHED, asset_id: DIKO });
+    expect(filterAttributes(retraction)).toEqual({
+      type: 'retraction',
+      network: 'mainnet',
+      rule: `transfers:${DIKO} to ${WATCHED}`,
+      severity: 'warning',
+      address: WATCHED,
+      asset_id: DIKO,
+    });
   });
 });

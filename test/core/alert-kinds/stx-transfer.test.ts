@@ -21,7 +21,7 @@ describe('stx_transfer kind', () => {
           type: 'stx_transfer', key: `stx_transfer:${TX}:0`, network: 'mainnet', tx_id: TX,
           block_height: 182345, block_hash: header.hash, block_time: 1714564800, event_index: 0,
           action: 'transfer', sender: SEND_MANY, recipient: WATCHED, address: WATCHED, direction: 'received',
-          amount: '1000000', memo: null, contract_id: SEND_MANY,
+          amount: '1000000', memo: null, contract_id: SEND_MANY, rule: 'addresses', severity: 'warning',
         },
       },
     ]);
@@ -59,7 +59,14 @@ describe('stx_transfer kind', () => {
     const watch = rules({ addresses: [] }, [{ asset: 'stx', from: [TREASURY] }]);
     const found = match(callTx(), [stx(0, { sender: TREASURY, recipient: OTHER }), stx(1, { action: 'burn', sender: TREASURY, recipient: null })], watch);
     expect(found.map((m) => [m.alert.address, m.alert.direction])).toEqual([[TREASURY, 'sent'], [TREASURY, 'burned']]);
-    expect(filterAttributes(found[0]!.alert)).toEqual({ type: 'stx_transfer', network: 'mainnet', address: TREASURY, asset_id: 'stx' });
+    expect(filterAttributes(found[0]!.alert)).toEqual({
+      type: 'stx_transfer',
+      network: 'mainnet',
+      rule: `transfers:stx from ${TREASURY}`,
+      severity: 'warning',
+      address: TREASURY,
+      asset_id: 'stx',
+    });
   });
 
   it('holds to minAmount and the listed actions, comparing amounts beyond 2^53 exactly', () => {
@@ -68,9 +75,15 @@ describe('stx_transfer kind', () => {
     expect(found.map((m) => m.alert.event_index)).toEqual([1]);
   });
 
-  it('alerts once when the same event matches several rules and the address list', () => {
-    const watch = rules({}, [{ asset: 'stx', to: [WATCHED] }, { asset: '*', to: [WATCHED] }, { asset: '*', from: [SEND_MANY] }]);
-    expect(match(callTx(), [stx(0)], watch)).toHaveLength(1);
+  it('alerts once when the same event matches several rules and the address list, under the most severe rule', () => {
+    const watch = rules({}, [
+      { asset: 'stx', to: [WATCHED], name: 'STX in', severity: 'info' },
+      { asset: '*', to: [WATCHED], name: 'Anything in', severity: 'critical' },
+      { asset: '*', to: [WATCHED], name: 'Also critical, listed later', severity: 'critical' },
+      { asset: '*', from: [SEND_MANY], name: 'Sender side', severity: 'critical' },
+    ]);
+    const found = match(callTx(), [stx(0)], watch);
+    expect(found.map((m) => [m.alert.rule, m.alert.severity, m.alert.direction])).toEqual([['Anything in', 'critical', 'received']]);
   });
 
   it('needs the events of successful calls and deploys with events when addresses or transfers are watched', () => {

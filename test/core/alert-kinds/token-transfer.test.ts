@@ -98,7 +98,13 @@ describe('token_transfer kind', () => {
     expect(match([transferTx()], stxRule({ to: [WATCHED], minAmount: '1250500000' }))[0]?.alert).not.toHaveProperty('direction');
     const [outflow] = match([transferTx()], stxRule({ asset: '*', from: [OTHER] }));
     expect(outflow?.alert).toMatchObject({ sender: OTHER, recipient: WATCHED, direction: 'sent' });
-    expect(filterAttributes(outflow!.alert)).toEqual({ type: 'token_transfer', network: 'mainnet', address: OTHER });
+    expect(filterAttributes(outflow!.alert)).toEqual({
+      type: 'token_transfer',
+      network: 'mainnet',
+      rule: `transfers:* from ${OTHER}`,
+      severity: 'warning',
+      address: OTHER,
+    });
     expect(renderTerminal(outflow!.alert).split('\n')[0]).toBe('[stacks-watch] SP3K...BR9 sent 1,250.5 STX to SP2C...YZR (block 182,345)');
     expect(match([transferTx()], stxRule({ asset: 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token::sbtc-token', to: [WATCHED] }))).toEqual([]);
     expect(match([transferTx()], stxRule({ to: [WATCHED], actions: ['mint'] }))).toEqual([]);
