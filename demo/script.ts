@@ -2,12 +2,25 @@
 // it by demo/watch.json, prints one kind of alert. To show a new kind of alert, add a step that mines the
 // transaction it matches (and, if it needs a new rule, the rule in demo/watch.json).
 import { Cl } from '@stacks/transactions';
-import { coinbase, contractCall, deploy, fakeAddress, fakeContractId, transfer, type FakeChain } from '../test/support/fake-hiro';
+import {
+  coinbase,
+  contractCall,
+  deploy,
+  fakeAddress,
+  fakeContractId,
+  ftAssetEvent,
+  nftAssetEvent,
+  stxTransferEvent,
+  transfer,
+  type FakeChain,
+} from '../test/support/fake-hiro';
 
 /** The principals demo/watch.json names; the fake derives them from these labels, the same every run. */
 export const DEMO = {
   alice: fakeAddress('alice'),
   vault: fakeContractId('vault'),
+  sbtc: `${fakeContractId('sbtc-token', 'sbtc')}::sbtc-token`,
+  badge: `${fakeContractId('badges', 'nft')}::badge`,
 } as const;
 
 /** The first height the demo's watcher scans (its `startHeight`): the blocks below are history. */
@@ -55,6 +68,23 @@ export const DEMO_STEPS: readonly DemoStep[] = [
           status: 'abort_by_response',
           args: [Cl.uint(5_000_000)],
           result: Cl.error(Cl.uint(102)),
+        }),
+      ]),
+  },
+  {
+    says: 'a block carries a payout by the vault: 5 STX to alice inside the call, 0.5 sBTC minted to her, and a badge NFT',
+    shows: ['stx_transfer', 'ft_transfer', 'nft_transfer'],
+    act: (chain) =>
+      chain.mine([
+        coinbase(),
+        contractCall({
+          contractId: DEMO.vault,
+          functionName: 'payout',
+          events: [
+            stxTransferEvent(DEMO.vault, DEMO.alice, 5_000_000n),
+            ftAssetEvent(DEMO.sbtc, { action: 'mint', to: DEMO.alice }, 50_000_000n),
+            nftAssetEvent(DEMO.badge, { action: 'transfer', from: DEMO.vault, to: DEMO.alice }, Cl.uint(42)),
+          ],
         }),
       ]),
   },
