@@ -21,7 +21,7 @@ export interface BenchResults {
   bundle?: BundleComparison;
   cost?: CycleCosts;
   bills?: NamedBill[];
-  memory?: { rows: MemoryFigures[]; stackMemoryMb: number };
+  memory?: { rows: MemoryFigures[]; stackMemoryMb: number; stackLimitMb: number };
   latency?: LatencyRow[];
   matching?: MatchingRow;
 }
@@ -260,20 +260,23 @@ export function billSection(bills: NamedBill[]): string {
   ].join('\n');
 }
 
-export function memorySection(m: { rows: MemoryFigures[]; stackMemoryMb: number }): string {
-  const peak = Math.max(...m.rows.map((r) => r.peakRssMb));
+export function memorySection(m: { rows: MemoryFigures[]; stackMemoryMb: number; stackLimitMb: number }): string {
   const first = m.rows[0]!;
+  const asRun = m.rows.find((r) => r.oldSpaceLimitMb === m.stackLimitMb);
+  const peak = asRun?.peakRssMb ?? Math.max(...m.rows.map((r) => r.peakRssMb));
   return [
     `### 7. Memory over a heavy catch-up`,
     '',
     `The handler bundled as the stack bundles it, in a fresh Node ${process.version} process, through one invocation catching up over the ${first.blocks} heaviest generated blocks ` +
       `(${thousands(first.transactions)} transactions, three full read-ahead batches), publishing every alert, against the fake API, dynalite and a local SNS endpoint. ` +
-      'Peak RSS is getrusage\'s maximum resident set. Goal: the stack\'s memory at least 1.3 × the highest peak.',
+      'Peak RSS is getrusage\'s maximum resident set. The stack runs the handler with V8\'s old space limited to ' +
+      `${m.stackLimitMb} MB (NODE_OPTIONS, half its memory); Node's default (sized for this machine, collecting lazily) and a tighter limit are shown beside it. ` +
+      'Goal: the stack\'s memory at least 1.3 × the peak under its own limit.',
     '',
     table(
       ['V8 old-space limit', 'blocks', 'alerts', 'RSS after load', 'peak RSS', 'peak heap used (sampled)'],
       m.rows.map((r) => [
-        r.oldSpaceLimitMb === null ? 'Node default' : `${r.oldSpaceLimitMb} MB`,
+        r.oldSpaceLimitMb === null ? 'Node default' : `${r.oldSpaceLimitMb} MB${r.oldSpaceLimitMb === m.stackLimitMb ? ' (the stack\'s)' : ''}`,
         r.blocks,
         thousands(r.alerts),
         `${fixed(r.loadedRssMb, 0)} MB`,
@@ -282,7 +285,7 @@ export function memorySection(m: { rows: MemoryFigures[]; stackMemoryMb: number 
       ]),
     ),
     '',
-    `The stack's function: ${m.stackMemoryMb} MB, ${ratio(m.stackMemoryMb / peak)} the highest peak (${fixed(peak, 0)} MB): ${verdict(m.stackMemoryMb >= 1.3 * peak)}.`,
+    `The stack's function: ${m.stackMemoryMb} MB, ${ratio(m.stackMemoryMb / peak)} the peak under its limit (${fixed(peak, 0)} MB): ${verdict(m.stackMemoryMb >= 1.3 * peak)}.`,
   ].join('\n');
 }
 

@@ -108,7 +108,12 @@ async function main(): Promise<void> {
     progress('7. memory over a heavy catch-up');
     const template = synthTemplate();
     const fn = Object.values(template.Resources).find((r) => r.Type === 'AWS::Lambda::Function')!;
-    results.memory = { rows: await measureMemory(workload), stackMemoryMb: Number(fn.Properties!.MemorySize) };
+    // The limit the stack gives V8 (its NODE_OPTIONS) is the one Lambda runs under; Node's default for comparison.
+    const nodeOptions = String(fn.Properties!.Environment.Variables.NODE_OPTIONS ?? '');
+    const stackLimitMb = Number(/--max-old-space-size=(\d+)/.exec(nodeOptions)?.[1] ?? NaN);
+    if (!Number.isFinite(stackLimitMb)) throw new Error(`the stack sets no V8 heap limit (NODE_OPTIONS: "${nodeOptions}")`);
+    const rows = await measureMemory(workload, [null, stackLimitMb, 64]);
+    results.memory = { rows, stackMemoryMb: Number(fn.Properties!.MemorySize), stackLimitMb };
   }
   if (only.has('matching')) {
     progress('6. matching throughput');

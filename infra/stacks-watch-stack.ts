@@ -15,7 +15,7 @@ import { WatcherAlarms } from './constructs/watcher-alarms';
 import { WatcherDashboard } from './constructs/watcher-dashboard';
 import { WatcherFunction } from './constructs/watcher-function';
 import { WatcherMetrics } from './constructs/watcher-metrics';
-import type { DeploySettings } from './settings/deploy-settings';
+import { heapLimitMb, type DeploySettings } from './settings/deploy-settings';
 
 export const DEFAULT_API_URLS: Record<Network, string> = {
   mainnet: 'https://api.hiro.so',
@@ -83,7 +83,7 @@ export class StacksWatchStack extends Stack {
         POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
         POWERTOOLS_LOG_LEVEL: settings.logLevel,
         ...(settings.detailedMetrics ? { DETAILED_METRICS: 'true' } : {}),
-        NODE_OPTIONS: '--enable-source-maps',
+        NODE_OPTIONS: `--enable-source-maps --max-old-space-size=${heapLimitMb(settings.memorySize)}`,
       },
       memorySize: settings.memorySize,
       timeout: Duration.seconds(settings.timeoutSeconds),

@@ -50,13 +50,23 @@ export interface DeploySettings {
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 /**
  * Sized from measurement, not left at a default: `npm run bench -- --only memory` runs the bundled handler
- * through a catch-up over the 192 heaviest generated blocks (14,693 transactions, 1,748 alerts published,
- * three full read-ahead batches) and saw a peak RSS of 137 to 187 MB over several runs (V8 old space
- * limited to 64 or 96 MB, or Node's default), 54 MB of it once the bundle is loaded. 128 MB would be
- * exceeded; 256 MB leaves about 1.37 x the highest peak. A run following the tip holds far less, but a catch-up after downtime must not fail
- * for memory. Lambda bills memory x time, so more would only cost more while the run waits on the API.
+ * through a catch-up over the 192 heaviest generated blocks (about 15,000 transactions and 2,250 alerts
+ * published, three full read-ahead batches; table 7). With the heap limit the stack sets (`heapLimitMb`) the
+ * run's RSS stays well under 256 MB; 128 MB would be exceeded by the loaded bundle and one batch. A run
+ * following the tip holds far less, but a catch-up after downtime must not fail for memory. Lambda bills
+ * memory x time, so more would only cost more while the run waits on the API.
  */
 export const DEFAULT_MEMORY_MB = 256;
+
+/**
+ * V8's old-space limit for a function of `memoryMb`: half of it. Left to itself, V8 sizes its heap for the
+ * machine and collects lazily, so a heavy catch-up's RSS grows with garbage not yet collected (bench table 7:
+ * 233 MB peak at Node's default against 52 to 62 MB of heap really used). Bounding the heap makes V8 collect
+ * before the function's memory is reached, leaving the other half for code, buffers and the runtime.
+ */
+export function heapLimitMb(memoryMb: number): number {
+  return Math.floor(memoryMb / 2);
+}
 /** With polling on, the run ends this long after the next one is due, so no interval goes unwatched. */
 export const POLL_TIMEOUT_HEADROOM_SECONDS = 30;
 const LAMBDA_MAX_TIMEOUT_SECONDS = 900;

@@ -224,8 +224,12 @@ describe('function', () => {
       POWERTOOLS_SERVICE_NAME: 'stacks-watch',
       POWERTOOLS_METRICS_NAMESPACE: 'StacksWatch',
       POWERTOOLS_LOG_LEVEL: 'INFO',
-      NODE_OPTIONS: '--enable-source-maps',
+      NODE_OPTIONS: '--enable-source-maps --max-old-space-size=128',
     });
+  });
+
+  it('bounds V8\'s heap to half the function\'s memory, so that it collects before the function runs out', () => {
+    expect(environment(custom).NODE_OPTIONS).toBe('--enable-source-maps --max-old-space-size=256');
   });
 
   it('passes the rate, polling, log level, detailed metrics and the created secret when they are set', () => {
