@@ -2,6 +2,7 @@
 // events for, the walk over a block's asset events, and how a movement reads for the watched principal.
 import type { AssetEvent, Block, ContractLogEvent, Transaction, TxEvents } from '../domain';
 import { shortPrincipal } from '../render/chain-text';
+import { id, type Row } from '../render/email-parts';
 import { sanitizeUntrusted } from '../render/untrusted-text';
 import type { RuleMeta } from '../rule-meta';
 import { trackedSide, watchesAssets, type Direction, type Tracked, type WatchRules } from '../watch-rules';
@@ -150,3 +151,11 @@ export function headline(a: Pick<AssetAlertBase, 'direction'>, what: string): st
 }
 
 export const orNone = (value: string | null, none: string) => value ?? none;
+
+/** The sender and recipient rows of a movement, in the email and at a terminal: a mint has no sender, a burn no recipient. */
+export function sideRows(a: { sender: string | null; recipient: string | null }): Row[] {
+  return [
+    ['From', a.sender === null ? 'none (minted)' : id(a.sender)],
+    ['To', a.recipient === null ? 'none (burned)' : id(a.recipient)],
+  ];
+}

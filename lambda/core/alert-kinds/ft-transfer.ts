@@ -6,7 +6,7 @@ import { explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { formatTokenAmount } from '../render/token-amount';
 import { tokenDisplay } from '../watch-rules';
-import { actionText, counterparty, headline, needsAssetEvents, orNone, watchedMoves, whoMoved, type AssetAlertBase } from './asset-moves';
+import { actionText, counterparty, headline, needsAssetEvents, orNone, watchedMoves, whoMoved, type AssetAlertBase, sideRows } from './asset-moves';
 import type { ChainKind, Matched } from './kind';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_SBTC, SAMPLE_TX_ID } from './samples';
 
@@ -69,8 +69,7 @@ export const ftTransferKind = {
         ['Amount', exact(a)],
         ['Token', id(a.asset_id)],
         ['Action', actionText(a)],
-        ['From', a.sender === null ? 'none (minted)' : id(a.sender)],
-        ['To', a.recipient === null ? 'none (burned)' : id(a.recipient)],
+        ...sideRows(a),
         ['Block', block(a.block_height, a.block_hash)],
         ['Block time', isoTime(a.block_time)],
         ['Transaction', id(a.tx_id)],
@@ -85,8 +84,7 @@ export const ftTransferKind = {
   terminal: (a) => [
     ['Amount', exact(a)],
     ['Token', id(a.asset_id)],
-    ['From', a.sender === null ? 'none (minted)' : id(a.sender)],
-    ['To', a.recipient === null ? 'none (burned)' : id(a.recipient)],
+    ...sideRows(a),
     ['Event', `#${a.event_index} in block ${formatCount(a.block_height)} at ${isoTime(a.block_time)}`],
   ],
   link: (a) => explorerTxUrl(a.tx_id, a.network),

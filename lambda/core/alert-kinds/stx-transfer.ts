@@ -5,7 +5,7 @@ import type { AlertBase, StxAssetEvent } from '../domain';
 import { amount, block, fields, id, memo, networkName, smsWhere } from '../render/email-parts';
 import { decodeMemo, explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount, stxOrAsReceived } from '../render/stx-amount';
-import { actionText, counterparty, headline, needsAssetEvents, orNone, pairedMemo, watchedMoves, whoMoved, type AssetAlertBase } from './asset-moves';
+import { actionText, counterparty, headline, needsAssetEvents, orNone, pairedMemo, watchedMoves, whoMoved, type AssetAlertBase, sideRows } from './asset-moves';
 import type { ChainKind, Matched } from './kind';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID, SEND_MANY_MEMO } from './samples';
 
@@ -67,8 +67,7 @@ export const stxTransferKind = {
         ['Watched', id(a.address)],
         ['Amount', amount(a.amount)],
         ['Action', actionText(a)],
-        ['From', a.sender === null ? 'none (minted)' : id(a.sender)],
-        ['To', a.recipient === null ? 'none (burned)' : id(a.recipient)],
+        ...sideRows(a),
         ['Memo', a.memo === null ? 'none' : memo(a.memo)],
         ['Contract called', a.contract_id === null ? 'none' : id(a.contract_id)],
         ['Block', block(a.block_height, a.block_hash)],
@@ -84,8 +83,7 @@ export const stxTransferKind = {
 
   terminal: (a) => [
     ['Amount', amount(a.amount)],
-    ['From', a.sender === null ? 'none (minted)' : id(a.sender)],
-    ['To', a.recipient === null ? 'none (burned)' : id(a.recipient)],
+    ...sideRows(a),
     ...(a.memo === null || decodeMemo(a.memo).kind === 'none' ? [] : [['Memo', memo(a.memo)] as const]),
     ['Event', `#${a.event_index} in block ${formatCount(a.block_height)} at ${isoTime(a.block_time)}`],
   ],
