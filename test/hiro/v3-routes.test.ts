@@ -2,7 +2,7 @@
 // answers it reads in their own shapes (cursor pages, descending tx_index, events per transaction) and
 // checks as strictly as the v2 ones; and the deprecation warnings it sees, for the cycle to report.
 import { describe, expect, it } from 'vitest';
-import { HiroBadRequestError, HiroInconsistentDataError } from '../../lambda/hiro';
+import { HiroBadRequestError, HiroInconsistentDataError, HiroResponseError } from '../../lambda/hiro';
 import { UNKNOWN_BLOCK_HASH } from '../../lambda/core/domain';
 import { Cl } from '@stacks/transactions';
 import { coinbase, contractCall, fakeAddress, fakeContractId, ftAssetEvent, nftAssetEvent, ROUTES, stxTransferEvent, transfer } from '../support/fake-hiro';
@@ -161,6 +161,24 @@ describe('getTransactionEvents once /tx/multiple answers 410', () => {
     expect(fromV3.get(block.txs[1]!.txId)!.assets).toMatchObject([{ asset: 'stx', recipient: alice, amount: '1' }]);
     // Two pages for the call, one for the transfer: the assets cost no request of their own.
     expect(h.fake.count(ROUTES.v3TransactionEvents)).toBe(3);
+  });
+
+  it('refuses an events page whose movement lacks its recipient, naming the v3 request and the field', async () => {
+    const h = await startHarness();
+    const block = h.fake.chain.mine([contractCall({ contractId: vault, events: [stxTransferEvent(fakeAddress('bob'), alice, 5)] })]);
+    h.fake.retire(ROUTES.txMultiple);
+    const dropRecipient = (body: unknown) => {
+      const page = body as { results: { stx_asset: Record<string, unknown> }[] };
+      delete page.results[0]!.stx_asset.recipient;
+      return page;
+    };
+    h.fake.faults.use((r) => (r.route === ROUTES.v3TransactionEvents ? { transform: dropRecipient } : undefined));
+
+    const error = await rejectionOf(h.client().getTransactionEvents([{ txId: block.txs[0]!.txId, eventCount: null }]));
+
+    expect(error).toBeInstanceOf(HiroResponseError);
+    expect(error.message).toContain(`GET /extended/v3/transactions/${block.txs[0]!.txId}/events`);
+    expect(error.message).toContain('results[0].stx_asset.recipient: missing for a transfer stx_asset event');
   });
 
   it('refuses an events cursor that does not move past the page', async () => {
