@@ -1,12 +1,13 @@
-// Fetches the logs of many transactions through `GET /extended/v3/transactions/{tx_id}/events`, the successor
-// of `/extended/v1/tx/multiple`: one transaction per call (no batching on v3), every page of it by cursor.
-// It costs at least one request per successful contract call or deploy, where /tx/multiple shared one call
-// among up to ~100 transactions.
-import type { ContractLogEvent, TxEvents } from '../core/domain';
+// Fetches the logs and asset movements of many transactions through `GET /extended/v3/transactions/{tx_id}/events`,
+// the successor of `/extended/v1/tx/multiple`: one transaction per call (no batching on v3), every page of it
+// by cursor. Both come from the same pages, mapped to the same domain values as the v1 reader's.
+// It costs at least one request per transaction whose events the rules need, where /tx/multiple shared one
+// call among up to ~100 transactions.
+import type { AssetEvent, ContractLogEvent, TxEvents } from '../core/domain';
 import { HiroBadRequestError, HiroInconsistentDataError } from './errors';
 import type { EventReaderContext } from './event-reader';
 import { V3_ROUTES } from './deprecations';
-import { fromV3Event } from './mappers-v3';
+import { fromV3AssetEvent, fromV3Event } from './mappers-v3';
 import { describeRequest, type HiroRequest } from './request';
 import { v3TransactionEventsPageSchema } from './schemas-v3';
 
@@ -22,16 +23,17 @@ export async function readTransactionEventsV3(
   // All at once: the limiter spaces the requests and bounds how many are in flight.
   const entries = await Promise.all(
     [...wanted].map(async ([txId, eventCount]): Promise<[string, TxEvents]> => {
-      const logs = eventCount === 0 ? [] : await readLogs(context, txId);
-      // Asset events are read through v1 only: this fallback keeps its log reading, and carries none yet.
-      return [txId, { txId, logs, assets: [] }];
+      const events = eventCount === 0 ? { txId, logs: [], assets: [] } : await readEvents(context, txId);
+      return [txId, events];
     }),
   );
   return new Map(entries);
 }
 
-async function readLogs(context: EventReaderContext, txId: string): Promise<ContractLogEvent[]> {
+async function readEvents(context: EventReaderContext, txId: string): Promise<TxEvents> {
+  // Keyed by event index: ascending, once each, however the pages overlap.
   const logs = new Map<number, ContractLogEvent>();
+  const assets = new Map<number, AssetEvent>();
   let cursor: string | null = null;
   let received = 0;
   let total = 0;
@@ -45,6 +47,8 @@ async function readLogs(context: EventReaderContext, txId: string): Promise<Cont
     for (const raw of body.results) {
       const log = fromV3Event(raw);
       if (log) logs.set(log.eventIndex, log);
+      const asset = fromV3AssetEvent(raw);
+      if (asset) assets.set(asset.eventIndex, asset);
     }
     const last = body.results.at(-1)?.event_index;
     cursor = body.cursor.next;
@@ -56,7 +60,11 @@ async function readLogs(context: EventReaderContext, txId: string): Promise<Cont
   if (received < total) {
     context.log('warn', 'Hiro returned fewer events than the transaction counts', { txId, eventCount: total, received });
   }
-  return [...logs.values()].sort((a, b) => a.eventIndex - b.eventIndex);
+  return { txId, logs: byEventIndex(logs), assets: byEventIndex(assets) };
+}
+
+function byEventIndex<E extends { eventIndex: number }>(found: Map<number, E>): E[] {
+  return [...found.values()].sort((a, b) => a.eventIndex - b.eventIndex);
 }
 
 /**

@@ -1,5 +1,5 @@
 // Validated v3 bodies into domain types, as ./mappers does for the v1 and v2 ones.
-import type { ContractLogEvent, Transaction } from '../core/domain';
+import type { AssetAction, AssetEvent, ContractLogEvent, Transaction } from '../core/domain';
 import type { RawTransactionSummary, RawV3TransactionEvent } from './schemas-v3';
 
 export function fromTransactionSummary(raw: RawTransactionSummary): Transaction {
@@ -36,4 +36,35 @@ export function fromV3Event(raw: RawV3TransactionEvent): ContractLogEvent | null
     valueHex: raw.contract_log.value.hex,
     valueRepr: raw.contract_log.value.repr,
   };
+}
+
+/** None is absent, null or "" (v1's way): a mint's sender, a burn's recipient. */
+const principalOrNull = (value: string | null | undefined) => (value ? value : null);
+
+function movement(eventIndex: number, asset: { type: AssetAction; sender?: string | null; recipient?: string | null }) {
+  return { eventIndex, action: asset.type, sender: principalOrNull(asset.sender), recipient: principalOrNull(asset.recipient) };
+}
+
+/**
+ * The movement of an `stx_asset`, `ft_asset` or `nft_asset` event, the same value ./mappers' toAssetEvent
+ * gives for its v1 twin; null for every other event type. The schema has checked what each type needs.
+ */
+export function fromV3AssetEvent(raw: RawV3TransactionEvent): AssetEvent | null {
+  const { stx_asset: stx, ft_asset: ft, nft_asset: nft } = raw;
+  switch (raw.type) {
+    case 'stx_asset': {
+      if (!stx) return null;
+      // v1 gives the same stored bytes as a bare hex string, absent or "0x" when the transfer carried none.
+      const memo = stx.memo?.hex;
+      return { ...movement(raw.event_index, stx), asset: 'stx', amount: stx.amount, memo: memo && memo !== '0x' ? memo : null };
+    }
+    case 'ft_asset':
+      return ft ? { ...movement(raw.event_index, ft), asset: 'ft', assetId: ft.asset_identifier, amount: ft.amount } : null;
+    case 'nft_asset':
+      return nft
+        ? { ...movement(raw.event_index, nft), asset: 'nft', assetId: nft.asset_identifier, valueHex: nft.value.hex, valueRepr: nft.value.repr }
+        : null;
+    default:
+      return null;
+  }
 }

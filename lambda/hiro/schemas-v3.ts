@@ -44,16 +44,50 @@ export type RawV3BlockTransactionsPage = z.infer<typeof v3BlockTransactionsPageS
 
 // ---- GET /extended/v3/transactions/{tx_id}/events ----
 
+// An asset movement (src/api/serializers/v3/transaction-events.ts): a mint has no sender and a burn no
+// recipient (both omitted; null or "", v1's way, read the same); an STX transfer's memo is null without one,
+// and a mint or burn has none at all.
+const assetAction = z.enum(['transfer', 'mint', 'burn']);
+const baseUnits = z.string().check(z.regex(/^\d+$/, 'expected a decimal string of base units'));
+const principal = z.nullish(z.string());
+const parties = { type: assetAction, sender: principal, recipient: principal };
+const stxAssetSchema = z.object({ ...parties, amount: baseUnits, memo: z.nullish(clarityValue) });
+const ftAssetSchema = z.object({ ...parties, asset_identifier: z.string(), amount: baseUnits });
+const nftAssetSchema = z.object({ ...parties, asset_identifier: z.string(), value: clarityValue });
+
+/** The parties each action moves between: a movement missing one would reach no tracked address. */
+const PARTIES_OF: Readonly<Record<z.infer<typeof assetAction>, readonly ('sender' | 'recipient')[]>> = {
+  transfer: ['sender', 'recipient'],
+  mint: ['recipient'],
+  burn: ['sender'],
+};
+const ASSET_TYPES = ['stx_asset', 'ft_asset', 'nft_asset'] as const;
+
 const transactionEventSchema = z
   .object({
     event_index: count,
     type: z.string(),
     contract_log: z.nullish(z.object({ contract_id: z.string(), topic: z.string(), value: clarityValue })),
+    stx_asset: z.nullish(stxAssetSchema),
+    ft_asset: z.nullish(ftAssetSchema),
+    nft_asset: z.nullish(nftAssetSchema),
   })
   .check(
     z.superRefine((event, ctx) => {
       if (event.type === 'contract_log' && !event.contract_log) {
         ctx.addIssue({ code: 'custom', path: ['contract_log'], message: 'missing for a contract_log event' });
+      }
+      const type = ASSET_TYPES.find((name) => name === event.type);
+      if (!type) return;
+      const asset = event[type];
+      if (!asset) {
+        ctx.addIssue({ code: 'custom', path: [type], message: `missing for a ${type} event` });
+        return;
+      }
+      for (const side of PARTIES_OF[asset.type]) {
+        if (!asset[side]) {
+          ctx.addIssue({ code: 'custom', path: [type, side], message: `missing for a ${asset.type} ${type} event` });
+        }
       }
     }),
   );

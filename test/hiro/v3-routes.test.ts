@@ -2,9 +2,10 @@
 // answers it reads in their own shapes (cursor pages, descending tx_index, events per transaction) and
 // checks as strictly as the v2 ones; and the deprecation warnings it sees, for the cycle to report.
 import { describe, expect, it } from 'vitest';
-import { HiroBadRequestError, HiroInconsistentDataError } from '../../lambda/hiro';
+import { HiroBadRequestError, HiroInconsistentDataError, HiroResponseError } from '../../lambda/hiro';
 import { UNKNOWN_BLOCK_HASH } from '../../lambda/core/domain';
-import { coinbase, contractCall, fakeAddress, fakeContractId, ROUTES, transfer } from '../support/fake-hiro';
+import { Cl } from '@stacks/transactions';
+import { coinbase, contractCall, fakeAddress, fakeContractId, ftAssetEvent, nftAssetEvent, ROUTES, stxTransferEvent, transfer } from '../support/fake-hiro';
 import { rejectionOf, startHarness } from './harness';
 
 const alice = fakeAddress('alice');
@@ -104,7 +105,7 @@ describe('getBlock once the v2 transaction list answers 410', () => {
 });
 
 describe('getTransactionEvents once /tx/multiple answers 410', () => {
-  it('reads every page of every transaction from the v3 events route, logs only, in event order', async () => {
+  it('reads every page of every transaction from the v3 events route, logs in event order', async () => {
     const h = await startHarness();
     const block = h.fake.chain.mine([
       contractCall({ contractId: vault, logs: Array.from({ length: 250 }, (_, i) => `log-${i}`) }),
@@ -123,6 +124,61 @@ describe('getTransactionEvents once /tx/multiple answers 410', () => {
     expect(events.get(send!.txId)!.logs).toEqual([]);
     const calls = h.fake.requestsTo(ROUTES.v3TransactionEvents).filter((r) => r.path.includes(call!.txId));
     expect(calls.map((r) => r.query.get('cursor'))).toEqual([null, '100', '200']);
+  });
+
+  it('reads the asset movements beside the logs, across pages, the same as /tx/multiple gives, one request a page', async () => {
+    const h = await startHarness();
+    const sbtc = `${fakeContractId('sbtc-token')}::sbtc-token`;
+    const punks = `${fakeContractId('punks')}::punk`;
+    const bob = fakeAddress('bob');
+    const block = h.fake.chain.mine([
+      contractCall({
+        contractId: vault,
+        events: [
+          ...Array.from({ length: 120 }, (_, i) => stxTransferEvent(bob, alice, i + 1, i === 110 ? '0x6d656d6f' : undefined)),
+          ftAssetEvent(sbtc, { action: 'mint', to: alice }, 50_000_000),
+          nftAssetEvent(punks, { action: 'burn', from: bob }, Cl.uint(42)),
+        ],
+        logs: ['paid'],
+      }),
+      transfer({ to: alice, amount: 1 }),
+    ]);
+    const txs = block.txs.map((tx) => ({ txId: tx.txId, eventCount: null }));
+    const fromV1 = await h.client().getTransactionEvents(txs);
+    h.fake.retire(ROUTES.txMultiple);
+    h.fake.clearLog();
+
+    const fromV3 = await h.client().getTransactionEvents(txs);
+
+    expect(fromV3).toEqual(fromV1);
+    const call = fromV3.get(block.txs[0]!.txId)!;
+    expect(call.assets).toHaveLength(122);
+    expect(call.assets[110]).toMatchObject({ asset: 'stx', amount: '111', memo: '0x6d656d6f' });
+    expect(call.assets.slice(120)).toMatchObject([
+      { asset: 'ft', action: 'mint', assetId: sbtc, sender: null, recipient: alice },
+      { asset: 'nft', action: 'burn', assetId: punks, sender: bob, recipient: null, valueRepr: 'u42' },
+    ]);
+    expect(fromV3.get(block.txs[1]!.txId)!.assets).toMatchObject([{ asset: 'stx', recipient: alice, amount: '1' }]);
+    // Two pages for the call, one for the transfer: the assets cost no request of their own.
+    expect(h.fake.count(ROUTES.v3TransactionEvents)).toBe(3);
+  });
+
+  it('refuses an events page whose movement lacks its recipient, naming the v3 request and the field', async () => {
+    const h = await startHarness();
+    const block = h.fake.chain.mine([contractCall({ contractId: vault, events: [stxTransferEvent(fakeAddress('bob'), alice, 5)] })]);
+    h.fake.retire(ROUTES.txMultiple);
+    const dropRecipient = (body: unknown) => {
+      const page = body as { results: { stx_asset: Record<string, unknown> }[] };
+      delete page.results[0]!.stx_asset.recipient;
+      return page;
+    };
+    h.fake.faults.use((r) => (r.route === ROUTES.v3TransactionEvents ? { transform: dropRecipient } : undefined));
+
+    const error = await rejectionOf(h.client().getTransactionEvents([{ txId: block.txs[0]!.txId, eventCount: null }]));
+
+    expect(error).toBeInstanceOf(HiroResponseError);
+    expect(error.message).toContain(`GET /extended/v3/transactions/${block.txs[0]!.txId}/events`);
+    expect(error.message).toContain('results[0].stx_asset.recipient: missing for a transfer stx_asset event');
   });
 
   it('refuses an events cursor that does not move past the page', async () => {

@@ -97,7 +97,7 @@ export function renderTxSummary(tx: FakeTx, block: FakeBlock): Record<string, un
     summary.token_transfer = {
       recipient: payload.token_transfer.recipient_address,
       amount: payload.token_transfer.amount,
-      memo: memo ? { hex: memo, repr: Buffer.from(memo.slice(2), 'hex').toString('utf8').replace(/\0+$/, '') } : null,
+      memo: memo ? { hex: memo, repr: memoText(memo) } : null,
     };
   } else if (tx.txType === 'contract_call' && payload.contract_call) {
     summary.contract_call = { contract_id: payload.contract_call.contract_id, function_name: payload.contract_call.function_name };
@@ -115,12 +115,10 @@ export function renderEvent(event: FakeEvent, index: number): { event_index: num
     case 'smart_contract_log':
       return { event_index: index, type: 'contract_log', contract_log: event.contract_log };
     case 'stx_asset': {
+      // Only a transfer names a memo (null without one); a mint or burn has no memo field at all.
       const memo = asset.memo as string | undefined;
-      return {
-        event_index: index,
-        type: 'stx_asset',
-        stx_asset: { type: asset.asset_event_type, ...parties, amount: asset.amount, memo: memo ? { hex: memo, repr: '' } : null },
-      };
+      const transfer = asset.asset_event_type === 'transfer' ? { memo: memo ? { hex: memo, repr: memoText(memo) } : null } : {};
+      return { event_index: index, type: 'stx_asset', stx_asset: { type: asset.asset_event_type, ...parties, amount: asset.amount, ...transfer } };
     }
     case 'fungible_token_asset':
       return {
@@ -137,6 +135,11 @@ export function renderEvent(event: FakeEvent, index: number): { event_index: num
     default:
       return { event_index: index, type: event.event_type, [event.event_type]: event[event.event_type] ?? {} };
   }
+}
+
+/** A memo's bytes as text, trailing zero padding dropped, as the API's memoToString shows them. */
+function memoText(hex: string): string {
+  return Buffer.from(hex.slice(2), 'hex').toString('utf8').replace(/\0+$/, '');
 }
 
 function intParam(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number | string {
