@@ -11,7 +11,7 @@ import type { Context } from 'aws-lambda';
 import { operatorChannelOverLog } from './core/operator-log';
 import { runCycle } from './core/cycle';
 import { SMS_PER_RUN_DEFAULT } from './core/sms-budget';
-import type { CycleSummary } from './core/cycle-types';
+import type { CycleSummary, SmsPolls } from './core/cycle-types';
 import type { WatchConfig } from './core/domain';
 import { parseWatchConfigText, WatchConfigError } from './config/watch-config';
 import { contractStatusSweep, createHiroClient, type HiroClient } from './hiro';
@@ -21,7 +21,7 @@ import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
 import { readApiSettings } from './runtime/api-env';
 import { readLambdaSettings, type LambdaSettings } from './runtime/lambda-env';
 import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
-import { pollWhileCaughtUp } from './runtime/poll-loop';
+import { pollWhileCaughtUp, type PollTurn } from './runtime/poll-loop';
 
 /** Stop starting blocks this long before the invocation times out (the issue's floor is 10 s). */
 export const SAFETY_MARGIN_MS = 15_000;
@@ -86,9 +86,18 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
       smsPerRun: config.smsPerRun ?? SMS_PER_RUN_DEFAULT,
     };
     // Optional fast mode: keep polling inside the invocation so an event is alerted seconds after its block.
+    // Polling, the invocation is the run: its polls share the texts and send one SMS digest, with the last.
+    const smsPolls: SmsPolls | undefined =
+      settings.pollIntervalSeconds > 0 ? { textsLeft: budget.smsPerRun, continueTally: false, deferDigest: false } : undefined;
+    const pollBudget = (turn: PollTurn, later: boolean) => {
+      if (!smsPolls) return {};
+      Object.assign(smsPolls, { continueTally: later, deferDigest: !turn.lastPoll });
+      return { smsPolls };
+    };
     const summary = await pollWhileCaughtUp(
-      () => runCycle(deps, config, budget),
-      () => runCycle(deps, { ...config, contracts: [] }, { ...budget, runId: `${budget.runId}:${Date.now()}` }),
+      (turn) => runCycle(deps, config, { ...budget, ...pollBudget(turn, false) }),
+      (turn) =>
+        runCycle(deps, { ...config, contracts: [] }, { ...budget, runId: `${budget.runId}:${Date.now()}`, ...pollBudget(turn, true) }),
       {
         intervalMs: settings.pollIntervalSeconds * 1000,
         deadlineMs,

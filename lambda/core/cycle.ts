@@ -41,18 +41,25 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     // both. Status alerts still go out before any block's; a failed tip is seen where it is awaited.
     const tipRequest = deps.chain.getTip();
     tipRequest.catch(() => {});
-    // A digest a crashed run owed goes first, so that this run's own tally starts afresh.
+    // A digest a crashed run owed goes first, so that this run's own tally starts afresh; a tally an earlier
+    // poll of this invocation left is this run's own, and goes on.
+    const polls = budget.smsPolls;
     const startCursor = budget.smsPerRun === undefined ? null : await state.readCursor();
     const owed = startCursor?.smsDigest;
-    if (owed) {
+    const carried = owed && polls?.continueTally ? owed : undefined;
+    if (owed && !carried) {
       const flushed = await sendSmsDigest(owed, startCursor, config.network, deps, budget.alertStaleAfterMs);
       published.push(...flushed.sent);
     }
     const sms =
       budget.smsPerRun === undefined
         ? undefined
-        : new SmsBudget(budget.smsPerRun, { countedThrough: owed?.throughHeight ?? null });
+        : new SmsBudget(polls ? polls.textsLeft : budget.smsPerRun, {
+            countedThrough: owed?.throughHeight ?? null,
+            ...(carried ? { carried } : {}),
+          });
     const statuses = await checkContractStatuses(deps, config, budget, sms);
+    if (polls && sms) polls.textsLeft = sms.textsLeft();
     summary.contractsChecked = statuses.checked;
     published.push(...statuses.alerts);
     // Polling cycles inside one invocation skip the status check (contracts: []); only a real check reports.
@@ -98,9 +105,11 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     Object.assign(summary, { blocksScanned: scan.blocksScanned, reorgs: scan.reorgs });
     published.push(...scan.published);
     let finalCursor = scan.cursor;
+    if (polls && sms) polls.textsLeft = sms.textsLeft();
     const held = sms?.held();
-    // Not when another run moved the cursor: the tally it carries is that run's to send.
-    if (held && scan.stoppedBecause !== 'cursor-conflict') {
+    // Not when another run moved the cursor: the tally it carries is that run's to send. Nor when another
+    // poll of this invocation follows: the tally stays with the cursor, and the last poll sends it.
+    if (held && scan.stoppedBecause !== 'cursor-conflict' && !polls?.deferDigest) {
       const digest = await sendSmsDigest(held, finalCursor, config.network, deps, budget.alertStaleAfterMs);
       finalCursor = digest.cursor;
       published.push(...digest.sent);

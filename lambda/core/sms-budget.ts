@@ -63,10 +63,20 @@ export class SmsBudget {
    */
   constructor(
     perRun: number,
-    options: { countedThrough?: number | null } = {},
+    options: {
+      countedThrough?: number | null;
+      /** A tally an earlier poll of the same invocation left with the cursor, to go on with rather than send. */
+      carried?: PendingSmsDigest;
+    } = {},
   ) {
     this.slots = Math.max(0, perRun);
     this.countedThrough = options.countedThrough ?? null;
+    this.pending = options.carried ? structuredClone(options.carried) : undefined;
+  }
+
+  /** Texts this budget may still send (what the invocation's next poll starts with). */
+  textsLeft(): number {
+    return this.slots;
   }
 
   private readonly countedThrough: number | null;

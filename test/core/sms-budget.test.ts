@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OutgoingAlert, SmsDigestAlert } from '../../lambda/core/domain';
 import type { CursorPosition } from '../../lambda/core/ports';
+import type { SmsPolls } from '../../lambda/core/cycle-types';
 import { MemoryChain, transfer } from '../support/memory-chain';
 import { config, harness, WATCHED } from './harness';
 
@@ -138,5 +139,51 @@ describe('the digest across crashes and retries', () => {
     expect(h.publisher.keys().filter((k) => k.startsWith('token_transfer'))).toHaveLength(6);
     // The rescanned block's alerts, sent before the crash, do not use up the retry's texts.
     expect(h.publisher.sent.find((o) => o.alert.key === `token_transfer:${next.txs[0]!.txId}`)?.sms).toBe('text');
+  });
+});
+
+describe('an invocation that polls', () => {
+  /** Three polls of one invocation, each finding three new alerts; the handler sets the flags so. */
+  async function pollThrice(h: ReturnType<typeof flood>, polls: SmsPolls, failSecond = false) {
+    for (let poll = 0; poll < 3; poll++) {
+      h.chain.mine(Array.from({ length: 3 }, (_, i) => transfer(WATCHED, String(100 * poll + i + 1))));
+      Object.assign(polls, { continueTally: poll > 0, deferDigest: poll < 2 });
+      if (failSecond && poll === 1) {
+        const realPublish = h.publisher.publish.bind(h.publisher);
+        h.publisher.publish = async () => {
+          h.publisher.publish = realPublish;
+          throw new Error('the invocation dies');
+        };
+        await expect(h.run({ ...SMS, smsPolls: polls })).rejects.toThrow(/dies/);
+        return;
+      }
+      await h.run({ ...SMS, smsPolls: polls });
+    }
+  }
+
+  it('texts smsPerRun alerts in the whole invocation and sends one digest, with its last poll', async () => {
+    const h = flood([], 100);
+    await h.run(SMS); // a first run leaves a cursor
+    const polls: SmsPolls = { textsLeft: SMS.smsPerRun, continueTally: false, deferDigest: false };
+    await pollThrice(h, polls);
+    expect(routes(h.publisher.sent)).toEqual([...Array(2).fill('token_transfer:text'), ...Array(7).fill('token_transfer:held'), 'sms_digest:digest']);
+    expect(digests(h.publisher.sent)).toEqual([expect.objectContaining({ held: { critical: 7, warning: 0, info: 0 } })]);
+    expect(polls.textsLeft).toBe(0);
+    expect((await h.state.readCursor())?.smsDigest).toBeUndefined();
+  });
+
+  it('leaves the tally of an invocation that died between polls to the next, which sends it once', async () => {
+    const h = flood([], 100);
+    await h.run(SMS);
+    await pollThrice(h, { textsLeft: SMS.smsPerRun, continueTally: false, deferDigest: false }, true);
+    expect(digests(h.publisher.sent)).toHaveLength(0);
+    // The first poll held one alert; the second held its three before it died publishing them.
+    expect((await h.state.readCursor())?.smsDigest).toMatchObject({ counts: { critical: 4 } });
+
+    h.advance(200_000); // the dead invocation's lease and claims are stale
+    await h.run(SMS);
+    expect(digests(h.publisher.sent)).toEqual([expect.objectContaining({ held: { critical: 4, warning: 0, info: 0 } })]);
+    expect(h.publisher.keys().filter((k) => k.startsWith('token_transfer'))).toHaveLength(6);
+    expect((await h.state.readCursor())?.smsDigest).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
 import type { CycleSummary } from '../../lambda/core/cycle-types';
+import { SAFETY_MARGIN_MS } from '../../lambda/handler';
 import { createFakeHiro, fakeAddress, transfer, type RunningFakeHiro } from '../support/fake-hiro';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
 import { captureOutput, lambdaContext } from '../support/lambda-invocation';
@@ -109,4 +110,22 @@ describe('the handler pages phones within the per-run SMS budget', () => {
     expect(published.map((e) => attribute(e, 'sms'))).toEqual(['text', 'text', 'held', 'digest']);
     expect((await store().readCursor())?.smsDigest).toBeUndefined();
   });
+
+  it('polling, counts the budget per invocation: its polls share the texts and send one digest, with the last', async () => {
+    process.env.POLL_INTERVAL_SECONDS = '1';
+    // 2.5 s of work (the safety margin taken off): polls start at 0, 1 and 2 s; blocks arrive between them.
+    const mines = [300, 1_300].map((ms, i) =>
+      setTimeout(() => fake.chain.mine([1, 2, 3].map((n) => transfer({ to: treasury, amount: 100 * (i + 1) + n }))), ms),
+    );
+    try {
+      const summary = await handler({}, lambdaContext('sms-poll', SAFETY_MARGIN_MS + 2_500));
+      expect(summary.alertsPublished).toBe(7);
+    } finally {
+      mines.forEach(clearTimeout);
+      delete process.env.POLL_INTERVAL_SECONDS;
+    }
+    expect(published.map((e) => attribute(e, 'sms'))).toEqual(['text', 'text', 'held', 'held', 'held', 'held', 'digest']);
+    expect(JSON.parse(JSON.parse(published[6]!.Message!).default)).toMatchObject({ held: { critical: 4 } });
+    expect((await store().readCursor())?.smsDigest).toBeUndefined();
+  }, 20_000);
 });
