@@ -1,6 +1,7 @@
 // What the three asset kinds (stx_transfer, ft_transfer, nft_transfer) share: which transactions they need
 // events for, the walk over a block's asset events, and how a movement reads for the watched principal.
 import type { AssetEvent, Block, ContractLogEvent, Transaction, TxEvents } from '../domain';
+import { decodeClarityOrNull } from '../clarity/decode';
 import { shortPrincipal } from '../render/chain-text';
 import { id, type Row } from '../render/email-parts';
 import { sanitizeUntrusted } from '../render/untrusted-text';
@@ -100,18 +101,10 @@ export function pairedMemo(tx: Transaction, logs: readonly ContractLogEvent[], e
   return clarityBufferHex(next.valueHex);
 }
 
-/**
- * The bytes of a serialized Clarity buffer (type 0x02, a 4-byte big-endian length, the bytes), or null for
- * any other value. Written out rather than decoded with @stacks/transactions: the format is five bytes of
- * header, and the Lambda bundle need not carry the Clarity codec for it.
- */
+/** The bytes of a serialized Clarity buffer, or null for any other value (or none). */
 export function clarityBufferHex(valueHex: string): string | null {
-  const digits = valueHex.replace(/^0x/i, '').toLowerCase();
-  if (!/^02[0-9a-f]{8}/.test(digits)) return null;
-  const length = Number.parseInt(digits.slice(2, 10), 16);
-  const body = digits.slice(10);
-  if (body.length !== length * 2 || !/^[0-9a-f]*$/.test(body)) return null;
-  return `0x${body}`;
+  const value = decodeClarityOrNull(valueHex);
+  return value?.type === 'buffer' ? value.hex : null;
 }
 
 const MARKER = '...';

@@ -1,7 +1,7 @@
 // `contract_call`: a transaction that called a watched contract directly (as the API lists it), filtered by
 // function, sender and outcome. Everything comes from the block's transaction list: no extra requests.
 import type { AlertBase, ContractCallRule, Transaction } from '../domain';
-import { block, fields, id, logValue, networkName, smsWhere } from '../render/email-parts';
+import { fields, id, logValue, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { contractName, explorerTxUrl, isoTime, LIMITS, shortPrincipal } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
@@ -107,10 +107,7 @@ export const contractCallKind = {
         ['Function', sanitizeUntrusted(a.function_name, LIMITS.topic)],
         ['Caller', id(a.sender)],
         ['Status', sanitizeUntrusted(a.tx_status, LIMITS.status)],
-        ['Block', block(a.block_height, a.block_hash)],
-        ['Block time', isoTime(a.block_time)],
-        ['Transaction', id(a.tx_id)],
-        ['Explorer', explorerTxUrl(a.tx_id, a.network)],
+        ...chainRows(a),
       ]),
       '',
       'Arguments (Clarity):',

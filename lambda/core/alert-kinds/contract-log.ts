@@ -1,8 +1,8 @@
 // `contract_log`: a smart_contract_log event printed by a watched contract, whatever contract the transaction
 // called (a watched contract reached through another contract still counts).
 import type { AlertBase, ContractLogEvent } from '../domain';
-import { ClarityDecodeError, clarityToJson, decodeClarity, type ClarityJson, type ClarityTree } from '../clarity/decode';
-import { block, fields, id, logValue, networkName, smsWhere } from '../render/email-parts';
+import { clarityToJson, decodeClarityOrNull, type ClarityJson, type ClarityTree } from '../clarity/decode';
+import { fields, id, logValue, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { contractName, explorerTxUrl, isoTime, LIMITS } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
@@ -24,16 +24,6 @@ export interface ContractLogAlert extends AlertBase {
   value_hex: string;
   /** The value decoded into plain JSON (integers as decimal strings); absent when the hex is not a Clarity value. */
   value?: ClarityJson;
-}
-
-/** The decoded value, or null when the API's hex is not a Clarity value: then no `where` can hold. */
-function decodeLog(log: ContractLogEvent): ClarityTree | null {
-  try {
-    return decodeClarity(log.valueHex);
-  } catch (error) {
-    if (error instanceof ClarityDecodeError) return null;
-    throw error;
-  }
 }
 
 /** A rule holds when its `contains` and its `where` both do (each only when given). */
@@ -91,7 +81,8 @@ export const contractLogKind = {
         for (const log of txEvents.logs) {
           const logRules = rules.logRules.get(log.contractId);
           if (!logRules) continue;
-          const value = decodeLog(log);
+          // Not a Clarity value: then no `where` can hold.
+          const value = decodeClarityOrNull(log.valueHex);
           // One alert per event however many rules it meets; it carries the most severe rule (rule-meta.ts).
           const meta = strongestRule(logRules.filter((rule) => holds(rule, log, value)).map((rule) => rule.meta));
           if (!meta) continue;
@@ -134,11 +125,7 @@ export const contractLogKind = {
       fields([
         ['Contract', id(a.contract_id)],
         ['Topic', sanitizeUntrusted(a.topic, LIMITS.topic)],
-        ['Block', block(a.block_height, a.block_hash)],
-        ['Block time', isoTime(a.block_time)],
-        ['Transaction', id(a.tx_id)],
-        ['Event index', String(a.event_index)],
-        ['Explorer', explorerTxUrl(a.tx_id, a.network)],
+        ...chainRows(a),
       ]),
       '',
       ...valueSection(a),

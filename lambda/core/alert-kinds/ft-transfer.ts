@@ -1,7 +1,7 @@
 // `ft_transfer`: a fungible token (sBTC, SIP-010 tokens) minted to, sent to, sent from or burned by a watched
 // principal, as a `transfers` rule on its asset (or `*`) says.
 import type { AlertBase, FtAssetEvent } from '../domain';
-import { block, fields, id, networkName, smsWhere } from '../render/email-parts';
+import { fields, id, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { formatTokenAmount } from '../render/token-amount';
@@ -70,11 +70,7 @@ export const ftTransferKind = {
         ['Token', id(a.asset_id)],
         ['Action', actionText(a)],
         ...sideRows(a),
-        ['Block', block(a.block_height, a.block_hash)],
-        ['Block time', isoTime(a.block_time)],
-        ['Transaction', id(a.tx_id)],
-        ['Event index', String(a.event_index)],
-        ['Explorer', explorerTxUrl(a.tx_id, a.network)],
+        ...chainRows(a),
       ]),
     ].join('\n'),
 

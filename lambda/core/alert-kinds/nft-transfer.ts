@@ -1,7 +1,7 @@
 // `nft_transfer`: a non-fungible token (a BNS name, a collectible) minted to, sent to, sent from or burned
 // by a watched principal. A rule with `minAmount` never matches one: an NFT has no amount.
 import type { AlertBase, NftAssetEvent } from '../domain';
-import { block, fields, id, logValue, networkName, smsWhere } from '../render/email-parts';
+import { fields, id, logValue, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { assetName } from '../render/token-amount';
@@ -60,11 +60,7 @@ export const nftTransferKind = {
         ['Collection', id(a.asset_id)],
         ['Action', actionText(a)],
         ...sideRows(a),
-        ['Block', block(a.block_height, a.block_hash)],
-        ['Block time', isoTime(a.block_time)],
-        ['Transaction', id(a.tx_id)],
-        ['Event index', String(a.event_index)],
-        ['Explorer', explorerTxUrl(a.tx_id, a.network)],
+        ...chainRows(a),
       ]),
       '',
       'Token (Clarity):',

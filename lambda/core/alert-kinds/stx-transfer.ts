@@ -2,7 +2,7 @@
 // marketplace payouts, DeFi withdrawals, `stx-transfer-memo?`), to or from a watched principal. A native
 // token_transfer transaction is never this kind: it alerts once, as `token_transfer`.
 import type { AlertBase, StxAssetEvent } from '../domain';
-import { amount, block, fields, id, memo, networkName, smsWhere } from '../render/email-parts';
+import { amount, fields, id, memo, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { decodeMemo, explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount, stxOrAsReceived } from '../render/stx-amount';
 import { actionText, counterparty, headline, needsAssetEvents, orNone, pairedMemo, watchedMoves, whoMoved, type AssetAlertBase, sideRows } from './asset-moves';
@@ -70,11 +70,7 @@ export const stxTransferKind = {
         ...sideRows(a),
         ['Memo', a.memo === null ? 'none' : memo(a.memo)],
         ['Contract called', a.contract_id === null ? 'none' : id(a.contract_id)],
-        ['Block', block(a.block_height, a.block_hash)],
-        ['Block time', isoTime(a.block_time)],
-        ['Transaction', id(a.tx_id)],
-        ['Event index', String(a.event_index)],
-        ['Explorer', explorerTxUrl(a.tx_id, a.network)],
+        ...chainRows(a),
       ]),
     ].join('\n'),
 

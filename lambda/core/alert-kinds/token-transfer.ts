@@ -2,7 +2,7 @@
 // rule on STX watches (its recipient, or its sender for an outflow). Its own `stx_asset` event never alerts
 // a second time: the asset kinds skip native transfers.
 import type { AlertBase } from '../domain';
-import { fields, id, amount, memo, block, networkName, smsWhere } from '../render/email-parts';
+import { fields, id, amount, memo, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { decodeMemo, explorerTxUrl, isoTime, shortPrincipal } from '../render/chain-text';
 import { formatCount, stxOrAsReceived } from '../render/stx-amount';
 import type { ChainKind, Matched } from './kind';
@@ -86,10 +86,7 @@ export const tokenTransferKind = {
         ['To', id(a.recipient)],
         ['From', id(a.sender)],
         ['Memo', memo(a.memo)],
-        ['Block', block(a.block_height, a.block_hash)],
-        ['Block time', isoTime(a.block_time)],
-        ['Transaction', id(a.tx_id)],
-        ['Explorer', explorerTxUrl(a.tx_id, a.network)],
+        ...chainRows(a),
       ]),
     ].join('\n'),
 

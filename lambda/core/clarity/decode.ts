@@ -151,6 +151,16 @@ export function decodeClarity(hex: string): ClarityTree {
   return tree;
 }
 
+/** The decoded value, or null when `hex` is not a Clarity value (the API's text is untrusted). */
+export function decodeClarityOrNull(hex: string): ClarityTree | null {
+  try {
+    return decodeClarity(hex);
+  } catch (error) {
+    if (error instanceof ClarityDecodeError) return null;
+    throw error;
+  }
+}
+
 /** Plain JSON: integers as decimal strings (JSON numbers lose precision), `(ok x)` as `{"ok": x}`. */
 export function clarityToJson(tree: ClarityTree): ClarityJson {
   switch (tree.type) {

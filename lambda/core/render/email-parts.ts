@@ -1,7 +1,7 @@
 // Pieces the kinds' email bodies are built from, so that every kind lays out its fields, ids, amounts and
 // blocks alike.
 import type { Network } from '../domain';
-import { decodeMemo, LIMITS, shortTxId } from './chain-text';
+import { decodeMemo, explorerTxUrl, isoTime, LIMITS, shortTxId } from './chain-text';
 import { formatCount, formatStx } from './stx-amount';
 import { sanitizeUntrusted, truncate } from './untrusted-text';
 
@@ -16,6 +16,17 @@ export function fields(rows: readonly Row[]): string {
 export const id = (value: string) => sanitizeUntrusted(value, LIMITS.id);
 export const networkName = (network: Network) => `Stacks ${network}`;
 export const block = (height: number, hash: string) => `${formatCount(height)} (hash ${id(hash)})`;
+
+/** Where an alert found in a block happened: the block, its time, the transaction, the event, the explorer link. */
+export function chainRows(a: { network: Network; block_height: number; block_hash: string; block_time: number; tx_id: string; event_index?: number }): Row[] {
+  return [
+    ['Block', block(a.block_height, a.block_hash)],
+    ['Block time', isoTime(a.block_time)],
+    ['Transaction', id(a.tx_id)],
+    ...(a.event_index === undefined ? [] : [['Event index', String(a.event_index)] as const]),
+    ['Explorer', explorerTxUrl(a.tx_id, a.network)],
+  ];
+}
 
 /** An STX amount in STX and exact micro-STX, or as received when it is no whole number. */
 export function amount(microStx: string): string {
