@@ -1,5 +1,6 @@
 // Validated v3 bodies into domain types, as ./mappers does for the v1 and v2 ones.
 import type { AssetAction, AssetEvent, ContractLogEvent, Transaction } from '../core/domain';
+import { principalOrNull } from './mappers';
 import type { RawTransactionSummary, RawV3TransactionEvent } from './schemas-v3';
 
 export function fromTransactionSummary(raw: RawTransactionSummary): Transaction {
@@ -37,9 +38,6 @@ export function fromV3Event(raw: RawV3TransactionEvent): ContractLogEvent | null
     valueRepr: raw.contract_log.value.repr,
   };
 }
-
-/** None is absent, null or "" (v1's way): a mint's sender, a burn's recipient. */
-const principalOrNull = (value: string | null | undefined) => (value ? value : null);
 
 function movement(eventIndex: number, asset: { type: AssetAction; sender?: string | null; recipient?: string | null }) {
   return { eventIndex, action: asset.type, sender: principalOrNull(asset.sender), recipient: principalOrNull(asset.recipient) };

@@ -64,7 +64,8 @@ export function toContractLog(raw: RawTxEvent): ContractLogEvent | null {
 }
 
 /** An empty principal is the API's way of saying "none": a mint's sender, a burn's recipient. */
-const principalOrNull = (value: string | undefined) => (value === undefined || value === '' ? null : value);
+/** No principal is absent, null or "" (the API's ways of saying so): a mint's sender, a burn's recipient. */
+export const principalOrNull = (value: string | null | undefined) => (value ? value : null);
 
 /**
  * The asset movement of an `stx_asset`, `fungible_token_asset` or `non_fungible_token_asset` event; null for
