@@ -6,6 +6,7 @@ import { BlockScanner } from './block-scanner';
 import { watchContractStatuses } from './contract-status-watch';
 import { contractsThisCycle } from './contract-status-sweep';
 import { compileWatchRules } from './watch-rules';
+import type { RuleMeta } from './rule-meta';
 import { RunLease } from './run-lease';
 import { AlertInFlightError } from './delivery';
 import { reportApiDeprecations } from './api-deprecations';
@@ -43,14 +44,17 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     tipRequest.catch(() => {});
     // A digest a crashed run owed goes first, so that this run's own tally starts afresh; a tally an earlier
     // poll of this invocation left is this run's own, and goes on.
+    // Read once: under the lease only this run moves the cursor.
+    let cursor = await state.readCursor();
     const polls = budget.smsPolls;
-    const startCursor = budget.smsPerRun === undefined ? null : await state.readCursor();
-    const owed = startCursor?.smsDigest;
+    const owed = budget.smsPerRun === undefined ? undefined : cursor?.smsDigest;
     const carried = owed && polls?.continueTally ? owed : undefined;
     if (owed && !carried) {
-      const flushed = await sendSmsDigest(owed, startCursor, config.network, deps, budget.alertStaleAfterMs);
+      const flushed = await sendSmsDigest(owed, cursor, config.network, deps, budget.alertStaleAfterMs);
+      cursor = flushed.cursor;
       published.push(...flushed.sent);
     }
+    const rules = compileWatchRules(config);
     const sms =
       budget.smsPerRun === undefined
         ? undefined
@@ -58,7 +62,7 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
             countedThrough: owed?.throughHeight ?? null,
             ...(carried ? { carried } : {}),
           });
-    const statuses = await checkContractStatuses(deps, config, budget, sms);
+    const statuses = await checkContractStatuses(deps, config, budget, rules.contractsMeta, sms);
     if (polls && sms) polls.textsLeft = sms.textsLeft();
     summary.contractsChecked = statuses.checked;
     published.push(...statuses.alerts);
@@ -72,7 +76,6 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
       return finish(summary, 'api-not-synced', deps, startedAt);
     }
     summary.tip = { height: tip.height, hash: tip.hash };
-    const cursor = await state.readCursor();
     const lastHeight = tip.height - config.confirmations;
     const firstHeight = config.startHeight === 'latest' ? lastHeight : config.startHeight;
     // Far behind the tip, alerts are old news by the time they are found: the digest, not a text each.
@@ -90,7 +93,7 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
       deps,
       {
         network: config.network,
-        rules: compileWatchRules(config),
+        rules,
         firstHeight,
         lastHeight,
         tip: summary.tip,
@@ -132,10 +135,15 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
  * claims) is left to a later run, which finds the change again since nothing about it was stored: the
  * block scan does not depend on it and goes on, rather than the whole cycle failing.
  */
-async function checkContractStatuses(deps: CycleDeps, config: WatchConfig, budget: CycleBudget, sms: SmsBudget | undefined) {
+async function checkContractStatuses(
+  deps: CycleDeps,
+  config: WatchConfig,
+  budget: CycleBudget,
+  contractsMeta: RuleMeta,
+  sms: SmsBudget | undefined,
+) {
   try {
     const contracts = contractsThisCycle(config.contracts, budget.statusSweep, deps.clock.now());
-    const { contractsMeta } = compileWatchRules(config);
     return await watchContractStatuses(contracts, config.network, deps.chain, deps, budget.alertStaleAfterMs, contractsMeta, sms);
   } catch (error) {
     if (!(error instanceof AlertInFlightError)) throw error;

@@ -2,7 +2,7 @@
 // with the metadata (rule name, severity) its alerts carry.
 import type { AssetAction, ContractCallRule, ContractLogRule, TransferRule, WatchConfig } from './domain';
 import { compileWhere, type Condition } from './clarity/conditions';
-import { compareSeverity, defaultRuleName, ruleMeta, strongestRule, type RuleMeta } from './rule-meta';
+import { defaultRuleName, ruleMeta, strongestRule, type RuleMeta } from './rule-meta';
 
 /** A log rule with its `where` compiled once, not on every log. */
 export interface CompiledLogRule extends ContractLogRule {
@@ -142,9 +142,8 @@ export interface Tracked {
 /** The better of two matched rules: the more severe, then the first in config order (rule-meta.ts). */
 function stronger(best: CompiledTransferRule | undefined, rule: CompiledTransferRule): CompiledTransferRule {
   if (!best) return rule;
-  const bySeverity = compareSeverity(rule.meta.severity, best.meta.severity);
-  if (bySeverity !== 0) return bySeverity < 0 ? rule : best;
-  return rule.index < best.index ? rule : best;
+  const [first, second] = best.index <= rule.index ? [best, rule] : [rule, best];
+  return strongestRule([first.meta, second.meta]) === first.meta ? first : second;
 }
 
 /**
