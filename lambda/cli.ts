@@ -216,7 +216,7 @@ async function replay(options: CliOptions, range: { from: number; to: number }, 
         await out.publish(alerts.map((alert) => ({ alert, rendering: render(alert) })));
       },
       onBlockDone: (p) => progress?.update(p),
-    });
+    }, { now: () => Date.now() });
     clearProgress();
     telemetry.log('info', `replayed ${done.blocks} block${done.blocks === 1 ? '' : 's'} (${range.from}–${range.to}): ${done.alerts} alert${done.alerts === 1 ? '' : 's'} would have been sent`);
     return EXIT.ok;
