@@ -4,6 +4,7 @@
 // waits and assumed round trips (Hiro 100 ms, DynamoDB 5 ms, SNS 30 ms) are timers that overlap as they
 // would (requests in parallel wait together), local work is measured, so a cycle's duration is what the
 // function would be billed for.
+import { SMS_PER_RUN_DEFAULT } from '../lambda/core/sms-budget';
 import { operatorChannelOverLog } from '../lambda/core/operator-log';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { runCycle } from '../lambda/core/cycle';
@@ -109,6 +110,8 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
         deadlineMs: clock.now() + 105_000,
         leaseTtlMs: 120_000,
         alertStaleAfterMs: 120_000,
+        // As the handler runs a cycle: alerts past the run's texts are held for one SMS digest.
+        smsPerRun: SMS_PER_RUN_DEFAULT,
       }).catch((error: unknown) => {
         captured.stop();
         throw error;

@@ -252,9 +252,9 @@ export class BlockScanner {
   /**
    * Decides which alerts are texted and which held for the digest, and keeps a grown tally with the cursor
    * *before* the held alerts go out, so that a crash after publishing them cannot lose them from the digest.
-   * The progress since the stored cursor (all delivered) is saved with it. This costs writes only when the
-   * tally grows, which is rare: past the run's SMS budget. (Before a first run's first block there is no
-   * cursor to keep it with: that block's tally rides with its cursor write.)
+   * One cursor write, only when the tally grows (past the run's SMS budget). A first run with no stored
+   * cursor yet saves its progress to have one; before its first block there is nothing to keep it with, and
+   * that block's tally rides with its cursor write.
    */
   private async routeSms(alerts: readonly Alert[]): Promise<ReadonlyMap<string, SmsRoute> | undefined> {
     const sms = this.plan.sms;
@@ -262,9 +262,13 @@ export class BlockScanner {
     const before = sms.held();
     const routes = sms.routeAll(alerts);
     const after = sms.held();
-    if (after && JSON.stringify(after) !== JSON.stringify(before) && !(await this.save()) && this.cursor) {
-      const { version: _version, ...position } = this.cursor;
-      await this.moveCursor(position);
+    if (after && JSON.stringify(after) !== JSON.stringify(before)) {
+      if (this.cursor) {
+        const { version: _version, ...position } = this.cursor;
+        await this.moveCursor(position);
+      } else {
+        await this.save();
+      }
     }
     return routes;
   }
