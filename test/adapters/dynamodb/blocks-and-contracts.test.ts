@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ScannedBlock, StoredContractStatus } from '../../../lambda/core/ports';
+import { listBytes } from '../../../lambda/adapters/dynamodb/key-lists';
 import { useLocalStateTable } from './local-state-table';
 
 const table = useLocalStateTable();
@@ -101,6 +102,17 @@ describe('scanned blocks', () => {
       { height: 300, hash: '0xlegacy', parentHash: '0x12b', alertKeys: ['token_transfer:0xl'] },
       { height: 301, hash: '0xstretch', parentHash: '0xlegacy', alertKeys: [] },
     ]);
+  });
+
+  it('writes a stretch whose blocks together carry more alert keys than one item holds, and reads every key back', async () => {
+    const store = table.store();
+    // Three ~185 KB lists: each fits an item alone, all three inline would exceed DynamoDB's 400 KB item limit.
+    const keysOf = (height: number) =>
+      Array.from({ length: 1_830 }, (_, i) => `contract_log:0x${String(height).padStart(64, '0')}:${String(i).padStart(20, '0')}`);
+    const blocks = [700, 701, 702].map((height) => scanned(height, keysOf(height)));
+    expect(listBytes(blocks[0]!.alertKeys)).toBe(184_833);
+    await store.putScannedBlocks(blocks);
+    expect(await table.store().getScannedBlocks(700, 702)).toEqual(blocks);
   });
 
   it('stores a TTL on each stretch of blocks in epoch seconds', async () => {
