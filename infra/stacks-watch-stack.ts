@@ -110,9 +110,9 @@ export class StacksWatchStack extends Stack {
       scheduleInterval: interval,
       lagAlarmSeconds: settings.lagAlarmSeconds,
     });
-    const { functionErrors, deadLetters, chainLag } = this.alarms;
+    const { functionErrors, deadLetters, chainLag, undeliverableAlerts } = this.alarms;
     this.dashboard = settings.dashboard
-      ? new WatcherDashboard(this, 'Dashboard', { fn, deadLetterQueue, metrics, alarms: [chainLag, functionErrors, deadLetters] })
+      ? new WatcherDashboard(this, 'Dashboard', { fn, deadLetterQueue, metrics, alarms: [chainLag, functionErrors, deadLetters, undeliverableAlerts] })
       : undefined;
 
     new CfnOutput(this, 'AlertsTopicArn', { value: this.topics.alerts.topicArn });

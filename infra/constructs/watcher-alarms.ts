@@ -1,5 +1,5 @@
-// The alarms that page someone, to the operations topic: the watcher failing, a lost run, or the watcher
-// falling behind or going silent. Each description says what to look at. Conditions the function itself can
+// The alarms that page someone, to the operations topic: the watcher failing, a lost run, an alert parked
+// as undeliverable, or the watcher falling behind or going silent. Each description says what to look at. Conditions the function itself can
 // name (a deep reorg, 429s that do not stop) are for it to report through its operator channel rather than
 // as alarms of their own ($0.10 a month each, and a metric sent on every run for their missing data to mean
 // anything).
@@ -27,6 +27,7 @@ export class WatcherAlarms extends Construct {
   readonly functionErrors: Alarm;
   readonly deadLetters: Alarm;
   readonly chainLag: Alarm;
+  readonly undeliverableAlerts: Alarm;
 
   constructor(scope: Construct, id: string, props: WatcherAlarmsProps) {
     super(scope, id);
@@ -51,6 +52,14 @@ export class WatcherAlarms extends Construct {
       props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
       'A scheduled run was lost: it failed, or waited longer than one interval behind a run still going. The ' +
         'queued message says which (EventAgeExceeded means runs overlapped). Purge the queue once understood.',
+    );
+    // A parked alert is one nobody received: the function sends the count only when it is not zero, so
+    // missing data means none were lost.
+    this.undeliverableAlerts = atLeastOnce(
+      'UndeliverableAlerts',
+      metrics.metric('AlertsUndeliverable', { period: FIVE_MINUTES, statistic: 'Sum' }),
+      'An alert could not be published and was parked. Read the function logs ("alert parked") for the alert ' +
+        'and the reason (a refused message, a missing topic or permission), fix it, and publish it by hand if needed.',
     );
     // A watcher that stopped running emits no lag at all, so silence counts as lag.
     const lagPeriod = Duration.minutes(Math.max(FIVE_MINUTES.toMinutes(), props.scheduleInterval.toMinutes()));

@@ -37,6 +37,8 @@ const UNITS: Record<LambdaMetricName, Unit> = {
 export const LEAN_METRICS: Partial<Record<LambdaMetricName, 'always' | 'non-zero'>> = {
   ChainLagSeconds: 'always',
   AlertsPublished: 'non-zero',
+  // Its alarm pages: a parked alert is one nobody received.
+  AlertsUndeliverable: 'non-zero',
   ReorgsDetected: 'non-zero',
   DeepReorgs: 'non-zero',
   ApiThrottled: 'non-zero',

@@ -21,9 +21,14 @@ const alarmProps = (s: Synthesized, pick: (alarms: Synthesized['stack']['alarms'
 const operationsTopic = (s: Synthesized) => ({ Ref: s.stack.getLogicalId(s.stack.topics.operations.node.defaultChild as CfnElement) });
 
 describe('alarms', () => {
-  it('are the three that page someone (errors, lost runs, lag or silence), each telling the operations topic when it fires and when it clears', () => {
+  it('are the four that page someone (errors, lost runs, lost alerts, lag or silence), each telling the operations topic when it fires and when it clears', () => {
     const alarms = Object.values(defaults.template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual(['ApproximateNumberOfMessagesVisible', 'ChainLagSeconds', 'Errors']);
+    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual([
+      'AlertsUndeliverable',
+      'ApproximateNumberOfMessagesVisible',
+      'ChainLagSeconds',
+      'Errors',
+    ]);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([operationsTopic(defaults)]);
       expect(alarm.Properties.OKActions).toEqual([operationsTopic(defaults)]);
@@ -49,6 +54,19 @@ describe('alarms', () => {
       Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [onlyResource(defaults.template, 'AWS::SQS::Queue').id, 'QueueName'] } }],
       Threshold: 1,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  it('fire on any alert parked as undeliverable, on the service dimension Powertools emits, with no data meaning none', () => {
+    expect(alarmProps(defaults, (a) => a.undeliverableAlerts)).toMatchObject({
+      Namespace: 'StacksWatch',
+      MetricName: 'AlertsUndeliverable',
+      Dimensions: [{ Name: 'service', Value: 'stacks-watch' }],
+      Statistic: 'Sum',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
     });
   });
 
@@ -144,6 +162,6 @@ describe('dashboard', () => {
 
   it('shows the state of every alarm', () => {
     const widget = body.widgets.find((w) => w.properties.title === 'Alarms') as unknown as { properties: { alarms: unknown[] } };
-    expect(widget.properties.alarms).toHaveLength(3);
+    expect(widget.properties.alarms).toHaveLength(4);
   });
 });
