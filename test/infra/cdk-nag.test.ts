@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Stack, Validations } from 'aws-cdk-lib';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks, HIPAASecurityChecks, NIST80053R4Checks, NIST80053R5Checks, PCIDSS321Checks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { synthStack } from './support/synth';
+import { synthStack, testApp } from './support/synth';
 
 function violationsOf(scope: IConstruct) {
   const report = new AwsSolutionsChecks().validateScope(scope);
@@ -77,7 +77,7 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('does report what is not acknowledged, so a clean report means something', () => {
-    const stack = new Stack(new App(), 'Bare');
+    const stack = new Stack(testApp(), 'Bare');
     new Queue(stack, 'Plain');
     expect(violationsOf(stack)).toEqual(expect.arrayContaining([expect.stringMatching(/^AwsSolutions-SQS3 at Bare\/Plain/)]));
   });

@@ -1,8 +1,11 @@
 // Synthesizes the stack the way `cdk synth` does (cdk.json's feature flags, the app's context), with
 // bundling skipped unless a test asks for it.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { App } from 'aws-cdk-lib';
+import { afterAll } from 'vitest';
+import { App, type AppProps } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildStacksWatch } from '../../../infra/build-stacks-watch';
 import type { StacksWatchStack } from '../../../infra/stacks-watch-stack';
@@ -16,6 +19,21 @@ function cdkJsonContext(): Record<string, unknown> {
   return cdkJson.context ?? {};
 }
 
+// Each synth (Template.fromStack, Annotations, cdk-nag's aspects) writes a cloud assembly to the app's outdir,
+// by default a fresh `cdk.out*` folder in the OS temp directory that nothing removes. Apps made here write to
+// a folder of their own, removed when the test file is done.
+const outdirs: string[] = [];
+afterAll(() => {
+  for (const dir of outdirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A CDK app whose cloud assembly is removed after the test file. */
+export function testApp(props: Omit<AppProps, 'outdir'> = {}): App {
+  const outdir = mkdtempSync(join(tmpdir(), 'stacks-watch-cdk-'));
+  outdirs.push(outdir);
+  return new App({ ...props, outdir });
+}
+
 export interface Synthesized {
   app: App;
   stack: StacksWatchStack;
@@ -23,7 +41,7 @@ export interface Synthesized {
 }
 
 export function synthStack(context: Record<string, unknown> = {}): Synthesized {
-  const app = new App({
+  const app = testApp({
     // The CloudFormation schema check costs seconds per synth; the `cdk synth` test runs it once.
     builtinCloudFormationValidation: false,
     context: {
