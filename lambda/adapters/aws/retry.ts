@@ -1,10 +1,15 @@
-// Retries of throttled and transient AWS calls, layered on top of the SDK's own standard retry strategy.
-// The SDK already retries these a few times inside `send`, but the adapters receive a client built
-// elsewhere (its maxAttempts may be 1), and the SDK stops retrying once its retry-token bucket is spent
-// under sustained throttling; this second, short layer rides out a throttling burst within one run.
+// Retries of throttled and transient AWS calls, layered on top of the SDK's own standard retry strategy,
+// with the SDK's own classification of what is worth retrying (@smithy/core/retry).
 //
-// The classification mirrors the SDK's (its helpers live in @smithy/core/retry, a transitive package this
-// project does not depend on directly, so the few lists are repeated here).
+// Only the loop and its backoff are the project's, because the SDK's strategy cannot do what they are for:
+// its StandardRetryStrategy waits on the real clock inside refreshRetryTokenForRetry (no injected sleep, so
+// neither tests nor a run's time budget can bound it), gives up once the client's shared token bucket is
+// spent under sustained throttling, and hides its attempt count from the caller, while the SNS publisher runs
+// its clients at maxAttempts 1 (a timed-out publish retried blind may go out twice) and the cursor write must
+// know whether a refused write was a retry of its own.
+import { isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
+
+type SdkError = Parameters<typeof isTransientError>[0];
 
 export interface RetryPolicy {
   /** Total attempts, the first included. */
@@ -17,73 +22,16 @@ export type Sleep = (ms: number) => Promise<void>;
 
 export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const THROTTLING_NAMES = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'Throttling',
-  'ThrottledException',
-  'RequestLimitExceeded',
-  'TooManyRequestsException',
-  'RequestThrottled',
-  'RequestThrottledException',
-  'KMSThrottlingException',
-  'LimitExceededException',
-  'SlowDown',
-]);
-
-const TRANSIENT_NAMES = new Set([
-  'InternalServerError',
-  'InternalFailure',
-  'InternalErrorException',
-  'ServiceUnavailable',
-  'ServiceUnavailableException',
-  'TimeoutError',
-  'RequestTimeout',
-  'RequestTimeoutException',
-  'TransactionInProgressException',
-]);
-
-const NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
-
-interface AwsErrorShape {
-  name?: unknown;
-  code?: unknown;
-  cause?: unknown;
-  $retryable?: unknown;
-  $metadata?: { httpStatusCode?: unknown };
-}
-
-/** True for throttling: the service turned the request away unprocessed. */
+/** True for throttling: the service turned the request away unprocessed (the SDK's own classification). */
 export function isThrottlingAwsError(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const e = error as AwsErrorShape;
-  const status = typeof e.$metadata?.httpStatusCode === 'number' ? e.$metadata.httpStatusCode : 0;
-  return (typeof e.name === 'string' && THROTTLING_NAMES.has(e.name)) || status === 429;
+  return typeof error === 'object' && error !== null && isThrottlingError(error as SdkError);
 }
 
-/** True for errors worth retrying: throttling, 5xx, timeouts and dropped connections. */
-export function isTransientAwsError(error: unknown, depth = 0): boolean {
+/** True for errors the SDK would retry: throttling, 5xx, timeouts and dropped connections (its classification). */
+export function isTransientAwsError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const e = error as AwsErrorShape;
-  if (e.name === 'AbortError') return false;
-  const status = typeof e.$metadata?.httpStatusCode === 'number' ? e.$metadata.httpStatusCode : 0;
-  return (
-    (typeof e.name === 'string' && (THROTTLING_NAMES.has(e.name) || TRANSIENT_NAMES.has(e.name))) ||
-    (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) ||
-    e.$retryable !== undefined ||
-    status === 429 ||
-    status >= 500 ||
-    (depth < 5 && e.cause !== undefined && isTransientAwsError(e.cause, depth + 1))
-  );
+  const e = error as SdkError;
+  return isThrottlingError(e) || isTransientError(e) || isServerError(e);
 }
 
 /** "Full jitter" exponential backoff: uniform in [0, min(cap, base * 2^(attempt-1))]. */
