@@ -7,7 +7,7 @@
 // spent under sustained throttling, and hides its attempt count from the caller, while the SNS publisher runs
 // its clients at maxAttempts 1 (a timed-out publish retried blind may go out twice) and the cursor write must
 // know whether a refused write was a retry of its own.
-import { isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
+import { isThrottlingError, isTransientError } from '@smithy/core/retry';
 
 type SdkError = Parameters<typeof isTransientError>[0];
 
@@ -27,11 +27,11 @@ export function isThrottlingAwsError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && isThrottlingError(error as SdkError);
 }
 
-/** True for errors the SDK would retry: throttling, 5xx, timeouts and dropped connections (its classification). */
+/** True for errors the SDK's standard strategy retries: throttling, 500/502/503/504, timeouts and dropped connections. */
 export function isTransientAwsError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const e = error as SdkError;
-  return isThrottlingError(e) || isTransientError(e) || isServerError(e);
+  return isThrottlingError(e) || isTransientError(e);
 }
 
 /** "Full jitter" exponential backoff: uniform in [0, min(cap, base * 2^(attempt-1))]. */
