@@ -1,0 +1,101 @@
+// The dependency rules the design rests on, checked on every import in lambda/ and infra/:
+//  - the core (lambda/core) is pure TypeScript behind its ports: it imports only other core modules, the
+//    project's zod entry point and pure libraries, never an adapter, the AWS SDK or Node's I/O, so every
+//    decision it makes can be tested with in-memory ports;
+//  - the Lambda code never imports the CDK app (infra/) or tests, which are not in its bundle;
+//  - lambda/ reaches zod only through lambda/zod-mini.ts (zod/mini keeps the bundle small);
+//  - no import leaves the repository: a clone has nothing beside it.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Packages the core may use: pure computation, no I/O. */
+const CORE_PACKAGES = new Set(['c32check', '@stacks/transactions', '@stacks/common']);
+
+interface Import {
+  from: string;
+  /** Repository-relative path of a relative import's target, or the package name. */
+  target: string;
+  relative: boolean;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)).split(sep).join('/'))
+    .sort();
+}
+
+/** Every static import, export-from and dynamic import() of a file. */
+export function importsOf(path: string, text = readFileSync(join(ROOT, path), 'utf8')): Import[] {
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const specifiers: string[] = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      specifiers.push(node.moduleSpecifier.text);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      specifiers.push(node.arguments[0].text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return specifiers.map((specifier) =>
+    specifier.startsWith('.')
+      ? { from: path, target: relative(ROOT, resolve(ROOT, dirname(path), specifier)).split(sep).join('/'), relative: true }
+      : { from: path, target: specifier, relative: false },
+  );
+}
+
+const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+/** The rule an import breaks, if any. */
+export function violation({ from, target, relative: isRelative }: Import): string | null {
+  if (isRelative && (target.startsWith('..') || target.startsWith('/'))) return 'leaves the repository';
+  if (from.startsWith('lambda/')) {
+    if (isRelative && !target.startsWith('lambda/')) return 'reaches out of lambda/ (the Lambda bundle)';
+    if (!isRelative && /^zod(\/|$)/.test(target) && from !== 'lambda/zod-mini.ts') return 'imports zod directly instead of lambda/zod-mini.ts';
+  }
+  if (from.startsWith('lambda/core/')) {
+    if (isRelative && !target.startsWith('lambda/core/') && target !== 'lambda/zod-mini') return 'makes the core depend on an outer layer';
+    if (!isRelative && !CORE_PACKAGES.has(packageName(target))) return 'gives the core a dependency with I/O or outside its allowed libraries';
+  }
+  return null;
+}
+
+describe('layers', () => {
+  it('hold for every import in lambda/ and infra/', () => {
+    const broken = [...sourceFiles('lambda'), ...sourceFiles('infra')]
+      .flatMap((path) => importsOf(path))
+      .map((i) => ({ i, why: violation(i) }))
+      .filter(({ why }) => why !== null)
+      .map(({ i, why }) => `${i.from} imports ${i.target}: ${why}`);
+    expect(broken).toEqual([]);
+  });
+
+  it('are checked on what the files really import: a breach of each rule in a sample is caught', () => {
+    // Guards the guard: a parser that found no imports would pass the test above.
+    const sample = [
+      "import { createDynamoStateStore } from '../adapters/dynamodb';",
+      "import { readFile } from 'node:fs/promises';",
+      "export { x } from './domain';",
+      "const later = () => import('../../infra/app');",
+      "import * as z from 'zod/mini';",
+      "import * as zm from '../zod-mini';",
+      "import { c32address } from 'c32check';",
+    ].join('\n');
+    const found = importsOf('lambda/core/sample.ts', sample).map((i) => `${i.target}: ${violation(i) ?? 'ok'}`);
+    expect(found).toEqual([
+      'lambda/adapters/dynamodb: makes the core depend on an outer layer',
+      'node:fs/promises: gives the core a dependency with I/O or outside its allowed libraries',
+      'lambda/core/domain: ok',
+      'infra/app: reaches out of lambda/ (the Lambda bundle)',
+      'zod/mini: imports zod directly instead of lambda/zod-mini.ts',
+      'lambda/zod-mini: ok',
+      'c32check: ok',
+    ]);
+    expect(violation({ from: 'infra/app.ts', target: '../shared/x', relative: true })).toBe('leaves the repository');
+  });
+});
