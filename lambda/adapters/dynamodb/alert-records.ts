@@ -51,157 +51,177 @@ function refusingItem(error: unknown): Record<string, unknown> | undefined {
   );
 }
 
-export function createAlertRecords(table: TableAccess, keys: StateKeys): AlertClaimMethods {
-  function toStored(alertKey: string, item: Record<string, unknown>, nowMs: number): StoredAlertRecord | null {
-    const record = parseItem(alertItem, item, table.tableName);
-    // DynamoDB deletes expired items days late; until then they must read as gone.
-    if (record.expiresAt < Math.floor(nowMs / 1000)) return null;
-    const stored: StoredAlertRecord = { state: record.state };
-    if (record.state === 'pending') stored.claim = { claimedAt: record.claimedAt, claimId: record.claimId };
-    if (record.state === 'parked') stored.reason = record.reason;
-    if (record.alert !== undefined) {
-      try {
-        stored.alert = JSON.parse(record.alert) as unknown;
-      } catch (error) {
-        throw new StateItemError(table.tableName, keys.alert(alertKey), `its alert copy is not JSON (${errorMessage(error)})`);
-      }
+/** The table and the key layout every operation on alert records works on. */
+interface AlertTable {
+  table: TableAccess;
+  keys: StateKeys;
+}
+
+function toStored({ table, keys }: AlertTable, alertKey: string, item: Record<string, unknown>, nowMs: number): StoredAlertRecord | null {
+  const record = parseItem(alertItem, item, table.tableName);
+  // DynamoDB deletes expired items days late; until then they must read as gone.
+  if (record.expiresAt < Math.floor(nowMs / 1000)) return null;
+  const stored: StoredAlertRecord = { state: record.state };
+  if (record.state === 'pending') stored.claim = { claimedAt: record.claimedAt, claimId: record.claimId };
+  if (record.state === 'parked') stored.reason = record.reason;
+  if (record.alert !== undefined) {
+    try {
+      stored.alert = JSON.parse(record.alert) as unknown;
+    } catch (error) {
+      throw new StateItemError(table.tableName, keys.alert(alertKey), `its alert copy is not JSON (${errorMessage(error)})`);
     }
-    return stored;
   }
+  return stored;
+}
 
-  async function readRecord(alertKey: string, nowMs: number): Promise<StoredAlertRecord | null> {
-    const { Item } = await callTable(table, 'GetItem', () =>
-      table.doc.send(new GetCommand({ TableName: table.tableName, Key: keys.alert(alertKey), ConsistentRead: true })),
+async function readRecord(at: AlertTable, alertKey: string, nowMs: number): Promise<StoredAlertRecord | null> {
+  const { table, keys } = at;
+  const { Item } = await callTable(table, 'GetItem', () =>
+    table.doc.send(new GetCommand({ TableName: table.tableName, Key: keys.alert(alertKey), ConsistentRead: true })),
+  );
+  return Item ? toStored(at, alertKey, Item, nowMs) : null;
+}
+
+/** A refused write's outcome: the item ALL_OLD returned, or (a store that does not return it) a strong read. */
+async function refused(at: AlertTable, alertKey: string, error: unknown, nowMs: number): Promise<ConditionalWrite> {
+  if (!isConditionalCheckFailed(error)) throw error;
+  const item = refusingItem(error);
+  return { written: false, found: item ? toStored(at, alertKey, item, nowMs) : await readRecord(at, alertKey, nowMs) };
+}
+
+async function update(
+  { table, keys }: AlertTable,
+  alertKey: string,
+  set: Record<string, unknown>,
+  options: { remove?: string[]; condition?: string } = {},
+): Promise<void> {
+  const names = Object.fromEntries([...Object.keys(set), ...(options.remove ?? [])].map((n) => [`#${n}`, n]));
+  const values = Object.fromEntries(Object.entries(set).map(([n, v]) => [`:${n}`, v]));
+  const assignments = Object.keys(set).map((n) => `#${n} = :${n}`).join(', ');
+  const removals = options.remove?.length ? ` REMOVE ${options.remove.map((n) => `#${n}`).join(', ')}` : '';
+  await callTable(table, 'UpdateItem', () =>
+    table.doc.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: keys.alert(alertKey),
+        UpdateExpression: `SET ${assignments}${removals}`,
+        ...(options.condition ? { ConditionExpression: options.condition } : {}),
+        ExpressionAttributeNames: { ...names, ...(options.condition ? { '#pk': 'pk' } : {}) },
+        ExpressionAttributeValues: values,
+      }),
+    ),
+  );
+}
+
+/** Claims a key nobody holds: absent, retracted, or expired but not yet deleted. */
+async function createClaim(at: AlertTable, alertKey: string, claim: AlertClaim, nowMs: number): Promise<ConditionalWrite> {
+  const { table, keys } = at;
+  try {
+    await callTable(table, 'PutItem', () =>
+      table.doc.send(
+        new PutCommand({
+          TableName: table.tableName,
+          Item: { ...keys.alert(alertKey), state: 'pending', ...claim, expiresAt: expiresAtFrom(table, nowMs) },
+          ConditionExpression: 'attribute_not_exists(pk) OR #state = :retracted OR #expiresAt < :nowSec',
+          ExpressionAttributeNames: { '#state': 'state', '#expiresAt': 'expiresAt' },
+          ExpressionAttributeValues: { ':retracted': 'retracted', ':nowSec': Math.floor(nowMs / 1000) },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      ),
     );
-    return Item ? toStored(alertKey, Item, nowMs) : null;
+    return { written: true };
+  } catch (error) {
+    return refused(at, alertKey, error, nowMs);
   }
+}
 
-  /** A refused write's outcome: the item ALL_OLD returned, or (a store that does not return it) a strong read. */
-  async function refused(alertKey: string, error: unknown, nowMs: number): Promise<ConditionalWrite> {
-    if (!isConditionalCheckFailed(error)) throw error;
-    const item = refusingItem(error);
-    return { written: false, found: item ? toStored(alertKey, item, nowMs) : await readRecord(alertKey, nowMs) };
-  }
-
-  async function update(alertKey: string, set: Record<string, unknown>, options: { remove?: string[]; condition?: string } = {}) {
-    const names = Object.fromEntries([...Object.keys(set), ...(options.remove ?? [])].map((n) => [`#${n}`, n]));
-    const values = Object.fromEntries(Object.entries(set).map(([n, v]) => [`:${n}`, v]));
-    const assignments = Object.keys(set).map((n) => `#${n} = :${n}`).join(', ');
-    const removals = options.remove?.length ? ` REMOVE ${options.remove.map((n) => `#${n}`).join(', ')}` : '';
+/** Takes over the stale claim `seen`, only if it is still exactly that claim. */
+async function replaceClaim(at: AlertTable, alertKey: string, seen: AlertClaim, claim: AlertClaim, nowMs: number): Promise<ConditionalWrite> {
+  const { table, keys } = at;
+  try {
     await callTable(table, 'UpdateItem', () =>
       table.doc.send(
         new UpdateCommand({
           TableName: table.tableName,
           Key: keys.alert(alertKey),
-          UpdateExpression: `SET ${assignments}${removals}`,
-          ...(options.condition ? { ConditionExpression: options.condition } : {}),
-          ExpressionAttributeNames: { ...names, ...(options.condition ? { '#pk': 'pk' } : {}) },
-          ExpressionAttributeValues: values,
+          UpdateExpression: 'SET #claimedAt = :now, #claimId = :mine, #expiresAt = :expiresAt',
+          ConditionExpression: '#state = :pending AND #claimedAt = :seenAt AND #claimId = :seenId',
+          ExpressionAttributeNames: { '#state': 'state', '#claimedAt': 'claimedAt', '#claimId': 'claimId', '#expiresAt': 'expiresAt' },
+          ExpressionAttributeValues: {
+            ':now': claim.claimedAt,
+            ':mine': claim.claimId,
+            ':expiresAt': expiresAtFrom(table, nowMs),
+            ':pending': 'pending',
+            ':seenAt': seen.claimedAt,
+            ':seenId': seen.claimId,
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       ),
     );
+    return { written: true };
+  } catch (error) {
+    return refused(at, alertKey, error, nowMs);
   }
+}
 
-  const records: AlertRecordStore = {
-    readAlertRecord: (alertKey) => readRecord(alertKey, table.now()),
+async function deleteClaim({ table, keys }: AlertTable, alertKey: string, claimId: string | undefined): Promise<void> {
+  try {
+    await callTable(table, 'DeleteItem', () =>
+      table.doc.send(
+        new DeleteCommand({
+          TableName: table.tableName,
+          Key: keys.alert(alertKey),
+          ConditionExpression: claimId ? '#state = :pending AND #claimId = :mine' : '#state = :pending',
+          ExpressionAttributeNames: claimId ? { '#state': 'state', '#claimId': 'claimId' } : { '#state': 'state' },
+          ExpressionAttributeValues: claimId ? { ':pending': 'pending', ':mine': claimId } : { ':pending': 'pending' },
+        }),
+      ),
+    );
+  } catch (error) {
+    // Already sent, gone, or taken over by another run: not ours to release.
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
+}
 
-    /** Claims a key nobody holds: absent, retracted, or expired but not yet deleted. */
-    async createClaim(alertKey, claim, nowMs) {
-      try {
-        await callTable(table, 'PutItem', () =>
-          table.doc.send(
-            new PutCommand({
-              TableName: table.tableName,
-              Item: { ...keys.alert(alertKey), state: 'pending', ...claim, expiresAt: expiresAtFrom(table, nowMs) },
-              ConditionExpression: 'attribute_not_exists(pk) OR #state = :retracted OR #expiresAt < :nowSec',
-              ExpressionAttributeNames: { '#state': 'state', '#expiresAt': 'expiresAt' },
-              ExpressionAttributeValues: { ':retracted': 'retracted', ':nowSec': Math.floor(nowMs / 1000) },
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            }),
-          ),
-        );
-        return { written: true };
-      } catch (error) {
-        return refused(alertKey, error, nowMs);
-      }
-    },
+async function writeSent(at: AlertTable, alertKey: string, nowMs: number, alert: unknown): Promise<void> {
+  const json = alertCopy(alert);
+  if (json === null) at.table.log('warn', 'alert too large to keep a copy: it cannot be retracted after a reorg', { key: alertKey });
+  const set = { state: 'sent', sentAt: nowMs, expiresAt: expiresAtFrom(at.table, nowMs), ...(json !== null ? { alert: json } : {}) };
+  await update(at, alertKey, set, json === null ? { remove: ['alert'] } : {});
+}
 
-    /** Takes over the stale claim `seen`, only if it is still exactly that claim. */
-    async replaceClaim(alertKey, seen: AlertClaim, claim: AlertClaim, nowMs) {
-      try {
-        await callTable(table, 'UpdateItem', () =>
-          table.doc.send(
-            new UpdateCommand({
-              TableName: table.tableName,
-              Key: keys.alert(alertKey),
-              UpdateExpression: 'SET #claimedAt = :now, #claimId = :mine, #expiresAt = :expiresAt',
-              ConditionExpression: '#state = :pending AND #claimedAt = :seenAt AND #claimId = :seenId',
-              ExpressionAttributeNames: { '#state': 'state', '#claimedAt': 'claimedAt', '#claimId': 'claimId', '#expiresAt': 'expiresAt' },
-              ExpressionAttributeValues: {
-                ':now': claim.claimedAt,
-                ':mine': claim.claimId,
-                ':expiresAt': expiresAtFrom(table, nowMs),
-                ':pending': 'pending',
-                ':seenAt': seen.claimedAt,
-                ':seenId': seen.claimId,
-              },
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            }),
-          ),
-        );
-        return { written: true };
-      } catch (error) {
-        return refused(alertKey, error, nowMs);
-      }
-    },
-
-    async deleteClaim(alertKey, claimId) {
-      try {
-        await callTable(table, 'DeleteItem', () =>
-          table.doc.send(
-            new DeleteCommand({
-              TableName: table.tableName,
-              Key: keys.alert(alertKey),
-              ConditionExpression: claimId ? '#state = :pending AND #claimId = :mine' : '#state = :pending',
-              ExpressionAttributeNames: claimId ? { '#state': 'state', '#claimId': 'claimId' } : { '#state': 'state' },
-              ExpressionAttributeValues: claimId ? { ':pending': 'pending', ':mine': claimId } : { ':pending': 'pending' },
-            }),
-          ),
-        );
-      } catch (error) {
-        // Already sent, gone, or taken over by another run: not ours to release.
-        if (!isConditionalCheckFailed(error)) throw error;
-      }
-    },
-
-    async writeSent(alertKey, nowMs, alert) {
-      const json = alertCopy(alert);
-      if (json === null) table.log('warn', 'alert too large to keep a copy: it cannot be retracted after a reorg', { key: alertKey });
-      const set = { state: 'sent', sentAt: nowMs, expiresAt: expiresAtFrom(table, nowMs), ...(json !== null ? { alert: json } : {}) };
-      await update(alertKey, set, json === null ? { remove: ['alert'] } : {});
-    },
-
-    async writeParked(alertKey, nowMs, alert, reason) {
-      const json = alertCopy(alert);
-      const set = {
-        state: 'parked',
-        parkedAt: nowMs,
-        reason: reason.slice(0, MAX_STORED_FIELD_CHARS),
-        expiresAt: expiresAtFrom(table, nowMs),
-        ...(json !== null ? { alert: json } : {}),
-      };
-      await update(alertKey, set, json === null ? { remove: ['alert'] } : {});
-    },
-
-    async writeRetracted(alertKey, nowMs) {
-      try {
-        await update(alertKey, { state: 'retracted', retractedAt: nowMs, expiresAt: expiresAtFrom(table, nowMs) }, { condition: 'attribute_exists(#pk)' });
-      } catch (error) {
-        // No record: nothing was alerted, so nothing to retract, and the key is free already.
-        if (!isConditionalCheckFailed(error)) throw error;
-      }
-    },
+async function writeParked(at: AlertTable, alertKey: string, nowMs: number, alert: unknown, reason: string): Promise<void> {
+  const json = alertCopy(alert);
+  const set = {
+    state: 'parked',
+    parkedAt: nowMs,
+    reason: reason.slice(0, MAX_STORED_FIELD_CHARS),
+    expiresAt: expiresAtFrom(at.table, nowMs),
+    ...(json !== null ? { alert: json } : {}),
   };
+  await update(at, alertKey, set, json === null ? { remove: ['alert'] } : {});
+}
 
+async function writeRetracted(at: AlertTable, alertKey: string, nowMs: number): Promise<void> {
+  try {
+    await update(at, alertKey, { state: 'retracted', retractedAt: nowMs, expiresAt: expiresAtFrom(at.table, nowMs) }, { condition: 'attribute_exists(#pk)' });
+  } catch (error) {
+    // No record: nothing was alerted, so nothing to retract, and the key is free already.
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
+}
+
+export function createAlertRecords(table: TableAccess, keys: StateKeys): AlertClaimMethods {
+  const at: AlertTable = { table, keys };
+  const records: AlertRecordStore = {
+    readAlertRecord: (alertKey) => readRecord(at, alertKey, table.now()),
+    createClaim: (alertKey, claim, nowMs) => createClaim(at, alertKey, claim, nowMs),
+    replaceClaim: (alertKey, seen, claim, nowMs) => replaceClaim(at, alertKey, seen, claim, nowMs),
+    deleteClaim: (alertKey, claimId) => deleteClaim(at, alertKey, claimId),
+    writeSent: (alertKey, nowMs, alert) => writeSent(at, alertKey, nowMs, alert),
+    writeParked: (alertKey, nowMs, alert, reason) => writeParked(at, alertKey, nowMs, alert, reason),
+    writeRetracted: (alertKey, nowMs) => writeRetracted(at, alertKey, nowMs),
+  };
   return createAlertClaims(records);
 }
