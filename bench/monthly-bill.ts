@@ -6,6 +6,9 @@
 // the schedule, the function's memory, polling and work time, the key, the alarms, the dashboard.
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildStacksWatch } from '../infra/build-stacks-watch';
 import { PRICES } from './aws-prices';
@@ -60,8 +63,14 @@ export interface MonthlyBill {
 
 /** The stack's template as `cdk synth` would make it for `context` (bundling skipped: it does not change the bill). */
 export function synthTemplate(context: Record<string, unknown> = {}): TemplateJson {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], watchConfig: WATCH_CONFIG, ...context } });
-  return Template.fromStack(buildStacksWatch(app, REPO_ROOT)).toJSON() as TemplateJson;
+  // Synthesized into a folder of its own and removed: the default outdir is a new temp folder nothing removes.
+  const outdir = mkdtempSync(join(tmpdir(), 'stacks-watch-bill-'));
+  try {
+    const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], watchConfig: WATCH_CONFIG, ...context } });
+    return Template.fromStack(buildStacksWatch(app, REPO_ROOT)).toJSON() as TemplateJson;
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
 }
 
 function only(template: TemplateJson, type: string): [string, Resource] {
