@@ -1,6 +1,6 @@
 // What the stack knows of the alert messages the function publishes: their types and the SNS message
 // attributes that subscription filter policies match on. lambda/adapters/sns sets these attributes.
-import type { AlertType } from '../lambda/core/domain';
+import type { AlertType } from '../lambda/core/alert-kinds/alert';
 import { ALERT_TYPES as KIND_TYPES } from '../lambda/core/alert-kinds/registry';
 
 // From the kind registry, so that a new alert kind is a valid subscription filter without a change here.

@@ -7,6 +7,10 @@ import { assetIdProblem, contractIdProblem, recipientProblem } from './stacks-pr
 import { conditionProblems } from '../core/clarity/conditions';
 import { listRuleSchema, ruleMetaShape } from './rule-meta-schema';
 import { SMS_PER_RUN_DEFAULT } from '../core/sms-budget';
+import type { RuleMetaConfig } from '../core/rule-meta';
+import type { ContractLogRule } from '../core/alert-kinds/contract-log-rules';
+import type { ContractCallRule } from '../core/alert-kinds/contract-call-rules';
+import type { TransferRule } from '../core/alert-kinds/transfer-rules';
 
 export const NETWORKS = ['mainnet', 'testnet'] as const satisfies readonly Network[];
 
@@ -243,4 +247,23 @@ export function allowedKeys(schema: WatchConfigSchema): { top: string[]; rule: s
     call: Object.keys(schema.shape.calls.def.innerType.def.element.shape),
     listRule: Object.keys(schema.shape.addressesRule.def.innerType.shape),
   };
+}
+
+export interface WatchConfig {
+  network: Network;
+  contracts: string[];
+  addresses: string[];
+  contractLogs: ContractLogRule[];
+  transfers: TransferRule[];
+  /** Rules on calls to contracts; absent or empty when none are watched. */
+  calls?: ContractCallRule[];
+  /** Name and severity of every `contracts` alert (the list holds bare ids). */
+  contractsRule?: RuleMetaConfig;
+  /** Name and severity of every `addresses` alert. */
+  addressesRule?: RuleMetaConfig;
+  /** Alert texts per run before the rest are summed up in one digest text (sms-budget.ts; default 5). */
+  smsPerRun?: number;
+  startHeight: number | 'latest';
+  confirmations: number;
+  maxBlocksPerRun: number;
 }

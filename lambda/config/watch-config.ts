@@ -3,7 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type * as z from '../zod-mini';
-import { ASSET_ACTIONS, type Network, type WatchConfig } from '../core/domain';
+import { ASSET_ACTIONS, type Network } from '../core/domain';
+import { type WatchConfig } from './watch-config-schema';
 import type { WhereSpec } from '../core/clarity/conditions';
 import { type ConfigProblem, WatchConfigError, formatPath, valueAt } from './config-problems';
 import { pickRuleMeta } from './rule-meta-schema';

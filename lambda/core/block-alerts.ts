@@ -1,6 +1,7 @@
 // The chain alerts of one block: which transactions need their events, and, given those events, every
 // chain kind's matches in chain order. Generic over the kinds (alert-kinds/chain-kinds.ts).
-import type { Block, ChainAlert, Network, Transaction, TxEvents } from './domain';
+import type { Block, Network, Transaction, TxEvents } from './domain';
+import type { ChainAlert } from './alert-kinds/alert';
 import { chainKindList } from './alert-kinds/chain-kinds';
 import type { ChainKind, Matched } from './alert-kinds/kind';
 import type { WatchRules } from './watch-rules';

@@ -1,6 +1,10 @@
 // The watch config compiled into lookups the matcher can answer in O(1) per transaction or event, each rule
 // with the metadata (rule name, severity) its alerts carry.
-import type { AssetAction, ContractCallRule, ContractLogRule, TransferRule, WatchConfig } from './domain';
+import type { AssetAction } from './domain';
+import type { ContractCallRule } from './alert-kinds/contract-call-rules';
+import type { ContractLogRule } from './alert-kinds/contract-log-rules';
+import type { TransferRule } from './alert-kinds/transfer-rules';
+import type { WatchConfig } from '../config/watch-config-schema';
 import { compileWhere, type Condition } from './clarity/conditions';
 import { defaultRuleName, ruleMeta, strongestRule, type RuleMeta } from './rule-meta';
 

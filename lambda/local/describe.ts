@@ -2,7 +2,8 @@
 // one line per cycle that did something. Pure functions of their inputs, so each is tested as text.
 import type { CycleSummary } from '../core/cycle-types';
 import type { Cursor } from '../core/ports';
-import type { TransferRule, WatchConfig } from '../core/domain';
+import type { TransferRule } from '../core/alert-kinds/transfer-rules';
+import type { WatchConfig } from '../config/watch-config-schema';
 import type { RuleMetaConfig } from '../core/rule-meta';
 
 export interface ApiDescription {

@@ -1,6 +1,7 @@
 // A block's chain alerts: every chain kind's matches, in chain order, and the events the kinds need.
 import { describe, expect, it } from 'vitest';
-import type { Block, ChainAlert, ContractLogEvent, Transaction, TxEvents } from '../../lambda/core/domain';
+import type { Block, ContractLogEvent, Transaction, TxEvents } from '../../lambda/core/domain';
+import type { ChainAlert } from '../../lambda/core/alert-kinds/alert';
 import { blockAlerts, transactionsNeedingEvents } from '../../lambda/core/block-alerts';
 import { chainKindList } from '../../lambda/core/alert-kinds/chain-kinds';
 import type { ChainKind } from '../../lambda/core/alert-kinds/kind';

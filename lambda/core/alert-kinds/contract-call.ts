@@ -1,6 +1,8 @@
 // `contract_call`: a transaction that called a watched contract directly (as the API lists it), filtered by
 // function, sender and outcome. Everything comes from the block's transaction list: no extra requests.
-import type { AlertBase, ContractCallRule, Transaction } from '../domain';
+import type { AlertBase } from './alert-base';
+import type { ContractCallRule } from './contract-call-rules';
+import type { Transaction } from '../domain';
 import { fields, id, logValue, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { contractName, explorerTxUrl, isoTime, LIMITS, shortPrincipal } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';

@@ -1,6 +1,7 @@
 // `contract_log`: a smart_contract_log event printed by a watched contract, whatever contract the transaction
 // called (a watched contract reached through another contract still counts).
-import type { AlertBase, ContractLogEvent } from '../domain';
+import type { AlertBase } from './alert-base';
+import type { ContractLogEvent } from '../domain';
 import { clarityToJson, decodeClarityOrNull, type ClarityJson, type ClarityTree } from '../clarity/decode';
 import { fields, id, logValue, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { contractName, explorerTxUrl, isoTime, LIMITS } from '../render/chain-text';

@@ -1,6 +1,7 @@
 // `ft_transfer`: a fungible token (sBTC, SIP-010 tokens) minted to, sent to, sent from or burned by a watched
 // principal, as a `transfers` rule on its asset (or `*`) says.
-import type { AlertBase, FtAssetEvent } from '../domain';
+import type { AlertBase } from './alert-base';
+import type { FtAssetEvent } from '../domain';
 import { fields, id, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';

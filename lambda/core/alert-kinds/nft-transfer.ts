@@ -1,6 +1,7 @@
 // `nft_transfer`: a non-fungible token (a BNS name, a collectible) minted to, sent to, sent from or burned
 // by a watched principal. A rule with `minAmount` never matches one: an NFT has no amount.
-import type { AlertBase, NftAssetEvent } from '../domain';
+import type { AlertBase } from './alert-base';
+import type { NftAssetEvent } from '../domain';
 import { fields, id, logValue, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';

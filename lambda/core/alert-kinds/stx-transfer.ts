@@ -1,7 +1,8 @@
 // `stx_transfer`: STX moved by an event inside a successful contract call or deploy (send-many legs,
 // marketplace payouts, DeFi withdrawals, `stx-transfer-memo?`), to or from a watched principal. A native
 // token_transfer transaction is never this kind: it alerts once, as `token_transfer`.
-import type { AlertBase, StxAssetEvent } from '../domain';
+import type { AlertBase } from './alert-base';
+import type { StxAssetEvent } from '../domain';
 import { amount, fields, id, memo, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { decodeMemo, explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount, stxOrAsReceived } from '../render/stx-amount';

@@ -1,7 +1,7 @@
 // `token_transfer`: a successful native STX transfer transaction to a watched address, or one a `transfers`
 // rule on STX watches (its recipient, or its sender for an outflow). Its own `stx_asset` event never alerts
 // a second time: the asset kinds skip native transfers.
-import type { AlertBase } from '../domain';
+import type { AlertBase } from './alert-base';
 import { fields, id, amount, memo, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { decodeMemo, explorerTxUrl, isoTime, shortPrincipal } from '../render/chain-text';
 import { formatCount, stxOrAsReceived } from '../render/stx-amount';

@@ -1,5 +1,6 @@
 // Words shared by the subject and the SMS of every kind.
-import type { Alert, Network } from '../domain';
+import type { Alert } from '../alert-kinds/alert';
+import type { Network } from '../domain';
 import { isDefaultRuleName } from '../rule-meta';
 import { sanitizeUntrusted } from './untrusted-text';
 

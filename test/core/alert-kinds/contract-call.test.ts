@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Block, ContractCallRule, Transaction } from '../../../lambda/core/domain';
+import type { Block, Transaction } from '../../../lambda/core/domain';
+import type { ContractCallRule } from '../../../lambda/core/alert-kinds/contract-call-rules';
 import { contractCallKind } from '../../../lambda/core/alert-kinds/contract-call';
 import { filterAttributes } from '../../../lambda/core/alert-kinds/registry';
 import { blockAlerts, transactionsNeedingEvents } from '../../../lambda/core/block-alerts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Block, TokenTransferAlert, Transaction } from '../../../lambda/core/domain';
+import type { Block, Transaction } from '../../../lambda/core/domain';
+import type { TokenTransferAlert } from '../../../lambda/core/alert-kinds/alert';
 import type { ChainKind } from '../../../lambda/core/alert-kinds/kind';
 import { tokenTransferKind } from '../../../lambda/core/alert-kinds/token-transfer';
 import { filterAttributes } from '../../../lambda/core/alert-kinds/registry';
