@@ -41,6 +41,8 @@ export async function measureAlertLatency(options: { pollSeconds: number; apiMin
     startHeight: 'latest',
     confirmations: 0,
     maxBlocksPerRun: 500,
+    smsPerRun: 5,
+    calls: [],
   };
   const startAt = clock.now();
   const endAt = startAt + options.apiMinutes * SCHEDULE_MS;

@@ -149,5 +149,7 @@ export function watchConfig(name: ConfigName, workload: Workload, startHeight: n
     startHeight,
     confirmations: 0,
     maxBlocksPerRun: 100_000,
+    smsPerRun: 5,
+    calls: [],
   };
 }

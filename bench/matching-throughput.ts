@@ -7,7 +7,7 @@ import type { WatchConfig } from '../lambda/config/watch-config-schema';
 import { toAssetEvent } from '../lambda/hiro/mappers';
 import type { RawTxEvent } from '../lambda/hiro/schemas';
 import { blockAlerts, transactionsNeedingEvents } from '../lambda/core/block-alerts';
-import { compileWatchRules } from '../lambda/core/watch-rules';
+import { compileWatchRules } from '../lambda/core/alert-kinds/rule-lists';
 import { FakeChain, type FakeBlock } from '../test/support/fake-hiro';
 import { mineAll, watchConfig, type Workload } from './mainnet-workload';
 
@@ -81,6 +81,8 @@ export function measureMatching(workload: Workload, sizes = { addresses: 10_000,
     startHeight: 'latest',
     confirmations: 0,
     maxBlocksPerRun: 500,
+    smsPerRun: 5,
+    calls: [],
   };
   const rules = compileWatchRules(config);
   const transactions = blocks.reduce((sum, { block }) => sum + block.transactions.length, 0);
@@ -98,5 +100,5 @@ export function measureMatching(workload: Workload, sizes = { addresses: 10_000,
     passes += 1;
   }
   const seconds = (performance.now() - started) / 1000;
-  return { addresses: rules.addresses.size, contracts: rules.logRules.size, transactions, events, alerts, transactionsPerSecond: (transactions * passes) / seconds };
+  return { addresses: rules.addresses.principals.size, contracts: rules.contractLogs.size, transactions, events, alerts, transactionsPerSecond: (transactions * passes) / seconds };
 }

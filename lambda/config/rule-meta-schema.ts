@@ -1,7 +1,7 @@
 // The watch config's rule metadata (`name`, `severity`) as one schema fragment, so that every rule list
 // (and a whole list of bare ids, through a `…Rule` object beside it) takes the same keys with the same checks.
 import * as z from '../zod-mini';
-import { SEVERITIES, isDefaultRuleName } from '../core/rule-meta';
+import { SEVERITIES, isDefaultRuleName, type RuleMetaConfig } from '../core/rule-meta';
 
 export const RULE_NAME_MAX = 60;
 
@@ -21,18 +21,20 @@ const severity = z.enum(SEVERITIES, { error: `must be one of ${SEVERITIES.map((s
 /** Spread into a rule's object schema: `z.strictObject({ ...ruleMetaShape, contractId, … })`. */
 export const ruleMetaShape = { name: z.optional(name), severity: z.optional(severity) };
 
-/** `{"name": …, "severity": …}` for a whole list of bare ids (`contractsRule`, `addressesRule`). */
+/** `{"name": …, "severity": …}` for a whole list of bare ids (`contractsRule`, `addressesRule`), without its comment. */
 export function listRuleSchema(list: string, comment: z.ZodMiniType) {
-  return z.optional(
-    z.strictObject(
-      { $comment: comment, ...ruleMetaShape },
-      { error: `must be an object like {"name": "…", "severity": "critical"} naming every alert of "${list}"` },
-    ),
+  const object = z.strictObject(
+    { $comment: comment, ...ruleMetaShape },
+    { error: `must be an object like {"name": "…", "severity": "critical"} naming every alert of "${list}"` },
   );
+  return z.optional(z.pipe(object, z.transform((value: z.output<typeof object>) => pickRuleMeta(value))));
 }
 
+/** The keys a `…Rule` object may have, for "did you mean". */
+export const LIST_RULE_KEYS = ['$comment', ...Object.keys(ruleMetaShape)];
+
 /** Only the keys that were given: a rule with no metadata stays as it was written. */
-export function pickRuleMeta(input: { name?: string | undefined; severity?: (typeof SEVERITIES)[number] | undefined }) {
+export function pickRuleMeta(input: { name?: string | undefined; severity?: (typeof SEVERITIES)[number] | undefined }): RuleMetaConfig {
   return {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.severity !== undefined ? { severity: input.severity } : {}),

@@ -20,7 +20,7 @@ import { deepReorgKind } from './alert-kinds/deep-reorg';
 import { blockAlerts } from './block-alerts';
 import { clearBlockStall, recordBlockFailure } from './block-stalls';
 import { ChainLinkCheck, ChainUnlinkedError } from './chain-unlinked';
-import type { WatchRules } from './watch-rules';
+import type { WatchRules } from './alert-kinds/rule-lists';
 import { defaultRuleName, WATCHER_RULE } from './rule-meta';
 import type { SmsBudget, SmsRoute } from './sms-budget';
 

@@ -6,7 +6,7 @@ import type { CycleBudget, CycleDeps, CycleSummary, StopReason } from './cycle-t
 import { BlockScanner } from './block-scanner';
 import { watchContractStatuses } from './contract-status-watch';
 import { contractsThisCycle } from './contract-status-sweep';
-import { compileWatchRules } from './watch-rules';
+import { compileWatchRules } from './alert-kinds/rule-lists';
 import type { RuleMeta } from './rule-meta';
 import { RunLease } from './run-lease';
 import { AlertInFlightError } from './delivery';
@@ -63,7 +63,7 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
             countedThrough: owed?.throughHeight ?? null,
             ...(carried ? { carried } : {}),
           });
-    const statuses = await checkContractStatuses(deps, config, budget, rules.contractsMeta, sms);
+    const statuses = await checkContractStatuses(deps, config, budget, rules.contracts.meta, sms);
     if (polls && sms) polls.textsLeft = sms.textsLeft();
     summary.contractsChecked = statuses.checked;
     published.push(...statuses.alerts);

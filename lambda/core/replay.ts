@@ -6,7 +6,7 @@ import type { ChainAlert } from './alert-kinds/alert';
 import type { WatchConfig } from '../config/watch-config-schema';
 import type { ChainApi, Clock } from './ports';
 import { BlockReadAhead } from './read-ahead';
-import { compileWatchRules } from './watch-rules';
+import { compileWatchRules } from './alert-kinds/rule-lists';
 
 export interface ReplayRange {
   from: number;

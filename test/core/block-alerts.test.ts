@@ -5,7 +5,7 @@ import type { ChainAlert } from '../../lambda/core/alert-kinds/alert';
 import { blockAlerts, transactionsNeedingEvents } from '../../lambda/core/block-alerts';
 import { chainKindList } from '../../lambda/core/alert-kinds/chain-kinds';
 import type { ChainKind } from '../../lambda/core/alert-kinds/kind';
-import { compileWatchRules } from '../../lambda/core/watch-rules';
+import { compileWatchRules } from '../../lambda/core/alert-kinds/rule-lists';
 import { config, OTHER, ROUTER, TOKEN, WATCHED } from './harness';
 
 const txId = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;

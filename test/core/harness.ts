@@ -20,11 +20,13 @@ export function config(overrides: Partial<WatchConfig> = {}): WatchConfig {
     addresses: [WATCHED],
     contractLogs: [{ contractId: TOKEN }],
     transfers: [],
+    calls: [],
+    smsPerRun: 5,
     startHeight: 'latest',
     confirmations: 0,
     maxBlocksPerRun: 500,
     ...overrides,
-  };
+  } as WatchConfig;
 }
 
 export class RecordingTelemetry implements Telemetry {

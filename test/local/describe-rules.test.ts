@@ -19,6 +19,7 @@ describe('--check in words', () => {
         startHeight: 'latest',
         confirmations: 0,
         maxBlocksPerRun: 500,
+        smsPerRun: 5,
       },
       api,
       'watch.json',

@@ -20,11 +20,13 @@ export function watchConfig(overrides: Partial<WatchConfig> = {}): WatchConfig {
     addresses: [alice],
     contractLogs: [{ contractId: vault }],
     transfers: [],
+    calls: [],
+    smsPerRun: 5,
     startHeight: 1,
     confirmations: 0,
     maxBlocksPerRun: 2_000,
     ...overrides,
-  };
+  } as WatchConfig;
 }
 
 export interface Watcher {

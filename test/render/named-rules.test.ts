@@ -5,7 +5,7 @@ import type { Alert } from '../../lambda/core/alert-kinds/alert';
 import type { ContractLogRule } from '../../lambda/core/alert-kinds/contract-log-rules';
 import { alertKinds } from '../../lambda/core/alert-kinds/registry';
 import { isGsm7, renderEmail, renderSms, renderSubject, renderTerminal, smsLength } from '../../lambda/core/render';
-import { compileWatchRules } from '../../lambda/core/watch-rules';
+import { compileWatchRules } from '../../lambda/core/alert-kinds/rule-lists';
 import { contractLogKind } from '../../lambda/core/alert-kinds/contract-log';
 import { config, TOKEN } from '../core/harness';
 

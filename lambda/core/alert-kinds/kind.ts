@@ -5,7 +5,7 @@
 // that needed it would import itself.
 import type { Block, Network, Transaction, TxEvents } from '../domain';
 import type { AlertBase } from './alert-base';
-import type { WatchRules } from '../watch-rules';
+import type { Reads } from './rule-list';
 
 /** Any alert: its shared fields and a type. */
 export type AnyAlert = AlertBase & { type: string };
@@ -44,11 +44,11 @@ export interface ChainPosition {
   eventIndex: number;
 }
 
-/** What a matcher sees: one block, the events fetched for it, and the compiled watch config. */
-export interface BlockMatch {
+/** What a matcher sees: one block, the events fetched for it, and the compiled rules of the lists it reads. */
+export interface BlockMatch<R> {
   block: Block;
   events: ReadonlyMap<string, TxEvents>;
-  rules: WatchRules;
+  rules: R;
   network: Network;
 }
 
@@ -95,12 +95,15 @@ export interface RetractionPart<A extends AnyChainAlert> {
 }
 
 /** A kind found in blocks: it has a matcher, and a reorg can retract it. */
-export interface ChainKind<A extends AnyChainAlert> extends KindCommon<A> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface ChainKind<A extends AnyChainAlert, R = any> extends KindCommon<A> {
   chain: {
-    /** Whether the watch config makes this kind need `tx`'s events (the scan fetches the union). */
-    needsEvents(tx: Transaction, rules: WatchRules): boolean;
+    /** The rule lists it reads, by name (rule-lists.ts): `needsEvents` and `match` get their compiled rules only. */
+    reads: Reads<R>;
+    /** Whether its rules make this kind need `tx`'s events (the scan fetches the union): the fetch plan. */
+    needsEvents(tx: Transaction, rules: R): boolean;
     /** The block's alerts of this kind, each with its position; in any order (the scan sorts). */
-    match(input: BlockMatch): Matched<A>[];
+    match(input: BlockMatch<R>): Matched<A>[];
     retraction: RetractionPart<A>;
   };
 }

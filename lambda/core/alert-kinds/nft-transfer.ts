@@ -7,7 +7,7 @@ import { explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { assetName } from '../render/token-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
-import { actionText, counterparty, headline, needsAssetEvents, orNone, watchedMoves, whoMoved, type AssetAlertBase, sideRows } from './asset-moves';
+import { actionText, counterparty, headline, needsAssetEvents, orNone, watchedMoves, whoMoved, type AssetAlertBase, sideRows, tokenReads, type AssetRules } from './asset-moves';
 import type { ChainKind, Matched } from './kind';
 import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
 
@@ -26,6 +26,7 @@ export const nftTransferKind = {
   key,
 
   chain: {
+    reads: tokenReads,
     needsEvents: needsAssetEvents,
     match({ block, events, rules, network }) {
       return watchedMoves<NftAssetEvent>(block, events, rules, 'nft').map(
@@ -101,4 +102,4 @@ export const nftTransferKind = {
     rule: 'BNS names in',
     severity: 'info',
   },
-} satisfies ChainKind<NftTransferAlert>;
+} satisfies ChainKind<NftTransferAlert, Pick<AssetRules, 'transfers'>>;

@@ -6,7 +6,7 @@ import type { StxAssetEvent } from '../domain';
 import { amount, fields, id, memo, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { decodeMemo, explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount, stxOrAsReceived } from '../render/stx-amount';
-import { actionText, counterparty, headline, needsAssetEvents, orNone, pairedMemo, watchedMoves, whoMoved, type AssetAlertBase, sideRows } from './asset-moves';
+import { actionText, counterparty, headline, needsAssetEvents, orNone, pairedMemo, watchedMoves, whoMoved, type AssetAlertBase, sideRows, stxReads, type AssetRules } from './asset-moves';
 import type { ChainKind, Matched } from './kind';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID, SEND_MANY_MEMO } from './samples';
 
@@ -34,6 +34,7 @@ export const stxTransferKind = {
   key,
 
   chain: {
+    reads: stxReads,
     needsEvents: needsAssetEvents,
     match({ block, events, rules, network }) {
       return watchedMoves<StxAssetEvent>(block, events, rules, 'stx').map(
@@ -108,4 +109,4 @@ export const stxTransferKind = {
     rule: 'addresses',
     severity: 'warning',
   },
-} satisfies ChainKind<StxTransferAlert>;
+} satisfies ChainKind<StxTransferAlert, Required<AssetRules>>;

@@ -1,0 +1,24 @@
+// `contracts`: contract ids whose deployment status the watcher checks each run (contract-status.ts).
+
+import { comment, contractIdSchema, list, noDuplicates, sameString } from '../../config/schema-parts';
+import { LIST_RULE_KEYS, listRuleSchema } from '../../config/rule-meta-schema';
+import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
+import type { Network } from '../domain';
+import type { RuleList } from './rule-list';
+import { bareListWords, ruleWords } from './rule-words';
+
+const shape = (network: Network | null) => ({
+  contracts: list(contractIdSchema(network), 'contract ids whose deployment status to watch', noDuplicates(sameString, 'contracts', 'the same contract')),
+  contractsRule: listRuleSchema('contracts', comment),
+});
+
+export const contractsList = {
+  name: 'contracts',
+  shape,
+  metaKey: 'contractsRule',
+  entryKeys: LIST_RULE_KEYS,
+  compile: (config): { ids: readonly string[]; meta: RuleMeta } => ({ ids: config.contracts, meta: ruleMeta(config.contractsRule, defaultRuleName('contracts')) }),
+  describe: (config) =>
+    bareListWords('deployment status of', config.contracts, 'contract', `an alert on first sight and on every change${ruleWords(config.contractsRule)}`),
+} satisfies RuleList<'contracts', ReturnType<typeof shape>, { ids: readonly string[]; meta: RuleMeta }>;
+
