@@ -32,10 +32,23 @@ export interface CarriedFields {
 export type Field = readonly [label: string, value: string];
 
 /**
- * SNS message attributes beyond `type` and `network` (which every alert carries), for subscription filter
- * policies: name → value. An empty value is dropped (SNS rejects the whole message for one).
+ * The SNS message attributes kinds set beyond `type`, `network`, `rule` and `severity` (which every alert
+ * carries), for subscription filter policies. infra/alert-message.ts takes its names from here, so that a
+ * kind filtered on something new adds it here and nowhere else.
  */
-export type FilterAttributes = Readonly<Record<string, string>>;
+export const KIND_ATTRIBUTES = {
+  /** Alerts about a contract (each kind's module says which it sets). */
+  contractId: 'contract_id',
+  /** Alerts about an address: a token_transfer's recipient, an asset movement's watched principal. */
+  address: 'address',
+  /** Asset movements: `stx` or the token's asset id `ADDRESS.contract::token`. */
+  assetId: 'asset_id',
+} as const;
+
+export type KindAttribute = (typeof KIND_ATTRIBUTES)[keyof typeof KIND_ATTRIBUTES];
+
+/** A kind's filter attributes: name → value. An empty value is dropped (SNS rejects the whole message for one). */
+export type FilterAttributes = Readonly<Partial<Record<KindAttribute, string>>>;
 
 /** Where a chain alert sits in its block: a block's alerts go out by transaction, then event. */
 export interface ChainPosition {

@@ -41,6 +41,6 @@ export function ruleOf(alert: Alert): RuleMeta {
  */
 export function filterAttributes(alert: Alert): Record<string, string> {
   const { rule, severity } = ruleOf(alert);
-  const all: Record<string, string> = { type: alert.type, network: alert.network, rule, severity, ...kindOf(alert).attributes(alert) };
-  return Object.fromEntries(Object.entries(all).filter(([, value]) => value !== ''));
+  const all: Record<string, string | undefined> = { type: alert.type, network: alert.network, rule, severity, ...kindOf(alert).attributes(alert) };
+  return Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
 }
