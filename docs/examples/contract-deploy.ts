@@ -17,6 +17,7 @@ import { chainRows, fields, id, networkName, smsWhere } from '../../lambda/core/
 import { contractName, explorerTxUrl, isoTime, shortPrincipal } from '../../lambda/core/render/chain-text';
 import { formatCount } from '../../lambda/core/render/stx-amount';
 import { defaultRuleName, ruleMeta, strongestRule, type RuleMeta } from '../../lambda/core/rule-meta';
+import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from '../../lambda/core/alert-kinds/samples';
 
 // ---- the rule list: `"deployers": [{"deployer": "SP…", "name": "…", "severity": "…"}]` ----
 
@@ -128,14 +129,14 @@ export const contractDeployKind = {
 
   sample: {
     type: 'contract_deploy',
-    key: key(`0x${'ab'.repeat(32)}`),
+    key: key(SAMPLE_TX_ID),
     network: 'mainnet',
-    tx_id: `0x${'ab'.repeat(32)}`,
+    tx_id: SAMPLE_TX_ID,
     block_height: 182345,
-    block_hash: `0x${'cd'.repeat(32)}`,
-    block_time: 1714564800,
-    contract_id: 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-vault-v2',
-    deployer: 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR',
+    block_hash: SAMPLE_BLOCK_HASH,
+    block_time: SAMPLE_BLOCK_TIME,
+    contract_id: `${SAMPLE_ARKADIKO}.arkadiko-vault-v2`,
+    deployer: SAMPLE_ARKADIKO,
     rule: 'Arkadiko deploys',
     severity: 'info',
   },
