@@ -10,8 +10,7 @@ import { pickRuleMeta, ruleMetaShape } from '../../lambda/config/rule-meta-schem
 import type { Network } from '../../lambda/core/domain';
 import type { AlertBase } from '../../lambda/core/alert-kinds/alert-base';
 import type { ChainKind, Matched } from '../../lambda/core/alert-kinds/kind';
-import { groupBy } from '../../lambda/core/alert-kinds/contract-log-rules';
-import type { RuleList } from '../../lambda/core/alert-kinds/rule-list';
+import { groupBy, type RuleList } from '../../lambda/core/alert-kinds/rule-list';
 import { plural, ruleWords } from '../../lambda/core/alert-kinds/rule-words';
 import { chainRows, fields, id, networkName, smsWhere } from '../../lambda/core/render/email-parts';
 import { contractName, explorerTxUrl, isoTime, shortPrincipal } from '../../lambda/core/render/chain-text';

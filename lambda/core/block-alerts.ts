@@ -5,12 +5,15 @@ import type { Block, Network, Transaction, TxEvents } from './domain';
 import { chainKindList, type ChainAlert } from './alert-kinds/chain-kinds';
 import type { ChainKind, Matched } from './alert-kinds/kind';
 
-/** The compiled rules of every configured list, by list name (compileWatchRules). */
-type AllRules = object;
+/**
+ * The compiled rules of every configured list, by list name (compileWatchRules): the shipped lists'
+ * `WatchRules`, or more when a kind is tried out beside them.
+ */
+type AllRules = Readonly<Record<string, unknown>>;
 
 /** The slice of `rules` a kind reads. */
 function rulesOf(kind: ChainKind<ChainAlert>, rules: AllRules): unknown {
-  return Object.fromEntries(Object.keys(kind.chain.reads).map((name) => [name, (rules as Record<string, unknown>)[name]]));
+  return Object.fromEntries(Object.keys(kind.chain.reads).map((name) => [name, rules[name]]));
 }
 
 /** The transactions whose events must be fetched: those that any kind, under its rules, needs. */

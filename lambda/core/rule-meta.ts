@@ -23,9 +23,11 @@ export interface RuleMeta {
 export const WATCHER_RULE = 'watcher';
 
 /**
- * The watch config's rule lists. A default rule name starts with its list's name and a colon (or is the list's
- * name), which a given name may not: so a rendering can tell a name someone chose (shown first in the
- * subject, the SMS and the terminal line) from a default (not shown: it only repeats what the alert says).
+ * The names reserved for default rule names: every rule list registered in alert-kinds/rule-lists.ts (a test
+ * holds the two equal) and the watcher's own. A default rule name starts with its list's name and a colon (or
+ * is the list's name), which a given name may not: so a rendering can tell a name someone chose (shown first
+ * in the subject, the SMS and the terminal line) from a default (not shown: it only repeats what the alert
+ * says). Kept here, in a leaf, because the name check and the renderings need it below the lists themselves.
  */
 export const RULE_LISTS = ['contracts', 'addresses', 'contractLogs', 'transfers', 'calls', WATCHER_RULE] as const;
 export type RuleList = (typeof RULE_LISTS)[number] | (string & {});

@@ -4,8 +4,7 @@ import { comment, contractIdSchema, list, noDuplicates, recipientSchema, sameRul
 import { pickRuleMeta, ruleMetaShape } from '../../config/rule-meta-schema';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import type { Network } from '../domain';
-import { groupBy } from './contract-log-rules';
-import type { RuleList } from './rule-list';
+import { groupBy, type RuleList } from './rule-list';
 import { plural, ruleWords } from './rule-words';
 
 const CALL_STATUSES = ['success', 'failed', 'any'] as const;

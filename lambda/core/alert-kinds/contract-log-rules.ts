@@ -6,7 +6,7 @@ import { pickRuleMeta, ruleMetaShape } from '../../config/rule-meta-schema';
 import { compileWhere, conditionProblems, type Condition, type WhereSpec } from '../clarity/conditions';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import type { Network } from '../domain';
-import type { RuleList } from './rule-list';
+import { groupBy, type RuleList } from './rule-list';
 import { plural, ruleWords } from './rule-words';
 
 /** `where` is checked by the condition language itself, which reports each mistake at its path. */
@@ -62,16 +62,6 @@ export function defaultLogRuleName(rule: ContractLogRule): string {
   return defaultRuleName('contractLogs', `${rule.contractId}${contains}${whereText}`);
 }
 
-export function groupBy<R, K>(rules: readonly R[], keyOf: (rule: R) => K): Map<K, R[]> {
-  const map = new Map<K, R[]>();
-  for (const rule of rules) {
-    const key = keyOf(rule);
-    const group = map.get(key) ?? [];
-    group.push(rule);
-    map.set(key, group);
-  }
-  return map;
-}
 
 function logFilter(rule: ContractLogRule): string {
   if (rule.contains === undefined && rule.where === undefined) return ' (every log)';

@@ -1,11 +1,16 @@
 // `contracts`: contract ids whose deployment status the watcher checks each run (contract-status.ts).
-
 import { comment, contractIdSchema, list, noDuplicates, sameString } from '../../config/schema-parts';
 import { LIST_RULE_KEYS, listRuleSchema } from '../../config/rule-meta-schema';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import type { Network } from '../domain';
 import type { RuleList } from './rule-list';
 import { bareListWords, ruleWords } from './rule-words';
+
+export interface CompiledContracts {
+  ids: readonly string[];
+  /** What every `contracts` (status) alert carries. */
+  meta: RuleMeta;
+}
 
 const shape = (network: Network | null) => ({
   contracts: list(contractIdSchema(network), 'contract ids whose deployment status to watch', noDuplicates(sameString, 'contracts', 'the same contract')),
@@ -17,8 +22,9 @@ export const contractsList = {
   shape,
   metaKey: 'contractsRule',
   entryKeys: LIST_RULE_KEYS,
-  compile: (config): { ids: readonly string[]; meta: RuleMeta } => ({ ids: config.contracts, meta: ruleMeta(config.contractsRule, defaultRuleName('contracts')) }),
+  // The status check reads the config itself (contract-status-watch.ts); compiled here for the alerts' rule.
+  compile: (config): CompiledContracts => ({ ids: config.contracts, meta: ruleMeta(config.contractsRule, defaultRuleName('contracts')) }),
   describe: (config) =>
     bareListWords('deployment status of', config.contracts, 'contract', `an alert on first sight and on every change${ruleWords(config.contractsRule)}`),
-} satisfies RuleList<'contracts', ReturnType<typeof shape>, { ids: readonly string[]; meta: RuleMeta }>;
+} satisfies RuleList<'contracts', ReturnType<typeof shape>, CompiledContracts>;
 

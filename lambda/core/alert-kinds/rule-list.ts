@@ -3,13 +3,12 @@
 // "nothing to watch" check, the `--check` text and the compiled rules all derive from the lists registered
 // in rule-lists.ts; a matcher receives the compiled rules of the lists it reads, and nothing else.
 import type * as z from '../../zod-mini';
-import type { ZodMiniObject } from 'zod/mini';
 import type { Network } from '../domain';
 
 export type Shape = Record<string, z.ZodMiniType>;
 
 /** What a shape's keys hold once parsed: the watch config's slice a list owns. */
-export type ShapeOutput<S> = S extends z.core.$ZodLooseShape ? z.output<ZodMiniObject<S>> : never;
+export type ShapeOutput<S> = S extends z.core.$ZodLooseShape ? z.output<z.ZodMiniObject<S>> : never;
 
 export interface RuleList<Name extends string, S extends Shape, Compiled> {
   /** Its key in the watch config; its rules' default names start with it and a colon (rule-meta.ts). */
@@ -44,3 +43,15 @@ export type ShapesOf<L extends readonly AnyRuleList[]> = UnionToIntersection<Ret
 
 /** The rule lists a chain kind reads, by name: its matcher and its fetch plan see only their compiled rules. */
 export type Reads<R> = { [K in keyof R & string]: RuleList<K, Shape, R[K]> };
+
+/** Rules grouped by what they watch (a contract id, an asset), each group in config order. */
+export function groupBy<R, K>(rules: readonly R[], keyOf: (rule: R) => K): Map<K, R[]> {
+  const map = new Map<K, R[]>();
+  for (const rule of rules) {
+    const key = keyOf(rule);
+    const group = map.get(key) ?? [];
+    group.push(rule);
+    map.set(key, group);
+  }
+  return map;
+}

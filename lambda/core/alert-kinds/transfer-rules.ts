@@ -7,8 +7,7 @@ import { pickRuleMeta, ruleMetaShape } from '../../config/rule-meta-schema';
 import { assetIdProblem } from '../../config/stacks-principals';
 import { ASSET_ACTIONS, type AssetAction, type Network } from '../domain';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
-import { groupBy } from './contract-log-rules';
-import type { RuleList } from './rule-list';
+import { groupBy, type RuleList } from './rule-list';
 import { plural, ruleWords } from './rule-words';
 
 const minAmountMessage = 'must be a whole number of base units (micro-STX for stx), 0 or more: digits in quotes, or a whole number';
