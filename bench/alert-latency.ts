@@ -6,6 +6,7 @@ import type { WatchConfig } from '../lambda/config/watch-config-schema';
 import { contractCall, coinbase, FakeChain, fakeAddress, fakeContractId, transfer } from '../test/support/fake-hiro';
 import { seededRandom } from './prng';
 import { cycleDeps, memoryState, runOneCycle, ScaledClock, startFakeApi, TimedPublisher } from './watcher-harness';
+import { emptyWatchConfig } from '../lambda/config/watch-config';
 
 const SCHEDULE_MS = 60_000;
 
@@ -33,7 +34,7 @@ export async function measureAlertLatency(options: { pollSeconds: number; apiMin
   const minedAt = new Map<number, number>();
   const api = await startFakeApi(chain, { limit: rpm, windowSeconds: 60, timeScale: options.timeScale });
   const config: WatchConfig = {
-    network: 'mainnet',
+    ...emptyWatchConfig('mainnet'),
     contracts: [],
     addresses: [watched],
     contractLogs: [{ contractId: dex }],
@@ -41,8 +42,6 @@ export async function measureAlertLatency(options: { pollSeconds: number; apiMin
     startHeight: 'latest',
     confirmations: 0,
     maxBlocksPerRun: 500,
-    smsPerRun: 5,
-    calls: [],
   };
   const startAt = clock.now();
   const endAt = startAt + options.apiMinutes * SCHEDULE_MS;

@@ -19,6 +19,7 @@ import {
   type FakeTxSpec,
 } from '../test/support/fake-hiro';
 import { seededRandom, type Random } from './prng';
+import { emptyWatchConfig } from '../lambda/config/watch-config';
 
 export interface Workload {
   /** The transactions of each block, in order. */
@@ -133,7 +134,7 @@ export function watchConfig(name: ConfigName, workload: Workload, startHeight: n
       ? []
       : workload.watchedContracts.map((contractId, i) => (i === 1 ? { contractId, contains: 'mint' } : { contractId }));
   return {
-    network: 'mainnet',
+    ...emptyWatchConfig('mainnet'),
     // "both" also watches the deployment status of the contracts whose logs it watches: a status call a cycle.
     contracts: name === 'both' ? workload.watchedContracts : [],
     addresses,
@@ -149,7 +150,5 @@ export function watchConfig(name: ConfigName, workload: Workload, startHeight: n
     startHeight,
     confirmations: 0,
     maxBlocksPerRun: 100_000,
-    smsPerRun: 5,
-    calls: [],
   };
 }

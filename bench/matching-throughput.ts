@@ -10,6 +10,7 @@ import { blockAlerts, transactionsNeedingEvents } from '../lambda/core/block-ale
 import { compileWatchRules } from '../lambda/core/alert-kinds/rule-lists';
 import { FakeChain, type FakeBlock } from '../test/support/fake-hiro';
 import { mineAll, watchConfig, type Workload } from './mainnet-workload';
+import { emptyWatchConfig } from '../lambda/config/watch-config';
 
 export interface MatchingRow {
   addresses: number;
@@ -69,7 +70,7 @@ export function measureMatching(workload: Workload, sizes = { addresses: 10_000,
   mineAll(chain, workload.blocks);
   const blocks = chain.blocks().map(toDomain);
   const config: WatchConfig = {
-    network: 'mainnet',
+    ...emptyWatchConfig('mainnet'),
     contracts: [],
     // The workload's watched ones among thousands that never occur.
     addresses: [...workload.watchedAddresses, ...Array.from({ length: sizes.addresses - workload.watchedAddresses.length }, (_, i) => addressLike(`a${i}`))],
@@ -81,8 +82,6 @@ export function measureMatching(workload: Workload, sizes = { addresses: 10_000,
     startHeight: 'latest',
     confirmations: 0,
     maxBlocksPerRun: 500,
-    smsPerRun: 5,
-    calls: [],
   };
   const rules = compileWatchRules(config);
   const transactions = blocks.reduce((sum, { block }) => sum + block.transactions.length, 0);

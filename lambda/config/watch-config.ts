@@ -114,6 +114,15 @@ export function parseWatchConfig(input: unknown, lists: readonly AnyRuleList[] =
   return { ok: true, config };
 }
 
+/**
+ * A config that watches nothing, every setting at its default: the base code that builds a config spreads
+ * (tests, benchmarks), so that a new rule list needs no change there.
+ */
+export function emptyWatchConfig(network: Network): WatchConfig {
+  const { $comment: _comment, ...config } = schemaFor(network, ruleLists).parse({ network });
+  return config;
+}
+
 /** Line and column (1-based) of a character offset, for editors that jump to `line:column`. */
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);

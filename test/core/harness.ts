@@ -7,6 +7,7 @@ import type { OperatorChannel, OperatorNotice, Telemetry } from '../../lambda/co
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { MemoryChain } from '../support/memory-chain';
 import { RecordingPublisher } from '../support/recording-publisher';
+import { emptyWatchConfig } from '../../lambda/config/watch-config';
 
 export const WATCHED = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR';
 export const OTHER = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9';
@@ -15,13 +16,11 @@ export const ROUTER = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9.swap-helper-bri
 
 export function config(overrides: Partial<WatchConfig> = {}): WatchConfig {
   return {
-    network: 'mainnet',
+    ...emptyWatchConfig('mainnet'),
     contracts: [],
     addresses: [WATCHED],
     contractLogs: [{ contractId: TOKEN }],
     transfers: [],
-    calls: [],
-    smsPerRun: 5,
     startHeight: 'latest',
     confirmations: 0,
     maxBlocksPerRun: 500,

@@ -9,19 +9,18 @@ import { createHiroClient, type HiroClientOptions } from '../../lambda/hiro';
 import { RecordingOperator, RecordingTelemetry } from '../core/harness';
 import { fakeAddress, fakeContractId, type FakeChain } from '../support/fake-hiro';
 import { RecordingPublisher } from '../support/recording-publisher';
+import { emptyWatchConfig } from '../../lambda/config/watch-config';
 
 export const alice = fakeAddress('alice');
 export const vault = fakeContractId('vault');
 
 export function watchConfig(overrides: Partial<WatchConfig> = {}): WatchConfig {
   return {
-    network: 'mainnet',
+    ...emptyWatchConfig('mainnet'),
     contracts: [],
     addresses: [alice],
     contractLogs: [{ contractId: vault }],
     transfers: [],
-    calls: [],
-    smsPerRun: 5,
     startHeight: 1,
     confirmations: 0,
     maxBlocksPerRun: 2_000,
