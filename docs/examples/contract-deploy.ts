@@ -2,11 +2,10 @@
 // sent by a watched deployer. One module holds all of it: the alert's shape, its rule list (`deployers`),
 // its matcher and its wordings. It is type-checked and tested (test/examples/contract-deploy.test.ts) but
 // not shipped: registering it is one line in lambda/core/alert-kinds/chain-kinds.ts and, since its rule
-// list is new, one in rule-lists.ts (plus its name in rule-meta.ts's RULE_LISTS, which keeps the default
-// names recognisable).
+// list is new, one in rule-lists.ts.
 import * as z from '../../lambda/zod-mini';
 import { comment, list, noDuplicates, recipientSchema, sameJson } from '../../lambda/config/schema-parts';
-import { pickRuleMeta, ruleMetaShape } from '../../lambda/config/rule-meta-schema';
+import { keysOf, pickRuleMeta, type RuleMetaParts } from '../../lambda/config/rule-meta-schema';
 import type { Network } from '../../lambda/core/domain';
 import type { AlertBase } from '../../lambda/core/alert-kinds/alert-base';
 import type { ChainKind, Matched } from '../../lambda/core/alert-kinds/kind';
@@ -20,9 +19,9 @@ import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } f
 
 // ---- the rule list: `"deployers": [{"deployer": "SP…", "name": "…", "severity": "…"}]` ----
 
-function ruleSchema(network: Network | null) {
+function ruleSchema(network: Network | null, meta: RuleMetaParts) {
   const rule = z.strictObject(
-    { $comment: comment, ...ruleMetaShape, deployer: recipientSchema(network) },
+    { $comment: comment, ...meta.shape, deployer: recipientSchema(network) },
     { error: 'must be an object like {"deployer": "ADDRESS", "name": "optional", "severity": "optional"}' },
   );
   return z.pipe(rule, z.transform(({ deployer, ...meta }: z.output<typeof rule>) => ({ deployer, ...pickRuleMeta(meta) })));
@@ -33,14 +32,14 @@ export type DeployerRule = z.output<ReturnType<typeof ruleSchema>>;
 /** deployer → the rules on its deployments, in config order. */
 export type CompiledDeployers = ReadonlyMap<string, readonly RuleMeta[]>;
 
-const shape = (network: Network | null) => ({
-  deployers: list(ruleSchema(network), 'deployer rules {"deployer": ...}', noDuplicates(sameJson, 'deployers', 'the same rule')),
+const shape = (network: Network | null, meta: RuleMetaParts) => ({
+  deployers: list(ruleSchema(network, meta), 'deployer rules {"deployer": ...}', noDuplicates(sameJson, 'deployers', 'the same rule')),
 });
 
 export const deployersList = {
   name: 'deployers',
   shape,
-  entryKeys: Object.keys(ruleSchema(null).def.in.shape),
+  entryKeys: keysOf((meta) => ruleSchema(null, meta).def.in.shape),
   compile: ({ deployers }): CompiledDeployers =>
     new Map(
       [...groupBy(deployers, (rule) => rule.deployer)].map(([deployer, rules]) => [

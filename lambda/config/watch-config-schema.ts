@@ -5,7 +5,8 @@
 import * as z from '../zod-mini';
 import type { Network } from '../core/domain';
 import { SMS_PER_RUN_DEFAULT } from '../core/sms-budget';
-import { ruleLists, type RuleLists } from '../core/alert-kinds/rule-lists';
+import { defaultNamePrefixes, ruleLists, type RuleLists } from '../core/alert-kinds/rule-lists';
+import { ruleMetaParts } from './rule-meta-schema';
 import type { AnyRuleList, ShapesOf } from '../core/alert-kinds/rule-list';
 import { comment, needs, wholeNumber } from './schema-parts';
 
@@ -18,7 +19,8 @@ export const DEFAULTS = { startHeight: 'latest', confirmations: 0, maxBlocksPerR
  * the lists of rule objects (the order "allowed keys are …" names them in).
  */
 function listKeys(lists: readonly AnyRuleList[], network: Network | null): ShapesOf<RuleLists> {
-  const shapes = lists.map((list) => ({ list, shape: list.shape(network) as Record<string, z.ZodMiniType> }));
+  const meta = ruleMetaParts(defaultNamePrefixes(lists));
+  const shapes = lists.map((list) => ({ list, shape: list.shape(network, meta) as Record<string, z.ZodMiniType> }));
   const metaKeys = new Set(lists.flatMap((list) => (list.metaKey ? [list.metaKey] : [])));
   const pick = (keep: (key: string, list: AnyRuleList) => boolean) =>
     Object.fromEntries(shapes.flatMap(({ list, shape }) => Object.entries(shape).filter(([key]) => keep(key, list))));

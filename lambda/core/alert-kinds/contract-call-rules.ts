@@ -1,7 +1,7 @@
 // `calls`: rules on calls to watched contracts, filtered by function, sender and outcome. Read by contract-call.ts.
 import * as z from '../../zod-mini';
 import { comment, contractIdSchema, list, noDuplicates, recipientSchema, sameRule } from '../../config/schema-parts';
-import { pickRuleMeta, ruleMetaShape } from '../../config/rule-meta-schema';
+import { keysOf, pickRuleMeta, type RuleMetaParts } from '../../config/rule-meta-schema';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import type { Network } from '../domain';
 import { groupBy, type RuleList } from './rule-list';
@@ -11,7 +11,7 @@ const CALL_STATUSES = ['success', 'failed', 'any'] as const;
 /** Which transaction outcomes a `calls` rule alerts on: `failed` is any abort. */
 export type CallStatusFilter = (typeof CALL_STATUSES)[number];
 
-function ruleSchema(network: Network | null) {
+function ruleSchema(network: Network | null, meta: RuleMetaParts) {
   const names = (what: string) =>
     z.optional(
       z.array(z.string().check(z.minLength(1, { error: `must not be empty` })), { error: `must be a list of ${what} in quotes` }).check(
@@ -21,7 +21,7 @@ function ruleSchema(network: Network | null) {
   const rule = z.strictObject(
     {
       $comment: comment,
-      ...ruleMetaShape,
+      ...meta.shape,
       contractId: contractIdSchema(network),
       functions: names('function names'),
       from: z.optional(
@@ -64,14 +64,14 @@ export function defaultCallRuleName(rule: ContractCallRule): string {
 
 const outcomes: Record<CallStatusFilter, string> = { any: 'every outcome', failed: 'failed calls', success: 'successful calls' };
 
-const shape = (network: Network | null) => ({
-  calls: list(ruleSchema(network), 'call rules {"contractId": ..., "functions": [...], "status": ...}', noDuplicates(sameRule, 'calls', 'the same rule')),
+const shape = (network: Network | null, meta: RuleMetaParts) => ({
+  calls: list(ruleSchema(network, meta), 'call rules {"contractId": ..., "functions": [...], "status": ...}', noDuplicates(sameRule, 'calls', 'the same rule')),
 });
 
 export const callsList = {
   name: 'calls',
   shape,
-  entryKeys: Object.keys(ruleSchema(null).def.in.shape),
+  entryKeys: keysOf((meta) => ruleSchema(null, meta).def.in.shape),
   compile: ({ calls }): CompiledCallRules =>
     groupBy(
       calls.map((rule): CompiledCallRule => ({ ...rule, meta: ruleMeta(rule, defaultCallRuleName(rule)) })),

@@ -2,7 +2,7 @@
 // `where` conditions (clarity/conditions.ts). Read by contract-log.ts.
 import * as z from '../../zod-mini';
 import { comment, contractIdSchema, list, noDuplicates, sameRule } from '../../config/schema-parts';
-import { pickRuleMeta, ruleMetaShape } from '../../config/rule-meta-schema';
+import { keysOf, pickRuleMeta, type RuleMetaParts } from '../../config/rule-meta-schema';
 import { compileWhere, conditionProblems, type Condition, type WhereSpec } from '../clarity/conditions';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import type { Network } from '../domain';
@@ -18,11 +18,11 @@ const where = z.optional(
   ),
 );
 
-function ruleSchema(network: Network | null) {
+function ruleSchema(network: Network | null, meta: RuleMetaParts) {
   const rule = z.strictObject(
     {
       $comment: comment,
-      ...ruleMetaShape,
+      ...meta.shape,
       contractId: contractIdSchema(network),
       contains: z.optional(
         z
@@ -72,14 +72,14 @@ function logFilter(rule: ContractLogRule): string {
   return ` (logs ${parts.join(' and ')})`;
 }
 
-const shape = (network: Network | null) => ({
-  contractLogs: list(ruleSchema(network), 'log rules {"contractId": ..., "contains": ...}', noDuplicates(sameRule, 'contractLogs', 'the same rule')),
+const shape = (network: Network | null, meta: RuleMetaParts) => ({
+  contractLogs: list(ruleSchema(network, meta), 'log rules {"contractId": ..., "contains": ...}', noDuplicates(sameRule, 'contractLogs', 'the same rule')),
 });
 
 export const contractLogsList = {
   name: 'contractLogs',
   shape,
-  entryKeys: Object.keys(ruleSchema(null).def.in.shape),
+  entryKeys: keysOf((meta) => ruleSchema(null, meta).def.in.shape),
   compile: ({ contractLogs }): CompiledLogRules =>
     groupBy(
       contractLogs.map(

@@ -1,6 +1,6 @@
 // `contracts`: contract ids whose deployment status the watcher checks each run (contract-status.ts).
-import { comment, contractIdSchema, list, noDuplicates, sameString } from '../../config/schema-parts';
-import { LIST_RULE_KEYS, listRuleSchema } from '../../config/rule-meta-schema';
+import { contractIdSchema, list, noDuplicates, sameString } from '../../config/schema-parts';
+import { LIST_RULE_KEYS, type RuleMetaParts } from '../../config/rule-meta-schema';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import type { Network } from '../domain';
 import type { RuleList } from './rule-list';
@@ -12,9 +12,9 @@ export interface CompiledContracts {
   meta: RuleMeta;
 }
 
-const shape = (network: Network | null) => ({
+const shape = (network: Network | null, meta: RuleMetaParts) => ({
   contracts: list(contractIdSchema(network), 'contract ids whose deployment status to watch', noDuplicates(sameString, 'contracts', 'the same contract')),
-  contractsRule: listRuleSchema('contracts', comment),
+  contractsRule: meta.listRule('contracts'),
 });
 
 export const contractsList = {

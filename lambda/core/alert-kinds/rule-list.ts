@@ -4,6 +4,7 @@
 // in rule-lists.ts; a matcher receives the compiled rules of the lists it reads, and nothing else.
 import type * as z from '../../zod-mini';
 import type { Network } from '../domain';
+import type { RuleMetaParts } from '../../config/rule-meta-schema';
 
 export type Shape = Record<string, z.ZodMiniType>;
 
@@ -13,8 +14,11 @@ export type ShapeOutput<S> = S extends z.core.$ZodLooseShape ? z.output<z.ZodMin
 export interface RuleList<Name extends string, S extends Shape, Compiled> {
   /** Its key in the watch config; its rules' default names start with it and a colon (rule-meta.ts). */
   name: Name;
-  /** Its keys in the watch config, checked against the network the file names (null: none valid). */
-  shape(network: Network | null): S;
+  /**
+   * Its keys in the watch config, checked against the network the file names (null: none valid); its rules
+   * spread `meta.shape` (`name`, `severity`), a list of bare ids has a `meta.listRule(name)` beside it.
+   */
+  shape(network: Network | null, meta: RuleMetaParts): S;
   /**
    * The keys one entry may have, for "did you mean" hints: a rule object's, or for a list of bare ids, its
    * `…Rule` object's (`metaKey`).

@@ -6,10 +6,16 @@ import { contractLogsList } from './contract-log-rules';
 import { contractsList } from './contract-status-rules';
 import type { AnyRuleList, CompiledRules, ShapeOutput, ShapesOf } from './rule-list';
 import { transfersList } from './transfer-rules';
+import { WATCHER_RULE } from '../rule-meta';
 
 export const ruleLists = [contractsList, addressesList, contractLogsList, transfersList, callsList] as const;
 
 export type RuleLists = typeof ruleLists;
+
+/** The prefixes of default rule names (rule-meta.ts): `lists`' names and the watcher's. */
+export function defaultNamePrefixes(lists: readonly AnyRuleList[] = ruleLists): string[] {
+  return [...lists.map((list) => list.name), WATCHER_RULE];
+}
 
 /** The watch config compiled into lookups the matchers answer in O(1) per transaction or event, by list name. */
 export type WatchRules = CompiledRules<RuleLists>;

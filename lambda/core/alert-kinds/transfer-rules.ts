@@ -3,7 +3,7 @@
 // stx_transfer, ft_transfer, nft_transfer) through asset-moves.ts.
 import * as z from '../../zod-mini';
 import { comment, evenWithBadEntries, list, noDuplicates, principal, recipientSchema, sameJson, sameString, wholeNumber } from '../../config/schema-parts';
-import { pickRuleMeta, ruleMetaShape } from '../../config/rule-meta-schema';
+import { keysOf, pickRuleMeta, type RuleMetaParts } from '../../config/rule-meta-schema';
 import { assetIdProblem } from '../../config/stacks-principals';
 import { ASSET_ACTIONS, type AssetAction, type Network } from '../domain';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
@@ -12,12 +12,12 @@ import { plural, ruleWords } from './rule-words';
 
 const minAmountMessage = 'must be a whole number of base units (micro-STX for stx), 0 or more: digits in quotes, or a whole number';
 
-function ruleObject(network: Network | null) {
+function ruleObject(network: Network | null, meta: RuleMetaParts) {
   const recipient = recipientSchema(network);
   return z.strictObject(
     {
       $comment: comment,
-      ...ruleMetaShape,
+      ...meta.shape,
       asset: principal(
         (text, net) => (text === 'stx' || text === '*' ? null : assetIdProblem(text, net)),
         network,
@@ -54,8 +54,8 @@ function ruleObject(network: Network | null) {
   );
 }
 
-function ruleSchema(network: Network | null) {
-  const rule = ruleObject(network).check(
+function ruleSchema(network: Network | null, meta: RuleMetaParts) {
+  const rule = ruleObject(network, meta).check(
     z.superRefine((r, ctx) => {
       if ((r.to ?? []).length === 0 && (r.from ?? []).length === 0) {
         ctx.addIssue({ code: 'custom', message: 'watches nobody: list at least one address in "to" (recipients) or "from" (senders)' });
@@ -125,14 +125,14 @@ function ruleText(rule: TransferRule): string {
   return `${asset} ${sides.join(', ')} (${limits.join('; ')})`;
 }
 
-const shape = (network: Network | null) => ({
-  transfers: list(ruleSchema(network), 'transfer rules {"asset": ..., "to": [...], "from": [...]}', noDuplicates(sameJson, 'transfers', 'the same rule')),
+const shape = (network: Network | null, meta: RuleMetaParts) => ({
+  transfers: list(ruleSchema(network, meta), 'transfer rules {"asset": ..., "to": [...], "from": [...]}', noDuplicates(sameJson, 'transfers', 'the same rule')),
 });
 
 export const transfersList = {
   name: 'transfers',
   shape,
-  entryKeys: Object.keys(ruleObject(null).shape),
+  entryKeys: keysOf((meta) => ruleObject(null, meta).shape),
   compile: ({ transfers }): CompiledTransfers =>
     new Map([...groupBy(transfers, (rule) => rule.asset)].map(([asset, rules]) => [asset, rules.map((rule) => compileRule(rule, transfers.indexOf(rule)))] as const)),
   describe: ({ transfers }) =>

@@ -2,15 +2,22 @@
 // each matcher's input follow from it.
 import { describe, expect, it } from 'vitest';
 import { chainKindList } from '../../../lambda/core/alert-kinds/chain-kinds';
-import { compileWatchRules, ruleLists } from '../../../lambda/core/alert-kinds/rule-lists';
-import { RULE_LISTS, WATCHER_RULE, isDefaultRuleName } from '../../../lambda/core/rule-meta';
+import { compileWatchRules, defaultNamePrefixes, ruleLists } from '../../../lambda/core/alert-kinds/rule-lists';
+import { WATCHER_RULE } from '../../../lambda/core/rule-meta';
+import { parseWatchConfig } from '../../../lambda/config/watch-config';
+import { renderSubject } from '../../../lambda/core/render';
+import { contractCallKind } from '../../../lambda/core/alert-kinds/contract-call';
 import { blockAlerts } from '../../../lambda/core/block-alerts';
 import { config, WATCHED } from '../harness';
 
 describe('the rule-list registry', () => {
-  it('reserves every list name (and the watcher\'s) as a default-name prefix', () => {
-    expect([...RULE_LISTS].sort()).toEqual([...ruleLists.map((list) => list.name), WATCHER_RULE].sort());
-    for (const list of ruleLists) expect(isDefaultRuleName(`${list.name}:anything`)).toBe(true);
+  it('reserves every list\'s name (and the watcher\'s) for default rule names: refused as a given name, left out of renderings', () => {
+    expect(defaultNamePrefixes()).toEqual(['contracts', 'addresses', 'contractLogs', 'transfers', 'calls', WATCHER_RULE]);
+    for (const prefix of defaultNamePrefixes()) {
+      const result = parseWatchConfig({ network: 'mainnet', contracts: [`${WATCHED}.vault`], contractsRule: { name: `${prefix}:mine` } });
+      expect(result.ok ? [] : result.problems.map((p) => p.message)).toEqual([expect.stringContaining('kept for default names')]);
+      expect(renderSubject({ ...contractCallKind.sample, rule: `${prefix}:x` })).not.toContain(`${prefix}:x`);
+    }
   });
 
   it('registers every list a chain kind reads, under the name the kind reads it by', () => {
