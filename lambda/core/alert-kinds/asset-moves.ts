@@ -1,5 +1,7 @@
-// What the three asset kinds (stx_transfer, ft_transfer, nft_transfer) share: which transactions they need
-// events for, the walk over a block's asset events, and how a movement reads for the watched principal.
+// What the kinds reporting asset movements share, once: the rules they read (`addresses`, `transfers`), which
+// side of a movement is tracked and under which rule (also token_transfer's), which transactions the event
+// kinds (stx_transfer, ft_transfer, nft_transfer) need events for, the walk over a block's asset events, how
+// a token's amounts read, and how a movement reads for the watched principal.
 import type { AssetAction, AssetEvent, Block, ContractLogEvent, Transaction, TxEvents } from '../domain';
 import { decodeClarityOrNull } from '../clarity/decode';
 import { shortPrincipal } from '../render/chain-text';
