@@ -2,10 +2,11 @@
 // schedule and with polling inside the invocation. Time-scaled: blocks come every 4 to 12 API seconds, the
 // fake API enforces 50 requests a minute, and the client paces itself on the same scaled clock.
 import { pollWhileCaughtUp } from '../lambda/runtime/poll-loop';
-import type { WatchConfig } from '../lambda/core/domain';
+import type { WatchConfig } from '../lambda/config/watch-config-schema';
 import { contractCall, coinbase, FakeChain, fakeAddress, fakeContractId, transfer } from '../test/support/fake-hiro';
 import { seededRandom } from './prng';
 import { cycleDeps, memoryState, runOneCycle, ScaledClock, startFakeApi, TimedPublisher } from './watcher-harness';
+import { emptyWatchConfig } from '../lambda/config/watch-config';
 
 const SCHEDULE_MS = 60_000;
 
@@ -33,7 +34,7 @@ export async function measureAlertLatency(options: { pollSeconds: number; apiMin
   const minedAt = new Map<number, number>();
   const api = await startFakeApi(chain, { limit: rpm, windowSeconds: 60, timeScale: options.timeScale });
   const config: WatchConfig = {
-    network: 'mainnet',
+    ...emptyWatchConfig('mainnet'),
     contracts: [],
     addresses: [watched],
     contractLogs: [{ contractId: dex }],

@@ -2,7 +2,7 @@
 // 120 transactions (most small, a few full), a tenure change and coinbase opening each tenure, about a third
 // STX transfers and most of the rest contract calls, many of them printing, some through another contract,
 // a few failed, and the odd airdrop with hundreds of events. Seeded, so every run sees the same chain.
-import type { WatchConfig } from '../lambda/core/domain';
+import type { WatchConfig } from '../lambda/config/watch-config-schema';
 import {
   coinbase,
   contractCall,
@@ -19,6 +19,7 @@ import {
   type FakeTxSpec,
 } from '../test/support/fake-hiro';
 import { seededRandom, type Random } from './prng';
+import { emptyWatchConfig } from '../lambda/config/watch-config';
 
 export interface Workload {
   /** The transactions of each block, in order. */
@@ -133,7 +134,7 @@ export function watchConfig(name: ConfigName, workload: Workload, startHeight: n
       ? []
       : workload.watchedContracts.map((contractId, i) => (i === 1 ? { contractId, contains: 'mint' } : { contractId }));
   return {
-    network: 'mainnet',
+    ...emptyWatchConfig('mainnet'),
     // "both" also watches the deployment status of the contracts whose logs it watches: a status call a cycle.
     contracts: name === 'both' ? workload.watchedContracts : [],
     addresses,

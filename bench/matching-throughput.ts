@@ -2,13 +2,15 @@
 // addresses, 1,000 contracts), on the generated chain's blocks already read into domain types: transfer
 // matching, picking the transactions whose events are needed, and log matching over their events.
 import { createHash } from 'node:crypto';
-import type { AssetEvent, Block, ContractLogEvent, TxEvents, WatchConfig } from '../lambda/core/domain';
+import type { AssetEvent, Block, ContractLogEvent, TxEvents } from '../lambda/core/domain';
+import type { WatchConfig } from '../lambda/config/watch-config-schema';
 import { toAssetEvent } from '../lambda/hiro/mappers';
 import type { RawTxEvent } from '../lambda/hiro/schemas';
 import { blockAlerts, transactionsNeedingEvents } from '../lambda/core/block-alerts';
-import { compileWatchRules } from '../lambda/core/watch-rules';
+import { compileWatchRules } from '../lambda/core/alert-kinds/rule-lists';
 import { FakeChain, type FakeBlock } from '../test/support/fake-hiro';
 import { mineAll, watchConfig, type Workload } from './mainnet-workload';
+import { emptyWatchConfig } from '../lambda/config/watch-config';
 
 export interface MatchingRow {
   addresses: number;
@@ -68,7 +70,7 @@ export function measureMatching(workload: Workload, sizes = { addresses: 10_000,
   mineAll(chain, workload.blocks);
   const blocks = chain.blocks().map(toDomain);
   const config: WatchConfig = {
-    network: 'mainnet',
+    ...emptyWatchConfig('mainnet'),
     contracts: [],
     // The workload's watched ones among thousands that never occur.
     addresses: [...workload.watchedAddresses, ...Array.from({ length: sizes.addresses - workload.watchedAddresses.length }, (_, i) => addressLike(`a${i}`))],
@@ -97,5 +99,5 @@ export function measureMatching(workload: Workload, sizes = { addresses: 10_000,
     passes += 1;
   }
   const seconds = (performance.now() - started) / 1000;
-  return { addresses: rules.addresses.size, contracts: rules.logRules.size, transactions, events, alerts, transactionsPerSecond: (transactions * passes) / seconds };
+  return { addresses: rules.addresses.principals.size, contracts: rules.contractLogs.size, transactions, events, alerts, transactionsPerSecond: (transactions * passes) / seconds };
 }

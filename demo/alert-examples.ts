@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { ALERT_TYPES, alertKinds } from '../lambda/core/alert-kinds/registry';
-import type { Alert, AlertType } from '../lambda/core/domain';
+import type { Alert, AlertType } from '../lambda/core/alert-kinds/alert';
 import { render } from '../lambda/core/render';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

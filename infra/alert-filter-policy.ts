@@ -1,7 +1,8 @@
 // A subscriber's choice of alerts, as an SNS filter policy on the message attributes the function sets.
 // Kinds of filter combine with AND (types, networks), except contracts and addresses, which combine with
 // OR: a subscriber who names both wants alerts about either.
-import type { AlertType, Network } from '../lambda/core/domain';
+import type { AlertType } from '../lambda/core/alert-kinds/alert';
+import type { Network } from '../lambda/core/domain';
 import type { Severity } from '../lambda/core/rule-meta';
 import type { SmsRoute } from '../lambda/core/sms-budget';
 import { MESSAGE_ATTRIBUTE } from './alert-message';

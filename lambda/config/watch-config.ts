@@ -3,17 +3,20 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type * as z from '../zod-mini';
-import { ASSET_ACTIONS, type Network, type WatchConfig } from '../core/domain';
+import { ASSET_ACTIONS, type Network } from '../core/domain';
+import { type WatchConfig } from './watch-config-schema';
 import type { WhereSpec } from '../core/clarity/conditions';
+import { ruleLists } from '../core/alert-kinds/rule-lists';
+import type { AnyRuleList } from '../core/alert-kinds/rule-list';
 import { type ConfigProblem, WatchConfigError, formatPath, valueAt } from './config-problems';
 import { pickRuleMeta } from './rule-meta-schema';
 import { allowedKeys, NETWORKS, watchConfigSchema, type WatchConfigSchema } from './watch-config-schema';
 
 export { type ConfigProblem, WatchConfigError, formatConfigProblems } from './config-problems';
 
-export type ConfigResult = { ok: true; config: WatchConfig } | { ok: false; problems: ConfigProblem[] };
+export type { WatchConfig } from './watch-config-schema';
 
-const WATCH_LISTS = ['contracts', 'addresses', 'contractLogs', 'transfers', 'calls'] as const;
+export type ConfigResult = { ok: true; config: WatchConfig } | { ok: false; problems: ConfigProblem[] };
 
 /**
  * One schema per network the file may name, and one for a file whose network is itself invalid, each built
@@ -21,7 +24,9 @@ const WATCH_LISTS = ['contracts', 'addresses', 'contractLogs', 'transfers', 'cal
  */
 const schemas = new Map<Network | null, WatchConfigSchema>();
 
-function schemaFor(network: Network | null): WatchConfigSchema {
+function schemaFor(network: Network | null, lists: readonly AnyRuleList[]): WatchConfigSchema {
+  // Lists other than the shipped ones (a kind being tried out) are not worth caching.
+  if (lists !== ruleLists) return watchConfigSchema(network, lists);
   let schema = schemas.get(network);
   if (!schema) {
     schema = watchConfigSchema(network);
@@ -65,12 +70,11 @@ function unknownKeyMessage(key: string, allowed: readonly string[]): string {
   return `unknown key "${key}": ${hint}allowed keys are ${allowed.map((k) => `"${k}"`).join(', ')}`;
 }
 
-function toProblems(issues: readonly z.core.$ZodIssue[], input: unknown, schema: WatchConfigSchema): ConfigProblem[] {
+function toProblems(issues: readonly z.core.$ZodIssue[], input: unknown, schema: { shape: object }, lists: readonly AnyRuleList[]): ConfigProblem[] {
   return issues.flatMap((issue): ConfigProblem[] => {
     if (issue.code === 'unrecognized_keys') {
-      const keys = allowedKeys(schema);
-      const byList: Record<string, string[]> = { contractLogs: keys.rule, transfers: keys.transfer, calls: keys.call };
-      const allowed = issue.path.length === 0 ? keys.top : (byList[String(issue.path[0])] ?? keys.listRule);
+      const keys = allowedKeys(schema, lists);
+      const allowed = issue.path.length === 0 ? keys.top : (keys.byKey.get(String(issue.path[0])) ?? keys.top);
       return issue.keys.map((key) => {
         const path = [...issue.path, key];
         return { path: formatPath(path), value: valueAt(input, path), message: unknownKeyMessage(key, allowed) };
@@ -81,59 +85,42 @@ function toProblems(issues: readonly z.core.$ZodIssue[], input: unknown, schema:
 }
 
 /** Not a shape rule but a sense rule, checked on the raw input so it is reported beside the others. */
-function nothingToWatch(input: unknown): ConfigProblem[] {
+function nothingToWatch(input: unknown, lists: readonly AnyRuleList[]): ConfigProblem[] {
   if (!isRecord(input)) return [];
-  const allEmpty = WATCH_LISTS.every((key) => input[key] === undefined || (Array.isArray(input[key]) && input[key].length === 0));
+  const names = lists.map((list) => list.name);
+  const allEmpty = names.every((key) => input[key] === undefined || (Array.isArray(input[key]) && input[key].length === 0));
   if (!allEmpty) return [];
+  const quoted = names.map((name) => `"${name}"`);
+  const named = quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
   return [
     {
       path: '$',
-      value: Object.fromEntries(WATCH_LISTS.map((key) => [key, input[key]])),
-      message:
-        'nothing to watch: "contracts", "addresses", "contractLogs", "transfers" and "calls" are all empty or missing; add at least one entry',
+      value: Object.fromEntries(names.map((key) => [key, input[key]])),
+      message: `nothing to watch: ${named} ${quoted.length === 1 ? 'is' : 'are all'} empty or missing; add at least one entry`,
     },
   ];
 }
 
-/** Validates an already-parsed JSON value. */
-export function parseWatchConfig(input: unknown): ConfigResult {
-  const schema = schemaFor(declaredNetwork(input));
+/**
+ * Validates an already-parsed JSON value against the shipped rule lists, or `lists` when given (the config
+ * then also holds their keys, each list reading its own).
+ */
+export function parseWatchConfig(input: unknown, lists: readonly AnyRuleList[] = ruleLists): ConfigResult {
+  const schema = schemaFor(declaredNetwork(input), lists);
   const parsed = schema.safeParse(input);
-  const problems = [...(parsed.success ? [] : toProblems(parsed.error.issues, input, schema)), ...nothingToWatch(input)];
+  const problems = [...(parsed.success ? [] : toProblems(parsed.error.issues, input, schema, lists)), ...nothingToWatch(input, lists)];
   if (problems.length > 0 || !parsed.success) return { ok: false, problems };
-  const { $comment: _comment, contractLogs, transfers, calls, contractsRule, addressesRule, ...rest } = parsed.data;
-  return {
-    ok: true,
-    config: {
-      ...rest,
-      contractLogs: contractLogs.map(({ contractId, contains, where, ...meta }) => ({
-        contractId,
-        ...(contains === undefined ? {} : { contains }),
-        ...(where === undefined ? {} : { where: where as WhereSpec }),
-        ...pickRuleMeta(meta),
-      })),
-      transfers: transfers.map(({ $comment: _note, minAmount, actions, decimals, symbol, to, from, asset, ...meta }) => ({
-        asset,
-        to: to ?? [],
-        from: from ?? [],
-        // Integer strings or JSON integers alike, kept as a string: amounts can exceed 2^53.
-        ...(minAmount === undefined ? {} : { minAmount: String(minAmount) }),
-        actions: actions ?? [...ASSET_ACTIONS],
-        ...(decimals === undefined ? {} : { decimals }),
-        ...(symbol === undefined ? {} : { symbol }),
-        ...pickRuleMeta(meta),
-      })),
-      calls: calls.map(({ $comment: _note, contractId, functions, from, status, ...meta }) => ({
-        contractId,
-        ...(functions === undefined ? {} : { functions }),
-        ...(from === undefined ? {} : { from }),
-        status,
-        ...pickRuleMeta(meta),
-      })),
-      ...(contractsRule ? { contractsRule: pickRuleMeta(contractsRule) } : {}),
-      ...(addressesRule ? { addressesRule: pickRuleMeta(addressesRule) } : {}),
-    },
-  };
+  const { $comment: _comment, ...config } = parsed.data;
+  return { ok: true, config };
+}
+
+/**
+ * A config that watches nothing, every setting at its default: the base code that builds a config spreads
+ * (tests, benchmarks), so that a new rule list needs no change there.
+ */
+export function emptyWatchConfig(network: Network): WatchConfig {
+  const { $comment: _comment, ...config } = schemaFor(network, ruleLists).parse({ network });
+  return config;
 }
 
 /** Line and column (1-based) of a character offset, for editors that jump to `line:column`. */

@@ -1,17 +1,29 @@
 // The chain alerts of one block: which transactions need their events, and, given those events, every
-// chain kind's matches in chain order. Generic over the kinds (alert-kinds/chain-kinds.ts).
-import type { Block, ChainAlert, Network, Transaction, TxEvents } from './domain';
-import { chainKindList } from './alert-kinds/chain-kinds';
+// chain kind's matches in chain order. Generic over the kinds (alert-kinds/chain-kinds.ts); each kind sees
+// the compiled rules of the lists it reads (alert-kinds/rule-lists.ts) and nothing else.
+import type { Block, Network, Transaction, TxEvents } from './domain';
+import { chainKindList, type ChainAlert } from './alert-kinds/chain-kinds';
 import type { ChainKind, Matched } from './alert-kinds/kind';
-import type { WatchRules } from './watch-rules';
 
-/** The transactions whose events must be fetched: those that any kind, under this watch config, needs. */
+/**
+ * The compiled rules of every configured list, by list name (compileWatchRules): the shipped lists'
+ * `WatchRules`, or more when a kind is tried out beside them.
+ */
+type AllRules = Readonly<Record<string, unknown>>;
+
+/** The slice of `rules` a kind reads. */
+function rulesOf(kind: ChainKind<ChainAlert>, rules: AllRules): unknown {
+  return Object.fromEntries(Object.keys(kind.chain.reads).map((name) => [name, rules[name]]));
+}
+
+/** The transactions whose events must be fetched: those that any kind, under its rules, needs. */
 export function transactionsNeedingEvents(
   block: Block,
-  rules: WatchRules,
+  rules: AllRules,
   kinds: readonly ChainKind<ChainAlert>[] = chainKindList,
 ): Transaction[] {
-  return block.transactions.filter((tx) => kinds.some((kind) => kind.chain.needsEvents(tx, rules)));
+  const own = kinds.map((kind) => [kind, rulesOf(kind, rules)] as const);
+  return block.transactions.filter((tx) => own.some(([kind, kindRules]) => kind.chain.needsEvents(tx, kindRules)));
 }
 
 /** By transaction, then event: the order the chain executed them in, whatever kind found them. */
@@ -22,13 +34,12 @@ function chainOrder(a: Matched<ChainAlert>, b: Matched<ChainAlert>): number {
 export function blockAlerts(
   block: Block,
   events: ReadonlyMap<string, TxEvents>,
-  rules: WatchRules,
+  rules: AllRules,
   network: Network,
   kinds: readonly ChainKind<ChainAlert>[] = chainKindList,
 ): ChainAlert[] {
-  const input = { block, events, rules, network };
   return kinds
-    .flatMap((kind) => kind.chain.match(input))
+    .flatMap((kind) => kind.chain.match({ block, events, rules: rulesOf(kind, rules), network }))
     .sort(chainOrder)
     .map((matched) => matched.alert);
 }

@@ -6,7 +6,8 @@
 // block: a write per block was most of what a quiet cycle cost. A crash in between loses no alert and
 // doubles none: the next run rescans from the stored cursor, and the alert claims say `sent` for every
 // alert already delivered. The blocks scanned since the last write are remembered with it, in one stretch.
-import { UNKNOWN_BLOCK_HASH, type Alert, type Block, type ChainAlert, type Network } from './domain';
+import { UNKNOWN_BLOCK_HASH, type Block, type Network } from './domain';
+import { type Alert, type ChainAlert } from './alert-kinds/alert';
 import { ChainLinks } from './chain-links';
 import { AlertInFlightError, deliverAlerts, type DeliveryReport } from './delivery';
 import { CursorConflictError, type Cursor, type CursorPosition, type ScannedBlock } from './ports';
@@ -19,7 +20,7 @@ import { deepReorgKind } from './alert-kinds/deep-reorg';
 import { blockAlerts } from './block-alerts';
 import { clearBlockStall, recordBlockFailure } from './block-stalls';
 import { ChainLinkCheck, ChainUnlinkedError } from './chain-unlinked';
-import type { WatchRules } from './watch-rules';
+import type { WatchRules } from './alert-kinds/rule-lists';
 import { defaultRuleName, WATCHER_RULE } from './rule-meta';
 import type { SmsBudget, SmsRoute } from './sms-budget';
 

@@ -1,7 +1,8 @@
 // Deployment-status watch: alert on the first observation of each watched contract and on every change of
 // (found, status, tx_id). The new status is stored only after its alert is delivered, so a crash in between
 // recomputes the same alert key next run, which the delivery protocol then skips.
-import type { ContractStatus, ContractStatusAlert, Network } from './domain';
+import type { ContractStatus, Network } from './domain';
+import type { ContractStatusAlert } from './alert-kinds/alert';
 import { contractStatusKind } from './alert-kinds/contract-status';
 import { deliverAlerts, type DeliveryPorts } from './delivery';
 import type { ChainApi, StoredContractStatus } from './ports';

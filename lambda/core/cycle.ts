@@ -1,11 +1,12 @@
 // One watch cycle: take the lease, check contract statuses, scan new blocks, report what was done.
 // Pure orchestration over the ports: no AWS SDK, no fetch, no process.env.
-import type { Alert, AlertType, WatchConfig } from './domain';
+import type { Alert, AlertType } from './alert-kinds/alert';
+import type { WatchConfig } from '../config/watch-config-schema';
 import type { CycleBudget, CycleDeps, CycleSummary, StopReason } from './cycle-types';
 import { BlockScanner } from './block-scanner';
 import { watchContractStatuses } from './contract-status-watch';
 import { contractsThisCycle } from './contract-status-sweep';
-import { compileWatchRules } from './watch-rules';
+import { compileWatchRules } from './alert-kinds/rule-lists';
 import type { RuleMeta } from './rule-meta';
 import { RunLease } from './run-lease';
 import { AlertInFlightError } from './delivery';
@@ -62,7 +63,7 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
             countedThrough: owed?.throughHeight ?? null,
             ...(carried ? { carried } : {}),
           });
-    const statuses = await checkContractStatuses(deps, config, budget, rules.contractsMeta, sms);
+    const statuses = await checkContractStatuses(deps, config, budget, rules.contracts.meta, sms);
     if (polls && sms) polls.textsLeft = sms.textsLeft();
     summary.contractsChecked = statuses.checked;
     published.push(...statuses.alerts);

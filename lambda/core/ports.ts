@@ -1,14 +1,7 @@
 // The core's ports: the only ways the watch cycle reaches the outside world. Each has one adapter per
 // outside system (Hiro HTTP, DynamoDB or a JSON file, SNS or stdout) and an in-memory fake for tests.
-import type {
-  ApiDeprecation,
-  Block,
-  BlockHeader,
-  ChainTip,
-  ContractStatus,
-  OutgoingAlert,
-  TxEvents,
-} from './domain';
+import type { ApiDeprecation, Block, BlockHeader, ChainTip, ContractStatus, TxEvents } from './domain';
+import type { OutgoingAlert } from './outgoing-alert';
 import type { PendingSmsDigest } from './sms-budget';
 
 export interface ChainApi {

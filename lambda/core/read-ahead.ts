@@ -10,7 +10,7 @@
 import type { Block, TxEvents } from './domain';
 import { transactionsNeedingEvents } from './block-alerts';
 import type { ChainApi, Clock } from './ports';
-import type { WatchRules } from './watch-rules';
+import type { WatchRules } from './alert-kinds/rule-lists';
 
 /** Blocks read at once at most: about eight full /tx/multiple calls of events on a busy chain. */
 export const MAX_READ_AHEAD = 64;

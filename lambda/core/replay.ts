@@ -2,10 +2,11 @@
 // blocks, exactly as a watch cycle would, but with no state read or written and nothing published: the
 // caller prints what would have alerted. Contract statuses are not block rules and are left out.
 import { blockAlerts } from './block-alerts';
-import type { ChainAlert, WatchConfig } from './domain';
+import type { ChainAlert } from './alert-kinds/alert';
+import type { WatchConfig } from '../config/watch-config-schema';
 import type { ChainApi, Clock } from './ports';
 import { BlockReadAhead } from './read-ahead';
-import { compileWatchRules } from './watch-rules';
+import { compileWatchRules } from './alert-kinds/rule-lists';
 
 export interface ReplayRange {
   from: number;

@@ -1,6 +1,7 @@
 // When to retract: the keys of replaced blocks wait, through a grace period, to be seen again on the new
 // chain; those never seen get a `retraction` alert (alert-kinds/retraction.ts says what it reads like).
-import type { ChainAlert, Network, RetractionAlert } from './domain';
+import type { ChainAlert, RetractionAlert } from './alert-kinds/alert';
+import type { Network } from './domain';
 import { isChainAlertType } from './alert-kinds/chain-kinds';
 import { retractionOf } from './alert-kinds/retraction';
 import type { PendingRetractions, StateStore, Telemetry } from './ports';

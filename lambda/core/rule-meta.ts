@@ -23,22 +23,18 @@ export interface RuleMeta {
 export const WATCHER_RULE = 'watcher';
 
 /**
- * The watch config's rule lists. A default rule name starts with its list's name and a colon (or is the list's
- * name), which a given name may not: so a rendering can tell a name someone chose (shown first in the
- * subject, the SMS and the terminal line) from a default (not shown: it only repeats what the alert says).
+ * Whether `rule` is a default name: a list's name and a colon, or a list's name alone, for one of `lists` (the
+ * registered rule lists and the watcher's, alert-kinds/rule-lists.ts). A given name may not take that form:
+ * so a rendering can tell a name someone chose (shown first in the subject, the SMS and the terminal line)
+ * from a default (not shown: it only repeats what the alert says).
  */
-export const RULE_LISTS = ['contracts', 'addresses', 'contractLogs', 'transfers', 'calls', WATCHER_RULE] as const;
-export type RuleList = (typeof RULE_LISTS)[number] | (string & {});
-
-/** `contractLogs:SP…pox-4` or `contractLogs:SP…token contains "mint"`; the list's name alone for a whole list. */
-export function defaultRuleName(list: RuleList, detail?: string): string {
-  return detail === undefined ? list : `${list}:${detail}`;
+export function isDefaultRuleName(rule: string, lists: readonly string[]): boolean {
+  return lists.some((list) => rule === list || rule.startsWith(`${list}:`));
 }
 
-const DEFAULT_NAME = new RegExp(`^(${RULE_LISTS.join('|')})(:|$)`);
-
-export function isDefaultRuleName(rule: string): boolean {
-  return DEFAULT_NAME.test(rule);
+/** `contractLogs:SP…pox-4` or `contractLogs:SP…token contains "mint"`; the list's name alone for a whole list. */
+export function defaultRuleName(list: string, detail?: string): string {
+  return detail === undefined ? list : `${list}:${detail}`;
 }
 
 export function ruleMeta(config: RuleMetaConfig | undefined, defaultName: string): RuleMeta {

@@ -7,7 +7,7 @@
 // held alerts are published, so a crash anywhere leaves it in the state; the digest is an ordinary keyed alert
 // (`sms_digest:<first held key>`) delivered by the claim → publish → mark-sent protocol, so a retried run that
 // finds the digest already sent does not send it again, and the pending tally is cleared only after.
-import type { Alert } from './domain';
+import type { Alert } from './alert-kinds/alert';
 import { compareSeverity, SEVERITIES, type Severity } from './rule-meta';
 import { ruleOf } from './alert-kinds/registry';
 

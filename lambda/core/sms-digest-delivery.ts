@@ -1,7 +1,8 @@
 // Sending the digest a run owes for the alerts it held back from SMS (sms-budget.ts), and clearing the tally
 // kept with the cursor only once the digest is delivered: a crash in between leaves the tally, and the next
 // run's delivery of the same keyed digest finds it already sent.
-import type { Network, SmsDigestAlert } from './domain';
+import type { Network } from './domain';
+import type { SmsDigestAlert } from './alert-kinds/alert';
 import { smsDigestKind } from './alert-kinds/sms-digest';
 import { deliverAlerts, type DeliveryPorts } from './delivery';
 import type { Cursor } from './ports';

@@ -1,6 +1,6 @@
 // Validated v3 bodies into domain types, as ./mappers does for the v1 and v2 ones.
 import type { AssetAction, AssetEvent, ContractLogEvent, Transaction } from '../core/domain';
-import { principalOrNull } from './mappers';
+import { movementParties } from './mappers';
 import type { RawTransactionSummary, RawV3TransactionEvent } from './schemas-v3';
 
 export function fromTransactionSummary(raw: RawTransactionSummary): Transaction {
@@ -40,7 +40,7 @@ export function fromV3Event(raw: RawV3TransactionEvent): ContractLogEvent | null
 }
 
 function movement(eventIndex: number, asset: { type: AssetAction; sender?: string | null; recipient?: string | null }) {
-  return { eventIndex, action: asset.type, sender: principalOrNull(asset.sender), recipient: principalOrNull(asset.recipient) };
+  return { eventIndex, action: asset.type, ...movementParties(asset.type, asset.sender, asset.recipient) };
 }
 
 /**

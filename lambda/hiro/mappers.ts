@@ -1,5 +1,5 @@
 // Validated Hiro bodies into domain types. Nothing past this file sees an API field name.
-import type { AssetEvent, BlockHeader, ContractLogEvent, Transaction } from '../core/domain';
+import type { AssetAction, AssetEvent, BlockHeader, ContractLogEvent, Transaction } from '../core/domain';
 import type { RawBlock, RawBlockTransaction, RawTxEvent } from './schemas';
 
 export function toTransaction(raw: RawBlockTransaction): Transaction {
@@ -68,6 +68,17 @@ export function toContractLog(raw: RawTxEvent): ContractLogEvent | null {
 export const principalOrNull = (value: string | null | undefined) => (value ? value : null);
 
 /**
+ * Who a movement is between, as the domain promises it (AssetEvent): a mint has no sender and a burn no
+ * recipient whatever the API put there, so that no matcher can take a burn for an arrival.
+ */
+export function movementParties(action: AssetAction, sender: string | null | undefined, recipient: string | null | undefined) {
+  return {
+    sender: action === 'mint' ? null : principalOrNull(sender),
+    recipient: action === 'burn' ? null : principalOrNull(recipient),
+  };
+}
+
+/**
  * The asset movement of an `stx_asset`, `fungible_token_asset` or `non_fungible_token_asset` event; null for
  * every other event type. The schema has checked the fields each type needs.
  */
@@ -77,8 +88,7 @@ export function toAssetEvent(raw: RawTxEvent): AssetEvent | null {
   const common = {
     eventIndex: raw.event_index,
     action: asset.asset_event_type,
-    sender: principalOrNull(asset.sender),
-    recipient: principalOrNull(asset.recipient),
+    ...movementParties(asset.asset_event_type, asset.sender, asset.recipient),
   };
   switch (raw.event_type) {
     case 'stx_asset':

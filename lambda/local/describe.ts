@@ -2,8 +2,10 @@
 // one line per cycle that did something. Pure functions of their inputs, so each is tested as text.
 import type { CycleSummary } from '../core/cycle-types';
 import type { Cursor } from '../core/ports';
-import type { TransferRule, WatchConfig } from '../core/domain';
-import type { RuleMetaConfig } from '../core/rule-meta';
+import type { WatchConfig } from '../config/watch-config-schema';
+import { ruleLists } from '../core/alert-kinds/rule-lists';
+import type { AnyRuleList } from '../core/alert-kinds/rule-list';
+import { plural } from '../core/alert-kinds/rule-words';
 
 export interface ApiDescription {
   baseUrl: string;
@@ -14,40 +16,11 @@ export interface ApiDescription {
 }
 
 /** `--check`: everything the config and environment set, in words; nothing is fetched. */
-export function describeWatch(config: WatchConfig, api: ApiDescription, configPath: string): string {
+export function describeWatch(config: WatchConfig, api: ApiDescription, configPath: string, lists: readonly AnyRuleList[] = ruleLists): string {
   const lines = [`${configPath} is valid. stacks-watch would watch ${config.network}:`];
-  lines.push(list('deployment status of', config.contracts, 'contract', `an alert on first sight and on every change${ruleWords(config.contractsRule)}`));
-  lines.push(
-    list('STX arriving at', config.addresses, 'address', `an alert for each transfer, native or inside a contract call${ruleWords(config.addressesRule)}`),
-  );
-  lines.push(
-    config.transfers.length === 0
-      ? '- no transfer rules'
-      : [
-          `- asset movements by ${plural(config.transfers.length, 'transfer rule')}:`,
-          ...config.transfers.map((r) => `    ${transferRuleText(r)}${ruleWords(r)}`),
-        ].join('\n'),
-  );
-  lines.push(
-    config.contractLogs.length === 0
-      ? '- no contract logs'
-      : [
-          `- logs printed by ${plural(config.contractLogs.length, 'contract rule')}:`,
-          ...config.contractLogs.map((r) => `    ${r.contractId}${logFilter(r)}${ruleWords(r)}`),
-        ].join('\n'),
-  );
-  const calls = config.calls ?? [];
-  if (calls.length > 0) {
-    lines.push(
-      [
-        `- calls to contracts, ${plural(calls.length, 'rule')}:`,
-        ...calls.map(
-          (r) =>
-            `    ${r.contractId} (${r.status === 'any' ? 'every outcome' : r.status === 'failed' ? 'failed calls' : 'successful calls'}` +
-            `${r.functions ? `, functions ${r.functions.join(', ')}` : ''}${r.from ? `, from ${r.from.join(', ')}` : ''})${ruleWords(r)}`,
-        ),
-      ].join('\n'),
-    );
+  for (const list of lists) {
+    const words = list.describe(config);
+    if (words !== null) lines.push(words);
   }
   const start = config.startHeight === 'latest' ? 'at the current tip' : `at block ${config.startHeight}`;
   lines.push(
@@ -61,30 +34,7 @@ export function describeWatch(config: WatchConfig, api: ApiDescription, configPa
   return lines.join('\n') + '\n';
 }
 
-function logFilter(rule: WatchConfig['contractLogs'][number]): string {
-  if (rule.contains === undefined && rule.where === undefined) return ' (every log)';
-  const parts = [
-    ...(rule.contains === undefined ? [] : [`containing "${rule.contains}"`]),
-    ...(rule.where === undefined ? [] : [`where ${JSON.stringify(rule.where)}`]),
-  ];
-  return ` (logs ${parts.join(' and ')})`;
-}
-
-/** `, named "Treasury inflow", critical` for a rule that says either; nothing for the defaults. */
-function ruleWords(meta: RuleMetaConfig | undefined): string {
-  if (!meta || (meta.name === undefined && meta.severity === undefined)) return '';
-  return [meta.name === undefined ? '' : `, named "${meta.name}"`, meta.severity === undefined ? '' : `, ${meta.severity}`].join('');
-}
-
-function list(what: string, items: readonly string[], noun: string, effect: string): string {
-  if (items.length === 0) return `- no ${noun === 'address' ? 'addresses' : `${noun}s`} (${what})`;
-  return [`- ${what} ${plural(items.length, noun)} (${effect}):`, ...items.map((i) => `    ${i}`)].join('\n');
-}
-
-export function plural(n: number, noun: string): string {
-  if (n === 1) return `1 ${noun}`;
-  return `${n} ${noun.endsWith('ss') ? noun + 'es' : noun + 's'}`;
-}
+export { plural };
 
 export interface StatusFacts {
   statePath: string;
@@ -141,12 +91,4 @@ function duration(totalSeconds: number): string {
   if (totalSeconds < 2 * 3600) return `${Math.round(totalSeconds / 60)} min`;
   if (totalSeconds < 2 * 86_400) return `${Math.round(totalSeconds / 3600)} h`;
   return `${Math.round(totalSeconds / 86_400)} days`;
-}
-
-/** `stx to SP…, from SP… (at least 100 base units; transfer, burn)`. */
-function transferRuleText(rule: TransferRule): string {
-  const asset = rule.asset === '*' ? 'any asset' : rule.asset;
-  const sides = [rule.to.length > 0 ? `to ${rule.to.join(', ')}` : '', rule.from.length > 0 ? `from ${rule.from.join(', ')}` : ''].filter(Boolean);
-  const limits = [rule.minAmount === undefined ? '' : `at least ${rule.minAmount} base units`, rule.actions.join(', ')].filter(Boolean);
-  return `${asset} ${sides.join(', ')} (${limits.join('; ')})`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AlertInFlightError, deliverAlerts } from '../../lambda/core/delivery';
-import type { TokenTransferAlert } from '../../lambda/core/domain';
+import type { TokenTransferAlert } from '../../lambda/core/alert-kinds/alert';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { RecordingPublisher } from '../support/recording-publisher';
 import { RecordingOperator, RecordingTelemetry } from './harness';

@@ -2,11 +2,12 @@
 // recording publisher.
 import { runCycle } from '../../lambda/core/cycle';
 import type { CycleBudget, CycleSummary } from '../../lambda/core/cycle-types';
-import type { WatchConfig } from '../../lambda/core/domain';
+import type { WatchConfig } from '../../lambda/config/watch-config-schema';
 import type { OperatorChannel, OperatorNotice, Telemetry } from '../../lambda/core/ports';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { MemoryChain } from '../support/memory-chain';
 import { RecordingPublisher } from '../support/recording-publisher';
+import { emptyWatchConfig } from '../../lambda/config/watch-config';
 
 export const WATCHED = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR';
 export const OTHER = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9';
@@ -15,7 +16,7 @@ export const ROUTER = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9.swap-helper-bri
 
 export function config(overrides: Partial<WatchConfig> = {}): WatchConfig {
   return {
-    network: 'mainnet',
+    ...emptyWatchConfig('mainnet'),
     contracts: [],
     addresses: [WATCHED],
     contractLogs: [{ contractId: TOKEN }],
@@ -24,7 +25,7 @@ export function config(overrides: Partial<WatchConfig> = {}): WatchConfig {
     confirmations: 0,
     maxBlocksPerRun: 500,
     ...overrides,
-  };
+  } as WatchConfig;
 }
 
 export class RecordingTelemetry implements Telemetry {

@@ -1,7 +1,8 @@
 // No SMS floods, decided in the core: the first `smsPerRun` alerts of a run are texted, the rest held for
 // one digest per run, a catch-up texts nothing, and the digest goes out exactly once across crashes.
 import { describe, expect, it } from 'vitest';
-import type { OutgoingAlert, SmsDigestAlert } from '../../lambda/core/domain';
+import type { OutgoingAlert } from '../../lambda/core/outgoing-alert';
+import type { SmsDigestAlert } from '../../lambda/core/alert-kinds/alert';
 import type { CursorPosition } from '../../lambda/core/ports';
 import type { SmsPolls } from '../../lambda/core/cycle-types';
 import { MemoryChain, transfer } from '../support/memory-chain';

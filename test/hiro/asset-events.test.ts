@@ -86,4 +86,12 @@ describe('v1 asset events', () => {
     const bad = { ...sbtcMint, asset: { ...sbtcMint.asset, amount: '1.5' } };
     expect(txMultipleSchema.safeParse({ [TX]: { found: true, result: { tx_id: TX, events: [bad] } } }).success).toBe(false);
   });
+
+  it('never gives a burn a recipient or a mint a sender, even when the API names one', () => {
+    const [burn, mint] = parse([
+      { ...stxBurnWithMemo, asset: { ...stxBurnWithMemo.asset, recipient: stxBurnWithMemo.asset.sender } },
+      { ...sbtcMint, asset: { ...sbtcMint.asset, sender: stxBurnWithMemo.asset.sender } },
+    ]).map(toAssetEvent);
+    expect([burn?.recipient, mint?.sender]).toEqual([null, null]);
+  });
 });

@@ -2,7 +2,7 @@
 // address and their retractions, and nothing about other addresses: the kinds' SNS attributes meet the
 // filter policies the stack writes from alertSubscriptions.
 import { describe, expect, it } from 'vitest';
-import type { Alert } from '../../lambda/core/domain';
+import type { Alert } from '../../lambda/core/alert-kinds/alert';
 import { alertKinds, filterAttributes } from '../../lambda/core/alert-kinds/registry';
 import { retractionOf } from '../../lambda/core/alert-kinds/retraction';
 import { alertFilterPolicy } from '../../infra/alert-filter-policy';

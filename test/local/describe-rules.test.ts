@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeWatch } from '../../lambda/local/describe';
 import { config, TOKEN, WATCHED } from '../core/harness';
+import { emptyWatchConfig } from '../../lambda/config/watch-config';
 
 const VAULT = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-vault';
 const api = { baseUrl: 'https://api.hiro.so', fromEnvironment: false, requestsPerMinute: 50, hasKey: false };
@@ -10,7 +11,7 @@ describe('--check in words', () => {
   it('names each log rule\'s contains and where, and each calls rule', () => {
     const text = describeWatch(
       {
-        network: 'mainnet',
+        ...emptyWatchConfig('mainnet'),
         contracts: [],
         addresses: [],
         transfers: [],

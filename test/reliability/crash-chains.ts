@@ -2,7 +2,7 @@
 // reorg (the watcher had scanned it all), where the crash-tested runs must rescan, alert the new chain's
 // events once, leave moved ones alone and retract the lost ones.
 import { runCycle } from '../../lambda/core/cycle';
-import type { AlertType } from '../../lambda/core/domain';
+import type { AlertType } from '../../lambda/core/alert-kinds/alert';
 import { silentTelemetry } from '../../lambda/core/ports';
 import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/retractions';
 import { config, RecordingOperator, ROUTER, TOKEN, WATCHED } from '../core/harness';

@@ -2,7 +2,7 @@
 // at other heights, some gone, some new. Every alert of the new canonical chain is sent exactly once, and
 // every alerted event the new chain lost gets one retraction that reads on its own.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RetractionAlert } from '../../lambda/core/domain';
+import type { RetractionAlert } from '../../lambda/core/alert-kinds/alert';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
 import { isGsm7, smsLength } from '../../lambda/core/render';

@@ -3,7 +3,7 @@
 // rescans the whole window, confirming or retracting every alert it remembers. It is never skipped in
 // silence. On the in-memory chain: scanning twice a thousand blocks over HTTP would only make it slower.
 import { describe, expect, it } from 'vitest';
-import type { DeepReorgAlert, RetractionAlert } from '../../lambda/core/domain';
+import type { DeepReorgAlert, RetractionAlert } from '../../lambda/core/alert-kinds/alert';
 import { REORG_WINDOW } from '../../lambda/core/reorg';
 import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/retractions';
 import { config, harness, WATCHED } from '../core/harness';

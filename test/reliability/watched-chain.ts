@@ -2,20 +2,21 @@
 // store, a recording publisher and telemetry. Plus what the fake chain says the watcher must alert: every
 // successful transfer to the watched address and every log of the watched contract on the canonical chain.
 import type { CycleSummary } from '../../lambda/core/cycle-types';
-import type { WatchConfig } from '../../lambda/core/domain';
+import type { WatchConfig } from '../../lambda/config/watch-config-schema';
 import type { StateStore } from '../../lambda/core/ports';
 import { runCycle } from '../../lambda/core/cycle';
 import { createHiroClient, type HiroClientOptions } from '../../lambda/hiro';
 import { RecordingOperator, RecordingTelemetry } from '../core/harness';
 import { fakeAddress, fakeContractId, type FakeChain } from '../support/fake-hiro';
 import { RecordingPublisher } from '../support/recording-publisher';
+import { emptyWatchConfig } from '../../lambda/config/watch-config';
 
 export const alice = fakeAddress('alice');
 export const vault = fakeContractId('vault');
 
 export function watchConfig(overrides: Partial<WatchConfig> = {}): WatchConfig {
   return {
-    network: 'mainnet',
+    ...emptyWatchConfig('mainnet'),
     contracts: [],
     addresses: [alice],
     contractLogs: [{ contractId: vault }],
@@ -24,7 +25,7 @@ export function watchConfig(overrides: Partial<WatchConfig> = {}): WatchConfig {
     confirmations: 0,
     maxBlocksPerRun: 2_000,
     ...overrides,
-  };
+  } as WatchConfig;
 }
 
 export interface Watcher {

@@ -1,11 +1,5 @@
 // Sample alerts built from real mainnet ids; each test overrides only what it is about.
-import type {
-  ContractLogAlert,
-  ContractStatusAlert,
-  DeepReorgAlert,
-  RetractionAlert,
-  TokenTransferAlert,
-} from '../../lambda/core/domain';
+import type { ContractLogAlert, ContractStatusAlert, DeepReorgAlert, RetractionAlert, TokenTransferAlert } from '../../lambda/core/alert-kinds/alert';
 
 export const TX_ID = '0x20dedbef812e44d712569224411b27324b68ab4667321a4badd5e81ba76bf0eb';
 export const BLOCK_HASH = '0x28a9e2749b82bdc058776781a5abd5c9a6efed38f05545a8a51152655b8e1f4b';

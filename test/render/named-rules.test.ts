@@ -1,10 +1,11 @@
 // A rule's name leads every short form of its alerts (subject, SMS, terminal line), for every kind alike,
 // within the same limits; a default name is not shown, as it only repeats what the alert says.
 import { describe, expect, it } from 'vitest';
-import type { Alert, ContractLogRule } from '../../lambda/core/domain';
+import type { Alert } from '../../lambda/core/alert-kinds/alert';
+import type { ContractLogRule } from '../../lambda/core/alert-kinds/contract-log-rules';
 import { alertKinds } from '../../lambda/core/alert-kinds/registry';
 import { isGsm7, renderEmail, renderSms, renderSubject, renderTerminal, smsLength } from '../../lambda/core/render';
-import { compileWatchRules } from '../../lambda/core/watch-rules';
+import { compileWatchRules } from '../../lambda/core/alert-kinds/rule-lists';
 import { contractLogKind } from '../../lambda/core/alert-kinds/contract-log';
 import { config, TOKEN } from '../core/harness';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Alert } from '../../lambda/core/domain';
+import type { Alert } from '../../lambda/core/alert-kinds/alert';
 import { renderSubject } from '../../lambda/core/render';
 import { ARKADIKO, contractLog, contractStatus, deepReorg, everyAlert, retraction, transfer } from './alerts';
 

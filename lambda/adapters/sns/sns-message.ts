@@ -3,7 +3,8 @@
 // can match on (type, network, rule, severity, and what each alert kind adds: the contract or address it is
 // about), plus `sms`, which tells SMS subscriptions whether to text it (sms-budget.ts).
 import type { MessageAttributeValue } from '@aws-sdk/client-sns';
-import type { Alert, OutgoingAlert } from '../../core/domain';
+import type { Alert } from '../../core/alert-kinds/alert';
+import type { OutgoingAlert } from '../../core/outgoing-alert';
 import { filterAttributes } from '../../core/alert-kinds/registry';
 import { cleanSubject } from './subject';
 import type { SmsRoute } from '../../core/sms-budget';

@@ -1,19 +1,41 @@
-// What the three asset kinds (stx_transfer, ft_transfer, nft_transfer) share: which transactions they need
-// events for, the walk over a block's asset events, and how a movement reads for the watched principal.
-import type { AssetEvent, Block, ContractLogEvent, Transaction, TxEvents } from '../domain';
+// What the kinds reporting asset movements share, once: the rules they read (`addresses`, `transfers`), which
+// side of a movement is tracked and under which rule (also token_transfer's), which transactions the event
+// kinds (stx_transfer, ft_transfer, nft_transfer) need events for, the walk over a block's asset events, how
+// a token's amounts read, and how a movement reads for the watched principal.
+import type { AssetAction, AssetEvent, Block, ContractLogEvent, Transaction, TxEvents } from '../domain';
 import { decodeClarityOrNull } from '../clarity/decode';
 import { shortPrincipal } from '../render/chain-text';
 import { id, type Row } from '../render/email-parts';
 import { sanitizeUntrusted } from '../render/untrusted-text';
-import type { RuleMeta } from '../rule-meta';
-import { trackedSide, watchesAssets, type Direction, type Tracked, type WatchRules } from '../watch-rules';
+import { strongestRule, type RuleMeta } from '../rule-meta';
+import { addressesList, type CompiledAddresses } from './address-rules';
+import { transfersList, type CompiledTransferRule, type CompiledTransfers } from './transfer-rules';
+
+/**
+ * The rules every asset kind reads: `transfers`, and for the STX kinds `addresses` (STX arriving at them).
+ * One matcher for all four kinds, so that a movement alerts under the same rule whichever kind reports it.
+ */
+export interface AssetRules {
+  addresses?: CompiledAddresses;
+  transfers: CompiledTransfers;
+}
+
+/** What the STX kinds read (`token_transfer`, `stx_transfer`). */
+export const stxReads = { addresses: addressesList, transfers: transfersList };
+/** What the token kinds read (`ft_transfer`, `nft_transfer`). */
+export const tokenReads = { transfers: transfersList };
+
+/** Whether any asset movement can alert: STX to `addresses`, or a `transfers` rule. */
+function watchesAssets(rules: AssetRules): boolean {
+  return (rules.addresses?.principals.size ?? 0) > 0 || rules.transfers.size > 0;
+}
 
 // Only these transaction types run contract code, so only they move assets as events; a native
 // token_transfer's own STX event is the transaction itself, alerted once as `token_transfer`.
 const EVENT_CARRYING_TYPES = new Set(['contract_call', 'smart_contract']);
 
 /** A failed transaction's events were rolled back (and are never returned), so they are not fetched. */
-export function needsAssetEvents(tx: Transaction, rules: WatchRules): boolean {
+export function needsAssetEvents(tx: Transaction, rules: AssetRules): boolean {
   return watchesAssets(rules) && tx.txStatus === 'success' && tx.eventCount !== 0 && EVENT_CARRYING_TYPES.has(tx.txType);
 }
 
@@ -48,7 +70,7 @@ export interface FoundMove<E extends AssetEvent> {
 export function watchedMoves<E extends AssetEvent>(
   block: Block,
   events: ReadonlyMap<string, TxEvents>,
-  rules: WatchRules,
+  rules: AssetRules,
   asset: E['asset'],
 ): FoundMove<E>[] {
   if (!watchesAssets(rules)) return [];
@@ -89,6 +111,87 @@ export function watchedMoves<E extends AssetEvent>(
     }
   }
   return found;
+}
+
+/** One asset movement as the rules see it; `amount` is null for an NFT. */
+export interface AssetMove {
+  /** `stx` or the token's asset id. */
+  asset: string;
+  action: AssetAction;
+  sender: string | null;
+  recipient: string | null;
+  amount: string | null;
+}
+
+export type Direction = 'received' | 'sent' | 'minted' | 'burned';
+
+/** Which watched principal a movement concerns, how it moved for that principal, and the rule it alerts under. */
+export interface Tracked {
+  address: string;
+  direction: Direction;
+  meta: RuleMeta;
+}
+
+/** The better of two matched rules: the more severe, then the first in config order (rule-meta.ts). */
+function stronger(best: CompiledTransferRule | undefined, rule: CompiledTransferRule): CompiledTransferRule {
+  if (!best) return rule;
+  const [first, second] = best.index <= rule.index ? [best, rule] : [rule, best];
+  return strongestRule([first.meta, second.meta]) === first.meta ? first : second;
+}
+
+/**
+ * The strongest rule in `list` that watches `principal` on `side` of the movement. Set lookups first: the
+ * amount is parsed only for a rule that names the principal, since most events of a block concern nobody
+ * watched; nothing is allocated per event.
+ */
+function sideMatch(
+  list: readonly CompiledTransferRule[] | undefined,
+  move: AssetMove,
+  principal: string,
+  side: 'to' | 'from',
+  best: CompiledTransferRule | undefined,
+): CompiledTransferRule | undefined {
+  if (!list) return best;
+  for (const rule of list) {
+    if (!rule[side].has(principal) || !rule.actions.has(move.action)) continue;
+    // NFT movements have no amount, so a rule with a threshold never matches them.
+    if (rule.minAmount !== null && !(move.amount !== null && /^\d+$/.test(move.amount) && BigInt(move.amount) >= rule.minAmount)) continue;
+    best = stronger(best, rule);
+  }
+  return best;
+}
+
+/**
+ * The watched principal of a movement, or null when nothing watches it. The recipient side wins when both
+ * are watched: one alert per event, however many rules it matches, under the most severe of them.
+ */
+export function trackedSide(rules: AssetRules, move: AssetMove): Tracked | null {
+  const own = rules.transfers.get(move.asset);
+  const any = rules.transfers.get('*');
+  const { recipient, sender } = move;
+  if (recipient !== null) {
+    // A burn has no recipient (AssetEvent), so `addresses` never sees one.
+    const byAddresses = move.asset === 'stx' && rules.addresses !== undefined && rules.addresses.principals.has(recipient);
+    const rule = sideMatch(any, move, recipient, 'to', sideMatch(own, move, recipient, 'to', undefined));
+    if (byAddresses || rule) {
+      const meta = strongestRule([...(byAddresses ? [rules.addresses!.meta] : []), ...(rule ? [rule.meta] : [])])!;
+      return { address: recipient, direction: move.action === 'mint' ? 'minted' : 'received', meta };
+    }
+  }
+  if (sender !== null) {
+    const rule = sideMatch(any, move, sender, 'from', sideMatch(own, move, sender, 'from', undefined));
+    if (rule) return { address: sender, direction: move.action === 'burn' ? 'burned' : 'sent', meta: rule.meta };
+  }
+  return null;
+}
+
+/** How a token's amounts read, from the first rule on its asset id that says (null fields when none does). */
+export function tokenDisplay(rules: Pick<AssetRules, 'transfers'>, assetId: string): { decimals: number | null; symbol: string | null } {
+  const list = rules.transfers.get(assetId) ?? [];
+  return {
+    decimals: list.find((rule) => rule.decimals !== undefined)?.decimals ?? null,
+    symbol: list.find((rule) => rule.symbol !== undefined)?.symbol ?? null,
+  };
 }
 
 /**

@@ -1,24 +1,34 @@
-// The kinds found in blocks, keyed by alert type. Apart from the full registry (registry.ts) because
-// retractions need these without depending on themselves.
-import type { ChainAlert } from '../domain';
+// The kinds found in blocks, keyed by alert type: the one list a new chain kind joins. The chain alert union
+// derives from it, so a kind is one module plus one line here. Apart from the full registry (registry.ts)
+// because retractions need these without depending on themselves.
 import { contractCallKind } from './contract-call';
 import { contractLogKind } from './contract-log';
-import type { ChainKind } from './kind';
+import type { AnyChainAlert, ChainKind } from './kind';
 import { ftTransferKind } from './ft-transfer';
 import { nftTransferKind } from './nft-transfer';
 import { stxTransferKind } from './stx-transfer';
 import { tokenTransferKind } from './token-transfer';
 
-export type ChainAlertType = ChainAlert['type'];
+/** The alert a kind raises, read off its wording (each kind is written `satisfies ChainKind<ItsAlert>`). */
+export type AlertOf<K> = K extends { subject(alert: infer A): string } ? A : never;
 
-export const chainKinds = {
+/** Each entry is a chain kind of the alert type it is filed under. */
+export function chainKindMap<M extends { [T in keyof M]: ChainKind<AlertOf<M[T]> & AnyChainAlert> & { type: T } }>(kinds: M): M {
+  return kinds;
+}
+
+export const chainKinds = chainKindMap({
   token_transfer: tokenTransferKind,
   contract_log: contractLogKind,
   contract_call: contractCallKind,
   stx_transfer: stxTransferKind,
   ft_transfer: ftTransferKind,
   nft_transfer: nftTransferKind,
-} satisfies { [T in ChainAlertType]: ChainKind<Extract<ChainAlert, { type: T }>> };
+});
+
+export type ChainAlertType = keyof typeof chainKinds;
+/** Alerts found in blocks: they carry a transaction and block, and a reorg can retract them. */
+export type ChainAlert = { [T in ChainAlertType]: AlertOf<(typeof chainKinds)[T]> }[ChainAlertType];
 
 /** The kind of a chain alert, typed for the alert at hand (TypeScript cannot narrow an indexed union itself). */
 export function chainKindOf<A extends ChainAlert>(alert: A): ChainKind<A> {

@@ -1,6 +1,8 @@
 // `contract_call`: a transaction that called a watched contract directly (as the API lists it), filtered by
 // function, sender and outcome. Everything comes from the block's transaction list: no extra requests.
-import type { AlertBase, ContractCallRule, Transaction } from '../domain';
+import type { AlertBase } from './alert-base';
+import { callsList, type CompiledCallRule, type CompiledCallRules } from './contract-call-rules';
+import type { Transaction } from '../domain';
 import { fields, id, logValue, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { contractName, explorerTxUrl, isoTime, LIMITS, shortPrincipal } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
@@ -32,7 +34,7 @@ const MARKER = '...';
 /** How much of one argument the terminal shows. */
 const TERMINAL_ARG_MAX = 80;
 
-function meets(rule: ContractCallRule, tx: Transaction, functionName: string): boolean {
+function meets(rule: CompiledCallRule, tx: Transaction, functionName: string): boolean {
   if (rule.status === 'success' && tx.txStatus !== 'success') return false;
   if (rule.status === 'failed' && tx.txStatus === 'success') return false;
   if (rule.functions && !rule.functions.includes(functionName)) return false;
@@ -54,13 +56,14 @@ export const contractCallKind = {
   key,
 
   chain: {
+    reads: { calls: callsList },
     needsEvents: () => false,
     match({ block, rules, network }) {
-      if (rules.callRules.size === 0) return [];
+      if (rules.calls.size === 0) return [];
       const found: Matched<ContractCallAlert>[] = [];
       for (const tx of block.transactions) {
         if (tx.txType !== 'contract_call' || tx.contractId === undefined || !tx.contractCall) continue;
-        const callRules = rules.callRules.get(tx.contractId);
+        const callRules = rules.calls.get(tx.contractId);
         const call = tx.contractCall;
         if (!callRules) continue;
         // One alert per call however many rules match; it carries the most severe rule (rule-meta.ts).
@@ -150,4 +153,4 @@ export const contractCallKind = {
     rule: 'Vault withdrawal failed',
     severity: 'critical',
   },
-} satisfies ChainKind<ContractCallAlert>;
+} satisfies ChainKind<ContractCallAlert, { calls: CompiledCallRules }>;

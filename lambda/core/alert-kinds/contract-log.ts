@@ -1,12 +1,13 @@
 // `contract_log`: a smart_contract_log event printed by a watched contract, whatever contract the transaction
 // called (a watched contract reached through another contract still counts).
-import type { AlertBase, ContractLogEvent } from '../domain';
+import type { AlertBase } from './alert-base';
+import type { ContractLogEvent } from '../domain';
 import { clarityToJson, decodeClarityOrNull, type ClarityJson, type ClarityTree } from '../clarity/decode';
 import { fields, id, logValue, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { contractName, explorerTxUrl, isoTime, LIMITS } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
-import { watchesLogs, type CompiledLogRule } from '../watch-rules';
+import { contractLogsList, type CompiledLogRule, type CompiledLogRules } from './contract-log-rules';
 import { strongestRule } from '../rule-meta';
 import type { ChainKind, Matched } from './kind';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
@@ -69,17 +70,18 @@ export const contractLogKind = {
 
   chain: {
     // A failed transaction's events were rolled back, so they never alert and are not fetched.
+    reads: { contractLogs: contractLogsList },
     needsEvents: (tx, rules) =>
-      watchesLogs(rules) && tx.txStatus === 'success' && tx.eventCount !== 0 && LOG_CARRYING_TYPES.has(tx.txType),
+      rules.contractLogs.size > 0 && tx.txStatus === 'success' && tx.eventCount !== 0 && LOG_CARRYING_TYPES.has(tx.txType),
     match({ block, events, rules, network }) {
-      if (!watchesLogs(rules)) return [];
+      if (rules.contractLogs.size === 0) return [];
       const found: Matched<ContractLogAlert>[] = [];
       for (const tx of block.transactions) {
         if (tx.txStatus !== 'success') continue;
         const txEvents = events.get(tx.txId);
         if (!txEvents) continue;
         for (const log of txEvents.logs) {
-          const logRules = rules.logRules.get(log.contractId);
+          const logRules = rules.contractLogs.get(log.contractId);
           if (!logRules) continue;
           // Not a Clarity value: then no `where` can hold.
           const value = decodeClarityOrNull(log.valueHex);
@@ -161,4 +163,4 @@ export const contractLogKind = {
     rule: `contractLogs:${SAMPLE_ARKADIKO}.arkadiko-token`,
     severity: 'warning',
   },
-} satisfies ChainKind<ContractLogAlert>;
+} satisfies ChainKind<ContractLogAlert, { contractLogs: CompiledLogRules }>;

@@ -1,6 +1,6 @@
 // `contract_status`: a watched contract's deployment status, on first sight and on every change. Raised by
 // the status check (contract-status-watch.ts), not found in blocks.
-import type { AlertBase } from '../domain';
+import type { AlertBase } from './alert-base';
 import { fields, id, networkName, smsWhere } from '../render/email-parts';
 import { explorerTxUrl, LIMITS, shortPrincipal } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';

@@ -1,5 +1,5 @@
 // `deep_reorg`: for the operator, a fork deeper than the remembered block window. Raised by the block scan.
-import type { AlertBase } from '../domain';
+import type { AlertBase } from './alert-base';
 import { id, networkName } from '../render/email-parts';
 import { formatCount } from '../render/stx-amount';
 import type { WatcherKind } from './kind';

@@ -1,12 +1,12 @@
 // `ft_transfer`: a fungible token (sBTC, SIP-010 tokens) minted to, sent to, sent from or burned by a watched
 // principal, as a `transfers` rule on its asset (or `*`) says.
-import type { AlertBase, FtAssetEvent } from '../domain';
+import type { AlertBase } from './alert-base';
+import type { FtAssetEvent } from '../domain';
 import { fields, id, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { formatTokenAmount } from '../render/token-amount';
-import { tokenDisplay } from '../watch-rules';
-import { actionText, counterparty, headline, needsAssetEvents, orNone, watchedMoves, whoMoved, type AssetAlertBase, sideRows } from './asset-moves';
+import { actionText, counterparty, headline, needsAssetEvents, orNone, watchedMoves, whoMoved, type AssetAlertBase, sideRows, tokenReads, tokenDisplay, type AssetRules } from './asset-moves';
 import type { ChainKind, Matched } from './kind';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_SBTC, SAMPLE_TX_ID } from './samples';
 
@@ -34,6 +34,7 @@ export const ftTransferKind = {
   key,
 
   chain: {
+    reads: tokenReads,
     needsEvents: needsAssetEvents,
     match({ block, events, rules, network }) {
       return watchedMoves<FtAssetEvent>(block, events, rules, 'ft').map(
@@ -108,4 +109,4 @@ export const ftTransferKind = {
     rule: `transfers:${SAMPLE_SBTC} to ${SAMPLE_ARKADIKO}`,
     severity: 'warning',
   },
-} satisfies ChainKind<FtTransferAlert>;
+} satisfies ChainKind<FtTransferAlert, Pick<AssetRules, 'transfers'>>;

@@ -1,18 +1,54 @@
 // What every alert kind must provide, in one place: a kind is one module that satisfies `AlertKind`, and the
 // registry is typed so that a kind missing any part (a wording, its filter attributes, its retraction) does
 // not compile. Nothing outside the kind modules branches on an alert's type.
-import type { Alert, Block, ChainAlert, Network, Transaction, TxEvents } from '../domain';
-import type { WatchRules } from '../watch-rules';
-import type { CarriedFields } from './retraction';
+// Generic over the alert shape, not the alert union: the union (alert.ts) is built from the kinds, so a kind
+// that needed it would import itself.
+import type { Block, Network, Transaction, TxEvents } from '../domain';
+import type { AlertBase } from './alert-base';
+import type { Reads } from './rule-list';
+
+/** Any alert: its shared fields and a type. */
+export type AnyAlert = AlertBase & { type: string };
+
+/** What every chain alert has: a reorg that drops its block retracts it (retraction.ts). */
+export type AnyChainAlert = AnyAlert & { tx_id: string; block_height: number; block_hash: string };
+
+/**
+ * The fields a retraction copies from the alert it voids, so that subscribers filtering on the original's
+ * attributes get the retraction too. A kind filtered on something new adds an optional field here.
+ */
+export interface CarriedFields {
+  /** The retracted transfer's recipient, so subscribers filtering on `address` see its retraction too. */
+  recipient?: string;
+  /** The retracted log's contract, so subscribers filtering on `contract_id` see its retraction too. */
+  contract_id?: string;
+  /** The retracted asset movement's watched principal, for subscribers filtering on `address`. */
+  address?: string;
+  /** The retracted asset movement's asset (`stx` or an asset id), for subscribers filtering on `asset_id`. */
+  asset_id?: string;
+}
 
 /** One labelled value of an alert, as the email and the terminal show it. */
 export type Field = readonly [label: string, value: string];
 
 /**
- * SNS message attributes beyond `type` and `network` (which every alert carries), for subscription filter
- * policies: name → value. An empty value is dropped (SNS rejects the whole message for one).
+ * The SNS message attributes kinds set beyond `type`, `network`, `rule` and `severity` (which every alert
+ * carries), for subscription filter policies. infra/alert-message.ts takes its names from here, so that a
+ * kind filtered on something new adds it here and nowhere else.
  */
-export type FilterAttributes = Readonly<Record<string, string>>;
+export const KIND_ATTRIBUTES = {
+  /** Alerts about a contract (each kind's module says which it sets). */
+  contractId: 'contract_id',
+  /** Alerts about an address: a token_transfer's recipient, an asset movement's watched principal. */
+  address: 'address',
+  /** Asset movements: `stx` or the token's asset id `ADDRESS.contract::token`. */
+  assetId: 'asset_id',
+} as const;
+
+export type KindAttribute = (typeof KIND_ATTRIBUTES)[keyof typeof KIND_ATTRIBUTES];
+
+/** A kind's filter attributes: name → value. An empty value is dropped (SNS rejects the whole message for one). */
+export type FilterAttributes = Readonly<Partial<Record<KindAttribute, string>>>;
 
 /** Where a chain alert sits in its block: a block's alerts go out by transaction, then event. */
 export interface ChainPosition {
@@ -21,21 +57,21 @@ export interface ChainPosition {
   eventIndex: number;
 }
 
-/** What a matcher sees: one block, the events fetched for it, and the compiled watch config. */
-export interface BlockMatch {
+/** What a matcher sees: one block, the events fetched for it, and the compiled rules of the lists it reads. */
+export interface BlockMatch<R> {
   block: Block;
   events: ReadonlyMap<string, TxEvents>;
-  rules: WatchRules;
+  rules: R;
   network: Network;
 }
 
-export interface Matched<A extends ChainAlert> {
+export interface Matched<A extends AnyChainAlert> {
   alert: A;
   at: ChainPosition;
 }
 
 /** How an alert reads, in every form. Pure functions of the alert: a retry renders the same text. */
-export interface Wording<A extends Alert> {
+export interface Wording<A extends AnyAlert> {
   /** The subject without the `[stacks-watch]` prefix; cleaned to printable ASCII and cut to size afterwards. */
   subject(alert: A): string;
   /** The email body without the common footer. */
@@ -48,7 +84,7 @@ export interface Wording<A extends Alert> {
   link(alert: A): string | null;
 }
 
-export interface KindCommon<A extends Alert> extends Wording<A> {
+export interface KindCommon<A extends AnyAlert> extends Wording<A> {
   type: A['type'];
   /**
    * Builds the alert's key, the de-duplication identity across runs, retries and rescans. Each kind takes
@@ -62,7 +98,7 @@ export interface KindCommon<A extends Alert> extends Wording<A> {
 }
 
 /** What a retraction of a chain alert says about it, and carries of it for filtered subscribers. */
-export interface RetractionPart<A extends ChainAlert> {
+export interface RetractionPart<A extends AnyChainAlert> {
   /** Names the kind in a retraction: "the STX transfer it reported is no longer on the canonical chain". */
   label: string;
   /** The essentials of the alert, enough to read the retraction on its own. */
@@ -72,19 +108,20 @@ export interface RetractionPart<A extends ChainAlert> {
 }
 
 /** A kind found in blocks: it has a matcher, and a reorg can retract it. */
-export interface ChainKind<A extends ChainAlert> extends KindCommon<A> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface ChainKind<A extends AnyChainAlert, R = any> extends KindCommon<A> {
   chain: {
-    /** Whether the watch config makes this kind need `tx`'s events (the scan fetches the union). */
-    needsEvents(tx: Transaction, rules: WatchRules): boolean;
+    /** The rule lists it reads, by name (rule-lists.ts): `needsEvents` and `match` get their compiled rules only. */
+    reads: Reads<R>;
+    /** Whether its rules make this kind need `tx`'s events (the scan fetches the union): the fetch plan. */
+    needsEvents(tx: Transaction, rules: R): boolean;
     /** The block's alerts of this kind, each with its position; in any order (the scan sorts). */
-    match(input: BlockMatch): Matched<A>[];
+    match(input: BlockMatch<R>): Matched<A>[];
     retraction: RetractionPart<A>;
   };
 }
 
 /** A kind raised by the watcher itself (a status check, a retraction, a deep reorg), not found in blocks. */
-export interface WatcherKind<A extends Alert> extends KindCommon<A> {
+export interface WatcherKind<A extends AnyAlert> extends KindCommon<A> {
   chain?: never;
 }
-
-export type AlertKind<A extends Alert> = A extends ChainAlert ? ChainKind<A> : WatcherKind<A>;

@@ -1,12 +1,13 @@
 // `nft_transfer`: a non-fungible token (a BNS name, a collectible) minted to, sent to, sent from or burned
 // by a watched principal. A rule with `minAmount` never matches one: an NFT has no amount.
-import type { AlertBase, NftAssetEvent } from '../domain';
+import type { AlertBase } from './alert-base';
+import type { NftAssetEvent } from '../domain';
 import { fields, id, logValue, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { assetName } from '../render/token-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
-import { actionText, counterparty, headline, needsAssetEvents, orNone, watchedMoves, whoMoved, type AssetAlertBase, sideRows } from './asset-moves';
+import { actionText, counterparty, headline, needsAssetEvents, orNone, watchedMoves, whoMoved, type AssetAlertBase, sideRows, tokenReads, type AssetRules } from './asset-moves';
 import type { ChainKind, Matched } from './kind';
 import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
 
@@ -25,6 +26,7 @@ export const nftTransferKind = {
   key,
 
   chain: {
+    reads: tokenReads,
     needsEvents: needsAssetEvents,
     match({ block, events, rules, network }) {
       return watchedMoves<NftAssetEvent>(block, events, rules, 'nft').map(
@@ -100,4 +102,4 @@ export const nftTransferKind = {
     rule: 'BNS names in',
     severity: 'info',
   },
-} satisfies ChainKind<NftTransferAlert>;
+} satisfies ChainKind<NftTransferAlert, Pick<AssetRules, 'transfers'>>;

@@ -1,10 +1,10 @@
 // Every alert kind, keyed by alert type. The mapped type makes a kind missing any part, or an alert type
 // without a kind, a compile error; everything that treats alerts by type looks its kind up here.
-import type { Alert, AlertType } from '../domain';
+import type { Alert, AlertType, ChainAlertType } from './alert';
 import { chainKinds } from './chain-kinds';
 import { contractStatusKind } from './contract-status';
 import { deepReorgKind } from './deep-reorg';
-import type { AlertKind, KindCommon } from './kind';
+import type { ChainKind, KindCommon, WatcherKind } from './kind';
 import { retractionKind } from './retraction';
 import { smsDigestKind } from './sms-digest';
 import { DEFAULT_SEVERITY, defaultRuleName, type RuleMeta, WATCHER_RULE } from '../rule-meta';
@@ -16,6 +16,9 @@ export const alertKinds = {
   deep_reorg: deepReorgKind,
   sms_digest: smsDigestKind,
 } satisfies { [T in AlertType]: AlertKind<Extract<Alert, { type: T }>> };
+
+/** A chain alert's kind has a matcher and a retraction; the watcher's own alerts' kinds have neither. */
+export type AlertKind<A extends Alert> = A['type'] extends ChainAlertType ? ChainKind<A & Extract<Alert, { type: ChainAlertType }>> : WatcherKind<A>;
 
 /** The kind of an alert, typed for the alert at hand (TypeScript cannot narrow an indexed union itself). */
 export function kindOf<A extends Alert>(alert: A): KindCommon<A> {
@@ -38,6 +41,6 @@ export function ruleOf(alert: Alert): RuleMeta {
  */
 export function filterAttributes(alert: Alert): Record<string, string> {
   const { rule, severity } = ruleOf(alert);
-  const all: Record<string, string> = { type: alert.type, network: alert.network, rule, severity, ...kindOf(alert).attributes(alert) };
-  return Object.fromEntries(Object.entries(all).filter(([, value]) => value !== ''));
+  const all: Record<string, string | undefined> = { type: alert.type, network: alert.network, rule, severity, ...kindOf(alert).attributes(alert) };
+  return Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
 }

@@ -1,16 +1,17 @@
 // `retraction`: an alert already sent for an event that a reorg took off the canonical chain is followed by
 // a retraction, so that nobody acts on an event that did not happen. Any chain kind can be retracted: its
 // module says how it is named and summed up (chain-kinds.ts).
-import type { AlertBase, ChainAlert, Network } from '../domain';
+import type { AlertBase } from './alert-base';
+import type { Network } from '../domain';
 import { block, fields, id, networkName, smsWhere } from '../render/email-parts';
 import { explorerTxUrl, LIMITS, shortTxId } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
-import { chainKindOf, chainKinds, type ChainAlertType } from './chain-kinds';
-import type { FilterAttributes, WatcherKind } from './kind';
+import { chainKindOf, chainKinds, type ChainAlert, type ChainAlertType } from './chain-kinds';
+import type { CarriedFields, FilterAttributes, WatcherKind } from './kind';
 import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_TX_ID } from './samples';
 
-export interface RetractionAlert extends AlertBase {
+export interface RetractionAlert extends AlertBase, CarriedFields {
   type: 'retraction';
   retracts: string;
   retracted_type: ChainAlertType;
@@ -19,21 +20,7 @@ export interface RetractionAlert extends AlertBase {
   block_hash: string;
   /** The essentials of the retracted alert, enough to read the retraction on its own. */
   summary: string;
-  /** The retracted transfer's recipient, so subscribers filtering on `address` see its retraction too. */
-  recipient?: string;
-  /** The retracted log's contract, so subscribers filtering on `contract_id` see its retraction too. */
-  contract_id?: string;
-  /** The retracted asset movement's watched principal, for subscribers filtering on `address`. */
-  address?: string;
-  /** The retracted asset movement's asset (`stx` or an asset id), for subscribers filtering on `asset_id`. */
-  asset_id?: string;
 }
-
-/**
- * The fields a retraction copies from the alert it voids, so that subscribers filtering on the original's
- * attributes get the retraction too. A kind filtered on something new adds an optional field above and here.
- */
-export type CarriedFields = Partial<Pick<RetractionAlert, 'recipient' | 'contract_id' | 'address' | 'asset_id'>>;
 
 const MARKER = '...';
 

@@ -1,6 +1,6 @@
 // `sms_digest`: the one text a run sends for the alerts it held back from SMS (sms-budget.ts), for SMS
 // subscribers only: SNS routes it by its `sms` attribute (`digest`), which only SMS filter policies let through.
-import type { AlertBase } from '../domain';
+import type { AlertBase } from './alert-base';
 import { fields, networkName } from '../render/email-parts';
 import { formatCount } from '../render/stx-amount';
 import type { Severity } from '../rule-meta';

@@ -1,11 +1,12 @@
 // `stx_transfer`: STX moved by an event inside a successful contract call or deploy (send-many legs,
 // marketplace payouts, DeFi withdrawals, `stx-transfer-memo?`), to or from a watched principal. A native
 // token_transfer transaction is never this kind: it alerts once, as `token_transfer`.
-import type { AlertBase, StxAssetEvent } from '../domain';
+import type { AlertBase } from './alert-base';
+import type { StxAssetEvent } from '../domain';
 import { amount, fields, id, memo, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { decodeMemo, explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount, stxOrAsReceived } from '../render/stx-amount';
-import { actionText, counterparty, headline, needsAssetEvents, orNone, pairedMemo, watchedMoves, whoMoved, type AssetAlertBase, sideRows } from './asset-moves';
+import { actionText, counterparty, headline, needsAssetEvents, orNone, pairedMemo, watchedMoves, whoMoved, type AssetAlertBase, sideRows, stxReads, type AssetRules } from './asset-moves';
 import type { ChainKind, Matched } from './kind';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID, SEND_MANY_MEMO } from './samples';
 
@@ -33,6 +34,7 @@ export const stxTransferKind = {
   key,
 
   chain: {
+    reads: stxReads,
     needsEvents: needsAssetEvents,
     match({ block, events, rules, network }) {
       return watchedMoves<StxAssetEvent>(block, events, rules, 'stx').map(
@@ -107,4 +109,4 @@ export const stxTransferKind = {
     rule: 'addresses',
     severity: 'warning',
   },
-} satisfies ChainKind<StxTransferAlert>;
+} satisfies ChainKind<StxTransferAlert, Required<AssetRules>>;

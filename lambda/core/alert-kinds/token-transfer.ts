@@ -1,12 +1,12 @@
 // `token_transfer`: a successful native STX transfer transaction to a watched address, or one a `transfers`
 // rule on STX watches (its recipient, or its sender for an outflow). Its own `stx_asset` event never alerts
 // a second time: the asset kinds skip native transfers.
-import type { AlertBase } from '../domain';
+import type { AlertBase } from './alert-base';
 import { fields, id, amount, memo, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { decodeMemo, explorerTxUrl, isoTime, shortPrincipal } from '../render/chain-text';
 import { formatCount, stxOrAsReceived } from '../render/stx-amount';
 import type { ChainKind, Matched } from './kind';
-import { trackedSide } from '../watch-rules';
+import { stxReads, trackedSide, type AssetRules } from './asset-moves';
 import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
 
 export interface TokenTransferAlert extends AlertBase {
@@ -35,9 +35,10 @@ export const tokenTransferKind = {
 
   chain: {
     // The transaction itself says everything: no events needed.
+    reads: stxReads,
     needsEvents: () => false,
     match({ block, rules, network }) {
-      if (rules.addresses.size === 0 && rules.transferRules.size === 0) return [];
+      if (rules.addresses.principals.size === 0 && rules.transfers.size === 0) return [];
       const found: Matched<TokenTransferAlert>[] = [];
       for (const tx of block.transactions) {
         if (tx.txType !== 'token_transfer' || tx.txStatus !== 'success' || !tx.tokenTransfer) continue;
@@ -128,4 +129,4 @@ export const tokenTransferKind = {
     rule: 'addresses',
     severity: 'warning',
   },
-} satisfies ChainKind<TokenTransferAlert>;
+} satisfies ChainKind<TokenTransferAlert, Required<AssetRules>>;

@@ -1,6 +1,10 @@
 // Words shared by the subject and the SMS of every kind.
-import type { Alert, Network } from '../domain';
+import type { Alert } from '../alert-kinds/alert';
+import type { Network } from '../domain';
 import { isDefaultRuleName } from '../rule-meta';
+import { defaultNamePrefixes } from '../alert-kinds/rule-lists';
+
+const DEFAULT_NAME_PREFIXES = defaultNamePrefixes();
 import { sanitizeUntrusted } from './untrusted-text';
 
 export function brand(network: Network): string {
@@ -12,6 +16,6 @@ export function brand(network: Network): string {
  * repeats what the alert says. Every kind gets it here, first in the subject, the SMS and the terminal line.
  */
 export function ruleNamePrefix(alert: Alert): string {
-  if (alert.rule === undefined || isDefaultRuleName(alert.rule)) return '';
+  if (alert.rule === undefined || isDefaultRuleName(alert.rule, DEFAULT_NAME_PREFIXES)) return '';
   return `${sanitizeUntrusted(alert.rule, 60)}: `;
 }

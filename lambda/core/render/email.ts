@@ -1,7 +1,7 @@
 // The email body. It is plain text (SNS email is text/plain): markup in a log value reaches the reader as
 // the characters it is made of and can never become a link, an image or a script, so it is shown as is,
 // not escaped. Chain values are still stripped of control and invisible characters and capped.
-import type { Alert } from '../domain';
+import type { Alert } from '../alert-kinds/alert';
 import { kindOf, ruleOf } from '../alert-kinds/registry';
 import { id } from './email-parts';
 

@@ -1,5 +1,5 @@
 // The email subject: one line of printable ASCII under 100 characters, because SNS rejects anything else.
-import type { Alert } from '../domain';
+import type { Alert } from '../alert-kinds/alert';
 import { kindOf } from '../alert-kinds/registry';
 import { brand, ruleNamePrefix } from './alert-wording';
 import { sanitizeUntrusted, toPrintableAscii, truncate } from './untrusted-text';

@@ -1,6 +1,6 @@
 // The terminal block, for people watching `npm start`: the subject line, the few fields that matter (one
 // per line, indented), then the explorer link. No email footer: the reader is already at the watcher.
-import type { Alert } from '../domain';
+import type { Alert } from '../alert-kinds/alert';
 import { kindOf } from '../alert-kinds/registry';
 import { renderSubject } from './subject';
 

@@ -1,7 +1,7 @@
 // Alert claims against a real DynamoDB API (dynalite): each alert is published by one run only.
 import { describe, expect, it } from 'vitest';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { ContractLogAlert, TokenTransferAlert } from '../../../lambda/core/domain';
+import type { ContractLogAlert, TokenTransferAlert } from '../../../lambda/core/alert-kinds/alert';
 import type { ClaimOutcome } from '../../../lambda/core/ports';
 import { useLocalStateTable } from './local-state-table';
 

@@ -1,7 +1,8 @@
 // One alert as an SNS message: structure, filterable attributes, and the guards that keep SNS from
 // refusing it (subject rules, the 256 KiB limit).
 import { describe, expect, it } from 'vitest';
-import type { ContractLogAlert, OutgoingAlert } from '../../../lambda/core/domain';
+import type { ContractLogAlert } from '../../../lambda/core/alert-kinds/alert';
+import type { OutgoingAlert } from '../../../lambda/core/outgoing-alert';
 import { buildSnsMessage, SNS_MAX_PAYLOAD_BYTES } from '../../../lambda/adapters/sns/sns-message';
 import { render } from '../../../lambda/core/render';
 import { contractLog, rendered, tokenTransfer } from './outgoing-alerts';

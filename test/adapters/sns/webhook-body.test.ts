@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { buildSnsMessage } from '../../../lambda/adapters/sns/sns-message';
-import type { Alert, TokenTransferAlert } from '../../../lambda/core/domain';
+import type { Alert, TokenTransferAlert } from '../../../lambda/core/alert-kinds/alert';
 import { tokenTransferKind } from '../../../lambda/core/alert-kinds/token-transfer';
 import { render } from '../../../lambda/core/render';
 // @ts-expect-error: the example is plain JavaScript, copied as it is by readers

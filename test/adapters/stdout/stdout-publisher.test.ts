@@ -1,7 +1,8 @@
 // The local runner's stdout: a compact block per alert for people, one JSON object per line for programs.
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Alert, OutgoingAlert } from '../../../lambda/core/domain';
+import type { Alert } from '../../../lambda/core/alert-kinds/alert';
+import type { OutgoingAlert } from '../../../lambda/core/outgoing-alert';
 import { createStdoutPublisher } from '../../../lambda/adapters/stdout/stdout-publisher';
 import { contractLogKind } from '../../../lambda/core/alert-kinds/contract-log';
 import { tokenTransferKind } from '../../../lambda/core/alert-kinds/token-transfer';

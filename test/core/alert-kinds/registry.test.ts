@@ -1,10 +1,10 @@
 // Every kind in the registry, in every form: a kind that ships without a readable subject, an SMS that fits,
 // filter attributes, a retraction that reads on its own, or a terminal block fails here.
 import { describe, expect, it } from 'vitest';
-import type { Alert, AlertType, DeepReorgAlert, TokenTransferAlert } from '../../../lambda/core/domain';
+import type { Alert, AlertType, DeepReorgAlert, TokenTransferAlert } from '../../../lambda/core/alert-kinds/alert';
 import { alertKinds, filterAttributes, kindOf } from '../../../lambda/core/alert-kinds/registry';
 import { chainKinds } from '../../../lambda/core/alert-kinds/chain-kinds';
-import type { AlertKind } from '../../../lambda/core/alert-kinds/kind';
+import type { AlertKind } from '../../../lambda/core/alert-kinds/registry';
 import { retractionOf } from '../../../lambda/core/alert-kinds/retraction';
 import { deepReorgKind } from '../../../lambda/core/alert-kinds/deep-reorg';
 import { tokenTransferKind } from '../../../lambda/core/alert-kinds/token-transfer';

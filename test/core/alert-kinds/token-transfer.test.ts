@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Block, TokenTransferAlert, Transaction } from '../../../lambda/core/domain';
+import type { Block, Transaction } from '../../../lambda/core/domain';
+import type { TokenTransferAlert } from '../../../lambda/core/alert-kinds/alert';
 import type { ChainKind } from '../../../lambda/core/alert-kinds/kind';
 import { tokenTransferKind } from '../../../lambda/core/alert-kinds/token-transfer';
 import { filterAttributes } from '../../../lambda/core/alert-kinds/registry';
 import { renderTerminal } from '../../../lambda/core/render';
-import { compileWatchRules } from '../../../lambda/core/watch-rules';
+import { compileWatchRules } from '../../../lambda/core/alert-kinds/rule-lists';
 import { config, OTHER, WATCHED } from '../harness';
 
 const TX = `0x${'ab'.repeat(32)}`;

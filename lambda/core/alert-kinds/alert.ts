@@ -1,0 +1,20 @@
+// Every alert the watcher sends, as one union. The chain alerts come from the chain kinds' registry
+// (chain-kinds.ts); the watcher's own alerts are listed here. Each kind's JSON shape lives in its module.
+import type { ChainAlert } from './chain-kinds';
+import type { ContractStatusAlert } from './contract-status';
+import type { DeepReorgAlert } from './deep-reorg';
+import type { RetractionAlert } from './retraction';
+import type { SmsDigestAlert } from './sms-digest';
+
+export type { ChainAlert, ChainAlertType } from './chain-kinds';
+export type { AlertBase } from './alert-base';
+export type { TokenTransferAlert } from './token-transfer';
+export type { ContractLogAlert } from './contract-log';
+export type { ContractCallAlert } from './contract-call';
+export type { StxTransferAlert } from './stx-transfer';
+export type { FtTransferAlert } from './ft-transfer';
+export type { NftTransferAlert } from './nft-transfer';
+export type { ContractStatusAlert, DeepReorgAlert, RetractionAlert, SmsDigestAlert };
+
+export type Alert = ChainAlert | ContractStatusAlert | RetractionAlert | DeepReorgAlert | SmsDigestAlert;
+export type AlertType = Alert['type'];

@@ -1,0 +1,92 @@
+// `calls`: rules on calls to watched contracts, filtered by function, sender and outcome. Read by contract-call.ts.
+import * as z from '../../zod-mini';
+import { comment, contractIdSchema, list, noDuplicates, recipientSchema, sameRule } from '../../config/schema-parts';
+import { keysOf, pickRuleMeta, type RuleMetaParts } from '../../config/rule-meta-schema';
+import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
+import type { Network } from '../domain';
+import { groupBy, type RuleList } from './rule-list';
+import { plural, ruleWords } from './rule-words';
+
+const CALL_STATUSES = ['success', 'failed', 'any'] as const;
+/** Which transaction outcomes a `calls` rule alerts on: `failed` is any abort. */
+export type CallStatusFilter = (typeof CALL_STATUSES)[number];
+
+function ruleSchema(network: Network | null, meta: RuleMetaParts) {
+  const names = (what: string) =>
+    z.optional(
+      z.array(z.string().check(z.minLength(1, { error: `must not be empty` })), { error: `must be a list of ${what} in quotes` }).check(
+        z.minLength(1, { error: `must not be empty; leave it out to match any` }),
+      ),
+    );
+  const rule = z.strictObject(
+    {
+      $comment: comment,
+      ...meta.shape,
+      contractId: contractIdSchema(network),
+      functions: names('function names'),
+      from: z.optional(
+        z.array(recipientSchema(network), { error: 'must be a list of sender addresses in quotes' }).check(
+          z.minLength(1, { error: 'must not be empty; leave it out to match any' }),
+        ),
+      ),
+      status: z._default(z.enum(CALL_STATUSES, { error: 'must be "success", "failed" (any abort) or "any"' }), 'any'),
+    },
+    { error: 'must be an object like {"contractId": "ADDRESS.contract-name", "functions": ["withdraw"], "status": "failed"}' },
+  );
+  return z.pipe(
+    rule,
+    z.transform(({ contractId, functions, from, status, ...meta }) => ({
+      contractId,
+      ...(functions === undefined ? {} : { functions }),
+      ...(from === undefined ? {} : { from }),
+      status,
+      ...pickRuleMeta(meta),
+    })),
+  );
+}
+
+export type ContractCallRule = z.output<ReturnType<typeof ruleSchema>>;
+
+export interface CompiledCallRule extends ContractCallRule {
+  meta: RuleMeta;
+}
+
+/** contract id → the rules on calls to it, in config order. */
+export type CompiledCallRules = ReadonlyMap<string, readonly CompiledCallRule[]>;
+
+/** `calls:SP….vault withdraw,deposit failed`. */
+export function defaultCallRuleName(rule: ContractCallRule): string {
+  const functions = rule.functions ? ` ${rule.functions.join(',')}` : '';
+  const from = rule.from ? ` from ${rule.from.join(',')}` : '';
+  const status = rule.status === 'any' ? '' : ` ${rule.status}`;
+  return defaultRuleName('calls', `${rule.contractId}${functions}${from}${status}`);
+}
+
+const outcomes: Record<CallStatusFilter, string> = { any: 'every outcome', failed: 'failed calls', success: 'successful calls' };
+
+const shape = (network: Network | null, meta: RuleMetaParts) => ({
+  calls: list(ruleSchema(network, meta), 'call rules {"contractId": ..., "functions": [...], "status": ...}', noDuplicates(sameRule, 'calls', 'the same rule')),
+});
+
+export const callsList = {
+  name: 'calls',
+  shape,
+  entryKeys: keysOf((meta) => ruleSchema(null, meta).def.in.shape),
+  compile: ({ calls }): CompiledCallRules =>
+    groupBy(
+      calls.map((rule): CompiledCallRule => ({ ...rule, meta: ruleMeta(rule, defaultCallRuleName(rule)) })),
+      (rule) => rule.contractId,
+    ),
+  // Said only when there are some: most configs have none.
+  describe: ({ calls }) =>
+    calls.length === 0
+      ? null
+      : [
+          `- calls to contracts, ${plural(calls.length, 'rule')}:`,
+          ...calls.map(
+            (r) =>
+              `    ${r.contractId} (${outcomes[r.status]}` +
+              `${r.functions ? `, functions ${r.functions.join(', ')}` : ''}${r.from ? `, from ${r.from.join(', ')}` : ''})${ruleWords(r)}`,
+          ),
+        ].join('\n'),
+} satisfies RuleList<'calls', ReturnType<typeof shape>, CompiledCallRules>;

@@ -1,0 +1,101 @@
+// `contractLogs`: rules on the logs watched contracts print, each with an optional `contains` and typed
+// `where` conditions (clarity/conditions.ts). Read by contract-log.ts.
+import * as z from '../../zod-mini';
+import { comment, contractIdSchema, list, noDuplicates, sameRule } from '../../config/schema-parts';
+import { keysOf, pickRuleMeta, type RuleMetaParts } from '../../config/rule-meta-schema';
+import { compileWhere, conditionProblems, type Condition, type WhereSpec } from '../clarity/conditions';
+import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
+import type { Network } from '../domain';
+import { groupBy, type RuleList } from './rule-list';
+import { plural, ruleWords } from './rule-words';
+
+/** `where` is checked by the condition language itself, which reports each mistake at its path. */
+const where = z.optional(
+  z.unknown().check(
+    z.superRefine((value, ctx) => {
+      for (const problem of conditionProblems(value)) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+    }),
+  ),
+);
+
+function ruleSchema(network: Network | null, meta: RuleMetaParts) {
+  const rule = z.strictObject(
+    {
+      $comment: comment,
+      ...meta.shape,
+      contractId: contractIdSchema(network),
+      contains: z.optional(
+        z
+          .string({ error: 'must be text to look for in the log value, in quotes (leave it out to match every log)' })
+          .check(z.minLength(1, { error: 'must not be empty; leave "contains" out to match every log of the contract' })),
+      ),
+      where,
+    },
+    { error: 'must be an object like {"contractId": "ADDRESS.contract-name", "contains": "optional text", "name": "optional", "severity": "optional"}' },
+  );
+  return z.pipe(
+    rule,
+    z.transform(({ contractId, contains, where: spec, ...meta }) => ({
+      contractId,
+      ...(contains === undefined ? {} : { contains }),
+      ...(spec === undefined ? {} : { where: spec as WhereSpec }),
+      ...pickRuleMeta(meta),
+    })),
+  );
+}
+
+export type ContractLogRule = z.output<ReturnType<typeof ruleSchema>>;
+
+/** A log rule with its `where` compiled once, not on every log. */
+export interface CompiledLogRule extends ContractLogRule {
+  condition?: Condition;
+  meta: RuleMeta;
+}
+
+/** contract id → the rules on its logs, in config order (several rules, each with its own filters, may watch one contract). */
+export type CompiledLogRules = ReadonlyMap<string, readonly CompiledLogRule[]>;
+
+/** `contractLogs:SP….token`, with ` contains "mint"` and ` where {...}` when the rule has them. */
+export function defaultLogRuleName(rule: ContractLogRule): string {
+  const contains = rule.contains === undefined ? '' : ` contains ${JSON.stringify(rule.contains)}`;
+  const whereText = rule.where === undefined ? '' : ` where ${JSON.stringify(rule.where)}`;
+  return defaultRuleName('contractLogs', `${rule.contractId}${contains}${whereText}`);
+}
+
+
+function logFilter(rule: ContractLogRule): string {
+  if (rule.contains === undefined && rule.where === undefined) return ' (every log)';
+  const parts = [
+    ...(rule.contains === undefined ? [] : [`containing "${rule.contains}"`]),
+    ...(rule.where === undefined ? [] : [`where ${JSON.stringify(rule.where)}`]),
+  ];
+  return ` (logs ${parts.join(' and ')})`;
+}
+
+const shape = (network: Network | null, meta: RuleMetaParts) => ({
+  contractLogs: list(ruleSchema(network, meta), 'log rules {"contractId": ..., "contains": ...}', noDuplicates(sameRule, 'contractLogs', 'the same rule')),
+});
+
+export const contractLogsList = {
+  name: 'contractLogs',
+  shape,
+  entryKeys: keysOf((meta) => ruleSchema(null, meta).def.in.shape),
+  compile: ({ contractLogs }): CompiledLogRules =>
+    groupBy(
+      contractLogs.map(
+        (rule): CompiledLogRule => ({
+          ...rule,
+          ...(rule.where ? { condition: compileWhere(rule.where) } : {}),
+          meta: ruleMeta(rule, defaultLogRuleName(rule)),
+        }),
+      ),
+      (rule) => rule.contractId,
+    ),
+  describe: ({ contractLogs }) =>
+    contractLogs.length === 0
+      ? '- no contract logs'
+      : [
+          `- logs printed by ${plural(contractLogs.length, 'contract rule')}:`,
+          ...contractLogs.map((r) => `    ${r.contractId}${logFilter(r)}${ruleWords(r)}`),
+        ].join('\n'),
+} satisfies RuleList<'contractLogs', ReturnType<typeof shape>, CompiledLogRules>;

@@ -1,0 +1,30 @@
+// `contracts`: contract ids whose deployment status the watcher checks each run (contract-status.ts).
+import { contractIdSchema, list, noDuplicates, sameString } from '../../config/schema-parts';
+import { LIST_RULE_KEYS, type RuleMetaParts } from '../../config/rule-meta-schema';
+import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
+import type { Network } from '../domain';
+import type { RuleList } from './rule-list';
+import { bareListWords, ruleWords } from './rule-words';
+
+export interface CompiledContracts {
+  ids: readonly string[];
+  /** What every `contracts` (status) alert carries. */
+  meta: RuleMeta;
+}
+
+const shape = (network: Network | null, meta: RuleMetaParts) => ({
+  contracts: list(contractIdSchema(network), 'contract ids whose deployment status to watch', noDuplicates(sameString, 'contracts', 'the same contract')),
+  contractsRule: meta.listRule('contracts'),
+});
+
+export const contractsList = {
+  name: 'contracts',
+  shape,
+  metaKey: 'contractsRule',
+  entryKeys: LIST_RULE_KEYS,
+  // The status check reads the config itself (contract-status-watch.ts); compiled here for the alerts' rule.
+  compile: (config): CompiledContracts => ({ ids: config.contracts, meta: ruleMeta(config.contractsRule, defaultRuleName('contracts')) }),
+  describe: (config) =>
+    bareListWords('deployment status of', config.contracts, 'contract', `an alert on first sight and on every change${ruleWords(config.contractsRule)}`),
+} satisfies RuleList<'contracts', ReturnType<typeof shape>, CompiledContracts>;
+

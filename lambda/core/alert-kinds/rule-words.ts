@@ -1,0 +1,19 @@
+// How `--check` words a rule list (lambda/local/describe.ts gathers them): shared by every list's module.
+import type { RuleMetaConfig } from '../rule-meta';
+
+export function plural(n: number, noun: string): string {
+  if (n === 1) return `1 ${noun}`;
+  return `${n} ${noun.endsWith('ss') ? noun + 'es' : noun + 's'}`;
+}
+
+/** `, named "Treasury inflow", critical` for a rule that says either; nothing for the defaults. */
+export function ruleWords(meta: RuleMetaConfig | undefined): string {
+  if (!meta || (meta.name === undefined && meta.severity === undefined)) return '';
+  return [meta.name === undefined ? '' : `, named "${meta.name}"`, meta.severity === undefined ? '' : `, ${meta.severity}`].join('');
+}
+
+/** A list of bare ids: `- what 2 nouns (effect):` and one id a line, or `- no nouns (what)`. */
+export function bareListWords(what: string, items: readonly string[], noun: string, effect: string): string {
+  if (items.length === 0) return `- no ${noun === 'address' ? 'addresses' : `${noun}s`} (${what})`;
+  return [`- ${what} ${plural(items.length, noun)} (${effect}):`, ...items.map((i) => `    ${i}`)].join('\n');
+}

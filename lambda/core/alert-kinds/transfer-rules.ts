@@ -1,0 +1,142 @@
+// `transfers`: rules on asset movements (STX, fungible and non-fungible tokens) to or from watched
+// principals, with thresholds and actions. Read by the four kinds that report movements (token_transfer,
+// stx_transfer, ft_transfer, nft_transfer) through asset-moves.ts.
+import * as z from '../../zod-mini';
+import { comment, evenWithBadEntries, list, noDuplicates, principal, recipientSchema, sameJson, sameString, wholeNumber } from '../../config/schema-parts';
+import { keysOf, pickRuleMeta, type RuleMetaParts } from '../../config/rule-meta-schema';
+import { assetIdProblem } from '../../config/stacks-principals';
+import { ASSET_ACTIONS, type AssetAction, type Network } from '../domain';
+import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
+import { groupBy, type RuleList } from './rule-list';
+import { plural, ruleWords } from './rule-words';
+
+const minAmountMessage = 'must be a whole number of base units (micro-STX for stx), 0 or more: digits in quotes, or a whole number';
+
+function ruleObject(network: Network | null, meta: RuleMetaParts) {
+  const recipient = recipientSchema(network);
+  return z.strictObject(
+    {
+      $comment: comment,
+      ...meta.shape,
+      asset: principal(
+        (text, net) => (text === 'stx' || text === '*' ? null : assetIdProblem(text, net)),
+        network,
+        '"stx", "*" (any asset) or an asset id "ADDRESS.contract::token" in quotes',
+      ),
+      to: z.optional(list(recipient, 'recipients to watch', noDuplicates(sameString, 'to', 'the same address'))),
+      from: z.optional(list(recipient, 'senders to watch', noDuplicates(sameString, 'from', 'the same address'))),
+      minAmount: z.optional(
+        z.union([z.string().check(z.regex(/^\d+$/, { error: minAmountMessage })), z.int().check(z.minimum(0, { error: minAmountMessage }))], {
+          error: minAmountMessage,
+        }),
+      ),
+      actions: z.optional(
+        z
+          .array(z.enum(ASSET_ACTIONS, { error: 'must be "transfer", "mint" or "burn"' }), {
+            error: 'must be a list of "transfer", "mint" and "burn" (leave it out for all three)',
+          })
+          .check(
+            z.minLength(1, { error: 'must not be empty; leave "actions" out for all three' }),
+            z.superRefine(noDuplicates(sameString, 'actions', 'the same action'), evenWithBadEntries),
+          ),
+      ),
+      decimals: z.optional(wholeNumber(0, 38)),
+      symbol: z.optional(
+        z
+          .string({ error: 'must be the token\'s symbol in quotes, e.g. "sBTC"' })
+          .check(z.regex(/^[\x21-\x7e]{1,20}$/, { error: 'must be 1 to 20 printable characters without spaces, e.g. "sBTC"' })),
+      ),
+    },
+    {
+      error:
+        'must be an object like {"asset": "stx", "to": ["ADDRESS"], "from": ["ADDRESS"], "minAmount": "1000000", "actions": ["transfer"]}',
+    },
+  );
+}
+
+function ruleSchema(network: Network | null, meta: RuleMetaParts) {
+  const rule = ruleObject(network, meta).check(
+    z.superRefine((r, ctx) => {
+      if ((r.to ?? []).length === 0 && (r.from ?? []).length === 0) {
+        ctx.addIssue({ code: 'custom', message: 'watches nobody: list at least one address in "to" (recipients) or "from" (senders)' });
+      }
+    }),
+  );
+  return z.pipe(
+    rule,
+    z.transform(({ $comment: _note, minAmount, actions, decimals, symbol, to, from, asset, ...meta }) => ({
+      asset,
+      to: to ?? [],
+      from: from ?? [],
+      // Integer strings or JSON integers alike, kept as a string: amounts can exceed 2^53.
+      ...(minAmount === undefined ? {} : { minAmount: String(minAmount) }),
+      actions: actions ?? ([...ASSET_ACTIONS] as AssetAction[]),
+      ...(decimals === undefined ? {} : { decimals }),
+      ...(symbol === undefined ? {} : { symbol }),
+      ...pickRuleMeta(meta),
+    })),
+  );
+}
+
+/** A rule on asset movements: see the README's "transfers". */
+export type TransferRule = z.output<ReturnType<typeof ruleSchema>>;
+
+/** A transfer rule with its threshold as a bigint: amounts can exceed 2^53. */
+export interface CompiledTransferRule {
+  to: ReadonlySet<string>;
+  from: ReadonlySet<string>;
+  minAmount: bigint | null;
+  actions: ReadonlySet<AssetAction>;
+  decimals?: number;
+  symbol?: string;
+  meta: RuleMeta;
+  /** Position in the config's `transfers` list: among equally severe rules, the first one names the alert. */
+  index: number;
+}
+
+/** asset (`stx`, an asset id, or `*`) → its transfer rules, in config order. */
+export type CompiledTransfers = ReadonlyMap<string, readonly CompiledTransferRule[]>;
+
+/** `transfers:stx to SP…A,SP…B from SP…C`. */
+export function defaultTransferRuleName(rule: TransferRule): string {
+  const to = rule.to.length > 0 ? ` to ${rule.to.join(',')}` : '';
+  const from = rule.from.length > 0 ? ` from ${rule.from.join(',')}` : '';
+  return defaultRuleName('transfers', `${rule.asset}${to}${from}`);
+}
+
+function compileRule(rule: TransferRule, index: number): CompiledTransferRule {
+  return {
+    to: new Set(rule.to),
+    from: new Set(rule.from),
+    minAmount: rule.minAmount === undefined ? null : BigInt(rule.minAmount),
+    actions: new Set(rule.actions),
+    ...(rule.decimals === undefined ? {} : { decimals: rule.decimals }),
+    ...(rule.symbol === undefined ? {} : { symbol: rule.symbol }),
+    meta: ruleMeta(rule, defaultTransferRuleName(rule)),
+    index,
+  };
+}
+
+/** `stx to SP…, from SP… (at least 100 base units; transfer, burn)`. */
+function ruleText(rule: TransferRule): string {
+  const asset = rule.asset === '*' ? 'any asset' : rule.asset;
+  const sides = [rule.to.length > 0 ? `to ${rule.to.join(', ')}` : '', rule.from.length > 0 ? `from ${rule.from.join(', ')}` : ''].filter(Boolean);
+  const limits = [rule.minAmount === undefined ? '' : `at least ${rule.minAmount} base units`, rule.actions.join(', ')].filter(Boolean);
+  return `${asset} ${sides.join(', ')} (${limits.join('; ')})`;
+}
+
+const shape = (network: Network | null, meta: RuleMetaParts) => ({
+  transfers: list(ruleSchema(network, meta), 'transfer rules {"asset": ..., "to": [...], "from": [...]}', noDuplicates(sameJson, 'transfers', 'the same rule')),
+});
+
+export const transfersList = {
+  name: 'transfers',
+  shape,
+  entryKeys: keysOf((meta) => ruleObject(null, meta).shape),
+  compile: ({ transfers }): CompiledTransfers =>
+    new Map([...groupBy(transfers, (rule) => rule.asset)].map(([asset, rules]) => [asset, rules.map((rule) => compileRule(rule, transfers.indexOf(rule)))] as const)),
+  describe: ({ transfers }) =>
+    transfers.length === 0
+      ? '- no transfer rules'
+      : [`- asset movements by ${plural(transfers.length, 'transfer rule')}:`, ...transfers.map((r) => `    ${ruleText(r)}${ruleWords(r)}`)].join('\n'),
+} satisfies RuleList<'transfers', ReturnType<typeof shape>, CompiledTransfers>;
