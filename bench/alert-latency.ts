@@ -2,7 +2,7 @@
 // schedule and with polling inside the invocation. Time-scaled: blocks come every 4 to 12 API seconds, the
 // fake API enforces 50 requests a minute, and the client paces itself on the same scaled clock.
 import { pollWhileCaughtUp } from '../lambda/runtime/poll-loop';
-import type { WatchConfig } from '../lambda/config/watch-config-schema';
+import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import { contractCall, coinbase, FakeChain, fakeAddress, fakeContractId, transfer } from '../test/support/fake-hiro';
 import { seededRandom } from './prng';
 import { cycleDeps, memoryState, runOneCycle, ScaledClock, startFakeApi, TimedPublisher } from './watcher-harness';

@@ -8,7 +8,7 @@ import { SMS_PER_RUN_DEFAULT } from '../lambda/core/sms-budget';
 import { operatorChannelOverLog } from '../lambda/core/operator-log';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { runCycle } from '../lambda/core/cycle';
-import type { WatchConfig } from '../lambda/config/watch-config-schema';
+import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import { createDynamoStateStore } from '../lambda/adapters/dynamodb';
 import { createSnsPublisher } from '../lambda/adapters/sns';
 import { fakeAddress, fakeContractId, FakeChain } from '../test/support/fake-hiro';

@@ -2,7 +2,7 @@
 // 120 transactions (most small, a few full), a tenure change and coinbase opening each tenure, about a third
 // STX transfers and most of the rest contract calls, many of them printing, some through another contract,
 // a few failed, and the odd airdrop with hundreds of events. Seeded, so every run sees the same chain.
-import type { WatchConfig } from '../lambda/config/watch-config-schema';
+import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import {
   coinbase,
   contractCall,

@@ -3,7 +3,7 @@
 // matching, picking the transactions whose events are needed, and log matching over their events.
 import { createHash } from 'node:crypto';
 import type { AssetEvent, Block, ContractLogEvent, TxEvents } from '../lambda/core/domain';
-import type { WatchConfig } from '../lambda/config/watch-config-schema';
+import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import { toAssetEvent } from '../lambda/hiro/mappers';
 import type { RawTxEvent } from '../lambda/hiro/schemas';
 import { blockAlerts, transactionsNeedingEvents } from '../lambda/core/block-alerts';

@@ -1,6 +1,6 @@
 // Benchmark 1: API requests per scanned block while catching up over a generated mainnet-like chain, for
 // each watch config, against the lower bound and against a naive scanner.
-import type { WatchConfig } from '../lambda/config/watch-config-schema';
+import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import { EVENT_PAGE_LIMIT, MAX_URL_LENGTH } from '../lambda/hiro';
 import { FakeChain, type FakeBlock } from '../test/support/fake-hiro';
 import { CONFIG_NAMES, mineAll, watchConfig, type ConfigName, type Workload } from './mainnet-workload';

@@ -5,7 +5,7 @@ import { operatorChannelOverLog } from '../lambda/core/operator-log';
 import { runCycle } from '../lambda/core/cycle';
 import type { CycleBudget, CycleDeps, CycleSummary } from '../lambda/core/cycle-types';
 import type { OutgoingAlert } from '../lambda/core/outgoing-alert';
-import type { WatchConfig } from '../lambda/config/watch-config-schema';
+import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import { silentTelemetry, type Clock, type PublishOutcome, type Publisher, type StateStore } from '../lambda/core/ports';
 import { DocumentStateStore, emptyDocument } from '../lambda/adapters/file/state-document';
 import { createHiroClient, type HiroClient, type HiroClientOptions } from '../lambda/hiro';

@@ -2,7 +2,7 @@
 // function runs, so that a bad config fails `cdk synth` instead of every invocation after the deploy.
 import { readFileSync } from 'node:fs';
 import { parseWatchConfigText, WatchConfigError } from '../lambda/config/watch-config';
-import type { WatchConfig } from '../lambda/config/watch-config-schema';
+import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 
 export interface BundledWatchConfig {
   /** Absolute path of the validated file, copied into the function bundle as watch.json. */

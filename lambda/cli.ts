@@ -10,7 +10,7 @@ import { replayBlocks, ReplayRangeError } from './core/replay';
 import { SMS_PER_RUN_DEFAULT } from './core/sms-budget';
 import type { CycleDeps, CycleSummary } from './core/cycle-types';
 import type { StatusSweep } from './core/contract-status-sweep';
-import type { WatchConfig } from './config/watch-config-schema';
+import type { WatchConfig } from './core/watch-config/watch-config-schema';
 import type { Publisher, StateStore, Telemetry } from './core/ports';
 import { loadWatchConfigFile, WatchConfigError } from './config/watch-config';
 import { contractStatusSweep, createHiroClient, HiroConfigError, HiroNetworkError, type HiroClient } from './hiro';

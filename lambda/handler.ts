@@ -12,7 +12,7 @@ import { operatorChannelOverLog } from './core/operator-log';
 import { runCycle } from './core/cycle';
 import { SMS_PER_RUN_DEFAULT } from './core/sms-budget';
 import type { CycleSummary, SmsPolls } from './core/cycle-types';
-import type { WatchConfig } from './config/watch-config-schema';
+import type { WatchConfig } from './core/watch-config/watch-config-schema';
 import { parseWatchConfigText, WatchConfigError } from './config/watch-config';
 import { contractStatusSweep, createHiroClient, type HiroClient } from './hiro';
 import { createDynamoStateStore } from './adapters/dynamodb';

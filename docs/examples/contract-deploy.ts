@@ -4,8 +4,8 @@
 // not shipped: registering it is one line in lambda/core/alert-kinds/chain-kinds.ts and, since its rule
 // list is new, one in rule-lists.ts.
 import * as z from '../../lambda/zod-mini';
-import { comment, list, noDuplicates, recipientSchema, sameJson } from '../../lambda/config/schema-parts';
-import { keysOf, pickRuleMeta, type RuleMetaParts } from '../../lambda/config/rule-meta-schema';
+import { comment, list, noDuplicates, recipientSchema, sameJson } from '../../lambda/core/watch-config/schema-parts';
+import { keysOf, pickRuleMeta, type RuleMetaParts } from '../../lambda/core/watch-config/rule-meta-schema';
 import type { Network } from '../../lambda/core/domain';
 import type { AlertBase } from '../../lambda/core/alert-kinds/alert-base';
 import type { ChainKind, Matched } from '../../lambda/core/alert-kinds/kind';

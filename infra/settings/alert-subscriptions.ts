@@ -2,8 +2,8 @@
 // alert), and alertSubscriptions (each with an optional filter). SNS keeps one subscription per endpoint and
 // topic, so an endpoint may appear only once across them.
 import { z } from 'zod';
-import { contractIdProblem, recipientProblem } from '../../lambda/config/stacks-principals';
-import { NETWORKS } from '../../lambda/config/watch-config-schema';
+import { contractIdProblem, recipientProblem } from '../../lambda/core/watch-config/stacks-principals';
+import { NETWORKS } from '../../lambda/core/watch-config/watch-config-schema';
 import { type AlertFilter, MAX_FILTER_COMBINATIONS, routedCombinations } from '../alert-filter-policy';
 import { SEVERITIES } from '../../lambda/core/rule-meta';
 import { ALERT_TYPES } from '../alert-message';

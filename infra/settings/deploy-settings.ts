@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { z } from 'zod';
-import { describeValue, formatPath, valueAt } from '../../lambda/config/config-problems';
+import { describeValue, formatPath, valueAt } from '../../lambda/core/watch-config/config-problems';
 import { type AlertSubscription, alertSubscriptions, email, subscriptionContext } from './alert-subscriptions';
 import { flag, stringList, wholeNumber } from './context-values';
 import { unknownKeyProblems } from './unknown-keys';

@@ -4,17 +4,17 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type * as z from '../zod-mini';
 import { ASSET_ACTIONS, type Network } from '../core/domain';
-import { type WatchConfig } from './watch-config-schema';
+import { type WatchConfig } from '../core/watch-config/watch-config-schema';
 import type { WhereSpec } from '../core/clarity/conditions';
 import { ruleLists } from '../core/alert-kinds/rule-lists';
 import type { AnyRuleList } from '../core/alert-kinds/rule-list';
-import { type ConfigProblem, WatchConfigError, formatPath, valueAt } from './config-problems';
-import { pickRuleMeta } from './rule-meta-schema';
-import { allowedKeys, NETWORKS, watchConfigSchema, type WatchConfigSchema } from './watch-config-schema';
+import { type ConfigProblem, WatchConfigError, formatPath, valueAt } from '../core/watch-config/config-problems';
+import { pickRuleMeta } from '../core/watch-config/rule-meta-schema';
+import { allowedKeys, NETWORKS, watchConfigSchema, type WatchConfigSchema } from '../core/watch-config/watch-config-schema';
 
-export { type ConfigProblem, WatchConfigError, formatConfigProblems } from './config-problems';
+export { type ConfigProblem, WatchConfigError, formatConfigProblems } from '../core/watch-config/config-problems';
 
-export type { WatchConfig } from './watch-config-schema';
+export type { WatchConfig } from '../core/watch-config/watch-config-schema';
 
 export type ConfigResult = { ok: true; config: WatchConfig } | { ok: false; problems: ConfigProblem[] };
 

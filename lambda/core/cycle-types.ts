@@ -1,7 +1,7 @@
 // The watch cycle's contract with its two composition roots (lambda/handler.ts and lambda/cli.ts).
 import type { AlertType } from './alert-kinds/alert';
 import type { BlockRef } from './domain';
-import type { WatchConfig } from '../config/watch-config-schema';
+import type { WatchConfig } from './watch-config/watch-config-schema';
 import type { ChainApi, Clock, OperatorChannel, Publisher, StateStore, Telemetry } from './ports';
 import type { StatusSweep } from './contract-status-sweep';
 

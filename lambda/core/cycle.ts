@@ -1,7 +1,7 @@
 // One watch cycle: take the lease, check contract statuses, scan new blocks, report what was done.
 // Pure orchestration over the ports: no AWS SDK, no fetch, no process.env.
 import type { Alert, AlertType } from './alert-kinds/alert';
-import type { WatchConfig } from '../config/watch-config-schema';
+import type { WatchConfig } from './watch-config/watch-config-schema';
 import type { CycleBudget, CycleDeps, CycleSummary, StopReason } from './cycle-types';
 import { BlockScanner } from './block-scanner';
 import { watchContractStatuses } from './contract-status-watch';

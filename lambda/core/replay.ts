@@ -3,7 +3,7 @@
 // caller prints what would have alerted. Contract statuses are not block rules and are left out.
 import { blockAlerts } from './block-alerts';
 import type { ChainAlert } from './alert-kinds/alert';
-import type { WatchConfig } from '../config/watch-config-schema';
+import type { WatchConfig } from './watch-config/watch-config-schema';
 import type { ChainApi, Clock } from './ports';
 import { BlockReadAhead } from './read-ahead';
 import { compileWatchRules } from './alert-kinds/rule-lists';

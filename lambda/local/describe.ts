@@ -2,7 +2,7 @@
 // one line per cycle that did something. Pure functions of their inputs, so each is tested as text.
 import type { CycleSummary } from '../core/cycle-types';
 import type { Cursor } from '../core/ports';
-import type { WatchConfig } from '../config/watch-config-schema';
+import type { WatchConfig } from '../core/watch-config/watch-config-schema';
 import { ruleLists } from '../core/alert-kinds/rule-lists';
 import type { AnyRuleList } from '../core/alert-kinds/rule-list';
 import { plural } from '../core/alert-kinds/rule-words';

@@ -1,6 +1,6 @@
 import { validateStacksAddress } from '@stacks/transactions';
 import { describe, expect, it } from 'vitest';
-import { contractIdProblem, recipientProblem, standardAddressProblem } from '../../lambda/config/stacks-principals';
+import { contractIdProblem, recipientProblem, standardAddressProblem } from '../../lambda/core/watch-config/stacks-principals';
 import { MAINNET, MAINNET_CONTRACTS, TESTNET, TWO_BYTE_PAYLOAD, VERSION_ZERO } from './principals';
 
 describe('the library check this validation builds on', () => {

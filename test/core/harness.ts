@@ -2,7 +2,7 @@
 // recording publisher.
 import { runCycle } from '../../lambda/core/cycle';
 import type { CycleBudget, CycleSummary } from '../../lambda/core/cycle-types';
-import type { WatchConfig } from '../../lambda/config/watch-config-schema';
+import type { WatchConfig } from '../../lambda/core/watch-config/watch-config-schema';
 import type { OperatorChannel, OperatorNotice, Telemetry } from '../../lambda/core/ports';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { MemoryChain } from '../support/memory-chain';

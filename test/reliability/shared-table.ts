@@ -4,7 +4,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { runCycle } from '../../lambda/core/cycle';
 import type { CycleBudget, CycleSummary } from '../../lambda/core/cycle-types';
-import type { WatchConfig } from '../../lambda/config/watch-config-schema';
+import type { WatchConfig } from '../../lambda/core/watch-config/watch-config-schema';
 import type { ChainApi, Clock, Cursor, OperatorChannel, Publisher, StateStore, Telemetry } from '../../lambda/core/ports';
 import { RecordingOperator } from '../core/harness';
 import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';

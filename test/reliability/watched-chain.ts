@@ -2,7 +2,7 @@
 // store, a recording publisher and telemetry. Plus what the fake chain says the watcher must alert: every
 // successful transfer to the watched address and every log of the watched contract on the canonical chain.
 import type { CycleSummary } from '../../lambda/core/cycle-types';
-import type { WatchConfig } from '../../lambda/config/watch-config-schema';
+import type { WatchConfig } from '../../lambda/core/watch-config/watch-config-schema';
 import type { StateStore } from '../../lambda/core/ports';
 import { runCycle } from '../../lambda/core/cycle';
 import { createHiroClient, type HiroClientOptions } from '../../lambda/hiro';

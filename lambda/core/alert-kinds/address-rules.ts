@@ -1,8 +1,8 @@
 // `addresses`: principals whose incoming STX the watcher alerts on, natively (token_transfer) or moved by a
 // contract (stx_transfer); one `addressesRule` names and ranks all their alerts. Matched with `transfers`
 // in asset-moves.ts.
-import { list, noDuplicates, recipientSchema, sameString } from '../../config/schema-parts';
-import { LIST_RULE_KEYS, type RuleMetaParts } from '../../config/rule-meta-schema';
+import { list, noDuplicates, recipientSchema, sameString } from '../watch-config/schema-parts';
+import { LIST_RULE_KEYS, type RuleMetaParts } from '../watch-config/rule-meta-schema';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import type { Network } from '../domain';
 import type { RuleList } from './rule-list';

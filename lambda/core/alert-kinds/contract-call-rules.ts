@@ -1,7 +1,7 @@
 // `calls`: rules on calls to watched contracts, filtered by function, sender and outcome. Read by contract-call.ts.
 import * as z from '../../zod-mini';
-import { comment, contractIdSchema, list, noDuplicates, recipientSchema, sameRule } from '../../config/schema-parts';
-import { keysOf, pickRuleMeta, type RuleMetaParts } from '../../config/rule-meta-schema';
+import { comment, contractIdSchema, list, noDuplicates, recipientSchema, sameRule } from '../watch-config/schema-parts';
+import { keysOf, pickRuleMeta, type RuleMetaParts } from '../watch-config/rule-meta-schema';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import type { Network } from '../domain';
 import { groupBy, type RuleList } from './rule-list';

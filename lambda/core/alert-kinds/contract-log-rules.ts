@@ -1,8 +1,8 @@
 // `contractLogs`: rules on the logs watched contracts print, each with an optional `contains` and typed
 // `where` conditions (clarity/conditions.ts). Read by contract-log.ts.
 import * as z from '../../zod-mini';
-import { comment, contractIdSchema, list, noDuplicates, sameRule } from '../../config/schema-parts';
-import { keysOf, pickRuleMeta, type RuleMetaParts } from '../../config/rule-meta-schema';
+import { comment, contractIdSchema, list, noDuplicates, sameRule } from '../watch-config/schema-parts';
+import { keysOf, pickRuleMeta, type RuleMetaParts } from '../watch-config/rule-meta-schema';
 import { compileWhere, conditionProblems, type Condition, type WhereSpec } from '../clarity/conditions';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import type { Network } from '../domain';

@@ -1,6 +1,6 @@
 // `contracts`: contract ids whose deployment status the watcher checks each run (contract-status.ts).
-import { contractIdSchema, list, noDuplicates, sameString } from '../../config/schema-parts';
-import { LIST_RULE_KEYS, type RuleMetaParts } from '../../config/rule-meta-schema';
+import { contractIdSchema, list, noDuplicates, sameString } from '../watch-config/schema-parts';
+import { LIST_RULE_KEYS, type RuleMetaParts } from '../watch-config/rule-meta-schema';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import type { Network } from '../domain';
 import type { RuleList } from './rule-list';

@@ -4,7 +4,7 @@
 // in rule-lists.ts; a matcher receives the compiled rules of the lists it reads, and nothing else.
 import type * as z from '../../zod-mini';
 import type { Network } from '../domain';
-import type { RuleMetaParts } from '../../config/rule-meta-schema';
+import type { RuleMetaParts } from '../watch-config/rule-meta-schema';
 
 export type Shape = Record<string, z.ZodMiniType>;
 

@@ -2,9 +2,9 @@
 // principals, with thresholds and actions. Read by the four kinds that report movements (token_transfer,
 // stx_transfer, ft_transfer, nft_transfer) through asset-moves.ts.
 import * as z from '../../zod-mini';
-import { comment, evenWithBadEntries, list, noDuplicates, principal, recipientSchema, sameJson, sameString, wholeNumber } from '../../config/schema-parts';
-import { keysOf, pickRuleMeta, type RuleMetaParts } from '../../config/rule-meta-schema';
-import { assetIdProblem } from '../../config/stacks-principals';
+import { comment, evenWithBadEntries, list, noDuplicates, principal, recipientSchema, sameJson, sameString, wholeNumber } from '../watch-config/schema-parts';
+import { keysOf, pickRuleMeta, type RuleMetaParts } from '../watch-config/rule-meta-schema';
+import { assetIdProblem } from '../watch-config/stacks-principals';
 import { ASSET_ACTIONS, type AssetAction, type Network } from '../domain';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import { groupBy, type RuleList } from './rule-list';

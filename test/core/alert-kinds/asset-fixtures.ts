@@ -1,7 +1,7 @@
 // Blocks with asset events for the asset kinds' unit tests.
 import type { AssetEvent, Block, ContractLogEvent, Transaction, TxEvents } from '../../../lambda/core/domain';
 import type { TransferRule } from '../../../lambda/core/alert-kinds/transfer-rules';
-import type { WatchConfig } from '../../../lambda/config/watch-config-schema';
+import type { WatchConfig } from '../../../lambda/core/watch-config/watch-config-schema';
 import { compileWatchRules, type WatchRules } from '../../../lambda/core/alert-kinds/rule-lists';
 import { config } from '../harness';
 

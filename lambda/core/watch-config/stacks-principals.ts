@@ -1,7 +1,7 @@
 // What makes a Stacks address or contract id acceptable in a watch config. The watcher matches them
 // against what the Hiro API reports by plain string equality, so anything that would never compare equal
 // (wrong network, lower case, c32 look-alike letters) is an error here rather than a silent non-match.
-import type { Network } from '../core/domain';
+import type { Network } from '../domain';
 import { c32address, c32addressDecode, versions } from 'c32check';
 
 

@@ -1,8 +1,8 @@
 // The watch config's rule metadata (`name`, `severity`) as one schema fragment, so that every rule list
 // (and a whole list of bare ids, through a `…Rule` object beside it) takes the same keys with the same checks.
 // Built for the registered lists (watch-config-schema.ts): a name may not look like one of their default names.
-import * as z from '../zod-mini';
-import { SEVERITIES, isDefaultRuleName, type RuleMetaConfig } from '../core/rule-meta';
+import * as z from '../../zod-mini';
+import { SEVERITIES, isDefaultRuleName, type RuleMetaConfig } from '../rule-meta';
 import { comment } from './schema-parts';
 
 export const RULE_NAME_MAX = 60;

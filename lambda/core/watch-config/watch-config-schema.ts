@@ -2,12 +2,12 @@
 // (lambda/core/alert-kinds/rule-lists.ts). Messages are written for the person editing watch.json: each says
 // what the field must hold, since the path and the bad value are shown beside it.
 // zod/mini (see ../zod-mini): schemas wrap (`z.optional(x)`) and checks attach (`.check(...)`) rather than chain.
-import * as z from '../zod-mini';
-import type { Network } from '../core/domain';
-import { SMS_PER_RUN_DEFAULT } from '../core/sms-budget';
-import { defaultNamePrefixes, ruleLists, type RuleLists } from '../core/alert-kinds/rule-lists';
+import * as z from '../../zod-mini';
+import type { Network } from '../domain';
+import { SMS_PER_RUN_DEFAULT } from '../sms-budget';
+import { defaultNamePrefixes, ruleLists, type RuleLists } from '../alert-kinds/rule-lists';
 import { ruleMetaParts } from './rule-meta-schema';
-import type { AnyRuleList, ShapesOf } from '../core/alert-kinds/rule-list';
+import type { AnyRuleList, ShapesOf } from '../alert-kinds/rule-list';
 import { comment, needs, wholeNumber } from './schema-parts';
 
 export const NETWORKS = ['mainnet', 'testnet'] as const satisfies readonly Network[];

@@ -2,8 +2,8 @@
 // principals checked against the network, lists that report duplicates. Each rule list's module
 // (lambda/core/alert-kinds/*-rules.ts) assembles its own fragment from these.
 // zod/mini (see ../zod-mini): schemas wrap (`z.optional(x)`) and checks attach (`.check(...)`) rather than chain.
-import * as z from '../zod-mini';
-import type { Network } from '../core/domain';
+import * as z from '../../zod-mini';
+import type { Network } from '../domain';
 import { contractIdProblem, recipientProblem } from './stacks-principals';
 
 /** `is required: …` for a missing value, `must be …` for a wrong one. */
