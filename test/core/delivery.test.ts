@@ -7,7 +7,7 @@ import { RecordingOperator, RecordingTelemetry } from './harness';
 
 const alert = (key: string): TokenTransferAlert => ({
   type: 'token_transfer', key, network: 'mainnet', tx_id: '0x01', block_height: 1, block_hash: '0x02', block_time: 1,
-  sender: 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7', recipient: 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR', amount: '1', memo: '0x',
+  sender: 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7', recipient: 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR', amount: '1', memo: '0x', memo_text: null,
 });
 
 function ports(now = 1_000_000, callSize = 10) {

@@ -24,6 +24,7 @@ export function transfer(over: Partial<TokenTransferAlert> = {}): TokenTransferA
     recipient: ARKADIKO,
     amount: '1250500000',
     memo: `0x${'00'.repeat(34)}`,
+    memo_text: null,
     ...over,
   };
 }

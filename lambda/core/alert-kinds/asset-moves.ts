@@ -10,6 +10,7 @@ import { sanitizeUntrusted } from '../render/untrusted-text';
 import { strongestRule, type RuleMeta } from '../rule-meta';
 import { addressesList, type CompiledAddresses } from './address-rules';
 import { transfersList, type CompiledTransferRule, type CompiledTransfers } from './transfer-rules';
+import { readMemo, type ReadMemo } from './memo-filter';
 
 /**
  * The rules every asset kind reads: `transfers`, and for the STX kinds `addresses` (STX arriving at them).
@@ -62,6 +63,8 @@ export interface FoundMove<E extends AssetEvent> {
   txEvents: TxEvents;
   event: E;
   tracked: Tracked;
+  /** The movement's memo as hex (an STX event's own, or the buffer printed right after it), null when none. */
+  memoHex: string | null;
   /** The alert's common fields, with the rule the movement alerts under (rule-meta.ts). */
   base: AssetAlertBase & RuleMeta;
 }
@@ -81,12 +84,14 @@ export function watchedMoves<E extends AssetEvent>(
     if (!txEvents) continue;
     for (const event of txEvents.assets) {
       if (event.asset !== asset) continue;
+      const memoHex = lazy(() => eventMemo(tx, txEvents, event));
       const tracked = trackedSide(rules, {
         asset: event.asset === 'stx' ? 'stx' : event.assetId,
         action: event.action,
         sender: event.sender,
         recipient: event.recipient,
         amount: event.asset === 'nft' ? null : event.amount,
+        memo: lazy(() => readMemo(memoHex())),
       });
       if (!tracked) continue;
       found.push({
@@ -94,6 +99,7 @@ export function watchedMoves<E extends AssetEvent>(
         txEvents,
         event: event as E,
         tracked,
+        memoHex: memoHex(),
         base: {
           tx_id: tx.txId,
           block_height: block.header.height,
@@ -121,6 +127,30 @@ export interface AssetMove {
   sender: string | null;
   recipient: string | null;
   amount: string | null;
+  /** Read only when a rule has a memo condition: most movements are matched on addresses alone. */
+  memo: () => ReadMemo;
+}
+
+/** `get` computed on the first call only. */
+export function lazy<T>(get: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = get();
+      done = true;
+    }
+    return value;
+  };
+}
+
+/**
+ * The memo of a movement: an STX event's own (`stx-transfer-memo?`), else the buffer the called contract
+ * printed right after it (send-many-memo, SIP-010 `transfer`'s memo argument); an NFT movement has none.
+ */
+function eventMemo(tx: Transaction, txEvents: TxEvents, event: AssetEvent): string | null {
+  if (event.asset === 'nft') return null;
+  return (event.asset === 'stx' ? event.memo : null) ?? pairedMemo(tx, txEvents.logs, event.eventIndex);
 }
 
 export type Direction = 'received' | 'sent' | 'minted' | 'burned';
@@ -156,6 +186,7 @@ function sideMatch(
     if (!rule[side].has(principal) || !rule.actions.has(move.action)) continue;
     // NFT movements have no amount, so a rule with a threshold never matches them.
     if (rule.minAmount !== null && !(move.amount !== null && /^\d+$/.test(move.amount) && BigInt(move.amount) >= rule.minAmount)) continue;
+    if (rule.memo !== null && !rule.memo(move.memo())) continue;
     best = stronger(best, rule);
   }
   return best;
@@ -171,10 +202,12 @@ export function trackedSide(rules: AssetRules, move: AssetMove): Tracked | null 
   const { recipient, sender } = move;
   if (recipient !== null) {
     // A burn has no recipient (AssetEvent), so `addresses` never sees one.
-    const byAddresses = move.asset === 'stx' && rules.addresses !== undefined && rules.addresses.principals.has(recipient);
+    const addresses = rules.addresses;
+    const byAddresses =
+      move.asset === 'stx' && addresses !== undefined && addresses.principals.has(recipient) && (addresses.memo === null || addresses.memo(move.memo()));
     const rule = sideMatch(any, move, recipient, 'to', sideMatch(own, move, recipient, 'to', undefined));
     if (byAddresses || rule) {
-      const meta = strongestRule([...(byAddresses ? [rules.addresses!.meta] : []), ...(rule ? [rule.meta] : [])])!;
+      const meta = strongestRule([...(byAddresses ? [addresses!.meta] : []), ...(rule ? [rule.meta] : [])])!;
       return { address: recipient, direction: move.action === 'mint' ? 'minted' : 'received', meta };
     }
   }

@@ -2,12 +2,13 @@
 // principal, as a `transfers` rule on its asset (or `*`) says.
 import type { AlertBase } from './alert-base';
 import type { FtAssetEvent } from '../domain';
-import { fields, id, networkName, smsWhere, chainRows } from '../render/email-parts';
-import { explorerTxUrl, isoTime } from '../render/chain-text';
+import { fields, id, memo, networkName, smsWhere, chainRows } from '../render/email-parts';
+import { decodeMemo, explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { formatTokenAmount } from '../render/token-amount';
 import { actionText, counterparty, headline, needsAssetEvents, orNone, watchedMoves, whoMoved, type AssetAlertBase, sideRows, tokenReads, tokenDisplay, type AssetRules } from './asset-moves';
 import type { ChainKind, Matched } from './kind';
+import { readMemo } from './memo-filter';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_SBTC, SAMPLE_TX_ID } from './samples';
 
 export interface FtTransferAlert extends AlertBase, AssetAlertBase {
@@ -16,6 +17,10 @@ export interface FtTransferAlert extends AlertBase, AssetAlertBase {
   asset_id: string;
   /** Base units, decimal string. */
   amount: string;
+  /** 0x hex of the buffer the token contract printed right after the movement (SIP-010 `transfer`'s memo), else null. */
+  memo: string | null;
+  /** The memo as text when it is printable (padding stripped), else null. */
+  memo_text: string | null;
   /** From the matching rule, for the wording; null when no rule on this asset gives them. */
   decimals: number | null;
   symbol: string | null;
@@ -29,6 +34,9 @@ const exact = (a: FtTransferAlert) =>
     ? formatTokenAmount(a.amount, null, a.symbol, a.asset_id)
     : `${formatTokenAmount(a.amount, a.decimals, a.symbol, a.asset_id)} (${a.amount} base units)`;
 
+/** A memo row only when the token contract printed one: most token movements carry none. Older records lack the field. */
+const memoRow = (a: FtTransferAlert) => (a.memo === null || a.memo === undefined || decodeMemo(a.memo).kind === 'none' ? [] : [['Memo', memo(a.memo)] as const]);
+
 export const ftTransferKind = {
   type: 'ft_transfer',
   key,
@@ -38,7 +46,7 @@ export const ftTransferKind = {
     needsEvents: needsAssetEvents,
     match({ block, events, rules, network }) {
       return watchedMoves<FtAssetEvent>(block, events, rules, 'ft').map(
-        ({ tx, event, base }): Matched<FtTransferAlert> => ({
+        ({ tx, event, base, memoHex }): Matched<FtTransferAlert> => ({
           at: { txIndex: tx.txIndex, eventIndex: event.eventIndex },
           alert: {
             type: 'ft_transfer',
@@ -47,6 +55,8 @@ export const ftTransferKind = {
             ...base,
             asset_id: event.assetId,
             amount: event.amount,
+            memo: memoHex,
+            memo_text: readMemo(memoHex).text,
             ...tokenDisplay(rules, event.assetId),
           },
         }),
@@ -71,6 +81,7 @@ export const ftTransferKind = {
         ['Token', id(a.asset_id)],
         ['Action', actionText(a)],
         ...sideRows(a),
+        ...memoRow(a),
         ...chainRows(a),
       ]),
     ].join('\n'),
@@ -82,6 +93,7 @@ export const ftTransferKind = {
     ['Amount', exact(a)],
     ['Token', id(a.asset_id)],
     ...sideRows(a),
+    ...memoRow(a),
     ['Event', `#${a.event_index} in block ${formatCount(a.block_height)} at ${isoTime(a.block_time)}`],
   ],
   link: (a) => explorerTxUrl(a.tx_id, a.network),
@@ -104,6 +116,8 @@ export const ftTransferKind = {
     direction: 'minted',
     asset_id: SAMPLE_SBTC,
     amount: '50000000',
+    memo: null,
+    memo_text: null,
     decimals: 8,
     symbol: 'sBTC',
     rule: `transfers:${SAMPLE_SBTC} to ${SAMPLE_ARKADIKO}`,

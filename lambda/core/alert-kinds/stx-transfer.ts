@@ -6,8 +6,9 @@ import type { StxAssetEvent } from '../domain';
 import { amount, fields, id, memo, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { decodeMemo, explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount, stxOrAsReceived } from '../render/stx-amount';
-import { actionText, counterparty, headline, needsAssetEvents, orNone, pairedMemo, watchedMoves, whoMoved, type AssetAlertBase, sideRows, stxReads, type AssetRules } from './asset-moves';
+import { actionText, counterparty, headline, needsAssetEvents, orNone, watchedMoves, whoMoved, type AssetAlertBase, sideRows, stxReads, type AssetRules } from './asset-moves';
 import type { ChainKind, Matched } from './kind';
+import { readMemo } from './memo-filter';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID, SEND_MANY_MEMO } from './samples';
 
 export interface StxTransferAlert extends AlertBase, AssetAlertBase {
@@ -16,6 +17,8 @@ export interface StxTransferAlert extends AlertBase, AssetAlertBase {
   amount: string;
   /** 0x hex: the event's own memo, or the buffer the called contract printed right after it; else null. */
   memo: string | null;
+  /** The memo as text when it is printable (padding stripped), else null. */
+  memo_text: string | null;
   /** The contract the transaction called (or deployed), or null. */
   contract_id: string | null;
 }
@@ -38,7 +41,7 @@ export const stxTransferKind = {
     needsEvents: needsAssetEvents,
     match({ block, events, rules, network }) {
       return watchedMoves<StxAssetEvent>(block, events, rules, 'stx').map(
-        ({ tx, txEvents, event, base }): Matched<StxTransferAlert> => ({
+        ({ tx, event, base, memoHex }): Matched<StxTransferAlert> => ({
           at: { txIndex: tx.txIndex, eventIndex: event.eventIndex },
           alert: {
             type: 'stx_transfer',
@@ -46,7 +49,8 @@ export const stxTransferKind = {
             network,
             ...base,
             amount: event.amount,
-            memo: event.memo ?? pairedMemo(tx, txEvents.logs, event.eventIndex),
+            memo: memoHex,
+            memo_text: readMemo(memoHex).text,
             contract_id: tx.contractId ?? null,
           },
         }),
@@ -105,6 +109,7 @@ export const stxTransferKind = {
     direction: 'received',
     amount: '1250500000',
     memo: '0x3132333435',
+    memo_text: '12345',
     contract_id: SEND_MANY_MEMO,
     rule: 'addresses',
     severity: 'warning',

@@ -6,7 +6,8 @@ import { fields, id, amount, memo, networkName, smsWhere, chainRows } from '../r
 import { decodeMemo, explorerTxUrl, isoTime, shortPrincipal } from '../render/chain-text';
 import { formatCount, stxOrAsReceived } from '../render/stx-amount';
 import type { ChainKind, Matched } from './kind';
-import { stxReads, trackedSide, type AssetRules } from './asset-moves';
+import { lazy, stxReads, trackedSide, type AssetRules } from './asset-moves';
+import { readMemo } from './memo-filter';
 import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
 
 export interface TokenTransferAlert extends AlertBase {
@@ -19,7 +20,10 @@ export interface TokenTransferAlert extends AlertBase {
   sender: string;
   recipient: string;
   amount: string;
+  /** 0x hex, as the transaction carries it (34 bytes, zero-padded). */
   memo: string;
+  /** The memo as text when it is printable (padding stripped), else null. */
+  memo_text: string | null;
   /** `sent` when the alert is about the sender (a watched outflow); absent when about the recipient. */
   direction?: 'sent';
 }
@@ -42,8 +46,9 @@ export const tokenTransferKind = {
       const found: Matched<TokenTransferAlert>[] = [];
       for (const tx of block.transactions) {
         if (tx.txType !== 'token_transfer' || tx.txStatus !== 'success' || !tx.tokenTransfer) continue;
-        const move = { asset: 'stx', action: 'transfer', sender: tx.sender, recipient: tx.tokenTransfer.recipient, amount: tx.tokenTransfer.amount } as const;
-        const tracked = trackedSide(rules, move);
+        const memo = lazy(() => readMemo(tx.tokenTransfer!.memo));
+        const { recipient, amount } = tx.tokenTransfer;
+        const tracked = trackedSide(rules, { asset: 'stx', action: 'transfer', sender: tx.sender, recipient, amount, memo });
         if (!tracked) continue;
         found.push({
           at: { txIndex: tx.txIndex, eventIndex: -1 },
@@ -59,6 +64,7 @@ export const tokenTransferKind = {
             recipient: tx.tokenTransfer.recipient,
             amount: tx.tokenTransfer.amount,
             memo: tx.tokenTransfer.memo,
+            memo_text: memo().text,
             ...(tracked.direction === 'sent' ? { direction: 'sent' as const } : {}),
             ...tracked.meta,
           },
@@ -126,6 +132,7 @@ export const tokenTransferKind = {
     recipient: SAMPLE_ARKADIKO,
     amount: '1250500000',
     memo: `0x676d${'00'.repeat(32)}`,
+    memo_text: 'gm',
     rule: 'addresses',
     severity: 'warning',
   },

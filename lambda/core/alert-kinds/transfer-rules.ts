@@ -9,6 +9,7 @@ import { ASSET_ACTIONS, type AssetAction, type Network } from '../domain';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import { groupBy, type RuleList } from './rule-list';
 import { plural, ruleWords } from './rule-words';
+import { compileMemo, memoFilterSchema, memoWords, type CompiledMemo } from './memo-filter';
 
 const minAmountMessage = 'must be a whole number of base units (micro-STX for stx), 0 or more: digits in quotes, or a whole number';
 
@@ -40,6 +41,7 @@ function ruleObject(network: Network | null, meta: RuleMetaParts) {
             z.superRefine(noDuplicates(sameString, 'actions', 'the same action'), evenWithBadEntries),
           ),
       ),
+      memo: z.optional(memoFilterSchema),
       decimals: z.optional(wholeNumber(0, 38)),
       symbol: z.optional(
         z
@@ -64,13 +66,14 @@ function ruleSchema(network: Network | null, meta: RuleMetaParts) {
   );
   return z.pipe(
     rule,
-    z.transform(({ $comment: _note, minAmount, actions, decimals, symbol, to, from, asset, ...meta }) => ({
+    z.transform(({ $comment: _note, minAmount, actions, memo, decimals, symbol, to, from, asset, ...meta }) => ({
       asset,
       to: to ?? [],
       from: from ?? [],
       // Integer strings or JSON integers alike, kept as a string: amounts can exceed 2^53.
       ...(minAmount === undefined ? {} : { minAmount: String(minAmount) }),
       actions: actions ?? ([...ASSET_ACTIONS] as AssetAction[]),
+      ...(memo === undefined ? {} : { memo }),
       ...(decimals === undefined ? {} : { decimals }),
       ...(symbol === undefined ? {} : { symbol }),
       ...pickRuleMeta(meta),
@@ -87,6 +90,8 @@ export interface CompiledTransferRule {
   from: ReadonlySet<string>;
   minAmount: bigint | null;
   actions: ReadonlySet<AssetAction>;
+  /** The rule's memo condition; null: any memo or none. */
+  memo: CompiledMemo | null;
   decimals?: number;
   symbol?: string;
   meta: RuleMeta;
@@ -101,7 +106,8 @@ export type CompiledTransfers = ReadonlyMap<string, readonly CompiledTransferRul
 export function defaultTransferRuleName(rule: TransferRule): string {
   const to = rule.to.length > 0 ? ` to ${rule.to.join(',')}` : '';
   const from = rule.from.length > 0 ? ` from ${rule.from.join(',')}` : '';
-  return defaultRuleName('transfers', `${rule.asset}${to}${from}`);
+  const memo = rule.memo === undefined ? '' : ` ${memoWords(rule.memo)}`;
+  return defaultRuleName('transfers', `${rule.asset}${to}${from}${memo}`);
 }
 
 function compileRule(rule: TransferRule, index: number): CompiledTransferRule {
@@ -110,6 +116,7 @@ function compileRule(rule: TransferRule, index: number): CompiledTransferRule {
     from: new Set(rule.from),
     minAmount: rule.minAmount === undefined ? null : BigInt(rule.minAmount),
     actions: new Set(rule.actions),
+    memo: rule.memo === undefined ? null : compileMemo(rule.memo),
     ...(rule.decimals === undefined ? {} : { decimals: rule.decimals }),
     ...(rule.symbol === undefined ? {} : { symbol: rule.symbol }),
     meta: ruleMeta(rule, defaultTransferRuleName(rule)),
@@ -121,7 +128,11 @@ function compileRule(rule: TransferRule, index: number): CompiledTransferRule {
 function ruleText(rule: TransferRule): string {
   const asset = rule.asset === '*' ? 'any asset' : rule.asset;
   const sides = [rule.to.length > 0 ? `to ${rule.to.join(', ')}` : '', rule.from.length > 0 ? `from ${rule.from.join(', ')}` : ''].filter(Boolean);
-  const limits = [rule.minAmount === undefined ? '' : `at least ${rule.minAmount} base units`, rule.actions.join(', ')].filter(Boolean);
+  const limits = [
+    rule.minAmount === undefined ? '' : `at least ${rule.minAmount} base units`,
+    rule.memo === undefined ? '' : memoWords(rule.memo),
+    rule.actions.join(', '),
+  ].filter(Boolean);
   return `${asset} ${sides.join(', ')} (${limits.join('; ')})`;
 }
 

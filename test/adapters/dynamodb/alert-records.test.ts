@@ -22,6 +22,7 @@ const transfer: TokenTransferAlert = {
   recipient: 'SP3FBR2AGK5H9QBDH3EEN6DF8EK8JY7RX8QJ5SVTE',
   amount: '18446744073709551615',
   memo: '0x',
+  memo_text: null,
 };
 
 // The store reads records against its own clock (getAlertRecord is not given the time): the same as the tests'.

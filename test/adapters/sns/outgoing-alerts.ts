@@ -18,6 +18,7 @@ export const tokenTransfer: TokenTransferAlert = {
   recipient: 'SP3FBR2AGK5H9QBDH3EEN6DF8EK8JY7RX8QJ5SVTE',
   amount: '2500000000',
   memo: '0x696e766f6963652d3432',
+  memo_text: 'invoice-42',
 };
 
 export const contractLog: ContractLogAlert = {

@@ -21,7 +21,7 @@ describe('stx_transfer kind', () => {
           type: 'stx_transfer', key: `stx_transfer:${TX}:0`, network: 'mainnet', tx_id: TX,
           block_height: 182345, block_hash: header.hash, block_time: 1714564800, event_index: 0,
           action: 'transfer', sender: SEND_MANY, recipient: WATCHED, address: WATCHED, direction: 'received',
-          amount: '1000000', memo: null, contract_id: SEND_MANY, rule: 'addresses', severity: 'warning',
+          amount: '1000000', memo: null, memo_text: null, contract_id: SEND_MANY, rule: 'addresses', severity: 'warning',
         },
       },
     ]);

@@ -44,6 +44,7 @@ describe('token_transfer kind', () => {
           recipient: WATCHED,
           amount: '1250500000',
           memo: '0x',
+          memo_text: null,
           rule: 'addresses',
           severity: 'warning',
         },

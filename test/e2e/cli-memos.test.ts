@@ -1,0 +1,88 @@
+// Deposits credited by memo, end to end: the real CLI against the fake Hiro API, an exchange's shared address
+// receiving send-many-memo legs and native transfers, picked by memo text, by memo bytes, and by a missing memo;
+// the same block tried again with --replay gives the same alerts.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Cl } from '@stacks/transactions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coinbase, contractCall, createFakeHiro, fakeAddress, fakeContractId, print, stxTransferEvent, transfer, type RunningFakeHiro } from '../support/fake-hiro';
+import { jsonLines, runCli } from './run-cli';
+
+const exchange = fakeAddress('exchange');
+const custodian = fakeAddress('custodian');
+const buyer = fakeAddress('buyer');
+const sendManyMemo = fakeContractId('send-many-memo', 'send-many');
+
+const leg = (amount: number, memo: Uint8Array | null) => [
+  stxTransferEvent(custodian, exchange, amount),
+  ...(memo === null ? [] : [print(sendManyMemo, Cl.buffer(memo))]),
+];
+const text = (value: string) => new TextEncoder().encode(value);
+
+describe('the CLI picks deposits by memo', () => {
+  const fake = createFakeHiro();
+  let server: RunningFakeHiro;
+  let dir: string;
+  let env: Record<string, string>;
+  let config: string;
+
+  beforeAll(async () => {
+    server = await fake.start();
+    dir = await mkdtemp(join(tmpdir(), 'stacks-watch-memos-'));
+    config = join(dir, 'watch.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        network: 'mainnet',
+        transfers: [
+          { name: 'customer deposit', asset: 'stx', to: [exchange], memo: { startsWith: 'cust-' } },
+          { name: 'tagged deposit', asset: 'stx', to: [exchange], memo: { eq: '0xdeadbeef' } },
+          { name: 'deposit without memo', severity: 'critical', asset: 'stx', to: [exchange], memo: { exists: false } },
+        ],
+        startHeight: 1,
+      }),
+    );
+    env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' };
+  }, 20_000);
+  afterAll(async () => {
+    await server?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('alerts each deposit under the rule its memo satisfies, with memo_text where it reads as text', async () => {
+    fake.chain.mine([coinbase()]);
+    const block = fake.chain.mine([
+      contractCall({
+        contractId: sendManyMemo,
+        sender: custodian,
+        events: [
+          ...leg(1_000_000, text('cust-0042')), // 0, 1
+          ...leg(2_000_000, Uint8Array.from([0xde, 0xad, 0xbe, 0xef])), // 2, 3
+          ...leg(3_000_000, text('someone else')), // 4, 5: matches no rule
+          ...leg(4_000_000, null), // 6: no print after it
+        ],
+      }),
+      transfer({ to: exchange, amount: 5_000_000, from: buyer, memo: 'cust-7' }),
+      transfer({ to: exchange, amount: 6_000_000, from: buyer }),
+      transfer({ to: exchange, amount: 7_000_000, from: buyer, memo: 'wrong' }),
+    ]);
+    const tx = (i: number) => block.txs[i]!.txId;
+    const expected = [
+      { key: `stx_transfer:${tx(0)}:0`, rule: 'customer deposit', severity: 'warning', memo_text: 'cust-0042' },
+      { key: `stx_transfer:${tx(0)}:2`, rule: 'tagged deposit', severity: 'warning', memo_text: null },
+      { key: `stx_transfer:${tx(0)}:6`, rule: 'deposit without memo', severity: 'critical', memo_text: null },
+      { key: `token_transfer:${tx(1)}`, rule: 'customer deposit', severity: 'warning', memo_text: 'cust-7' },
+      { key: `token_transfer:${tx(2)}`, rule: 'deposit without memo', severity: 'critical', memo_text: null },
+    ];
+    const pick = (alerts: Record<string, unknown>[]) => alerts.map(({ key, rule, severity, memo_text }) => ({ key, rule, severity, memo_text }));
+
+    const run = await runCli(['--once', '--json', '--config', config, '--state', join(dir, 'state.json')], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(pick(jsonLines(run.stdout))).toEqual(expected);
+
+    const replay = await runCli(['--replay', String(block.height), '--json', '--config', config], env);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(pick(jsonLines(replay.stdout))).toEqual(expected);
+  }, 60_000);
+});
