@@ -140,6 +140,8 @@ export interface TxEvents {
   txId: string;
   logs: ContractLogEvent[];
   assets: AssetEvent[];
+  /** The call's arguments and result, when they were asked for (the block's list did not give them). */
+  call?: ContractCallDetails;
 }
 
 export type DeployStatus =
@@ -167,6 +169,8 @@ export interface ApiDeprecation {
   replacement: string | null;
   /** True once the route answered 410 Gone and the adapter switched for the rest of the process's life. */
   gone: boolean;
-  /** The API's own words: the Warning header or the 410 message. */
+  /** The API's own words: the Warning header or the 410 message; for an unreadable answer, what was wrong. */
   detail: string;
+  /** True when the route answers, but in a shape the adapter cannot read, so it uses `replacement` instead. */
+  unreadable?: boolean;
 }
