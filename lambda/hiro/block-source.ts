@@ -18,6 +18,7 @@ export class BlockSource {
   readonly headerRoute = BLOCK_ROUTE;
   /** The newest block time seen: it dates an empty block when no route names its time. */
   private latestTime = 0;
+  private firstRead: Promise<unknown> | null = null;
 
   constructor(
     private readonly http: HiroHttp,
@@ -28,6 +29,15 @@ export class BlockSource {
   }
 
   async getBlock(height: number): Promise<Block | null> {
+    // The scan reads several blocks at once: the first read alone finds out whether the v2 list is retired,
+    // so a retired route costs one 410, not one per block in flight.
+    if (this.firstRead) await this.firstRead.catch(() => undefined);
+    const reading = this.readBlock(height);
+    this.firstRead ??= reading;
+    return reading;
+  }
+
+  private async readBlock(height: number): Promise<Block | null> {
     const block = await withSuccessor(
       this.http.deprecations,
       BLOCK_TRANSACTIONS_ROUTE,

@@ -5,13 +5,13 @@ import type { ApiDeprecation } from '../core/domain';
 import type { ChainApi, TxReadRequest } from '../core/ports';
 import { BlockSource, checkHeight } from './block-source';
 import { readContractStatuses } from './contract-statuses';
-import { V3_ROUTES, withSuccessor } from './deprecations';
-import { readTransactionEvents, TX_MULTIPLE_ROUTE, type EventReaderContext } from './event-reader';
-import { readTransactionEventsV3 } from './event-reader-v3';
+import { V3_ROUTES } from './deprecations';
+import type { EventReaderContext } from './event-reader';
 import { HiroHttp, type ApiStats } from './http';
 import { resolveHiroOptions, type HiroClientOptions } from './options';
 import { nodeInfoSchema } from './schemas';
 import { TipReader } from './tip-reader';
+import { readTransactions } from './transaction-reads';
 
 export { CONTRACT_STATUS_BATCH } from './contract-statuses';
 
@@ -44,15 +44,7 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
     getContractStatuses: (contractIds) => readContractStatuses(http, contractIds),
     getBlock: (height) => blocks.getBlock(checkHeight(height)),
     getBlockHeader: (heightOrHash) => blocks.getBlockHeader(heightOrHash),
-    getTransactionEvents: (txs: readonly TxReadRequest[]) =>
-      withSuccessor(
-        http.deprecations,
-        TX_MULTIPLE_ROUTE,
-        // The v1 route lists a call's arguments and result in the block list already: only events are read there.
-        () => readTransactionEvents(events, txs.filter((tx) => tx.events !== false)),
-        () => readTransactionEventsV3(events, txs),
-        resolved.log,
-      ),
+    getTransactionEvents: (txs: readonly TxReadRequest[]) => readTransactions(events, txs),
     takeApiDeprecations: () => [...http.deprecations.take(), ...unreadable.splice(0)],
   };
 }

@@ -2,11 +2,8 @@
 // the successor of `/extended/v1/tx/multiple`: one transaction per call (no batching on v3), every page of it
 // by cursor. Both come from the same pages, mapped to the same domain values as the v1 reader's.
 // It costs one request per transaction whose events the rules need and which has any (the API source has no
-// batch or per-block events route as of 9.x), where /tx/multiple shared one call among up to ~100 transactions;
-// and one more per call that alerts, for its arguments and result.
+// batch or per-block events route as of 9.x), where /tx/multiple shared one call among up to ~100 transactions.
 import type { AssetEvent, ContractLogEvent, TxEvents } from '../core/domain';
-import type { TxReadRequest } from '../core/ports';
-import { readCallDetailsV3 } from './call-details-v3';
 import { HiroBadRequestError, HiroInconsistentDataError } from './errors';
 import type { EventReaderContext } from './event-reader';
 import { V3_ROUTES } from './deprecations';
@@ -17,27 +14,22 @@ import { v3TransactionEventsPageSchema } from './schemas-v3';
 /** The route's maximum events per page. */
 export const V3_EVENT_PAGE_LIMIT = 100;
 
-export async function readTransactionEventsV3(context: EventReaderContext, txs: readonly TxReadRequest[]): Promise<Map<string, TxEvents>> {
-  const wanted = new Map<string, TxReadRequest>();
-  for (const tx of txs) {
-    const seen = wanted.get(tx.txId);
-    wanted.set(tx.txId, seen ? { ...seen, events: wantsEvents(seen) || wantsEvents(tx), call: seen.call || tx.call } : tx);
-  }
+export async function readTransactionEventsV3(
+  context: EventReaderContext,
+  txs: readonly { txId: string; eventCount: number | null }[],
+): Promise<Map<string, TxEvents>> {
+  const wanted = new Map<string, number | null>();
+  for (const { txId, eventCount } of txs) if (!wanted.has(txId)) wanted.set(txId, eventCount);
   // All at once: the limiter spaces the requests and bounds how many are in flight.
   const entries = await Promise.all(
-    [...wanted.values()].map(async (tx): Promise<[string, TxEvents]> => {
-      const [events, call] = await Promise.all([
-        // A count of 0 (every summary has one since API 9.7.0) needs no request.
-        wantsEvents(tx) && tx.eventCount !== 0 ? readEvents(context, tx.txId) : { txId: tx.txId, logs: [], assets: [] },
-        tx.call ? readCallDetailsV3(context.http, tx.txId) : undefined,
-      ]);
-      return [tx.txId, call ? { ...events, call } : events];
+    [...wanted].map(async ([txId, eventCount]): Promise<[string, TxEvents]> => {
+      // A count of 0 (every summary has one since API 9.7.0) needs no request.
+      const events = eventCount === 0 ? { txId, logs: [], assets: [] } : await readEvents(context, txId);
+      return [txId, events];
     }),
   );
   return new Map(entries);
 }
-
-const wantsEvents = (tx: TxReadRequest) => tx.events !== false;
 
 async function readEvents(context: EventReaderContext, txId: string): Promise<TxEvents> {
   // Keyed by event index: ascending, once each, however the pages overlap.
