@@ -44,8 +44,9 @@ export class V3BlockHeaders {
     private readonly onUnusable: (route: string, problem: string) => void,
   ) {}
 
-  get usable(): boolean {
-    return !this.unusable;
+  /** Whether the list has answered this client and still serves it (then it is worth reading the tip from). */
+  get serving(): boolean {
+    return !this.unusable && this.newest > -Infinity;
   }
 
   /** The header of block `height` for reading that block; null when the API knows no such block. */

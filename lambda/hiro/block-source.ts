@@ -15,7 +15,6 @@ const BLOCK_ROUTE = DEPRECATED_ROUTES.block;
 
 export class BlockSource {
   readonly v3Headers: V3BlockHeaders;
-  readonly headerRoute = BLOCK_ROUTE;
   /** The newest block time seen: it dates an empty block when no route names its time. */
   private latestTime = 0;
   private firstRead: Promise<unknown> | null = null;

@@ -40,7 +40,7 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
     stats: () => http.stats(),
     getNetwork: () => readNetwork(http),
     // While the v3 block list serves this client's headers, its newest page is the tip (and the next blocks' headers).
-    getTip: async () => (blocks.v3Headers.usable && http.deprecations.isRetired(blocks.headerRoute) ? ((await blocks.v3Headers.tip()) ?? tip.read()) : tip.read()),
+    getTip: async () => (blocks.v3Headers.serving ? ((await blocks.v3Headers.tip()) ?? tip.read()) : tip.read()),
     getContractStatuses: (contractIds) => readContractStatuses(http, contractIds),
     getBlock: (height) => blocks.getBlock(checkHeight(height)),
     getBlockHeader: (heightOrHash) => blocks.getBlockHeader(heightOrHash),
