@@ -57,7 +57,7 @@ function matchedRule(tx: Transaction, rules: { calls: CompiledCallRules }) {
   if (tx.txType !== 'contract_call' || tx.contractId === undefined || !tx.contractCall) return null;
   const callRules = rules.calls.get(tx.contractId);
   const functionName = tx.contractCall.functionName;
-  return callRules ? strongestRule(callRules.filter((rule) => meets(rule, tx, functionName)).map((rule) => rule.meta)) : null;
+  return (callRules && strongestRule(callRules.filter((rule) => meets(rule, tx, functionName)).map((rule) => rule.meta))) ?? null;
 }
 
 export const contractCallKind = {
