@@ -18,7 +18,7 @@ export async function reportApiDeprecations(deps: CycleDeps, runId: string, stal
   const { telemetry } = deps;
   telemetry.metric('ApiDeprecations', deprecations.length);
   for (const deprecation of deprecations) {
-    telemetry.log('warn', deprecation.gone ? 'the API retired a route stacks-watch reads' : 'the API marks a route stacks-watch reads as deprecated', {
+    telemetry.log('warn', logMessage(deprecation), {
       runId,
       endpoint: deprecation.route,
       replacement: deprecation.replacement,
@@ -34,6 +34,11 @@ export async function reportApiDeprecations(deps: CycleDeps, runId: string, stal
       });
     }
   }
+}
+
+function logMessage(deprecation: ApiDeprecation): string {
+  if (deprecation.unreadable) return 'the API answers a route stacks-watch reads in a shape it cannot read';
+  return deprecation.gone ? 'the API retired a route stacks-watch reads' : 'the API marks a route stacks-watch reads as deprecated';
 }
 
 async function notifyOncePerDay(deps: CycleDeps, deprecation: ApiDeprecation, staleAfterMs: number): Promise<void> {

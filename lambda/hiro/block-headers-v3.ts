@@ -118,6 +118,14 @@ export class V3BlockHeaders {
     return top;
   }
 
+  /** Drops every header read: a block that disagreed with one is read against a fresh view next time. */
+  forget(): void {
+    this.window.clear();
+    this.newest = -Infinity;
+    this.lowest = Infinity;
+    this.below = null;
+  }
+
   private prune(height: number): void {
     for (const kept of this.window.keys()) if (kept < height - KEEP_BELOW) this.window.delete(kept);
   }

@@ -6,6 +6,7 @@ import { BLOCK_TRANSACTIONS_ROUTE, readBlock } from './block-reader';
 import { V3BlockHeaders } from './block-headers-v3';
 import { readBlockV3, readHeaderV3 } from './block-reader-v3';
 import { DEPRECATED_ROUTES, withSuccessor } from './deprecations';
+import { HiroInconsistentDataError } from './errors';
 import type { HiroHttp } from './http';
 import { toBlockHeader } from './mappers';
 import type { ResolvedHiroOptions } from './options';
@@ -41,7 +42,12 @@ export class BlockSource {
       this.http.deprecations,
       BLOCK_TRANSACTIONS_ROUTE,
       () => readBlock(this.http, height, (h) => this.getBlockHeader(h)),
-      () => readBlockV3(this.http, height, { readHeader: (h) => this.headerForBlock(h), fallbackTime: this.fallbackTime }),
+      () =>
+        readBlockV3(this.http, height, { readHeader: (h) => this.headerForBlock(h), fallbackTime: this.fallbackTime }).catch((error: unknown) => {
+          // A header that disagrees with the block's transactions may be from before a reorg: none is reused.
+          if (error instanceof HiroInconsistentDataError) this.v3Headers.forget();
+          throw error;
+        }),
       this.log,
     );
     this.seen(block?.header ?? null);

@@ -4,7 +4,8 @@
 // the client cannot read, the transaction list's headers, with the operator told once.
 import { describe, expect, it } from 'vitest';
 import { coinbase, ROUTES, transfer, fakeAddress, type FakeBlock } from '../support/fake-hiro';
-import { startHarness } from './harness';
+import { HiroInconsistentDataError } from '../../lambda/hiro';
+import { rejectionOf, startHarness } from './harness';
 
 const alice = fakeAddress('alice');
 const ALL_DEPRECATED = [ROUTES.blockTransactions, ROUTES.txMultiple, ROUTES.block];
@@ -93,6 +94,23 @@ describe('block headers from the v3 block list once every deprecated route answe
 
     expect(tip).toEqual({ height: newer[1]!.height, hash: newer[1]!.hash, indexBlockHash: newer[1]!.indexBlockHash });
     expect(h.fake.requests.slice(before).map((r) => r.route)).toEqual([ROUTES.v3Blocks, ROUTES.v3BlockTransactions, ROUTES.v3BlockTransactions]);
+  });
+});
+
+describe('headers read before a reorg', () => {
+  it('refuses a block whose new transactions disagree with the header read before, then reads it against a fresh list', async () => {
+    const h = await startHarness();
+    mineBlocks(h.fake.chain, 5);
+    h.fake.retire(...ALL_DEPRECATED);
+    const client = h.client();
+    await client.getBlock(3);
+    const [, replaced] = h.fake.chain.reorg(2, [[coinbase()], [coinbase(), coinbase()]]);
+
+    const error = await rejectionOf(client.getBlock(5));
+    const again = await client.getBlock(5);
+
+    expect(error).toBeInstanceOf(HiroInconsistentDataError);
+    expect(again?.header).toEqual(headerOf(replaced!, h.fake.chain.block(4)!.hash));
   });
 });
 

@@ -243,4 +243,17 @@ describe('deprecation warnings reach the operator at most once a day', () => {
     const logged = w.telemetry.logs.filter((l) => l.message === 'the API retired a route stacks-watch reads');
     expect(logged.map((l) => l.attributes?.runId)).toEqual(['run-1', 'run-2']);
   });
+
+  it('tells the operator once that the v3 block list answers in a shape it cannot read, and what it reads instead', async () => {
+    const { fake, url } = await startFake(DEPRECATED, { v3BlockShape: 'unknown' });
+    const w = watcher(url, new DocumentStateStore(emptyDocument('mainnet')));
+
+    await w.runUntilCaughtUp(fake.chain, 2);
+
+    const unreadable = w.operator.notices.filter((n) => n.subject.includes('unknown shape'));
+    expect(unreadable).toHaveLength(1);
+    expect(unreadable[0]!.message).toContain('answers GET /extended/v3/blocks in a shape stacks-watch cannot read (results[0]: height: missing');
+    expect(unreadable[0]!.message).toContain('reads GET /extended/v3/blocks/{height_or_hash}/transactions instead');
+    expect(w.telemetry.logs.filter((l) => l.message === 'the API answers a route stacks-watch reads in a shape it cannot read')).toHaveLength(1);
+  });
 });
