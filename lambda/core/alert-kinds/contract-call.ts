@@ -23,7 +23,10 @@ export interface ContractCallAlert extends AlertBase {
   sender: string;
   /** `success`, or how it failed (`abort_by_response`, `abort_by_post_condition`, …). */
   tx_status: string;
-  /** Each argument's Clarity text, in order; null when the API did not list them (its v3 routes do not). */
+  /**
+   * Each argument's Clarity text, in order (on the v3 routes, read from the transaction route for each
+   * alerting call); null only where an API answer left them out.
+   */
   args: string[] | null;
   /** The result's Clarity text, e.g. `(err u102)`; null when the API did not give it. */
   result_repr: string | null;
