@@ -30,6 +30,8 @@ const anyBody = z.unknown();
 
 export class V3BlockHeaders {
   private unusable = false;
+  /** A v3 block route has answered this client, so the routes exist. */
+  private answered = false;
   private readonly window = new Map<number, BlockHeader>();
   /** The cursor to the page below the lowest one read; null before the first page or at the list's end. */
   private below: string | null = null;
@@ -61,11 +63,22 @@ export class V3BlockHeaders {
     if (this.unusable) return undefined;
     const request: HiroRequest = { route: V3_BLOCK_ROUTES.block, path: `/extended/v3/blocks/${heightOrHash}`, expect: [404] };
     const answer = await this.http.get(request, anyBody);
-    // The list answered, so the route exists: a 404 is a block the API does not know (or not canonical).
-    if (!answer.ok) return this.newest >= 0 ? null : this.giveUp(request.route, 'answered 404 before any v3 block route answered');
+    if (!answer.ok) return this.notFound();
     const header = readV3BlockHeader(answer.body);
     if (!header.ok) return this.giveUp(request.route, header.problem);
+    this.answered = true;
     return header.value;
+  }
+
+  /**
+   * A 404 is a block the API does not know (or no longer canonical) once a v3 block route has answered; before
+   * that it may be an API without them, which the list tells (and the page it reads serves the next blocks).
+   */
+  private async notFound(): Promise<null | undefined> {
+    if (this.answered) return null;
+    const probe = this.queue.then(() => this.readPage(null));
+    this.queue = probe.catch(() => undefined);
+    return (await probe) === 'unusable' ? undefined : null;
   }
 
   /** The chain tip as the newest list page tells it (the page is kept for the blocks that follow). */
@@ -100,6 +113,7 @@ export class V3BlockHeaders {
     if (!answer.ok) return this.giveUp(request.route, 'answered 404: this API has no v3 block list (it came in API 9.7.0)') ?? 'unusable';
     const page = readV3BlockListPage(answer.body);
     if (!page.ok) return this.giveUp(request.route, page.problem) ?? 'unusable';
+    this.answered = true;
     const { headers, next } = page.value;
     if (cursor === null) {
       // A fresh view from the top replaces whatever an older one said.

@@ -77,6 +77,23 @@ describe('block headers from the v3 block list once every deprecated route answe
     h.fake.chain.reorg(1, [[coinbase()]]);
 
     expect(await client.getBlockHeader(old!.hash)).toBeNull();
+    expect(client.takeApiDeprecations().filter((d) => d.unreadable)).toEqual([]);
+  });
+
+  it('tells a block the API does not know from a missing route when the first v3 answer is a 404', async () => {
+    const h = await startHarness();
+    mineBlocks(h.fake.chain, 2);
+    h.fake.retire(...ALL_DEPRECATED);
+    const client = h.client();
+
+    const unknown = await client.getBlockHeader(`0x${'ab'.repeat(32)}`);
+    const known = await client.getBlock(2);
+
+    expect(unknown).toBeNull();
+    expect(known?.header.parentHash).toBe(h.fake.chain.block(1)!.hash);
+    expect(client.takeApiDeprecations().filter((d) => d.unreadable)).toEqual([]);
+    // The list read to tell the two apart serves the block that follows.
+    expect(h.fake.count(ROUTES.v3Blocks)).toBe(1);
   });
 
   it('takes the tip from the newest list page once it reads headers there, which also serves the next blocks', async () => {
