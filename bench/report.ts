@@ -11,7 +11,7 @@ import type { MonthlyBill } from './monthly-bill';
 import { dollars, fixed, kib, percent, ratio, table, thousands, verdict } from './markdown';
 import type { MatchingRow } from './matching-throughput';
 import type { RequestsPerBlockRow } from './requests-per-block';
-import type { RetiredRoutesRow } from './retired-routes';
+import { retiredRoutesSection, type RetiredRoutesRow } from './retired-routes';
 
 export interface BenchResults {
   requests?: RequestsPerBlockRow[];
@@ -44,28 +44,6 @@ export function requestsSection(rows: RequestsPerBlockRow[]): string {
         fixed(r.naivePerBlock, 2),
         fixed(r.ratio, 3),
         verdict(r.ratio <= 1.05),
-        Object.entries(r.byRoute)
-          .map(([route, count]) => `${route.replace('GET ', '')}: ${count}`)
-          .join('<br>'),
-      ]),
-    ),
-  ].join('\n');
-}
-
-export function retiredRoutesSection(rows: RetiredRoutesRow[]): string {
-  return [
-    `### 1b. API requests per block once Hiro retires its deprecated routes`,
-    '',
-    `The catch-up of benchmark 1 (config "both", ${rows[0]!.blocks} blocks) with routes answering 410 Gone, so that the client reads their v3 successors: ` +
-      'block lists by cursor (plus the v2 header for the parent hash while it answers), events one transaction at a time (no batching on v3), ' +
-      'and with no parent hash left, one lookup of the previous block per block. Every request goes through the same rate limiter.',
-    '',
-    table(
-      ['retired', 'requests / block', '× v2', 'requests by route'],
-      rows.map((r) => [
-        r.retired,
-        fixed(r.perBlock, 3),
-        ratio(r.overV2),
         Object.entries(r.byRoute)
           .map(([route, count]) => `${route.replace('GET ', '')}: ${count}`)
           .join('<br>'),

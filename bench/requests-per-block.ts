@@ -42,25 +42,32 @@ export function readsEvents(config: WatchConfig): boolean {
   return config.contractLogs.length > 0 || config.addresses.length > 0 || config.transfers.length > 0;
 }
 
+/** Every page of every block's transaction list (an empty block still costs its one request). */
+export function blockPages(blocks: readonly FakeBlock[]): number {
+  return blocks.reduce((sum, block) => sum + Math.max(1, Math.ceil(block.txs.length / BLOCK_PAGE)), 0);
+}
+
 /**
- * The fewest requests that can scan `blocks`: every page of every block, and, when events are read (logs,
- * addresses or transfers watched), the fewest /tx/multiple calls covering every transaction that may carry
- * an event the config watches, batched across all blocks
- * (a transaction with more than 100 events needs a call per further 100, again shared).
+ * The fewest /tx/multiple calls covering every transaction that may carry an event the config watches,
+ * batched across all blocks (a transaction with more than 100 events needs a call per further 100, again shared).
  */
-export function lowerBound(blocks: readonly FakeBlock[], watchesEvents: boolean, idsPerCall = idsPerEventCall()): number {
+export function v1EventRequests(blocks: readonly FakeBlock[], idsPerCall = idsPerEventCall()): number {
+  const eventCounts = blocks.flatMap((block) => mayCarryEvents(block).map((tx) => tx.events.length));
   let requests = 0;
-  const eventCounts: number[] = [];
-  for (const block of blocks) {
-    requests += Math.max(1, Math.ceil(block.txs.length / BLOCK_PAGE));
-    if (watchesEvents) eventCounts.push(...mayCarryEvents(block).map((tx) => tx.events.length));
-  }
   for (let offset = 0; ; offset += EVENT_PAGE_LIMIT) {
     const round = eventCounts.filter((count) => count > offset).length;
     if (round === 0) break;
     requests += Math.ceil(round / idsPerCall);
   }
   return requests;
+}
+
+/**
+ * The fewest requests that can scan `blocks`: every page of every block, and, when events are read (logs,
+ * addresses or transfers watched), the fewest /tx/multiple calls for them.
+ */
+export function lowerBound(blocks: readonly FakeBlock[], watchesEvents: boolean, idsPerCall = idsPerEventCall()): number {
+  return blockPages(blocks) + (watchesEvents ? v1EventRequests(blocks, idsPerCall) : 0);
 }
 
 /** A scanner that pages every block and then fetches each transaction's events on its own. */

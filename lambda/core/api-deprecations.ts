@@ -7,7 +7,7 @@ import type { CycleDeps } from './cycle-types';
 
 export function apiDeprecationKey(deprecation: ApiDeprecation, nowMs: number): string {
   const day = new Date(nowMs).toISOString().slice(0, 10);
-  const what = deprecation.gone ? 'api-retired' : 'api-deprecation';
+  const what = deprecation.unreadable ? 'api-unreadable' : deprecation.gone ? 'api-retired' : 'api-deprecation';
   return `ops:${what}:${deprecation.route.replace(/[^A-Za-z0-9/{}_.-]+/g, '-')}:${day}`;
 }
 
@@ -18,7 +18,7 @@ export async function reportApiDeprecations(deps: CycleDeps, runId: string, stal
   const { telemetry } = deps;
   telemetry.metric('ApiDeprecations', deprecations.length);
   for (const deprecation of deprecations) {
-    telemetry.log('warn', deprecation.gone ? 'the API retired a route stacks-watch reads' : 'the API marks a route stacks-watch reads as deprecated', {
+    telemetry.log('warn', logMessage(deprecation), {
       runId,
       endpoint: deprecation.route,
       replacement: deprecation.replacement,
@@ -36,6 +36,11 @@ export async function reportApiDeprecations(deps: CycleDeps, runId: string, stal
   }
 }
 
+function logMessage(deprecation: ApiDeprecation): string {
+  if (deprecation.unreadable) return 'the API answers a route stacks-watch reads in a shape it cannot read';
+  return deprecation.gone ? 'the API retired a route stacks-watch reads' : 'the API marks a route stacks-watch reads as deprecated';
+}
+
 async function notifyOncePerDay(deps: CycleDeps, deprecation: ApiDeprecation, staleAfterMs: number): Promise<void> {
   const now = deps.clock.now();
   const key = apiDeprecationKey(deprecation, now);
@@ -51,6 +56,16 @@ async function notifyOncePerDay(deps: CycleDeps, deprecation: ApiDeprecation, st
 
 function describe(deprecation: ApiDeprecation) {
   const { route, replacement, detail } = deprecation;
+  if (deprecation.unreadable) {
+    return {
+      kind: 'api-deprecation' as const,
+      subject: 'stacks-watch: the Hiro API answers a route in an unknown shape',
+      message:
+        `The Hiro API answers ${route} in a shape stacks-watch cannot read (${detail}). ` +
+        `stacks-watch reads ${replacement ?? 'the remaining routes'} instead, which costs more requests per block. ` +
+        'Alerts go on; update stacks-watch to a version built for this API.',
+    };
+  }
   if (deprecation.gone) {
     return {
       kind: 'api-deprecation' as const,

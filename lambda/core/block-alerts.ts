@@ -2,6 +2,7 @@
 // chain kind's matches in chain order. Generic over the kinds (alert-kinds/chain-kinds.ts); each kind sees
 // the compiled rules of the lists it reads (alert-kinds/rule-lists.ts) and nothing else.
 import type { Block, Network, Transaction, TxEvents } from './domain';
+import type { TxReadRequest } from './ports';
 import { chainKindList, type ChainAlert } from './alert-kinds/chain-kinds';
 import type { ChainKind, Matched } from './alert-kinds/kind';
 
@@ -24,6 +25,22 @@ export function transactionsNeedingEvents(
 ): Transaction[] {
   const own = kinds.map((kind) => [kind, rulesOf(kind, rules)] as const);
   return block.transactions.filter((tx) => own.some(([kind, kindRules]) => kind.chain.needsEvents(tx, kindRules)));
+}
+
+/**
+ * What the scan reads of `block`'s transactions beyond its list: the events any kind needs, and the call
+ * details (arguments, result) any kind needs where the list left them out. Transactions needing neither are
+ * not named.
+ */
+export function transactionReads(block: Block, rules: AllRules, kinds: readonly ChainKind<ChainAlert>[] = chainKindList): TxReadRequest[] {
+  const own = kinds.map((kind) => [kind, rulesOf(kind, rules)] as const);
+  const reads: TxReadRequest[] = [];
+  for (const tx of block.transactions) {
+    const events = own.some(([kind, kindRules]) => kind.chain.needsEvents(tx, kindRules));
+    const call = own.some(([kind, kindRules]) => kind.chain.needsCallDetails?.(tx, kindRules) ?? false);
+    if (events || call) reads.push({ txId: tx.txId, eventCount: tx.eventCount, events, ...(call ? { call } : {}) });
+  }
+  return reads;
 }
 
 /** By transaction, then event: the order the chain executed them in, whatever kind found them. */

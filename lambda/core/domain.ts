@@ -19,9 +19,10 @@ export const UNKNOWN_BLOCK_HASH = '';
 
 export interface BlockHeader extends BlockRef {
   /**
-   * null when the API gave none: once Hiro retires its v2 block routes, a block is known only through its
-   * v3 transaction list, whose items carry the block's hash but not its parent's. `hash` is then
-   * UNKNOWN_BLOCK_HASH for an empty block (nothing in v3 names it).
+   * null when the API gave none: the lowest block of a v3 block list page (its parent is on the next
+   * page), and every block on an API whose v2 block routes are retired and which has no v3 block routes
+   * (before 9.7.0), known only through its v3 transaction list: `hash` is then UNKNOWN_BLOCK_HASH for an
+   * empty block.
    */
   parentHash: string | null;
   /** Unix seconds. */
@@ -59,7 +60,7 @@ export interface Transaction {
   txType: TxType;
   txStatus: TxStatus;
   sender: string;
-  /** null when the API did not say (its v3 lists carry no event count): the events must be read to know. */
+  /** null when the API did not say (v3 lists before API 9.7.0): the events must be read to know. */
   eventCount: number | null;
   tokenTransfer?: TokenTransfer;
   /** The contract the transaction called (contract_call) or deployed (smart_contract). */
@@ -71,8 +72,8 @@ export interface Transaction {
 export interface ContractCallDetails {
   functionName: string;
   /**
-   * Each argument's Clarity text, in order; null when the API did not list them (its v3 transaction
-   * lists name the function only).
+   * Each argument's Clarity text, in order; null when the list did not give them (v3 lists name the
+   * function only: the scan then reads them for the calls that alert, into TxEvents.call).
    */
   args: string[] | null;
   /** The transaction result's Clarity text (`(ok true)`, `(err u1)`); null when the API did not give it. */
@@ -140,6 +141,8 @@ export interface TxEvents {
   txId: string;
   logs: ContractLogEvent[];
   assets: AssetEvent[];
+  /** The call's arguments and result, when they were asked for (the block's list did not give them). */
+  call?: ContractCallDetails;
 }
 
 export type DeployStatus =
@@ -167,6 +170,8 @@ export interface ApiDeprecation {
   replacement: string | null;
   /** True once the route answered 410 Gone and the adapter switched for the rest of the process's life. */
   gone: boolean;
-  /** The API's own words: the Warning header or the 410 message. */
+  /** The API's own words: the Warning header or the 410 message; for an unreadable answer, what was wrong. */
   detail: string;
+  /** True when the route answers, but in a shape the adapter cannot read, so it uses `replacement` instead. */
+  unreadable?: boolean;
 }

@@ -4,6 +4,17 @@ import type { ApiDeprecation, Block, BlockHeader, ChainTip, ContractStatus, TxEv
 import type { OutgoingAlert } from './outgoing-alert';
 import type { PendingSmsDigest } from './sms-budget';
 
+/** What to read of one transaction beyond the block's list: its events, its call's arguments and result, or both. */
+export interface TxReadRequest {
+  txId: string;
+  /** From the block's list; null when it did not say. 0 lets the adapter skip the events. */
+  eventCount: number | null;
+  /** false when only the call details are wanted (default true). */
+  events?: boolean;
+  /** true to fill TxEvents.call: the list gave the call without its arguments or result. */
+  call?: boolean;
+}
+
 export interface ChainApi {
   /** The current tip, or null when the API has not synced yet (no chain_tip). */
   getTip(): Promise<ChainTip | null>;
@@ -22,9 +33,7 @@ export interface ChainApi {
    * adapter batches ids into as few calls as the URL length allows. `eventCount` lets it skip
    * transactions with no events and plan paging.
    */
-  getTransactionEvents(
-    txs: readonly { txId: string; eventCount: number | null }[],
-  ): Promise<Map<string, TxEvents>>;
+  getTransactionEvents(txs: readonly TxReadRequest[]): Promise<Map<string, TxEvents>>;
   /**
    * Deprecated routes used or found retired since the last call (each route once), so that the cycle can
    * tell the operator before a retirement stops the watcher. Adapters with no such notion leave it out.

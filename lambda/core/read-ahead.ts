@@ -8,7 +8,7 @@
 // batch; after a reorg the scan discards whatever was read ahead. A block replaced after it was read is
 // found by the next parent check and retracted, as one replaced just after a single read would be.
 import type { Block, TxEvents } from './domain';
-import { transactionsNeedingEvents } from './block-alerts';
+import { transactionReads } from './block-alerts';
 import type { ChainApi, Clock } from './ports';
 import type { WatchRules } from './alert-kinds/rule-lists';
 
@@ -118,11 +118,8 @@ export class BlockReadAhead {
   }
 
   private async withEvents(blocks: Block[]): Promise<ReadBlock[]> {
-    const needEvents = blocks.flatMap((block) => transactionsNeedingEvents(block, this.watch.rules));
-    const events: ReadonlyMap<string, TxEvents> =
-      needEvents.length > 0
-        ? await this.chain.getTransactionEvents(needEvents.map((tx) => ({ txId: tx.txId, eventCount: tx.eventCount })))
-        : new Map();
+    const reads = blocks.flatMap((block) => transactionReads(block, this.watch.rules));
+    const events: ReadonlyMap<string, TxEvents> = reads.length > 0 ? await this.chain.getTransactionEvents(reads) : new Map();
     // Every block of the batch shares the one map: a transaction id belongs to one block.
     return blocks.map((block) => ({ block, events }));
   }

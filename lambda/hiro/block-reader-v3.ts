@@ -1,7 +1,7 @@
 // Reads one whole block through `GET /extended/v3/blocks/{h}/transactions`, the successor of the v2 list:
 // cursor paging (each page names the next, so pages follow one another), results in DESCENDING tx_index,
-// summaries without events or event counts, and an existing empty block as a 200 with no results (only an
-// unknown block is a 404). Pages that disagree are refused as in the v2 reader: a half-read block must never
+// summaries without events (with event counts since API 9.7.0), and an existing empty block as a 200 with no
+// results (only an unknown block is a 404). The header comes from a block route where one is left. Pages that disagree are refused as in the v2 reader: a half-read block must never
 // look like a complete one.
 import { UNKNOWN_BLOCK_HASH, type Block, type BlockHeader } from '../core/domain';
 import { HiroInconsistentDataError } from './errors';
@@ -16,10 +16,11 @@ export const V3_BLOCK_PAGE_LIMIT = 50;
 
 export interface V3BlockReading {
   /**
-   * The block's header from a route that has its parent hash, or null when no such route is left: the
-   * header is then built from the transactions (parent hash unknown) and `fallbackTime` dates an empty block.
+   * The block's header from a block route (null: that route knows no such block), or undefined when no block
+   * route is left: the header is then built from the transactions (parent hash unknown) and `fallbackTime`
+   * dates an empty block.
    */
-  readHeader: ((height: number) => Promise<BlockHeader | null>) | null;
+  readHeader: (height: number) => Promise<BlockHeader | null | undefined>;
   fallbackTime: () => number;
 }
 
@@ -91,8 +92,8 @@ async function blockHeader(
   request: HiroRequest,
   reading: V3BlockReading,
 ): Promise<BlockHeader | null> {
-  if (reading.readHeader) {
-    const header = await reading.readHeader(height);
+  const header = await reading.readHeader(height);
+  if (header !== undefined) {
     // Read apart from the transactions: a reorg in between would pair one block's header with another's.
     if (!header || header.height !== height || (first && header.hash !== first.block.hash) || header.txCount !== total) {
       throw inconsistent(request, `block ${height}'s header (${header ? `${header.hash}, ${header.txCount} transactions` : 'none'}) does not match its transactions (${first?.block.hash ?? 'none'}, ${total}).`);

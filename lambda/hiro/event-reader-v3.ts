@@ -1,8 +1,8 @@
 // Fetches the logs and asset movements of many transactions through `GET /extended/v3/transactions/{tx_id}/events`,
 // the successor of `/extended/v1/tx/multiple`: one transaction per call (no batching on v3), every page of it
 // by cursor. Both come from the same pages, mapped to the same domain values as the v1 reader's.
-// It costs at least one request per transaction whose events the rules need, where /tx/multiple shared one
-// call among up to ~100 transactions.
+// It costs one request per transaction whose events the rules need and which has any (the API source has no
+// batch or per-block events route as of 9.x), where /tx/multiple shared one call among up to ~100 transactions.
 import type { AssetEvent, ContractLogEvent, TxEvents } from '../core/domain';
 import { HiroBadRequestError, HiroInconsistentDataError } from './errors';
 import type { EventReaderContext } from './event-reader';
@@ -23,6 +23,7 @@ export async function readTransactionEventsV3(
   // All at once: the limiter spaces the requests and bounds how many are in flight.
   const entries = await Promise.all(
     [...wanted].map(async ([txId, eventCount]): Promise<[string, TxEvents]> => {
+      // A count of 0 (every summary has one since API 9.7.0) needs no request.
       const events = eventCount === 0 ? { txId, logs: [], assets: [] } : await readEvents(context, txId);
       return [txId, events];
     }),

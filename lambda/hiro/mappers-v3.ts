@@ -10,8 +10,8 @@ export function fromTransactionSummary(raw: RawTransactionSummary): Transaction 
     txType: raw.type,
     txStatus: raw.status,
     sender: raw.sender.address,
-    // v3 lists carry no event count: the events themselves say.
-    eventCount: null,
+    // Every summary carries it since API 9.7.0; before that the events themselves say.
+    eventCount: raw.event_count ?? null,
   };
   if (raw.token_transfer) {
     tx.tokenTransfer = {
@@ -23,7 +23,10 @@ export function fromTransactionSummary(raw: RawTransactionSummary): Transaction 
   }
   const contractId = raw.contract_call?.contract_id ?? raw.smart_contract?.contract_id;
   if (contractId !== undefined) tx.contractId = contractId;
-  if (raw.contract_call) tx.contractCall = { functionName: raw.contract_call.function_name, args: null, resultRepr: null };
+  // The arguments and the result are read for the calls that alert (call-details-v3.ts).
+  if (raw.contract_call) {
+    tx.contractCall = { functionName: raw.contract_call.function_name, args: raw.contract_call.function_args?.map((arg) => arg.repr) ?? null, resultRepr: null };
+  }
   return tx;
 }
 

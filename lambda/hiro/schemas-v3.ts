@@ -19,9 +19,11 @@ const transactionSummarySchema = z
     block: z.object({ height: count, hash: hex, time: count, tx_index: count }),
     status: z.string(),
     type: z.string(),
+    // Since API 9.7.0; an older server leaves it out, and the events then tell.
+    event_count: z.optional(count),
     token_transfer: z.nullish(z.object({ recipient: z.string(), amount: microStx, memo: z.nullable(clarityValue) })),
-    // v3 summaries name the function but list neither its arguments nor the result.
-    contract_call: z.nullish(z.object({ contract_id: z.string(), function_name: z.string() })),
+    // Summaries name the function; its arguments come only from the transaction route, when asked for.
+    contract_call: z.nullish(z.object({ contract_id: z.string(), function_name: z.string(), function_args: z.optional(z.array(clarityValue)) })),
     smart_contract: z.nullish(z.object({ contract_id: z.string() })),
   })
   .check(
@@ -98,3 +100,14 @@ export const v3TransactionEventsPageSchema = z.object({
   cursor: cursorsSchema,
   results: z.array(transactionEventSchema),
 });
+
+// ---- GET /extended/v3/transactions/{tx_id}?include=function_args&include=result ----
+
+/** A contract call with the heavy fields asked for: both must be there, or the alert would carry nulls. */
+export const v3CallDetailSchema = z.object({
+  tx_id: hex,
+  type: z.literal('contract_call'),
+  contract_call: z.object({ function_name: z.string(), function_args: z.array(clarityValue) }),
+  result: clarityValue,
+});
+export type RawV3CallDetail = z.infer<typeof v3CallDetailSchema>;

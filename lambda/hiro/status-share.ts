@@ -2,7 +2,7 @@
 // budget allows over one schedule interval, in whole calls of CONTRACT_STATUS_BATCH ids (at least one).
 // The rest is left for the blocks, which cannot wait; a long watch list is swept over several cycles.
 import type { StatusSweep } from '../core/contract-status-sweep';
-import { CONTRACT_STATUS_BATCH } from './client';
+import { CONTRACT_STATUS_BATCH } from './contract-statuses';
 
 export const STATUS_SHARE = 0.1;
 

@@ -20,6 +20,7 @@ import {
   type RunningFakeHiro,
 } from '../support/fake-hiro';
 import { jsonLines, runCli } from './run-cli';
+import { API_PATHS, PrintedLines, useApiPath } from './api-paths';
 
 const exchange = fakeAddress('exchange');
 const seller = fakeAddress('seller');
@@ -45,7 +46,9 @@ const leg = (to: string, amount: number, memo: string) => [
 ];
 const memoHex = (text: string) => `0x${Buffer.from(text, 'utf8').toString('hex')}`;
 
-describe('the CLI alerts every asset movement of the tracked addresses', () => {
+const printed = new PrintedLines();
+
+describe.each(API_PATHS)('the CLI alerts every asset movement of the tracked addresses, on $name', (path) => {
   const fake = createFakeHiro();
   const chain = fake.chain;
   let server: RunningFakeHiro;
@@ -55,6 +58,7 @@ describe('the CLI alerts every asset movement of the tracked addresses', () => {
 
   beforeAll(async () => {
     server = await fake.start();
+    useApiPath(fake, path);
     dir = await mkdtemp(join(tmpdir(), 'stacks-watch-transfers-'));
     await writeFile(
       join(dir, 'watch.json'),
@@ -132,7 +136,7 @@ describe('the CLI alerts every asset movement of the tracked addresses', () => {
 
     const run = await runCli(args, env);
     expect(run.code, run.stderr).toBe(0);
-    const alerts = jsonLines(run.stdout);
+    const alerts = jsonLines(printed.record(path, run.stdout));
     expect(alerts.map((a) => a.key)).toEqual([
       `stx_transfer:${tx(0)}:0`,
       `stx_transfer:${tx(0)}:4`,
@@ -177,6 +181,7 @@ describe('the CLI alerts every asset movement of the tracked addresses', () => {
     ]);
     const run = await runCli(args.filter((a) => a !== '--json'), env);
     expect(run.code, run.stderr).toBe(0);
+    printed.record(path, run.stdout);
     const short = (address: string) => `${address.slice(0, 4)}...${address.slice(-3)}`;
     expect(run.stdout).toContain(`[stacks-watch] ${short(alice)} minted 0.12345678 sBTC (block ${block.height})`);
     expect(run.stdout).toContain(`[stacks-watch] ${short(bob)} received 2000000 diko (base units) (block ${block.height})`);
@@ -188,13 +193,13 @@ describe('the CLI alerts every asset movement of the tracked addresses', () => {
     const lost = chain.mine([contractCall({ contractId: marketplace, events: [stxTransferEvent(buyer, seller, 77)] })]);
     const key = `stx_transfer:${lost.txs[0]!.txId}:0`;
     const run1 = await runCli(args, env);
-    expect(jsonLines(run1.stdout).map((a) => a.key)).toEqual([key]);
+    expect(jsonLines(printed.record(path, run1.stdout)).map((a) => a.key)).toEqual([key]);
 
     chain.reorg(1, [[coinbase()]]);
     for (let i = 0; i < 11; i += 1) chain.mine([coinbase()]);
     const run2 = await runCli(args, env);
     expect(run2.code, run2.stderr).toBe(0);
-    expect(jsonLines(run2.stdout)).toEqual([
+    expect(jsonLines(printed.record(path, run2.stdout))).toEqual([
       expect.objectContaining({
         type: 'retraction',
         key: `retraction:${key}:${lost.hash}`,
@@ -227,3 +232,5 @@ describe('the CLI alerts every asset movement of the tracked addresses', () => {
     expect(run.stderr).toContain('watches nobody');
   }, 30_000);
 });
+
+printed.samePrintedLines('the CLI alerting asset movements');

@@ -13,6 +13,7 @@ import {
   type RunningFakeHiro,
 } from '../support/fake-hiro';
 import { jsonLines, runCli } from './run-cli';
+import { API_PATHS, PrintedLines, useApiPath } from './api-paths';
 
 const alice = fakeAddress('alice');
 const bob = fakeAddress('bob');
@@ -20,7 +21,9 @@ const vault = fakeContractId('vault');
 const router = fakeContractId('router');
 const oracle = fakeContractId('oracle');
 
-describe('the CLI against a fake Hiro API, through a growing chain', () => {
+const printed = new PrintedLines();
+
+describe.each(API_PATHS)('the CLI against a fake Hiro API, through a growing chain, on $name', (path) => {
   const fake = createFakeHiro();
   const chain = fake.chain;
   let server: RunningFakeHiro;
@@ -31,6 +34,7 @@ describe('the CLI against a fake Hiro API, through a growing chain', () => {
 
   beforeAll(async () => {
     server = await fake.start();
+    useApiPath(fake, path);
     dir = await mkdtemp(join(tmpdir(), 'stacks-watch-e2e-'));
     await writeFile(
       join(dir, 'watch.json'),
@@ -73,7 +77,7 @@ describe('the CLI against a fake Hiro API, through a growing chain', () => {
 
     const run = await runCli(args, env);
     expect(run.code, run.stderr).toBe(0);
-    const alerts = jsonLines(run.stdout);
+    const alerts = jsonLines(printed.record(path, run.stdout));
     const statusKeys = [`contract_status:${vault}:1`, `contract_status:${oracle}:1`];
     expect(new Set(keysOf(alerts))).toEqual(new Set([...statusKeys, ...expected]));
     expect(keysOf(alerts)).toHaveLength(statusKeys.length + expected.size);
@@ -86,14 +90,14 @@ describe('the CLI against a fake Hiro API, through a growing chain', () => {
     const b6 = chain.mine([transfer({ to: alice, amount: 7 })]);
     const moved = b6.txs[0]!.txId;
     const run1 = await runCli(args, env);
-    expect(keysOf(jsonLines(run1.stdout))).toEqual([`token_transfer:${moved}`]);
+    expect(keysOf(jsonLines(printed.record(path, run1.stdout)))).toEqual([`token_transfer:${moved}`]);
 
     // Block 6 is replaced; its transfer comes back in block 7 with a new one beside it.
     const replaced = chain.reorg(1, [[coinbase()], [{ ...transfer({ to: alice, amount: 7 }), txId: moved }, transfer({ to: alice, amount: 8 })]]);
     const fresh = replaced[1]!.txs[1]!.txId;
     const run2 = await runCli(args, env);
     expect(run2.code, run2.stderr).toBe(0);
-    expect(keysOf(jsonLines(run2.stdout))).toEqual([`token_transfer:${fresh}`]);
+    expect(keysOf(jsonLines(printed.record(path, run2.stdout)))).toEqual([`token_transfer:${fresh}`]);
     expect(run2.stderr).toMatch(/reorg/);
     const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
     expect(state.cursor).toMatchObject({ height: 7, hash: chain.tip!.hash });
@@ -128,3 +132,5 @@ describe('the CLI against a fake Hiro API, through a growing chain', () => {
     expect(run.stdout).toMatch(/STACKS_API_KEY/);
   });
 });
+
+printed.samePrintedLines('the CLI through a growing chain');

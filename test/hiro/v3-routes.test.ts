@@ -22,7 +22,7 @@ describe('getBlock once the v2 transaction list answers 410', () => {
     const read = await h.client().getBlock(block.height);
 
     expect(read?.transactions.map((tx) => tx.txIndex)).toEqual([...Array(120).keys()]);
-    expect(read?.transactions[5]).toMatchObject({ txId: block.txs[5]!.txId, eventCount: null, tokenTransfer: { recipient: alice, amount: '1005' } });
+    expect(read?.transactions[5]).toMatchObject({ txId: block.txs[5]!.txId, eventCount: 1, tokenTransfer: { recipient: alice, amount: '1005' } });
     // The v2 header still answers, and gives the parent hash the v3 list lacks.
     expect(read?.header).toEqual({ height: block.height, hash: block.hash, parentHash: parent.hash, time: block.time, txCount: 120 });
     const pages = h.fake.requestsTo(ROUTES.v3BlockTransactions);
@@ -30,8 +30,8 @@ describe('getBlock once the v2 transaction list answers 410', () => {
     expect(pages.every((r) => r.query.get('limit') === '50')).toBe(true);
   });
 
-  it('tells an existing empty block (200, no results) from no block at all (404)', async () => {
-    const h = await startHarness();
+  it('tells an existing empty block (200, no results) from no block at all (404) on an API without v3 block routes', async () => {
+    const h = await startHarness({ v3BlockShape: 'absent' });
     h.fake.chain.mine([coinbase()]);
     const [empty] = h.fake.chain.mineEmpty(1);
     h.fake.retire(ROUTES.blockTransactions, ROUTES.block);
@@ -48,8 +48,8 @@ describe('getBlock once the v2 transaction list answers 410', () => {
     expect(above).toBeNull();
   });
 
-  it('builds the header from the transactions, with no parent hash, once block headers answer 410 too', async () => {
-    const h = await startHarness();
+  it('builds the header from the transactions, with no parent hash, once block headers answer 410 on an API without v3 block routes', async () => {
+    const h = await startHarness({ v3BlockShape: 'absent' });
     h.fake.chain.mine([coinbase()]);
     const block = h.fake.chain.mine(transfers(3));
     h.fake.retire(ROUTES.blockTransactions, ROUTES.block);
@@ -91,8 +91,8 @@ describe('getBlock once the v2 transaction list answers 410', () => {
     expect(error.message).toContain('names a next page after 100 of its 60 transactions');
   });
 
-  it('finds a block hash still canonical or not through the v3 list when headers are retired', async () => {
-    const h = await startHarness();
+  it('finds a block hash still canonical or not through the v3 transaction list when headers are retired and no v3 block route exists', async () => {
+    const h = await startHarness({ v3BlockShape: 'absent' });
     const old = h.fake.chain.mine([coinbase()]);
     h.fake.retire(ROUTES.block);
     const client = h.client();

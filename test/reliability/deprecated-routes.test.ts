@@ -15,6 +15,7 @@ import {
   transfer,
   VirtualClock,
   type FakeHiro,
+  type FakeHiroOptions,
   type RunningFakeHiro,
 } from '../support/fake-hiro';
 import { alice, canonicalAlertKeys, publishCounts, vault, watcher, type Watcher } from './watched-chain';
@@ -53,8 +54,8 @@ function mineWatchedChain(fake: FakeHiro): void {
   fake.chain.mine([contractCall({ contractId: router, logs: ['nothing watched'] })]);
 }
 
-async function startFake(retired: readonly string[]): Promise<{ fake: FakeHiro; url: string }> {
-  const fake = createFakeHiro();
+async function startFake(retired: readonly string[], options: FakeHiroOptions = {}): Promise<{ fake: FakeHiro; url: string }> {
+  const fake = createFakeHiro(options);
   mineWatchedChain(fake);
   fake.retire(...retired);
   const server = await fake.start();
@@ -121,9 +122,12 @@ describe('deprecated routes retired: the same alerts from the v3 routes', () => 
   });
 });
 
-describe('every deprecated route gone: reorgs without parent hashes', () => {
-  it('finds a reorg by asking whether the cursor block is still canonical, and says once a run that checks are weaker', async () => {
-    const { fake, url } = await startFake(DEPRECATED);
+describe('every deprecated route gone: reorgs', () => {
+  it.each([
+    ['on an API without v3 block routes (before 9.7.0), by asking whether the cursor block is still canonical, and says once a run that checks are weaker', 'absent', true],
+    ['through the parent hashes the v3 block list gives, with no weaker checks', 'v3', false],
+  ] as const)('finds a reorg %s', async (_name, v3BlockShape, weakerChecks) => {
+    const { fake, url } = await startFake(DEPRECATED, { v3BlockShape });
     const w = watcher(url, new DocumentStateStore(emptyDocument('mainnet')));
     await w.runUntilCaughtUp(fake.chain, 2);
     const orphaned = canonicalAlertKeys(fake.chain).filter((key) => {
@@ -144,7 +148,7 @@ describe('every deprecated route gone: reorgs without parent hashes', () => {
     const retracted = w.publisher.ofType('retraction').map((a) => (a.alert as { retracts: string }).retracts);
     expect(retracted.sort()).toEqual(orphaned.sort());
     const weaker = w.telemetry.logs.slice(logsBefore).filter((l) => l.message.startsWith('reorg checks are weaker'));
-    expect(weaker).toHaveLength(summaries.length);
+    expect(weaker).toHaveLength(weakerChecks ? summaries.length : 0);
   });
 });
 
@@ -238,5 +242,18 @@ describe('deprecation warnings reach the operator at most once a day', () => {
     expect(retired[0]!.message).toContain('GET /extended/v3/transactions/{tx_id}/events');
     const logged = w.telemetry.logs.filter((l) => l.message === 'the API retired a route stacks-watch reads');
     expect(logged.map((l) => l.attributes?.runId)).toEqual(['run-1', 'run-2']);
+  });
+
+  it('tells the operator once that the v3 block list answers in a shape it cannot read, and what it reads instead', async () => {
+    const { fake, url } = await startFake(DEPRECATED, { v3BlockShape: 'unknown' });
+    const w = watcher(url, new DocumentStateStore(emptyDocument('mainnet')));
+
+    await w.runUntilCaughtUp(fake.chain, 2);
+
+    const unreadable = w.operator.notices.filter((n) => n.subject.includes('unknown shape'));
+    expect(unreadable).toHaveLength(1);
+    expect(unreadable[0]!.message).toContain('answers GET /extended/v3/blocks in a shape stacks-watch cannot read (results[0]: height: missing');
+    expect(unreadable[0]!.message).toContain('reads GET /extended/v3/blocks/{height_or_hash}/transactions instead');
+    expect(w.telemetry.logs.filter((l) => l.message === 'the API answers a route stacks-watch reads in a shape it cannot read')).toHaveLength(1);
   });
 });

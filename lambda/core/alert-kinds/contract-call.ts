@@ -1,5 +1,6 @@
 // `contract_call`: a transaction that called a watched contract directly (as the API lists it), filtered by
-// function, sender and outcome. Everything comes from the block's transaction list: no extra requests.
+// function, sender and outcome. The block's transaction list tells it all, except on the API's v3 routes,
+// whose summaries leave out the arguments and the result: those are read for the calls that alert only.
 import type { AlertBase } from './alert-base';
 import { callsList, type CompiledCallRule, type CompiledCallRules } from './contract-call-rules';
 import type { Transaction } from '../domain';
@@ -22,7 +23,10 @@ export interface ContractCallAlert extends AlertBase {
   sender: string;
   /** `success`, or how it failed (`abort_by_response`, `abort_by_post_condition`, …). */
   tx_status: string;
-  /** Each argument's Clarity text, in order; null when the API did not list them (its v3 routes do not). */
+  /**
+   * Each argument's Clarity text, in order (on the v3 routes, read from the transaction route for each
+   * alerting call); null only where an API answer left them out.
+   */
   args: string[] | null;
   /** The result's Clarity text, e.g. `(err u102)`; null when the API did not give it. */
   result_repr: string | null;
@@ -51,6 +55,14 @@ function argsText(args: string[] | null, max: number, separator: string): string
   return args.map((arg, index) => `${index + 1}. ${sanitizeUntrusted(arg, max)}`).join(separator);
 }
 
+/** The most severe rule `tx` meets, null when it is no call to a watched contract or meets none: one alert a call however many match. */
+function matchedRule(tx: Transaction, rules: { calls: CompiledCallRules }) {
+  if (tx.txType !== 'contract_call' || tx.contractId === undefined || !tx.contractCall) return null;
+  const callRules = rules.calls.get(tx.contractId);
+  const functionName = tx.contractCall.functionName;
+  return (callRules && strongestRule(callRules.filter((rule) => meets(rule, tx, functionName)).map((rule) => rule.meta))) ?? null;
+}
+
 export const contractCallKind = {
   type: 'contract_call',
   key,
@@ -58,17 +70,16 @@ export const contractCallKind = {
   chain: {
     reads: { calls: callsList },
     needsEvents: () => false,
-    match({ block, rules, network }) {
+    // A list without the arguments or the result (the API's v3 summaries): read them for the calls that alert.
+    needsCallDetails: (tx, rules) =>
+      tx.contractCall !== undefined && (tx.contractCall.args === null || tx.contractCall.resultRepr === null) && matchedRule(tx, rules) !== null,
+    match({ block, events, rules, network }) {
       if (rules.calls.size === 0) return [];
       const found: Matched<ContractCallAlert>[] = [];
       for (const tx of block.transactions) {
-        if (tx.txType !== 'contract_call' || tx.contractId === undefined || !tx.contractCall) continue;
-        const callRules = rules.calls.get(tx.contractId);
-        const call = tx.contractCall;
-        if (!callRules) continue;
-        // One alert per call however many rules match; it carries the most severe rule (rule-meta.ts).
-        const meta = strongestRule(callRules.filter((rule) => meets(rule, tx, call.functionName)).map((rule) => rule.meta));
-        if (!meta) continue;
+        const meta = matchedRule(tx, rules);
+        if (!meta || tx.contractId === undefined || !tx.contractCall) continue;
+        const call = events.get(tx.txId)?.call ?? tx.contractCall;
         found.push({
           at: { txIndex: tx.txIndex, eventIndex: -1 },
           alert: {

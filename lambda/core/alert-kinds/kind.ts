@@ -115,6 +115,11 @@ export interface ChainKind<A extends AnyChainAlert, R = any> extends KindCommon<
     reads: Reads<R>;
     /** Whether its rules make this kind need `tx`'s events (the scan fetches the union): the fetch plan. */
     needsEvents(tx: Transaction, rules: R): boolean;
+    /**
+     * Whether its rules make this kind need `tx`'s call arguments and result that the block's list left out
+     * (the scan reads them beside the events, into TxEvents.call). Kinds that read no call leave it out.
+     */
+    needsCallDetails?(tx: Transaction, rules: R): boolean;
     /** The block's alerts of this kind, each with its position; in any order (the scan sorts). */
     match(input: BlockMatch<R>): Matched<A>[];
     retraction: RetractionPart<A>;

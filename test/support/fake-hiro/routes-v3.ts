@@ -1,6 +1,6 @@
 // The v3 successors of the deprecated routes, as stacks-blockchain-api 9.x serves them
 // (src/api/routes/v3/blocks.ts and transactions.ts, src/datastore/v3/pg-store-v3.ts): cursor paging,
-// block transactions in DESCENDING tx_index as summaries without events or event counts, and events per
+// block transactions in DESCENDING tx_index as summaries without events (with event counts since 9.7.0), and events per
 // transaction. Their quirks: an existing empty block is a 200 with no results (only an unknown block is a
 // 404), a cursor is inclusive, and an unknown or non-canonical transaction's events are a 400.
 import { normalizeHex, type FakeBlock, type FakeChain, type FakeTx } from './chain';
@@ -79,7 +79,7 @@ function txCursor(block: FakeBlock, tx: FakeTx): string {
   return `${block.height}:${MICROBLOCK_SEQUENCE_NONE}:${tx.txIndex}`;
 }
 
-/** The v3 transaction summary: no events, no event count, the block as a nested position. */
+/** The v3 transaction summary: no events, its event count, the block as a nested position. */
 export function renderTxSummary(tx: FakeTx, block: FakeBlock): Record<string, unknown> {
   const summary: Record<string, unknown> = {
     tx_id: tx.txId,
@@ -90,6 +90,8 @@ export function renderTxSummary(tx: FakeTx, block: FakeBlock): Record<string, un
     bitcoin_block: { height: block.burnBlockHeight, time: block.burnBlockTime },
     status: tx.txStatus,
     type: tx.txType,
+    // Every v3 summary carries it since API 9.7.0.
+    event_count: tx.events.length,
   };
   const payload = tx.payload as Record<string, Record<string, unknown> | undefined>;
   if (tx.txType === 'token_transfer' && payload.token_transfer) {

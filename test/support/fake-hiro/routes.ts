@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { normalizeHex, type FakeChain } from './chain';
 import { errorBody, renderBlock, renderNodeInfo, renderStatus, renderTx } from './shapes';
 import { v3BlockTransactions, v3TransactionEvents } from './routes-v3';
+import { v3Block, v3Blocks, v3Transaction, type V3BlockShape } from './routes-v3-blocks';
 
 /** Route names, as the request log and the per-route counts report them. */
 export const ROUTES = {
@@ -15,6 +16,9 @@ export const ROUTES = {
   nodeInfo: 'GET /v2/info',
   v3BlockTransactions: 'GET /extended/v3/blocks/{height_or_hash}/transactions',
   v3TransactionEvents: 'GET /extended/v3/transactions/{tx_id}/events',
+  v3Blocks: 'GET /extended/v3/blocks',
+  v3Block: 'GET /extended/v3/blocks/{height_or_hash}',
+  v3Transaction: 'GET /extended/v3/transactions/{tx_id}',
   unknown: 'unknown',
 } as const;
 
@@ -46,6 +50,8 @@ const CONTRACT_ID = /^[0-9A-Z]{28,41}\.[a-zA-Z]([a-zA-Z0-9]|[-_]){0,39}$/;
 const TX_ID = /^(0x)?[0-9a-fA-F]{64}$/;
 const V3_BLOCK_TXS_PATH = /^\/extended\/v3\/blocks\/([^/]+)\/transactions$/;
 const V3_TX_EVENTS_PATH = /^\/extended\/v3\/transactions\/([^/]+)\/events$/;
+const V3_BLOCK_PATH = /^\/extended\/v3\/blocks\/([^/]+)$/;
+const V3_TX_PATH = /^\/extended\/v3\/transactions\/([^/]+)$/;
 
 /** The deprecated routes stacks-watch reads, with the `Warning` header the API's deprecation plugin adds. */
 export const DEPRECATION_WARNINGS: Readonly<Record<string, string>> = {
@@ -63,12 +69,16 @@ export function routeOf(method: string, path: string): string {
   if (BLOCK_TXS_PATH.test(path)) return ROUTES.blockTransactions;
   if (V3_BLOCK_TXS_PATH.test(path)) return ROUTES.v3BlockTransactions;
   if (V3_TX_EVENTS_PATH.test(path)) return ROUTES.v3TransactionEvents;
+  if (path === '/extended/v3/blocks') return ROUTES.v3Blocks;
+  if (V3_BLOCK_PATH.test(path)) return ROUTES.v3Block;
+  if (V3_TX_PATH.test(path)) return ROUTES.v3Transaction;
   if (BLOCK_PATH.test(path)) return ROUTES.block;
   return ROUTES.unknown;
 }
 
-export function answer(chain: FakeChain, request: SeenRequest, deprecationWarnings = true): FakeAnswer {
-  const served = serve(chain, request);
+/** `v3BlockShape` 'absent' serves an API older than 9.7.0, which has no v3 block routes. */
+export function answer(chain: FakeChain, request: SeenRequest, deprecationWarnings = true, v3BlockShape: V3BlockShape | 'absent' = 'v3'): FakeAnswer {
+  const served = serveV3Blocks(chain, request, v3BlockShape) ?? serve(chain, request);
   const warning = deprecationWarnings ? DEPRECATION_WARNINGS[request.route] : undefined;
   return warning ? { ...served, headers: { ...served.headers, warning } } : served;
 }
@@ -94,6 +104,14 @@ function serve(chain: FakeChain, request: SeenRequest): FakeAnswer {
     default:
       return json(404, errorBody(404, 'Not Found', `Route ${request.method}:${request.path} not found`));
   }
+}
+
+function serveV3Blocks(chain: FakeChain, request: SeenRequest, shape: V3BlockShape | 'absent'): FakeAnswer | null {
+  if (request.route === ROUTES.v3Transaction) return v3Transaction(chain, V3_TX_PATH.exec(request.path)![1]!, request.query);
+  if (request.route !== ROUTES.v3Blocks && request.route !== ROUTES.v3Block) return null;
+  if (shape === 'absent') return json(404, errorBody(404, 'Not Found', `Route ${request.method}:${request.path} not found`));
+  if (request.route === ROUTES.v3Blocks) return v3Blocks(chain, request.query, shape);
+  return v3Block(findBlock(chain, V3_BLOCK_PATH.exec(request.path)![1]!), shape);
 }
 
 function tip(chain: FakeChain, request: SeenRequest): FakeAnswer {

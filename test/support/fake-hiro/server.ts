@@ -7,6 +7,7 @@ import { FaultPlan, type FaultOverride } from './faults';
 import { FakeRateLimit, type FakeRateLimitOptions } from './rate-limit';
 import { answer, DEPRECATION_WARNINGS, routeOf, type FakeAnswer, type SeenRequest } from './routes';
 import { errorBody } from './shapes';
+import type { V3BlockShape } from './routes-v3-blocks';
 
 export interface FakeHiroOptions {
   /** The chain to serve; a fresh empty FakeChain by default. */
@@ -17,6 +18,8 @@ export interface FakeHiroOptions {
   apiKey?: { key: string; required?: boolean };
   /** Send the deprecated routes' `Warning: 299` header, as the real API does (default true). */
   deprecationWarnings?: boolean;
+  /** How the v3 block routes answer (routes-v3-blocks.ts); 'absent' as before API 9.7.0. Default 'v3'. */
+  v3BlockShape?: V3BlockShape | 'absent';
 }
 
 export interface RunningFakeHiro {
@@ -144,7 +147,7 @@ export class FakeHiro {
         body: { error: 'Gone', message: 'This endpoint has been disabled. Deprecated endpoint' },
       };
     }
-    const served = answer(this.chain, seen, this.options.deprecationWarnings ?? true);
+    const served = answer(this.chain, seen, this.options.deprecationWarnings ?? true, this.options.v3BlockShape);
     const normal = fault?.status !== undefined ? { ...served, status: fault.status } : served;
     if (fault?.transform && normal.body !== undefined && typeof normal.body !== 'string') {
       return { ...normal, body: fault.transform(structuredClone(normal.body)) };
