@@ -21,7 +21,6 @@ import { blockAlerts } from './block-alerts';
 import { clearBlockStall, recordBlockFailure } from './block-stalls';
 import { ChainLinkCheck, ChainUnlinkedError } from './chain-unlinked';
 import type { WatchRules } from './alert-kinds/rule-lists';
-import { defaultRuleName, WATCHER_RULE } from './rule-meta';
 import type { SmsBudget, SmsRoute } from './sms-budget';
 
 export interface ScanPlan {
@@ -363,18 +362,7 @@ export class BlockScanner {
         `rescans from block ${Math.max(0, windowFloor - 1)}, confirming or retracting every alert it remembers; ` +
         'events below that height cannot be checked. Look at the chain (an explorer) to see what the fork replaced.',
     });
-    await this.deliver([
-      {
-        type: 'deep_reorg',
-        key: deepReorgKind.key(cursor.hash, newChainHash),
-        network: this.plan.network,
-        cursor_height: cursor.height,
-        cursor_hash: cursor.hash,
-        window: cursor.height - windowFloor + 1,
-        rule: defaultRuleName(WATCHER_RULE, 'deep_reorg'),
-        severity: 'critical',
-      },
-    ]);
+    await this.deliver([deepReorgKind.build({ cursor, newChainHash, windowFloor }, this.plan.network)]);
     const floorHeight = Math.max(0, windowFloor - 1);
     const header = await chain.getBlockHeader(floorHeight);
     if (!header) throw new Error(`deep reorg: the API has no block at height ${floorHeight} to rescan from`);

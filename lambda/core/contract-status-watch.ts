@@ -14,26 +14,6 @@ export function statusChanged(previous: StoredContractStatus | undefined, curren
   return previous.found !== current.found || previous.status !== current.status || previous.txId !== current.txId;
 }
 
-export function contractStatusAlert(
-  previous: StoredContractStatus | undefined,
-  current: ContractStatus,
-  network: Network,
-  meta: RuleMeta = ruleMeta(undefined, defaultRuleName('contracts')),
-): ContractStatusAlert {
-  return {
-    type: 'contract_status',
-    key: contractStatusKind.key(current.contractId, (previous?.changes ?? 0) + 1),
-    network,
-    contract_id: current.contractId,
-    found: current.found,
-    status: current.found ? current.status : null,
-    tx_id: current.found ? current.txId : null,
-    block_height: current.found ? current.blockHeight : null,
-    previous: previous ? { found: previous.found, status: previous.status } : null,
-    ...meta,
-  };
-}
-
 export interface StatusWatchResult {
   checked: number;
   alerts: ContractStatusAlert[];
@@ -66,7 +46,7 @@ export async function watchContractStatuses(
       continue;
     }
     changes.push({
-      alert: contractStatusAlert(previous, now, network, meta),
+      alert: contractStatusKind.build({ previous, current: now, meta: meta ?? ruleMeta(undefined, defaultRuleName('contracts')) }, network),
       next: {
         contractId,
         found: now.found,

@@ -2,7 +2,7 @@
 // outside system (Hiro HTTP, DynamoDB or a JSON file, SNS or stdout) and an in-memory fake for tests.
 import type { ApiDeprecation, Block, BlockHeader, ChainTip, ContractStatus, TxEvents } from './domain';
 import type { OutgoingAlert } from './outgoing-alert';
-import type { PendingSmsDigest } from './sms-budget';
+import type { PendingSmsDigest } from './alert-kinds/sms-digest';
 
 /** What to read of one transaction beyond the block's list: its events, its call's arguments and result, or both. */
 export interface TxReadRequest {

@@ -8,7 +8,8 @@
 // (`sms_digest:<first held key>`) delivered by the claim → publish → mark-sent protocol, so a retried run that
 // finds the digest already sent does not send it again, and the pending tally is cleared only after.
 import type { Alert } from './alert-kinds/alert';
-import { compareSeverity, SEVERITIES, type Severity } from './rule-meta';
+import type { Severity } from './rule-meta';
+import type { PendingSmsDigest } from './alert-kinds/sms-digest';
 import { ruleOf } from './alert-kinds/registry';
 
 export const SMS_PER_RUN_DEFAULT = 5;
@@ -23,33 +24,11 @@ export const CATCH_UP_BLOCKS = 60;
 /** How SNS routes one published alert to SMS subscribers. */
 export type SmsRoute = 'text' | 'held' | 'digest';
 
-/** Alerts held back from SMS and not yet summed up in a sent digest; kept with the cursor. */
-export interface PendingSmsDigest {
-  /** The first held alert's key: names the digest, so that a retry finds it already sent. */
-  firstKey: string;
-  /** Held alerts by severity. */
-  counts: Record<Severity, number>;
-  /** Block heights the held alerts were found in (null when none named a block, e.g. status changes). */
-  fromHeight: number | null;
-  toHeight: number | null;
-  /** Blocks up to this height are counted: a rescan after a crash holds their alerts again without recounting. */
-  throughHeight: number | null;
-}
-
 function blockOf(alert: Alert): number | null {
   return 'block_height' in alert && typeof alert.block_height === 'number' ? alert.block_height : null;
 }
 
 const noCounts = (): Record<Severity, number> => ({ critical: 0, warning: 0, info: 0 });
-
-export function heldCount(pending: PendingSmsDigest): number {
-  return SEVERITIES.reduce((sum, s) => sum + pending.counts[s], 0);
-}
-
-/** The most severe level among the held alerts: the digest reaches every SMS subscriber who wanted one of them. */
-export function heldSeverity(pending: PendingSmsDigest): Severity {
-  return SEVERITIES.filter((s) => pending.counts[s] > 0).sort(compareSeverity)[0] ?? 'info';
-}
 
 /** One run's SMS slots. */
 export class SmsBudget {

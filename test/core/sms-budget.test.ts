@@ -6,7 +6,8 @@ import type { SmsDigestAlert } from '../../lambda/core/alert-kinds/alert';
 import type { CursorPosition } from '../../lambda/core/ports';
 import type { SmsPolls } from '../../lambda/core/cycle-types';
 import { MemoryChain, transfer } from '../support/memory-chain';
-import { config, harness, WATCHED } from './harness';
+import { config, harness, OTHER, WATCHED } from './harness';
+import { filterAttributes } from '../../lambda/core/alert-kinds/registry';
 
 const SMS = { smsPerRun: 2 };
 const routes = (sent: readonly OutgoingAlert[]) => sent.map((o) => `${o.alert.type}:${o.sms ?? 'none'}`);
@@ -187,4 +188,24 @@ describe('an invocation that polls', () => {
     expect(h.publisher.keys().filter((k) => k.startsWith('token_transfer'))).toHaveLength(6);
     expect((await h.state.readCursor())?.smsDigest).toBeUndefined();
   });
+
+  it('gives the digest the most severe level it holds, whatever order the held alerts came in', async () => {
+    const chain = new MemoryChain();
+    const h = harness(
+      chain,
+      config({
+        startHeight: 101,
+        addressesRule: { name: 'Inflow', severity: 'info' },
+        transfers: [{ asset: 'stx', to: [OTHER], from: [], actions: ['transfer'], name: 'Outflow watch', severity: 'critical' }],
+      }),
+    );
+    chain.mine([transfer(WATCHED, '1'), transfer(WATCHED, '2')]); // texted
+    chain.mine([transfer(WATCHED, '3'), transfer(OTHER, '4'), transfer(WATCHED, '5')]); // held: info, critical, info
+    await h.run(SMS);
+    const [digest] = digests(h.publisher.sent);
+    expect(digest).toMatchObject({ held: { critical: 1, warning: 0, info: 2 }, severity: 'critical' });
+    // A phone filtered on `critical` gets the digest: its severity attribute is what the filter policy reads.
+    expect(filterAttributes(digest!).severity).toBe('critical');
+  });
 });
+

@@ -6,6 +6,8 @@ import { explorerTxUrl, LIMITS, shortPrincipal } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
 import type { Field, WatcherKind } from './kind';
+import type { ContractStatus } from '../domain';
+import type { RuleMeta } from '../rule-meta';
 
 export interface ContractStatusAlert extends AlertBase {
   type: 'contract_status';
@@ -16,6 +18,19 @@ export interface ContractStatusAlert extends AlertBase {
   block_height: number | null;
   previous: { found: boolean; status: string | null } | null;
 }
+
+/** A status check's finding: the stored status (none at first sight), the API's, and the rule the alert goes under. */
+export interface StatusChange {
+  previous: { found: boolean; status: string | null; changes: number } | undefined;
+  current: ContractStatus;
+  meta: RuleMeta;
+}
+
+/**
+ * `change` counts the contract's status alerts, so A → B → A alerts three times; numbered by the change, a
+ * crash before the new status is stored recomputes the same key.
+ */
+const key = (contractId: string, change: number) => `contract_status:${contractId}:${change}`;
 
 const MARKER = '...';
 const FAILED = new Set(['abort_by_response', 'abort_by_post_condition', 'problematic_skipped']);
@@ -43,12 +58,23 @@ const statusLine = (a: ContractStatusAlert) => (a.previous ? `${previousPhrase(a
 const blockLine = (a: ContractStatusAlert) =>
   a.block_height === null ? (a.found ? 'not mined yet' : 'none') : formatCount(a.block_height);
 
-/** `change` counts the contract's status alerts, so A → B → A alerts three times. */
-const key = (contractId: string, change: number) => `contract_status:${contractId}:${change}`;
 
 export const contractStatusKind = {
   type: 'contract_status',
   key,
+
+  build: ({ previous, current, meta }, network) => ({
+    type: 'contract_status',
+    key: key(current.contractId, (previous?.changes ?? 0) + 1),
+    network,
+    contract_id: current.contractId,
+    found: current.found,
+    status: current.found ? current.status : null,
+    tx_id: current.found ? current.txId : null,
+    block_height: current.found ? current.blockHeight : null,
+    previous: previous ? { found: previous.found, status: previous.status } : null,
+    ...meta,
+  }),
 
   subject: (a) => `contract ${shortPrincipal(a.contract_id, MARKER)} ${statusPhrase(a)}`,
 
@@ -102,4 +128,4 @@ export const contractStatusKind = {
     rule: 'contracts',
     severity: 'warning',
   },
-} satisfies WatcherKind<ContractStatusAlert>;
+} satisfies WatcherKind<ContractStatusAlert, StatusChange>;

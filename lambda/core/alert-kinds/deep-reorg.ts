@@ -3,6 +3,7 @@ import type { AlertBase } from './alert-base';
 import { id, networkName } from '../render/email-parts';
 import { formatCount } from '../render/stx-amount';
 import type { WatcherKind } from './kind';
+import { defaultRuleName, WATCHER_RULE } from '../rule-meta';
 import { SAMPLE_BLOCK_HASH } from './samples';
 
 export interface DeepReorgAlert extends AlertBase {
@@ -19,9 +20,29 @@ function windowFloor(alert: DeepReorgAlert): number {
 
 const key = (cursorHash: string, tipHash: string) => `deep_reorg:${cursorHash}:${tipHash}`;
 
+/** What the scan knows when no remembered block is canonical any more. */
+export interface DeepReorgFound {
+  cursor: { height: number; hash: string };
+  /** The new chain's block above the cursor (or the tip that replaced it). */
+  newChainHash: string;
+  /** The lowest height the watcher still remembered. */
+  windowFloor: number;
+}
+
 export const deepReorgKind = {
   type: 'deep_reorg',
   key,
+
+  build: ({ cursor, newChainHash, windowFloor }, network) => ({
+    type: 'deep_reorg',
+    key: key(cursor.hash, newChainHash),
+    network,
+    cursor_height: cursor.height,
+    cursor_hash: cursor.hash,
+    window: cursor.height - windowFloor + 1,
+    rule: defaultRuleName(WATCHER_RULE, 'deep_reorg'),
+    severity: 'critical',
+  }),
 
   subject: (a) => `deep reorg below block ${formatCount(windowFloor(a))}: older alerts unverified, action needed`,
 
@@ -68,4 +89,4 @@ export const deepReorgKind = {
     rule: 'watcher:deep_reorg',
     severity: 'critical',
   },
-} satisfies WatcherKind<DeepReorgAlert>;
+} satisfies WatcherKind<DeepReorgAlert, DeepReorgFound>;

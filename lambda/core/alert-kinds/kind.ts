@@ -127,6 +127,8 @@ export interface ChainKind<A extends AnyChainAlert, R = any> extends KindCommon<
 }
 
 /** A kind raised by the watcher itself (a status check, a retraction, a deep reorg), not found in blocks. */
-export interface WatcherKind<A extends AnyAlert> extends KindCommon<A> {
+export interface WatcherKind<A extends AnyAlert, Input = never> extends KindCommon<A> {
   chain?: never;
+  /** The one place this kind's alert is written, from what the watcher found (`network` is the watch config's). */
+  build(input: Input, network: Network): A;
 }

@@ -52,6 +52,8 @@ export const retractionKind = {
   type: 'retraction',
   key,
 
+  build: retractionOf,
+
   subject: (a) => `RETRACTED: ${label(a)} tx ${shortTxId(a.tx_id, MARKER)} in block ${formatCount(a.block_height)} (reorg)`,
 
   email(a) {
@@ -109,4 +111,4 @@ export const retractionKind = {
     rule: 'addresses',
     severity: 'warning',
   },
-} satisfies WatcherKind<RetractionAlert>;
+} satisfies WatcherKind<RetractionAlert, ChainAlert>;

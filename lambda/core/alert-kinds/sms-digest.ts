@@ -3,7 +3,7 @@
 import type { AlertBase } from './alert-base';
 import { fields, networkName } from '../render/email-parts';
 import { formatCount } from '../render/stx-amount';
-import type { Severity } from '../rule-meta';
+import { compareSeverity, defaultRuleName, SEVERITIES, WATCHER_RULE, type Severity } from '../rule-meta';
 import type { WatcherKind } from './kind';
 
 export interface SmsDigestAlert extends AlertBase {
@@ -13,6 +13,28 @@ export interface SmsDigestAlert extends AlertBase {
   /** Block heights they were found in; null when none named a block (status changes). */
   from_height: number | null;
   to_height: number | null;
+}
+
+/** Alerts held back from SMS and not yet summed up in a sent digest; kept with the cursor. */
+export interface PendingSmsDigest {
+  /** The first held alert's key: names the digest, so that a retry finds it already sent. */
+  firstKey: string;
+  /** Held alerts by severity. */
+  counts: Record<Severity, number>;
+  /** Block heights the held alerts were found in (null when none named a block, e.g. status changes). */
+  fromHeight: number | null;
+  toHeight: number | null;
+  /** Blocks up to this height are counted: a rescan after a crash holds their alerts again without recounting. */
+  throughHeight: number | null;
+}
+
+export function heldCount(pending: PendingSmsDigest): number {
+  return SEVERITIES.reduce((sum, s) => sum + pending.counts[s], 0);
+}
+
+/** The most severe level among the held alerts: the digest reaches every SMS subscriber who wanted one of them. */
+export function heldSeverity(pending: PendingSmsDigest): Severity {
+  return SEVERITIES.filter((s) => pending.counts[s] > 0).sort(compareSeverity)[0] ?? 'info';
 }
 
 /** Named by the first held alert: the same tally after a crash is the same digest, sent once. */
@@ -35,6 +57,19 @@ function count(a: SmsDigestAlert): string {
 export const smsDigestKind = {
   type: 'sms_digest',
   key,
+
+  build: (pending, network) => ({
+    type: 'sms_digest',
+    key: key(pending.firstKey),
+    network,
+    held: { ...pending.counts },
+    from_height: pending.fromHeight,
+    to_height: pending.toHeight,
+    rule: defaultRuleName(WATCHER_RULE, 'sms_digest'),
+    // The most severe held alert's level: an SMS subscriber filtering on severities gets the digest when it
+    // would have got one of the held alerts.
+    severity: heldSeverity(pending),
+  }),
 
   subject: (a) => `${count(a)}${blocks(a)}: see email`,
   email: (a) =>
@@ -64,4 +99,4 @@ export const smsDigestKind = {
     rule: 'watcher:sms_digest',
     severity: 'critical',
   },
-} satisfies WatcherKind<SmsDigestAlert>;
+} satisfies WatcherKind<SmsDigestAlert, PendingSmsDigest>;
