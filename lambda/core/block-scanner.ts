@@ -1,27 +1,22 @@
-// The block scan: every height from the cursor up to the tip (less the confirmations), one block at a time.
-// A block's alerts are all delivered before the cursor moves past it, and every parent hash is checked
-// against the block scanned before, so a reorg is found before anything is built on a replaced block.
-//
-// The cursor is written once per cycle (and every CHECKPOINT_BLOCKS blocks of a catch-up), not after every
-// block: a write per block was most of what a quiet cycle cost. A crash in between loses no alert and
-// doubles none: the next run rescans from the stored cursor, and the alert claims say `sent` for every
-// alert already delivered. The blocks scanned since the last write are remembered with it, in one stretch.
-import { UNKNOWN_BLOCK_HASH, type Block, type Network } from './domain';
-import { type Alert, type ChainAlert } from './alert-kinds/alert';
-import { ChainLinks } from './chain-links';
-import { AlertInFlightError, deliverAlerts, type DeliveryReport } from './delivery';
-import { CursorConflictError, type Cursor, type CursorPosition, type ScannedBlock } from './ports';
-import { BlockReadAhead } from './read-ahead';
-import type { RunLease } from './run-lease';
-import type { CycleBudget, CycleDeps, StopReason } from './cycle-types';
-import { findForkPoint } from './reorg';
-import { confirmOnNewChain, mergePending, retractionsFor } from './retractions';
+// The block scan: every height from the cursor up to the tip (less the confirmations), one block at a time,
+// in one direction: the chain follower gives the next block (or a rollback when it does not build on the
+// last one), the kinds match it, the delivery stage sends its alerts, and only then the cursor keeper moves
+// past it. A reorg is found before anything is built on a replaced block.
+import type { Block, Network, TxEvents } from './domain';
+import type { ChainAlert } from './alert-kinds/alert';
 import { deepReorgKind } from './alert-kinds/deep-reorg';
+import type { WatchRules } from './alert-kinds/rule-lists';
 import { blockAlerts } from './block-alerts';
 import { clearBlockStall, recordBlockFailure } from './block-stalls';
-import { ChainLinkCheck, ChainUnlinkedError } from './chain-unlinked';
-import type { WatchRules } from './alert-kinds/rule-lists';
-import type { SmsBudget, SmsRoute } from './sms-budget';
+import { ChainFollower } from './chain-follower';
+import { ChainUnlinkedError } from './chain-unlinked';
+import type { CursorKeeper } from './cursor-keeper';
+import type { CycleBudget, CycleDeps, StopReason } from './cycle-types';
+import { AlertInFlightError } from './delivery';
+import type { DeliveryStage } from './delivery-stage';
+import { CursorConflictError } from './ports';
+import { confirmOnNewChain, retractionsFor } from './retractions';
+import type { RunLease } from './run-lease';
 
 export interface ScanPlan {
   network: Network;
@@ -33,45 +28,37 @@ export interface ScanPlan {
   /** The chain tip read at the start of the cycle. */
   tip: { height: number; hash: string };
   maxBlocks: number;
-  /** The run's SMS slots, when its alerts reach SMS subscribers (SNS); absent: no SMS routing. */
-  sms?: SmsBudget;
 }
-
-/** A catch-up writes the cursor at least this often, so a run killed mid-way rescans at most this many blocks. */
-export const CHECKPOINT_BLOCKS = 50;
 
 export interface ScanResult {
   stoppedBecause: StopReason;
-  cursor: Cursor | null;
   blocksScanned: number;
   reorgs: number;
-  published: Alert[];
+}
+
+/** Where a scan writes and sends: the run's cursor keeper and delivery stage, and its lease to keep. */
+export interface ScanStages {
+  keeper: CursorKeeper;
+  delivery: DeliveryStage;
+  lease?: RunLease;
 }
 
 export class BlockScanner {
-  /** The cursor as stored. */
-  private cursor: Cursor | null;
-  /** Where the scan has got to past the stored cursor: every alert up to it delivered, not yet written. */
-  private progress: CursorPosition | null = null;
-  /** The blocks scanned since the stored cursor, written with the next cursor write. */
-  private unsaved: ScannedBlock[] = [];
-  private readonly published: Alert[] = [];
   private blocksScanned = 0;
   private reorgs = 0;
-  private readonly readAhead: BlockReadAhead;
-  private readonly links: ChainLinks;
-  private readonly unlinked = new ChainLinkCheck();
+  private readonly follower: ChainFollower;
+  private readonly keeper: CursorKeeper;
+  private readonly delivery: DeliveryStage;
 
   constructor(
     private readonly deps: CycleDeps,
     private readonly plan: ScanPlan,
     private readonly budget: CycleBudget,
-    cursor: Cursor | null,
-    private readonly lease?: RunLease,
+    private readonly stages: ScanStages,
   ) {
-    this.cursor = cursor;
-    this.readAhead = new BlockReadAhead(deps.chain, plan, deps.clock);
-    this.links = new ChainLinks(deps.chain, deps.telemetry);
+    this.follower = new ChainFollower(deps, plan);
+    this.keeper = stages.keeper;
+    this.delivery = stages.delivery;
   }
 
   async run(): Promise<ScanResult> {
@@ -81,7 +68,7 @@ export class BlockScanner {
     } catch (error) {
       const clean = cleanStopReason(error);
       if (!clean) {
-        await this.saveBeforeFailing();
+        await this.keeper.saveBeforeFailing(this.budget.runId);
         await this.failedAtBlock(error);
         throw error;
       }
@@ -91,75 +78,110 @@ export class BlockScanner {
       stoppedBecause = clean;
     }
     // Another run moved the cursor: what this run scanned since is not its to record.
-    if (stoppedBecause !== 'cursor-conflict') {
-      try {
-        await this.saveAtEnd(stoppedBecause);
-      } catch (error) {
-        if (!(error instanceof CursorConflictError)) throw error;
-        this.deps.telemetry.log('warn', error.message, { runId: this.budget.runId });
-        stoppedBecause = 'cursor-conflict';
-      }
-    }
-    if (this.blocksScanned > 0 && this.cursor) await this.pastFailingBlock(this.cursor.height);
-    return {
-      stoppedBecause,
-      cursor: this.cursor,
-      blocksScanned: this.blocksScanned,
-      reorgs: this.reorgs,
-      published: this.published,
-    };
+    if (stoppedBecause !== 'cursor-conflict') stoppedBecause = await this.saveAtEnd(stoppedBecause);
+    const cursor = this.keeper.cursor;
+    if (this.blocksScanned > 0 && cursor) await this.pastFailingBlock(cursor.height);
+    return { stoppedBecause, blocksScanned: this.blocksScanned, reorgs: this.reorgs };
   }
 
   private async scan(): Promise<StopReason> {
-    await this.checkCursorStillCanonical();
+    const replaced = await this.follower.replacedCursor(this.keeper.cursor);
+    if (replaced) await this.rollBack(replaced);
     const total = Math.max(0, this.plan.lastHeight - this.nextHeight() + 1);
     while (this.nextHeight() <= this.plan.lastHeight) {
       const stop = this.stopReason();
       if (stop) return stop;
-      if (this.lease && !(await this.lease.keep())) return 'lease-held';
+      if (this.stages.lease && !(await this.stages.lease.keep())) return 'lease-held';
       const height = this.nextHeight();
-      const read = await this.readAhead.take(height, {
+      const step = await this.follower.next(height, this.keeper.head(), {
         lastHeight: this.plan.lastHeight,
         blocksLeft: this.plan.maxBlocks - this.blocksScanned,
         deadlineMs: this.budget.deadlineMs,
       });
-      // The API knows no block there: its tip moved back since we read it. Next cycle goes on from here.
-      if (!read) return 'caught-up';
-      const { block, events } = read;
-      const head = this.head();
-      if (head && !(await this.links.buildsOn(block, head))) {
-        this.readAhead.discard();
-        this.unlinked.beforeRewind(block.header, head);
+      if (step.kind === 'end') return 'caught-up';
+      if (step.kind === 'fork') {
         // The fork search starts from the stored cursor and its remembered blocks: store them first.
-        await this.save();
-        await this.rewindToForkPoint(block.header.hash);
+        await this.keeper.save();
+        await this.rollBack(step.newChainHash);
         continue;
       }
-      await this.processBlock(block, blockAlerts(block, events, this.plan.rules, this.plan.network));
+      await this.apply(step.block, step.events);
       this.budget.onBlockDone?.({ height, done: this.blocksScanned, total });
     }
     return 'caught-up';
   }
 
-  /**
-   * Parent checks find a reorg when the next block arrives. A reorg that replaced the cursor block without
-   * making the chain longer shows only in the tip: catch it now rather than at the next block.
-   */
-  private async checkCursorStillCanonical(): Promise<void> {
-    const cursor = this.cursor;
-    if (!cursor || cursor.height < this.plan.tip.height || cursor.hash === UNKNOWN_BLOCK_HASH) return;
-    if (cursor.height === this.plan.tip.height) {
-      if (cursor.hash !== this.plan.tip.hash) await this.rewindToForkPoint(this.plan.tip.hash);
-      return;
+  /** match → deliver → advance: the block's alerts, then the retractions its height makes due, then the cursor. */
+  private async apply(block: Block, events: ReadonlyMap<string, TxEvents>): Promise<void> {
+    const { state, telemetry } = this.deps;
+    const alerts: ChainAlert[] = blockAlerts(block, events, this.plan.rules, this.plan.network);
+    const report = await this.delivery.deliver(alerts);
+
+    // Alerts of a replaced block that the new chain carries again are confirmed, not retracted.
+    let pending = confirmOnNewChain(
+      this.keeper.head()?.pendingRetractions,
+      alerts.map((a) => a.key),
+    );
+    if (pending && block.header.height >= pending.untilHeight) {
+      const retractions = await retractionsFor(pending.keys, state, this.plan.network, telemetry);
+      await this.delivery.deliver(retractions);
+      for (const r of retractions) await state.markAlertRetracted(r.retracts, this.deps.clock.now());
+      pending = undefined;
     }
-    // The tip is below the cursor: the API's chain got shorter; ours is canonical only if still there.
-    const header = await this.deps.chain.getBlockHeader(cursor.height);
-    if (header?.hash !== cursor.hash) await this.rewindToForkPoint(this.plan.tip.hash);
+    await this.keeper.blockDone(
+      block.header,
+      alerts.map((a) => a.key),
+      pending,
+    );
+    this.blocksScanned += 1;
+    telemetry.log('debug', 'block scanned', {
+      blockHeight: block.header.height,
+      transactions: block.transactions.length,
+      alerts: alerts.length,
+      published: report.published.length,
+    });
+  }
+
+  /** Back to the fork point, remembering the replaced blocks' alerts until the rescan confirms or retracts each. */
+  private async rollBack(newChainHash: string): Promise<void> {
+    const rollback = await this.follower.rollback(this.keeper.cursor!, newChainHash);
+    this.reorgs += 1;
+    if (rollback.deep) await this.delivery.deliver([deepReorgKind.build(rollback.deep, this.plan.network)]);
+    this.deps.telemetry.log('warn', 'reorg: rescanning from the fork point', {
+      cursorHeight: rollback.from,
+      forkHeight: rollback.to.height,
+      depth: rollback.from - rollback.to.height,
+      alertsToRecheck: rollback.alertsToRecheck,
+    });
+    await this.keeper.rewind(rollback.to);
+  }
+
+  private nextHeight(): number {
+    return this.keeper.nextHeight(this.plan.firstHeight);
+  }
+
+  private stopReason(): StopReason | null {
+    if (this.budget.shouldStop?.()) return 'stop-requested';
+    if (this.blocksScanned >= this.plan.maxBlocks) return 'max-blocks';
+    if (this.deps.clock.now() >= this.budget.deadlineMs) return 'time-budget';
+    return null;
+  }
+
+  /** The cycle's last cursor write; another run having moved the cursor meanwhile ends it as a conflict. */
+  private async saveAtEnd(stoppedBecause: StopReason): Promise<StopReason> {
+    try {
+      await this.keeper.saveAtEnd(stoppedBecause !== 'lease-held' ? this.stages.lease : undefined);
+      return stoppedBecause;
+    } catch (error) {
+      if (!(error instanceof CursorConflictError)) throw error;
+      this.deps.telemetry.log('warn', error.message, { runId: this.budget.runId });
+      return 'cursor-conflict';
+    }
   }
 
   /**
-   * The run ends without getting past `nextHeight()`: count it, so that the same block failing run after run
-   * reaches the operator. A chain that does not link is told at once, since no retry of ours can fix it.
+   * The run ends without getting past the next height: count it, so that the same block failing run after
+   * run reaches the operator. A chain that does not link is told at once, since no retry of ours can fix it.
    */
   private async failedAtBlock(error: unknown): Promise<void> {
     const { telemetry, operator } = this.deps;
@@ -185,188 +207,6 @@ export class BlockScanner {
         reason: (error as Error).message,
       });
     }
-  }
-
-  /** The last block done: the unsaved progress, else the stored cursor. */
-  private head(): CursorPosition | null {
-    return this.progress ?? this.cursor;
-  }
-
-  private nextHeight(): number {
-    const head = this.head();
-    return head ? head.height + 1 : this.plan.firstHeight;
-  }
-
-  private stopReason(): StopReason | null {
-    if (this.budget.shouldStop?.()) return 'stop-requested';
-    if (this.blocksScanned >= this.plan.maxBlocks) return 'max-blocks';
-    if (this.deps.clock.now() >= this.budget.deadlineMs) return 'time-budget';
-    return null;
-  }
-
-  private async processBlock(block: Block, alerts: ChainAlert[]): Promise<void> {
-    const { state, telemetry } = this.deps;
-    const report = await this.deliver(alerts);
-
-    // Alerts of a replaced block that the new chain carries again are confirmed, not retracted.
-    let pending = confirmOnNewChain(
-      this.head()?.pendingRetractions,
-      alerts.map((a) => a.key),
-    );
-    if (pending && block.header.height >= pending.untilHeight) {
-      const retractions = await retractionsFor(pending.keys, state, this.plan.network, telemetry);
-      await this.deliver(retractions);
-      for (const r of retractions) await state.markAlertRetracted(r.retracts, this.deps.clock.now());
-      pending = undefined;
-    }
-
-    this.unsaved.push({
-      height: block.header.height,
-      hash: block.header.hash,
-      parentHash: block.header.parentHash ?? UNKNOWN_BLOCK_HASH,
-      alertKeys: alerts.map((a) => a.key),
-    });
-    this.progress = {
-      height: block.header.height,
-      hash: block.header.hash,
-      time: block.header.time,
-      ...(pending ? { pendingRetractions: pending } : {}),
-    };
-    this.blocksScanned += 1;
-    if (this.unsaved.length >= CHECKPOINT_BLOCKS) await this.save();
-    telemetry.log('debug', 'block scanned', {
-      blockHeight: block.header.height,
-      transactions: block.transactions.length,
-      alerts: alerts.length,
-      published: report.published.length,
-    });
-  }
-
-  private async deliver(alerts: readonly Alert[]): Promise<DeliveryReport> {
-    const routes = await this.routeSms(alerts);
-    const report = await deliverAlerts(alerts, this.deps, this.budget.alertStaleAfterMs, routes);
-    this.published.push(...report.published);
-    return report;
-  }
-
-  /**
-   * Decides which alerts are texted and which held for the digest, and keeps a grown tally with the cursor
-   * *before* the held alerts go out, so that a crash after publishing them cannot lose them from the digest.
-   * One cursor write, only when the tally grows (past the run's SMS budget). A first run with no stored
-   * cursor yet saves its progress to have one; before its first block there is nothing to keep it with, and
-   * that block's tally rides with its cursor write.
-   */
-  private async routeSms(alerts: readonly Alert[]): Promise<ReadonlyMap<string, SmsRoute> | undefined> {
-    const sms = this.plan.sms;
-    if (!sms || alerts.length === 0) return undefined;
-    const before = sms.held();
-    const routes = sms.routeAll(alerts);
-    const after = sms.held();
-    if (after && JSON.stringify(after) !== JSON.stringify(before)) {
-      if (this.cursor) {
-        const { version: _version, ...position } = this.cursor;
-        await this.moveCursor(position);
-      } else {
-        await this.save();
-      }
-    }
-    return routes;
-  }
-
-  /** Every cursor write carries the run's SMS tally, until the digest for it is sent. */
-  private async moveCursor(next: CursorPosition, options?: { releaseLeaseOf?: string }): Promise<void> {
-    const held = this.plan.sms?.held();
-    const { smsDigest: _previous, ...position } = next;
-    this.cursor = await this.deps.state.writeCursor(held ? { ...position, smsDigest: held } : position, this.cursor?.version ?? null, options);
-  }
-
-  /** Writes the progress: the blocks scanned since the stored cursor, then the cursor past them. */
-  private async save(options?: { releaseLeaseOf?: string }): Promise<boolean> {
-    if (!this.progress) return false;
-    await this.deps.state.putScannedBlocks(this.unsaved);
-    await this.moveCursor(this.progress, options);
-    this.progress = null;
-    this.unsaved = [];
-    return true;
-  }
-
-  /** The cycle's cursor write; it gives the lease back too, unless another run has taken it. */
-  private async saveAtEnd(stoppedBecause: StopReason): Promise<void> {
-    const releasing = this.lease && stoppedBecause !== 'lease-held' ? this.lease : undefined;
-    if (await this.save(releasing ? { releaseLeaseOf: releasing.owner } : undefined)) releasing?.releasedWithCursor();
-  }
-
-  /**
-   * A run that fails (the API gave up, a store error) still records the blocks it finished, so the next run
-   * does not redo them; if that write fails too, the next run rescans them, which the claims make harmless.
-   */
-  private async saveBeforeFailing(): Promise<void> {
-    try {
-      await this.save();
-    } catch (error) {
-      this.deps.telemetry.log('warn', 'could not save the progress before failing; the next run rescans those blocks', {
-        runId: this.budget.runId,
-        error: String(error),
-      });
-    }
-  }
-
-  /**
-   * The block at cursor + 1 does not build on the cursor block: find the fork point, move the cursor back to
-   * it and remember the replaced blocks' alerts until the rescan has confirmed or retracted each.
-   */
-  private async rewindToForkPoint(newChainHash: string): Promise<void> {
-    const cursor = this.cursor!;
-    const { chain, state, telemetry } = this.deps;
-    const search = await findForkPoint(cursor, chain, state);
-    this.reorgs += 1;
-    telemetry.metric('ReorgsDetected', 1);
-
-    let forkPoint: CursorPosition;
-    if (search.forkPoint) {
-      const { height, hash } = search.forkPoint;
-      forkPoint = { height, hash, time: search.forkPointTime ?? cursor.time };
-    } else {
-      forkPoint = await this.deepReorgFallback(cursor, newChainHash, search.windowFloor);
-    }
-    const orphanedKeys = search.orphaned.flatMap((b) => b.alertKeys);
-    const pending = mergePending(cursor.pendingRetractions, orphanedKeys, cursor.height);
-    telemetry.log('warn', 'reorg: rescanning from the fork point', {
-      cursorHeight: cursor.height,
-      forkHeight: forkPoint.height,
-      depth: cursor.height - forkPoint.height,
-      alertsToRecheck: orphanedKeys.length,
-    });
-    await this.moveCursor({ ...forkPoint, ...(pending ? { pendingRetractions: pending } : {}) });
-  }
-
-  /**
-   * No remembered block is canonical any more: the fork is deeper than the window. Say so loudly (error log,
-   * metric, an alert to the operator), then rescan the whole window from the canonical block below it, so
-   * that at least every remembered alert is confirmed or retracted.
-   */
-  private async deepReorgFallback(cursor: Cursor, newChainHash: string, windowFloor: number): Promise<CursorPosition> {
-    const { chain, telemetry, operator } = this.deps;
-    telemetry.metric('DeepReorgs', 1);
-    telemetry.log('error', 'deep reorg: no remembered block is canonical; events below the window cannot be checked', {
-      cursorHeight: cursor.height,
-      cursorHash: cursor.hash,
-      windowFloor,
-    });
-    await operator.notify({
-      kind: 'deep-reorg',
-      subject: `stacks-watch: a fork deeper than the ${cursor.height - windowFloor + 1} remembered blocks`,
-      message:
-        `None of the remembered blocks ${windowFloor} to ${cursor.height} is canonical any more: the scan had reached ` +
-        `block ${cursor.height} (${cursor.hash}), and the new chain's block above it is ${newChainHash}. The watcher ` +
-        `rescans from block ${Math.max(0, windowFloor - 1)}, confirming or retracting every alert it remembers; ` +
-        'events below that height cannot be checked. Look at the chain (an explorer) to see what the fork replaced.',
-    });
-    await this.deliver([deepReorgKind.build({ cursor, newChainHash, windowFloor }, this.plan.network)]);
-    const floorHeight = Math.max(0, windowFloor - 1);
-    const header = await chain.getBlockHeader(floorHeight);
-    if (!header) throw new Error(`deep reorg: the API has no block at height ${floorHeight} to rescan from`);
-    return { height: header.height, hash: header.hash, time: header.time };
   }
 }
 

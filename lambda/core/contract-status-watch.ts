@@ -4,10 +4,9 @@
 import type { ContractStatus, Network } from './domain';
 import type { ContractStatusAlert } from './alert-kinds/alert';
 import { contractStatusKind } from './alert-kinds/contract-status';
-import { deliverAlerts, type DeliveryPorts } from './delivery';
-import type { ChainApi, StoredContractStatus } from './ports';
+import type { DeliveryStage } from './delivery-stage';
+import type { ChainApi, StateStore, StoredContractStatus } from './ports';
 import { defaultRuleName, ruleMeta, type RuleMeta } from './rule-meta';
-import type { SmsBudget } from './sms-budget';
 
 export function statusChanged(previous: StoredContractStatus | undefined, current: ContractStatus): boolean {
   if (!previous) return true;
@@ -23,15 +22,14 @@ export async function watchContractStatuses(
   contractIds: readonly string[],
   network: Network,
   chain: ChainApi,
-  ports: DeliveryPorts,
-  staleAfterMs: number,
-  meta?: RuleMeta,
-  sms?: SmsBudget,
+  state: StateStore,
+  delivery: DeliveryStage,
+  meta: RuleMeta = ruleMeta(undefined, defaultRuleName('contracts')),
 ): Promise<StatusWatchResult> {
   if (contractIds.length === 0) return { checked: 0, alerts: [] };
   const [current, stored] = await Promise.all([
     chain.getContractStatuses(contractIds),
-    ports.state.readContractStatuses(contractIds),
+    state.readContractStatuses(contractIds),
   ]);
   const changes: { alert: ContractStatusAlert; next: StoredContractStatus }[] = [];
   for (const contractId of contractIds) {
@@ -41,12 +39,12 @@ export async function watchContractStatuses(
     if (!statusChanged(previous, now)) {
       // Keep the block height fresh (a pending deploy gets one when mined) without alerting.
       if (previous && previous.blockHeight !== now.blockHeight) {
-        await ports.state.writeContractStatus({ ...previous, blockHeight: now.blockHeight });
+        await state.writeContractStatus({ ...previous, blockHeight: now.blockHeight });
       }
       continue;
     }
     changes.push({
-      alert: contractStatusKind.build({ previous, current: now, meta: meta ?? ruleMeta(undefined, defaultRuleName('contracts')) }, network),
+      alert: contractStatusKind.build({ previous, current: now, meta }, network),
       next: {
         contractId,
         found: now.found,
@@ -59,7 +57,7 @@ export async function watchContractStatuses(
   }
   // One delivery for all changes, so a first run over a long watch list fills whole publish batches.
   const alerts = changes.map((c) => c.alert);
-  const report = await deliverAlerts(alerts, ports, staleAfterMs, sms?.routeAll(alerts));
-  for (const change of changes) await ports.state.writeContractStatus(change.next);
+  const report = await delivery.deliver(alerts);
+  for (const change of changes) await state.writeContractStatus(change.next);
   return { checked: contractIds.length, alerts: report.published as ContractStatusAlert[] };
 }

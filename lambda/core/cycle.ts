@@ -1,4 +1,5 @@
-// One watch cycle: take the lease, check contract statuses, scan new blocks, report what was done.
+// One watch cycle: take the lease; then statuses → for each block: match → deliver → advance; then the SMS
+// digest; then report. Every alert goes through one delivery stage, every cursor write through one keeper.
 // Pure orchestration over the ports: no AWS SDK, no fetch, no process.env.
 import type { Alert, AlertType } from './alert-kinds/alert';
 import type { WatchConfig } from './watch-config/watch-config-schema';
@@ -6,19 +7,149 @@ import type { CycleBudget, CycleDeps, CycleSummary, StopReason } from './cycle-t
 import { BlockScanner } from './block-scanner';
 import { watchContractStatuses } from './contract-status-watch';
 import { contractsThisCycle } from './contract-status-sweep';
-import { compileWatchRules } from './alert-kinds/rule-lists';
-import type { RuleMeta } from './rule-meta';
+import { compileWatchRules, type WatchRules } from './alert-kinds/rule-lists';
 import { RunLease } from './run-lease';
 import { AlertInFlightError } from './delivery';
+import { DeliveryStage } from './delivery-stage';
+import { CursorKeeper } from './cursor-keeper';
 import { reportApiDeprecations } from './api-deprecations';
 import { CATCH_UP_BLOCKS, SmsBudget } from './sms-budget';
-import { sendSmsDigest } from './sms-digest-delivery';
+import type { ChainTip } from './domain';
+
+/** What a cycle works with once it holds the lease. */
+interface Run {
+  deps: CycleDeps;
+  config: WatchConfig;
+  budget: CycleBudget;
+  rules: WatchRules;
+  keeper: CursorKeeper;
+  delivery: DeliveryStage;
+  sms: SmsBudget | undefined;
+  lease: RunLease;
+}
 
 export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: CycleBudget): Promise<CycleSummary> {
   const startedAt = deps.clock.now();
-  const { state, telemetry } = deps;
-  const summary: CycleSummary = {
-    runId: budget.runId,
+  const summary = emptySummary(budget.runId);
+  const lease = new RunLease(deps.state, deps.clock, budget.runId, budget.leaseTtlMs);
+  if (!(await lease.acquire())) {
+    deps.telemetry.log('warn', 'another run holds the lease; this run exits without doing anything', { runId: budget.runId });
+    return finish(summary, 'lease-held', deps, startedAt);
+  }
+  try {
+    // The tip is asked for while the statuses are checked: independent requests, so one round trip for
+    // both. Status alerts still go out before any block's; a failed tip is seen where it is awaited.
+    const tipRequest = deps.chain.getTip();
+    tipRequest.catch(() => {});
+    const run = await startRun(deps, config, budget, lease);
+    const statuses = await checkContractStatuses(run);
+    summary.contractsChecked = statuses.checked;
+    // Polling cycles inside one invocation skip the status check (contracts: []); only a real check reports.
+    if (config.contracts.length > 0) deps.telemetry.metric('ContractsWatched', config.contracts.length);
+
+    const tip = await tipRequest;
+    if (!tip) {
+      deps.telemetry.log('warn', 'the API has no chain tip yet (still syncing); no block scanned');
+      countAlerts(summary, run.delivery.published);
+      return finish(summary, 'api-not-synced', deps, startedAt);
+    }
+    const scan = await scanBlocks(run, tip);
+    Object.assign(summary, { blocksScanned: scan.blocksScanned, reorgs: scan.reorgs, tip: { height: tip.height, hash: tip.hash } });
+    await sendDigest(run, scan.stoppedBecause);
+    position(summary, run.keeper, tip, deps.clock.now());
+    countAlerts(summary, run.delivery.published);
+    return finish(summary, scan.stoppedBecause, deps, startedAt);
+  } finally {
+    await reportApiDeprecations(deps, budget.runId, budget.alertStaleAfterMs);
+    await lease.release();
+  }
+}
+
+/**
+ * The run's cursor keeper, delivery stage and SMS slots. A digest a crashed run owed goes first, so that this
+ * run's own tally starts afresh; a tally an earlier poll of this invocation left is this run's own, and goes on.
+ */
+async function startRun(deps: CycleDeps, config: WatchConfig, budget: CycleBudget, lease: RunLease): Promise<Run> {
+  // Read once: under the lease only this run moves the cursor.
+  const cursor = await deps.state.readCursor();
+  const polls = budget.smsPolls;
+  const owed = budget.smsPerRun === undefined ? undefined : cursor?.smsDigest;
+  const carried = owed && polls?.continueTally ? owed : undefined;
+  const sms =
+    budget.smsPerRun === undefined
+      ? undefined
+      : new SmsBudget(polls ? polls.textsLeft : budget.smsPerRun, { countedThrough: owed?.throughHeight ?? null, ...(carried ? { carried } : {}) });
+  const keeper = new CursorKeeper(deps.state, deps.telemetry, cursor, () => sms?.held());
+  const delivery = new DeliveryStage(deps, config.network, budget.alertStaleAfterMs, sms && { budget: sms, keepTally: () => keeper.keepSmsTally() });
+  if (owed && !carried) {
+    await delivery.deliverDigest(owed);
+    await keeper.smsDigestSent();
+  }
+  return { deps, config, budget, rules: compileWatchRules(config), keeper, delivery, sms, lease };
+}
+
+/**
+ * A status alert claimed by a run that may still be publishing it (a run killed at its timeout leaves such
+ * claims) is left to a later run, which finds the change again since nothing about it was stored: the
+ * block scan does not depend on it and goes on, rather than the whole cycle failing.
+ */
+async function checkContractStatuses({ deps, config, budget, rules, delivery, sms }: Run) {
+  try {
+    const contracts = contractsThisCycle(config.contracts, budget.statusSweep, deps.clock.now());
+    return await watchContractStatuses(contracts, config.network, deps.chain, deps.state, delivery, rules.contracts.meta);
+  } catch (error) {
+    if (!(error instanceof AlertInFlightError)) throw error;
+    deps.telemetry.log('warn', `${error.message}; contract statuses are checked again next run`, { runId: budget.runId });
+    return { checked: 0, alerts: [] };
+  } finally {
+    if (budget.smsPolls && sms) budget.smsPolls.textsLeft = sms.textsLeft();
+  }
+}
+
+async function scanBlocks(run: Run, tip: ChainTip) {
+  const { deps, config, budget, sms, keeper } = run;
+  const lastHeight = tip.height - config.confirmations;
+  const firstHeight = config.startHeight === 'latest' ? lastHeight : config.startHeight;
+  // Far behind the tip, alerts are old news by the time they are found: the digest, not a text each.
+  if (sms && lastHeight - keeper.nextHeight(firstHeight) + 1 > CATCH_UP_BLOCKS) sms.catchUp();
+  if (!keeper.cursor && firstHeight > lastHeight) {
+    // Not an error (the chain may be about to get there), but silence here looks like a watcher that works.
+    deps.telemetry.log(
+      'warn',
+      `startHeight ${firstHeight} is above the chain tip ${tip.height}` +
+        (config.confirmations > 0 ? ` less ${config.confirmations} confirmations` : '') +
+        `: nothing to scan yet; each run checks again and starts there once the chain reaches it`,
+    );
+  }
+  const plan = { network: config.network, rules: run.rules, firstHeight, lastHeight, tip: { height: tip.height, hash: tip.hash }, maxBlocks: config.maxBlocksPerRun };
+  const scan = await new BlockScanner(deps, plan, budget, { keeper, delivery: run.delivery, lease: run.lease }).run();
+  if (budget.smsPolls && sms) budget.smsPolls.textsLeft = sms.textsLeft();
+  return scan;
+}
+
+/**
+ * The digest for what this run held back from SMS. Not when another run moved the cursor: the tally it
+ * carries is that run's to send. Nor when another poll of this invocation follows: the tally stays with the
+ * cursor, and the last poll sends it.
+ */
+async function sendDigest({ budget, sms, delivery, keeper }: Run, stoppedBecause: StopReason): Promise<void> {
+  const held = sms?.held();
+  if (!held || stoppedBecause === 'cursor-conflict' || budget.smsPolls?.deferDigest) return;
+  await delivery.deliverDigest(held);
+  await keeper.smsDigestSent();
+}
+
+function position(summary: CycleSummary, keeper: CursorKeeper, tip: ChainTip, nowMs: number): void {
+  const cursor = keeper.cursor;
+  if (!cursor) return;
+  summary.cursor = { height: cursor.height, hash: cursor.hash };
+  summary.lagBlocks = Math.max(0, tip.height - cursor.height);
+  summary.lagSeconds = Math.max(0, Math.round(nowMs / 1000 - cursor.time));
+}
+
+function emptySummary(runId: string): CycleSummary {
+  return {
+    runId,
     stoppedBecause: 'caught-up',
     blocksScanned: 0,
     alertsPublished: 0,
@@ -31,126 +162,6 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     lagSeconds: null,
     durationMs: 0,
   };
-
-  const lease = new RunLease(state, deps.clock, budget.runId, budget.leaseTtlMs);
-  if (!(await lease.acquire())) {
-    telemetry.log('warn', 'another run holds the lease; this run exits without doing anything', { runId: budget.runId });
-    return finish(summary, 'lease-held', deps, startedAt);
-  }
-  try {
-    const published: Alert[] = [];
-    // The tip is asked for while the statuses are checked: independent requests, so one round trip for
-    // both. Status alerts still go out before any block's; a failed tip is seen where it is awaited.
-    const tipRequest = deps.chain.getTip();
-    tipRequest.catch(() => {});
-    // A digest a crashed run owed goes first, so that this run's own tally starts afresh; a tally an earlier
-    // poll of this invocation left is this run's own, and goes on.
-    // Read once: under the lease only this run moves the cursor.
-    let cursor = await state.readCursor();
-    const polls = budget.smsPolls;
-    const owed = budget.smsPerRun === undefined ? undefined : cursor?.smsDigest;
-    const carried = owed && polls?.continueTally ? owed : undefined;
-    if (owed && !carried) {
-      const flushed = await sendSmsDigest(owed, cursor, config.network, deps, budget.alertStaleAfterMs);
-      cursor = flushed.cursor;
-      published.push(...flushed.sent);
-    }
-    const rules = compileWatchRules(config);
-    const sms =
-      budget.smsPerRun === undefined
-        ? undefined
-        : new SmsBudget(polls ? polls.textsLeft : budget.smsPerRun, {
-            countedThrough: owed?.throughHeight ?? null,
-            ...(carried ? { carried } : {}),
-          });
-    const statuses = await checkContractStatuses(deps, config, budget, rules.contracts.meta, sms);
-    if (polls && sms) polls.textsLeft = sms.textsLeft();
-    summary.contractsChecked = statuses.checked;
-    published.push(...statuses.alerts);
-    // Polling cycles inside one invocation skip the status check (contracts: []); only a real check reports.
-    if (config.contracts.length > 0) telemetry.metric('ContractsWatched', config.contracts.length);
-
-    const tip = await tipRequest;
-    if (!tip) {
-      telemetry.log('warn', 'the API has no chain tip yet (still syncing); no block scanned');
-      countAlerts(summary, published);
-      return finish(summary, 'api-not-synced', deps, startedAt);
-    }
-    summary.tip = { height: tip.height, hash: tip.hash };
-    const lastHeight = tip.height - config.confirmations;
-    const firstHeight = config.startHeight === 'latest' ? lastHeight : config.startHeight;
-    // Far behind the tip, alerts are old news by the time they are found: the digest, not a text each.
-    if (sms && lastHeight - (cursor ? cursor.height + 1 : firstHeight) + 1 > CATCH_UP_BLOCKS) sms.catchUp();
-    if (!cursor && firstHeight > lastHeight) {
-      // Not an error (the chain may be about to get there), but silence here looks like a watcher that works.
-      telemetry.log(
-        'warn',
-        `startHeight ${firstHeight} is above the chain tip ${tip.height}` +
-          (config.confirmations > 0 ? ` less ${config.confirmations} confirmations` : '') +
-          `: nothing to scan yet; each run checks again and starts there once the chain reaches it`,
-      );
-    }
-    const scanner = new BlockScanner(
-      deps,
-      {
-        network: config.network,
-        rules,
-        firstHeight,
-        lastHeight,
-        tip: summary.tip,
-        maxBlocks: config.maxBlocksPerRun,
-        ...(sms ? { sms } : {}),
-      },
-      budget,
-      cursor,
-      lease,
-    );
-    const scan = await scanner.run();
-    Object.assign(summary, { blocksScanned: scan.blocksScanned, reorgs: scan.reorgs });
-    published.push(...scan.published);
-    let finalCursor = scan.cursor;
-    if (polls && sms) polls.textsLeft = sms.textsLeft();
-    const held = sms?.held();
-    // Not when another run moved the cursor: the tally it carries is that run's to send. Nor when another
-    // poll of this invocation follows: the tally stays with the cursor, and the last poll sends it.
-    if (held && scan.stoppedBecause !== 'cursor-conflict' && !polls?.deferDigest) {
-      const digest = await sendSmsDigest(held, finalCursor, config.network, deps, budget.alertStaleAfterMs);
-      finalCursor = digest.cursor;
-      published.push(...digest.sent);
-    }
-    if (finalCursor) {
-      summary.cursor = { height: finalCursor.height, hash: finalCursor.hash };
-      summary.lagBlocks = Math.max(0, tip.height - finalCursor.height);
-      summary.lagSeconds = Math.max(0, Math.round(deps.clock.now() / 1000 - finalCursor.time));
-    }
-    countAlerts(summary, published);
-    return finish(summary, scan.stoppedBecause, deps, startedAt);
-  } finally {
-    await reportApiDeprecations(deps, budget.runId, budget.alertStaleAfterMs);
-    await lease.release();
-  }
-}
-
-/**
- * A status alert claimed by a run that may still be publishing it (a run killed at its timeout leaves such
- * claims) is left to a later run, which finds the change again since nothing about it was stored: the
- * block scan does not depend on it and goes on, rather than the whole cycle failing.
- */
-async function checkContractStatuses(
-  deps: CycleDeps,
-  config: WatchConfig,
-  budget: CycleBudget,
-  contractsMeta: RuleMeta,
-  sms: SmsBudget | undefined,
-) {
-  try {
-    const contracts = contractsThisCycle(config.contracts, budget.statusSweep, deps.clock.now());
-    return await watchContractStatuses(contracts, config.network, deps.chain, deps, budget.alertStaleAfterMs, contractsMeta, sms);
-  } catch (error) {
-    if (!(error instanceof AlertInFlightError)) throw error;
-    deps.telemetry.log('warn', `${error.message}; contract statuses are checked again next run`, { runId: budget.runId });
-    return { checked: 0, alerts: [] };
-  }
 }
 
 function countAlerts(summary: CycleSummary, alerts: readonly Alert[]): void {

@@ -1,0 +1,114 @@
+// The only writer of the cursor. It holds the cursor as stored, the progress past it whose alerts are all
+// delivered but not yet written, and the blocks scanned since (remembered with the next write, in one
+// stretch); it writes at a checkpoint, before a fork search, at the end of the run (giving the lease back in
+// the same write), before failing, and when the SMS tally grows or its digest is sent.
+//
+// The cursor is written once per cycle (and every CHECKPOINT_BLOCKS blocks of a catch-up), not after every
+// block: a write per block was most of what a quiet cycle cost. A crash in between loses no alert and
+// doubles none: the next run rescans from the stored cursor, and the alert claims say `sent` for every
+// alert already delivered.
+import { UNKNOWN_BLOCK_HASH, type BlockHeader } from './domain';
+import type { PendingSmsDigest } from './alert-kinds/sms-digest';
+import type { Cursor, CursorPosition, PendingRetractions, ScannedBlock, StateStore, Telemetry } from './ports';
+import type { RunLease } from './run-lease';
+
+/** A catch-up writes the cursor at least this often, so a run killed mid-way rescans at most this many blocks. */
+export const CHECKPOINT_BLOCKS = 50;
+
+export class CursorKeeper {
+  /** Where the scan has got to past the stored cursor: every alert up to it delivered, not yet written. */
+  private progress: CursorPosition | null = null;
+  /** The blocks done since the stored cursor, written with the next cursor write. */
+  private unsaved: ScannedBlock[] = [];
+
+  constructor(
+    private readonly state: StateStore,
+    private readonly telemetry: Telemetry,
+    /** The cursor as stored (read once per cycle: under the lease only this run moves it). */
+    private stored: Cursor | null,
+    /** The run's SMS tally, carried by every write until its digest is sent. */
+    private readonly smsTally: () => PendingSmsDigest | undefined = () => undefined,
+  ) {}
+
+  /** The cursor as last written. */
+  get cursor(): Cursor | null {
+    return this.stored;
+  }
+
+  /** The last block done: the unsaved progress, else the stored cursor. */
+  head(): CursorPosition | null {
+    return this.progress ?? this.stored;
+  }
+
+  nextHeight(firstHeight: number): number {
+    const head = this.head();
+    return head ? head.height + 1 : firstHeight;
+  }
+
+  /** A block's alerts are all delivered: the scan is past it. Written at the next checkpoint. */
+  async blockDone(header: BlockHeader, alertKeys: string[], pendingRetractions: PendingRetractions | undefined): Promise<void> {
+    this.unsaved.push({ height: header.height, hash: header.hash, parentHash: header.parentHash ?? UNKNOWN_BLOCK_HASH, alertKeys });
+    this.progress = { height: header.height, hash: header.hash, time: header.time, ...(pendingRetractions ? { pendingRetractions } : {}) };
+    if (this.unsaved.length >= CHECKPOINT_BLOCKS) await this.save();
+  }
+
+  /** Writes the progress: the blocks done since the stored cursor, then the cursor past them. */
+  async save(options?: { releaseLeaseOf?: string }): Promise<boolean> {
+    if (!this.progress) return false;
+    await this.state.putScannedBlocks(this.unsaved);
+    await this.write(this.progress, options);
+    this.progress = null;
+    this.unsaved = [];
+    return true;
+  }
+
+  /** Back to the fork point after a reorg, with the replaced blocks' alerts to confirm or retract. */
+  async rewind(forkPoint: CursorPosition): Promise<void> {
+    await this.write(forkPoint);
+  }
+
+  /**
+   * The SMS tally grew: keep it with the cursor *before* the held alerts go out, so that a crash after
+   * publishing them cannot lose them from the digest. A first run with no cursor yet saves its progress to
+   * have one; before its first block there is nothing to keep it with, and that block's write carries it.
+   */
+  async keepSmsTally(): Promise<void> {
+    if (this.stored) {
+      const { version: _version, ...position } = this.stored;
+      await this.write(position);
+    } else {
+      await this.save();
+    }
+  }
+
+  /** A digest was delivered: the tally it summed up leaves the cursor (a crash before this resends nothing). */
+  async smsDigestSent(): Promise<void> {
+    if (!this.stored?.smsDigest) return;
+    const { version, smsDigest: _sent, ...position } = this.stored;
+    this.stored = await this.state.writeCursor(position, version);
+  }
+
+  /** The cycle's last write; it gives the lease back too, unless another run has taken it. */
+  async saveAtEnd(lease: RunLease | undefined): Promise<void> {
+    if (await this.save(lease ? { releaseLeaseOf: lease.owner } : undefined)) lease?.releasedWithCursor();
+  }
+
+  /**
+   * A run that fails (the API gave up, a store error) still records the blocks it finished, so the next run
+   * does not redo them; if that write fails too, the next run rescans them, which the claims make harmless.
+   */
+  async saveBeforeFailing(runId: string): Promise<void> {
+    try {
+      await this.save();
+    } catch (error) {
+      this.telemetry.log('warn', 'could not save the progress before failing; the next run rescans those blocks', { runId, error: String(error) });
+    }
+  }
+
+  /** Every cursor write carries the run's SMS tally, until the digest for it is sent. */
+  private async write(next: CursorPosition, options?: { releaseLeaseOf?: string }): Promise<void> {
+    const held = this.smsTally();
+    const { smsDigest: _previous, ...position } = next;
+    this.stored = await this.state.writeCursor(held ? { ...position, smsDigest: held } : position, this.stored?.version ?? null, options);
+  }
+}
