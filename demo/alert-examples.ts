@@ -10,7 +10,7 @@ import { render } from '../lambda/core/render';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Headings, in the order the README's Alerts section lists the kinds. */
+/** Headings, in the order docs/alert-reference.md lists the kinds. */
 const TITLES: Record<AlertType, string> = {
   contract_status: 'Contract deployment status',
   token_transfer: 'STX transfer to a watched address',
@@ -76,7 +76,7 @@ const doc = [
   '',
   'Every kind of alert as `npm run demo` raises it, for people (the email: subject, then body; `npm start`',
   'prints a shorter terminal form) and for programs (`npm start -- --json`, one JSON object per line; the fields',
-  'are listed in the README\'s Alerts section). Written by `npm run docs:alerts` from the demo\'s output; the',
+  'are listed in alert-reference.md). Written by `npm run docs:alerts` from the demo\'s output; the',
   'values come from the demo\'s fake chain, so addresses and hashes are not real ones. A named rule\'s name leads',
   'the subject, the SMS and the terminal line (the call, the sBTC mint below); every alert carries `rule` and',
   '`severity`.',

@@ -21,7 +21,7 @@ const START_WAIT_MS = 60_000;
 const say = (text: string) => process.stderr.write(`demo ▸ ${text}\n`);
 
 async function main(): Promise<number> {
-  // The demo shows alerts; Hiro's deprecation warnings (once per process, see the README) would only distract.
+  // The demo shows alerts; Hiro's deprecation warnings (once per process, see docs/api-routes.md) would only distract.
   const fake = createFakeHiro({ deprecationWarnings: false });
   prepareChain(fake.chain);
   const server = await fake.start({ port: PORT });

@@ -14,7 +14,7 @@ function problemsOf(input: unknown): ConfigProblem[] {
 const paths = (input: unknown) => problemsOf(input).map((p) => p.path);
 
 describe('where and calls in the watch config', () => {
-  it('accepts the README\'s worked examples and keeps their rules as written', () => {
+  it('accepts the worked examples of docs/rules-and-conditions.md and keeps their rules as written', () => {
     const input = {
       network: 'mainnet',
       contractLogs: [
@@ -87,9 +87,8 @@ describe('where and calls in the watch config', () => {
     expect(problemsOf({ network: 'mainnet', calls: [] })[0]?.message).toContain('"calls" are all empty');
   });
 
-  it('accepts every config of the README\'s rule section as it is written there', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('## Rules on logs and calls'), readme.indexOf('## The local runner'));
+  it('accepts every config of docs/rules-and-conditions.md as it is written there', () => {
+    const section = readFileSync(new URL('../../docs/rules-and-conditions.md', import.meta.url), 'utf8');
     const configs = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>).filter((c) => 'network' in c);
     expect(configs).toHaveLength(3);
     for (const config of configs) expect(parseWatchConfig(config)).toMatchObject({ ok: true });

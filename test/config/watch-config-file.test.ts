@@ -12,13 +12,13 @@ import {
   parseWatchConfigText,
 } from '../../lambda/config/watch-config';
 
-const POX4 = 'SP000000000000000000002Q6VF78.pox-4';
+const POX5 = 'SP000000000000000000002Q6VF78.pox-5';
 const repoFile = (name: string) => fileURLToPath(new URL(`../../${name}`, import.meta.url));
-const VALID_TEXT = JSON.stringify({ network: 'mainnet', contractLogs: [{ contractId: POX4 }] });
+const VALID_TEXT = JSON.stringify({ network: 'mainnet', contractLogs: [{ contractId: POX5 }] });
 
 describe('parseWatchConfigText', () => {
   it('parses and validates JSON text', () => {
-    expect(parseWatchConfigText(VALID_TEXT, 'watch.json')).toMatchObject({ ok: true, config: { contractLogs: [{ contractId: POX4 }] } });
+    expect(parseWatchConfigText(VALID_TEXT, 'watch.json')).toMatchObject({ ok: true, config: { contractLogs: [{ contractId: POX5 }] } });
   });
 
   it('turns a syntax error into one problem naming the file, line and column', () => {
@@ -102,7 +102,7 @@ describe('loadWatchConfigFile', () => {
 
   it('throws a WatchConfigError listing the problems of an invalid file', async () => {
     const path = join(dir, 'invalid.json');
-    await writeFile(path, JSON.stringify({ network: 'main', contracts: [POX4], confirmations: -1 }));
+    await writeFile(path, JSON.stringify({ network: 'main', contracts: [POX5], confirmations: -1 }));
     const error = await loadWatchConfigFile(path).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WatchConfigError);
     expect((error as WatchConfigError).problems.map((p) => p.path)).toEqual(['$.network', '$.confirmations']);
@@ -129,7 +129,7 @@ describe('the watch configs shipped in the repository', () => {
     expect(config).toMatchObject({ network: 'mainnet', startHeight: 'latest' });
     expect(config.contracts.length).toBeGreaterThan(0);
     expect(config.addresses.length).toBeGreaterThan(0);
-    expect(config.contractLogs.map((r) => r.contractId)).toContain(POX4);
+    expect(config.contractLogs.map((r) => r.contractId)).toContain(POX5);
   });
 
   it('watch.example.json is valid and shows every field', async () => {

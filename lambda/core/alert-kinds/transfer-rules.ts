@@ -81,7 +81,7 @@ function ruleSchema(network: Network | null, meta: RuleMetaParts) {
   );
 }
 
-/** A rule on asset movements: see the README's "transfers". */
+/** A rule on asset movements: see docs/watch-config.md, "transfers". */
 export type TransferRule = z.output<ReturnType<typeof ruleSchema>>;
 
 /** A transfer rule with its threshold as a bigint: amounts can exceed 2^53. */

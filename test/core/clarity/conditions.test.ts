@@ -137,7 +137,7 @@ describe('where conditions in the config', () => {
     ]);
   });
 
-  it('accepts the worked examples of the README', () => {
+  it('accepts the worked examples of docs/rules-and-conditions.md', () => {
     expect(conditionProblems({ action: 'withdraw', amount: { gte: '1000000000' }, user: { in: [ALICE, BOB] } })).toEqual([]);
     expect(conditionProblems({ topic: 'withdrawal-create', amount: { gte: 100000000 } })).toEqual([]);
     expect(conditionProblems({ $: { startsWith: 'err' } })).toEqual([]);
