@@ -1,0 +1,85 @@
+// The local runner's adapters: the Hiro client, file or DynamoDB state, stdout or SNS; and `--status`.
+// The AWS adapters load only when asked for, so a local run never pays for the AWS SDK.
+import { operatorChannelOverLog } from '../core/operator-log';
+import type { CycleDeps } from '../core/cycle-types';
+import type { Publisher, StateStore, Telemetry } from '../core/ports';
+import type { WatchConfig } from '../core/watch-config/watch-config-schema';
+import { createHiroClient, type HiroClient } from '../hiro';
+import { FileStateStore } from '../adapters/file/file-state-store';
+import { createStdoutPublisher } from '../adapters/stdout/stdout-publisher';
+import { EnvironmentError, type ApiSettings } from '../runtime/api-env';
+import type { CliOptions } from './args';
+import { describeStatus } from './describe';
+import { clearProgress, EXIT } from './terminal';
+
+export async function printStatus(deps: CycleDeps & { chain: HiroClient }, options: CliOptions, config: WatchConfig): Promise<number> {
+  const cursor = await deps.state.readCursor();
+  let tip: { height: number } | { error: string };
+  try {
+    const chainTip = await deps.chain.getTip();
+    tip = chainTip ? { height: chainTip.height } : { error: 'the API has no chain tip yet' };
+  } catch (error) {
+    tip = { error: (error as Error).message };
+  }
+  const statePath = options.table ? `DynamoDB table ${options.table}` : options.state;
+  process.stdout.write(describeStatus({ statePath, network: config.network, cursor, nowMs: Date.now(), tip }));
+  return EXIT.ok;
+}
+
+export async function buildDeps(options: CliOptions, config: WatchConfig, telemetry: Telemetry, api: ApiSettings) {
+  const operator = operatorChannelOverLog(telemetry);
+  const chain = createHiroClient({
+    ...api,
+    // --status asks for the tip once and says when it cannot: no retries behind its back.
+    ...(options.status ? { maxRetries: 0 } : {}),
+    log: (level, message, attributes) => telemetry.log(level, message, attributes),
+    operator,
+  });
+  const state: StateStore = options.table
+    ? await openDynamoState(options.table, config, telemetry)
+    : await FileStateStore.open(options.state, config.network);
+  const publisher: Publisher = options.topic
+    ? await openSnsPublisher(options.topic, telemetry)
+    : createStdoutPublisher(process.stdout, options.json ? 'json' : 'human');
+  const clearing: Publisher = {
+    publish: (alerts) => {
+      clearProgress();
+      return publisher.publish(alerts);
+    },
+  };
+  return {
+    chain,
+    state,
+    publisher: clearing,
+    clock: { now: () => Date.now() },
+    telemetry,
+    operator,
+  };
+}
+
+async function openDynamoState(tableName: string, config: WatchConfig, telemetry: Telemetry): Promise<StateStore> {
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+  const { createDynamoStateStore } = await import('../adapters/dynamodb');
+  const client = new DynamoDBClient({});
+  await requireRegion(() => client.config.region());
+  return createDynamoStateStore({ client, tableName, network: config.network, log: telemetry.log });
+}
+
+/** The SDK's own "Region is missing" does not say what to set. */
+async function requireRegion(region: () => Promise<string>): Promise<void> {
+  let found: string | undefined;
+  try {
+    found = await region();
+  } catch {
+    found = undefined;
+  }
+  if (!found) {
+    throw new EnvironmentError('--table needs an AWS region: set AWS_REGION (e.g. AWS_REGION=us-east-1), or a region in your AWS profile');
+  }
+}
+
+async function openSnsPublisher(topicArn: string, telemetry: Telemetry): Promise<Publisher> {
+  const { SNSClient } = await import('@aws-sdk/client-sns');
+  const { createSnsPublisher } = await import('../adapters/sns');
+  return createSnsPublisher({ client: new SNSClient({ maxAttempts: 1 }), topicArn, log: telemetry.log });
+}

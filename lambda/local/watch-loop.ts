@@ -1,0 +1,104 @@
+// The local runner's watch loop: a cycle, then a pause of the interval (none while behind the tip), through
+// outages, until Ctrl-C; the first cycle failing is a setup problem and stops the runner.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { runCycle } from '../core/cycle';
+import { SMS_PER_RUN_DEFAULT } from '../core/sms-budget';
+import type { CycleDeps, CycleSummary } from '../core/cycle-types';
+import type { StatusSweep } from '../core/contract-status-sweep';
+import type { Telemetry } from '../core/ports';
+import type { WatchConfig } from '../core/watch-config/watch-config-schema';
+import { contractStatusSweep, HiroNetworkError } from '../hiro';
+import type { ApiSettings } from '../runtime/api-env';
+import type { CliOptions } from './args';
+import { unreachableMessage } from './api-check';
+import { cycleLine } from './describe';
+import { OutageTracker } from './outage';
+import { clearProgress, endProgress, EXIT, showProgress, startProgress } from './terminal';
+
+/** A local cycle stops at a block boundary after this long, so the cursor is saved at least this often. */
+const CYCLE_BUDGET_MS = 50 * 60_000;
+/**
+ * The lease is renewed between blocks, so it can be short: a killed runner holds up the next one (on a
+ * DynamoDB table; a state file's lock is freed at once when its process is gone) for at most this long.
+ */
+const LEASE_TTL_MS = 2 * 60_000;
+
+export async function runLoop(deps: CycleDeps, config: WatchConfig, options: CliOptions, telemetry: Telemetry, api: ApiSettings): Promise<number> {
+  // One cycle checks every contract; a runner that keeps going sweeps a long list a slice per interval.
+  const statusSweep = options.once
+    ? undefined
+    : contractStatusSweep(api.requestsPerMinute, options.intervalSeconds * 1000);
+  let stopRequested = false;
+  let wake: (() => void) | undefined;
+  process.on('SIGINT', () => {
+    if (stopRequested) process.exit(130);
+    stopRequested = true;
+    telemetry.log('info', 'stopping after the current block (Ctrl-C again to quit at once)');
+    wake?.();
+  });
+  process.on('SIGTERM', () => {
+    stopRequested = true;
+    wake?.();
+  });
+
+  const outage = new OutageTracker(options.intervalSeconds * 1000, (level, message) => telemetry.log(level, message));
+  let worked = false;
+  for (;;) {
+    let pauseMs = options.intervalSeconds * 1000;
+    try {
+      const summary = await oneCycle(deps, config, () => stopRequested, { statusSweep, toSns: options.topic !== undefined });
+      worked = true;
+      outage.succeeded();
+      const line = cycleLine(summary);
+      if (line) telemetry.log('info', line);
+      // Behind the tip with budget left: go on at once rather than waiting a whole interval.
+      if (summary.stoppedBecause === 'max-blocks' || summary.stoppedBecause === 'time-budget') pauseMs = 0;
+    } catch (error) {
+      const failure = error as Error;
+      // A first cycle that fails is a setup problem more often than an outage: say so and stop.
+      if (options.once || !worked) {
+        const message = failure instanceof HiroNetworkError ? unreachableMessage(api.baseUrl, failure) : `cycle failed: ${failure.message}`;
+        clearProgress();
+        process.stderr.write(`${message}\n`);
+        return EXIT.failure;
+      }
+      pauseMs = outage.failed(failure);
+    }
+    if (options.once || stopRequested) return EXIT.ok;
+    if (pauseMs > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pauseMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    if (stopRequested) return EXIT.ok;
+  }
+}
+
+async function oneCycle(
+  deps: CycleDeps,
+  config: WatchConfig,
+  shouldStop: () => boolean,
+  { statusSweep, toSns }: { statusSweep: StatusSweep | undefined; toSns: boolean },
+): Promise<CycleSummary> {
+  startProgress();
+  try {
+    return await runCycle(deps, config, {
+      runId: `cli:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+      deadlineMs: deps.clock.now() + CYCLE_BUDGET_MS,
+      leaseTtlMs: LEASE_TTL_MS,
+      alertStaleAfterMs: LEASE_TTL_MS,
+      shouldStop,
+      ...(statusSweep ? { statusSweep } : {}),
+      // Only an SNS topic reaches phones; stdout prints every alert.
+      ...(toSns ? { smsPerRun: config.smsPerRun ?? SMS_PER_RUN_DEFAULT } : {}),
+      onBlockDone: showProgress,
+    });
+  } finally {
+    endProgress();
+  }
+}
