@@ -4,7 +4,7 @@
 // waits and assumed round trips (Hiro 100 ms, DynamoDB 5 ms, SNS 30 ms) are timers that overlap as they
 // would (requests in parallel wait together), local work is measured, so a cycle's duration is what the
 // function would be billed for.
-import { SMS_PER_RUN_DEFAULT } from '../lambda/core/sms-budget';
+import { SMS_PER_RUN_DEFAULT, SmsBudget } from '../lambda/core/sms-budget';
 import { operatorChannelOverLog } from '../lambda/core/operator-log';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { runCycle } from '../lambda/core/cycle';
@@ -105,14 +105,20 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
       const before = { ...usage, writeUnitsByItem: { ...usage.writeUnitsByItem }, at: clock.now(), requests: api.fake.count() };
       const { telemetry } = captured;
       captured.start();
-      const summary = await runCycle({ chain: chainApi, state, publisher, clock, telemetry, operator: operatorChannelOverLog(telemetry) }, scenario.config, {
-        runId: `cost-${cycle}`,
-        deadlineMs: clock.now() + 105_000,
-        leaseTtlMs: 120_000,
-        alertStaleAfterMs: 120_000,
-        // As the handler runs a cycle: alerts past the run's texts are held for one SMS digest.
-        smsPerRun: SMS_PER_RUN_DEFAULT,
-      }).catch((error: unknown) => {
+      // As the handler runs an invocation: alerts past its texts are held for one SMS digest at its end.
+      const ports = { state, clock, telemetry, operator: operatorChannelOverLog(telemetry) };
+      const sms = new SmsBudget(publisher, ports, { network: scenario.config.network, perInvocation: SMS_PER_RUN_DEFAULT, staleAfterMs: 120_000 });
+      const summary = await (async () => {
+        await sms.start();
+        const done = await runCycle({ chain: chainApi, publisher: sms, ...ports }, scenario.config, {
+          runId: `cost-${cycle}`,
+          deadlineMs: clock.now() + 105_000,
+          leaseTtlMs: 120_000,
+          alertStaleAfterMs: 120_000,
+        });
+        await sms.flush();
+        return done;
+      })().catch((error: unknown) => {
         captured.stop();
         throw error;
       });

@@ -10,8 +10,8 @@ import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { Context } from 'aws-lambda';
 import { operatorChannelOverLog } from './core/operator-log';
 import { runCycle } from './core/cycle';
-import { SMS_PER_RUN_DEFAULT } from './core/sms-budget';
-import type { CycleSummary, SmsPolls } from './core/cycle-types';
+import { SMS_PER_RUN_DEFAULT, SmsBudget, withDigests } from './core/sms-budget';
+import type { CycleSummary } from './core/cycle-types';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
 import { parseWatchConfigText, WatchConfigError } from './config/watch-config';
 import { contractStatusSweep, createHiroClient, type HiroClient } from './hiro';
@@ -21,7 +21,7 @@ import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
 import { readApiSettings } from './runtime/api-env';
 import { readLambdaSettings, type LambdaSettings } from './runtime/lambda-env';
 import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
-import { pollWhileCaughtUp, type PollTurn } from './runtime/poll-loop';
+import { pollWhileCaughtUp } from './runtime/poll-loop';
 
 /** Stop starting blocks this long before the invocation times out (the issue's floor is 10 s). */
 export const SAFETY_MARGIN_MS = 15_000;
@@ -63,15 +63,20 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
       log: (level, message, attributes) => logger[level](message, attributes ?? {}),
       operator,
     });
-    const deps = {
-      chain,
+    const timeLeftMs = context.getRemainingTimeInMillis();
+    const ports = {
       state: createDynamoStateStore({ client: dynamo, tableName: settings.tableName, network: config.network, log: telemetry.log }),
-      publisher: createSnsPublisher({ client: sns, topicArn: settings.topicArn, log: telemetry.log }),
       clock: { now: () => Date.now() },
       telemetry,
       operator,
     };
-    const timeLeftMs = context.getRemainingTimeInMillis();
+    // SNS reaches phones: the invocation texts `smsPerRun` alerts and sums up the rest in one digest.
+    const publisher = new SmsBudget(createSnsPublisher({ client: sns, topicArn: settings.topicArn, log: telemetry.log }), ports, {
+      network: config.network,
+      perInvocation: config.smsPerRun ?? SMS_PER_RUN_DEFAULT,
+      staleAfterMs: timeLeftMs,
+    });
+    const deps = { chain, publisher, ...ports };
     const workMs = Math.min(timeLeftMs - SAFETY_MARGIN_MS, (settings.runSeconds ?? Infinity) * 1000);
     const deadlineMs = startedAt + workMs;
     const budget = {
@@ -83,21 +88,13 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
       ...(settings.scheduleSeconds
         ? { statusSweep: contractStatusSweep(apiSettings.requestsPerMinute, settings.scheduleSeconds * 1000) }
         : {}),
-      smsPerRun: config.smsPerRun ?? SMS_PER_RUN_DEFAULT,
     };
+    const owed = await publisher.start();
     // Optional fast mode: keep polling inside the invocation so an event is alerted seconds after its block.
-    // Polling, the invocation is the run: its polls share the texts and send one SMS digest, with the last.
-    const smsPolls: SmsPolls | undefined =
-      settings.pollIntervalSeconds > 0 ? { textsLeft: budget.smsPerRun, continueTally: false, deferDigest: false } : undefined;
-    const pollBudget = (turn: PollTurn, later: boolean) => {
-      if (!smsPolls) return {};
-      Object.assign(smsPolls, { continueTally: later, deferDigest: !turn.lastPoll });
-      return { smsPolls };
-    };
-    const summary = await pollWhileCaughtUp(
-      (turn) => runCycle(deps, config, { ...budget, ...pollBudget(turn, false) }),
-      (turn) =>
-        runCycle(deps, { ...config, contracts: [] }, { ...budget, runId: `${budget.runId}:${Date.now()}`, ...pollBudget(turn, true) }),
+    // Its polls share the invocation's texts; the one digest goes out at its end.
+    const cycles = await pollWhileCaughtUp(
+      () => runCycle(deps, config, budget),
+      () => runCycle(deps, { ...config, contracts: [] }, { ...budget, runId: `${budget.runId}:${Date.now()}` }),
       {
         intervalMs: settings.pollIntervalSeconds * 1000,
         deadlineMs,
@@ -105,6 +102,7 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       },
     );
+    const summary = withDigests(cycles, [...owed, ...(await publisher.flush())], telemetry);
     logger.info('invocation done', { summary, api: chain.stats() });
     return summary;
   } catch (error) {

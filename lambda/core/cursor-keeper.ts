@@ -1,14 +1,13 @@
 // The only writer of the cursor. It holds the cursor as stored, the progress past it whose alerts are all
 // delivered but not yet written, and the blocks scanned since (remembered with the next write, in one
 // stretch); it writes at a checkpoint, before a fork search, at the end of the run (giving the lease back in
-// the same write), before failing, and when the SMS tally grows or its digest is sent.
+// the same write), and before failing.
 //
 // The cursor is written once per cycle (and every CHECKPOINT_BLOCKS blocks of a catch-up), not after every
 // block: a write per block was most of what a quiet cycle cost. A crash in between loses no alert and
 // doubles none: the next run rescans from the stored cursor, and the alert claims say `sent` for every
 // alert already delivered.
 import { UNKNOWN_BLOCK_HASH, type BlockHeader } from './domain';
-import type { PendingSmsDigest } from './alert-kinds/sms-digest';
 import type { Cursor, CursorPosition, PendingRetractions, ScannedBlock, StateStore, Telemetry } from './ports';
 import type { RunLease } from './run-lease';
 
@@ -26,8 +25,6 @@ export class CursorKeeper {
     private readonly telemetry: Telemetry,
     /** The cursor as stored (read once per cycle: under the lease only this run moves it). */
     private stored: Cursor | null,
-    /** The run's SMS tally, carried by every write until its digest is sent. */
-    private readonly smsTally: () => PendingSmsDigest | undefined = () => undefined,
   ) {}
 
   /** The cursor as last written. */
@@ -67,27 +64,6 @@ export class CursorKeeper {
     await this.write(forkPoint);
   }
 
-  /**
-   * The SMS tally grew: keep it with the cursor *before* the held alerts go out, so that a crash after
-   * publishing them cannot lose them from the digest. A first run with no cursor yet saves its progress to
-   * have one; before its first block there is nothing to keep it with, and that block's write carries it.
-   */
-  async keepSmsTally(): Promise<void> {
-    if (this.stored) {
-      const { version: _version, ...position } = this.stored;
-      await this.write(position);
-    } else {
-      await this.save();
-    }
-  }
-
-  /** A digest was delivered: the tally it summed up leaves the cursor (a crash before this resends nothing). */
-  async smsDigestSent(): Promise<void> {
-    if (!this.stored?.smsDigest) return;
-    const { version, smsDigest: _sent, ...position } = this.stored;
-    this.stored = await this.state.writeCursor(position, version);
-  }
-
   /** The cycle's last write; it gives the lease back too, unless another run has taken it. */
   async saveAtEnd(lease: RunLease | undefined): Promise<void> {
     if (await this.save(lease ? { releaseLeaseOf: lease.owner } : undefined)) lease?.releasedWithCursor();
@@ -105,10 +81,7 @@ export class CursorKeeper {
     }
   }
 
-  /** Every cursor write carries the run's SMS tally, until the digest for it is sent. */
   private async write(next: CursorPosition, options?: { releaseLeaseOf?: string }): Promise<void> {
-    const held = this.smsTally();
-    const { smsDigest: _previous, ...position } = next;
-    this.stored = await this.state.writeCursor(held ? { ...position, smsDigest: held } : position, this.stored?.version ?? null, options);
+    this.stored = await this.state.writeCursor(next, this.stored?.version ?? null, options);
   }
 }

@@ -28,17 +28,6 @@ export interface CycleBudget {
   alertStaleAfterMs: number;
   /** Spreads the contract-status checks of a long watch list over cycles; absent, every cycle checks all. */
   statusSweep?: StatusSweep;
-  /**
-   * Alert texts per run before the rest wait for one digest text (sms-budget.ts). Set by a composition root
-   * whose publisher reaches SMS subscribers (SNS); absent: no SMS routing and no digests (stdout).
-   */
-  smsPerRun?: number;
-  /**
-   * Polling inside one invocation (the handler's fast mode): the invocation is the run, so its polls share
-   * `smsPerRun` and send one digest, with the last poll. Set by the composition root for each poll; the core
-   * writes back the texts left. Absent: each cycle is a run of its own.
-   */
-  smsPolls?: SmsPolls;
   /** Called after each block is done (progress display). */
   onBlockDone?: (progress: { height: number; done: number; total: number }) => void;
 }
@@ -71,13 +60,3 @@ export interface CycleSummary {
 }
 
 export type RunCycle = (deps: CycleDeps, config: WatchConfig, budget: CycleBudget) => Promise<CycleSummary>;
-
-/** One invocation's SMS budget across its polls (see CycleBudget.smsPolls). */
-export interface SmsPolls {
-  /** Texts the invocation may still send; the cycle lowers it by what it texted. */
-  textsLeft: number;
-  /** An earlier poll of this invocation left its tally with the cursor: go on with it rather than send it. */
-  continueTally: boolean;
-  /** Another poll follows: leave the tally with the cursor for it instead of sending the digest. */
-  deferDigest: boolean;
-}

@@ -1,5 +1,4 @@
-// One watch cycle: take the lease; then statuses → for each block: match → deliver → advance; then the SMS
-// digest; then report. Every alert goes through one delivery stage, every cursor write through one keeper.
+// One watch cycle: take the lease; then statuses → for each block: match → deliver → advance; then report. Every alert goes through one delivery stage, every cursor write through one keeper.
 // Pure orchestration over the ports: no AWS SDK, no fetch, no process.env.
 import type { Alert, AlertType } from './alert-kinds/alert';
 import type { WatchConfig } from './watch-config/watch-config-schema';
@@ -13,7 +12,7 @@ import { AlertInFlightError } from './delivery';
 import { DeliveryStage } from './delivery-stage';
 import { CursorKeeper } from './cursor-keeper';
 import { reportApiDeprecations } from './api-deprecations';
-import { CATCH_UP_BLOCKS, SmsBudget } from './sms-budget';
+import { CATCH_UP_BLOCKS } from './sms-budget';
 import type { ChainTip } from './domain';
 
 /** What a cycle works with once it holds the lease. */
@@ -24,7 +23,6 @@ interface Run {
   rules: WatchRules;
   keeper: CursorKeeper;
   delivery: DeliveryStage;
-  sms: SmsBudget | undefined;
   lease: RunLease;
 }
 
@@ -55,7 +53,6 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     }
     const scan = await scanBlocks(run, tip);
     Object.assign(summary, { blocksScanned: scan.blocksScanned, reorgs: scan.reorgs, tip: { height: tip.height, hash: tip.hash } });
-    await sendDigest(run, scan.stoppedBecause);
     position(summary, run.keeper, tip, deps.clock.now());
     countAlerts(summary, run.delivery.published);
     return finish(summary, scan.stoppedBecause, deps, startedAt);
@@ -65,27 +62,12 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
   }
 }
 
-/**
- * The run's cursor keeper, delivery stage and SMS slots. A digest a crashed run owed goes first, so that this
- * run's own tally starts afresh; a tally an earlier poll of this invocation left is this run's own, and goes on.
- */
+/** The run's cursor keeper and delivery stage. */
 async function startRun(deps: CycleDeps, config: WatchConfig, budget: CycleBudget, lease: RunLease): Promise<Run> {
   // Read once: under the lease only this run moves the cursor.
-  const cursor = await deps.state.readCursor();
-  const polls = budget.smsPolls;
-  const owed = budget.smsPerRun === undefined ? undefined : cursor?.smsDigest;
-  const carried = owed && polls?.continueTally ? owed : undefined;
-  const sms =
-    budget.smsPerRun === undefined
-      ? undefined
-      : new SmsBudget(polls ? polls.textsLeft : budget.smsPerRun, { countedThrough: owed?.throughHeight ?? null, ...(carried ? { carried } : {}) });
-  const keeper = new CursorKeeper(deps.state, deps.telemetry, cursor, () => sms?.held());
-  const delivery = new DeliveryStage(deps, config.network, budget.alertStaleAfterMs, sms && { budget: sms, keepTally: () => keeper.keepSmsTally() });
-  if (owed && !carried) {
-    await delivery.deliverDigest(owed);
-    await keeper.smsDigestSent();
-  }
-  return { deps, config, budget, rules: compileWatchRules(config), keeper, delivery, sms, lease };
+  const keeper = new CursorKeeper(deps.state, deps.telemetry, await deps.state.readCursor());
+  const delivery = new DeliveryStage(deps, budget.alertStaleAfterMs);
+  return { deps, config, budget, rules: compileWatchRules(config), keeper, delivery, lease };
 }
 
 /**
@@ -93,7 +75,7 @@ async function startRun(deps: CycleDeps, config: WatchConfig, budget: CycleBudge
  * claims) is left to a later run, which finds the change again since nothing about it was stored: the
  * block scan does not depend on it and goes on, rather than the whole cycle failing.
  */
-async function checkContractStatuses({ deps, config, budget, rules, delivery, sms }: Run) {
+async function checkContractStatuses({ deps, config, budget, rules, delivery }: Run) {
   try {
     const contracts = contractsThisCycle(config.contracts, budget.statusSweep, deps.clock.now());
     return await watchContractStatuses(contracts, config.network, deps.chain, deps.state, delivery, rules.contracts.meta);
@@ -101,17 +83,15 @@ async function checkContractStatuses({ deps, config, budget, rules, delivery, sm
     if (!(error instanceof AlertInFlightError)) throw error;
     deps.telemetry.log('warn', `${error.message}; contract statuses are checked again next run`, { runId: budget.runId });
     return { checked: 0, alerts: [] };
-  } finally {
-    if (budget.smsPolls && sms) budget.smsPolls.textsLeft = sms.textsLeft();
   }
 }
 
 async function scanBlocks(run: Run, tip: ChainTip) {
-  const { deps, config, budget, sms, keeper } = run;
+  const { deps, config, budget, keeper } = run;
   const lastHeight = tip.height - config.confirmations;
   const firstHeight = config.startHeight === 'latest' ? lastHeight : config.startHeight;
   // Far behind the tip, alerts are old news by the time they are found: the digest, not a text each.
-  if (sms && lastHeight - keeper.nextHeight(firstHeight) + 1 > CATCH_UP_BLOCKS) sms.catchUp();
+  if (lastHeight - keeper.nextHeight(firstHeight) + 1 > CATCH_UP_BLOCKS) deps.publisher.fallingBehind?.();
   if (!keeper.cursor && firstHeight > lastHeight) {
     // Not an error (the chain may be about to get there), but silence here looks like a watcher that works.
     deps.telemetry.log(
@@ -122,21 +102,7 @@ async function scanBlocks(run: Run, tip: ChainTip) {
     );
   }
   const plan = { network: config.network, rules: run.rules, firstHeight, lastHeight, tip: { height: tip.height, hash: tip.hash }, maxBlocks: config.maxBlocksPerRun };
-  const scan = await new BlockScanner(deps, plan, budget, { keeper, delivery: run.delivery, lease: run.lease }).run();
-  if (budget.smsPolls && sms) budget.smsPolls.textsLeft = sms.textsLeft();
-  return scan;
-}
-
-/**
- * The digest for what this run held back from SMS. Not when another run moved the cursor: the tally it
- * carries is that run's to send. Nor when another poll of this invocation follows: the tally stays with the
- * cursor, and the last poll sends it.
- */
-async function sendDigest({ budget, sms, delivery, keeper }: Run, stoppedBecause: StopReason): Promise<void> {
-  const held = sms?.held();
-  if (!held || stoppedBecause === 'cursor-conflict' || budget.smsPolls?.deferDigest) return;
-  await delivery.deliverDigest(held);
-  await keeper.smsDigestSent();
+  return new BlockScanner(deps, plan, budget, { keeper, delivery: run.delivery, lease: run.lease }).run();
 }
 
 function position(summary: CycleSummary, keeper: CursorKeeper, tip: ChainTip, nowMs: number): void {

@@ -7,8 +7,7 @@
 // An alert the channel will never take is parked (kept with its reason, told to the operator), not retried
 // for ever, so that the block's other alerts and the cursor go on.
 import type { Alert } from './alert-kinds/alert';
-import type { OutgoingAlert } from './outgoing-alert';
-import type { SmsRoute } from './sms-budget';
+import type { OutgoingAlert, SmsRoute } from './outgoing-alert';
 import type { Clock, OperatorChannel, PublishOutcome, Publisher, StateStore, Telemetry } from './ports';
 import { render } from './render';
 

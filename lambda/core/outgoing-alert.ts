@@ -1,6 +1,8 @@
 // What the publisher port (ports.ts) sends: an alert with its human renderings and its SMS route.
 import type { Alert } from './alert-kinds/alert';
-import type { SmsRoute } from './sms-budget';
+
+/** How SNS routes one published alert to SMS subscribers (sms-budget.ts decides). */
+export type SmsRoute = 'text' | 'held' | 'digest';
 
 /** The human renderings of one alert, all derived from the alert itself. */
 export interface Rendering {

@@ -2,7 +2,7 @@
 // outside system (Hiro HTTP, DynamoDB or a JSON file, SNS or stdout) and an in-memory fake for tests.
 import type { ApiDeprecation, Block, BlockHeader, ChainTip, ContractStatus, TxEvents } from './domain';
 import type { OutgoingAlert } from './outgoing-alert';
-import type { PendingSmsDigest } from './alert-kinds/sms-digest';
+import type { SmsTallyStore } from './sms-tally';
 
 /** What to read of one transaction beyond the block's list: its events, its call's arguments and result, or both. */
 export interface TxReadRequest {
@@ -60,8 +60,6 @@ export interface CursorPosition {
   /** Unix seconds of the block (for ChainLagSeconds between blocks). */
   time: number;
   pendingRetractions?: PendingRetractions;
-  /** Alerts held back from SMS whose digest is not sent yet (sms-budget.ts); kept so a crash loses none. */
-  smsDigest?: PendingSmsDigest;
 }
 
 /** The scan cursor: the last block whose alerts are all delivered. */
@@ -168,7 +166,7 @@ export class CursorConflictError extends Error {
   }
 }
 
-export interface StateStore {
+export interface StateStore extends SmsTallyStore {
   /** Take the run lease for `ttlMs`; false when another owner holds an unexpired lease. */
   acquireLease(owner: string, nowMs: number, ttlMs: number): Promise<boolean>;
   /** Give the lease back (only if `owner` still holds it). */
@@ -239,6 +237,8 @@ export interface Publisher {
    * before the next call, so that a crash can repeat only the alerts of the call in flight.
    */
   publish(alerts: readonly OutgoingAlert[], onAccepted?: OnAccepted): Promise<PublishOutcome>;
+  /** Told when a run starts far behind the tip: what it finds is old news (the SMS budget texts none of it). */
+  fallingBehind?(): void;
 }
 
 // ---- the operator ----

@@ -1,18 +1,25 @@
-// No SMS floods: the first `smsPerRun` alerts of a run are texted, the rest are held and summed up in one
-// digest text at the end of the run. The core only decides; SNS does the routing: every published message
+// No SMS floods: the first `smsPerRun` alerts of an invocation are texted, the rest are held and summed up
+// in one digest text at its end. A decorator on the publisher: the core delivers as it always does, and the
+// composition roots (lambda/handler.ts, the local runner with an SNS topic) wrap their publisher in it, start
+// it and flush it around the invocation. It only decides; SNS does the routing: every published message
 // carries an `sms` attribute (`text`, `held` or `digest`) and the SMS subscriptions' filter policies let
 // through `text` and `digest` only (infra/alert-filter-policy.ts). Email, webhooks and the JSON get every alert.
 //
-// Exactly once for digests: what the run holds back is kept with the cursor (PendingSmsDigest) *before* the
-// held alerts are published, so a crash anywhere leaves it in the state; the digest is an ordinary keyed alert
-// (`sms_digest:<first held key>`) delivered by the claim → publish → mark-sent protocol, so a retried run that
-// finds the digest already sent does not send it again, and the pending tally is cleared only after.
+// Exactly once for digests: what the invocation holds back is kept in its own record (sms-tally.ts) *before*
+// the held alerts are published, so a crash anywhere leaves it in the state; the digest is an ordinary keyed
+// alert (`sms_digest:<first held key>`) delivered by the claim → publish → mark-sent protocol, so a retried
+// invocation that finds the digest already sent does not send it again, and the tally is cleared only after.
 import type { Alert } from './alert-kinds/alert';
-import type { Severity } from './rule-meta';
-import type { PendingSmsDigest } from './alert-kinds/sms-digest';
+import { heldCount, smsDigestKind, type PendingSmsDigest } from './alert-kinds/sms-digest';
 import { ruleOf } from './alert-kinds/registry';
+import type { Network } from './domain';
+import { deliverAlerts, type DeliveryPorts } from './delivery';
+import type { OutgoingAlert, SmsRoute } from './outgoing-alert';
+import type { OnAccepted, PublishOutcome, Publisher, Telemetry } from './ports';
+import type { CycleSummary } from './cycle-types';
+import type { Severity } from './rule-meta';
 
-export const SMS_PER_RUN_DEFAULT = 5;
+export { SMS_PER_RUN_DEFAULT } from './watch-config/watch-config-schema';
 
 /**
  * A run starting further than this behind the tip is a catch-up (a first run from an old startHeight, or
@@ -21,8 +28,15 @@ export const SMS_PER_RUN_DEFAULT = 5;
  */
 export const CATCH_UP_BLOCKS = 60;
 
-/** How SNS routes one published alert to SMS subscribers. */
-export type SmsRoute = 'text' | 'held' | 'digest';
+export type { SmsRoute } from './outgoing-alert';
+
+export interface SmsBudgetOptions {
+  network: Network;
+  /** Alerts texted per invocation (the watch config's `smsPerRun`). */
+  perInvocation: number;
+  /** A claim older than this is taken to belong to a dead run (delivery.ts). */
+  staleAfterMs: number;
+}
 
 function blockOf(alert: Alert): number | null {
   return 'block_height' in alert && typeof alert.block_height === 'number' ? alert.block_height : null;
@@ -30,72 +44,95 @@ function blockOf(alert: Alert): number | null {
 
 const noCounts = (): Record<Severity, number> => ({ critical: 0, warning: 0, info: 0 });
 
-/** One run's SMS slots. */
-export class SmsBudget {
-  private slots: number;
-  private pending: PendingSmsDigest | undefined;
+export class SmsBudget implements Publisher {
+  private slots = 0;
+  private tally: PendingSmsDigest | undefined;
+  /** Blocks up to this height had their held alerts counted by a dead invocation's tally, already sent. */
+  private countedThrough: number | null = null;
+
+  constructor(
+    private readonly inner: Publisher,
+    /** The claim protocol's ports for the digest; their publisher is ignored (the digest goes to `inner`). */
+    private readonly ports: Omit<DeliveryPorts, 'publisher'>,
+    private readonly options: SmsBudgetOptions,
+  ) {}
 
   /**
-   * `countedThrough`: the height up to which a tally left by a crashed run (already sent as its digest at the
-   * start of this run) counted held alerts; blocks up to it are rescanned after the crash and held again
-   * without being counted twice.
+   * Begins an invocation: a full budget, and first the digest a dead invocation owed (its tally is in the
+   * state), so that this one's own tally starts afresh. Blocks it counted are rescanned after the crash and
+   * held again without being counted twice.
    */
-  constructor(
-    perRun: number,
-    options: {
-      countedThrough?: number | null;
-      /** A tally an earlier poll of the same invocation left with the cursor, to go on with rather than send. */
-      carried?: PendingSmsDigest;
-    } = {},
-  ) {
-    this.slots = Math.max(0, perRun);
-    this.countedThrough = options.countedThrough ?? null;
-    this.pending = options.carried ? structuredClone(options.carried) : undefined;
+  async start(): Promise<Alert[]> {
+    this.slots = Math.max(0, this.options.perInvocation);
+    this.tally = undefined;
+    const owed = await this.ports.state.readSmsTally();
+    this.countedThrough = owed?.throughHeight ?? null;
+    return owed ? this.sendDigest(owed) : [];
   }
 
-  /** Texts this budget may still send (what the invocation's next poll starts with). */
-  textsLeft(): number {
-    return this.slots;
-  }
-
-  private readonly countedThrough: number | null;
-
-  /** A catch-up run (far behind the tip) texts nothing more: what it finds goes to the digest. */
-  catchUp(): void {
+  /** A run far behind the tip texts nothing more: what it finds goes to the digest. */
+  fallingBehind(): void {
     this.slots = 0;
   }
 
-  /** The routes of one delivery's alerts, in order; the held ones join the tally (see held()). */
-  routeAll(alerts: readonly Alert[]): Map<string, SmsRoute> {
-    const countedThrough = this.countedThrough;
-    const routes = new Map<string, SmsRoute>();
-    for (const alert of alerts) {
-      const height = blockOf(alert);
-      const recount = height !== null && countedThrough !== null && height <= countedThrough;
-      if (recount) routes.set(alert.key, 'held');
-      else if (this.slots > 0) {
-        this.slots -= 1;
-        routes.set(alert.key, 'text');
-      } else {
-        routes.set(alert.key, 'held');
-        this.hold(alert, height);
-      }
+  /** Routes each alert (text or held), keeps a grown tally before the held alerts go out, then publishes. */
+  async publish(alerts: readonly OutgoingAlert[], onAccepted?: OnAccepted): Promise<PublishOutcome> {
+    const before = heldOf(this.tally);
+    const routed = alerts.map((outgoing) => (outgoing.sms === undefined ? { ...outgoing, sms: this.route(outgoing.alert) } : outgoing));
+    if (heldOf(this.tally) !== before) await this.ports.state.writeSmsTally(this.tally!);
+    return this.inner.publish(routed, onAccepted);
+  }
+
+  /** Ends an invocation: one digest for what it held back, if anything, sent once by its key. Returns what it published. */
+  async flush(): Promise<Alert[]> {
+    const sent = this.tally ? await this.sendDigest(this.tally) : [];
+    this.tally = undefined;
+    return sent;
+  }
+
+  private route(alert: Alert): SmsRoute {
+    const height = blockOf(alert);
+    if (height !== null && this.countedThrough !== null && height <= this.countedThrough) return 'held';
+    if (this.slots > 0) {
+      this.slots -= 1;
+      return 'text';
     }
-    return routes;
+    this.hold(alert, height);
+    return 'held';
   }
 
   private hold(alert: Alert, height: number | null): void {
-    const p = (this.pending ??= { firstKey: alert.key, counts: noCounts(), fromHeight: null, toHeight: null, throughHeight: null });
-    p.counts[ruleOf(alert).severity] += 1;
+    const t = (this.tally ??= { firstKey: alert.key, counts: noCounts(), fromHeight: null, toHeight: null, throughHeight: null });
+    t.counts[ruleOf(alert).severity] += 1;
     if (height !== null) {
-      p.fromHeight = p.fromHeight === null ? height : Math.min(p.fromHeight, height);
-      p.toHeight = p.toHeight === null ? height : Math.max(p.toHeight, height);
-      p.throughHeight = p.throughHeight === null ? height : Math.max(p.throughHeight, height);
+      t.fromHeight = t.fromHeight === null ? height : Math.min(t.fromHeight, height);
+      t.toHeight = t.toHeight === null ? height : Math.max(t.toHeight, height);
+      t.throughHeight = t.throughHeight === null ? height : Math.max(t.throughHeight, height);
     }
   }
 
-  /** What this run has held back so far, to keep with the cursor; undefined when nothing. */
-  held(): PendingSmsDigest | undefined {
-    return this.pending ? structuredClone(this.pending) : undefined;
+  /** Delivers the digest for `tally` (once, by its key), then clears the record: a crash between resends nothing. */
+  private async sendDigest(tally: PendingSmsDigest): Promise<Alert[]> {
+    let published: Alert[] = [];
+    if (heldCount(tally) > 0) {
+      const digest = smsDigestKind.build(tally, this.options.network);
+      const ports = { ...this.ports, publisher: this.inner };
+      ({ published } = await deliverAlerts([digest], ports, this.options.staleAfterMs, new Map([[digest.key, 'digest']])));
+    }
+    await this.ports.state.writeSmsTally(null);
+    return published;
   }
+}
+
+/** A tally's identity for "did it grow": its counts. */
+function heldOf(tally: PendingSmsDigest | undefined): number {
+  return tally ? heldCount(tally) : 0;
+}
+
+/** An invocation's summary with the digests its SMS budget sent around its cycles, counted like any alert. */
+export function withDigests(summary: CycleSummary, digests: readonly Alert[], telemetry: Pick<Telemetry, 'metric'>): CycleSummary {
+  if (digests.length === 0) return summary;
+  telemetry.metric('AlertsPublished', digests.length, { type: 'sms_digest' });
+  const byType = { ...summary.alertsByType, sms_digest: (summary.alertsByType.sms_digest ?? 0) + digests.length };
+  return { ...summary, alertsPublished: summary.alertsPublished + digests.length, alertsByType: byType };
 }

@@ -11,6 +11,13 @@ import { EnvironmentError, type ApiSettings } from '../runtime/api-env';
 import type { CliOptions } from './args';
 import { describeStatus } from './describe';
 import { clearProgress, EXIT } from './terminal';
+import { SMS_PER_RUN_DEFAULT, SmsBudget } from '../core/sms-budget';
+
+/**
+ * The lease is renewed between blocks, so it can be short: a killed runner holds up the next one (on a
+ * DynamoDB table; a state file's lock is freed at once when its process is gone) for at most this long.
+ */
+export const LEASE_TTL_MS = 2 * 60_000;
 
 export async function printStatus(deps: CycleDeps & { chain: HiroClient }, options: CliOptions, config: WatchConfig): Promise<number> {
   const cursor = await deps.state.readCursor();
@@ -38,23 +45,21 @@ export async function buildDeps(options: CliOptions, config: WatchConfig, teleme
   const state: StateStore = options.table
     ? await openDynamoState(options.table, config, telemetry)
     : await FileStateStore.open(options.state, config.network);
-  const publisher: Publisher = options.topic
+  const out: Publisher = options.topic
     ? await openSnsPublisher(options.topic, telemetry)
     : createStdoutPublisher(process.stdout, options.json ? 'json' : 'human');
   const clearing: Publisher = {
-    publish: (alerts) => {
+    publish: (alerts, onAccepted) => {
       clearProgress();
-      return publisher.publish(alerts);
+      return out.publish(alerts, onAccepted);
     },
   };
-  return {
-    chain,
-    state,
-    publisher: clearing,
-    clock: { now: () => Date.now() },
-    telemetry,
-    operator,
-  };
+  const ports = { state, clock: { now: () => Date.now() }, telemetry, operator };
+  // Only an SNS topic reaches phones (each cycle is an invocation: its texts, then one digest); stdout prints every alert.
+  const smsBudget = options.topic
+    ? new SmsBudget(clearing, ports, { network: config.network, perInvocation: config.smsPerRun ?? SMS_PER_RUN_DEFAULT, staleAfterMs: LEASE_TTL_MS })
+    : undefined;
+  return { chain, ...ports, publisher: smsBudget ?? clearing, ...(smsBudget ? { smsBudget } : {}) };
 }
 
 async function openDynamoState(tableName: string, config: WatchConfig, telemetry: Telemetry): Promise<StateStore> {

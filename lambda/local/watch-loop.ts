@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { runCycle } from '../core/cycle';
-import { SMS_PER_RUN_DEFAULT } from '../core/sms-budget';
+import { withDigests, type SmsBudget } from '../core/sms-budget';
+import { LEASE_TTL_MS } from './local-deps';
 import type { CycleDeps, CycleSummary } from '../core/cycle-types';
 import type { StatusSweep } from '../core/contract-status-sweep';
 import type { Telemetry } from '../core/ports';
@@ -18,13 +19,8 @@ import { clearProgress, endProgress, EXIT, showProgress, startProgress } from '.
 
 /** A local cycle stops at a block boundary after this long, so the cursor is saved at least this often. */
 const CYCLE_BUDGET_MS = 50 * 60_000;
-/**
- * The lease is renewed between blocks, so it can be short: a killed runner holds up the next one (on a
- * DynamoDB table; a state file's lock is freed at once when its process is gone) for at most this long.
- */
-const LEASE_TTL_MS = 2 * 60_000;
 
-export async function runLoop(deps: CycleDeps, config: WatchConfig, options: CliOptions, telemetry: Telemetry, api: ApiSettings): Promise<number> {
+export async function runLoop(deps: CycleDeps & { smsBudget?: SmsBudget }, config: WatchConfig, options: CliOptions, telemetry: Telemetry, api: ApiSettings): Promise<number> {
   // One cycle checks every contract; a runner that keeps going sweeps a long list a slice per interval.
   const statusSweep = options.once
     ? undefined
@@ -47,7 +43,7 @@ export async function runLoop(deps: CycleDeps, config: WatchConfig, options: Cli
   for (;;) {
     let pauseMs = options.intervalSeconds * 1000;
     try {
-      const summary = await oneCycle(deps, config, () => stopRequested, { statusSweep, toSns: options.topic !== undefined });
+      const summary = await oneCycle(deps, config, () => stopRequested, statusSweep);
       worked = true;
       outage.succeeded();
       const line = cycleLine(summary);
@@ -80,24 +76,24 @@ export async function runLoop(deps: CycleDeps, config: WatchConfig, options: Cli
 }
 
 async function oneCycle(
-  deps: CycleDeps,
+  deps: CycleDeps & { smsBudget?: SmsBudget },
   config: WatchConfig,
   shouldStop: () => boolean,
-  { statusSweep, toSns }: { statusSweep: StatusSweep | undefined; toSns: boolean },
+  statusSweep: StatusSweep | undefined,
 ): Promise<CycleSummary> {
   startProgress();
   try {
-    return await runCycle(deps, config, {
+    const owed = (await deps.smsBudget?.start()) ?? [];
+    const summary = await runCycle(deps, config, {
       runId: `cli:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
       deadlineMs: deps.clock.now() + CYCLE_BUDGET_MS,
       leaseTtlMs: LEASE_TTL_MS,
       alertStaleAfterMs: LEASE_TTL_MS,
       shouldStop,
       ...(statusSweep ? { statusSweep } : {}),
-      // Only an SNS topic reaches phones; stdout prints every alert.
-      ...(toSns ? { smsPerRun: config.smsPerRun ?? SMS_PER_RUN_DEFAULT } : {}),
       onBlockDone: showProgress,
     });
+    return withDigests(summary, [...owed, ...((await deps.smsBudget?.flush()) ?? [])], deps.telemetry);
   } finally {
     endProgress();
   }

@@ -12,27 +12,19 @@ export interface PollSchedule {
   sleep: (ms: number) => Promise<void>;
 }
 
-/** What a cycle is told about its place in the invocation. */
-export interface PollTurn {
-  /** No cycle follows this one in the invocation, unless it stops early (then none follows at all). */
-  lastPoll: boolean;
-}
-
 /**
  * Runs `first`, then `again` every `intervalMs` while each cycle ends caught up with the tip. Cycles start
  * at a fixed rate (not a fixed pause after each), so a slow cycle does not stretch the wait for the next
  * block. A cycle that ends behind the tip, or for any other reason, ends the polling: the next scheduled
- * invocation goes on from its cursor. Each cycle learns whether another will follow it (the SMS digest
- * of an invocation goes out with its last cycle).
+ * invocation goes on from its cursor.
  */
 export async function pollWhileCaughtUp(
-  first: (turn: PollTurn) => Promise<CycleSummary>,
-  again: (turn: PollTurn) => Promise<CycleSummary>,
+  first: () => Promise<CycleSummary>,
+  again: () => Promise<CycleSummary>,
   schedule: PollSchedule,
 ): Promise<CycleSummary> {
   let startedAt = schedule.now();
-  const lastPoll = () => schedule.intervalMs <= 0 || startedAt + schedule.intervalMs >= schedule.deadlineMs;
-  let summary = await first({ lastPoll: lastPoll() });
+  let summary = await first();
   if (schedule.intervalMs <= 0) return summary;
   while (summary.stoppedBecause === 'caught-up') {
     const nextStart = startedAt + schedule.intervalMs;
@@ -40,7 +32,7 @@ export async function pollWhileCaughtUp(
     const wait = nextStart - schedule.now();
     if (wait > 0) await schedule.sleep(wait);
     startedAt = schedule.now();
-    summary = mergeSummaries(summary, await again({ lastPoll: lastPoll() }));
+    summary = mergeSummaries(summary, await again());
   }
   return summary;
 }

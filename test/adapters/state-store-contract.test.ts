@@ -170,16 +170,20 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     expect(await (await state.reopen()).readCursor()).toEqual({ ...at(403), version: 5 });
   });
 
-  it('keeps an unsent SMS digest tally with the cursor, null heights included, until a write drops it', async () => {
+  it('keeps an unsent SMS digest tally in a record of its own, null heights included, until it is cleared', async () => {
     const state = await fresh();
     const store = await state.reopen();
-    const smsDigest = { firstKey: manyKeys(1)[0]!, counts: { critical: 2, warning: 35, info: 0 }, fromHeight: null, toHeight: null, throughHeight: null };
-    await store.writeCursor({ ...at(600), smsDigest }, null);
-    expect(await (await state.reopen()).readCursor()).toEqual({ ...at(600), version: 1, smsDigest });
-    const heights = { ...smsDigest, fromHeight: 590, toHeight: 600, throughHeight: 600 };
-    await store.writeCursor({ ...at(600), smsDigest: heights }, 1);
-    expect(await (await state.reopen()).readCursor()).toEqual({ ...at(600), version: 2, smsDigest: heights });
-    await store.writeCursor(at(601), 2);
-    expect(await (await state.reopen()).readCursor()).toEqual({ ...at(601), version: 3 });
+    expect(await store.readSmsTally()).toBeNull();
+    const tally = { firstKey: manyKeys(1)[0]!, counts: { critical: 2, warning: 35, info: 0 }, fromHeight: null, toHeight: null, throughHeight: null };
+    await store.writeSmsTally(tally);
+    expect(await (await state.reopen()).readSmsTally()).toEqual(tally);
+    const heights = { ...tally, fromHeight: 590, toHeight: 600, throughHeight: 600 };
+    await store.writeSmsTally(heights);
+    // Cursor writes leave it alone: it is not the cursor's.
+    await store.writeCursor(at(601), null);
+    expect(await (await state.reopen()).readSmsTally()).toEqual(heights);
+    await store.writeSmsTally(null);
+    expect(await (await state.reopen()).readSmsTally()).toBeNull();
+    expect(await (await state.reopen()).readCursor()).toEqual({ ...at(601), version: 1 });
   });
 });

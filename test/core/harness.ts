@@ -3,7 +3,8 @@
 import { runCycle } from '../../lambda/core/cycle';
 import type { CycleBudget, CycleSummary } from '../../lambda/core/cycle-types';
 import type { WatchConfig } from '../../lambda/core/watch-config/watch-config-schema';
-import type { OperatorChannel, OperatorNotice, Telemetry } from '../../lambda/core/ports';
+import type { OperatorChannel, OperatorNotice, Publisher, Telemetry } from '../../lambda/core/ports';
+import { SmsBudget } from '../../lambda/core/sms-budget';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { MemoryChain } from '../support/memory-chain';
 import { RecordingPublisher } from '../support/recording-publisher';
@@ -69,15 +70,39 @@ export function harness(chain = new MemoryChain(), cfg = config()) {
       now += ms;
     },
     deps: () => ({ chain, state, publisher, clock, telemetry, operator }),
-    run(budget: Partial<CycleBudget> = {}, c: WatchConfig = cfg): Promise<CycleSummary> {
-      runs += 1;
-      return runCycle({ chain, state, publisher, clock, telemetry, operator }, c, {
-        runId: `run-${runs}`,
-        deadlineMs: now + 60_000,
-        leaseTtlMs: 120_000,
-        alertStaleAfterMs: 120_000,
-        ...budget,
-      });
+    /**
+     * One cycle. With `smsPerRun`, as the Lambda runs an invocation of one cycle: the publisher wrapped in the
+     * SMS budget, started before and flushed after (not after a cycle that throws: the tally waits in the state).
+     */
+    async run(budget: Partial<CycleBudget> & { smsPerRun?: number } = {}, c: WatchConfig = cfg): Promise<CycleSummary> {
+      const { smsPerRun, ...rest } = budget;
+      if (smsPerRun === undefined) return cycle(publisher, rest, c);
+      const invocation = this.smsInvocation(smsPerRun);
+      await invocation.start();
+      const summary = await cycle(invocation.publisher, rest, c);
+      await invocation.flush();
+      return summary;
+    },
+    /** An invocation's SMS budget over the recording publisher, for invocations of several cycles (polling). */
+    smsInvocation(perInvocation: number) {
+      const sms = new SmsBudget(publisher, { state, clock, telemetry, operator }, { network: cfg.network, perInvocation, staleAfterMs: 120_000 });
+      return {
+        publisher: sms,
+        start: () => sms.start(),
+        flush: () => sms.flush(),
+        run: (budget: Partial<CycleBudget> = {}) => cycle(sms, budget, cfg),
+      };
     },
   };
+
+  function cycle(out: Publisher, budget: Partial<CycleBudget>, c: WatchConfig): Promise<CycleSummary> {
+    runs += 1;
+    return runCycle({ chain, state, publisher: out, clock, telemetry, operator }, c, {
+      runId: `run-${runs}`,
+      deadlineMs: now + 60_000,
+      leaseTtlMs: 120_000,
+      alertStaleAfterMs: 120_000,
+      ...budget,
+    });
+  }
 }

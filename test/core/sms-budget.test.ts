@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { OutgoingAlert } from '../../lambda/core/outgoing-alert';
 import type { SmsDigestAlert } from '../../lambda/core/alert-kinds/alert';
 import type { CursorPosition } from '../../lambda/core/ports';
-import type { SmsPolls } from '../../lambda/core/cycle-types';
+import type { PendingSmsDigest } from '../../lambda/core/alert-kinds/sms-digest';
 import { MemoryChain, transfer } from '../support/memory-chain';
 import { config, harness, OTHER, WATCHED } from './harness';
 import { filterAttributes } from '../../lambda/core/alert-kinds/registry';
@@ -43,7 +43,7 @@ describe('the per-run SMS budget', () => {
       }),
     ]);
     expect(h.publisher.sent[6]!.rendering.sms).toBe('stacks-watch: 4 more alerts, blocks 101-102: see email');
-    expect((await h.state.readCursor())?.smsDigest).toBeUndefined();
+    expect(await h.state.readSmsTally()).toBeNull();
   });
 
   it('gives every run its own budget, and sends no digest when nothing was held', async () => {
@@ -72,7 +72,7 @@ describe('the per-run SMS budget', () => {
 });
 
 describe('the digest across crashes and retries', () => {
-  it('keeps a digest that failed to go out with the cursor, and sends it once in the next run', async () => {
+  it('keeps a digest that failed to go out in the state, and sends it once in the next run', async () => {
     const h = flood([4]);
     const firstHeld = () => h.publisher.sent[2]!.alert.key;
     const realPublish = h.publisher.publish.bind(h.publisher);
@@ -85,25 +85,24 @@ describe('the digest across crashes and retries', () => {
       return realPublish(alerts, onAccepted);
     };
     await expect(h.run(SMS)).rejects.toThrow(/could not be published/);
-    expect((await h.state.readCursor())?.smsDigest).toMatchObject({ firstKey: firstHeld(), counts: { critical: 2 } });
+    expect(await h.state.readSmsTally()).toMatchObject({ firstKey: firstHeld(), counts: { critical: 2 } });
 
     await h.run(SMS);
     await h.run(SMS);
     expect(digests(h.publisher.sent)).toEqual([expect.objectContaining({ held: { critical: 2, warning: 0, info: 0 } })]);
-    expect((await h.state.readCursor())?.smsDigest).toBeUndefined();
+    expect(await h.state.readSmsTally()).toBeNull();
   });
 
   it('does not repeat a digest when the run died after sending it, before clearing it', async () => {
     const h = flood([4]);
-    const realWrite = h.state.writeCursor.bind(h.state);
+    const realWrite = h.state.writeSmsTally.bind(h.state);
     let crashOnClear = true;
-    h.state.writeCursor = async (next: CursorPosition, version: number | null, options?: { releaseLeaseOf?: string }) => {
-      const current = await h.state.readCursor();
-      if (crashOnClear && current?.smsDigest && !next.smsDigest && next.height === current.height) {
+    h.state.writeSmsTally = async (tally: PendingSmsDigest | null) => {
+      if (crashOnClear && tally === null) {
         crashOnClear = false;
         throw new Error('killed after the digest went out');
       }
-      return realWrite(next, version, options);
+      return realWrite(tally);
     };
     await expect(h.run(SMS)).rejects.toThrow(/killed/);
     expect(digests(h.publisher.sent)).toHaveLength(1);
@@ -111,11 +110,10 @@ describe('the digest across crashes and retries', () => {
     h.advance(1_000);
     await h.run(SMS);
     expect(digests(h.publisher.sent)).toHaveLength(1);
-    expect((await h.state.readCursor())?.smsDigest).toBeUndefined();
+    expect(await h.state.readSmsTally()).toBeNull();
   });
 
   it('counts a block\'s held alerts once when the run died after publishing them, before the cursor moved', async () => {
-    // A first run with nothing to alert leaves a cursor, with which the next run keeps its tally.
     const h = flood([], 100);
     await h.run(SMS);
     h.chain.mine(Array.from({ length: 5 }, (_, i) => transfer(WATCHED, String(i + 1))));
@@ -131,7 +129,7 @@ describe('the digest across crashes and retries', () => {
     };
     await expect(h.run(SMS)).rejects.toThrow(/killed/);
     expect(routes(h.publisher.sent)).toEqual([...Array(2).fill('token_transfer:text'), ...Array(3).fill('token_transfer:held')]);
-    expect((await h.state.readCursor())?.smsDigest).toMatchObject({ counts: { critical: 3 } });
+    expect(await h.state.readSmsTally()).toMatchObject({ counts: { critical: 3 } });
 
     h.advance(200_000); // the dead run's claims are stale
     const next = h.chain.mine([transfer(WATCHED, '77')]);
@@ -145,48 +143,48 @@ describe('the digest across crashes and retries', () => {
 });
 
 describe('an invocation that polls', () => {
-  /** Three polls of one invocation, each finding three new alerts; the handler sets the flags so. */
-  async function pollThrice(h: ReturnType<typeof flood>, polls: SmsPolls, failSecond = false) {
+  /** Three polls of one invocation, each finding three new alerts; the second may die publishing them. */
+  async function pollThrice(h: ReturnType<typeof flood>, failSecond = false) {
+    const invocation = h.smsInvocation(SMS.smsPerRun);
+    await invocation.start();
     for (let poll = 0; poll < 3; poll++) {
       h.chain.mine(Array.from({ length: 3 }, (_, i) => transfer(WATCHED, String(100 * poll + i + 1))));
-      Object.assign(polls, { continueTally: poll > 0, deferDigest: poll < 2 });
       if (failSecond && poll === 1) {
         const realPublish = h.publisher.publish.bind(h.publisher);
         h.publisher.publish = async () => {
           h.publisher.publish = realPublish;
           throw new Error('the invocation dies');
         };
-        await expect(h.run({ ...SMS, smsPolls: polls })).rejects.toThrow(/dies/);
+        await expect(invocation.run()).rejects.toThrow(/dies/);
         return;
       }
-      await h.run({ ...SMS, smsPolls: polls });
+      await invocation.run();
     }
+    await invocation.flush();
   }
 
-  it('texts smsPerRun alerts in the whole invocation and sends one digest, with its last poll', async () => {
+  it('texts smsPerRun alerts in the whole invocation and sends one digest, at its end', async () => {
     const h = flood([], 100);
-    await h.run(SMS); // a first run leaves a cursor
-    const polls: SmsPolls = { textsLeft: SMS.smsPerRun, continueTally: false, deferDigest: false };
-    await pollThrice(h, polls);
+    await h.run(SMS); // a first run places the cursor
+    await pollThrice(h);
     expect(routes(h.publisher.sent)).toEqual([...Array(2).fill('token_transfer:text'), ...Array(7).fill('token_transfer:held'), 'sms_digest:digest']);
     expect(digests(h.publisher.sent)).toEqual([expect.objectContaining({ held: { critical: 7, warning: 0, info: 0 } })]);
-    expect(polls.textsLeft).toBe(0);
-    expect((await h.state.readCursor())?.smsDigest).toBeUndefined();
+    expect(await h.state.readSmsTally()).toBeNull();
   });
 
   it('leaves the tally of an invocation that died between polls to the next, which sends it once', async () => {
     const h = flood([], 100);
     await h.run(SMS);
-    await pollThrice(h, { textsLeft: SMS.smsPerRun, continueTally: false, deferDigest: false }, true);
+    await pollThrice(h, true);
     expect(digests(h.publisher.sent)).toHaveLength(0);
     // The first poll held one alert; the second held its three before it died publishing them.
-    expect((await h.state.readCursor())?.smsDigest).toMatchObject({ counts: { critical: 4 } });
+    expect(await h.state.readSmsTally()).toMatchObject({ counts: { critical: 4 } });
 
     h.advance(200_000); // the dead invocation's lease and claims are stale
     await h.run(SMS);
     expect(digests(h.publisher.sent)).toEqual([expect.objectContaining({ held: { critical: 4, warning: 0, info: 0 } })]);
     expect(h.publisher.keys().filter((k) => k.startsWith('token_transfer'))).toHaveLength(6);
-    expect((await h.state.readCursor())?.smsDigest).toBeUndefined();
+    expect(await h.state.readSmsTally()).toBeNull();
   });
 
   it('gives the digest the most severe level it holds, whatever order the held alerts came in', async () => {

@@ -91,27 +91,27 @@ describe('the handler pages phones within the per-run SMS budget', () => {
     expect(digest.Subject).toBe(`[stacks-watch] 3 more alerts, block ${block.height}: see email`);
     expect(JSON.parse(digest.Message!).sms).toBe(`stacks-watch: 3 more alerts, block ${block.height}: see email`);
     expect(attribute(digest, 'severity')).toBe('critical');
-    expect((await store().readCursor())?.smsDigest).toBeUndefined();
+    expect(await store().readSmsTally()).toBeNull();
 
     await handler({}, lambdaContext('sms-2'));
     expect(published).toHaveLength(6); // no digest again
   });
 
-  it('keeps an unsent digest in DynamoDB with the cursor and sends it, once, on the next invocation', async () => {
+  it('keeps an unsent digest in DynamoDB and sends it, once, on the next invocation', async () => {
     fake.chain.mine([6, 7, 8].map((amount) => transfer({ to: treasury, amount })));
     refuseDigest = true;
     await expect(handler({}, lambdaContext('sms-3'))).rejects.toThrow(/could not be published/);
     expect(published.map((e) => attribute(e, 'sms'))).toEqual(['text', 'text', 'held']);
-    expect((await store().readCursor())?.smsDigest).toMatchObject({ counts: { critical: 1 } });
+    expect(await store().readSmsTally()).toMatchObject({ counts: { critical: 1 } });
 
     refuseDigest = false;
     await handler({}, lambdaContext('sms-4'));
     await handler({}, lambdaContext('sms-5'));
     expect(published.map((e) => attribute(e, 'sms'))).toEqual(['text', 'text', 'held', 'digest']);
-    expect((await store().readCursor())?.smsDigest).toBeUndefined();
+    expect(await store().readSmsTally()).toBeNull();
   });
 
-  it('polling, counts the budget per invocation: its polls share the texts and send one digest, with the last', async () => {
+  it('polling, counts the budget per invocation: its polls share the texts and one digest goes out at its end', async () => {
     process.env.POLL_INTERVAL_SECONDS = '1';
     // 2.5 s of work (the safety margin taken off): polls start at 0, 1 and 2 s; blocks arrive between them.
     const mines = [300, 1_300].map((ms, i) =>
@@ -126,6 +126,6 @@ describe('the handler pages phones within the per-run SMS budget', () => {
     }
     expect(published.map((e) => attribute(e, 'sms'))).toEqual(['text', 'text', 'held', 'held', 'held', 'held', 'digest']);
     expect(JSON.parse(JSON.parse(published[6]!.Message!).default)).toMatchObject({ held: { critical: 4 } });
-    expect((await store().readCursor())?.smsDigest).toBeUndefined();
+    expect(await store().readSmsTally()).toBeNull();
   }, 20_000);
 });

@@ -45,24 +45,6 @@ describe('polling inside one invocation', () => {
     expect(s.starts).toEqual([0, 10_000, 20_000, 30_000, 40_000]);
   });
 
-  it('tells each cycle whether another follows it in the invocation', async () => {
-    const s = scheduleFrom(45_000, 10_000);
-    const turns: boolean[] = [];
-    const caughtUp = s.cycle(() => 'caught-up');
-    const cycle = async (turn: { lastPoll: boolean }) => {
-      turns.push(turn.lastPoll);
-      return caughtUp();
-    };
-
-    await pollWhileCaughtUp(cycle, cycle, s.schedule);
-
-    expect(s.starts).toEqual([0, 10_000, 20_000, 30_000, 40_000]);
-    expect(turns).toEqual([false, false, false, false, true]);
-    const single: boolean[] = [];
-    await pollWhileCaughtUp(async (turn) => (single.push(turn.lastPoll), summary('caught-up')), caughtUp, { ...s.schedule, intervalMs: 0 });
-    expect(single).toEqual([true]);
-  });
-
   it('runs one cycle when the interval is 0', async () => {
     const s = scheduleFrom(45_000, 0);
     const caughtUp = s.cycle(() => 'caught-up');

@@ -111,6 +111,5 @@ function cursorToWrite(next: CursorPosition, expectedVersion: number | null): Cu
   if (next.pendingRetractions) {
     written.pendingRetractions = { untilHeight: next.pendingRetractions.untilHeight, keys: [...next.pendingRetractions.keys] };
   }
-  if (next.smsDigest) written.smsDigest = structuredClone(next.smsDigest);
   return written;
 }

@@ -9,6 +9,7 @@ import type { StateStore, Telemetry } from '../../core/ports';
 import { realSleep, type RetryPolicy, type Sleep } from '../aws/retry';
 import { createAlertRecords } from './alert-records';
 import { createBlockStallRecord } from './block-stall';
+import { createSmsTallyRecord } from './sms-tally-record';
 import { createContractStatuses } from './contract-statuses';
 import { CursorRecord } from './cursor-record';
 import { stateKeys } from './keys';
@@ -58,5 +59,6 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     ...createContractStatuses(table, keys),
     ...createAlertRecords(table, keys),
     ...createBlockStallRecord(table, keys),
+    ...createSmsTallyRecord(table, keys),
   };
 }

@@ -22,15 +22,7 @@ export const cursorItem = z.object({
       digest: z.optional(nonEmpty),
     }),
   ),
-  smsDigest: z.optional(
-    z.object({
-      firstKey: nonEmpty,
-      counts: z.object({ critical: height, warning: height, info: height }),
-      fromHeight: z.nullable(height),
-      toHeight: z.nullable(height),
-      throughHeight: z.nullable(height),
-    }),
-  ),
+
 });
 
 export const scannedBlockItem = z.object({
@@ -108,7 +100,6 @@ export function toCursor(item: z.infer<typeof cursorItem>): Cursor {
   if (item.pendingRetractions) {
     cursor.pendingRetractions = { untilHeight: item.pendingRetractions.untilHeight, keys: item.pendingRetractions.keys };
   }
-  if (item.smsDigest) cursor.smsDigest = item.smsDigest;
   return cursor;
 }
 
@@ -139,14 +130,6 @@ export function cursorUpdate(
     set.push('#pending = :pending');
   } else {
     remove.push('#pending');
-  }
-  // The SMS tally rides with the cursor until its digest is sent; null heights are stored as DynamoDB nulls.
-  names['#sms'] = 'smsDigest';
-  if (cursor.smsDigest) {
-    values[':sms'] = structuredClone(cursor.smsDigest);
-    set.push('#sms = :sms');
-  } else {
-    remove.push('#sms');
   }
   const conditions = [expectedVersion === null ? 'attribute_not_exists(#version)' : '#version = :expected'];
   if (expectedVersion !== null) values[':expected'] = expectedVersion;

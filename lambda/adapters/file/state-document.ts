@@ -1,5 +1,6 @@
 // The whole watcher state as one JSON-serialisable document, with the StateStore semantics implemented
 // over it in memory. The file store persists it after every change; tests use it as a real in-memory store.
+import type { PendingSmsDigest } from '../../core/alert-kinds/sms-digest';
 import type {
   AlertClaim,
   AlertRecordStore,
@@ -43,6 +44,8 @@ export interface StateDocument {
   alerts: Record<string, AlertRecord>;
   /** Absent in files written before it existed, and whenever no block is failing. */
   blockStall?: BlockStall;
+  /** What the SMS budget held back and has not yet sent a digest for. */
+  smsTally?: PendingSmsDigest;
 }
 
 export function emptyDocument(network: string): StateDocument {
@@ -234,6 +237,16 @@ export class DocumentStateStore implements StateStore {
   async writeBlockStall(stall: BlockStall | null): Promise<void> {
     if (stall) this.doc.blockStall = { ...stall };
     else delete this.doc.blockStall;
+    await this.changed();
+  }
+
+  async readSmsTally(): Promise<PendingSmsDigest | null> {
+    return this.doc.smsTally ? structuredClone(this.doc.smsTally) : null;
+  }
+
+  async writeSmsTally(tally: PendingSmsDigest | null): Promise<void> {
+    if (tally) this.doc.smsTally = structuredClone(tally);
+    else delete this.doc.smsTally;
     await this.changed();
   }
 

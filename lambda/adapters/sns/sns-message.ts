@@ -7,7 +7,7 @@ import type { Alert } from '../../core/alert-kinds/alert';
 import type { OutgoingAlert } from '../../core/outgoing-alert';
 import { filterAttributes } from '../../core/alert-kinds/registry';
 import { cleanSubject } from './subject';
-import type { SmsRoute } from '../../core/sms-budget';
+import type { SmsRoute } from '../../core/outgoing-alert';
 
 /** SNS's limit for one message and for a whole batch: message, subject and attributes together. */
 export const SNS_MAX_PAYLOAD_BYTES = 262_144;

@@ -4,13 +4,15 @@
 // zod/mini (see ../zod-mini): schemas wrap (`z.optional(x)`) and checks attach (`.check(...)`) rather than chain.
 import * as z from '../../zod-mini';
 import type { Network } from '../domain';
-import { SMS_PER_RUN_DEFAULT } from '../sms-budget';
 import { defaultNamePrefixes, ruleLists, type RuleLists } from '../alert-kinds/rule-lists';
 import { ruleMetaParts } from './rule-meta-schema';
 import type { AnyRuleList, ShapesOf } from '../alert-kinds/rule-list';
 import { comment, needs, wholeNumber } from './schema-parts';
 
 export const NETWORKS = ['mainnet', 'testnet'] as const satisfies readonly Network[];
+
+/** Alerts texted per run when the config does not say (sms-budget.ts). */
+export const SMS_PER_RUN_DEFAULT = 5;
 
 export const DEFAULTS = { startHeight: 'latest', confirmations: 0, maxBlocksPerRun: 500, smsPerRun: SMS_PER_RUN_DEFAULT } as const;
 
