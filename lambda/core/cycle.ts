@@ -12,8 +12,14 @@ import { AlertInFlightError } from './delivery';
 import { DeliveryStage } from './delivery-stage';
 import { CursorKeeper } from './cursor-keeper';
 import { reportApiDeprecations } from './api-deprecations';
-import { CATCH_UP_BLOCKS } from './sms-budget';
 import type { ChainTip } from './domain';
+
+/**
+ * A run starting further than this behind the tip is a catch-up (a first run from an old startHeight, or
+ * after an outage): its alerts are old news by the time they are found, so the publisher is told (the SMS budget then
+ * sends them to the digest rather than a text each). About five minutes of chain at twelve blocks a minute.
+ */
+export const CATCH_UP_BLOCKS = 60;
 
 /** What a cycle works with once it holds the lease. */
 interface Run {

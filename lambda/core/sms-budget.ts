@@ -21,12 +21,6 @@ import type { Severity } from './rule-meta';
 
 export { SMS_PER_RUN_DEFAULT } from './watch-config/watch-config-schema';
 
-/**
- * A run starting further than this behind the tip is a catch-up (a first run from an old startHeight, or
- * after an outage): its alerts are old news by the time they are found, so they go to the digest rather than
- * a text each. About five minutes of chain at twelve blocks a minute.
- */
-export const CATCH_UP_BLOCKS = 60;
 
 export type { SmsRoute } from './outgoing-alert';
 
@@ -70,7 +64,7 @@ export class SmsBudget implements Publisher {
     return owed ? this.sendDigest(owed) : [];
   }
 
-  /** A run far behind the tip texts nothing more: what it finds goes to the digest. */
+  /** A run far behind the tip (cycle.ts, CATCH_UP_BLOCKS) texts nothing more: what it finds goes to the digest. */
   fallingBehind(): void {
     this.slots = 0;
   }
