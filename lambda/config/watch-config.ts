@@ -110,7 +110,7 @@ export function parseWatchConfig(input: unknown, lists: readonly AnyRuleList[] =
   const parsed = schema.safeParse(input);
   const problems = [...(parsed.success ? [] : toProblems(parsed.error.issues, input, schema, lists)), ...nothingToWatch(input, lists)];
   if (problems.length > 0 || !parsed.success) return { ok: false, problems };
-  const { $comment: _comment, ...config } = parsed.data;
+  const { $comment: _comment, $schema: _schema, ...config } = parsed.data;
   return { ok: true, config };
 }
 
@@ -119,7 +119,7 @@ export function parseWatchConfig(input: unknown, lists: readonly AnyRuleList[] =
  * (tests, benchmarks), so that a new rule list needs no change there.
  */
 export function emptyWatchConfig(network: Network): WatchConfig {
-  const { $comment: _comment, ...config } = schemaFor(network, ruleLists).parse({ network });
+  const { $comment: _comment, $schema: _schema, ...config } = schemaFor(network, ruleLists).parse({ network });
   return config;
 }
 

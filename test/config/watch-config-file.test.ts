@@ -140,6 +140,7 @@ describe('the watch configs shipped in the repository', () => {
     const raw = JSON.parse(await readFile(repoFile('watch.example.json'), 'utf8')) as object;
     expect(Object.keys(raw).sort()).toEqual(
       [
+        '$schema',
         '$comment',
         'network',
         'contracts',

@@ -41,6 +41,7 @@ export function watchConfigSchema(network: Network | null, lists: readonly AnyRu
   const startHeightMessage = needs('"latest" or a block height (a whole number, 0 or more) to start scanning from');
   return z.strictObject(
     {
+      $schema: z.optional(z.string({ error: 'must be the path of the JSON Schema editors use, e.g. "./watch.schema.json"' })),
       $comment: comment,
       network: z.enum(NETWORKS, { error: needs('"mainnet" or "testnet"') }),
       ...listKeys(lists, network),
@@ -61,8 +62,8 @@ export function watchConfigSchema(network: Network | null, lists: readonly AnyRu
 
 export type WatchConfigSchema = ReturnType<typeof watchConfigSchema>;
 
-/** The watch config as validated: the schema's output, without the file's comment. */
-export type WatchConfig = Omit<z.output<WatchConfigSchema>, '$comment'>;
+/** The watch config as validated: the schema's output, without the file's comment and schema path. */
+export type WatchConfig = Omit<z.output<WatchConfigSchema>, '$comment' | '$schema'>;
 
 /** The keys a config and each list's entries may have, for "did you mean" hints on unknown ones. */
 export function allowedKeys(schema: { shape: object }, lists: readonly AnyRuleList[]): { top: string[]; byKey: ReadonlyMap<string, readonly string[]> } {
