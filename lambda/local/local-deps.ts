@@ -12,6 +12,9 @@ import type { CliOptions } from './args';
 import { describeStatus } from './describe';
 import { clearProgress, EXIT } from './terminal';
 import { SMS_PER_RUN_DEFAULT, SmsBudget } from '../core/sms-budget';
+import { channelsFromEnv } from '../channels/registry';
+import { sendChat } from '../adapters/chat/chat-sender';
+import { withChatChannels } from './chat-publisher';
 
 /**
  * The lease is renewed between blocks, so it can be short: a killed runner holds up the next one (on a
@@ -45,9 +48,12 @@ export async function buildDeps(options: CliOptions, config: WatchConfig, teleme
   const state: StateStore = options.table
     ? await openDynamoState(options.table, config, telemetry)
     : await FileStateStore.open(options.state, config.network);
-  const out: Publisher = options.topic
+  const primary: Publisher = options.topic
     ? await openSnsPublisher(options.topic, telemetry)
     : createStdoutPublisher(process.stdout, options.json ? 'json' : 'human');
+  const channels = channelsFromEnv(process.env);
+  if (channels.length > 0) telemetry.log('info', `alerts also go to ${channels.map((c) => c.name).join(', ')}`);
+  const out = channels.length > 0 ? withChatChannels(primary, channels, (request) => sendChat(request), telemetry.log) : primary;
   const clearing: Publisher = {
     publish: (alerts, onAccepted) => {
       clearProgress();

@@ -1,0 +1,47 @@
+// PagerDuty Events API v2: `trigger` with the alert's key as `dedup_key`, so a re-delivery never opens a
+// second incident; a retraction `resolve`s the incident of the alert it voids. Only rules at or above
+// PAGERDUTY_MIN_SEVERITY (default critical) page.
+import { compareSeverity, SEVERITIES, type Severity } from '../core/rule-meta';
+import { cut, type ChatView } from './chat-view';
+import { ChatSettingsError, serviceUrl, type ChatChannel } from './channel';
+
+const EVENTS_URL = 'https://events.pagerduty.com/v2/enqueue';
+
+function minSeverity(value: string | undefined): Severity {
+  if (value === undefined) return 'critical';
+  if ((SEVERITIES as readonly string[]).includes(value)) return value as Severity;
+  throw new ChatSettingsError(`PAGERDUTY_MIN_SEVERITY must be one of ${SEVERITIES.join(', ')}`);
+}
+
+export const pagerDutyChannel = {
+  name: 'pagerduty',
+  variables: ['PAGERDUTY_ROUTING_KEY', 'PAGERDUTY_MIN_SEVERITY', 'PAGERDUTY_EVENTS_URL'],
+  fromEnv(env) {
+    if (!env.PAGERDUTY_ROUTING_KEY) return null;
+    return {
+      url: serviceUrl(env.PAGERDUTY_EVENTS_URL ?? EVENTS_URL, 'PAGERDUTY_EVENTS_URL').href,
+      routingKey: env.PAGERDUTY_ROUTING_KEY,
+      minSeverity: minSeverity(env.PAGERDUTY_MIN_SEVERITY),
+    };
+  },
+  request(view: ChatView, { url, routingKey, minSeverity: floor }) {
+    // A retraction resolves what its alert opened; it carries the original's severity, so it passes the same floor.
+    if (compareSeverity(view.severity, floor) > 0) return null;
+    if (view.retracts !== null) return { url, body: { routing_key: routingKey, event_action: 'resolve', dedup_key: view.retracts } };
+    return {
+      url,
+      body: {
+        routing_key: routingKey,
+        event_action: 'trigger',
+        dedup_key: view.alert.key,
+        payload: {
+          summary: cut(`${view.level}: ${view.title}`, 1_024),
+          source: 'stacks-watch',
+          severity: view.severity,
+          custom_details: { rule: view.rule, ...Object.fromEntries(view.fields.map(([label, value]) => [label, value])) },
+        },
+        ...(view.link ? { links: [{ href: view.link, text: 'Open in the explorer' }] } : {}),
+      },
+    };
+  },
+} satisfies ChatChannel<{ url: string; routingKey: string; minSeverity: Severity }>;

@@ -1,0 +1,53 @@
+// A real local HTTP server standing in for a chat service: it records each request (path, headers, JSON
+// body) and answers from a script (status, headers, body), then 200.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+export interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface StandIn {
+  url: string;
+  received: Received[];
+  /** Answers for the next requests, in order; after them, 200. */
+  answers: Answer[];
+  close(): Promise<void>;
+}
+
+export async function startStandIn(): Promise<StandIn> {
+  const received: Received[] = [];
+  const answers: Answer[] = [];
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>,
+      });
+      const answer = answers.shift() ?? { status: 200, body: 'ok' };
+      response.writeHead(answer.status, answer.headers ?? {});
+      response.end(answer.body ?? '');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    answers,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
