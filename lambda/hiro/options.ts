@@ -101,10 +101,19 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
   };
 }
 
-function parseBaseUrl(raw: string): URL {
+/**
+ * The URL as it may be shown: whatever sits between `//` and the last `@` before the path (a user and a
+ * password) replaced, even when the rest does not parse, so that no message or log line echoes a secret.
+ */
+export function withoutCredentials(raw: string): string {
+  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
+}
+
+function parseBaseUrl(given: string): URL {
+  const raw = withoutCredentials(given);
   let url: URL;
   try {
-    url = new URL(raw);
+    url = new URL(given);
   } catch {
     throw new HiroConfigError(`Hiro baseUrl "${raw}" is not a URL; use e.g. https://api.hiro.so or https://api.testnet.hiro.so.`);
   }

@@ -1,7 +1,7 @@
 // Before the first cycle: is the API there, and does it serve the watched network? A testnet watch read
 // from the mainnet API would scan the wrong chain without a single error, so a mismatch stops the runner.
 import type { Network } from '../core/domain';
-import { HiroNetworkError, HiroNotFoundError, type HiroClient } from '../hiro';
+import { HiroNetworkError, HiroNotFoundError, withoutCredentials, type HiroClient } from '../hiro';
 
 /** The API answers for another network than the config's: a setup mistake (exit 2, nothing written). */
 export class NetworkMismatchError extends Error {
@@ -46,6 +46,6 @@ export function hostOf(baseUrl: string): string {
   try {
     return new URL(baseUrl).host;
   } catch {
-    return baseUrl;
+    return withoutCredentials(baseUrl);
   }
 }

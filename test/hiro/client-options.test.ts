@@ -22,6 +22,20 @@ describe('client options', () => {
     expect(() => createHiroClient({ baseUrl: 'https://user:secret@api.hiro.so' })).toThrow(/must not carry credentials/);
   });
 
+  it.each(['https://user:hunter2@[bad', 'https://user:hunter2@exa mple.com', 'ftp://user:hunter2@host']) (
+    'never echoes the password of a base URL it refuses (%s)',
+    (baseUrl) => {
+      let message = '';
+      try {
+        createHiroClient({ baseUrl });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/not a URL|credentials/);
+      expect(message).not.toContain('hunter2');
+    },
+  );
+
   it.each([
     ['requestsPerMinute', { requestsPerMinute: 0 }],
     ['concurrency', { concurrency: 1.5 }],
