@@ -7,6 +7,7 @@ import type { Construct } from 'constructs';
 import type { Network } from '../lambda/core/domain';
 import type { BundledWatchConfig } from './bundled-watch-config';
 import { AlertTopics } from './constructs/alert-topics';
+import { ChatNotifiers } from './constructs/chat-notifiers';
 import { apiKeySecret } from './constructs/api-key-secret';
 import { StateTable } from './constructs/state-table';
 import { TopicSubscriptions } from './constructs/topic-subscriptions';
@@ -91,6 +92,17 @@ export class StacksWatchStack extends Stack {
       reserveConcurrency: settings.reserveConcurrency,
       logRetention: settings.logRetentionDays,
     });
+    if (settings.chat.length > 0) {
+      new ChatNotifiers(this, 'Chat', {
+        projectRoot: props.projectRoot ?? PROJECT_ROOT,
+        alertsTopic: this.topics.alerts,
+        operationsTopic: this.topics.operations,
+        chat: settings.chat,
+        logRetention: settings.logRetentionDays,
+        serviceName: settings.serviceName,
+        logLevel: settings.logLevel,
+      });
+    }
     const fn = this.watcher.function;
     const deadLetterQueue = this.watcher.deadLetterQueue;
 

@@ -7,7 +7,8 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, type IDestination, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { ESM_BUNDLING } from './bundling';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
@@ -19,8 +20,6 @@ export const HANDLER_ENTRY = 'lambda/handler.ts';
 /** Where the handler looks for its config by default: `${LAMBDA_TASK_ROOT}/watch.json`. */
 export const BUNDLED_CONFIG_NAME = 'watch.json';
 
-// Some bundled CommonJS packages call require() for Node built-ins, which an ES module lacks.
-const CREATE_REQUIRE_BANNER = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
 /** Lambda's bounds on an asynchronous event's age. */
 const MIN_EVENT_AGE = Duration.minutes(1);
@@ -131,16 +130,7 @@ export class WatcherFunction extends Construct {
       maxEventAge: this.maxEventAge,
       onFailure,
       bundling: {
-        format: OutputFormat.ESM,
-        target: 'node24',
-        mainFields: ['module', 'main'],
-        minify: true,
-        sourceMap: true,
-        // The source text is not needed for --enable-source-maps stack traces and would double the asset.
-        sourcesContent: false,
-        bundleAwsSDK: true,
-        externalModules: [],
-        banner: CREATE_REQUIRE_BANNER,
+        ...ESM_BUNDLING,
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],

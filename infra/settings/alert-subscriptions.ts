@@ -46,6 +46,15 @@ function nonEmptyList<T extends z.ZodType>(item: T, what: string) {
   return z.array(item, { error: `must be a list of ${what}` }).min(1, { error: `must list at least one of ${what}, or be left out` });
 }
 
+/** The filter keys of a subscription (and of a chat channel): which alerts it gets. */
+export const filterFields = {
+  types: nonEmptyList(z.enum(ALERT_TYPES, { error: `must be one of ${ALERT_TYPES.join(', ')}` }), 'alert types').optional(),
+  networks: nonEmptyList(z.enum(NETWORKS, { error: 'must be mainnet or testnet' }), 'networks').optional(),
+  severities: nonEmptyList(z.enum(SEVERITIES, { error: `must be one of ${SEVERITIES.join(', ')}` }), 'severities').optional(),
+  contracts: nonEmptyList(principal(contractIdProblem), 'contract ids').optional(),
+  addresses: nonEmptyList(principal(recipientProblem), 'addresses').optional(),
+};
+
 const ENTRY_KEYS = ['email', 'sms', 'https', 'envelope', 'types', 'networks', 'severities', 'contracts', 'addresses'];
 
 const subscriptionEntry = z
@@ -55,11 +64,7 @@ const subscriptionEntry = z
       sms: phoneNumber.optional(),
       https: webhookUrl.optional(),
       envelope: z.boolean({ error: 'must be true or false' }).optional(),
-      types: nonEmptyList(z.enum(ALERT_TYPES, { error: `must be one of ${ALERT_TYPES.join(', ')}` }), 'alert types').optional(),
-      networks: nonEmptyList(z.enum(NETWORKS, { error: 'must be mainnet or testnet' }), 'networks').optional(),
-      severities: nonEmptyList(z.enum(SEVERITIES, { error: `must be one of ${SEVERITIES.join(', ')}` }), 'severities').optional(),
-      contracts: nonEmptyList(principal(contractIdProblem), 'contract ids').optional(),
-      addresses: nonEmptyList(principal(recipientProblem), 'addresses').optional(),
+      ...filterFields,
     },
     {
       error: (issue) =>

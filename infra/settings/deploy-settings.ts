@@ -7,6 +7,7 @@ import { describeValue, formatPath, valueAt } from '../../lambda/core/watch-conf
 import { type AlertSubscription, alertSubscriptions, email, subscriptionContext } from './alert-subscriptions';
 import { flag, stringList, wholeNumber } from './context-values';
 import { unknownKeyProblems } from './unknown-keys';
+import { chatContext, chatSubscriptions, type ChatSubscription } from './chat-settings';
 
 export type ApiKeySource = { kind: 'none' } | { kind: 'existing'; secretArn: string } | { kind: 'created' };
 
@@ -20,6 +21,8 @@ export interface DeploySettings {
   /** Absolute path of the watch config to validate and bundle. */
   watchConfigPath: string;
   alertSubscriptions: AlertSubscription[];
+  /** Chat channels fed from the alerts topic by a notifier function each. */
+  chat: ChatSubscription[];
   opsEmails: string[];
   scheduleMinutes: number;
   /** 0: one cycle per invocation; > 0: keep polling this often within an invocation. */
@@ -84,6 +87,7 @@ const contextSchema = z.object({
     .default('StacksWatch'),
   watchConfig: z.string().trim().min(1, { error: 'must be the path of the watch config file' }).default('watch.json'),
   ...subscriptionContext,
+  ...chatContext,
   opsEmails: stringList(email, 'email addresses').default([]),
   scheduleMinutes: wholeNumber(1, 60, ' of minutes').default(1),
   pollSeconds: wholeNumber(0, 600, ' of seconds (0 turns polling off)').default(0),
@@ -202,6 +206,8 @@ export function readDeploySettings(context: (key: string) => unknown, cwd = proc
   const problems: string[] = [];
   const { subscriptions, problems: subscriptionProblems } = alertSubscriptions(values);
   problems.push(...subscriptionProblems);
+  const { chat, problems: chatProblems } = chatSubscriptions(values.chat);
+  problems.push(...chatProblems);
   const timeoutSeconds = timeoutFor(values, problems);
   const apiKey = apiKeySource(values, problems);
   if (problems.length > 0) throw new DeploySettingsError(problems);
@@ -209,6 +215,7 @@ export function readDeploySettings(context: (key: string) => unknown, cwd = proc
     stackName: values.stackName,
     watchConfigPath: resolve(cwd, values.watchConfig),
     alertSubscriptions: subscriptions,
+    chat,
     opsEmails: values.opsEmails,
     scheduleMinutes: values.scheduleMinutes,
     pollSeconds: values.pollSeconds,

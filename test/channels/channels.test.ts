@@ -1,26 +1,18 @@
 // Each chat channel's exact request, under its service's limits and with hostile on-chain text, sent to a
-// real local HTTP server standing in for the service.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+// real local HTTP server standing in for the standIn().
+import { describe, expect, it } from 'vitest';
 import { chatView } from '../../lambda/channels/chat-view';
 import { channelsFromEnv, chatChannels } from '../../lambda/channels/registry';
 import { ChatSettingsError } from '../../lambda/channels/channel';
 import { sendChat } from '../../lambda/adapters/chat/chat-sender';
 import type { Alert } from '../../lambda/core/alert-kinds/alert';
 import { contractLog, retraction, transfer, TX_ID } from '../render/alerts';
-import { startStandIn, type StandIn } from './stand-in';
+import { useStandIn } from './stand-in';
 
 const HOSTILE = `<b>bold</b> <!channel> @everyone \u202egnp.exe\u202c ${'\n'.repeat(50)}line ${'x'.repeat(1_000_000)}`;
 const hostileLog = () => contractLog({ value_repr: HOSTILE, rule: 'Vault print', severity: 'critical' });
 
-let service: StandIn;
-beforeAll(async () => {
-  service = await startStandIn();
-});
-afterAll(() => service.close());
-beforeEach(() => {
-  service.received.length = 0;
-  service.answers.length = 0;
-});
+const standIn = useStandIn();
 
 const channel = (env: Record<string, string>) => {
   const [configured] = channelsFromEnv(env);
@@ -32,14 +24,14 @@ async function post(env: Record<string, string>, alert: Alert) {
   const request = channel(env).request(chatView(alert));
   expect(request).not.toBeNull();
   expect(await sendChat(request!, { sleep: async () => {} })).toMatchObject({ ok: true });
-  return service.received.at(-1)!;
+  return standIn().received.at(-1)!;
 }
 
 const text = (value: unknown) => JSON.stringify(value);
 
 describe('Slack', () => {
   it('posts the fallback text and blocks, severity first, with a button to the explorer', async () => {
-    const got = await post({ SLACK_WEBHOOK_URL: `${service.url}/services/T/B/X` }, transfer({ rule: 'Treasury inflow', severity: 'critical' }));
+    const got = await post({ SLACK_WEBHOOK_URL: `${standIn().url}/services/T/B/X` }, transfer({ rule: 'Treasury inflow', severity: 'critical' }));
     expect(got).toMatchObject({ method: 'POST', path: '/services/T/B/X', headers: { 'content-type': 'application/json' } });
     expect(got.body.text).toMatch(/^CRITICAL: /);
     const blocks = got.body.blocks as { type: string; text?: { text: string }; elements?: { url?: string }[] }[];
@@ -49,7 +41,7 @@ describe('Slack', () => {
   });
 
   it('escapes on-chain text so it forms no mention or link, and stays under every Slack limit', async () => {
-    const got = await post({ SLACK_WEBHOOK_URL: `${service.url}/hook` }, hostileLog());
+    const got = await post({ SLACK_WEBHOOK_URL: `${standIn().url}/hook` }, hostileLog());
     const blocks = got.body.blocks as { type: string; text?: { text: string } }[];
     expect(blocks.length).toBeLessThanOrEqual(50);
     expect(blocks[0]!.text!.text.length).toBeLessThanOrEqual(150);
@@ -61,7 +53,7 @@ describe('Slack', () => {
 
 describe('Discord', () => {
   it('posts one embed coloured by severity, under Discord\'s limits, and lets no text mention anyone', async () => {
-    const got = await post({ DISCORD_WEBHOOK_URL: `${service.url}/api/webhooks/1/abc` }, hostileLog());
+    const got = await post({ DISCORD_WEBHOOK_URL: `${standIn().url}/api/webhooks/1/abc` }, hostileLog());
     expect(got.body.allowed_mentions).toEqual({ parse: [] });
     const [embed] = got.body.embeds as { title: string; description: string; color: number; fields: { name: string; value: string }[] }[];
     expect(embed!.color).toBe(0xd32f2f);
@@ -75,7 +67,7 @@ describe('Discord', () => {
 });
 
 describe('Telegram', () => {
-  const env = () => ({ TELEGRAM_BOT_TOKEN: '123:secret', TELEGRAM_CHAT_ID: '-100200', TELEGRAM_API_URL: service.url });
+  const env = () => ({ TELEGRAM_BOT_TOKEN: '123:secret', TELEGRAM_CHAT_ID: '-100200', TELEGRAM_API_URL: standIn().url });
 
   it('calls sendMessage with HTML where every on-chain string is escaped, within 4,096 characters', async () => {
     const got = await post(env(), hostileLog());
@@ -95,7 +87,7 @@ describe('Telegram', () => {
 });
 
 describe('PagerDuty', () => {
-  const env = (extra: Record<string, string> = {}) => ({ PAGERDUTY_ROUTING_KEY: 'R0UT1NG', PAGERDUTY_EVENTS_URL: `${service.url}/v2/enqueue`, ...extra });
+  const env = (extra: Record<string, string> = {}) => ({ PAGERDUTY_ROUTING_KEY: 'R0UT1NG', PAGERDUTY_EVENTS_URL: `${standIn().url}/v2/enqueue`, ...extra });
 
   it('triggers with the alert key as dedup_key, so a re-delivery opens no second incident', async () => {
     const alert = transfer({ severity: 'critical', rule: 'Treasury inflow' });
@@ -134,32 +126,32 @@ describe('every channel', () => {
 });
 
 describe('sending', () => {
-  const request = () => ({ url: `${service.url}/hook/secret-token`, body: { text: 'hi' } });
+  const request = () => ({ url: `${standIn().url}/hook/secret-token`, body: { text: 'hi' } });
 
   it('waits as a 429 asks (Retry-After) and tries again', async () => {
-    service.answers.push({ status: 429, headers: { 'retry-after': '2' }, body: 'slow down' });
+    standIn().answers.push({ status: 429, headers: { 'retry-after': '2' }, body: 'slow down' });
     const waits: number[] = [];
     const result = await sendChat(request(), { sleep: async (ms) => void waits.push(ms) });
     expect(result).toEqual({ ok: true, attempts: 2 });
     expect(waits).toEqual([2_000]);
-    expect(service.received).toHaveLength(2);
+    expect(standIn().received).toHaveLength(2);
   });
 
   it('retries a 5xx with backoff, and gives up after its attempts with the service\'s answer', async () => {
-    service.answers.push(...Array.from({ length: 3 }, () => ({ status: 503, body: 'maintenance' })));
+    standIn().answers.push(...Array.from({ length: 3 }, () => ({ status: 503, body: 'maintenance' })));
     const result = await sendChat(request(), { sleep: async () => {} });
     expect(result).toEqual({ ok: false, attempts: 3, reason: 'HTTP 503: maintenance' });
   });
 
   it('does not retry a refusal, and never reports the URL (it holds a secret)', async () => {
-    service.answers.push({ status: 404, body: 'no_such_hook' });
+    standIn().answers.push({ status: 404, body: 'no_such_hook' });
     const result = await sendChat(request(), { sleep: async () => {} });
     expect(result).toEqual({ ok: false, attempts: 1, reason: 'HTTP 404: no_such_hook' });
     expect(text(result)).not.toContain('secret-token');
   });
 
   it('gives up at once when asked to wait longer than it may', async () => {
-    service.answers.push({ status: 429, headers: { 'retry-after': '3600' } });
+    standIn().answers.push({ status: 429, headers: { 'retry-after': '3600' } });
     const result = await sendChat(request(), { sleep: async () => {} });
     expect(result).toMatchObject({ ok: false, attempts: 1, reason: expect.stringMatching(/asked to wait 3600 s/) });
   });

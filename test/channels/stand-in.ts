@@ -2,6 +2,7 @@
 // body) and answers from a script (status, headers, body), then 200.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export interface Received {
   method: string;
@@ -50,4 +51,18 @@ export async function startStandIn(): Promise<StandIn> {
     answers,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A stand-in for the whole test file, cleared before each test: `service()` is the running server. */
+export function useStandIn(): () => StandIn {
+  let service: StandIn | undefined;
+  beforeAll(async () => {
+    service = await startStandIn();
+  });
+  afterAll(() => service?.close());
+  beforeEach(() => {
+    service!.received.length = 0;
+    service!.answers.length = 0;
+  });
+  return () => service!;
 }

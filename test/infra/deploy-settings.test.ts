@@ -20,6 +20,7 @@ describe('deploy settings from CDK context', () => {
       stackName: 'StacksWatch',
       watchConfigPath: '/repo/watch.json',
       alertSubscriptions: [],
+      chat: [],
       opsEmails: [],
       scheduleMinutes: 1,
       pollSeconds: 0,
