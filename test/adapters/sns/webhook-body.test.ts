@@ -1,5 +1,5 @@
 // What a webhook receives: SNS delivers, with raw message delivery, the `default` body of the message the
-// publisher builds (it has no `https` key): the alert JSON. The README's example receiver gets it here from a
+// publisher builds (it has no `https` key): the alert JSON. The example receiver of docs/webhooks.md gets it here from a
 // local HTTP server, with the headers SNS sends, and confirms a subscription through SubscribeURL.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
