@@ -64,7 +64,7 @@ export const ftTransferKind = {
     },
     retraction: {
       label: 'token movement',
-      summary: (a) => `${a.direction} ${a.amount} base units of ${a.asset_id} (${a.action} from ${orNone(a.sender, 'none')} to ${orNone(a.recipient, 'none')})`,
+      summary: (a) => `${a.direction} ${formatTokenAmount(a.amount, a.decimals, a.symbol, a.asset_id)} (${a.action} from ${orNone(a.sender, 'none')} to ${orNone(a.recipient, 'none')})`,
       carried: (a) => ({ address: a.address, asset_id: a.asset_id }),
     },
   },

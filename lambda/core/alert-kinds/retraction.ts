@@ -106,7 +106,7 @@ export const retractionKind = {
     tx_id: SAMPLE_TX_ID,
     block_height: 182345,
     block_hash: SAMPLE_BLOCK_HASH,
-    summary: `1250500000 micro-STX from ${SAMPLE_ALEX} to ${SAMPLE_ARKADIKO}`,
+    summary: `1,250.5 STX from ${SAMPLE_ALEX} to ${SAMPLE_ARKADIKO}`,
     recipient: SAMPLE_ARKADIKO,
     rule: 'addresses',
     severity: 'warning',

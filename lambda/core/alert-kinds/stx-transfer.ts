@@ -58,7 +58,7 @@ export const stxTransferKind = {
     },
     retraction: {
       label: 'STX movement',
-      summary: (a) => `${a.direction} ${a.amount} micro-STX (${a.action} from ${orNone(a.sender, 'none')} to ${orNone(a.recipient, 'none')})`,
+      summary: (a) => `${a.direction} ${stxOrAsReceived(a.amount, 'short')} (${a.action} from ${orNone(a.sender, 'none')} to ${orNone(a.recipient, 'none')})`,
       carried: (a) => ({ address: a.address, asset_id: 'stx' }),
     },
   },

@@ -74,7 +74,7 @@ export const tokenTransferKind = {
     },
     retraction: {
       label: 'STX transfer',
-      summary: (a) => `${a.amount} micro-STX from ${a.sender} to ${a.recipient}`,
+      summary: (a) => `${stxOrAsReceived(a.amount, 'short')} from ${a.sender} to ${a.recipient}`,
       carried: (a) => (a.direction === 'sent' ? { address: a.sender } : { recipient: a.recipient }),
     },
   },

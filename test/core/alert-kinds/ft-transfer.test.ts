@@ -67,11 +67,11 @@ describe('ft_transfer kind', () => {
     expect(formatTokenAmount('5', null, 'sBTC', SBTC)).toBe('5 sBTC base units');
   });
 
-  it('is retracted with its tracked address and asset, for subscribers filtering on either', () => {
+  it('is retracted in the token\'s own units, with its tracked address and asset, for subscribers filtering on either', () => {
     const [found] = match(callTx(), [ft(0)], rules({ addresses: [] }, [{ asset: DIKO, to: [WATCHED] }]));
     const retraction = retractionOf(found!.alert, 'mainnet');
     expect(retraction).toMatchObject({ retracted_type: 'ft_transfer', address: WATCHED, asset_id: DIKO });
-    expect(retraction.summary).toBe(`received 1000 base units of ${DIKO} (transfer from ${OTHER} to ${WATCHED})`);
+    expect(retraction.summary).toBe(`received 1000 diko (base units) (transfer from ${OTHER} to ${WATCHED})`);
     expect(filterAttributes(retraction)).toEqual({
       type: 'retraction',
       network: 'mainnet',

@@ -9,7 +9,7 @@ import { tokenTransferKind } from '../../../lambda/core/alert-kinds/token-transf
 import { renderTerminal } from '../../../lambda/core/render';
 
 describe('retraction kind', () => {
-  it('retracts a transfer with the JSON it always had, carrying the recipient', () => {
+  it('retracts a transfer in the JSON the docs show, in the transfer\'s own unit, carrying the recipient', () => {
     const transfer = tokenTransferKind.sample;
     expect(retractionOf(transfer, 'mainnet')).toEqual({
       type: 'retraction',
@@ -20,7 +20,7 @@ describe('retraction kind', () => {
       tx_id: transfer.tx_id,
       block_height: transfer.block_height,
       block_hash: transfer.block_hash,
-      summary: `1250500000 micro-STX from ${transfer.sender} to ${transfer.recipient}`,
+      summary: `1,250.5 STX from ${transfer.sender} to ${transfer.recipient}`,
       recipient: transfer.recipient,
       rule: 'addresses',
       severity: 'warning',
