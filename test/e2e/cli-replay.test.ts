@@ -88,7 +88,7 @@ describe('--replay: rules tried on past blocks', () => {
   it('prints for people without --json', async () => {
     const run = await replay('4', 'watch.json', false);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain('[stacks-watch] withdraw on vault failed (block 4)');
+    expect(run.stdout).toContain('withdraw on vault failed (block 4)');
     expect(run.stdout).toContain('Result: (err u102)');
   });
 

@@ -183,9 +183,9 @@ describe.each(API_PATHS)('the CLI alerts every asset movement of the tracked add
     expect(run.code, run.stderr).toBe(0);
     printed.record(path, run.stdout);
     const short = (address: string) => `${address.slice(0, 4)}...${address.slice(-3)}`;
-    expect(run.stdout).toContain(`[stacks-watch] ${short(alice)} minted 0.12345678 sBTC (block ${block.height})`);
-    expect(run.stdout).toContain(`[stacks-watch] ${short(bob)} received 2000000 diko (base units) (block ${block.height})`);
-    expect(run.stdout).toContain(`[stacks-watch] ${short(exchange)} received 1,250.5 STX (block ${block.height})`);
+    expect(run.stdout).toContain(`WARNING  ${short(alice)} minted 0.12345678 sBTC (block ${block.height})`);
+    expect(run.stdout).toContain(`WARNING  ${short(bob)} received 2000000 diko (base units) (block ${block.height})`);
+    expect(run.stdout).toContain(`WARNING  ${short(exchange)} received 1,250.5 STX (block ${block.height})`);
     expect(run.stdout).toContain('1,250.500000 STX (1250500000 micro-STX)');
   }, 30_000);
 

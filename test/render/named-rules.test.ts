@@ -14,11 +14,11 @@ const named = (alert: Alert, rule: string): Alert => ({ ...alert, rule, severity
 const LONGEST_NAME = 'Treasury outflow over the weekly limit, page on-call at once!'.slice(0, 60);
 
 describe('named alerts in every form', () => {
-  it.each(samples.map((s) => [s.type, s] as const))('%s: the name first in the subject, SMS and terminal line', (_type, sample) => {
+  it.each(samples.map((s) => [s.type, s] as const))('%s: the name first in the subject and SMS, right after the severity in the terminal line', (_type, sample) => {
     const alert = named(sample, 'Treasury outflow');
     expect(renderSubject(alert)).toMatch(/^\[stacks-watch\] Treasury outflow: /);
     expect(renderSms(alert)).toMatch(/^stacks-watch: Treasury outflow: /);
-    expect(renderTerminal(alert).split('\n')[0]).toBe(renderSubject(alert));
+    expect(renderTerminal(alert).split('\n')[0]).toBe(`${alert.severity!.toUpperCase().padEnd(8)} ${renderSubject(alert).replace('[stacks-watch] ', '')}`);
     expect(renderEmail(alert)).toContain('Rule: Treasury outflow, severity critical');
   });
 

@@ -7,7 +7,7 @@ import { deepReorgKind } from './deep-reorg';
 import type { ChainKind, KindCommon, WatcherKind } from './kind';
 import { retractionKind } from './retraction';
 import { smsDigestKind } from './sms-digest';
-import { DEFAULT_SEVERITY, defaultRuleName, type RuleMeta, WATCHER_RULE } from '../rule-meta';
+import { DEFAULT_SEVERITY, defaultRuleName, type RuleMeta, SEVERITIES, WATCHER_RULE } from '../rule-meta';
 
 export const alertKinds = {
   ...chainKinds,
@@ -32,7 +32,9 @@ export const ALERT_TYPES = Object.keys(alertKinds) as [AlertType, ...AlertType[]
  * rules had names (read back to be retracted) gets the defaults.
  */
 export function ruleOf(alert: Alert): RuleMeta {
-  return { rule: alert.rule ?? defaultRuleName(WATCHER_RULE, alert.type), severity: alert.severity ?? DEFAULT_SEVERITY };
+  // A severity read back from state is shown and routed on: only the three the watcher writes count.
+  const severity = (SEVERITIES as readonly unknown[]).includes(alert.severity) ? alert.severity! : DEFAULT_SEVERITY;
+  return { rule: alert.rule ?? defaultRuleName(WATCHER_RULE, alert.type), severity };
 }
 
 /**

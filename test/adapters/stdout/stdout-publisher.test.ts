@@ -29,9 +29,9 @@ describe('stdout publisher', () => {
     expect(outcome).toEqual({ failed: [], undeliverable: [] });
     const blocks = text().split('\n\n');
     expect(blocks).toHaveLength(3); // two blocks and what follows the last blank line
-    expect(blocks[0]!.split('\n')[0]).toBe('[stacks-watch] 1,250.5 STX to SP2C...YZR (block 182,345)');
+    expect(blocks[0]!.split('\n')[0]).toBe('WARNING  1,250.5 STX to SP2C...YZR (block 182,345)');
     expect(blocks[0]).toContain('\n  Amount: 1,250.500000 STX (1250500000 micro-STX)\n');
-    expect(blocks[1]!.split('\n')[0]).toBe('[stacks-watch] print from arkadiko-token (block 182,345)');
+    expect(blocks[1]!.split('\n')[0]).toBe('WARNING  print from arkadiko-token (block 182,345)');
     expect(blocks[1]).toMatch(/\n {2}https:\/\/explorer\.hiro\.so\/txid\/0x20de\S+\?chain=mainnet$/);
     expect(text()).not.toContain('This email is plain text');
     expect(text()).not.toContain('stacks-watch alert ');

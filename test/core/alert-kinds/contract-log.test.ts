@@ -91,7 +91,7 @@ describe('contract_log kind', () => {
   it('reads at a terminal as the contract, the value and the event, then the link', () => {
     expect(renderTerminal(contractLogKind.sample)).toBe(
       [
-        '[stacks-watch] print from arkadiko-token (block 182,345)',
+        'WARNING  print from arkadiko-token (block 182,345)',
         '  Contract: SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-token',
         '  Value:    (tuple (action "mint") (amount u1000000))',
         '  Event:    #3 in block 182,345 at 2024-05-01T12:00:00Z',

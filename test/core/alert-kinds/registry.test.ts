@@ -2,7 +2,7 @@
 // filter attributes, a retraction that reads on its own, or a terminal block fails here.
 import { describe, expect, it } from 'vitest';
 import type { Alert, AlertType, DeepReorgAlert, TokenTransferAlert } from '../../../lambda/core/alert-kinds/alert';
-import { alertKinds, filterAttributes, kindOf } from '../../../lambda/core/alert-kinds/registry';
+import { alertKinds, filterAttributes, kindOf, ruleOf } from '../../../lambda/core/alert-kinds/registry';
 import { chainKinds } from '../../../lambda/core/alert-kinds/chain-kinds';
 import type { AlertKind } from '../../../lambda/core/alert-kinds/registry';
 import { retractionOf } from '../../../lambda/core/alert-kinds/retraction';
@@ -90,9 +90,9 @@ describe('the alert kind registry', () => {
     }
   });
 
-  it.each(kinds)('$type: a terminal block of the subject, indented fields and the link, without the email footer', ({ kind, sample }) => {
+  it.each(kinds)('$type: a terminal block of the severity and subject, indented fields and the link, without the email footer', ({ kind, sample }) => {
     const lines = renderTerminal(sample).trimEnd().split('\n');
-    expect(lines[0]).toBe(renderSubject(sample));
+    expect(lines[0]).toBe(`${ruleOf(sample).severity.toUpperCase().padEnd(8)} ${renderSubject(sample).replace('[stacks-watch] ', '')}`);
     const link = kind.link(sample as never);
     const fieldLines = link === null ? lines.slice(1) : lines.slice(1, -1);
     expect(fieldLines.length).toBeGreaterThanOrEqual(1);

@@ -78,7 +78,7 @@ describe('token_transfer kind', () => {
   it('reads at a terminal as the amount, both parties, the memo and the block, then the link', () => {
     expect(renderTerminal(tokenTransferKind.sample)).toBe(
       [
-        '[stacks-watch] 1,250.5 STX to SP2C...YZR (block 182,345)',
+        'WARNING  1,250.5 STX to SP2C...YZR (block 182,345)',
         '  Amount: 1,250.500000 STX (1250500000 micro-STX)',
         '  From:   SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9',
         '  To:     SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR',
@@ -107,7 +107,7 @@ describe('token_transfer kind', () => {
       severity: 'warning',
       address: OTHER,
     });
-    expect(renderTerminal(outflow!.alert).split('\n')[0]).toBe('[stacks-watch] SP3K...BR9 sent 1,250.5 STX to SP2C...YZR (block 182,345)');
+    expect(renderTerminal(outflow!.alert).split('\n')[0]).toBe('WARNING  SP3K...BR9 sent 1,250.5 STX to SP2C...YZR (block 182,345)');
     expect(match([transferTx()], stxRule({ asset: 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token::sbtc-token', to: [WATCHED] }))).toEqual([]);
     expect(match([transferTx()], stxRule({ to: [WATCHED], actions: ['mint'] }))).toEqual([]);
   });

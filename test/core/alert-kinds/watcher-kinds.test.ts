@@ -55,7 +55,7 @@ describe('retraction kind', () => {
 
   it('reads at a terminal as what it voids and what that said', () => {
     expect(renderTerminal(retractionKind.sample).split('\n').slice(0, 4)).toEqual([
-      '[stacks-watch] RETRACTED: STX transfer tx 0x20de...f0eb in block 182,345 (reorg)',
+      'WARNING  RETRACTED: STX transfer tx 0x20de...f0eb in block 182,345 (reorg)',
       `  Voids:          ${retractionKind.sample.retracts}`,
       `  It said:        ${retractionKind.sample.summary}`,
       `  Replaced block: 182,345 (hash ${retractionKind.sample.block_hash})`,
