@@ -17,7 +17,8 @@ describe('named alerts in every form', () => {
   it.each(samples.map((s) => [s.type, s] as const))('%s: the name first in the subject and SMS, right after the severity in the terminal line', (_type, sample) => {
     const alert = named(sample, 'Treasury outflow');
     expect(renderSubject(alert)).toMatch(/^\[stacks-watch\] Treasury outflow: /);
-    expect(renderSms(alert)).toMatch(/^stacks-watch: Treasury outflow: /);
+    // The brand leads only an SMS without an explorer link to say where it is from.
+    expect(renderSms(alert)).toMatch(/^(stacks-watch: )?Treasury outflow: /);
     expect(renderTerminal(alert).split('\n')[0]).toBe(`${alert.severity!.toUpperCase().padEnd(8)} ${renderSubject(alert).replace('[stacks-watch] ', '')}`);
     expect(renderEmail(alert)).toContain('Rule: Treasury outflow, severity critical');
   });
@@ -36,7 +37,7 @@ describe('named alerts in every form', () => {
     const alert = contractLogKind.sample;
     expect(alert.rule).toBe(`contractLogs:${alert.contract_id}`);
     expect(renderSubject(alert)).toBe('[stacks-watch] print from arkadiko-token (block 182,345)');
-    expect(renderSms(alert)).toMatch(/^stacks-watch: print from arkadiko-token/);
+    expect(renderSms(alert)).toMatch(/^print from arkadiko-token/);
   });
 
   it('strips invisible characters from a name', () => {

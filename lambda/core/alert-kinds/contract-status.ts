@@ -103,7 +103,9 @@ export const contractStatusKind = {
 
   sms(a) {
     const was = a.previous ? ` (was ${previousPhrase(a)})` : '';
-    return `contract ${shortPrincipal(a.contract_id, MARKER)} ${statusPhrase(a)}${was} ${smsWhere(a.block_height, a.tx_id)}`;
+    // The contract's name, not its deployer, and the status first: the link that follows names the deploy.
+    const name = a.contract_id.split('.')[1] ?? a.contract_id;
+    return `${sanitizeUntrusted(name, 40)} ${statusPhrase(a)}${was} ${smsWhere(a.block_height, a.tx_id)}`;
   },
 
   terminal: (a) => [

@@ -81,7 +81,8 @@ export const stxTransferKind = {
     ].join('\n'),
 
   sms: (a) =>
-    `${whoMoved(a)} ${stxOrAsReceived(a.amount, 'plain')} ${smsWhere(a.block_height, a.tx_id)} ${counterparty(a)}${memoText(a.memo)}`.replace(/ +/g, ' ').trim(),
+    // The memo right after the amount: an exchange credits a deposit by it, and a cut SMS loses its tail.
+    `${whoMoved(a)} ${stxOrAsReceived(a.amount, 'plain')}${memoText(a.memo)} ${smsWhere(a.block_height, a.tx_id)} ${counterparty(a)}`.replace(/ +/g, ' ').trim(),
 
   terminal: (a) => [
     ['Amount', amount(a.amount)],

@@ -101,9 +101,10 @@ export const tokenTransferKind = {
     const decoded = decodeMemo(a.memo);
     const memoText = decoded.kind === 'text' ? ` memo: ${decoded.text}` : '';
     if (a.direction === 'sent') {
-      return `${shortPrincipal(a.sender, MARKER)} sent ${stxOrAsReceived(a.amount, 'plain')} ${smsWhere(a.block_height, a.tx_id)} to ${shortPrincipal(a.recipient, MARKER)}${memoText}`;
+      return `${shortPrincipal(a.sender, MARKER)} sent ${stxOrAsReceived(a.amount, 'plain')}${memoText} ${smsWhere(a.block_height, a.tx_id)} to ${shortPrincipal(a.recipient, MARKER)}`;
     }
-    return `${stxOrAsReceived(a.amount, 'plain')} to ${shortPrincipal(a.recipient, MARKER)} ${smsWhere(a.block_height, a.tx_id)} from ${shortPrincipal(a.sender, MARKER)}${memoText}`;
+    // The memo right after the amount: an exchange credits a deposit by it, and a cut SMS loses its tail.
+    return `${stxOrAsReceived(a.amount, 'plain')} to ${shortPrincipal(a.recipient, MARKER)}${memoText} ${smsWhere(a.block_height, a.tx_id)} from ${shortPrincipal(a.sender, MARKER)}`;
   },
 
   terminal: (a) => {

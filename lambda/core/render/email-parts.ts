@@ -58,8 +58,11 @@ export function logValue(repr: string): string {
 
 const SMS_MARKER = '...';
 
-/** `blk 182345 tx 0x20de...f0eb`: where a chain event is, in the few characters an SMS can spare. */
+/**
+ * `blk 182345`, or `tx 0x20de...f0eb` when there is no block: where a chain event is, in the few characters an
+ * SMS can spare. The transaction itself is in the explorer link that ends the SMS (render/sms.ts).
+ */
 export function smsWhere(blockHeight: number | null, txId: string | null): string {
-  const parts = [blockHeight === null ? '' : `blk ${blockHeight}`, txId === null ? '' : `tx ${shortTxId(txId, SMS_MARKER)}`];
-  return parts.filter(Boolean).join(' ');
+  if (blockHeight !== null) return `blk ${blockHeight}`;
+  return txId === null ? '' : `tx ${shortTxId(txId, SMS_MARKER)}`;
 }

@@ -55,17 +55,17 @@ export function toGsm7(text: string): string {
 }
 
 /** Cuts `text` to fit one SMS in whichever encoding it needs, ending with ".." when cut. */
-export function fitSms(text: string): string {
+export function fitSms(text: string, gsm7Limit: number = SMS_GSM7_LIMIT): string {
   if (!isGsm7(text)) {
     let fitted = truncate(text, SMS_UCS2_LIMIT, '..');
     while (fitted.length > SMS_UCS2_LIMIT) fitted = truncate(fitted, Array.from(fitted).length - 1, '..');
     return fitted;
   }
-  if (gsm7Length(text) <= SMS_GSM7_LIMIT) return text;
+  if (gsm7Length(text) <= gsm7Limit) return text;
   const chars = Array.from(text);
   let septets = 2; // the ".." marker
   let kept = 0;
-  while (kept < chars.length && septets + gsm7Length(chars[kept]!) <= SMS_GSM7_LIMIT) {
+  while (kept < chars.length && septets + gsm7Length(chars[kept]!) <= gsm7Limit) {
     septets += gsm7Length(chars[kept]!);
     kept += 1;
   }

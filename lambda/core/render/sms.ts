@@ -1,11 +1,25 @@
-// The SMS: the essentials first, in GSM-7, cut to one 160-character message. Each kind puts what matters
-// most first, so that a cut only loses the tail (a log value, a memo, a summary).
+// The SMS: the rule's name, what happened in plain words, then the explorer link, in GSM-7 and one
+// 160-character message. Each kind puts what matters most first, so that a cut only loses the tail (a log
+// value, a memo, a summary); the link is never cut: it is counted first and the words fit the rest.
 import type { Alert } from '../alert-kinds/alert';
 import { kindOf } from '../alert-kinds/registry';
 import { brand, ruleNamePrefix } from './alert-wording';
-import { fitSms, toGsm7 } from './gsm7';
+import { fitSms, gsm7Length, isGsm7, SMS_GSM7_LIMIT, toGsm7 } from './gsm7';
+
+/** The explorer link as short as it goes: mainnet is the explorer's default chain. */
+export function smsLink(link: string | null): string | null {
+  return link === null ? null : link.replace(/\?chain=mainnet$/, '');
+}
+
+const tidy = (text: string) => toGsm7(text).replace(/ {2,}/g, ' ').trim();
 
 export function renderSms(alert: Alert): string {
-  const message = toGsm7(`${brand(alert.network)}: ${ruleNamePrefix(alert)}${kindOf(alert).sms(alert)}`);
-  return fitSms(message.replace(/ {2,}/g, ' ').trim());
+  const kind = kindOf(alert);
+  const link = smsLink(kind.link(alert));
+  const branded = tidy(`${brand(alert.network)}: ${ruleNamePrefix(alert)}${kind.sms(alert)}`);
+  // A link leaves room for a few words only in GSM-7 (70 characters of UCS-2 hold no link); the link says
+  // where the alert is from, so the brand gives its characters to the words.
+  const words = tidy(`${ruleNamePrefix(alert)}${kind.sms(alert)}`);
+  if (link === null || !isGsm7(words) || !isGsm7(link)) return fitSms(branded);
+  return `${fitSms(words, SMS_GSM7_LIMIT - gsm7Length(link) - 1)} ${link}`;
 }

@@ -108,7 +108,7 @@ describe('the alert kind registry', () => {
     expect(retraction.summary.length).toBeGreaterThan(10);
     expectSubject(renderSubject(retraction));
     expect(renderSubject(retraction)).toContain(`RETRACTED: ${label}`);
-    expect(renderSms(retraction)).toContain(`${label} blk ${sample.block_height}`);
+    expect(renderSms(retraction)).toContain(`RETRACTED (reorg): ${label}`);
     expect(renderEmail(retraction)).toContain(`the ${label} it reported is no longer on the canonical chain`);
     expect(renderEmail(retraction)).toContain(retraction.summary);
     // Every attribute a subscriber may have filtered the original on, the retraction carries too.
