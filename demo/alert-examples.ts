@@ -6,7 +6,31 @@ import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { ALERT_TYPES, alertKinds } from '../lambda/core/alert-kinds/registry';
 import type { Alert, AlertType } from '../lambda/core/alert-kinds/alert';
-import { render } from '../lambda/core/render';
+import { render, renderTerminal } from '../lambda/core/render';
+import { chatView } from '../lambda/channels/chat-view';
+import { channelsFromEnv } from '../lambda/channels/registry';
+
+/** Placeholder settings, so that each channel's payload can be shown (no request is sent). */
+const CHANNELS = channelsFromEnv({
+  SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T000/B000/XXXX',
+  DISCORD_WEBHOOK_URL: 'https://discord.com/api/webhooks/000/XXXX',
+  TELEGRAM_BOT_TOKEN: '000:XXXX',
+  TELEGRAM_CHAT_ID: '-100000',
+  PAGERDUTY_ROUTING_KEY: 'XXXX',
+  PAGERDUTY_MIN_SEVERITY: 'info',
+});
+
+/** Each chat channel's request body for the alert, folded away: they are long. */
+function chatPayloads(alert: Alert): string[] {
+  if (alert.type === 'sms_digest') return []; // for phones only
+  const view = chatView(alert);
+  return CHANNELS.flatMap((channel) => {
+    const request = channel.request(view);
+    return request === null
+      ? []
+      : [`<details><summary>${channel.name}</summary>`, '', '```json', JSON.stringify(request.body, null, 2), '```', '', '</details>', ''];
+  });
+}
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -42,21 +66,38 @@ function demoJson(): Promise<Alert[]> {
 }
 
 function section(alert: Alert, fromDemo: boolean): string {
-  const { subject, email } = render(alert);
+  const { subject, email, sms } = render(alert);
   return [
     `## ${TITLES[alert.type]} (\`${alert.type}\`)`,
     '',
-    ...(fromDemo ? [] : ['Not raised by the demo; the registry\'s sample. SNS delivers it only to SMS subscriptions, as this text:', '', '```', render(alert).sms, '```', '']),
+    ...(fromDemo ? [] : ['Not raised by the demo; the registry\'s sample. SNS delivers it only to SMS subscriptions.', '']),
+    'Email:',
+    '',
     '```',
     subject,
     '',
     email.trimEnd(),
     '```',
     '',
+    `SMS (${sms.length} characters):`,
+    '',
+    '```',
+    sms,
+    '```',
+    '',
+    'Terminal (`npm start`):',
+    '',
+    '```',
+    renderTerminal(alert).trimEnd(),
+    '```',
+    '',
+    'JSON (`--json`, webhooks, the SNS message):',
+    '',
     '```json',
     JSON.stringify(alert),
     '```',
     '',
+    ...chatPayloads(alert),
   ].join('\n');
 }
 
@@ -74,9 +115,9 @@ const missing = ALERT_TYPES.filter((type) => !order.includes(type) || (!firstOfT
 const doc = [
   '# Alert examples',
   '',
-  'Every kind of alert as `npm run demo` raises it, for people (the email: subject, then body; `npm start`',
-  'prints a shorter terminal form) and for programs (`npm start -- --json`, one JSON object per line; the fields',
-  'are listed in alert-reference.md). Written by `npm run docs:alerts` from the demo\'s output; the',
+  'Every kind of alert as `npm run demo` raises it, in every form it is sent in: the email (subject, then body),',
+  'the SMS, the terminal block of `npm start`, the JSON for programs (`npm start -- --json`, webhooks; the fields',
+  'are listed in alert-reference.md), and the request each chat channel gets (chat-channels.md). Written by `npm run docs:alerts` from the demo\'s output; the',
   'values come from the demo\'s fake chain, so addresses and hashes are not real ones. A named rule\'s name leads',
   'the subject, the SMS and the terminal line (the call, the sBTC mint below); every alert carries `rule` and',
   '`severity`.',

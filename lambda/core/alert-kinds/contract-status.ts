@@ -103,9 +103,9 @@ export const contractStatusKind = {
 
   sms(a) {
     const was = a.previous ? ` (was ${previousPhrase(a)})` : '';
-    // The contract's name, not its deployer, and the status first: the link that follows names the deploy.
-    const name = a.contract_id.split('.')[1] ?? a.contract_id;
-    return `${sanitizeUntrusted(name, 40)} ${statusPhrase(a)}${was} ${smsWhere(a.block_height, a.tx_id)}`;
+    // With a deploy to link to, the contract's name alone (the link names the rest); without, its whole id, short.
+    const name = a.tx_id !== null ? sanitizeUntrusted(a.contract_id.split('.')[1] ?? a.contract_id, 40) : `contract ${shortPrincipal(a.contract_id, MARKER)}`;
+    return `${name} ${statusPhrase(a)}${was} ${smsWhere(a.block_height, a.tx_id)}`;
   },
 
   terminal: (a) => [
