@@ -73,6 +73,24 @@ export function synthTemplate(context: Record<string, unknown> = {}): TemplateJs
   }
 }
 
+/** A chat notifier (infra/constructs/chat-notifiers.ts) rather than the watcher: its environment names its channel. */
+const isNotifier = (resource: Resource) => (resource.Properties?.Environment?.Variables ?? {}).CHAT_CHANNEL !== undefined;
+
+/** The watcher function: the one Lambda function that is not a chat notifier. */
+function watcherFunction(template: TemplateJson): [string, Resource] {
+  const found = Object.entries(template.Resources).filter(([, resource]) => resource.Type === 'AWS::Lambda::Function' && !isNotifier(resource));
+  if (found.length !== 1) throw new Error(`the bill expects one watcher function in the template, found ${found.length}`);
+  return found[0]!;
+}
+
+/**
+ * A chat notifier runs once per alert its channel takes: priced at this many a month (the bill's other lines
+ * assume none), each a 128 MB invocation of at most a second, writing about 600 B of log.
+ */
+export const CHAT_ALERTS_A_MONTH = 1_000;
+const CHAT_POST_SECONDS = 1;
+const CHAT_LOG_BYTES = 600;
+
 function only(template: TemplateJson, type: string): [string, Resource] {
   const found = Object.entries(template.Resources).filter(([, resource]) => resource.Type === type);
   if (found.length !== 1) throw new Error(`the bill expects one ${type} in the template, found ${found.length}`);
@@ -89,7 +107,7 @@ const count = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** A month of the stack's runs, priced resource by resource. */
 export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor): MonthlyBill {
-  const [, fn] = only(template, 'AWS::Lambda::Function');
+  const [, fn] = watcherFunction(template);
   const [, schedule] = only(template, 'AWS::Scheduler::Schedule');
   const env = (fn.Properties?.Environment?.Variables ?? {}) as Record<string, unknown>;
   const memoryMb = Number(fn.Properties?.MemorySize ?? 128);
@@ -122,6 +140,12 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor):
     const p = resource.Properties ?? {};
     switch (resource.Type) {
       case 'AWS::Lambda::Function': {
+        if (isNotifier(resource)) {
+          const gbSeconds = (Number(p.MemorySize ?? 128) / 1024) * CHAT_POST_SECONDS * CHAT_ALERTS_A_MONTH;
+          add(id, `chat notifier compute at ${count(CHAT_ALERTS_A_MONTH)} alerts`, `${gbSeconds.toFixed(0)} GB-s`, gbSeconds * PRICES.lambdaGbSecond);
+          add(id, 'chat notifier requests', count(CHAT_ALERTS_A_MONTH), CHAT_ALERTS_A_MONTH * PRICES.lambdaRequest);
+          break;
+        }
         const gbSeconds = (memoryMb / 1024) * billedSeconds * runs;
         add(id, 'Lambda compute (arm64)', `${count(gbSeconds)} GB-s (${memoryMb} MB × ${billedSeconds.toFixed(2)} s × ${count(runs)})`, gbSeconds * PRICES.lambdaGbSecond);
         add(id, 'Lambda requests', count(runs), runs * PRICES.lambdaRequest);
@@ -148,6 +172,11 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor):
         break;
       }
       case 'AWS::Logs::LogGroup': {
+        if (id.startsWith('Chat')) {
+          const chatGb = (CHAT_ALERTS_A_MONTH * CHAT_LOG_BYTES) / GB;
+          add(id, `chat notifier logs at ${count(CHAT_ALERTS_A_MONTH)} alerts`, `${(chatGb * 1024).toFixed(1)} MB`, chatGb * PRICES.cloudWatchLogsGb);
+          break;
+        }
         const retainedMonths = Number(p.RetentionInDays ?? 3653) / 30;
         add(id, 'CloudWatch Logs ingestion', `${(logGb * 1024).toFixed(0)} MB (${count(perRun.logBytes)} B a run)`, logGb * PRICES.cloudWatchLogsGb);
         add(id, 'CloudWatch Logs storage', `${(logGb * retainedMonths * 1024).toFixed(0)} MB kept`, logGb * retainedMonths * PRICES.cloudWatchLogsStoredGb);
@@ -182,10 +211,11 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor):
       case 'AWS::SNS::TopicPolicy':
       case 'AWS::SQS::QueuePolicy':
       case 'AWS::Lambda::EventInvokeConfig':
+      case 'AWS::Lambda::Permission':
       case 'AWS::CDK::Metadata':
         break; // no charge
       case 'AWS::SNS::Subscription':
-        break; // deliveries are billed per alert (email, SMS), outside a month without alerts
+        break; // deliveries are billed per alert (email, SMS; to Lambda, free), outside a month without alerts
       default:
         throw new Error(`the bill does not know the price of ${resource.Type} (${id}); add it to bench/monthly-bill.ts`);
     }

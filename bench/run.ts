@@ -27,6 +27,7 @@ const BILLED_STACKS: [string, Record<string, unknown>, number?][] = [
   ['polling every 10 s, no API key', { pollSeconds: 10 }],
   ['polling every 10 s, with an API key', { pollSeconds: 10, createApiKeySecret: true }],
   ['every option on: dashboard, customer key, detailed metrics', { dashboard: true, encryptionKey: 'customer', detailedMetrics: true }],
+  ['default with Slack and PagerDuty (1,000 alerts a month each)', { chat: JSON.stringify([{ slack: 'ssm:/stacks-watch/slack' }, { pagerduty: 'ssm:/stacks-watch/pagerduty' }]) }],
 ];
 
 const BENCHMARKS = ['requests', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory'] as const;

@@ -36,6 +36,16 @@ describe('the monthly bill from the synthesized template', () => {
     expect(bill.total).toBeCloseTo(bill.lines.reduce((sum, line) => sum + line.dollars, 0), 10);
   });
 
+  it('prices chat channels: one shared alarm, and each notifier at its alerts, not at the watcher\'s runs', () => {
+    const chat = synthTemplate({ chat: JSON.stringify([{ slack: 'ssm:/a' }, { pagerduty: 'ssm:/b' }]) });
+    const bill = priceTemplate(chat, fixedFigures);
+    const base = priceTemplate(defaults, fixedFigures);
+    expect(bill.lines.filter((line) => line.item.startsWith('chat notifier requests'))).toHaveLength(2);
+    expect(bill.lines.filter((line) => line.item.startsWith('CloudWatch alarm'))).toHaveLength(5);
+    expect(bill.total - base.total).toBeGreaterThan(0.1);
+    expect(bill.total - base.total).toBeLessThan(0.11);
+  });
+
   it('adds $3 for the dashboard and $1 for the customer-managed key when the stack has them', () => {
     const withBoth = synthTemplate({ dashboard: true, encryptionKey: 'customer' });
     expect(linesOf(withBoth, 'CloudWatch dashboard').map((line) => line.dollars)).toEqual([3]);

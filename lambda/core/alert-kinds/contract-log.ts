@@ -48,6 +48,16 @@ function tupleLines(value: ClarityJson | undefined): string | null {
     .join('\n');
 }
 
+/** A tuple's fields on one line (`action: mint, amount: 1000000`) for the terminal and chat; else the Clarity text. */
+function valueInline(a: ContractLogAlert): string {
+  const value = a.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).length === 0) {
+    return sanitizeUntrusted(a.value_repr, TERMINAL_VALUE_MAX);
+  }
+  const fields = Object.entries(value).map(([key, field]) => `${key}: ${typeof field === 'string' ? field : JSON.stringify(field)}`);
+  return sanitizeUntrusted(fields.join(', '), TERMINAL_VALUE_MAX);
+}
+
 // Only these transaction types run contract code, so only they can print.
 const LOG_CARRYING_TYPES = new Set(['contract_call', 'smart_contract']);
 /** How much of a log value the terminal shows: a line or two. */
@@ -139,7 +149,7 @@ export const contractLogKind = {
 
   terminal: (a) => [
     ['Contract', id(a.contract_id)],
-    ['Value', sanitizeUntrusted(a.value_repr, TERMINAL_VALUE_MAX)],
+    ['Value', valueInline(a)],
     ['Event', `#${a.event_index} in block ${formatCount(a.block_height)} at ${isoTime(a.block_time)}`],
   ],
   link: (a) => explorerTxUrl(a.tx_id, a.network),

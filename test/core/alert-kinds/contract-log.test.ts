@@ -88,17 +88,19 @@ describe('contract_log kind', () => {
     });
   });
 
-  it('reads at a terminal as the contract, the value and the event, then the link', () => {
+  it('reads at a terminal as the contract, the value as fields when it is a tuple, and the event, then the link', () => {
     expect(renderTerminal(contractLogKind.sample)).toBe(
       [
         'WARNING  print from arkadiko-token (block 182,345)',
         '  Contract: SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-token',
-        '  Value:    (tuple (action "mint") (amount u1000000))',
+        '  Value:    action: mint, amount: 1000000',
         '  Event:    #3 in block 182,345 at 2024-05-01T12:00:00Z',
         `  https://explorer.hiro.so/txid/${contractLogKind.sample.tx_id}?chain=mainnet`,
         '',
       ].join('\n'),
     );
+    const notTuple = { ...contractLogKind.sample, value: 'u5', value_repr: 'u5' };
+    expect(renderTerminal(notTuple)).toContain('  Value:    u5\n');
   });
 
   it('caps a long value at a terminal', () => {
