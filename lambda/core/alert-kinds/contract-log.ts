@@ -7,6 +7,7 @@ import { fields, id, logValue, networkName, smsWhere, chainRows } from '../rende
 import { contractName, explorerTxUrl, isoTime, LIMITS } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
+import { tupleFields } from '../render/clarity-text';
 import { contractLogsList, type CompiledLogRule, type CompiledLogRules } from './contract-log-rules';
 import { strongestRule } from '../rule-meta';
 import type { ChainKind, Matched } from './kind';
@@ -34,28 +35,23 @@ function holds(rule: CompiledLogRule, log: ContractLogEvent, value: ClarityTree 
   return true;
 }
 
-/** A tuple as one `key: value` line per field (nested values as compact JSON); null for any other value. */
-function tupleLines(value: ClarityJson | undefined): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const entries = Object.entries(value);
-  if (entries.length === 0) return null;
-  const shown = entries.slice(0, TUPLE_LINES_MAX);
+/** A tuple as one `key: value` line per field, each readable (digits grouped); null for any other value. */
+function tupleLines(a: ContractLogAlert): string | null {
+  const fields = tupleFields(decodeClarityOrNull(a.value_hex));
+  if (fields === null) return null;
+  const shown = fields.slice(0, TUPLE_LINES_MAX);
   const width = Math.max(...shown.map(([key]) => key.length)) + 2;
-  const more = entries.length - shown.length;
+  const more = fields.length - shown.length;
   return shown
-    .map(([key, field]) => `  ${`${sanitizeUntrusted(key, 128)}:`.padEnd(width)}${sanitizeUntrusted(typeof field === 'string' ? field : JSON.stringify(field), 400)}`)
+    .map(([key, value]) => `  ${`${sanitizeUntrusted(key, 128)}:`.padEnd(width)}${sanitizeUntrusted(value, 400)}`)
     .concat(more > 0 ? [`  [${more} more fields: see the Clarity value below]`] : [])
     .join('\n');
 }
 
-/** A tuple's fields on one line (`action: mint, amount: 1000000`) for the terminal and chat; else the Clarity text. */
+/** A tuple's fields on one line (`action: mint, amount: 1,000,000`) for the terminal and chat; else the Clarity text. */
 function valueInline(a: ContractLogAlert): string {
-  const value = a.value;
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).length === 0) {
-    return sanitizeUntrusted(a.value_repr, TERMINAL_VALUE_MAX);
-  }
-  const fields = Object.entries(value).map(([key, field]) => `${key}: ${typeof field === 'string' ? field : JSON.stringify(field)}`);
-  return sanitizeUntrusted(fields.join(', '), TERMINAL_VALUE_MAX);
+  const fields = tupleFields(decodeClarityOrNull(a.value_hex));
+  return sanitizeUntrusted(fields === null ? a.value_repr : fields.map(([key, value]) => `${key}: ${value}`).join(', '), TERMINAL_VALUE_MAX);
 }
 
 // Only these transaction types run contract code, so only they can print.
@@ -67,7 +63,7 @@ const TUPLE_LINES_MAX = 40;
 
 /** A tuple reads best one field per line; anything else as its Clarity text. */
 function valueSection(a: ContractLogAlert): string[] {
-  const lines = tupleLines(a.value);
+  const lines = tupleLines(a);
   if (lines === null) return ['Value (Clarity):', logValue(a.value_repr)];
   return ['Value:', lines, '', 'Value (Clarity):', logValue(a.value_repr)];
 }

@@ -64,10 +64,10 @@ describe('contract_log with where conditions', () => {
     expect(alert).not.toHaveProperty('value');
   });
 
-  it('shows a tuple in the email one field per line, then the Clarity text', () => {
+  it('shows a tuple in the email one field per line, integers with their digits grouped, then the Clarity text', () => {
     const [alert] = matched([printed(0, withdraw(2_000_000_000n))], [{ contractId: TOKEN }]);
     const email = renderEmail(alert!);
-    expect(email).toContain(['Value:', '  action: withdraw', '  amount: 2000000000', `  user:   ${WATCHED}`].join('\n'));
+    expect(email).toContain(['Value:', '  action: withdraw', '  amount: 2,000,000,000', `  user:   ${WATCHED}`].join('\n'));
     expect(email).toContain(`Value (Clarity):\n(tuple (action "withdraw") (amount u2000000000) (user ${WATCHED}))`);
   });
 

@@ -93,13 +93,13 @@ describe('contract_log kind', () => {
       [
         'WARNING  print from arkadiko-token (block 182,345)',
         '  Contract: SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-token',
-        '  Value:    action: mint, amount: 1000000',
+        '  Value:    action: mint, amount: 1,000,000',
         '  Event:    #3 in block 182,345 at 2024-05-01T12:00:00Z',
         `  https://explorer.hiro.so/txid/${contractLogKind.sample.tx_id}?chain=mainnet`,
         '',
       ].join('\n'),
     );
-    const notTuple = { ...contractLogKind.sample, value: 'u5', value_repr: 'u5' };
+    const notTuple = { ...contractLogKind.sample, value: '5', value_repr: 'u5', value_hex: '0x0100000000000000000000000000000005' };
     expect(renderTerminal(notTuple)).toContain('  Value:    u5\n');
   });
 
