@@ -6,6 +6,8 @@ import type { MessageAttributeValue } from '@aws-sdk/client-sns';
 import type { Alert } from '../../core/alert-kinds/alert';
 import type { OutgoingAlert } from '../../core/outgoing-alert';
 import { filterAttributes } from '../../core/alert-kinds/registry';
+import { boundedAlert } from '../../core/render/alert-json';
+import { sha256Hex } from '../sha256';
 import { cleanSubject } from './subject';
 import type { SmsRoute } from '../../core/outgoing-alert';
 
@@ -86,8 +88,12 @@ function shrinkAlertJson(alert: Alert, maxBytes: number): string {
 }
 
 export function buildSnsMessage(outgoing: OutgoingAlert): SnsMessage {
-  const { alert, rendering } = outgoing;
+  const { rendering } = outgoing;
   const adjustments: string[] = [];
+  // A big printed value is bounded first, by the same rule for every channel; the cuts below are the guard
+  // for whatever else might still not fit.
+  const alert = boundedAlert(outgoing.alert, sha256Hex);
+  if (alert !== outgoing.alert) adjustments.push('printed value cut to its bounds');
 
   const subject = cleanSubject(rendering.subject, `stacks-watch ${alert.type} on ${alert.network}`);
   if (subject !== rendering.subject) adjustments.push('subject cleaned to printable ASCII under 100 characters');

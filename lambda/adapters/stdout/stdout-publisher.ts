@@ -4,6 +4,8 @@ import type { Writable } from 'node:stream';
 import type { OnAccepted, PublishOutcome, Publisher } from '../../core/ports';
 import type { OutgoingAlert } from '../../core/outgoing-alert';
 import { renderTerminal } from '../../core/render';
+import { alertJson } from '../../core/render/alert-json';
+import { sha256Hex } from '../sha256';
 
 export type StdoutFormat = 'human' | 'json';
 
@@ -12,7 +14,7 @@ export function createStdoutPublisher(out: Writable, format: StdoutFormat): Publ
     // One write per alert, each reported before the next: a killed runner prints at most one alert twice.
     async publish(alerts: readonly OutgoingAlert[], onAccepted?: OnAccepted): Promise<PublishOutcome> {
       for (const a of alerts) {
-        const text = format === 'json' ? JSON.stringify(a.alert) + '\n' : human(a);
+        const text = format === 'json' ? alertJson(a.alert, sha256Hex) + '\n' : human(a);
         await new Promise<void>((resolve, reject) => out.write(text, (error) => (error ? reject(error) : resolve())));
         await onAccepted?.([a.alert.key]);
       }

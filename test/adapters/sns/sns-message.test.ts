@@ -136,14 +136,14 @@ describe('256 KiB limit', () => {
     expect(built.adjustments).toEqual(['email body trimmed']);
   });
 
-  it('cuts the longest alert fields when the alert itself is over the limit, keeping valid JSON', () => {
-    const bigValue: ContractLogAlert = { ...contractLog, value_hex: `0x${'ab'.repeat(200 * KIB)}`, value_repr: 'u1'.repeat(40 * KIB) };
-    const built = buildSnsMessage({ ...rendered.contractLog, alert: bigValue });
+  it('cuts the longest alert fields when the alert is over the limit for another reason than its value, keeping valid JSON', () => {
+    const bigTopic: ContractLogAlert = { ...contractLog, topic: 't'.repeat(300 * KIB) };
+    const built = buildSnsMessage({ ...rendered.contractLog, alert: bigTopic });
     const body = JSON.parse(built.message) as { default: string; email: string };
     const sent = JSON.parse(body.default) as ContractLogAlert & { truncated?: boolean };
     expect(built.bytes).toBeLessThanOrEqual(SNS_MAX_PAYLOAD_BYTES);
     expect(sent).toMatchObject({ key: contractLog.key, tx_id: contractLog.tx_id, truncated: true });
-    expect(sent.value_hex.endsWith('...[truncated]')).toBe(true);
+    expect(sent.topic.endsWith('...[truncated]')).toBe(true);
     expect(body.email).toBe(rendered.contractLog.rendering.email);
     expect(built.adjustments).toEqual(['alert fields truncated']);
   });
@@ -161,8 +161,9 @@ describe('256 KiB limit', () => {
     expect(body.email).toContain(print.tx_id);
     expect(body.email).not.toMatch(/Too large/);
     expect(body.sms).toBe(rendering.sms);
-    expect(sent).toMatchObject({ key: print.key, tx_id: print.tx_id, contract_id: print.contract_id, truncated: true });
+    expect(sent).toMatchObject({ key: print.key, tx_id: print.tx_id, contract_id: print.contract_id, value_hex_bytes: 512 * KIB });
     expect(sent.value_repr.startsWith('(buff 0xabab')).toBe(true);
+    expect(built.adjustments).toEqual(['printed value cut to its bounds']);
   });
 
   it('leaves a message under the limit untouched', () => {
