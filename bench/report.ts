@@ -12,6 +12,7 @@ import { dollars, fixed, kib, percent, ratio, table, thousands, verdict } from '
 import type { MatchingRow } from './matching-throughput';
 import type { RequestsPerBlockRow } from './requests-per-block';
 import { retiredRoutesSection, type RetiredRoutesRow } from './retired-routes';
+import { stateFileSection, type StateFileRow } from './state-file';
 
 export interface BenchResults {
   requests?: RequestsPerBlockRow[];
@@ -24,6 +25,7 @@ export interface BenchResults {
   memory?: { rows: MemoryFigures[]; stackMemoryMb: number; stackLimitMb: number };
   latency?: LatencyRow[];
   matching?: MatchingRow;
+  stateFile?: StateFileRow[];
 }
 
 export function requestsSection(rows: RequestsPerBlockRow[]): string {
@@ -313,6 +315,7 @@ export function renderResults(results: BenchResults, meta: { date: string; secon
     results.latency && latencySection(results.latency),
     results.matching && matchingSection(results.matching),
     results.memory && memorySection(results.memory),
+    results.stateFile && stateFileSection(results.stateFile),
   ];
   return parts.filter(Boolean).join('\n\n');
 }

@@ -14,6 +14,7 @@ import { measureMatching } from './matching-throughput';
 import { renderResults, type BenchResults } from './report';
 import { measureRequestsPerBlock } from './requests-per-block';
 import { measureRetiredRoutes } from './retired-routes';
+import { measureStateFile } from './state-file';
 
 const DOC = 'docs/benchmarks.md';
 const START = '<!-- bench:results:start -->';
@@ -30,7 +31,7 @@ const BILLED_STACKS: [string, Record<string, unknown>, number?][] = [
   ['default with Slack and PagerDuty (1,000 alerts a month each)', { chat: JSON.stringify([{ slack: 'ssm:/stacks-watch/slack' }, { pagerduty: 'ssm:/stacks-watch/pagerduty' }]) }],
 ];
 
-const BENCHMARKS = ['requests', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory'] as const;
+const BENCHMARKS = ['requests', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory', 'state-file'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 function selected(argv: readonly string[]): Set<Benchmark> {
@@ -119,6 +120,10 @@ async function main(): Promise<void> {
   if (only.has('matching')) {
     progress('6. matching throughput');
     results.matching = measureMatching(prefix(600));
+  }
+  if (only.has('state-file')) {
+    progress('8. the local state file over 10,000 alerts');
+    results.stateFile = [await measureStateFile(10_000)];
   }
 
   const markdown = renderResults(results, { date: new Date().toISOString().slice(0, 10), seconds: (performance.now() - started) / 1000 });

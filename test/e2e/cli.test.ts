@@ -14,6 +14,7 @@ import {
 } from '../support/fake-hiro';
 import { jsonLines, runCli } from './run-cli';
 import { API_PATHS, PrintedLines, useApiPath } from './api-paths';
+import { StateJournal } from '../../lambda/adapters/file/state-journal';
 
 const alice = fakeAddress('alice');
 const bob = fakeAddress('bob');
@@ -82,7 +83,7 @@ describe.each(API_PATHS)('the CLI against a fake Hiro API, through a growing cha
     expect(new Set(keysOf(alerts))).toEqual(new Set([...statusKeys, ...expected]));
     expect(keysOf(alerts)).toHaveLength(statusKeys.length + expected.size);
     expect(alerts.find((a) => a.type === 'token_transfer')).toMatchObject({ recipient: alice, amount: '1250500000', block_height: 2 });
-    const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
+    const state = (await new StateJournal(join(dir, 'state.json')).read())!;
     expect(state.cursor).toMatchObject({ height: 5, hash: chain.tip!.hash });
   });
 
@@ -99,7 +100,7 @@ describe.each(API_PATHS)('the CLI against a fake Hiro API, through a growing cha
     expect(run2.code, run2.stderr).toBe(0);
     expect(keysOf(jsonLines(printed.record(path, run2.stdout)))).toEqual([`token_transfer:${fresh}`]);
     expect(run2.stderr).toMatch(/reorg/);
-    const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
+    const state = (await new StateJournal(join(dir, 'state.json')).read())!;
     expect(state.cursor).toMatchObject({ height: 7, hash: chain.tip!.hash });
   });
 

@@ -1,12 +1,13 @@
 // The CLI killed (SIGKILL) at several points of a run over the real state file, then run again until it
 // has caught up: every alert printed at least once, none more than twice, and a second print only for an
 // alert the killed run had printed and not yet marked sent.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coinbase, contractCall, createFakeHiro, deploy, fakeAddress, fakeContractId, transfer, type RunningFakeHiro } from '../support/fake-hiro';
 import { bundleCli, KillableCli, printedKeys, type KillTrigger } from './killable-cli';
+import { StateJournal } from '../../lambda/adapters/file/state-journal';
 
 const alice = fakeAddress('alice');
 const vault = fakeContractId('vault');
@@ -121,11 +122,8 @@ function count(counts: Map<string, number>, keys: readonly string[]): void {
 }
 
 async function readState(path: string): Promise<{ cursor: { height: number } | null; alerts: Record<string, { state: string }> } | null> {
-  try {
-    return JSON.parse(await readFile(path, 'utf8'));
-  } catch {
-    return null; // killed before the first write
-  }
+  // The snapshot with its journal applied, as the next run reads it; null when killed before the first write.
+  return (await new StateJournal(path).read()) as Awaited<ReturnType<typeof readState>>;
 }
 
 async function alertRecords(path: string): Promise<Record<string, string>> {

@@ -1,19 +1,15 @@
-// The local runner's state: one JSON file, rewritten atomically (temp file + rename) after every change,
-// so a crash at any point leaves either the old or the new state, never half of one. A lock file beside
-// it is the lease (the document's own lease field is unused here), so two local runners on one state file
-// cannot both scan.
-import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+// The local runner's state: a JSON snapshot and a journal of the changes since (state-journal.ts), each
+// change on disk before the store answers, so a crash at any point leaves the state as of the last change
+// made, never half of one. A lock file beside it is the lease (the document's own lease field is unused
+// here), so two local runners on one state file cannot both scan.
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import type { ClaimOutcome, Cursor, CursorPosition } from '../../core/ports';
 import { DocumentStateStore, emptyDocument, type StateDocument } from './state-document';
+import { StateFileError, StateJournal } from './state-journal';
 
-export class StateFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'StateFileError';
-  }
-}
+export { StateFileError } from './state-journal';
 
 export class FileStateStore extends DocumentStateStore {
   /** When this runner took the lock (epoch ms); undefined until it has. */
@@ -21,14 +17,16 @@ export class FileStateStore extends DocumentStateStore {
 
   private constructor(
     private readonly path: string,
+    private readonly journal: StateJournal,
     doc: StateDocument,
   ) {
-    super(doc, { onChange: (d) => writeAtomically(path, d) });
+    super(doc, { onChange: (d, touched) => journal.record(d, touched) });
   }
 
   /** Opens the state file, or starts an empty state when there is none (nothing is written until a change). */
   static async open(path: string, network: string): Promise<FileStateStore> {
-    return new FileStateStore(path, await readDocument(path, network));
+    const journal = new StateJournal(path);
+    return new FileStateStore(path, journal, await readDocument(journal, path, network));
   }
 
   private get lockPath(): string {
@@ -45,8 +43,9 @@ export class FileStateStore extends DocumentStateStore {
       await writeFile(this.lockPath, lease);
     }
     // Another runner may have written the file since we opened it: start from what is on disk.
-    this.doc = await readDocument(this.path, this.doc.network);
-    this.pruneAlerts(nowMs);
+    this.doc = await readDocument(this.journal, this.path, this.doc.network);
+    const pruned = this.pruneAlerts(nowMs);
+    if (pruned.length > 0) await this.journal.record(this.doc, pruned);
     this.lockTakenAt = nowMs;
     return true;
   }
@@ -78,44 +77,15 @@ export class FileStateStore extends DocumentStateStore {
   }
 }
 
-async function readDocument(path: string, network: string): Promise<StateDocument> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyDocument(network);
-    throw new StateFileError(`cannot read the state file ${path}: ${(error as Error).message}`);
-  }
-  let doc: StateDocument;
-  try {
-    doc = JSON.parse(text) as StateDocument;
-  } catch (error) {
-    throw new StateFileError(
-      `the state file ${path} is not valid JSON (${(error as Error).message}); move it away to start over`,
-    );
-  }
-  if (doc?.format !== 1 || typeof doc.blocks !== 'object' || typeof doc.alerts !== 'object') {
-    throw new StateFileError(`the state file ${path} is not a stacks-watch state file (format 1)`);
-  }
+async function readDocument(journal: StateJournal, path: string, network: string): Promise<StateDocument> {
+  const doc = await journal.read();
+  if (doc === null) return emptyDocument(network);
   if (doc.network !== network) {
     throw new StateFileError(
       `the state file ${path} belongs to ${doc.network}, but the watch config is for ${network}; use --state to pick another file`,
     );
   }
   return doc;
-}
-
-async function writeAtomically(path: string, doc: StateDocument): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}.tmp`;
-  const handle = await open(temp, 'w');
-  try {
-    await handle.writeFile(JSON.stringify(doc));
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, path);
 }
 
 async function createExclusive(path: string, content: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 // The whole watcher state as one JSON-serialisable document, with the StateStore semantics implemented
-// over it in memory. The file store persists it after every change; tests use it as a real in-memory store.
+// over it in memory. Every change names the entries it touched, so that the file store writes those and not
+// the whole document (state-journal.ts); tests use it as a real in-memory store.
 import type { PendingSmsDigest } from '../../core/alert-kinds/sms-digest';
 import type {
   AlertClaim,
@@ -52,9 +53,12 @@ export function emptyDocument(network: string): StateDocument {
   return { format: 1, network, cursor: null, lease: null, blocks: {}, contracts: {}, alerts: {} };
 }
 
+/** One entry of the document: a top-level member, or one block, contract or alert record. */
+export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally'] | readonly ['blocks' | 'contracts' | 'alerts', string];
+
 export interface DocumentStoreOptions {
-  /** Called after every change with the document, to persist it. */
-  onChange?: (doc: StateDocument) => Promise<void>;
+  /** Called after every change with the document and the entries it touched, to persist them. */
+  onChange?: (doc: StateDocument, touched: readonly EntryPath[]) => Promise<void>;
   alertRetentionMs?: number;
 }
 
@@ -69,23 +73,22 @@ export class DocumentStateStore implements StateStore {
     this.retentionMs = options.alertRetentionMs ?? 30 * DAY_MS;
   }
 
-  private async changed(): Promise<void> {
-    await this.options.onChange?.(this.doc);
+  protected async changed(...touched: EntryPath[]): Promise<void> {
+    await this.options.onChange?.(this.doc, touched);
   }
 
   async acquireLease(owner: string, nowMs: number, ttlMs: number): Promise<boolean> {
     const lease = this.doc.lease;
     if (lease && lease.owner !== owner && lease.until > nowMs) return false;
     this.doc.lease = { owner, until: nowMs + ttlMs };
-    this.pruneAlerts(nowMs);
-    await this.changed();
+    await this.changed(['lease'], ...this.pruneAlerts(nowMs));
     return true;
   }
 
   async releaseLease(owner: string): Promise<void> {
     if (this.doc.lease?.owner !== owner) return;
     this.doc.lease = null;
-    await this.changed();
+    await this.changed(['lease']);
   }
 
   async readCursor(): Promise<Cursor | null> {
@@ -101,16 +104,16 @@ export class DocumentStateStore implements StateStore {
     }
     const cursor: Cursor = { ...structuredClone(next), version: (current?.version ?? 0) + 1 };
     this.doc.cursor = cursor;
-    if (options.releaseLeaseOf !== undefined && this.doc.lease?.owner === options.releaseLeaseOf) this.doc.lease = null;
-    this.pruneBlocks(cursor.height);
-    await this.changed();
+    const releases = options.releaseLeaseOf !== undefined && this.doc.lease?.owner === options.releaseLeaseOf;
+    if (releases) this.doc.lease = null;
+    await this.changed(['cursor'], ...(releases ? [['lease'] as const] : []), ...this.pruneBlocks(cursor.height));
     return structuredClone(cursor);
   }
 
   async putScannedBlocks(blocks: readonly ScannedBlock[]): Promise<void> {
     if (blocks.length === 0) return;
     for (const block of blocks) this.doc.blocks[String(block.height)] = structuredClone(block);
-    await this.changed();
+    await this.changed(...blocks.map((b) => ['blocks', String(b.height)] as const));
   }
 
   async getScannedBlocks(fromHeight: number, toHeight: number): Promise<ScannedBlock[]> {
@@ -131,7 +134,7 @@ export class DocumentStateStore implements StateStore {
 
   async writeContractStatus(status: StoredContractStatus): Promise<void> {
     this.doc.contracts[status.contractId] = structuredClone(status);
-    await this.changed();
+    await this.changed(['contracts', status.contractId]);
   }
 
   // The claim rules live in core (alert-claims.ts); this store gives them its primitive reads and writes.
@@ -183,7 +186,7 @@ export class DocumentStateStore implements StateStore {
         const live = this.liveRecord(key, nowMs);
         if (live && live.state !== 'retracted') return refused(key, nowMs);
         this.doc.alerts[key] = claimRecord(claim, nowMs);
-        await this.changed();
+        await this.changed(['alerts', key]);
         return { written: true };
       },
       replaceClaim: async (key, seen, claim, nowMs) => {
@@ -192,14 +195,14 @@ export class DocumentStateStore implements StateStore {
           return refused(key, nowMs);
         }
         this.doc.alerts[key] = claimRecord(claim, nowMs);
-        await this.changed();
+        await this.changed(['alerts', key]);
         return { written: true };
       },
       deleteClaim: async (key, claimId) => {
         const record = this.doc.alerts[key];
         if (record?.state !== 'pending' || (claimId !== undefined && record.claimId !== undefined && record.claimId !== claimId)) return;
         delete this.doc.alerts[key];
-        await this.changed();
+        await this.changed(['alerts', key]);
       },
       writeSent: async (key, nowMs, alert) => {
         this.doc.alerts[key] = {
@@ -209,7 +212,7 @@ export class DocumentStateStore implements StateStore {
           alert: structuredClone(alert),
           expiresAt: nowMs + this.retentionMs,
         };
-        await this.changed();
+        await this.changed(['alerts', key]);
       },
       writeParked: async (key, nowMs, alert, reason) => {
         this.doc.alerts[key] = {
@@ -219,13 +222,13 @@ export class DocumentStateStore implements StateStore {
           alert: structuredClone(alert),
           expiresAt: nowMs + this.retentionMs,
         };
-        await this.changed();
+        await this.changed(['alerts', key]);
       },
       writeRetracted: async (key, nowMs) => {
         const record = this.doc.alerts[key];
         if (!record) return;
         this.doc.alerts[key] = { ...record, state: 'retracted', expiresAt: nowMs + this.retentionMs };
-        await this.changed();
+        await this.changed(['alerts', key]);
       },
     };
   }
@@ -237,7 +240,7 @@ export class DocumentStateStore implements StateStore {
   async writeBlockStall(stall: BlockStall | null): Promise<void> {
     if (stall) this.doc.blockStall = { ...stall };
     else delete this.doc.blockStall;
-    await this.changed();
+    await this.changed(['blockStall']);
   }
 
   async readSmsTally(): Promise<PendingSmsDigest | null> {
@@ -247,7 +250,7 @@ export class DocumentStateStore implements StateStore {
   async writeSmsTally(tally: PendingSmsDigest | null): Promise<void> {
     if (tally) this.doc.smsTally = structuredClone(tally);
     else delete this.doc.smsTally;
-    await this.changed();
+    await this.changed(['smsTally']);
   }
 
   /** A record past its expiry counts as absent, like a DynamoDB item past its TTL that is not yet deleted. */
@@ -257,20 +260,20 @@ export class DocumentStateStore implements StateStore {
   }
 
   /** Keep twice the fork-search window of blocks, so the file stays small. */
-  private pruneBlocks(cursorHeight: number): void {
+  private pruneBlocks(cursorHeight: number): EntryPath[] {
     const floor = cursorHeight - 2 * REORG_WINDOW;
-    for (const height of Object.keys(this.doc.blocks)) {
-      if (Number(height) < floor) delete this.doc.blocks[height];
-    }
+    const dropped = Object.keys(this.doc.blocks).filter((height) => Number(height) < floor);
+    for (const height of dropped) delete this.doc.blocks[height];
+    return dropped.map((height) => ['blocks', height] as const);
   }
 
   /**
    * Drop alert records past their expiry (they already count as absent), so the file does not grow with
    * every alert ever sent. Done once a run, when the lease is taken.
    */
-  protected pruneAlerts(nowMs: number): void {
-    for (const [key, record] of Object.entries(this.doc.alerts)) {
-      if (record.expiresAt <= nowMs) delete this.doc.alerts[key];
-    }
+  protected pruneAlerts(nowMs: number): EntryPath[] {
+    const dropped = Object.entries(this.doc.alerts).filter(([, record]) => record.expiresAt <= nowMs).map(([key]) => key);
+    for (const key of dropped) delete this.doc.alerts[key];
+    return dropped.map((key) => ['alerts', key] as const);
   }
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileStateStore } from '../../../lambda/adapters/file/file-state-store';
+import { StateJournal } from '../../../lambda/adapters/file/state-journal';
 import { CursorConflictError } from '../../../lambda/core/ports';
 
 let dir: string;
@@ -15,6 +16,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The state as a new process finds it on disk: the snapshot with the journal applied. */
+const onDisk = async (file: string) => (await new StateJournal(file).read())!;
 const at = (height: number) => ({ height, hash: `0x${height}`, time: 1_700_000_000 + height });
 
 describe('file state store', () => {
@@ -38,7 +41,7 @@ describe('file state store', () => {
     expect(await reopened.readBlockStall()).toEqual(stall);
     await reopened.writeBlockStall(null);
     expect(await (await FileStateStore.open(path, 'mainnet')).readBlockStall()).toBeNull();
-    expect(JSON.parse(await readFile(path, 'utf8'))).not.toHaveProperty('blockStall');
+    expect(await onDisk(path)).not.toHaveProperty('blockStall');
   });
 
   it('refuses a cursor write with a stale version', async () => {
@@ -49,11 +52,12 @@ describe('file state store', () => {
     await expect(store.writeCursor(at(12), 1)).rejects.toBeInstanceOf(CursorConflictError);
   });
 
-  it('writes atomically: no temp file is left and the file is always whole JSON', async () => {
+  it('has every change on disk when it answers, leaving no temp file and the snapshot whole JSON', async () => {
     const store = await FileStateStore.open(path, 'mainnet');
     for (let h = 1; h <= 20; h++) await store.writeCursor(at(h), h === 1 ? null : h - 1);
     expect((await readdir(join(dir, 'nested'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    expect(JSON.parse(await readFile(path, 'utf8')).cursor.height).toBe(20);
+    expect(JSON.parse(await readFile(path, 'utf8')).format).toBe(1);
+    expect((await onDisk(path)).cursor?.height).toBe(20);
   });
 
   it('names the file and what to do when it is not JSON', async () => {
@@ -109,6 +113,6 @@ describe('file state store', () => {
     await store.releaseLease('run-1');
     expect(await store.acquireLease('run-2', later, 60_000)).toBe(true);
     await store.writeCursor(at(1), null);
-    expect(Object.keys(JSON.parse(await readFile(path, 'utf8')).alerts)).toEqual(['new']);
+    expect(Object.keys((await onDisk(path)).alerts)).toEqual(['new']);
   });
 });
