@@ -13,6 +13,7 @@ import type { MatchingRow } from './matching-throughput';
 import type { RequestsPerBlockRow } from './requests-per-block';
 import { retiredRoutesSection, type RetiredRoutesRow } from './retired-routes';
 import { stateFileSection, type StateFileRow } from './state-file';
+import { configParseSection, type ConfigParseRow } from './config-parse';
 
 export interface BenchResults {
   requests?: RequestsPerBlockRow[];
@@ -26,6 +27,7 @@ export interface BenchResults {
   latency?: LatencyRow[];
   matching?: MatchingRow;
   stateFile?: StateFileRow[];
+  configParse?: ConfigParseRow[];
 }
 
 export function requestsSection(rows: RequestsPerBlockRow[]): string {
@@ -316,6 +318,7 @@ export function renderResults(results: BenchResults, meta: { date: string; secon
     results.matching && matchingSection(results.matching),
     results.memory && memorySection(results.memory),
     results.stateFile && stateFileSection(results.stateFile),
+    results.configParse && configParseSection(results.configParse),
   ];
   return parts.filter(Boolean).join('\n\n');
 }

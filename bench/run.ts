@@ -15,6 +15,7 @@ import { renderResults, type BenchResults } from './report';
 import { measureRequestsPerBlock } from './requests-per-block';
 import { measureRetiredRoutes } from './retired-routes';
 import { measureStateFile } from './state-file';
+import { measureConfigParse } from './config-parse';
 
 const DOC = 'docs/benchmarks.md';
 const START = '<!-- bench:results:start -->';
@@ -31,7 +32,7 @@ const BILLED_STACKS: [string, Record<string, unknown>, number?][] = [
   ['default with Slack and PagerDuty (1,000 alerts a month each)', { chat: JSON.stringify([{ slack: 'ssm:/stacks-watch/slack' }, { pagerduty: 'ssm:/stacks-watch/pagerduty' }]) }],
 ];
 
-const BENCHMARKS = ['requests', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory', 'state-file'] as const;
+const BENCHMARKS = ['requests', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory', 'state-file', 'config-parse'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 function selected(argv: readonly string[]): Set<Benchmark> {
@@ -124,6 +125,10 @@ async function main(): Promise<void> {
   if (only.has('state-file')) {
     progress('8. the local state file over 10,000 alerts');
     results.stateFile = [await measureStateFile(10_000)];
+  }
+  if (only.has('config-parse')) {
+    progress('9. reading a watch config of 10,000 and 100,000 addresses');
+    results.configParse = measureConfigParse();
   }
 
   const markdown = renderResults(results, { date: new Date().toISOString().slice(0, 10), seconds: (performance.now() - started) / 1000 });

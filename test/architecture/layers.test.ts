@@ -12,8 +12,8 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** Packages the core may use: pure computation, no I/O. */
-const CORE_PACKAGES = new Set(['c32check', '@stacks/transactions', '@stacks/common']);
+/** Packages the core may use: pure computation, no I/O (@noble/hashes: the SHA-256 c32check itself uses). */
+const CORE_PACKAGES = new Set(['c32check', '@noble/hashes', '@stacks/transactions', '@stacks/common']);
 
 interface Import {
   from: string;

@@ -3,7 +3,7 @@
 // (wrong network, lower case, c32 look-alike letters) is an error here rather than a silent non-match.
 import type { Network } from '../domain';
 import { c32address, c32addressDecode, versions } from 'c32check';
-
+import { canonicalAddressVersion } from './canonical-address';
 
 /** The Clarity rule for contract names. */
 const CONTRACT_NAME = /^[a-zA-Z]([a-zA-Z0-9]|[-_]){0,39}$/;
@@ -42,6 +42,9 @@ function canonicalAddress(text: string): { canonical: string; version: number } 
  * it is one.
  */
 export function standardAddressProblem(text: string, network: Network | null): string | null {
+  // The common case, a valid address written as the API writes it, is answered without c32check's re-encoding.
+  const version = canonicalAddressVersion(text);
+  if (version !== null) return versionProblem(version, network);
   if (text.trim() !== text) return 'has spaces around it; remove them';
   if (text.includes('.')) return 'is a contract id (ADDRESS.name), not an address; remove the ".name" part';
   const decoded = canonicalAddress(text);
@@ -49,9 +52,14 @@ export function standardAddressProblem(text: string, network: Network | null): s
   if (decoded.canonical !== text) {
     return `is not written the way the Stacks API reports it; write it as "${decoded.canonical}"`;
   }
-  const kind = NETWORK_OF_VERSION.get(decoded.version);
+  return versionProblem(decoded.version, network);
+}
+
+/** Why an address of `version` does not belong in a config for `network`, or null when it does. */
+function versionProblem(version: number, network: Network | null): string | null {
+  const kind = NETWORK_OF_VERSION.get(version);
   if (!kind) {
-    return `has address version ${decoded.version}, which is neither a mainnet (SP, SM) nor a testnet (ST, SN) address`;
+    return `has address version ${version}, which is neither a mainnet (SP, SM) nor a testnet (ST, SN) address`;
   }
   if (network !== null && kind.network !== network) {
     return (
