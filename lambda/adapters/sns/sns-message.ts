@@ -35,9 +35,18 @@ export interface SnsMessage {
 
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
+/**
+ * An attribute longer than this is cut: only a rule's default name gets so long (it lists the rule's
+ * addresses, 100,000 of them in a config), and a filter policy matches names people write.
+ */
+const ATTRIBUTE_MAX_BYTES = 16 * 1024;
+
 function attributesOf(alert: Alert, sms: SmsRoute): Record<string, MessageAttributeValue> {
   return Object.fromEntries(
-    Object.entries({ ...filterAttributes(alert), sms }).map(([name, value]) => [name, { DataType: 'String', StringValue: value }]),
+    Object.entries({ ...filterAttributes(alert), sms }).map(([name, value]) => [
+      name,
+      { DataType: 'String', StringValue: utf8Bytes(value) > ATTRIBUTE_MAX_BYTES ? cutToBytes(value, ATTRIBUTE_MAX_BYTES - 3) + '...' : value },
+    ]),
   );
 }
 

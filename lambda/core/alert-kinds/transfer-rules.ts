@@ -8,7 +8,9 @@ import { assetIdProblem } from '../watch-config/stacks-principals';
 import { ASSET_ACTIONS, type AssetAction, type Network } from '../domain';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import { groupBy, type RuleList } from './rule-list';
-import { plural, ruleWords } from './rule-words';
+import { itemLines, plural, ruleWords, someOf } from './rule-words';
+import { formatStx } from '../render/stx-amount';
+import { formatTokenAmount } from '../render/token-amount';
 import { compileMemo, memoFilterSchema, memoWords, type CompiledMemo } from './memo-filter';
 
 const minAmountMessage = 'must be a whole number of base units (micro-STX for stx), 0 or more: digits in quotes, or a whole number';
@@ -127,13 +129,22 @@ function compileRule(rule: TransferRule, index: number): CompiledTransferRule {
 /** `stx to SP…, from SP… (at least 100 base units; transfer, burn)`. */
 function ruleText(rule: TransferRule): string {
   const asset = rule.asset === '*' ? 'any asset' : rule.asset;
-  const sides = [rule.to.length > 0 ? `to ${rule.to.join(', ')}` : '', rule.from.length > 0 ? `from ${rule.from.join(', ')}` : ''].filter(Boolean);
+  const sides = [rule.to.length > 0 ? `to ${someOf(rule.to)}` : '', rule.from.length > 0 ? `from ${someOf(rule.from)}` : ''].filter(Boolean);
   const limits = [
-    rule.minAmount === undefined ? '' : `at least ${rule.minAmount} base units`,
+    rule.minAmount === undefined ? '' : `at least ${minAmountWords(rule, rule.minAmount)}`,
     rule.memo === undefined ? '' : memoWords(rule.memo),
     rule.actions.join(', '),
   ].filter(Boolean);
   return `${asset} ${sides.join(', ')} (${limits.join('; ')})`;
+}
+
+/** `100 base units = 0.0001 STX`: the threshold as written, and in the asset's units when they are known. */
+function minAmountWords(rule: TransferRule, minAmount: string): string {
+  const base = `${minAmount} base units`;
+  if (rule.asset === 'stx') return `${base} = ${formatStx(minAmount, 'short')}`;
+  if (rule.asset === '*') return `${base} (= ${formatStx(minAmount, 'short')} when the asset is STX)`;
+  if (rule.decimals === undefined) return base;
+  return `${base} = ${formatTokenAmount(minAmount, rule.decimals, rule.symbol ?? null, rule.asset)}`;
 }
 
 const shape = (network: Network | null, meta: RuleMetaParts) => ({
@@ -149,5 +160,5 @@ export const transfersList = {
   describe: ({ transfers }) =>
     transfers.length === 0
       ? '- no transfer rules'
-      : [`- asset movements by ${plural(transfers.length, 'transfer rule')}:`, ...transfers.map((r) => `    ${ruleText(r)}${ruleWords(r)}`)].join('\n'),
+      : [`- asset movements by ${plural(transfers.length, 'transfer rule')}:`, ...itemLines(transfers.map((r) => `${ruleText(r)}${ruleWords(r)}`))].join('\n'),
 } satisfies RuleList<'transfers', ReturnType<typeof shape>, CompiledTransfers>;

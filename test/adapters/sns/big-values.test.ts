@@ -70,3 +70,17 @@ describe('a 1 MB printed value published to SNS', () => {
     expect(sent.value_repr).toMatch(/…\[cut: 239,999 characters in all\]$/);
   });
 });
+
+describe('an alert of a rule with 100,000 addresses and no name', () => {
+  it('is published under the limit, its default rule name cut in the filter attribute and the JSON', async () => {
+    const to = Array.from({ length: 100_000 }, (_, i) => `SP${String(i).padStart(39, '0')}`);
+    const alert = { ...bigPrintAlert(10), rule: `transfers:stx to ${to.join(',')}` };
+    const publisher = createSnsPublisher({ client, topicArn: 'arn:aws:sns:us-east-1:123456789012:alerts', sleep: async () => {} });
+    const outcome = await publisher.publish([{ alert, rendering: render(alert) }]);
+
+    expect(outcome).toEqual({ failed: [], undeliverable: [] });
+    const [entry] = sns.commandCalls(PublishBatchCommand)[0]!.args[0].input.PublishBatchRequestEntries ?? [];
+    expect(payloadBytes(entry!)).toBeLessThanOrEqual(SNS_MAX_PAYLOAD_BYTES);
+    expect(entry!.MessageAttributes!.rule!.StringValue).toMatch(/^transfers:stx to SP0+,SP0+1,.*\.\.\.$/);
+  });
+});
