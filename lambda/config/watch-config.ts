@@ -10,6 +10,7 @@ import { ruleLists } from '../core/alert-kinds/rule-lists';
 import type { AnyRuleList } from '../core/alert-kinds/rule-list';
 import { type ConfigProblem, WatchConfigError, formatPath, valueAt } from '../core/watch-config/config-problems';
 import { pickRuleMeta } from '../core/watch-config/rule-meta-schema';
+import { jsonMistakes } from '../core/watch-config/json-mistakes';
 import { allowedKeys, NETWORKS, watchConfigSchema, type WatchConfigSchema } from '../core/watch-config/watch-config-schema';
 
 export { type ConfigProblem, WatchConfigError, formatConfigProblems } from '../core/watch-config/config-problems';
@@ -143,19 +144,29 @@ export function parseWatchConfigText(text: string, source: string): ConfigResult
   try {
     input = JSON.parse(body);
   } catch (error) {
-    const reason = (error instanceof Error ? error.message : String(error)).replace(/\s*\(line \d+ column \d+\)/, '');
-    const position = /at position (\d+)/.exec(reason);
-    const offset = position ? Number(position[1]) : body.length;
-    const { line, column } = lineAndColumn(body, offset);
-    const lineText = body.split('\n')[line - 1]?.trim() ?? '';
-    return {
-      ok: false,
-      problems: [
-        { path: '$', value: lineText, message: `${source} is not valid JSON at line ${line}, column ${column}: ${reason}` },
-      ],
-    };
+    return { ok: false, problems: syntaxProblems(body, source, error) };
   }
   return parseWatchConfig(input);
+}
+
+/**
+ * Where JSON text went wrong: each comment and trailing comma at its own line, in words; otherwise the
+ * parser's message, on one line (it quotes the text around the error, line breaks and all).
+ */
+function syntaxProblems(body: string, source: string, error: unknown): ConfigProblem[] {
+  const lineText = (line: number) => body.split('\n')[line - 1]?.trim() ?? '';
+  const mistakes = jsonMistakes(body);
+  if (mistakes.length > 0) {
+    return mistakes.map(({ line, column, message }) => ({
+      path: '$',
+      value: lineText(line),
+      message: `${source} is not valid JSON at line ${line}, column ${column}: ${message}`,
+    }));
+  }
+  const reason = (error instanceof Error ? error.message : String(error)).replace(/\s*\(line \d+ column \d+\)/, '').replace(/\s+/g, ' ');
+  const position = /at position (\d+)/.exec(reason);
+  const { line, column } = lineAndColumn(body, position ? Number(position[1]) : body.length);
+  return [{ path: '$', value: lineText(line), message: `${source} is not valid JSON at line ${line}, column ${column}: ${reason}` }];
 }
 
 function readProblem(path: string, error: unknown): string {

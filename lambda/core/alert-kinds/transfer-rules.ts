@@ -5,6 +5,7 @@ import * as z from '../../zod-mini';
 import { comment, evenWithBadEntries, list, noDuplicates, principal, recipientSchema, sameJson, sameString, wholeNumber } from '../watch-config/schema-parts';
 import { keysOf, pickRuleMeta, type RuleMetaParts } from '../watch-config/rule-meta-schema';
 import { assetIdProblem } from '../watch-config/stacks-principals';
+import { isUnsafeInteger, TOO_BIG_FOR_A_JSON_NUMBER } from '../watch-config/config-problems';
 import { ASSET_ACTIONS, type AssetAction, type Network } from '../domain';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import { groupBy, type RuleList } from './rule-list';
@@ -14,6 +15,7 @@ import { formatTokenAmount } from '../render/token-amount';
 import { compileMemo, memoFilterSchema, memoWords, type CompiledMemo } from './memo-filter';
 
 const minAmountMessage = 'must be a whole number of base units (micro-STX for stx), 0 or more: digits in quotes, or a whole number';
+const minAmountNumberMessage = (issue: { input?: unknown }) => (isUnsafeInteger(issue.input) ? TOO_BIG_FOR_A_JSON_NUMBER : minAmountMessage);
 
 function ruleObject(network: Network | null, meta: RuleMetaParts) {
   const recipient = recipientSchema(network);
@@ -29,7 +31,7 @@ function ruleObject(network: Network | null, meta: RuleMetaParts) {
       to: z.optional(list(recipient, 'recipients to watch', noDuplicates(sameString, 'to', 'the same address'))),
       from: z.optional(list(recipient, 'senders to watch', noDuplicates(sameString, 'from', 'the same address'))),
       minAmount: z.optional(
-        z.union([z.string().check(z.regex(/^\d+$/, { error: minAmountMessage })), z.int().check(z.minimum(0, { error: minAmountMessage }))], {
+        z.union([z.string().check(z.regex(/^\d+$/, { error: minAmountMessage })), z.int({ error: minAmountNumberMessage }).check(z.minimum(0, { error: minAmountMessage }))], {
           error: minAmountMessage,
         }),
       ),

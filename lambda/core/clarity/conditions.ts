@@ -3,6 +3,7 @@
 // the matcher (`compileWhere`, run on every matching log). A value of the wrong type or a missing path does
 // not match: a print whose shape changed must not raise alerts nor stop the scan.
 import type { ClarityTree } from './decode';
+import { isUnsafeInteger, TOO_BIG_FOR_A_JSON_NUMBER } from '../watch-config/config-problems';
 
 /** `where` as written in the config: path → bare value or operators, plus `anyOf` and `not`. */
 export type WhereSpec = { [key: string]: unknown };
@@ -37,6 +38,18 @@ function isScalar(value: unknown): boolean {
 
 const SCALAR = 'a string, a whole number, true, false or null';
 
+/** `">= 100"`: a comparison written as the text to equal; `{"eq": ">= 100"}` still says the text is meant. */
+const COMPARISON_IN_TEXT = /^\s*(>=|<=|>|<|==|=|!=)\s*(-?\d+)\s*$/;
+const OPERATOR_OF: Record<string, Operator> = { '>=': 'gte', '<=': 'lte', '>': 'gt', '<': 'lt', '==': 'eq', '=': 'eq', '!=': 'ne' };
+
+/** Why a value to equal is a comparison in disguise, with the condition meant; null for any other value. */
+function comparisonInText(value: unknown): string | null {
+  const match = typeof value === 'string' ? COMPARISON_IN_TEXT.exec(value) : null;
+  if (!match) return null;
+  const operator = OPERATOR_OF[match[1]!]!;
+  return `looks like a comparison but is text to equal: to compare numbers write {"${operator}": "${match[2]}"} (for the text itself, {"eq": ${JSON.stringify(value)}})`;
+}
+
 function operandProblem(operator: Operator, operand: unknown): string | null {
   switch (operator) {
     case 'eq':
@@ -50,13 +63,16 @@ function operandProblem(operator: Operator, operand: unknown): string | null {
     case 'gte':
     case 'lt':
     case 'lte':
+      if (isUnsafeInteger(operand)) return `"${operator}" ${TOO_BIG_FOR_A_JSON_NUMBER}`;
       return (typeof operand === 'number' && Number.isSafeInteger(operand)) || (typeof operand === 'string' && INTEGER_TEXT.test(operand))
         ? null
         : `"${operator}" compares integers: it needs a whole number, or one in quotes for big values like "1000000000000"`;
     case 'contains':
-      return isScalar(operand) && operand !== null ? null : `"contains" needs a string (or, to find a list item, ${SCALAR})`;
     case 'startsWith':
-      return typeof operand === 'string' ? null : '"startsWith" needs a string';
+      // A quoted number finds that number in a list as well as in text, so quotes lose nothing.
+      if (typeof operand === 'number') return `"${operator}" compares text: write the number in quotes, {"${operator}": "${operand}"}`;
+      if (operator === 'startsWith') return typeof operand === 'string' ? null : '"startsWith" needs a string';
+      return isScalar(operand) && operand !== null ? null : `"contains" needs a string (or, to find a list item, ${SCALAR})`;
     case 'exists':
       return typeof operand === 'boolean' ? null : '"exists" needs true or false';
   }
@@ -99,6 +115,9 @@ export function conditionProblems(where: unknown, at: (string | number)[] = []):
       }
     } else if (!isScalar(spec)) {
       problems.push({ path: here, message: `must be a value to equal (${SCALAR}) or an object of operators` });
+    } else {
+      const disguised = comparisonInText(spec);
+      if (disguised) problems.push({ path: here, message: disguised });
     }
   }
   return problems;

@@ -9,6 +9,15 @@ export interface ConfigProblem {
   message: string;
 }
 
+/**
+ * A number past 2^53 has lost digits by the time the file is parsed (JSON numbers are doubles), so the
+ * watcher cannot know what was meant: only quotes keep every digit.
+ */
+export const TOO_BIG_FOR_A_JSON_NUMBER =
+  'is too big for a JSON number (digits past 9007199254740991 are lost when the file is read): write it in quotes, e.g. "100000000000000000000"';
+
+export const isUnsafeInteger = (value: unknown): boolean => typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value);
+
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 export function formatPath(segments: readonly PropertyKey[]): string {

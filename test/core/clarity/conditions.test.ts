@@ -133,7 +133,7 @@ describe('where conditions in the config', () => {
       { path: ['memo', 'in'], message: expect.stringMatching(/non-empty list/) },
       { path: ['nested', 'exists'], message: '"exists" needs true or false' },
       { path: ['size', 'lt'], message: expect.stringMatching(/"lt" compares integers/) },
-      { path: ['x', 'startsWith'], message: '"startsWith" needs a string' },
+      { path: ['x', 'startsWith'], message: '"startsWith" compares text: write the number in quotes, {"startsWith": "5"}' },
     ]);
   });
 
