@@ -12,8 +12,18 @@ export function ruleWords(meta: RuleMetaConfig | undefined): string {
   return [meta.name === undefined ? '' : `, named "${meta.name}"`, meta.severity === undefined ? '' : `, ${meta.severity}`].join('');
 }
 
+/** How many entries of a list `--check` shows: a list of 100,000 addresses is summed up, not printed whole. */
+export const CHECK_LIST_SHOWN = 20;
+
+/** The first entries a line each, then `… and 99,980 more addresses`. */
+export function summarised(lines: readonly string[], noun: string): string[] {
+  if (lines.length <= CHECK_LIST_SHOWN) return [...lines];
+  const more = lines.length - CHECK_LIST_SHOWN;
+  return [...lines.slice(0, CHECK_LIST_SHOWN), `    … and ${more.toLocaleString('en-US')} more ${more === 1 ? noun : noun === 'address' ? 'addresses' : `${noun}s`}`];
+}
+
 /** A list of bare ids: `- what 2 nouns (effect):` and one id a line, or `- no nouns (what)`. */
 export function bareListWords(what: string, items: readonly string[], noun: string, effect: string): string {
   if (items.length === 0) return `- no ${noun === 'address' ? 'addresses' : `${noun}s`} (${what})`;
-  return [`- ${what} ${plural(items.length, noun)} (${effect}):`, ...items.map((i) => `    ${i}`)].join('\n');
+  return [`- ${what} ${plural(items.length, noun)} (${effect}):`, ...summarised(items.map((i) => `    ${i}`), noun)].join('\n');
 }

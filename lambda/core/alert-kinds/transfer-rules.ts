@@ -8,7 +8,7 @@ import { assetIdProblem } from '../watch-config/stacks-principals';
 import { ASSET_ACTIONS, type AssetAction, type Network } from '../domain';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import { groupBy, type RuleList } from './rule-list';
-import { plural, ruleWords } from './rule-words';
+import { plural, ruleWords, summarised } from './rule-words';
 import { compileMemo, memoFilterSchema, memoWords, type CompiledMemo } from './memo-filter';
 
 const minAmountMessage = 'must be a whole number of base units (micro-STX for stx), 0 or more: digits in quotes, or a whole number';
@@ -149,5 +149,5 @@ export const transfersList = {
   describe: ({ transfers }) =>
     transfers.length === 0
       ? '- no transfer rules'
-      : [`- asset movements by ${plural(transfers.length, 'transfer rule')}:`, ...transfers.map((r) => `    ${ruleText(r)}${ruleWords(r)}`)].join('\n'),
+      : [`- asset movements by ${plural(transfers.length, 'transfer rule')}:`, ...summarised(transfers.map((r) => `    ${ruleText(r)}${ruleWords(r)}`), 'rule')].join('\n'),
 } satisfies RuleList<'transfers', ReturnType<typeof shape>, CompiledTransfers>;
