@@ -130,6 +130,40 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   return { line, column: offset - before.lastIndexOf('\n') };
 }
 
+/**
+ * A JSON syntax error in the words of the mistake people make: a trailing comma (JSON.parse only sees the `}`
+ * after it) or a comment, at the line where it is; anything else with JSON.parse's own words.
+ */
+function syntaxProblem(body: string, offset: number, reason: string, source: string): ConfigProblem {
+  const textOf = (line: number) => body.split('\n')[line - 1]?.trim() ?? '';
+  const mistake = firstMistake(body);
+  if (mistake?.kind === 'trailing comma') {
+    const { line } = lineAndColumn(body, mistake.at);
+    return { path: '$', value: textOf(line), message: `${source} has a trailing comma at line ${line}: JSON allows no comma after the last entry; remove it` };
+  }
+  if (mistake?.kind === 'comment') {
+    const { line } = lineAndColumn(body, mistake.at);
+    return { path: '$', value: textOf(line), message: `${source} has a comment at line ${line}: JSON has no comments; use "$comment": "…" (a string or a list of strings), which stacks-watch ignores` };
+  }
+  const { line, column } = lineAndColumn(body, offset);
+  return { path: '$', value: textOf(line), message: `${source} is not valid JSON at line ${line}, column ${column}: ${reason}` };
+}
+
+/** The first comment, or comma right before a closing bracket, outside strings (JSON.parse does not always say where). */
+function firstMistake(body: string): { kind: 'trailing comma' | 'comment'; at: number } | null {
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i]!;
+    if (inString) {
+      if (ch === '\\') i += 1;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '/' && (body[i + 1] === '/' || body[i + 1] === '*')) return { kind: 'comment', at: i };
+    else if (ch === ',' && /^\s*[}\]]/.test(body.slice(i + 1, i + 200))) return { kind: 'trailing comma', at: i };
+  }
+  return null;
+}
+
 /** Parses JSON text and validates it; a syntax error becomes one problem naming `source` and the position. */
 export function parseWatchConfigText(text: string, source: string): ConfigResult {
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text; // editors on Windows may save a BOM
@@ -146,14 +180,7 @@ export function parseWatchConfigText(text: string, source: string): ConfigResult
     const reason = (error instanceof Error ? error.message : String(error)).replace(/\s*\(line \d+ column \d+\)/, '');
     const position = /at position (\d+)/.exec(reason);
     const offset = position ? Number(position[1]) : body.length;
-    const { line, column } = lineAndColumn(body, offset);
-    const lineText = body.split('\n')[line - 1]?.trim() ?? '';
-    return {
-      ok: false,
-      problems: [
-        { path: '$', value: lineText, message: `${source} is not valid JSON at line ${line}, column ${column}: ${reason}` },
-      ],
-    };
+    return { ok: false, problems: [syntaxProblem(body, offset, reason, source)] };
   }
   return parseWatchConfig(input);
 }

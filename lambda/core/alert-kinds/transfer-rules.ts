@@ -12,6 +12,11 @@ import { plural, ruleWords, summarised } from './rule-words';
 import { compileMemo, memoFilterSchema, memoWords, type CompiledMemo } from './memo-filter';
 
 const minAmountMessage = 'must be a whole number of base units (micro-STX for stx), 0 or more: digits in quotes, or a whole number';
+/** A number past 2^53 has already lost digits when JSON is read: only its text keeps them. */
+const tooBigForJson = (issue: { input?: unknown }) =>
+  typeof issue.input === 'number' && Number.isInteger(issue.input) && !Number.isSafeInteger(issue.input)
+    ? 'is too big for a JSON number (its last digits are lost when the file is read): write it in quotes, e.g. "100000000000000000000"'
+    : minAmountMessage;
 
 function ruleObject(network: Network | null, meta: RuleMetaParts) {
   const recipient = recipientSchema(network);
@@ -20,14 +25,15 @@ function ruleObject(network: Network | null, meta: RuleMetaParts) {
       $comment: comment,
       ...meta.shape,
       asset: principal(
-        (text, net) => (text === 'stx' || text === '*' ? null : assetIdProblem(text, net)),
+        (text, net) =>
+          text === 'stx' || text === '*' ? null : text.toLowerCase() === 'stx' ? 'means STX: write "stx" in lower case' : assetIdProblem(text, net),
         network,
         '"stx", "*" (any asset) or an asset id "ADDRESS.contract::token" in quotes',
       ),
       to: z.optional(list(recipient, 'recipients to watch', noDuplicates(sameString, 'to', 'the same address'))),
       from: z.optional(list(recipient, 'senders to watch', noDuplicates(sameString, 'from', 'the same address'))),
       minAmount: z.optional(
-        z.union([z.string().check(z.regex(/^\d+$/, { error: minAmountMessage })), z.int().check(z.minimum(0, { error: minAmountMessage }))], {
+        z.union([z.string().check(z.regex(/^\d+$/, { error: minAmountMessage })), z.int({ error: tooBigForJson }).check(z.minimum(0, { error: minAmountMessage }))], {
           error: minAmountMessage,
         }),
       ),
