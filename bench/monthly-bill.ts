@@ -142,8 +142,8 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor):
       case 'AWS::Lambda::Function': {
         if (isNotifier(resource)) {
           const gbSeconds = (Number(p.MemorySize ?? 128) / 1024) * CHAT_POST_SECONDS * CHAT_ALERTS_A_MONTH;
-          add(id, `chat notifier compute at ${count(CHAT_ALERTS_A_MONTH)} alerts`, `${gbSeconds.toFixed(0)} GB-s`, gbSeconds * PRICES.lambdaGbSecond);
-          add(id, 'chat notifier requests', count(CHAT_ALERTS_A_MONTH), CHAT_ALERTS_A_MONTH * PRICES.lambdaRequest);
+          add(id, `Lambda compute, chat notifier at ${count(CHAT_ALERTS_A_MONTH)} alerts`, `${gbSeconds.toFixed(0)} GB-s`, gbSeconds * PRICES.lambdaGbSecond);
+          add(id, 'Lambda requests, chat notifier', count(CHAT_ALERTS_A_MONTH), CHAT_ALERTS_A_MONTH * PRICES.lambdaRequest);
           break;
         }
         const gbSeconds = (memoryMb / 1024) * billedSeconds * runs;
@@ -174,7 +174,7 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor):
       case 'AWS::Logs::LogGroup': {
         if (id.startsWith('Chat')) {
           const chatGb = (CHAT_ALERTS_A_MONTH * CHAT_LOG_BYTES) / GB;
-          add(id, `chat notifier logs at ${count(CHAT_ALERTS_A_MONTH)} alerts`, `${(chatGb * 1024).toFixed(1)} MB`, chatGb * PRICES.cloudWatchLogsGb);
+          add(id, `CloudWatch Logs ingestion, chat notifier at ${count(CHAT_ALERTS_A_MONTH)} alerts`, `${(chatGb * 1024).toFixed(1)} MB`, chatGb * PRICES.cloudWatchLogsGb);
           break;
         }
         const retainedMonths = Number(p.RetentionInDays ?? 3653) / 30;

@@ -36,7 +36,8 @@ async function main(): Promise<number> {
     api = readApiSettings(process.env, undefined, config.network);
   } catch (error) {
     if (error instanceof UsageError || error instanceof WatchConfigError || error instanceof EnvironmentError) {
-      process.stderr.write(`${error.message}\n${error instanceof UsageError ? '\n' + USAGE : ''}`);
+      // The mistake is the last thing on the screen, not buried above the whole help.
+      process.stderr.write(`${error.message}\n${error instanceof UsageError ? '(npm start -- --help lists every option)\n' : ''}`);
       return EXIT.usage;
     }
     throw error;

@@ -6,13 +6,25 @@ import { ChatSettingsError, serviceUrl, type ChatChannel } from './channel';
 const TEXT_MAX = 4_096;
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+const CUT_MARKER = '… (cut: the whole alert is in the watcher\'s output)';
+
+/** A line of HTML from plain parts, each cut before it is escaped: a cut inside a tag or an entity would make Telegram refuse the message. */
+const line = (label: string, value: string, max: number) => `<b>${escape(cut(label, 200))}</b>: ${escape(cut(value, max))}`;
+
 function html(view: ChatView): string {
-  const lines = [`<b>${escape(view.level)}</b>: ${escape(view.title)}`, `Rule: ${escape(view.rule)}`, ''];
-  for (const [label, value] of view.fields) lines.push(`<b>${escape(label)}</b>: ${escape(value)}`);
-  if (view.link) lines.push('', `<a href="${escape(view.link)}">Open in the explorer</a>`);
-  const text = lines.join('\n');
-  // Cut on plain text only: a cut inside a tag or an entity would make Telegram refuse the message.
-  return text.length <= TEXT_MAX ? text : `${escape(cut(lines.slice(0, 2).join('\n').replace(/<[^>]+>/g, ''), 200))}\n… (cut: the whole alert is in the watcher's output)`;
+  const link = view.link ? ['', `<a href="${escape(view.link)}">Open in the explorer</a>`] : [];
+  const head = [line(view.level, view.title, 1_000), `Rule: ${escape(view.rule)}`, ''];
+  // Escaping at most multiplies a character by 5 (&amp;), so a part cut to a fifth of what is left always fits.
+  let left = TEXT_MAX - [...head, ...link, CUT_MARKER].join('\n').length - 1;
+  const body: string[] = [];
+  for (const [label, value] of view.fields) {
+    const whole = line(label, value, Infinity);
+    const fitted = whole.length < left ? whole : line(label, value, Math.floor((left - label.length * 5 - 12) / 5));
+    if (fitted.length >= left || left < 100) return [...head, ...body, CUT_MARKER, ...link].join('\n');
+    body.push(fitted);
+    left -= fitted.length + 1;
+  }
+  return [...head, ...body, ...link].join('\n');
 }
 
 export const telegramChannel = {

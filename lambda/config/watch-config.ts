@@ -157,10 +157,13 @@ function syntaxProblems(body: string, source: string, error: unknown): ConfigPro
   const lineText = (line: number) => body.split('\n')[line - 1]?.trim() ?? '';
   const mistakes = jsonMistakes(body);
   if (mistakes.length > 0) {
-    return mistakes.map(({ line, column, message }) => ({
+    return mistakes.map(({ kind, line }) => ({
       path: '$',
       value: lineText(line),
-      message: `${source} is not valid JSON at line ${line}, column ${column}: ${message}`,
+      message:
+        kind === 'trailing comma'
+          ? `${source} has a trailing comma at line ${line}: JSON allows no comma after the last entry; remove it`
+          : `${source} has a comment at line ${line}: JSON has no comments; use "$comment": "…" (a string or a list of strings), which stacks-watch ignores`,
     }));
   }
   const reason = (error instanceof Error ? error.message : String(error)).replace(/\s*\(line \d+ column \d+\)/, '').replace(/\s+/g, ' ');

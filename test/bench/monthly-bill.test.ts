@@ -40,7 +40,7 @@ describe('the monthly bill from the synthesized template', () => {
     const chat = synthTemplate({ chat: JSON.stringify([{ slack: 'ssm:/a' }, { pagerduty: 'ssm:/b' }]) });
     const bill = priceTemplate(chat, fixedFigures);
     const base = priceTemplate(defaults, fixedFigures);
-    expect(bill.lines.filter((line) => line.item.startsWith('chat notifier requests'))).toHaveLength(2);
+    expect(bill.lines.filter((line) => line.item === 'Lambda requests, chat notifier')).toHaveLength(2);
     expect(bill.lines.filter((line) => line.item.startsWith('CloudWatch alarm'))).toHaveLength(5);
     expect(bill.total - base.total).toBeGreaterThan(0.1);
     expect(bill.total - base.total).toBeLessThan(0.11);

@@ -29,6 +29,18 @@ async function post(env: Record<string, string>, alert: Alert) {
 
 const text = (value: unknown) => JSON.stringify(value);
 
+/** A view with more and longer fields than any service takes, full of characters its format escapes. */
+const crowded = (alert: Alert) => ({
+  ...chatView(alert),
+  fields: Array.from({ length: 30 }, (_, i) => [`key-${i}`, `<b>&*_${'&<'.repeat(600)}`] as const),
+});
+
+async function postView(env: Record<string, string>, view: ReturnType<typeof crowded>) {
+  const request = channel(env).request(view);
+  expect(await sendChat(request!, { sleep: async () => {} })).toMatchObject({ ok: true });
+  return standIn().received.at(-1)!;
+}
+
 describe('Slack', () => {
   it('posts the fallback text and blocks, severity first, with a button to the explorer', async () => {
     const got = await post({ SLACK_WEBHOOK_URL: `${standIn().url}/services/T/B/X` }, transfer({ rule: 'Treasury inflow', severity: 'critical' }));
@@ -64,6 +76,18 @@ describe('Discord', () => {
     for (const field of embed!.fields) expect(field.value.length).toBeLessThanOrEqual(1_024);
     expect(text(embed)).not.toMatch(/\u202e/);
   });
+
+  it('keeps the embed under 6,000 characters in all, cutting the last field that fits and saying more was left out', async () => {
+    const got = await post0(`${standIn().url}/api/webhooks/1/abc`);
+    const [embed] = got.body.embeds as { title: string; description: string; fields: { name: string; value: string }[] }[];
+    const total = embed!.title.length + embed!.description.length + embed!.fields.reduce((sum, f) => sum + f.name.length + f.value.length, 0);
+    expect(total).toBeLessThanOrEqual(6_000);
+    expect(embed!.fields.length).toBeGreaterThan(3);
+    expect(embed!.fields.at(-2)!.value).toMatch(/… \(cut\)$/);
+    expect(embed!.fields.at(-1)).toEqual({ name: '…', value: 'more in the explorer' });
+  });
+
+  const post0 = (url: string) => postView({ DISCORD_WEBHOOK_URL: url }, crowded(transfer({ severity: 'critical' })));
 });
 
 describe('Telegram', () => {
@@ -78,6 +102,17 @@ describe('Telegram', () => {
     expect(message.length).toBeLessThanOrEqual(4_096);
     expect(message).toContain('&lt;b&gt;bold&lt;/b&gt;');
     expect(message).not.toMatch(/\u202e/);
+  });
+
+  it('keeps the fields that fit, cut only between escapes, and says the rest is in the watcher\'s output', async () => {
+    const got = await postView(env(), crowded(transfer({ severity: 'critical' })));
+    const message = got.body.text as string;
+    expect(message.length).toBeLessThanOrEqual(4_096);
+    expect(message).toContain('<b>key-0</b>: &lt;b&gt;&amp;*_&amp;&lt;');
+    expect(message).toContain("… (cut: the whole alert is in the watcher's output)");
+    expect(message).toMatch(/<a href="https:\/\/explorer\.hiro\.so\/txid\/[^"]+">Open in the explorer<\/a>$/);
+    // Every & starts a whole entity: no entity was split by a cut.
+    expect(message.replace(/&(amp|lt|gt);/g, '')).not.toContain('&');
   });
 
   it('refuses half a configuration, naming what is missing', () => {

@@ -38,7 +38,7 @@ describe('parseWatchConfigText', () => {
 
   it('places a trailing comma on its line', () => {
     const result = parseWatchConfigText('{\n  "network": "mainnet",\n}', 'cfg.json');
-    expect(result.ok ? '' : result.problems[0]?.message).toBe('cfg.json is not valid JSON at line 2, column 23: trailing comma after the last entry: remove it');
+    expect(result.ok ? '' : result.problems[0]?.message).toContain('cfg.json has a trailing comma at line 2');
   });
 
   it('says an empty file is empty', () => {

@@ -126,6 +126,15 @@ describe.each(API_PATHS)('the CLI against a fake Hiro API, through a growing cha
     expect(fake.requests.length).toBe(requestsBefore); // refused before any request
   });
 
+  it('ends a usage error with the mistake and where the help is, not the whole help', async () => {
+    const run = await runCli(['--once', '--no-such-option'], env);
+    expect(run.code).toBe(2);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/no-such-option/);
+    expect(lines[1]).toBe('(npm start -- --help lists every option)');
+  });
+
   it('prints usage for --help and exits 0', async () => {
     const run = await runCli(['--help'], env);
     expect(run.code).toBe(0);

@@ -51,4 +51,14 @@ describe('--check with named rules', () => {
     expect(text).toContain(`    stx from ${WATCHED} (transfer), named "Treasury outflow", critical\n`);
     expect(text).toContain(`    ${TOKEN} (failed calls), info\n`);
   });
+
+  it('sums up a long list rather than printing it whole: the first 20, then how many more', () => {
+    const addresses = Array.from({ length: 100_000 }, (_, i) => `SP${String(i).padStart(6, '0')}`);
+    const text = describeWatch({ ...config(), addresses, contractLogs: [] }, api, 'watch.json');
+    expect(text).toContain('STX arriving at 100000 addresses');
+    expect(text).toContain(`    ${addresses[19]}\n    … and 99,980 more addresses`);
+    expect(text).not.toContain(addresses[20]);
+    expect(text.split('\n').length).toBeLessThan(60);
+  });
 });
+

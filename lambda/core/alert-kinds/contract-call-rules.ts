@@ -5,7 +5,7 @@ import { keysOf, pickRuleMeta, type RuleMetaParts } from '../watch-config/rule-m
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import type { Network } from '../domain';
 import { groupBy, type RuleList } from './rule-list';
-import { plural, ruleWords } from './rule-words';
+import { plural, ruleWords, summarised } from './rule-words';
 
 const CALL_STATUSES = ['success', 'failed', 'any'] as const;
 /** Which transaction outcomes a `calls` rule alerts on: `failed` is any abort. */
@@ -83,10 +83,13 @@ export const callsList = {
       ? null
       : [
           `- calls to contracts, ${plural(calls.length, 'rule')}:`,
-          ...calls.map(
-            (r) =>
-              `    ${r.contractId} (${outcomes[r.status]}` +
-              `${r.functions ? `, functions ${r.functions.join(', ')}` : ''}${r.from ? `, from ${r.from.join(', ')}` : ''})${ruleWords(r)}`,
+          ...summarised(
+            calls.map(
+              (r) =>
+                `    ${r.contractId} (${outcomes[r.status]}` +
+                `${r.functions ? `, functions ${r.functions.join(', ')}` : ''}${r.from ? `, from ${r.from.join(', ')}` : ''})${ruleWords(r)}`,
+            ),
+            'rule',
           ),
         ].join('\n'),
 } satisfies RuleList<'calls', ReturnType<typeof shape>, CompiledCallRules>;

@@ -7,7 +7,7 @@ import { compileWhere, conditionProblems, type Condition, type WhereSpec } from 
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import type { Network } from '../domain';
 import { groupBy, type RuleList } from './rule-list';
-import { plural, ruleWords } from './rule-words';
+import { plural, ruleWords, summarised } from './rule-words';
 
 /** `where` is checked by the condition language itself, which reports each mistake at its path. */
 const where = z.optional(
@@ -96,6 +96,6 @@ export const contractLogsList = {
       ? '- no contract logs'
       : [
           `- logs printed by ${plural(contractLogs.length, 'contract rule')}:`,
-          ...contractLogs.map((r) => `    ${r.contractId}${logFilter(r)}${ruleWords(r)}`),
+          ...summarised(contractLogs.map((r) => `    ${r.contractId}${logFilter(r)}${ruleWords(r)}`), 'rule'),
         ].join('\n'),
 } satisfies RuleList<'contractLogs', ReturnType<typeof shape>, CompiledLogRules>;

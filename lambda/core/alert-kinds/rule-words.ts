@@ -1,25 +1,5 @@
 // How `--check` words a rule list (lambda/local/describe.ts gathers them): shared by every list's module.
 import type { RuleMetaConfig } from '../rule-meta';
-import { formatCount } from '../render/stx-amount';
-
-/**
- * A list longer than this is shown by its first LIST_SHOWN items and a count: `--check` of a config with
- * 100,000 addresses printed 112,007 lines, and nobody reads past the first screen.
- */
-export const LIST_SHOWN_MAX = 10;
-export const LIST_SHOWN = 5;
-
-/** `A, B, C`, or `A, B, C, D, E and 99,995 more` for a long list. */
-export function someOf(items: readonly string[]): string {
-  if (items.length <= LIST_SHOWN_MAX) return items.join(', ');
-  return `${items.slice(0, LIST_SHOWN).join(', ')} and ${formatCount(items.length - LIST_SHOWN)} more`;
-}
-
-/** One item a line (indented), the first few of a long list and `… and N more`. */
-export function itemLines(items: readonly string[]): string[] {
-  if (items.length <= LIST_SHOWN_MAX) return items.map((i) => `    ${i}`);
-  return [...items.slice(0, LIST_SHOWN).map((i) => `    ${i}`), `    … and ${formatCount(items.length - LIST_SHOWN)} more`];
-}
 
 export function plural(n: number, noun: string): string {
   if (n === 1) return `1 ${noun}`;
@@ -32,9 +12,26 @@ export function ruleWords(meta: RuleMetaConfig | undefined): string {
   return [meta.name === undefined ? '' : `, named "${meta.name}"`, meta.severity === undefined ? '' : `, ${meta.severity}`].join('');
 }
 
+/** How many entries of a list `--check` shows: a list of 100,000 addresses is summed up, not printed whole. */
+export const CHECK_LIST_SHOWN = 20;
+/** How many principals a rule's line names before counting the rest: a line is read at a glance. */
+export const INLINE_SHOWN = 5;
+
+/** `A, B, C`, or `A, B, C, D, E and 49,995 more` for a rule listing many principals on its one line. */
+export function someOf(items: readonly string[]): string {
+  if (items.length <= INLINE_SHOWN) return items.join(', ');
+  return `${items.slice(0, INLINE_SHOWN).join(', ')} and ${(items.length - INLINE_SHOWN).toLocaleString('en-US')} more`;
+}
+
+/** The first entries a line each, then `… and 99,980 more addresses`. */
+export function summarised(lines: readonly string[], noun: string): string[] {
+  if (lines.length <= CHECK_LIST_SHOWN) return [...lines];
+  const more = lines.length - CHECK_LIST_SHOWN;
+  return [...lines.slice(0, CHECK_LIST_SHOWN), `    … and ${more.toLocaleString('en-US')} more ${more === 1 ? noun : noun === 'address' ? 'addresses' : `${noun}s`}`];
+}
+
 /** A list of bare ids: `- what 2 nouns (effect):` and one id a line, or `- no nouns (what)`. */
 export function bareListWords(what: string, items: readonly string[], noun: string, effect: string): string {
   if (items.length === 0) return `- no ${noun === 'address' ? 'addresses' : `${noun}s`} (${what})`;
-  const count = plural(items.length, noun).replace(/^\d+/, formatCount(items.length));
-  return [`- ${what} ${count} (${effect}):`, ...itemLines(items)].join('\n');
+  return [`- ${what} ${plural(items.length, noun)} (${effect}):`, ...summarised(items.map((i) => `    ${i}`), noun)].join('\n');
 }

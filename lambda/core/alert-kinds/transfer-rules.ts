@@ -9,13 +9,14 @@ import { isUnsafeInteger, TOO_BIG_FOR_A_JSON_NUMBER } from '../watch-config/conf
 import { ASSET_ACTIONS, type AssetAction, type Network } from '../domain';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import { groupBy, type RuleList } from './rule-list';
-import { itemLines, plural, ruleWords, someOf } from './rule-words';
+import { plural, ruleWords, someOf, summarised } from './rule-words';
 import { formatStx } from '../render/stx-amount';
 import { formatTokenAmount } from '../render/token-amount';
 import { compileMemo, memoFilterSchema, memoWords, type CompiledMemo } from './memo-filter';
 
 const minAmountMessage = 'must be a whole number of base units (micro-STX for stx), 0 or more: digits in quotes, or a whole number';
-const minAmountNumberMessage = (issue: { input?: unknown }) => (isUnsafeInteger(issue.input) ? TOO_BIG_FOR_A_JSON_NUMBER : minAmountMessage);
+/** A number past 2^53 has already lost digits when JSON is read: only its text keeps them. */
+const tooBigForJson = (issue: { input?: unknown }) => (isUnsafeInteger(issue.input) ? TOO_BIG_FOR_A_JSON_NUMBER : minAmountMessage);
 
 function ruleObject(network: Network | null, meta: RuleMetaParts) {
   const recipient = recipientSchema(network);
@@ -24,14 +25,15 @@ function ruleObject(network: Network | null, meta: RuleMetaParts) {
       $comment: comment,
       ...meta.shape,
       asset: principal(
-        (text, net) => (text === 'stx' || text === '*' ? null : assetIdProblem(text, net)),
+        (text, net) =>
+          text === 'stx' || text === '*' ? null : text.toLowerCase() === 'stx' ? 'means STX: write "stx" in lower case' : assetIdProblem(text, net),
         network,
         '"stx", "*" (any asset) or an asset id "ADDRESS.contract::token" in quotes',
       ),
       to: z.optional(list(recipient, 'recipients to watch', noDuplicates(sameString, 'to', 'the same address'))),
       from: z.optional(list(recipient, 'senders to watch', noDuplicates(sameString, 'from', 'the same address'))),
       minAmount: z.optional(
-        z.union([z.string().check(z.regex(/^\d+$/, { error: minAmountMessage })), z.int({ error: minAmountNumberMessage }).check(z.minimum(0, { error: minAmountMessage }))], {
+        z.union([z.string().check(z.regex(/^\d+$/, { error: minAmountMessage })), z.int({ error: tooBigForJson }).check(z.minimum(0, { error: minAmountMessage }))], {
           error: minAmountMessage,
         }),
       ),
@@ -162,5 +164,5 @@ export const transfersList = {
   describe: ({ transfers }) =>
     transfers.length === 0
       ? '- no transfer rules'
-      : [`- asset movements by ${plural(transfers.length, 'transfer rule')}:`, ...itemLines(transfers.map((r) => `${ruleText(r)}${ruleWords(r)}`))].join('\n'),
+      : [`- asset movements by ${plural(transfers.length, 'transfer rule')}:`, ...summarised(transfers.map((r) => `    ${ruleText(r)}${ruleWords(r)}`), 'rule')].join('\n'),
 } satisfies RuleList<'transfers', ReturnType<typeof shape>, CompiledTransfers>;

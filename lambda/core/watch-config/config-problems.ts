@@ -14,7 +14,7 @@ export interface ConfigProblem {
  * watcher cannot know what was meant: only quotes keep every digit.
  */
 export const TOO_BIG_FOR_A_JSON_NUMBER =
-  'is too big for a JSON number (digits past 9007199254740991 are lost when the file is read): write it in quotes, e.g. "100000000000000000000"';
+  'is too big for a JSON number (its last digits are lost when the file is read): write it in quotes, e.g. "100000000000000000000"';
 
 export const isUnsafeInteger = (value: unknown): boolean => typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value);
 

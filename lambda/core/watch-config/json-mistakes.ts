@@ -3,14 +3,11 @@
 // mistake, often on the next line ("Unexpected token ']'"), and quotes the text around it over several lines.
 
 export interface JsonMistake {
+  kind: 'comment' | 'trailing comma';
   /** 1-based, where the comment or the comma is. */
   line: number;
   column: number;
-  message: string;
 }
-
-const COMMENT = 'JSON has no comments: use "$comment" (a key stacks-watch ignores, in the file or any rule) for a note';
-const TRAILING_COMMA = 'trailing comma after the last entry: remove it';
 
 /** Every comment and trailing comma in `text`, in order; [] when it has none (its problem is something else). */
 export function jsonMistakes(text: string): JsonMistake[] {
@@ -34,16 +31,16 @@ export function jsonMistakes(text: string): JsonMistake[] {
       if (text[i] === '\n') newLine(i);
       comma = null;
     } else if (ch === '#' || (ch === '/' && text[i + 1] === '/')) {
-      mistakes.push({ ...at(i), message: COMMENT });
+      mistakes.push({ kind: 'comment', ...at(i) });
       while (i + 1 < text.length && text[i + 1] !== '\n') i++;
     } else if (ch === '/' && text[i + 1] === '*') {
-      mistakes.push({ ...at(i), message: COMMENT });
+      mistakes.push({ kind: 'comment', ...at(i) });
       for (i += 2; i < text.length && !(text[i] === '*' && text[i + 1] === '/'); i++) if (text[i] === '\n') newLine(i);
       i++;
     } else if (ch === ',') {
       comma = at(i);
     } else if (ch === ']' || ch === '}') {
-      if (comma) mistakes.push({ ...comma, message: TRAILING_COMMA });
+      if (comma) mistakes.push({ kind: 'trailing comma', ...comma });
       comma = null;
     } else if (!/\s/.test(ch)) {
       comma = null;

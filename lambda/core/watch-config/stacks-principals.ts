@@ -100,7 +100,6 @@ const TOKEN_NAME = /^[a-zA-Z]([a-zA-Z0-9]|[-_!?+<>=/*]){0,127}$/;
 
 /** Why `text` is not an asset id `ADDRESS.contract::token` of `network`, or null when it is one. */
 export function assetIdProblem(text: string, network: Network | null): string | null {
-  if (text.toLowerCase() === 'stx') return 'write "stx" in lower case';
   const at = text.indexOf('::');
   if (at < 0) return 'must be "stx", "*" or an asset id "ADDRESS.contract::token"; the "::token" part is missing';
   const contractProblem = contractIdProblem(text.slice(0, at), network);
