@@ -37,6 +37,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Headings, in the order docs/alert-reference.md lists the kinds. */
 const TITLES: Record<AlertType, string> = {
   contract_status: 'Contract deployment status',
+  contract_status_summary: 'First check of many contracts',
   token_transfer: 'STX transfer to a watched address',
   stx_transfer: 'STX moved inside a contract call',
   ft_transfer: 'Fungible token movement (sBTC here)',
@@ -65,12 +66,18 @@ function demoJson(): Promise<Alert[]> {
   });
 }
 
+/** Kinds the demo does not raise, shown by their registry sample, with why. */
+const SAMPLE_ONLY: Partial<Record<AlertType, string>> = {
+  sms_digest: 'SNS delivers it only to SMS subscriptions.',
+  contract_status_summary: 'The demo watches too few contracts: more than 5 first seen in one check are summed up in it.',
+};
+
 function section(alert: Alert, fromDemo: boolean): string {
   const { subject, email, sms } = render(alert);
   return [
     `## ${TITLES[alert.type]} (\`${alert.type}\`)`,
     '',
-    ...(fromDemo ? [] : ['Not raised by the demo; the registry\'s sample. SNS delivers it only to SMS subscriptions.', '']),
+    ...(fromDemo ? [] : [`Not raised by the demo; the registry's sample. ${SAMPLE_ONLY[alert.type] ?? ''}`, '']),
     'Email:',
     '',
     '```',
@@ -108,9 +115,9 @@ const order = (Object.keys(TITLES) as AlertType[]).filter((type) => ALERT_TYPES.
 const sections = order.flatMap((type) => {
   const seen = firstOfType.get(type);
   if (seen) return [section(seen, true)];
-  return type === 'sms_digest' ? [section(alertKinds.sms_digest.sample, false)] : [];
+  return SAMPLE_ONLY[type] !== undefined ? [section(alertKinds[type].sample as Alert, false)] : [];
 });
-const missing = ALERT_TYPES.filter((type) => !order.includes(type) || (!firstOfType.has(type) && type !== 'sms_digest'));
+const missing = ALERT_TYPES.filter((type) => !order.includes(type) || (!firstOfType.has(type) && SAMPLE_ONLY[type] === undefined));
 
 const doc = [
   '# Alert examples',

@@ -59,7 +59,7 @@ async function main(): Promise<number> {
   if (options.check) {
     const fromEnvironment = Boolean(process.env.STACKS_API_URL?.trim());
     process.stdout.write(
-      describeWatch(config, { ...api, fromEnvironment, hasKey: api.apiKey !== undefined }, options.config),
+      describeWatch(config, { ...api, fromEnvironment, hasKey: api.apiKey !== undefined, cycleSeconds: options.intervalSeconds }, options.config),
     );
     return EXIT.ok;
   }

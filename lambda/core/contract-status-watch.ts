@@ -2,7 +2,8 @@
 // (found, status, tx_id). The new status is stored only after its alert is delivered, so a crash in between
 // recomputes the same alert key next run, which the delivery protocol then skips.
 import type { ContractStatus, Network } from './domain';
-import type { ContractStatusAlert } from './alert-kinds/alert';
+import type { ContractStatusAlert, ContractStatusSummaryAlert } from './alert-kinds/alert';
+import { withFirstSightsSummed } from './contract-status-sweep';
 import { contractStatusKind } from './alert-kinds/contract-status';
 import type { DeliveryStage } from './delivery-stage';
 import type { ChainApi, StateStore, StoredContractStatus } from './ports';
@@ -15,7 +16,7 @@ export function statusChanged(previous: StoredContractStatus | undefined, curren
 
 export interface StatusWatchResult {
   checked: number;
-  alerts: ContractStatusAlert[];
+  alerts: (ContractStatusAlert | ContractStatusSummaryAlert)[];
 }
 
 export async function watchContractStatuses(
@@ -55,9 +56,9 @@ export async function watchContractStatuses(
       },
     });
   }
-  // One delivery for all changes, so a first run over a long watch list fills whole publish batches.
-  const alerts = changes.map((c) => c.alert);
+  // One delivery for all changes; many first sights go out as one summary (contract-status-sweep.ts).
+  const alerts = withFirstSightsSummed(changes.map((c) => c.alert), network, meta);
   const report = await delivery.deliver(alerts);
   for (const change of changes) await state.writeContractStatus(change.next);
-  return { checked: contractIds.length, alerts: report.published as ContractStatusAlert[] };
+  return { checked: contractIds.length, alerts: report.published as StatusWatchResult['alerts'] };
 }

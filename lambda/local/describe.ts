@@ -6,6 +6,10 @@ import type { WatchConfig } from '../core/watch-config/watch-config-schema';
 import { ruleLists } from '../core/alert-kinds/rule-lists';
 import type { AnyRuleList } from '../core/alert-kinds/rule-list';
 import { plural } from '../core/alert-kinds/rule-words';
+import { FIRST_SIGHTS_ALONE_MAX, sweepCycles } from '../core/contract-status-sweep';
+import { formatCount } from '../core/render/stx-amount';
+import { contractStatusSweep } from '../hiro';
+import { RATE_LIMIT_WITH_KEY, RATE_LIMIT_WITHOUT_KEY } from '../hiro/options';
 
 export interface ApiDescription {
   baseUrl: string;
@@ -13,7 +17,12 @@ export interface ApiDescription {
   fromEnvironment: boolean;
   requestsPerMinute: number;
   hasKey: boolean;
+  /** Seconds between the watch loop's cycles (`--interval`); the status sweep moves a slice a cycle. */
+  cycleSeconds?: number;
 }
+
+/** The local runner's default `--interval`. */
+const DEFAULT_CYCLE_SECONDS = 30;
 
 /** `--check`: everything the config and environment set, in words; nothing is fetched. */
 export function describeWatch(config: WatchConfig, api: ApiDescription, configPath: string, lists: readonly AnyRuleList[] = ruleLists): string {
@@ -22,6 +31,8 @@ export function describeWatch(config: WatchConfig, api: ApiDescription, configPa
     const words = list.describe(config);
     if (words !== null) lines.push(words);
   }
+  const sweep = sweepWords(config.contracts.length, api);
+  if (sweep !== null) lines.push(sweep);
   const start = config.startHeight === 'latest' ? 'at the current tip' : `at block ${config.startHeight}`;
   lines.push(
     `- first run starts ${start} (later runs resume from the saved cursor), ${plural(config.confirmations, 'block')} behind the tip, ` +
@@ -35,6 +46,29 @@ export function describeWatch(config: WatchConfig, api: ApiDescription, configPa
 }
 
 export { plural };
+
+function minutes(seconds: number): string {
+  return seconds < 120 ? `${Math.round(seconds)} s` : `about ${formatCount(Math.round(seconds / 60))} min`;
+}
+
+/**
+ * How long a sweep of the watched contracts' statuses takes, without an API key and with one: a long list
+ * is checked a slice a cycle, within a tenth of the request budget (lambda/hiro/status-share.ts).
+ */
+function sweepWords(count: number, api: ApiDescription): string | null {
+  if (count === 0) return null;
+  const cycleSeconds = api.cycleSeconds ?? DEFAULT_CYCLE_SECONDS;
+  const cyclesAt = (requestsPerMinute: number) => sweepCycles(count, contractStatusSweep(requestsPerMinute, cycleSeconds * 1000));
+  const withoutKey = cyclesAt(api.hasKey ? RATE_LIMIT_WITHOUT_KEY : api.requestsPerMinute);
+  const withKey = cyclesAt(api.hasKey ? api.requestsPerMinute : RATE_LIMIT_WITH_KEY);
+  const summed = count > FIRST_SIGHTS_ALONE_MAX ? '; their first check is summed up in one alert a cycle, then each change alerts alone' : '';
+  if (withoutKey === 1) return `- contract statuses: all ${formatCount(count)} checked every cycle${summed}`;
+  return (
+    `- contract statuses: ${formatCount(count)} contracts are checked a slice a cycle: a full sweep takes ${formatCount(withoutKey)} cycles ` +
+    `without an API key (${minutes(withoutKey * cycleSeconds)} at one cycle every ${cycleSeconds} s), ` +
+    `${formatCount(withKey)} with one (${minutes(withKey * cycleSeconds)})${summed}; \`--once\` checks them all`
+  );
+}
 
 export interface StatusFacts {
   statePath: string;

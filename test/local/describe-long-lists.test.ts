@@ -45,3 +45,20 @@ describe('--check and a transfer threshold', () => {
     expect(threshold({ asset: '*', minAmount: '100000000' })).toContain('at least 100000000 base units (= 100 STX when the asset is STX);');
   });
 });
+
+describe('--check and a long contracts list', () => {
+  const contracts = (count: number) => Array.from({ length: count }, (_, i) => `SP000000000000000000002Q6VF78.c-${i}`);
+
+  it('states how long a full status sweep takes without an API key and with one, and that first sights are summed up', () => {
+    const text = describeWatch(config({ contracts: contracts(10_000) }), { ...api, cycleSeconds: 60 }, 'watch.json');
+    expect(text).toContain(
+      '- contract statuses: 10,000 contracts are checked a slice a cycle: a full sweep takes 23 cycles without an API key ' +
+        '(about 23 min at one cycle every 60 s), 3 with one (about 3 min); their first check is summed up in one alert a cycle, ' +
+        'then each change alerts alone; `--once` checks them all\n',
+    );
+  });
+
+  it('says a short list is checked whole every cycle', () => {
+    expect(describeWatch(config({ contracts: contracts(3) }), api, 'watch.json')).toContain('- contract statuses: all 3 checked every cycle\n');
+  });
+});

@@ -2,6 +2,7 @@
 // (chain-kinds.ts); the watcher's own alerts are listed here. Each kind's JSON shape lives in its module.
 import type { ChainAlert } from './chain-kinds';
 import type { ContractStatusAlert } from './contract-status';
+import type { ContractStatusSummaryAlert } from './contract-status-summary';
 import type { DeepReorgAlert } from './deep-reorg';
 import type { RetractionAlert } from './retraction';
 import type { SmsDigestAlert } from './sms-digest';
@@ -14,7 +15,7 @@ export type { ContractCallAlert } from './contract-call';
 export type { StxTransferAlert } from './stx-transfer';
 export type { FtTransferAlert } from './ft-transfer';
 export type { NftTransferAlert } from './nft-transfer';
-export type { ContractStatusAlert, DeepReorgAlert, RetractionAlert, SmsDigestAlert };
+export type { ContractStatusAlert, ContractStatusSummaryAlert, DeepReorgAlert, RetractionAlert, SmsDigestAlert };
 
-export type Alert = ChainAlert | ContractStatusAlert | RetractionAlert | DeepReorgAlert | SmsDigestAlert;
+export type Alert = ChainAlert | ContractStatusAlert | ContractStatusSummaryAlert | RetractionAlert | DeepReorgAlert | SmsDigestAlert;
 export type AlertType = Alert['type'];

@@ -3,6 +3,7 @@
 import type { Alert, AlertType, ChainAlertType } from './alert';
 import { chainKinds } from './chain-kinds';
 import { contractStatusKind } from './contract-status';
+import { contractStatusSummaryKind } from './contract-status-summary';
 import { deepReorgKind } from './deep-reorg';
 import type { ChainKind, KindCommon, WatcherKind } from './kind';
 import { retractionKind } from './retraction';
@@ -12,6 +13,7 @@ import { DEFAULT_SEVERITY, defaultRuleName, type RuleMeta, SEVERITIES, WATCHER_R
 export const alertKinds = {
   ...chainKinds,
   contract_status: contractStatusKind,
+  contract_status_summary: contractStatusSummaryKind,
   retraction: retractionKind,
   deep_reorg: deepReorgKind,
   sms_digest: smsDigestKind,
