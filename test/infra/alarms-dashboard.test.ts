@@ -145,6 +145,7 @@ describe('dashboard', () => {
       'ft_transfer',
       'nft_transfer',
       'contract_status',
+      'contract_status_summary',
       'retraction',
       'deep_reorg',
       'sms_digest',
