@@ -1,6 +1,7 @@
-// What a webhook receives: SNS delivers, with raw message delivery, the `default` body of the message the
-// publisher builds (it has no `https` key): the alert JSON. The example receiver of docs/webhooks.md gets it here from a
-// local HTTP server, with the headers SNS sends, and confirms a subscription through SubscribeURL.
+// What a webhook receives: SNS delivers the `default` body of the message the publisher builds (it has no
+// `https` key): the alert JSON, raw or as the signed envelope's Message. The example receiver of
+// docs/webhooks.md gets it both ways here from a local HTTP server, with the headers SNS sends (its checks of
+// signatures, topics and bodies: test/examples/webhook-receiver.test.ts).
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -10,6 +11,10 @@ import { tokenTransferKind } from '../../../lambda/core/alert-kinds/token-transf
 import { render } from '../../../lambda/core/render';
 // @ts-expect-error: the example is plain JavaScript, copied as it is by readers
 import { createReceiver } from '../../../docs/examples/webhook-receiver.mjs';
+import { snsSigner, TOPIC_ARN } from '../../support/sns-signer';
+
+const SECRET = 'b7e1c9d04f2a';
+const sns = snsSigner(Date.now());
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -18,7 +23,7 @@ afterEach(async () => {
 });
 
 async function listen(onAlert: (alert: unknown) => void, confirm: (url: string) => Promise<unknown> = async () => undefined) {
-  server = createReceiver(onAlert, { confirm }) as Server;
+  server = createReceiver(onAlert, { topicArn: TOPIC_ARN, pathSecret: SECRET, confirm, fetchCertificate: async () => sns.certificate, log: () => {} }) as Server;
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server!.address() as AddressInfo).port}/`;
 }
@@ -39,11 +44,20 @@ const post = (url: string, type: string, body: string) =>
   });
 
 describe('a webhook receiver', () => {
-  it('gets the alert JSON as the body, with its rule and severity, exactly as the alert', async () => {
+  it('gets the alert JSON as the raw body, with its rule and severity, exactly as the alert', async () => {
     const alert: TokenTransferAlert = { ...tokenTransferKind.sample, rule: 'Treasury inflow', severity: 'critical' };
     const received: unknown[] = [];
     const url = await listen((a) => received.push(a));
-    const response = await post(url, 'Notification', rawBody(alert));
+    const response = await post(`${url}${SECRET}`, 'Notification', rawBody(alert));
+    expect(response.status).toBe(200);
+    expect(received).toEqual([alert]);
+  });
+
+  it('gets the same alert from the signed envelope\'s Message', async () => {
+    const alert: TokenTransferAlert = { ...tokenTransferKind.sample, rule: 'Treasury inflow', severity: 'critical' };
+    const received: unknown[] = [];
+    const url = await listen((a) => received.push(a));
+    const response = await post(url, 'Notification', JSON.stringify(sns.notification(rawBody(alert))));
     expect(response.status).toBe(200);
     expect(received).toEqual([alert]);
   });
@@ -51,9 +65,9 @@ describe('a webhook receiver', () => {
   it('confirms its subscription by visiting the SubscribeURL of SNS, and no other URL', async () => {
     const visited: string[] = [];
     const url = await listen(() => {}, async (u) => visited.push(u));
-    const subscribeUrl = 'https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription&TopicArn=arn:aws:sns:us-east-1:123456789012:alerts&Token=abc';
-    expect((await post(url, 'SubscriptionConfirmation', JSON.stringify({ Type: 'SubscriptionConfirmation', SubscribeURL: subscribeUrl }))).status).toBe(200);
-    expect((await post(url, 'SubscriptionConfirmation', JSON.stringify({ SubscribeURL: 'https://evil.example.com/' }))).status).toBe(500);
-    expect(visited).toEqual([subscribeUrl]);
+    const confirmation = sns.confirmation();
+    expect((await post(url, 'SubscriptionConfirmation', JSON.stringify(confirmation))).status).toBe(200);
+    expect((await post(url, 'SubscriptionConfirmation', JSON.stringify(sns.confirmation({ SubscribeURL: 'https://evil.example.com/' })))).status).toBe(403);
+    expect(visited).toEqual([confirmation.SubscribeURL]);
   });
 });
