@@ -115,6 +115,8 @@ export class AlertTopics extends Construct {
       displayName: 'Stacks Watch',
       masterKey: alertsKey,
       enforceSSL: true,
+      // SHA256 signatures (version 2): the example webhook receiver refuses SHA1-signed (version 1) messages.
+      signatureVersion: '2',
     });
     this.operations = new Topic(this, 'Operations', {
       displayName: 'Stacks Watch operations',

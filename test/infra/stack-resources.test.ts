@@ -318,3 +318,10 @@ describe('API key secret', () => {
     expect(environment(withExisting).STACKS_API_KEY_SECRET_ARN).toBe(secretArn);
   });
 });
+
+describe('the alerts topic', () => {
+  it('signs with SHA256 (SignatureVersion 2), which the example webhook receiver requires', () => {
+    const { template } = synthStack();
+    template.hasResourceProperties('AWS::SNS::Topic', { DisplayName: 'Stacks Watch', SignatureVersion: '2' });
+  });
+});
