@@ -1,9 +1,11 @@
-// The AWS composition root: EventBridge Scheduler invokes this every few minutes. It reads the environment,
+// The AWS composition root: EventBridge Scheduler invokes this every minute or few (and, in the loop mode,
+// SQS every few seconds, docs/latency.md). It reads the environment,
 // builds the adapters (Hiro client, DynamoDB state, SNS publisher and ops channel, Powertools telemetry) and runs the same
 // watch cycle as the local runner, within the invocation's time.
 import { readFile } from 'node:fs/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SNSClient } from '@aws-sdk/client-sns';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
@@ -11,7 +13,8 @@ import type { Context } from 'aws-lambda';
 import { operatorChannelOverLog } from './core/operator-log';
 import { runCycle } from './core/cycle';
 import { SMS_PER_RUN_DEFAULT, SmsBudget, withDigests } from './core/sms-budget';
-import type { CycleSummary } from './core/cycle-types';
+import type { CycleBudget, CycleDeps, CycleSummary } from './core/cycle-types';
+import type { TurnDecision } from './core/loop-turns';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
 import { parseWatchConfigText, WatchConfigError } from './config/watch-config';
 import { contractStatusSweep, createHiroClient, type HiroClient } from './hiro';
@@ -19,7 +22,8 @@ import { createDynamoStateStore } from './adapters/dynamodb';
 import { createSnsPublisher } from './adapters/sns';
 import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
 import { readApiSettings } from './runtime/api-env';
-import { readLambdaSettings, type LambdaSettings } from './runtime/lambda-env';
+import { readLambdaSettings, type LambdaSettings, type LoopSettings } from './runtime/lambda-env';
+import { beginTurn, nextTurnDelaySeconds, queueNextTurn } from './runtime/loop-invocation';
 import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
 import { pollWhileCaughtUp } from './runtime/poll-loop';
 
@@ -38,9 +42,14 @@ const metrics = new Metrics({
 const dynamo = new DynamoDBClient({});
 // One attempt per call: the publisher retries itself and counts calls that went unanswered.
 const sns = new SNSClient({ maxAttempts: 1 });
+// The loop's next turn (LOOP_QUEUE_URL set): the SDK's own retries, the message is small and idempotent by token.
+const sqs = new SQSClient({});
 let watchConfig: WatchConfig | undefined;
 
-export async function handler(_event: unknown, context: Context): Promise<CycleSummary> {
+export type InvocationResult = CycleSummary | { loopTurnSkipped: TurnSkip };
+type TurnSkip = Extract<TurnDecision, { run: false }>['why'];
+
+export async function handler(event: unknown, context: Context): Promise<InvocationResult> {
   const startedAt = Date.now();
   logger.addContext(context);
   logger.appendKeys({ runId: context.awsRequestId });
@@ -64,12 +73,15 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
       operator,
     });
     const timeLeftMs = context.getRemainingTimeInMillis();
-    const ports = {
-      state: createDynamoStateStore({ client: dynamo, tableName: settings.tableName, network: config.network, log: telemetry.log }),
-      clock: { now: () => Date.now() },
-      telemetry,
-      operator,
-    };
+    const state = createDynamoStateStore({ client: dynamo, tableName: settings.tableName, network: config.network, log: telemetry.log });
+    const ports = { state, clock: { now: () => Date.now() }, telemetry, operator };
+    const turn = settings.loop
+      ? await beginTurn(event, { store: state, operator, loop: settings.loop, owner: context.awsRequestId, nowMs: startedAt, ttlMs: timeLeftMs })
+      : undefined;
+    if (turn && !turn.run) {
+      logger.debug('loop turn skipped', { why: turn.why });
+      return { loopTurnSkipped: turn.why };
+    }
     // SNS reaches phones: the invocation texts `smsPerRun` alerts and sums up the rest in one digest.
     const publisher = new SmsBudget(createSnsPublisher({ client: sns, topicArn: settings.topicArn, log: telemetry.log }), ports, {
       network: config.network,
@@ -77,31 +89,21 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
       staleAfterMs: timeLeftMs,
     });
     const deps = { chain, publisher, ...ports };
-    const workMs = Math.min(timeLeftMs - SAFETY_MARGIN_MS, (settings.runSeconds ?? Infinity) * 1000);
-    const deadlineMs = startedAt + workMs;
+    const workSeconds = settings.loop ? settings.loop.turnSeconds : (settings.runSeconds ?? Infinity);
+    const deadlineMs = startedAt + Math.min(timeLeftMs - SAFETY_MARGIN_MS, workSeconds * 1000);
     const budget = {
       runId: context.awsRequestId,
       deadlineMs,
       // A run killed at its timeout leaves its lease and claims behind; both lapse after the timeout.
       leaseTtlMs: timeLeftMs,
       alertStaleAfterMs: timeLeftMs,
+      ...(turn ? { leaseTaken: true } : {}),
       ...(settings.scheduleSeconds
         ? { statusSweep: contractStatusSweep(apiSettings.requestsPerMinute, settings.scheduleSeconds * 1000) }
         : {}),
     };
     const owed = await publisher.start();
-    // Optional fast mode: keep polling inside the invocation so an event is alerted seconds after its block.
-    // Its polls share the invocation's texts; the one digest goes out at its end.
-    const cycles = await pollWhileCaughtUp(
-      () => runCycle(deps, config, budget),
-      () => runCycle(deps, { ...config, contracts: [] }, { ...budget, runId: `${budget.runId}:${Date.now()}` }),
-      {
-        intervalMs: settings.pollIntervalSeconds * 1000,
-        deadlineMs,
-        now: Date.now,
-        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-      },
-    );
+    const cycles = await runCycles(deps, config, budget, settings, turn && settings.loop ? { ...settings.loop, next: turn.next, startedAt } : undefined);
     const summary = withDigests(cycles, [...owed, ...(await publisher.flush())], telemetry);
     logger.info('invocation done', { summary, api: chain.stats() });
     return summary;
@@ -113,6 +115,48 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
     metrics.publishStoredMetrics();
     logger.resetKeys();
   }
+}
+
+/**
+ * The invocation's cycles: one; or, with polling on, more every few seconds within the invocation; or, as a
+ * loop turn, one, then the next turn queued (also when the cycle failed: the loop outlives a bad run).
+ */
+async function runCycles(
+  deps: CycleDeps,
+  config: WatchConfig,
+  budget: CycleBudget,
+  settings: LambdaSettings,
+  turn: (LoopSettings & { next: string; startedAt: number }) | undefined,
+): Promise<CycleSummary> {
+  if (turn) {
+    let caughtUp = true;
+    try {
+      const summary = await runCycle(deps, config, budget);
+      caughtUp = summary.stoppedBecause === 'caught-up';
+      return summary;
+    } finally {
+      const delaySeconds = nextTurnDelaySeconds(turn, caughtUp, Date.now() - turn.startedAt);
+      try {
+        await queueNextTurn(sqs, turn, turn.next, delaySeconds);
+        logger.debug('loop turn queued', { delaySeconds });
+      } catch (error) {
+        // The loop ends here; the schedule's next tick starts a new one (and counts it).
+        logger.error('loop turn: the next turn could not be queued', error as Error);
+      }
+    }
+  }
+  // Optional fast mode: keep polling inside the invocation so an event is alerted seconds after its block.
+  // Its polls share the invocation's texts; the one digest goes out at its end.
+  return pollWhileCaughtUp(
+    () => runCycle(deps, config, budget),
+    () => runCycle(deps, { ...config, contracts: [] }, { ...budget, runId: `${budget.runId}:${Date.now()}` }),
+    {
+      intervalMs: settings.pollIntervalSeconds * 1000,
+      deadlineMs: budget.deadlineMs,
+      now: Date.now,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    },
+  );
 }
 
 async function loadWatchConfig(settings: LambdaSettings): Promise<WatchConfig> {

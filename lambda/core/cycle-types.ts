@@ -24,6 +24,8 @@ export interface CycleBudget {
   shouldStop?: () => boolean;
   /** How long the lease is held; renewed between blocks once half is gone, so a dead run's lapses soon. */
   leaseTtlMs: number;
+  /** The caller already holds the lease under `runId` for `leaseTtlMs` (a loop turn takes it with its token). */
+  leaseTaken?: boolean;
   /** A claimed-but-unsent alert older than this is taken to belong to a dead run and is published again. */
   alertStaleAfterMs: number;
   /** Spreads the contract-status checks of a long watch list over cycles; absent, every cycle checks all. */

@@ -36,7 +36,7 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
   const startedAt = deps.clock.now();
   const summary = emptySummary(budget.runId);
   const lease = new RunLease(deps.state, deps.clock, budget.runId, budget.leaseTtlMs);
-  if (!(await lease.acquire())) {
+  if (!(budget.leaseTaken ? lease.adopt() : await lease.acquire())) {
     deps.telemetry.log('warn', 'another run holds the lease; this run exits without doing anything', { runId: budget.runId });
     return finish(summary, 'lease-held', deps, startedAt);
   }

@@ -245,8 +245,8 @@ export interface Publisher {
 
 /**
  * Conditions only the operator can fix: an alert SNS will never take, a chain that never links, a block that
- * fails run after run, an API route about to disappear, a fork deeper than the window. Users' alerts never go
- * here; these go to whoever runs the watcher (the ops topic in AWS, stderr locally).
+ * fails run after run, an API route about to disappear, a fork deeper than the window, a polling loop that
+ * keeps dying. Users' alerts never go here; these go to whoever runs the watcher (the ops topic in AWS, stderr locally).
  */
 export type OperatorNoticeKind =
   | 'alert-undeliverable'
@@ -254,7 +254,7 @@ export type OperatorNoticeKind =
   | 'stuck-block'
   | 'api-deprecation'
   | 'deep-reorg'
-  | 'rate-limited';
+  | 'rate-limited' | 'loop-restarts';
 
 export interface OperatorNotice {
   kind: OperatorNoticeKind;

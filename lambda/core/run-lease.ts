@@ -22,6 +22,15 @@ export class RunLease {
     return true;
   }
 
+  /**
+   * Takes on a lease the caller already took under this owner in a write of its own (a loop turn takes the
+   * lease together with its turn token, lambda/core/loop-turns.ts), so that the cycle spends no second write.
+   */
+  adopt(): true {
+    this.takenAt = this.clock.now();
+    return true;
+  }
+
   /** Renews the lease when half of it is spent; false when another run has taken it meanwhile. */
   async keep(): Promise<boolean> {
     if (this.clock.now() - this.takenAt < this.ttlMs / 2) return true;

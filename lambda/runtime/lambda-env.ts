@@ -23,6 +23,35 @@ export interface LambdaSettings {
   detailedMetrics: boolean;
   /** The schedule interval, when set: long watch lists have their statuses checked a slice per interval. */
   scheduleSeconds?: number;
+  /** The self-rescheduling loop (LOOP_QUEUE_URL set): each turn queues the next on this queue. */
+  loop?: LoopSettings;
+}
+
+export interface LoopSettings {
+  queueUrl: string;
+  /** The period of a caught-up loop: the next turn starts this long after this one began. */
+  delaySeconds: number;
+  /** How long one turn may work; behind the tip the next turn follows at once. */
+  turnSeconds: number;
+}
+
+const QUEUE_URL = /^https:\/\/sqs\.[\w-]+\.amazonaws\.com(\.cn)?\/\d{12}\/[\w-]{1,80}$/;
+
+function readLoopSettings(env: NodeJS.ProcessEnv, problems: string[]): LoopSettings | undefined {
+  const queueUrl = env.LOOP_QUEUE_URL?.trim();
+  if (!queueUrl) return undefined;
+  if (!QUEUE_URL.test(queueUrl)) problems.push(`LOOP_QUEUE_URL is not an SQS queue URL: "${queueUrl}"`);
+  const delayText = env.LOOP_DELAY_SECONDS?.trim() || '8';
+  const delaySeconds = Number(delayText);
+  if (!Number.isInteger(delaySeconds) || delaySeconds < 1 || delaySeconds > 900) {
+    problems.push(`LOOP_DELAY_SECONDS must be a whole number of seconds from 1 to 900 (SQS's delay), got "${delayText}"`);
+  }
+  const turnText = env.LOOP_TURN_SECONDS?.trim() || '20';
+  const turnSeconds = Number(turnText);
+  if (!Number.isInteger(turnSeconds) || turnSeconds < 5 || turnSeconds > 600) {
+    problems.push(`LOOP_TURN_SECONDS must be a whole number of seconds from 5 to 600, got "${turnText}"`);
+  }
+  return { queueUrl, delaySeconds, turnSeconds };
 }
 
 const SECRET_ARN = /^arn:aws[\w-]*:secretsmanager:[\w-]+:\d{12}:secret:[\w/+=.@-]+$/;
@@ -60,6 +89,7 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
   if (scheduleSeconds !== undefined && (!Number.isInteger(scheduleSeconds) || scheduleSeconds < 60 || scheduleSeconds > 3600)) {
     problems.push(`SCHEDULE_SECONDS must be a whole number of seconds from 60 to 3600, got "${scheduleText}"`);
   }
+  const loop = readLoopSettings(env, problems);
   if (problems.length > 0) throw new EnvironmentError(`invalid Lambda environment:\n- ${problems.join('\n- ')}`);
   const watchConfigText = env.WATCH_CONFIG?.trim() || undefined;
   return {
@@ -73,5 +103,6 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
     ...(runSeconds !== undefined ? { runSeconds } : {}),
     ...(scheduleSeconds !== undefined ? { scheduleSeconds } : {}),
     ...(watchConfigText ? { watchConfigText } : {}),
+    ...(loop ? { loop } : {}),
   };
 }

@@ -55,7 +55,7 @@ describe('the Lambda handler over a growing chain', () => {
       POWERTOOLS_METRICS_NAMESPACE: 'StacksWatch',
     });
     vi.resetModules();
-    ({ handler } = await import('../../lambda/handler'));
+    ({ handler } = (await import('../../lambda/handler')) as unknown as { handler: typeof handler });
   });
   afterAll(async () => {
     await server?.close();

@@ -49,7 +49,7 @@ describe('the handler pages phones within the per-run SMS budget', () => {
       POWERTOOLS_METRICS_NAMESPACE: 'StacksWatch',
     });
     vi.resetModules();
-    ({ handler } = await import('../../lambda/handler'));
+    ({ handler } = (await import('../../lambda/handler')) as unknown as { handler: typeof handler });
   });
   afterAll(async () => {
     await server?.close();

@@ -5,6 +5,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Network } from '../../core/domain';
+import type { LoopStore } from '../../core/loop-turns';
 import type { StateStore, Telemetry } from '../../core/ports';
 import { realSleep, type RetryPolicy, type Sleep } from '../aws/retry';
 import { createAlertRecords } from './alert-records';
@@ -14,6 +15,7 @@ import { createContractStatuses } from './contract-statuses';
 import { CursorRecord } from './cursor-record';
 import { stateKeys } from './keys';
 import { createLease } from './lease';
+import { createLoopRecord } from './loop-record';
 import { createScannedBlocks } from './scanned-blocks';
 import type { TableAccess } from './table-access';
 
@@ -39,7 +41,8 @@ function documentClient(client: DynamoDBClient | DynamoDBDocumentClient): Dynamo
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 
-export function createDynamoStateStore(options: DynamoStateStoreOptions): StateStore {
+/** The StateStore, and the polling loop's token beside the lease (the loop runs on DynamoDB only). */
+export function createDynamoStateStore(options: DynamoStateStoreOptions): StateStore & LoopStore {
   const table: TableAccess = {
     doc: documentClient(options.client),
     tableName: options.tableName,
@@ -53,6 +56,7 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
   const cursor = new CursorRecord(table, keys);
   return {
     ...createLease(table, keys),
+    ...createLoopRecord(table, keys),
     readCursor: cursor.readCursor,
     writeCursor: cursor.writeCursor,
     ...createScannedBlocks(table, keys, () => cursor.knownVersion),

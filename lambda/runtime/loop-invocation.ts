@@ -1,0 +1,69 @@
+// The Lambda's side of the self-rescheduling loop (lambda/core/loop-turns.ts, docs/latency.md): which kind of
+// invocation this is (a queued turn, or a schedule tick acting as the loop's watchdog), whether it runs a
+// cycle, and the next turn queued with SQS's per-message delay when it ends.
+import { randomUUID } from 'node:crypto';
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { takeQueuedTurn, watchdogTick, type LoopStore, type TurnDecision } from '../core/loop-turns';
+import type { OperatorChannel } from '../core/ports';
+import type { LoopSettings } from './lambda-env';
+
+interface QueuedTurn {
+  turn: string;
+}
+
+/** The turn tokens an SQS event carries, or null for any other event (a schedule tick). */
+export function queuedTurnTokens(event: unknown): string[] | null {
+  const records = (event as { Records?: unknown } | null)?.Records;
+  if (!Array.isArray(records)) return null;
+  const sqs = records.filter((r): r is { eventSource: string; body: string } => (r as { eventSource?: unknown })?.eventSource === 'aws:sqs');
+  if (sqs.length === 0) return null;
+  return sqs.flatMap((record) => {
+    try {
+      const body = JSON.parse(record.body) as Partial<QueuedTurn>;
+      return typeof body.turn === 'string' && body.turn !== '' ? [body.turn] : [];
+    } catch {
+      return []; // not a turn message: nothing to take
+    }
+  });
+}
+
+export interface BeginTurnDeps {
+  store: LoopStore;
+  operator: OperatorChannel;
+  loop: LoopSettings;
+  owner: string;
+  nowMs: number;
+  ttlMs: number;
+  newToken?: () => string;
+}
+
+/** Whether this invocation runs a cycle: a queued turn whose token is current, or a watchdog restart. */
+export async function beginTurn(event: unknown, deps: BeginTurnDeps): Promise<TurnDecision> {
+  const newToken = deps.newToken ?? randomUUID;
+  const take = { owner: deps.owner, nowMs: deps.nowMs, ttlMs: deps.ttlMs, next: newToken() };
+  const tokens = queuedTurnTokens(event);
+  if (tokens === null) {
+    const timing = { delayMs: deps.loop.delaySeconds * 1000, turnMs: deps.loop.turnSeconds * 1000 };
+    return watchdogTick({ store: deps.store, operator: deps.operator }, take, timing);
+  }
+  // One message a batch in practice; of several, at most one token can be current.
+  for (const token of tokens) {
+    const decision = await takeQueuedTurn(deps.store, { ...take, expected: token });
+    if (decision.run) return decision;
+  }
+  return { run: false, why: 'stale-token' };
+}
+
+/**
+ * Delay of the next turn: turns start every `delaySeconds` while the loop keeps up (the time this turn took
+ * is taken off), and at once while it is behind the tip.
+ */
+export function nextTurnDelaySeconds(loop: LoopSettings, caughtUp: boolean, elapsedMs: number): number {
+  if (!caughtUp) return 0;
+  return Math.max(0, Math.min(900, Math.round(loop.delaySeconds - elapsedMs / 1000)));
+}
+
+export async function queueNextTurn(sqs: SQSClient, loop: LoopSettings, next: string, delaySeconds: number): Promise<void> {
+  const body: QueuedTurn = { turn: next };
+  await sqs.send(new SendMessageCommand({ QueueUrl: loop.queueUrl, MessageBody: JSON.stringify(body), DelaySeconds: delaySeconds }));
+}
