@@ -91,6 +91,7 @@ export class StacksWatchStack extends Stack {
       scheduleInterval: interval,
       reserveConcurrency: settings.reserveConcurrency,
       logRetention: settings.logRetentionDays,
+      ...(settings.latency === 'loop' ? { loop: { delaySeconds: settings.loopDelaySeconds, turnSeconds: LOOP_TURN_SECONDS } } : {}),
     });
     if (settings.chat.length > 0) {
       new ChatNotifiers(this, 'Chat', {
@@ -159,6 +160,13 @@ export class StacksWatchStack extends Stack {
     }
   }
 }
+
+/**
+ * How long one loop turn may work: a catch-up goes on in the next turn at once, and the watchdog calls a loop
+ * dead when no turn began for this plus the delay and 10 s (lambda/core/loop-turns.ts), so a dead loop is
+ * restarted by one of the next two ticks.
+ */
+export const LOOP_TURN_SECONDS = 20;
 
 /** Work time per invocation: the schedule interval less 10 s of start-up jitter, at least 20 s. */
 export function runSecondsFor(intervalSeconds: number): number {

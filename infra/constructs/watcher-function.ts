@@ -6,7 +6,7 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, type IDestination, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, type IDestination, RecursiveLoop, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { ESM_BUNDLING } from './bundling';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -15,6 +15,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { grantWatcherAccess } from './watcher-permissions';
+import { WatchLoop } from './watch-loop';
 
 export const HANDLER_ENTRY = 'lambda/handler.ts';
 /** Where the handler looks for its config by default: `${LAMBDA_TASK_ROOT}/watch.json`. */
@@ -43,6 +44,8 @@ export interface WatcherFunctionProps {
   scheduleInterval: Duration;
   reserveConcurrency: boolean;
   logRetention: RetentionDays;
+  /** The self-rescheduling loop (docs/latency.md): a turn every `delaySeconds`, each working at most `turnSeconds`. */
+  loop?: { delaySeconds: number; turnSeconds: number };
 }
 
 /** A shell-safe argument in sh and cmd alike, for the ordinary paths a checkout has. */
@@ -75,6 +78,8 @@ export class WatcherFunction extends Construct {
   readonly role: Role;
   /** How old a queued invocation may get before it is dropped to the dead-letter queue. */
   readonly maxEventAge: Duration;
+  /** The loop's queue, in the loop mode. */
+  readonly loop: WatchLoop | undefined;
 
   constructor(scope: Construct, id: string, props: WatcherFunctionProps) {
     super(scope, id);
@@ -111,6 +116,15 @@ export class WatcherFunction extends Construct {
     // delivery of failed events does not use; the role gets sqs:SendMessage alone.
     const onFailure: IDestination = { bind: () => ({ destination: deadLetterQueue.queueArn }) };
     const { projectRoot, watchConfigPath } = props;
+    this.loop = props.loop ? new WatchLoop(this, 'Loop', { deadLetterQueue, functionTimeout: props.timeout }) : undefined;
+    const loopEnvironment: Record<string, string> =
+      this.loop && props.loop
+        ? {
+            LOOP_QUEUE_URL: this.loop.queue.queueUrl,
+            LOOP_DELAY_SECONDS: String(props.loop.delaySeconds),
+            LOOP_TURN_SECONDS: String(props.loop.turnSeconds),
+          }
+        : {};
 
     this.function = new NodejsFunction(this, 'Function', {
       description: 'stacks-watch: scans new Stacks blocks and contract statuses, publishes alerts',
@@ -124,8 +138,11 @@ export class WatcherFunction extends Construct {
       timeout: props.timeout,
       role: this.role,
       logGroup: this.logGroup,
-      environment: props.environment,
-      ...(props.reserveConcurrency ? { reservedConcurrentExecutions: 1 } : {}),
+      environment: { ...props.environment, ...loopEnvironment },
+      // In the loop mode a schedule tick may come while a turn runs: two at once, the lease keeping one cycle.
+      ...(props.reserveConcurrency ? { reservedConcurrentExecutions: this.loop ? 2 : 1 } : {}),
+      // The loop invokes the function through its own queue, which Lambda would otherwise stop.
+      ...(this.loop ? { recursiveLoop: RecursiveLoop.ALLOW } : {}),
       retryAttempts: 0,
       maxEventAge: this.maxEventAge,
       onFailure,
@@ -138,5 +155,6 @@ export class WatcherFunction extends Construct {
         },
       },
     });
+    this.loop?.attach(this.function, this.role);
   }
 }

@@ -11,6 +11,8 @@ import { chatContext, chatSubscriptions, type ChatSubscription } from './chat-se
 
 export type ApiKeySource = { kind: 'none' } | { kind: 'existing'; secretArn: string } | { kind: 'created' };
 
+export type LatencyMode = 'schedule' | 'loop';
+
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
 /** `aws-managed`: the alerts topic under `aws/sns`, the operations topic plain; `customer`: one key of the stack's own for both. */
@@ -27,6 +29,12 @@ export interface DeploySettings {
   scheduleMinutes: number;
   /** 0: one cycle per invocation; > 0: keep polling this often within an invocation. */
   pollSeconds: number;
+  /**
+   * `schedule`: one run a schedule interval; `loop`: a turn every `loopDelaySeconds`, each queuing the next
+   * on SQS with a delay, the schedule only restarting a loop that died (docs/latency.md).
+   */
+  latency: LatencyMode;
+  loopDelaySeconds: number;
   memorySize: number;
   timeoutSeconds: number;
   apiKey: ApiKeySource;
@@ -70,6 +78,11 @@ export const DEFAULT_MEMORY_MB = 256;
 export function heapLimitMb(memoryMb: number): number {
   return Math.floor(memoryMb / 2);
 }
+/** The deploy's latency mode when none is given (docs/latency.md says why). */
+export const DEFAULT_LATENCY: LatencyMode = 'schedule';
+/** A loop turn every this many seconds: alerts within 10 s at the 90th percentile (bench, latency table). */
+export const DEFAULT_LOOP_DELAY_SECONDS = 8;
+
 /** With polling on, the run ends this long after the next one is due, so no interval goes unwatched. */
 export const POLL_TIMEOUT_HEADROOM_SECONDS = 30;
 const LAMBDA_MAX_TIMEOUT_SECONDS = 900;
@@ -91,6 +104,8 @@ const contextSchema = z.object({
   opsEmails: stringList(email, 'email addresses').default([]),
   scheduleMinutes: wholeNumber(1, 60, ' of minutes').default(1),
   pollSeconds: wholeNumber(0, 600, ' of seconds (0 turns polling off)').default(0),
+  latency: z.enum(['schedule', 'loop'], { error: 'must be schedule or loop' }).default(DEFAULT_LATENCY),
+  loopDelaySeconds: wholeNumber(1, 60, ' of seconds').default(DEFAULT_LOOP_DELAY_SECONDS),
   memorySize: wholeNumber(128, 10_240, ' of MB').default(DEFAULT_MEMORY_MB),
   timeoutSeconds: wholeNumber(1, LAMBDA_MAX_TIMEOUT_SECONDS, ' of seconds').optional(),
   apiKeySecretArn: z
@@ -210,6 +225,9 @@ export function readDeploySettings(context: (key: string) => unknown, cwd = proc
   problems.push(...chatProblems);
   const timeoutSeconds = timeoutFor(values, problems);
   const apiKey = apiKeySource(values, problems);
+  if (values.latency === 'loop' && values.pollSeconds > 0) {
+    problems.push('pollSeconds: polling inside the invocation and latency=loop both shorten the wait for an alert; keep one (the loop is billed only for its turns)');
+  }
   if (problems.length > 0) throw new DeploySettingsError(problems);
   return {
     stackName: values.stackName,
@@ -219,6 +237,8 @@ export function readDeploySettings(context: (key: string) => unknown, cwd = proc
     opsEmails: values.opsEmails,
     scheduleMinutes: values.scheduleMinutes,
     pollSeconds: values.pollSeconds,
+    latency: values.latency,
+    loopDelaySeconds: values.loopDelaySeconds,
     memorySize: values.memorySize,
     timeoutSeconds,
     apiKey,

@@ -24,6 +24,8 @@ describe('deploy settings from CDK context', () => {
       opsEmails: [],
       scheduleMinutes: 1,
       pollSeconds: 0,
+      latency: 'schedule',
+      loopDelaySeconds: 8,
       memorySize: 256,
       timeoutSeconds: 120,
       apiKey: { kind: 'none' },
@@ -181,6 +183,16 @@ describe('deploy settings from CDK context', () => {
     expect(problemsOf({ pollSeconds: 30, scheduleMinutes: 15 })).toEqual([
       expect.stringMatching(/^scheduleMinutes: .* Lambda allows at most 900 s; use scheduleMinutes=14 or less$/),
     ]);
+  });
+
+  it('reads the latency mode and the loop delay, and refuses an unknown mode', () => {
+    expect(read({ latency: 'loop', loopDelaySeconds: '6' })).toMatchObject({ latency: 'loop', loopDelaySeconds: 6 });
+    expect(problemsOf({ latency: 'fast' })).toEqual([expect.stringMatching(/^latency: must be schedule or loop/)]);
+    expect(problemsOf({ latency: 'loop', loopDelaySeconds: 0 })[0]).toMatch(/^loopDelaySeconds: /);
+  });
+
+  it('refuses the loop together with polling inside the invocation', () => {
+    expect(problemsOf({ latency: 'loop', pollSeconds: 10 })).toEqual([expect.stringMatching(/^pollSeconds: polling inside the invocation and latency=loop/)]);
   });
 
   it('rejects polling no more often than the schedule runs', () => {
