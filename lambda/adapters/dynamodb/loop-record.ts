@@ -24,7 +24,7 @@ function takeUpdate(take: LoopTake) {
   return {
     UpdateExpression: `SET ${set.join(', ')}`,
     ConditionExpression: `(attribute_not_exists(#leaseUntil) OR #leaseUntil < :now OR #owner = :me) AND ${tokenCondition}`,
-    ExpressionAttributeNames: { ...LEASE_NAMES, ...LOOP_NAMES },
+    ExpressionAttributeNames: { ...LEASE_NAMES, '#turn': LOOP_NAMES['#turn'], '#beatAt': LOOP_NAMES['#beatAt'], ...(take.restart ? LOOP_NAMES : {}) },
     ExpressionAttributeValues: values,
   };
 }
