@@ -1,17 +1,35 @@
 // Alert latency: from the moment a block is mined to the moment its alert is published, on the plain 1-minute
-// schedule and with polling inside the invocation. Time-scaled: blocks come every 4 to 12 API seconds, the
-// fake API enforces 50 requests a minute, and the client paces itself on the same scaled clock.
+// schedule, with polling inside the invocation, and with the self-rescheduling loop (a turn every few seconds,
+// each queuing the next on SQS with a delay: lambda/runtime/loop-invocation.ts decides the delay). Time-scaled:
+// blocks come every 4 to 12 API seconds, the fake API enforces 50 requests a minute, and the client paces
+// itself on the same scaled clock. Billed time is measured too: what each invocation would be billed for.
 import { pollWhileCaughtUp } from '../lambda/runtime/poll-loop';
+import { nextTurnDelaySeconds } from '../lambda/runtime/loop-invocation';
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import { contractCall, coinbase, FakeChain, fakeAddress, fakeContractId, transfer } from '../test/support/fake-hiro';
 import { seededRandom } from './prng';
 import { cycleDeps, memoryState, runOneCycle, ScaledClock, startFakeApi, TimedPublisher } from './watcher-harness';
+import type { CycleSummary } from '../lambda/core/cycle-types';
 import { emptyWatchConfig } from '../lambda/config/watch-config';
 
 const SCHEDULE_MS = 60_000;
 
+/**
+ * From a turn's delay running out to the next turn starting: SQS makes the message visible and the event
+ * source's waiting long poll returns it, then Lambda invokes the warm function. Assumed, not measured here.
+ */
+export const LOOP_PICKUP_MS = 500;
+
+export type LatencyMode = { kind: 'schedule' } | { kind: 'poll'; seconds: number } | { kind: 'loop'; delaySeconds: number };
+
 export interface LatencyRow {
+  mode: LatencyMode;
   pollSeconds: number;
+  /** Invocations of the function in the run (schedule ticks, or loop turns). */
+  invocations: number;
+  /** What the invocations would be billed for, in total, per hour of the run. */
+  billedSecondsPerHour: number;
+  requestsPerMinute: number;
   apiMinutes: number;
   alerts: number;
   meanSeconds: number;
@@ -24,10 +42,11 @@ function percentile(sorted: readonly number[], share: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!;
 }
 
-export async function measureAlertLatency(options: { pollSeconds: number; apiMinutes: number; timeScale: number; rpm?: number }): Promise<LatencyRow> {
+export async function measureAlertLatency(options: { mode: LatencyMode; apiMinutes: number; timeScale: number; rpm?: number }): Promise<LatencyRow> {
+  const pollSeconds = options.mode.kind === 'poll' ? options.mode.seconds : 0;
   const clock = new ScaledClock(options.timeScale);
   const rpm = options.rpm ?? 50;
-  const chain = new FakeChain({ seed: `bench-latency-${options.pollSeconds}` });
+  const chain = new FakeChain({ seed: `bench-latency-${options.mode.kind}-${pollSeconds}` });
   const watched = fakeAddress('latency-watched');
   const dex = fakeContractId('latency-dex');
   chain.mine([coinbase()]);
@@ -63,17 +82,40 @@ export async function measureAlertLatency(options: { pollSeconds: number; apiMin
   })();
   const state = memoryState();
   const published: TimedPublisher['published'] = [];
+  const billed: number[] = [];
+  const invoke = async (run: (deps: ReturnType<typeof cycleDeps>) => Promise<CycleSummary>): Promise<CycleSummary> => {
+    const startedAt = clock.now();
+    // A new client per invocation, as the handler builds one.
+    const deps = cycleDeps(api.client({ requestsPerMinute: rpm, now: clock.now, sleep: clock.sleep }), clock, state);
+    const summary = await run(deps);
+    billed.push(clock.now() - startedAt);
+    published.push(...deps.publisher.published);
+    return summary;
+  };
   try {
-    for (let invokeAt = startAt; invokeAt < endAt; invokeAt += SCHEDULE_MS) {
-      const wait = invokeAt - clock.now();
-      if (wait > 0) await clock.sleep(wait);
-      const deps = cycleDeps(api.client({ requestsPerMinute: rpm, now: clock.now, sleep: clock.sleep }), clock, state);
-      await pollWhileCaughtUp(
-        () => runOneCycle(deps, config),
-        () => runOneCycle(deps, { ...config, contracts: [] }),
-        { intervalMs: options.pollSeconds * 1000, deadlineMs: invokeAt + SCHEDULE_MS, now: clock.now, sleep: clock.sleep },
-      );
-      published.push(...deps.publisher.published);
+    if (options.mode.kind === 'loop') {
+      const loop = { queueUrl: '', delaySeconds: options.mode.delaySeconds, turnSeconds: 20 };
+      // The watchdog's first tick starts the loop; each turn queues the next.
+      for (let turnAt = startAt; turnAt < endAt; ) {
+        const wait = turnAt - clock.now();
+        if (wait > 0) await clock.sleep(wait);
+        const startedAt = clock.now();
+        const summary = await invoke((deps) => runOneCycle(deps, config, { deadlineMs: startedAt + loop.turnSeconds * 1000 }));
+        const delay = nextTurnDelaySeconds(loop, summary.stoppedBecause === 'caught-up', clock.now() - startedAt);
+        turnAt = clock.now() + delay * 1000 + LOOP_PICKUP_MS;
+      }
+    } else {
+      for (let invokeAt = startAt; invokeAt < endAt; invokeAt += SCHEDULE_MS) {
+        const wait = invokeAt - clock.now();
+        if (wait > 0) await clock.sleep(wait);
+        await invoke((deps) =>
+          pollWhileCaughtUp(
+            () => runOneCycle(deps, config),
+            () => runOneCycle(deps, { ...config, contracts: [] }),
+            { intervalMs: pollSeconds * 1000, deadlineMs: invokeAt + SCHEDULE_MS, now: clock.now, sleep: clock.sleep },
+          ),
+        );
+      }
     }
   } finally {
     await producer;
@@ -84,8 +126,13 @@ export async function measureAlertLatency(options: { pollSeconds: number; apiMin
     .map(({ alert, atMs }) => (atMs - minedAt.get((alert as { block_height: number }).block_height)!) / 1000)
     .sort((a, b) => a - b);
   if (latencies.length === 0) throw new Error('no alert was published in the latency run');
+  const hours = options.apiMinutes / 60;
   return {
-    pollSeconds: options.pollSeconds,
+    mode: options.mode,
+    pollSeconds,
+    invocations: billed.length,
+    billedSecondsPerHour: billed.reduce((a, b) => a + b, 0) / 1000 / hours,
+    requestsPerMinute: api.statuses.length / options.apiMinutes,
     apiMinutes: options.apiMinutes,
     alerts: latencies.length,
     meanSeconds: latencies.reduce((a, b) => a + b, 0) / latencies.length,

@@ -34,7 +34,13 @@ export const PRICES = {
   /** A customer-managed key, per month (each of its first two rotations adds as much again). */
   kmsKey: 1,
   kmsRequest: 0.03 / 10_000,
+  /** Standard queue, per request (each 64 KB chunk of a payload), first tier. */
   sqsRequest: 0.4 / 1e6,
+  /** Step Functions Standard, per state transition. */
+  stepFunctionsTransition: 0.025 / 1000,
+  /** Step Functions Express, per execution, and per GB-s of duration (first 1,000 GB-hours; billed in 64 MB, 100 ms steps). */
+  stepFunctionsExpressRequest: 1 / 1e6,
+  stepFunctionsExpressGbSecond: 0.00001667,
   secretsManagerSecret: 0.4,
   secretsManagerApiCall: 0.05 / 10_000,
 } as const;

@@ -11,7 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildStacksWatch } from '../infra/build-stacks-watch';
+import { LOOP_PICKUP_MS } from './alert-latency';
 import { PRICES } from './aws-prices';
+import { LAMBDA_PLATFORM_LOG_BYTES } from './run-telemetry';
 import type { CycleCost } from './cycle-cost';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -46,8 +48,10 @@ export interface BillLine {
 export interface MonthlyBill {
   lines: BillLine[];
   total: number;
-  /** Runs a month, from the schedule. */
+  /** Runs a month: from the schedule, or the loop's turns. */
   runs: number;
+  /** The loop mode's turns, ticks and queue requests. */
+  loop?: LoopMonth;
   /** What a run does, as priced. */
   perRun: {
     billedSeconds: number;
@@ -105,13 +109,56 @@ function minutesOf(expression: unknown): number {
 
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 
+const MONTH_SECONDS = 30 * 24 * 3600;
+/**
+ * A watchdog tick of the loop mode that finds the loop alive: one strongly consistent read of the cursor item
+ * and Lambda's own log lines, billed for about this long (no API call, no write).
+ */
+export const WATCHDOG_TICK_SECONDS = 0.03;
+/**
+ * Long polls the SQS event source keeps open on the turns queue: Lambda scales an idle source's pollers down
+ * to "as few as 2" (its documentation; 5 otherwise). Each 20 s long poll that ends without a message is a
+ * request.
+ */
+export const ESM_POLLERS = 2;
+const LONG_POLL_SECONDS = 20;
+
+/** What the loop mode adds to a month: turns instead of runs, the ticks beside them, the queue's requests. */
+export interface LoopMonth {
+  delaySeconds: number;
+  turns: number;
+  ticks: number;
+  sqs: { sends: number; receives: number; deletes: number; emptyReceives: number };
+}
+
+/** Turns every delaySeconds plus the pickup, each sending, receiving and deleting one message; the idle pollers' empty long polls. */
+export function loopMonth(delaySeconds: number, ticks: number, pickupMs: number): LoopMonth {
+  const period = delaySeconds + pickupMs / 1000;
+  const turns = MONTH_SECONDS / period;
+  // Poller time not spent on a poll that returns a message (one a turn, open about half a period) ends in empty 20 s polls.
+  const emptyReceives = Math.max(0, (ESM_POLLERS * MONTH_SECONDS - turns * (period / 2)) / LONG_POLL_SECONDS);
+  return { delaySeconds, turns, ticks, sqs: { sends: turns, receives: turns, deletes: turns, emptyReceives } };
+}
+
+/** The queue the SQS event source reads (the loop's turns), by logical id. */
+function eventSourceQueues(template: TemplateJson): Set<string> {
+  const ids = Object.values(template.Resources)
+    .filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')
+    .map((r) => r.Properties?.EventSourceArn?.['Fn::GetAtt']?.[0] as string | undefined);
+  return new Set(ids.filter((id): id is string => id !== undefined));
+}
+
 /** A month of the stack's runs, priced resource by resource. */
 export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor): MonthlyBill {
   const [, fn] = watcherFunction(template);
   const [, schedule] = only(template, 'AWS::Scheduler::Schedule');
   const env = (fn.Properties?.Environment?.Variables ?? {}) as Record<string, unknown>;
   const memoryMb = Number(fn.Properties?.MemorySize ?? 128);
-  const runs = (30 * 24 * 60) / minutesOf(schedule.Properties?.ScheduleExpression);
+  const ticks = (30 * 24 * 60) / minutesOf(schedule.Properties?.ScheduleExpression);
+  // The loop mode: a turn every LOOP_DELAY_SECONDS (each a measured 2-block poll); the ticks only watch the loop.
+  const loop = env.LOOP_QUEUE_URL !== undefined ? loopMonth(Number(env.LOOP_DELAY_SECONDS), ticks, LOOP_PICKUP_MS) : undefined;
+  const runs = loop ? loop.turns : ticks;
+  const turnQueues = eventSourceQueues(template);
   const pollSeconds = Number(env.POLL_INTERVAL_SECONDS ?? 0);
   const runSeconds = Number(env.RUN_SECONDS ?? 0);
   const withApiKey = env.STACKS_API_KEY_SECRET_ARN !== undefined;
@@ -119,8 +166,8 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor):
 
   // A polling run starts a cycle every pollSeconds until its work time is up, then ends with the last one.
   const cycles = pollSeconds > 0 ? Math.ceil(runSeconds / pollSeconds) : 1;
-  const perCycle = pollSeconds > 0 ? measured.poll : measured.run;
-  const billedSeconds = pollSeconds > 0 ? (cycles - 1) * pollSeconds + measured.poll.durationMs / 1000 : measured.run.durationMs / 1000;
+  const perCycle = pollSeconds > 0 || loop ? measured.poll : measured.run;
+  const billedSeconds = pollSeconds > 0 ? (cycles - 1) * pollSeconds + measured.poll.durationMs / 1000 : perCycle.durationMs / 1000;
   const perRun = {
     billedSeconds,
     memoryMb,
@@ -132,7 +179,8 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor):
     metricSeries: perCycle.metricSeries,
     snsPublishes: cycles * perCycle.snsMessages,
   };
-  const logGb = (perRun.logBytes * runs) / GB;
+  const tickLogBytes = loop ? ticks * LAMBDA_PLATFORM_LOG_BYTES : 0;
+  const logGb = (perRun.logBytes * runs + tickLogBytes) / GB;
 
   const lines: BillLine[] = [];
   const add = (resource: string, item: string, quantity: string, dollars: number) => lines.push({ resource, item, quantity, dollars });
@@ -149,6 +197,11 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor):
         const gbSeconds = (memoryMb / 1024) * billedSeconds * runs;
         add(id, 'Lambda compute (arm64)', `${count(gbSeconds)} GB-s (${memoryMb} MB × ${billedSeconds.toFixed(2)} s × ${count(runs)})`, gbSeconds * PRICES.lambdaGbSecond);
         add(id, 'Lambda requests', count(runs), runs * PRICES.lambdaRequest);
+        if (loop) {
+          const tickGbSeconds = (memoryMb / 1024) * WATCHDOG_TICK_SECONDS * ticks;
+          add(id, 'Lambda compute, watchdog ticks', `${count(tickGbSeconds)} GB-s (${WATCHDOG_TICK_SECONDS} s × ${count(ticks)})`, tickGbSeconds * PRICES.lambdaGbSecond);
+          add(id, 'Lambda requests, watchdog ticks', count(ticks), ticks * PRICES.lambdaRequest);
+        }
         // The custom metrics are the function's: each series sent every hour is billed the whole month.
         const series = perRun.metricSeries.length;
         add(id, 'CloudWatch custom metrics (EMF)', `${series} series every hour: ${perRun.metricSeries.map((s) => s.split('|')[0]).join(', ')}`, series * PRICES.cloudWatchMetric);
@@ -159,11 +212,12 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor):
         break;
       }
       case 'AWS::Scheduler::Schedule':
-        add(id, 'EventBridge Scheduler invocations', count(runs), runs * PRICES.schedulerInvocation);
+        add(id, 'EventBridge Scheduler invocations', count(ticks), ticks * PRICES.schedulerInvocation);
         break;
       case 'AWS::DynamoDB::GlobalTable': {
         const writes = perRun.writeUnits * runs;
-        const reads = perRun.readUnits * runs;
+        // A tick of the loop mode reads the cursor item once (strongly consistent, under 4 KB: one unit).
+        const reads = perRun.readUnits * runs + (loop ? ticks : 0);
         add(id, 'DynamoDB on-demand writes', `${count(writes)} WRU (${perRun.writeUnits.toFixed(1)} a run)`, writes * PRICES.dynamoWriteUnit);
         add(id, 'DynamoDB on-demand reads', `${count(reads)} RRU`, reads * PRICES.dynamoReadUnit);
         add(id, 'DynamoDB storage', `${STATE_TABLE_GB} GB`, STATE_TABLE_GB * PRICES.dynamoStorageGb);
@@ -199,10 +253,24 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor):
         if (p.KmsMasterKeyId !== undefined) add(id, 'KMS requests for the topic', `≤ ${count(publishes)}`, publishes * PRICES.kmsRequest);
         break;
       }
-      case 'AWS::SQS::Queue':
+      case 'AWS::SQS::Queue': {
+        if (loop && turnQueues.has(id)) {
+          const { sends, receives, deletes, emptyReceives } = loop.sqs;
+          const total = sends + receives + deletes + emptyReceives;
+          add(
+            id,
+            'SQS requests, loop turns',
+            `${count(total)} (${count(sends)} sent, received, deleted; ${count(emptyReceives)} empty long polls of ${ESM_POLLERS} pollers)`,
+            total * PRICES.sqsRequest,
+          );
+          break;
+        }
         // The dead-letter queue receives a message only when a run is lost; its alarm reads free SQS metrics.
         add(id, 'SQS requests', '0 while runs succeed', 0);
         break;
+      }
+      case 'AWS::Lambda::EventSourceMapping':
+        break; // no charge of its own: its polls are the turns queue's SQS requests
       case 'AWS::SecretsManager::Secret':
         add(id, 'Secrets Manager secret', '1', PRICES.secretsManagerSecret);
         break;
@@ -221,5 +289,5 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor):
     }
   }
   const total = lines.reduce((sum, line) => sum + line.dollars, 0);
-  return { lines, total, runs, perRun };
+  return { lines, total, runs, perRun, ...(loop ? { loop } : {}) };
 }

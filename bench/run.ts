@@ -2,12 +2,14 @@
 // between its result markers (the notes around them are kept). `npm run bench -- --only requests,bundle`
 // runs some of them and only prints.
 import { readFile, writeFile } from 'node:fs/promises';
-import { measureAlertLatency } from './alert-latency';
+import { measureAlertLatency, type LatencyMode } from './alert-latency';
+import { DEFAULT_LOOP_DELAY_SECONDS } from '../infra/settings/deploy-settings';
 import { measureBundles } from './bundle';
 import { measureCatchUp } from './catch-up';
 import { DEFAULT_CYCLE_OPTIONS, measureCycleCosts, type CycleCosts } from './cycle-cost';
 import { measureMemory } from './memory';
 import { priceTemplate, synthTemplate, type MeasuredCycles } from './monthly-bill';
+import { stepFunctionsBill } from './step-functions-bill';
 import { measureFollowingTip } from './following-tip';
 import { CONFIG_NAMES, mainnetWorkload } from './mainnet-workload';
 import { measureMatching } from './matching-throughput';
@@ -29,7 +31,19 @@ const BILLED_STACKS: [string, Record<string, unknown>, number?][] = [
   ['polling every 10 s, no API key', { pollSeconds: 10 }],
   ['polling every 10 s, with an API key', { pollSeconds: 10, createApiKeySecret: true }],
   ['every option on: dashboard, customer key, detailed metrics', { dashboard: true, encryptionKey: 'customer', detailedMetrics: true }],
+  ['loop, a turn every 6 s (latency=loop), no API key', { latency: 'loop', loopDelaySeconds: 6 }],
+  [`loop, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s (latency=loop), no API key`, { latency: 'loop' }],
+  ['loop, a turn every 10 s (latency=loop), no API key', { latency: 'loop', loopDelaySeconds: 10 }],
   ['default with Slack and PagerDuty (1,000 alerts a month each)', { chat: JSON.stringify([{ slack: 'ssm:/stacks-watch/slack' }, { pagerduty: 'ssm:/stacks-watch/pagerduty' }]) }],
+];
+
+/** The modes the latency table compares: the schedule, polling inside the invocation, the loop at a few delays. */
+const LATENCY_MODES: LatencyMode[] = [
+  { kind: 'schedule' },
+  { kind: 'poll', seconds: 10 },
+  { kind: 'loop', delaySeconds: 6 },
+  { kind: 'loop', delaySeconds: DEFAULT_LOOP_DELAY_SECONDS },
+  { kind: 'loop', delaySeconds: 10 },
 ];
 
 const BENCHMARKS = ['requests', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory', 'state-file', 'config-parse'] as const;
@@ -99,13 +113,20 @@ async function main(): Promise<void> {
       // Measure first what the template asks for, then price it with those figures.
       const env = Object.values(template.Resources).find((r) => r.Type === 'AWS::Lambda::Function')!.Properties!.Environment.Variables;
       const cycles = await cyclesFor(env.STACKS_API_KEY_SECRET_ARN !== undefined, env.DETAILED_METRICS === 'true');
-      results.bills.push({ name, bill: priceTemplate(template, () => cycles), ...(goalDollars !== undefined ? { goalDollars } : {}) });
+      const bill = priceTemplate(template, () => cycles);
+      results.bills.push({ name, bill, ...(goalDollars !== undefined ? { goalDollars } : {}) });
+      // Step Functions as the timer instead of the queue: the same turns, priced from the same model.
+      if (bill.loop?.delaySeconds === DEFAULT_LOOP_DELAY_SECONDS) {
+        for (const kind of ['standard', 'express'] as const) {
+          results.bills.push({ name: `Step Functions ${kind} as the loop's timer, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s (priced, not deployable)`, bill: stepFunctionsBill(bill, kind) });
+        }
+      }
     }
   }
   if (only.has('latency')) {
     progress('alert latency with and without polling');
     results.latency = [];
-    for (const pollSeconds of [0, 10]) results.latency.push(await measureAlertLatency({ pollSeconds, apiMinutes: 8, timeScale: 1 / 30 }));
+    for (const mode of LATENCY_MODES) results.latency.push(await measureAlertLatency({ mode, apiMinutes: 8, timeScale: 1 / 30 }));
   }
   if (only.has('memory')) {
     progress('7. memory over a heavy catch-up');

@@ -23,7 +23,7 @@ import { createSnsPublisher } from './adapters/sns';
 import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
 import { readApiSettings } from './runtime/api-env';
 import { readLambdaSettings, type LambdaSettings, type LoopSettings } from './runtime/lambda-env';
-import { beginTurn, nextTurnDelaySeconds, queueNextTurn } from './runtime/loop-invocation';
+import { beginTurn, nextTurnDelaySeconds, queueNextTurn, statusesDue } from './runtime/loop-invocation';
 import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
 import { pollWhileCaughtUp } from './runtime/poll-loop';
 
@@ -131,7 +131,8 @@ async function runCycles(
   if (turn) {
     let caughtUp = true;
     try {
-      const summary = await runCycle(deps, config, budget);
+      const statuses = statusesDue(turn.startedAt, turn);
+      const summary = await runCycle(deps, statuses ? config : { ...config, contracts: [] }, budget);
       caughtUp = summary.stoppedBecause === 'caught-up';
       return summary;
     } finally {

@@ -63,6 +63,14 @@ export function nextTurnDelaySeconds(loop: LoopSettings, caughtUp: boolean, elap
   return Math.max(0, Math.min(900, Math.round(loop.delaySeconds - elapsedMs / 1000)));
 }
 
+/**
+ * Whether a turn checks the contract statuses: turns come every few seconds, the statuses are checked about
+ * once a minute (by the turns starting in the first seconds of each minute), as on the 1-minute schedule.
+ */
+export function statusesDue(nowMs: number, loop: LoopSettings): boolean {
+  return nowMs % 60_000 < (loop.delaySeconds + 2) * 1000;
+}
+
 export async function queueNextTurn(sqs: SQSClient, loop: LoopSettings, next: string, delaySeconds: number): Promise<void> {
   const body: QueuedTurn = { turn: next };
   await sqs.send(new SendMessageCommand({ QueueUrl: loop.queueUrl, MessageBody: JSON.stringify(body), DelaySeconds: delaySeconds }));

@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CycleCost } from '../../bench/cycle-cost';
 import { priceTemplate, synthTemplate, type MeasuredCycles, type TemplateJson } from '../../bench/monthly-bill';
+import { stepFunctionsBill } from '../../bench/step-functions-bill';
 
 const cycle = (durationMs: number, writeUnits: number): CycleCost => ({
   scenario: 'fixed',
@@ -79,4 +80,32 @@ describe('the monthly bill from the synthesized template', () => {
     template.Resources.Extra = { Type: 'AWS::EC2::NatGateway', Properties: {} };
     expect(() => priceTemplate(template, fixedFigures)).toThrow(/does not know the price of AWS::EC2::NatGateway \(Extra\)/);
   });
+
+  it('prices the loop mode: a turn every delay plus the pickup, each a poll, the ticks beside them, and the turns queue\'s requests with its empty long polls', () => {
+    const loop = priceTemplate(synthTemplate({ latency: 'loop', loopDelaySeconds: 8 }), fixedFigures);
+    const turns = (30 * 24 * 3600) / 8.5;
+    expect(loop.runs).toBeCloseTo(turns, 6);
+    expect(loop.perRun.billedSeconds).toBe(2); // the measured poll, not the scheduled run
+    const item = (name: string) => loop.lines.filter((line) => line.item === name);
+    expect(item('Lambda requests')[0]!.dollars).toBeCloseTo(turns * 0.2e-6, 10);
+    expect(item('Lambda requests, watchdog ticks')[0]!.quantity).toBe('43,200');
+    expect(item('EventBridge Scheduler invocations')[0]!.quantity).toBe('43,200');
+    const sqs = item('SQS requests, loop turns');
+    expect(sqs).toHaveLength(1);
+    const empty = (2 * 30 * 24 * 3600 - turns * 4.25) / 20;
+    expect(sqs[0]!.dollars).toBeCloseTo((3 * turns + empty) * 0.4e-6, 10);
+    // The dead-letter queue stays free while runs succeed.
+    expect(item('SQS requests').map((line) => line.dollars)).toEqual([0]);
+  });
+
+  it('prices Step Functions from the loop\'s model: Standard per transition, Express per duration, instead of the queue', () => {
+    const loop = priceTemplate(synthTemplate({ latency: 'loop', loopDelaySeconds: 8 }), fixedFigures);
+    const standard = stepFunctionsBill(loop, 'standard');
+    const express = stepFunctionsBill(loop, 'express');
+    const sqs = loop.lines.find((line) => line.item === 'SQS requests, loop turns')!.dollars;
+    expect(standard.lines.some((line) => line.item.startsWith('SQS requests, loop'))).toBe(false);
+    expect(standard.total - (loop.total - sqs)).toBeCloseTo(loop.runs * 2 * 0.000025, 8);
+    expect(express.total - (loop.total - sqs)).toBeCloseTo(8_640 * 1e-6 + 2_592_000 * (64 / 1024) * 0.00001667, 8);
+  });
 });
+

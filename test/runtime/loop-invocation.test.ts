@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextTurnDelaySeconds, queuedTurnTokens } from '../../lambda/runtime/loop-invocation';
+import { nextTurnDelaySeconds, queuedTurnTokens, statusesDue } from '../../lambda/runtime/loop-invocation';
 
 const loop = { queueUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/turns', delaySeconds: 8, turnSeconds: 20 };
 
@@ -20,5 +20,12 @@ describe('the loop turn of an invocation', () => {
     expect(queuedTurnTokens({ source: 'aws.scheduler' })).toBeNull();
     expect(queuedTurnTokens({})).toBeNull();
     expect(queuedTurnTokens({ Records: [{ eventSource: 'aws:sns', body: '{"turn":"t"}' }] })).toBeNull();
+  });
+
+  it('checks contract statuses in about one turn a minute, not in every turn', () => {
+    const minute = Date.parse('2026-11-25T12:00:00Z');
+    const due = Array.from({ length: 60 }, (_, i) => statusesDue(minute + i * 8_500, loop)).filter(Boolean).length;
+    expect(due).toBeGreaterThanOrEqual(8);
+    expect(due).toBeLessThanOrEqual(10);
   });
 });
