@@ -40,8 +40,12 @@ export class CapturedTelemetry {
   private written: string[] = [];
   private restore: (() => void) | undefined;
 
+  /**
+   * One measured cycle is one invocation, as on the schedule and in the loop: its summary is logged once, on the
+   * invocation's line. (A polling invocation logs each poll's summary and one invocation line: about the same.)
+   */
   constructor(detailed: boolean) {
-    this.telemetry = createPowertoolsTelemetry(this.logger, this.metrics, { detailed });
+    this.telemetry = createPowertoolsTelemetry(this.logger, this.metrics, { detailed, oneCycle: true });
   }
 
   /** Starts capturing stdout and stderr (the streams Lambda sends to CloudWatch Logs). */

@@ -61,7 +61,7 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
     if (settings.detailedMetrics) metrics.captureColdStartMetric(context.functionName);
     const config = (watchConfig ??= await loadWatchConfig(settings));
     const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
-    telemetry = createPowertoolsTelemetry(logger, metrics, { detailed: settings.detailedMetrics });
+    telemetry = createPowertoolsTelemetry(logger, metrics, { detailed: settings.detailedMetrics, oneCycle: settings.pollIntervalSeconds === 0 });
     const log = telemetry.log;
     const operator = settings.opsTopicArn
       ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log })

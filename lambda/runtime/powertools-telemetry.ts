@@ -55,10 +55,15 @@ export function sendsMetric(name: LambdaMetricName, value: number, detailed: boo
   return rule === 'always' || (rule === 'non-zero' && value !== 0);
 }
 
-export function createPowertoolsTelemetry(logger: Logger, metrics: Metrics, options: { detailed: boolean }): PowertoolsTelemetry {
+/**
+ * `oneCycle`: the invocation runs one cycle, so its `invocation done` line carries the cycle's whole summary,
+ * and the core's `cycle done` line goes to debug rather than log the same summary twice at info (about a third
+ * of a quiet run's log bytes, docs/benchmarks.md).
+ */
+export function createPowertoolsTelemetry(logger: Logger, metrics: Metrics, options: { detailed: boolean; oneCycle?: boolean }): PowertoolsTelemetry {
   return {
     log(level, message, attributes) {
-      logger[level](message, attributes ?? {});
+      logger[options.oneCycle && message === 'cycle done' ? 'debug' : level](message, attributes ?? {});
     },
     metric(name, value, dimensions) {
       if (!sendsMetric(name, value, options.detailed)) return;
