@@ -122,10 +122,16 @@ export class StacksWatchStack extends Stack {
       operationsTopic: this.topics.operations,
       scheduleInterval: interval,
       lagAlarmSeconds: settings.lagAlarmSeconds,
+      alarmOnParkedAlerts: settings.detailedMetrics,
     });
     const { functionErrors, deadLetters, chainLag, undeliverableAlerts } = this.alarms;
     this.dashboard = settings.dashboard
-      ? new WatcherDashboard(this, 'Dashboard', { fn, deadLetterQueue, metrics, alarms: [chainLag, functionErrors, deadLetters, undeliverableAlerts] })
+      ? new WatcherDashboard(this, 'Dashboard', {
+          fn,
+          deadLetterQueue,
+          metrics,
+          alarms: [chainLag, functionErrors, deadLetters, ...(undeliverableAlerts ? [undeliverableAlerts] : [])],
+        })
       : undefined;
 
     new CfnOutput(this, 'AlertsTopicArn', { value: this.topics.alerts.topicArn });

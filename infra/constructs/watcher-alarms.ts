@@ -1,5 +1,6 @@
-// The alarms that page someone, to the operations topic: the watcher failing, a lost run, an alert parked
-// as undeliverable, or the watcher falling behind or going silent. Each description says what to look at. Conditions the function itself can
+// The alarms that page someone, to the operations topic: the watcher failing, a lost run, or the watcher
+// falling behind or going silent (and, with detailed metrics, an alert parked as undeliverable, which the
+// function reports to the operations topic itself in any case). Each description says what to look at. Conditions the function itself can
 // name (a deep reorg, 429s that do not stop) are for it to report through its operator channel rather than
 // as alarms of their own ($0.10 a month each, and a metric sent on every run for their missing data to mean
 // anything).
@@ -21,13 +22,18 @@ export interface WatcherAlarmsProps {
   operationsTopic: ITopic;
   scheduleInterval: Duration;
   lagAlarmSeconds: number;
+  /**
+   * An alarm on alerts parked as undeliverable. Off by default ($0.10 a month): the function itself tells the
+   * operations topic of each alert it parks, with the alert's key and the reason, the moment it parks it.
+   */
+  alarmOnParkedAlerts: boolean;
 }
 
 export class WatcherAlarms extends Construct {
   readonly functionErrors: Alarm;
   readonly deadLetters: Alarm;
   readonly chainLag: Alarm;
-  readonly undeliverableAlerts: Alarm;
+  readonly undeliverableAlerts: Alarm | undefined;
 
   constructor(scope: Construct, id: string, props: WatcherAlarmsProps) {
     super(scope, id);
@@ -55,12 +61,14 @@ export class WatcherAlarms extends Construct {
     );
     // A parked alert is one nobody received: the function sends the count only when it is not zero, so
     // missing data means none were lost.
-    this.undeliverableAlerts = atLeastOnce(
-      'UndeliverableAlerts',
-      metrics.metric('AlertsUndeliverable', { period: FIVE_MINUTES, statistic: 'Sum' }),
-      'An alert could not be published and was parked. Read the function logs ("alert parked") for the alert ' +
-        'and the reason (a refused message, a missing topic or permission), fix it, and publish it by hand if needed.',
-    );
+    this.undeliverableAlerts = props.alarmOnParkedAlerts
+      ? atLeastOnce(
+          'UndeliverableAlerts',
+          metrics.metric('AlertsUndeliverable', { period: FIVE_MINUTES, statistic: 'Sum' }),
+          'An alert could not be published and was parked. Read the function logs ("alert parked") for the alert ' +
+            'and the reason (a refused message, a missing topic or permission), fix it, and publish it by hand if needed.',
+        )
+      : undefined;
     // A watcher that stopped running emits no lag at all, so silence counts as lag.
     const lagPeriod = Duration.minutes(Math.max(FIVE_MINUTES.toMinutes(), props.scheduleInterval.toMinutes()));
     this.chainLag = this.alarm('ChainLag', props.operationsTopic, {

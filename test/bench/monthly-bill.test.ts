@@ -30,9 +30,9 @@ beforeAll(() => {
 });
 
 describe('the monthly bill from the synthesized template', () => {
-  it('counts the default stack\'s four alarms, no dashboard and no key, and adds its lines to the total', () => {
+  it('counts the default stack\'s three alarms, no dashboard and no key, and adds its lines to the total', () => {
     const bill = priceTemplate(defaults, fixedFigures);
-    expect(bill.lines.filter((line) => line.item.startsWith('CloudWatch alarm'))).toHaveLength(4);
+    expect(bill.lines.filter((line) => line.item.startsWith('CloudWatch alarm'))).toHaveLength(3);
     expect(bill.lines.some((line) => /dashboard|KMS customer-managed key/.test(line.item))).toBe(false);
     expect(bill.total).toBeCloseTo(bill.lines.reduce((sum, line) => sum + line.dollars, 0), 10);
   });
@@ -42,7 +42,7 @@ describe('the monthly bill from the synthesized template', () => {
     const bill = priceTemplate(chat, fixedFigures);
     const base = priceTemplate(defaults, fixedFigures);
     expect(bill.lines.filter((line) => line.item === 'Lambda requests, chat notifier')).toHaveLength(2);
-    expect(bill.lines.filter((line) => line.item.startsWith('CloudWatch alarm'))).toHaveLength(5);
+    expect(bill.lines.filter((line) => line.item.startsWith('CloudWatch alarm'))).toHaveLength(4);
     expect(bill.total - base.total).toBeGreaterThan(0.1);
     expect(bill.total - base.total).toBeLessThan(0.11);
   });

@@ -21,10 +21,9 @@ const alarmProps = (s: Synthesized, pick: (alarms: Synthesized['stack']['alarms'
 const operationsTopic = (s: Synthesized) => ({ Ref: s.stack.getLogicalId(s.stack.topics.operations.node.defaultChild as CfnElement) });
 
 describe('alarms', () => {
-  it('are the four that page someone (errors, lost runs, lost alerts, lag or silence), each telling the operations topic when it fires and when it clears', () => {
+  it('are the three that page someone (errors, lost runs, lag or silence), each telling the operations topic when it fires and when it clears', () => {
     const alarms = Object.values(defaults.template.findResources('AWS::CloudWatch::Alarm'));
     expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual([
-      'AlertsUndeliverable',
       'ApproximateNumberOfMessagesVisible',
       'ChainLagSeconds',
       'Errors',
@@ -57,8 +56,12 @@ describe('alarms', () => {
     });
   });
 
-  it('fire on any alert parked as undeliverable, on the service dimension Powertools emits, with no data meaning none', () => {
-    expect(alarmProps(defaults, (a) => a.undeliverableAlerts)).toMatchObject({
+  it('leave parked alerts to the notice the function sends the operations topic, unless detailed metrics are on', () => {
+    expect(defaults.stack.alarms.undeliverableAlerts).toBeUndefined();
+  });
+
+  it('with detailed metrics, fire on any alert parked as undeliverable, on the service dimension Powertools emits, with no data meaning none', () => {
+    expect(alarmProps(withDashboard, (a) => a.undeliverableAlerts!)).toMatchObject({
       Namespace: 'StacksWatch',
       MetricName: 'AlertsUndeliverable',
       Dimensions: [{ Name: 'service', Value: 'stacks-watch' }],
