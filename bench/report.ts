@@ -6,6 +6,8 @@ import type { CatchUpRow } from './catch-up';
 import { FOLLOWING_BLOCKS, FOLLOWING_RUN_GOAL_MS, HIRO_LATENCY_MS, MEMORY_GB, type CycleCosts } from './cycle-cost';
 import type { FollowingTipRow } from './following-tip';
 import { LOOP_PICKUP_MS, type LatencyRow } from './alert-latency';
+import { totalWithAlwaysFreeTiers } from './free-tier';
+import { ESM_POLLERS, WATCHDOG_TICK_SECONDS } from './monthly-bill';
 import type { MemoryFigures } from './memory';
 import type { MonthlyBill } from './monthly-bill';
 import { dollars, fixed, kib, percent, ratio, table, thousands, verdict } from './markdown';
@@ -214,10 +216,14 @@ export function billSection(bills: NamedBill[]): string {
       `$${PRICES.dynamoStorageGb}/GB storage, $${PRICES.dynamoPitrGb}/GB PITR; CloudWatch $${PRICES.cloudWatchMetric} per metric series, $${PRICES.cloudWatchAlarm} per alarm, ` +
       `$${PRICES.cloudWatchDashboard} per dashboard, $${PRICES.cloudWatchLogsGb}/GB logs ingested, $${PRICES.cloudWatchLogsStoredGb}/GB kept; KMS $${PRICES.kmsKey} per key, ` +
       `$0.03 per 10,000 requests; SNS $0.50 per million publishes; SQS $0.40 per million requests; Secrets Manager $${PRICES.secretsManagerSecret} per secret, $0.05 per 10,000 calls. ` +
-      'Goal: the default stack at most $1.00 a month.',
+      'Loop: a turn every `loopDelaySeconds` plus 0.5 s of pickup, each a measured 2-block poll (the chain brings about one block a turn), the schedule\'s ticks finding the loop alive ' +
+      `(one read, ${WATCHDOG_TICK_SECONDS} s billed, Lambda's own log lines), and the turns queue's requests: each turn's message sent, received and deleted, plus the empty 20 s long polls of the event source's ${ESM_POLLERS} idle pollers ` +
+      '(Lambda keeps "as few as 2" on a quiet queue; 5 would add about $0.16). Step Functions rows: the same turns with a state machine as the timer instead of the queue (Standard: 2 transitions a turn at $0.025 per 1,000; ' +
+      'Express: one execution always waiting, 64 MB, $0.00001667/GB-s, $1 per million executions). Last column: the total in an account whose always-free tiers nothing else uses (Lambda 1 M requests and 400,000 GB-s, SQS and SNS 1 M requests, ' +
+      'CloudWatch 10 metrics, 10 alarms, 5 GB of logs, Scheduler 14 M; DynamoDB on-demand requests have none). Goal: the default stack at most $1.00 a month.',
     '',
     table(
-      ['stack', 'billed s / run', 'memory', 'write units / run', 'metric series', 'log bytes / run', ...categories, 'total', 'goal'],
+      ['stack', 'billed s / run', 'memory', 'write units / run', 'metric series', 'log bytes / run', ...categories, 'total', 'goal', 'with always-free tiers'],
       bills.map(({ name, bill, goalDollars }) => {
         const sums = byCategory(bill);
         return [
@@ -230,6 +236,7 @@ export function billSection(bills: NamedBill[]): string {
           ...categories.map((c) => dollars(sums.get(c)!)),
           `**${dollars(bill.total)}**`,
           goalDollars === undefined ? '' : `${verdict(bill.total <= goalDollars)} ≤ ${dollars(goalDollars)}`,
+          dollars(totalWithAlwaysFreeTiers(bill)),
         ];
       }),
     ),
