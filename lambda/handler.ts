@@ -112,7 +112,8 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
     throw error;
   } finally {
     if (chain && telemetry) recordApiStats(telemetry, chain.stats());
-    metrics.publishStoredMetrics();
+    // A tick that finds the loop alive, or a stale turn, records nothing: no EMF line, and no warning that says so.
+    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
     logger.resetKeys();
   }
 }

@@ -117,13 +117,17 @@ describe('the self-rescheduling loop, end to end', () => {
     expect(alertKeys()).toHaveLength(4);
   });
 
-  it('leaves a live loop alone at a schedule tick: no cycle, nothing queued', async () => {
+  it('leaves a live loop alone at a schedule tick: no cycle, nothing queued, nothing logged', async () => {
     later(DELAY_SECONDS * 1000);
     await invoke(turnEvent(JSON.stringify({ turn: (await loopToken())! })));
     sent = [];
+    output.length = 0;
     later(5_000);
     expect(skipped(await invoke(tick))).toBe('loop-alive');
     expect(sent).toEqual([]);
+    // Nothing logged at info or above, no metric: a tick is one read.
+    expect(jsonLines(output).filter((l) => l.level !== 'DEBUG')).toEqual([]);
+    expect(output.join('')).not.toMatch(/No application metrics/);
   });
 
   it('drops a turn delivered twice: the second finds its token stale, scans nothing and queues nothing', async () => {
