@@ -23,7 +23,7 @@ import { createSnsPublisher } from './adapters/sns';
 import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
 import { readApiSettings } from './runtime/api-env';
 import { readLambdaSettings, type LambdaSettings, type LoopSettings } from './runtime/lambda-env';
-import { beginTurn, nextTurnDelaySeconds, queueNextTurn, statusesDue } from './runtime/loop-invocation';
+import { beginTurn, isQuietTurn, nextTurnDelaySeconds, queueNextTurn, statusesDue } from './runtime/loop-invocation';
 import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
 import { pollWhileCaughtUp } from './runtime/poll-loop';
 
@@ -55,6 +55,8 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
   logger.appendKeys({ runId: context.awsRequestId });
   let chain: HiroClient | undefined;
   let telemetry: PowertoolsTelemetry | undefined;
+  // False for a quiet loop turn outside its minute's first seconds (isQuietTurn).
+  let quietTurnSendsMetrics = true;
   try {
     const settings = readLambdaSettings(process.env);
     // The cold-start series is one more metric billed for each hour with a cold start: detailed mode only.
@@ -105,7 +107,9 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
     const owed = await publisher.start();
     const cycles = await runCycles(deps, config, budget, settings, turn && settings.loop ? { ...settings.loop, next: turn.next, startedAt } : undefined);
     const summary = withDigests(cycles, [...owed, ...(await publisher.flush())], telemetry);
-    logger.info('invocation done', { summary, api: chain.stats() });
+    const quiet = settings.loop !== undefined && isQuietTurn(summary, chain.stats());
+    quietTurnSendsMetrics = !quiet || statusesDue(startedAt, settings.loop!);
+    logger[quiet ? 'debug' : 'info']('invocation done', { summary, api: chain.stats() });
     return summary;
   } catch (error) {
     logger.error('invocation failed', error as Error);
@@ -113,7 +117,8 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
   } finally {
     if (chain && telemetry) recordApiStats(telemetry, chain.stats());
     // A tick that finds the loop alive, or a stale turn, records nothing: no EMF line, and no warning that says so.
-    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+    if (quietTurnSendsMetrics && metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+    else metrics.clearMetrics();
     logger.resetKeys();
   }
 }

@@ -4,7 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { takeQueuedTurn, watchdogTick, type LoopStore, type TurnDecision } from '../core/loop-turns';
+import type { CycleSummary } from '../core/cycle-types';
 import type { OperatorChannel } from '../core/ports';
+import type { ApiStats } from '../hiro/http';
 import type { LoopSettings } from './lambda-env';
 
 interface QueuedTurn {
@@ -69,6 +71,16 @@ export function nextTurnDelaySeconds(loop: LoopSettings, caughtUp: boolean, elap
  */
 export function statusesDue(nowMs: number, loop: LoopSettings): boolean {
   return nowMs % 60_000 < (loop.delaySeconds + 2) * 1000;
+}
+
+/**
+ * A turn with nothing to tell: caught up, no alert, no reorg, no API trouble. It logs its summary at debug and
+ * sends its metrics (the lag) only when `statusesDue` picks it, about once a minute (the lag alarm reads the
+ * maximum over 5 minutes): at a turn every few seconds, an info line and an EMF record every turn would be
+ * most of the loop's log bill.
+ */
+export function isQuietTurn(summary: CycleSummary, api: Pick<ApiStats, 'throttled' | 'errors'>): boolean {
+  return summary.stoppedBecause === 'caught-up' && summary.alertsPublished === 0 && summary.reorgs === 0 && api.throttled === 0 && api.errors === 0;
 }
 
 export async function queueNextTurn(sqs: SQSClient, loop: LoopSettings, next: string, delaySeconds: number): Promise<void> {

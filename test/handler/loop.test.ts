@@ -184,6 +184,36 @@ describe('the self-rescheduling loop, end to end', () => {
     await expect(invoke(turnEvent(lastTurn()))).rejects.toThrow();
     expect(sent).toHaveLength(2);
     expect(sent[1]!.DelaySeconds).toBe(DELAY_SECONDS);
+    fake.faults.clear();
+  });
+
+  it('logs a quiet turn at debug and sends its lag only in the first seconds of a minute; a turn with an alert logs at info', async () => {
+    later(DEAD_AFTER_MS);
+    await invoke(tick);
+    const metricNames = () =>
+      jsonLines(output)
+        .filter((l) => '_aws' in l)
+        .flatMap((l) => (l._aws as { CloudWatchMetrics: { Metrics: { Name: string }[] }[] }).CloudWatchMetrics[0]!.Metrics.map((m) => m.Name));
+    const infoLines = () => jsonLines(output).filter((l) => l.level === 'INFO').map((l) => l.message);
+
+    later(60_000 - (now % 60_000) + 30_000); // mid-minute
+    output.length = 0;
+    expect(scanned(await invoke(turnEvent(lastTurn())))).toBe(0);
+    expect(infoLines()).toEqual([]);
+    expect(metricNames()).toEqual([]);
+
+    later(60_000 - (now % 60_000) + 1_000); // the first second of the next minute
+    output.length = 0;
+    await invoke(turnEvent(lastTurn()));
+    expect(infoLines()).toEqual([]);
+    expect(metricNames()).toEqual(['ChainLagSeconds']);
+
+    later(60_000 - (now % 60_000) + 30_000);
+    fake.chain.mine([transfer({ to: alice, amount: 31 })]);
+    output.length = 0;
+    await invoke(turnEvent(lastTurn()));
+    expect(infoLines()).toEqual(['invocation done']);
+    expect(metricNames()).toContain('ChainLagSeconds');
   });
 
   it('never published an alert twice across every turn, tick and duplicate above', () => {
