@@ -42,6 +42,10 @@ export interface CycleCost {
   snsMessages: number;
   /** CloudWatch Logs bytes of one invocation running this cycle: its log lines, EMF records and Lambda's own lines. */
   logBytes: number;
+  /** The same as a quiet loop turn outside its minute (invocation line at debug, no EMF record). */
+  quietTurnLogBytes: number;
+  /** The EMF records' bytes, which a quiet loop turn sends once a minute. */
+  emfBytes: number;
   /** Metric series one invocation sends, on average. */
   metricSeriesPerRun: number;
   /** Every series sent across the cycles (name|dimension=value). */
@@ -90,7 +94,7 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
   const state = createDynamoStateStore({ client, tableName, network: 'mainnet' });
   const publisher = createSnsPublisher({ client: sns.client, topicArn: TOPIC_ARN });
   try {
-    let totals = { ...emptyUsage(), durationMs: 0, alerts: 0, requests: 0, blocks: 0, logBytes: 0, seriesSent: 0 };
+    let totals = { ...emptyUsage(), durationMs: 0, alerts: 0, requests: 0, blocks: 0, logBytes: 0, quietTurnLogBytes: 0, emfBytes: 0, seriesSent: 0 };
     const series = new Set<string>();
     const byItem: Record<string, number> = {};
     for (let cycle = 0; cycle <= CYCLES; cycle += 1) {
@@ -140,6 +144,8 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
         requests: totals.requests + api.fake.count() - before.requests,
         blocks: totals.blocks + summary.blocksScanned,
         logBytes: totals.logBytes + sent.logBytes,
+        quietTurnLogBytes: totals.quietTurnLogBytes + sent.quietTurnLogBytes,
+        emfBytes: totals.emfBytes + sent.emfBytes,
         seriesSent: totals.seriesSent + sent.metricSeries.length,
       };
     }
@@ -156,6 +162,8 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
       writeUnitsByItem: Object.fromEntries(Object.entries(byItem).filter(([, units]) => units > 0).map(([kind, units]) => [kind, units / CYCLES])),
       snsMessages: totals.snsMessages / CYCLES,
       logBytes: totals.logBytes / CYCLES,
+      quietTurnLogBytes: totals.quietTurnLogBytes / CYCLES,
+      emfBytes: totals.emfBytes / CYCLES,
       metricSeriesPerRun: totals.seriesSent / CYCLES,
       metricSeries: [...series].sort(),
     };

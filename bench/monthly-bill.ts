@@ -175,7 +175,8 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor):
     writeUnits: cycles * perCycle.writeUnits,
     readUnits: cycles * perCycle.readUnits,
     // Each cycle's lines; the invocation's own line and Lambda's are counted once per cycle: a slight excess.
-    logBytes: cycles * perCycle.logBytes,
+    // A loop turn: most are quiet (caught up, no alert), log no info line and send their EMF once a minute.
+    logBytes: loop ? perCycle.quietTurnLogBytes + (perCycle.emfBytes * (loop.delaySeconds + LOOP_PICKUP_MS / 1000)) / 60 : cycles * perCycle.logBytes,
     metricSeries: perCycle.metricSeries,
     snsPublishes: cycles * perCycle.snsMessages,
   };

@@ -12,6 +12,10 @@ import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } f
 export const LAMBDA_PLATFORM_LOG_BYTES = 350;
 
 export interface InvocationTelemetry {
+  /** The same invocation as a quiet loop turn outside its minute: no info line, no EMF record. */
+  quietTurnLogBytes: number;
+  /** The EMF records' share of logBytes. */
+  emfBytes: number;
   logBytes: number;
   /** Distinct metric series (name and dimensions) the invocation sent. */
   metricSeries: string[];
@@ -75,9 +79,16 @@ export class CapturedTelemetry {
     this.metrics.publishStoredMetrics();
     this.stop();
     const text = this.written.join('');
+    const lines = text.split('\n');
+    const bytesOf = (pick: (line: string) => boolean) => lines.filter(pick).reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
+    const emfBytes = bytesOf((line) => line.includes('"_aws"'));
+    const invocationLineBytes = bytesOf((line) => line.includes('"message":"invocation done"'));
     return {
       logBytes: Buffer.byteLength(text) + LAMBDA_PLATFORM_LOG_BYTES,
-      metricSeries: emfSeries(text.split('\n')),
+      // A quiet loop turn (lambda/runtime/loop-invocation.ts) logs its invocation line at debug, and its EMF record once a minute.
+      quietTurnLogBytes: Buffer.byteLength(text) - emfBytes - invocationLineBytes + LAMBDA_PLATFORM_LOG_BYTES,
+      emfBytes,
+      metricSeries: emfSeries(lines),
     };
   }
 }

@@ -17,6 +17,8 @@ const cycle = (durationMs: number, writeUnits: number): CycleCost => ({
   writeUnitsByItem: { 'cursor and lease': writeUnits },
   snsMessages: 0,
   logBytes: 2_000,
+  quietTurnLogBytes: 400,
+  emfBytes: 300,
   metricSeriesPerRun: 1,
   metricSeries: ['ChainLagSeconds|service=stacks-watch'],
 });
@@ -94,6 +96,8 @@ describe('the monthly bill from the synthesized template', () => {
     expect(sqs).toHaveLength(1);
     const empty = (2 * 30 * 24 * 3600 - turns * 4.25) / 20;
     expect(sqs[0]!.dollars).toBeCloseTo((3 * turns + empty) * 0.4e-6, 10);
+    // Most turns are quiet: no info line, the EMF record once a minute.
+    expect(loop.perRun.logBytes).toBeCloseTo(400 + (300 * 8.5) / 60, 6);
     // The dead-letter queue stays free while runs succeed.
     expect(item('SQS requests').map((line) => line.dollars)).toEqual([0]);
   });
