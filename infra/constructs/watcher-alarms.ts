@@ -57,7 +57,8 @@ export class WatcherAlarms extends Construct {
       'DeadLetters',
       props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
       'A scheduled run was lost: it failed, or waited longer than one interval behind a run still going. The ' +
-        'queued message says which (EventAgeExceeded means runs overlapped). Purge the queue once understood.',
+        'queued message says which (EventAgeExceeded means runs overlapped); a loop turn message there failed to ' +
+        'start three times (the schedule restarts the loop). Purge the queue once understood.',
     );
     // A parked alert is one nobody received: the function sends the count only when it is not zero, so
     // missing data means none were lost.
