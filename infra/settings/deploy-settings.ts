@@ -1,5 +1,6 @@
-// The deployment's settings, read from CDK context (`-c key=value`, cdk.json or cdk.context.json) and
-// checked before any construct is built, so that a mistake fails the synth with every problem named.
+// The deployment's settings, read from the committed settings file (deploy.json, see settings-file.ts) with
+// CDK context (`-c key=value`, cdk.json or cdk.context.json) overriding a value for one deploy, and checked
+// before any construct is built, so that a mistake fails the synth with every problem named.
 import { resolve } from 'node:path';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { z } from 'zod';
@@ -8,6 +9,7 @@ import { type AlertSubscription, alertSubscriptions, email, subscriptionContext 
 import { flag, stringList, wholeNumber } from './context-values';
 import { unknownKeyProblems } from './unknown-keys';
 import { chatContext, chatSubscriptions, type ChatSubscription } from './chat-settings';
+import { droppedSubscribersProblem, SUBSCRIBER_KEYS } from './subscriber-guard';
 
 export type ApiKeySource = { kind: 'none' } | { kind: 'existing'; secretArn: string } | { kind: 'created' };
 
@@ -80,7 +82,7 @@ const RETENTION_DAYS = Object.values(RetentionDays).filter(
   (days): days is RetentionDays => typeof days === 'number' && days !== RetentionDays.INFINITE,
 );
 
-const contextSchema = z.object({
+export const settingsSchema = z.object({
   stackName: z
     .string()
     .regex(/^[A-Za-z][A-Za-z0-9-]{0,127}$/, { error: 'must start with a letter and use only letters, digits and "-"' })
@@ -127,7 +129,22 @@ const contextSchema = z.object({
   detailedMetrics: flag().default(false),
 });
 
+const contextSchema = settingsSchema;
+
+/** The settings: each may be written in the settings file or given with `-c`. */
 export const CONTEXT_KEYS = Object.keys(contextSchema.shape) as (keyof typeof contextSchema.shape)[];
+
+/**
+ * Context keys that are not settings but are about one deploy: which settings file to read, and leave to
+ * remove subscribers the file lists (see subscriber-guard.ts). They are never written in the file.
+ */
+export const ONE_DEPLOY_KEYS = ['settingsFile', 'allowFewerSubscribers'] as const;
+
+/** The settings file's values, as parsed (see settings-file.ts), and the name problems in it are shown under. */
+export interface SettingsFileValues {
+  source: string;
+  values: Record<string, unknown>;
+}
 
 export class DeploySettingsError extends Error {
   readonly problems: string[];
@@ -135,9 +152,9 @@ export class DeploySettingsError extends Error {
   constructor(problems: string[]) {
     super(
       [
-        `${problems.length === 1 ? '1 problem' : `${problems.length} problems`} in the deploy settings (CDK context):`,
+        `${problems.length === 1 ? '1 problem' : `${problems.length} problems`} in the deploy settings (deploy.json, or -c on the command line):`,
         ...problems.map((problem) => `  - ${problem}`),
-        'Set them with -c key=value, or under "context" in cdk.json.',
+        'Write them in deploy.json (each setting: deploy.example.json, docs/deploy-and-operations.md); -c key=value overrides one for one deploy.',
       ].join('\n'),
     );
     this.name = 'DeploySettingsError';
@@ -147,8 +164,10 @@ export class DeploySettingsError extends Error {
 
 type ContextValues = z.infer<typeof contextSchema>;
 
-function issueProblem(issue: z.core.$ZodIssue, raw: Record<string, unknown>): string {
-  const where = formatPath(issue.path).replace(/^\$\.?/, '');
+function issueProblem(issue: z.core.$ZodIssue, raw: Record<string, unknown>, fromFile: (key: string) => string | undefined): string {
+  const source = fromFile(String(issue.path[0]));
+  // A value from the settings file is named by its JSON path in it; a -c value by its key.
+  const where = source !== undefined ? `${source} at ${formatPath(issue.path)}` : formatPath(issue.path).replace(/^\$\.?/, '');
   // A list item exists only after comma-separated or JSON text is split or parsed, so where the raw context
   // has nothing at the issue's path, the issue's own input is the value found.
   const asGiven = valueAt(raw, issue.path);
@@ -191,26 +210,65 @@ function apiKeySource(values: ContextValues, problems: string[]): ApiKeySource {
   return values.createApiKeySecret ? { kind: 'created' } : { kind: 'none' };
 }
 
+function issueProblems(
+  parsed: { success: boolean; error?: z.ZodError },
+  raw: Record<string, unknown>,
+  fromFile: (key: string) => string | undefined,
+): string[] {
+  return parsed.success ? [] : (parsed.error?.issues ?? []).map((issue) => issueProblem(issue, raw, fromFile));
+}
+
+/** The settings file's own problems: unknown keys (with a did-you-mean) and values the schema refuses. */
+function fileProblems(file: SettingsFileValues | undefined): string[] {
+  if (!file) return [];
+  const keys = Object.keys(file.values).filter((key) => key !== '$schema' && key !== '$comment');
+  const unknown = unknownKeyProblems(keys, CONTEXT_KEYS).map((problem) => `${file.source} at $.${problem}`);
+  const raw = Object.fromEntries(CONTEXT_KEYS.map((key) => [key, file.values[key]]));
+  return [...unknown, ...issueProblems(settingsSchema.safeParse(raw, { reportInput: true }), raw, () => file.source)];
+}
+
 /**
- * The settings from `context` (a CDK node's tryGetContext); relative paths resolve against `cwd`.
- * `givenKeys`, every key in the app's context, is checked against the settings table.
- * Throws DeploySettingsError naming every problem.
+ * The settings from the settings file (`file`, already parsed: see settings-file.ts) with `context` (a CDK
+ * node's tryGetContext) overriding a value; relative paths resolve against `cwd`. `givenKeys`, every key in
+ * the app's context, is checked against the settings table. A deploy that would unsubscribe someone the file
+ * lists is refused unless `allowFewerSubscribers` (subscriber-guard.ts). Throws DeploySettingsError naming
+ * every problem.
  */
-export function readDeploySettings(context: (key: string) => unknown, cwd = process.cwd(), givenKeys: readonly string[] = []): DeploySettings {
-  const raw = Object.fromEntries(CONTEXT_KEYS.map((key) => [key, context(key)]));
-  const unknown = unknownKeyProblems(givenKeys, CONTEXT_KEYS);
+export function readDeploySettings(
+  context: (key: string) => unknown,
+  cwd = process.cwd(),
+  givenKeys: readonly string[] = [],
+  file?: SettingsFileValues,
+): DeploySettings {
+  const given = (key: string) => context(key) !== undefined;
+  const fromFile = (key: string) => (file && !given(key) && file.values[key] !== undefined ? file.source : undefined);
+  const raw = Object.fromEntries(CONTEXT_KEYS.map((key) => [key, given(key) ? context(key) : file?.values[key]]));
+  const unknown = unknownKeyProblems(givenKeys, [...CONTEXT_KEYS, ...ONE_DEPLOY_KEYS]);
+  const inFile = fileProblems(file);
   const parsed = contextSchema.safeParse(raw, { reportInput: true });
-  if (!parsed.success) throw new DeploySettingsError([...unknown, ...parsed.error.issues.map((issue) => issueProblem(issue, raw))]);
-  if (unknown.length > 0) throw new DeploySettingsError(unknown);
-  const values = parsed.data;
+  // The file's values were checked on their own above; here only what -c gave can be wrong.
+  const inContext = issueProblems(parsed, raw, fromFile).filter((problem) => !file || !problem.startsWith(`${file.source} at `));
+  const allowFewer = flag().default(false).safeParse(context('allowFewerSubscribers'));
+  if (!allowFewer.success) unknown.push('allowFewerSubscribers: must be true or false');
+  if (unknown.length + inFile.length + inContext.length > 0 || !parsed.success) throw new DeploySettingsError([...inFile, ...unknown, ...inContext]);
   const problems: string[] = [];
+  const settings = settingsFrom(parsed.data, cwd, problems);
+  if (file && problems.length === 0 && !allowFewer.data) {
+    const fileSettings = settingsFrom(settingsSchema.parse(Object.fromEntries(CONTEXT_KEYS.map((key) => [key, file.values[key]]))), cwd, []);
+    const dropped = droppedSubscribersProblem(fileSettings, settings, file.source, SUBSCRIBER_KEYS.filter(given));
+    if (dropped) problems.push(dropped);
+  }
+  if (problems.length > 0) throw new DeploySettingsError(problems);
+  return settings;
+}
+
+function settingsFrom(values: ContextValues, cwd: string, problems: string[]): DeploySettings {
   const { subscriptions, problems: subscriptionProblems } = alertSubscriptions(values);
   problems.push(...subscriptionProblems);
   const { chat, problems: chatProblems } = chatSubscriptions(values.chat);
   problems.push(...chatProblems);
   const timeoutSeconds = timeoutFor(values, problems);
   const apiKey = apiKeySource(values, problems);
-  if (problems.length > 0) throw new DeploySettingsError(problems);
   return {
     stackName: values.stackName,
     watchConfigPath: resolve(cwd, values.watchConfig),

@@ -153,7 +153,7 @@ export function parseWatchConfigText(text: string, source: string): ConfigResult
  * Where JSON text went wrong: each comment and trailing comma at its own line, in words; otherwise the
  * parser's message, on one line (it quotes the text around the error, line breaks and all).
  */
-function syntaxProblems(body: string, source: string, error: unknown): ConfigProblem[] {
+export function syntaxProblems(body: string, source: string, error: unknown): ConfigProblem[] {
   const lineText = (line: number) => body.split('\n')[line - 1]?.trim() ?? '';
   const mistakes = jsonMistakes(body);
   if (mistakes.length > 0) {

@@ -98,10 +98,19 @@ describe('npx cdk synth', () => {
     expect(result.stderr).not.toMatch(/^\s+at /m);
   }, SYNTH_TIMEOUT_MS);
 
+  it('refuses a deploy that would unsubscribe someone the settings file lists, unless told', async () => {
+    const file = `settingsFile=${fixture('deploy-subscribers.json')}`;
+    const result = await cdkSynth(join(dir, 'fewer'), file, 'alertEmails=team@example.com');
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('this deploy would unsubscribe 1 of the 5 subscribers');
+    expect(result.stderr).toContain('cto@example.com (email)');
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  }, SYNTH_TIMEOUT_MS);
+
   it('fails on bad context with every problem named, a misspelt key included', async () => {
     const result = await cdkSynth(join(dir, 'context'), 'alertPhoneNumbers=555-0123', 'scheduleMinutes=0', 'alertEmail=you@example.com');
     expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain('3 problems in the deploy settings (CDK context)');
+    expect(result.stderr).toContain('3 problems in the deploy settings (deploy.json, or -c on the command line)');
     expect(result.stderr).toContain('alertEmail: is not a setting; did you mean alertEmails?');
     expect(result.stderr).toContain('alertPhoneNumbers[0]: "555-0123" is not an E.164 phone number');
     expect(result.stderr).not.toContain('(found: undefined)');
