@@ -11,8 +11,10 @@ import { parseCliArgs, UsageError, USAGE, type CliOptions } from './local/args';
 import { createStderrTelemetry, parseLogLevel } from './local/stderr-telemetry';
 import { ApiUnreachableError, checkApiNetwork, NetworkMismatchError } from './local/api-check';
 import { describeWatch } from './local/describe';
-import { buildDeps, printStatus } from './local/local-deps';
+import { buildDeps, firstContactClient, printStatus } from './local/local-deps';
 import { replay } from './local/replay-command';
+import { printHistory } from './local/history-command';
+import packageJson from '../package.json' with { type: 'json' };
 import { clearProgress, EXIT } from './local/terminal';
 import { runLoop } from './local/watch-loop';
 import { EnvironmentError, readApiSettings, type ApiSettings } from './runtime/api-env';
@@ -30,6 +32,11 @@ async function main(): Promise<number> {
       process.stdout.write(USAGE);
       return EXIT.ok;
     }
+    if (options.version) {
+      process.stdout.write(`stacks-watch ${packageJson.version}\n`);
+      return EXIT.ok;
+    }
+    if (options.history) return await history(options.state, { json: options.json, ...options.history });
     const base = createStderrTelemetry(process.stderr, parseLogLevel(process.env.LOG_LEVEL), clearProgress);
     telemetry = quietCycleDone(base);
     config = await loadWatchConfigFile(options.config);
@@ -66,7 +73,7 @@ async function main(): Promise<number> {
   if (options.status) return printStatus(deps, options, config);
 
   try {
-    const check = await checkApiNetwork(deps.chain, config.network, api.baseUrl);
+    const check = await checkApiNetwork(firstContactClient(api, telemetry), config.network, api.baseUrl);
     if (!check.verified) telemetry.log('warn', `could not check that the API serves ${config.network}: ${check.reason}`);
   } catch (error) {
     if (error instanceof NetworkMismatchError) {
@@ -80,6 +87,17 @@ async function main(): Promise<number> {
     throw error;
   }
   return runLoop(deps, config, options, telemetry, api);
+}
+
+async function history(statePath: string, options: { json: boolean; sinceMs?: number }): Promise<number> {
+  try {
+    await printHistory(statePath, options);
+    return EXIT.ok;
+  } catch (error) {
+    if (!(error instanceof StateFileError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return EXIT.usage;
+  }
 }
 
 /**

@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 export const USAGE = `stacks-watch: watch the Stacks blockchain and print an alert for every event you care about
 
 Usage: npm start -- [options]        (npm start --silent -- ... keeps npm's banner off stdout)
+       npm start -- history [--since 2026-11-01|24h] [--json] [--state FILE]
+                     what was alerted (the state keeps 30 days) and its delivery: sent, parked, retracted
 
 Options:
   --config FILE      watch config (default ./watch.json)
@@ -18,6 +20,7 @@ Options:
   --json             alerts as JSON, exactly one object per line and nothing else on stdout
   --table NAME       keep state in this DynamoDB table instead of the file (AWS credentials as usual)
   --topic ARN        publish alerts to this SNS topic instead of stdout
+  --version          print the version and exit
   -h, --help         this text
 
 Environment:
@@ -47,6 +50,7 @@ export class UsageError extends Error {
 
 export interface CliOptions {
   help: boolean;
+  version: boolean;
   check: boolean;
   status: boolean;
   config: string;
@@ -58,6 +62,8 @@ export interface CliOptions {
   topic?: string;
   /** Past blocks to evaluate the block rules on, both ends included. */
   replay?: { from: number; to: number };
+  /** `history`: list the alert records kept in the state, alerted at or after `sinceMs` (epoch ms). */
+  history?: { sinceMs?: number };
 }
 
 /** A replay longer than this is a backfill, not a try: run the watcher with `startHeight` instead. */
@@ -76,7 +82,8 @@ function parseReplayRange(text: string): { from: number; to: number } {
   return { from, to };
 }
 
-export function parseCliArgs(argv: readonly string[]): CliOptions {
+export function parseCliArgs(argv: readonly string[], nowMs = Date.now()): CliOptions {
+  if (argv[0] === 'history') return parseHistoryArgs(argv.slice(1), nowMs);
   let parsed;
   try {
     parsed = parseArgs({
@@ -85,6 +92,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       allowPositionals: false,
       options: {
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
         check: { type: 'boolean', default: false },
         status: { type: 'boolean', default: false },
         config: { type: 'string', default: './watch.json' },
@@ -118,6 +126,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   const replay = values.replay === undefined ? undefined : parseReplayRange(values.replay);
   return {
     help: values.help ?? false,
+    version: values.version ?? false,
     check: values.check ?? false,
     status: values.status ?? false,
     config: values.config!,
@@ -128,5 +137,52 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     ...(values.table !== undefined ? { table: values.table } : {}),
     ...(values.topic !== undefined ? { topic: values.topic } : {}),
     ...(replay !== undefined ? { replay } : {}),
+  };
+}
+
+const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `--since`: a date or time (`2026-11-01`, `2026-11-01T12:00Z`) or a span back from now (`30m`, `24h`, `7d`). */
+export function parseSince(text: string, nowMs: number): number {
+  const span = /^(\d+)\s*([mhd])$/.exec(text.trim());
+  if (span) return nowMs - Number(span[1]) * UNIT_MS[span[2]!]!;
+  const given = text.trim();
+  const zoned = /T/.test(given) && !/(Z|[+-]\d{2}:?\d{2})$/.test(given) ? `${given}Z` : given;
+  const at = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2}))?$/.test(zoned) ? Date.parse(zoned) : Number.NaN;
+  if (Number.isNaN(at)) {
+    throw new UsageError(`--since takes a date (2026-11-01, 2026-11-01T12:00Z; UTC unless it says) or a span back from now (30m, 24h, 7d), got "${text}"`);
+  }
+  return at;
+}
+
+function parseHistoryArgs(argv: readonly string[], nowMs: number): CliOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        since: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        state: { type: 'string', default: '.stacks-watch/state.json' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(`history: ${(error as Error).message}`);
+  }
+  const sinceMs = values.since === undefined ? undefined : parseSince(values.since, nowMs);
+  return {
+    help: values.help ?? false,
+    version: false,
+    check: false,
+    status: false,
+    config: './watch.json',
+    state: values.state!,
+    once: false,
+    json: values.json ?? false,
+    intervalSeconds: 30,
+    history: sinceMs === undefined ? {} : { sinceMs },
   };
 }

@@ -4,7 +4,7 @@ import { operatorChannelOverLog } from '../core/operator-log';
 import type { CycleDeps } from '../core/cycle-types';
 import type { Publisher, StateStore, Telemetry } from '../core/ports';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
-import { createHiroClient, type HiroClient } from '../hiro';
+import { createHiroClient, type HiroClient, type HiroRequestEvent } from '../hiro';
 import { FileStateStore } from '../adapters/file/file-state-store';
 import { createStdoutPublisher } from '../adapters/stdout/stdout-publisher';
 import { EnvironmentError, type ApiSettings } from '../runtime/api-env';
@@ -36,10 +36,31 @@ export async function printStatus(deps: CycleDeps & { chain: HiroClient }, optio
   return EXIT.ok;
 }
 
+/**
+ * `LOG_LEVEL=debug`: one line per HTTP attempt, as it ends: method, route template, status and milliseconds.
+ * The route is the template (`GET /extended/v2/blocks/{height_or_hash}`), so no query, and never the API key.
+ */
+export function requestLog(telemetry: Telemetry): (event: HiroRequestEvent) => void {
+  return ({ endpoint, status, durationMs, retry }) =>
+    telemetry.log('debug', `${endpoint} ${status} ${Math.round(durationMs)} ms${retry > 0 ? ` (retry ${retry})` : ''}`);
+}
+
+/**
+ * The first request, which checks the API is there and serves the config's network, gives up after two
+ * attempts of 4 s each (under 10 s in all): an API that accepts the connection but never answers, or no network,
+ * is then named at once, instead of after the five attempts of 10 s a cycle's requests get (about a minute).
+ */
+export const FIRST_CONTACT = { timeoutMs: 4_000, maxRetries: 1 } as const;
+
+export function firstContactClient(api: ApiSettings, telemetry: Telemetry): HiroClient {
+  return createHiroClient({ ...api, ...FIRST_CONTACT, log: (level, message, attributes) => telemetry.log(level, message, attributes), onRequest: requestLog(telemetry) });
+}
+
 export async function buildDeps(options: CliOptions, config: WatchConfig, telemetry: Telemetry, api: ApiSettings) {
   const operator = operatorChannelOverLog(telemetry);
   const chain = createHiroClient({
     ...api,
+    onRequest: requestLog(telemetry),
     // --status asks for the tip once and says when it cannot: no retries behind its back.
     ...(options.status ? { maxRetries: 0 } : {}),
     log: (level, message, attributes) => telemetry.log(level, message, attributes),
