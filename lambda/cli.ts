@@ -11,10 +11,10 @@ import { parseCliArgs, UsageError, USAGE, type CliOptions } from './local/args';
 import { createStderrTelemetry, parseLogLevel } from './local/stderr-telemetry';
 import { ApiUnreachableError, checkApiNetwork, NetworkMismatchError } from './local/api-check';
 import { describeWatch } from './local/describe';
-import { buildDeps, firstContactClient, printStatus } from './local/local-deps';
+import { buildDeps, dynamoClient, firstContactClient, printStatus } from './local/local-deps';
 import { replay } from './local/replay-command';
 import { printHistory } from './local/history-command';
-import packageJson from '../package.json' with { type: 'json' };
+import { packageVersion } from './local/version';
 import { clearProgress, EXIT } from './local/terminal';
 import { runLoop } from './local/watch-loop';
 import { EnvironmentError, readApiSettings, type ApiSettings } from './runtime/api-env';
@@ -33,10 +33,10 @@ async function main(): Promise<number> {
       return EXIT.ok;
     }
     if (options.version) {
-      process.stdout.write(`stacks-watch ${packageJson.version}\n`);
+      process.stdout.write(`stacks-watch ${packageVersion()}\n`);
       return EXIT.ok;
     }
-    if (options.history) return await history(options.state, { json: options.json, ...options.history });
+    if (options.history) return await history(options, options.history);
     const base = createStderrTelemetry(process.stderr, parseLogLevel(process.env.LOG_LEVEL), clearProgress);
     telemetry = quietCycleDone(base);
     config = await loadWatchConfigFile(options.config);
@@ -89,12 +89,17 @@ async function main(): Promise<number> {
   return runLoop(deps, config, options, telemetry, api);
 }
 
-async function history(statePath: string, options: { json: boolean; sinceMs?: number }): Promise<number> {
+async function history(options: CliOptions, { sinceMs }: { sinceMs?: number }): Promise<number> {
   try {
-    await printHistory(statePath, options);
+    const table = options.table !== undefined ? { name: options.table, client: await dynamoClient() } : undefined;
+    await printHistory({ statePath: options.state, ...(table ? { table } : {}) }, { json: options.json, ...(sinceMs !== undefined ? { sinceMs } : {}) });
     return EXIT.ok;
   } catch (error) {
-    if (!(error instanceof StateFileError)) throw error;
+    if ((error as Error).name === 'ResourceNotFoundException') {
+      process.stderr.write(`no DynamoDB table ${options.table} in this account and region (AWS_REGION)\n`);
+      return EXIT.usage;
+    }
+    if (!(error instanceof StateFileError || error instanceof EnvironmentError)) throw error;
     process.stderr.write(`${error.message}\n`);
     return EXIT.usage;
   }

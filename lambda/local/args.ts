@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 export const USAGE = `stacks-watch: watch the Stacks blockchain and print an alert for every event you care about
 
 Usage: npm start -- [options]        (npm start --silent -- ... keeps npm's banner off stdout)
-       npm start -- history [--since 2026-11-01|24h] [--json] [--state FILE]
+       npm start -- history [--since 2026-11-01|24h] [--json] [--state FILE | --table NAME]
                      what was alerted (the state keeps 30 days) and its delivery: sent, parked, retracted
 
 Options:
@@ -166,6 +166,7 @@ function parseHistoryArgs(argv: readonly string[], nowMs: number): CliOptions {
         since: { type: 'string' },
         json: { type: 'boolean', default: false },
         state: { type: 'string', default: '.stacks-watch/state.json' },
+        table: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -173,6 +174,9 @@ function parseHistoryArgs(argv: readonly string[], nowMs: number): CliOptions {
     throw new UsageError(`history: ${(error as Error).message}`);
   }
   const sinceMs = values.since === undefined ? undefined : parseSince(values.since, nowMs);
+  if (values.table !== undefined && !/^[\w.-]{3,255}$/.test(values.table)) {
+    throw new UsageError(`--table must be a DynamoDB table name (3-255 of A-Z a-z 0-9 _ . -), got "${values.table}"`);
+  }
   return {
     help: values.help ?? false,
     version: false,
@@ -184,5 +188,6 @@ function parseHistoryArgs(argv: readonly string[], nowMs: number): CliOptions {
     json: values.json ?? false,
     intervalSeconds: 30,
     history: sinceMs === undefined ? {} : { sinceMs },
+    ...(values.table !== undefined ? { table: values.table } : {}),
   };
 }

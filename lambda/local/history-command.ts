@@ -1,11 +1,14 @@
 // `npm start -- history`: what was alerted, from the alert records the state keeps (30 days, see
 // docs/running-locally.md), each with its delivery state: sent, parked (SNS will never take it, with the
 // reason), retracted (its block was replaced by a reorg), or pending (being published, or left by a crash).
-// It reads the state file without taking the lock, so it works while a runner is going.
+// It reads the state file without taking the lock, so it works while a runner is going; with --table it reads
+// the alert records of a DynamoDB state table (the deployed function's, or a --table runner's) instead.
 import type { Alert } from '../core/alert-kinds/alert';
 import { renderSubject } from '../core/render';
 import { StateJournal } from '../adapters/file/state-journal';
 import type { StateDocument } from '../adapters/file/state-document';
+import type { TableAlertRecord } from '../adapters/dynamodb/alert-history';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 export interface HistoryEntry {
   key: string;
@@ -18,27 +21,44 @@ export interface HistoryEntry {
   alert?: unknown;
 }
 
+/** One alert record as either store keeps it. */
+export type KeptAlertRecord = Omit<TableAlertRecord, 'network'>;
+
+/** A state file's alert records. */
+export function fileRecords(doc: Pick<StateDocument, 'alerts'>): KeptAlertRecord[] {
+  return Object.entries(doc.alerts).map(([key, record]) => ({
+    key,
+    state: record.state,
+    at: record.sentAt ?? record.claimedAt,
+    expiresAtMs: record.expiresAt,
+    ...(record.reason !== undefined ? { reason: record.reason } : {}),
+    ...(record.alert !== undefined ? { alert: record.alert } : {}),
+  }));
+}
+
 /** The live records (not past their expiry) alerted at or after `sinceMs`, oldest first. */
-export function historyEntries(doc: Pick<StateDocument, 'alerts'>, nowMs: number, sinceMs = 0): HistoryEntry[] {
-  return Object.entries(doc.alerts)
-    .filter(([, record]) => record.expiresAt > nowMs)
-    .map(([key, record]): HistoryEntry => {
-      const alert = record.alert as Partial<Alert> | undefined;
+export function historyEntries(records: readonly KeptAlertRecord[], nowMs: number, sinceMs = 0): HistoryEntry[] {
+  return records
+    .filter((record) => record.expiresAtMs > nowMs && record.at >= sinceMs)
+    .map(({ key, state, at, reason, alert }): HistoryEntry => {
+      const kept = alert as Partial<Alert> | undefined;
       return {
         key,
-        type: typeof alert?.type === 'string' ? alert.type : key.split(':')[0]!,
-        state: record.state,
-        at: record.sentAt ?? record.claimedAt,
-        subject: subjectOf(alert),
-        ...(record.reason !== undefined ? { reason: record.reason } : {}),
-        ...(record.alert !== undefined ? { alert: record.alert } : {}),
+        type: typeof kept?.type === 'string' ? kept.type : key.split(':')[0]!,
+        state,
+        at,
+        subject: subjectOf(kept),
+        ...(reason !== undefined ? { reason } : {}),
+        ...(alert !== undefined ? { alert } : {}),
       };
     })
-    .filter((entry) => entry.at >= sinceMs)
     .sort((a, b) => a.at - b.at || a.key.localeCompare(b.key));
 }
 
 function subjectOf(alert: Partial<Alert> | undefined): string {
+  // An operator notice (`ops:` keys) keeps its own subject.
+  const notice = alert as { subject?: unknown } | undefined;
+  if (!alert?.type && typeof notice?.subject === 'string') return `operator notice: ${notice.subject}`;
   if (!alert?.type) return '(the alert was not kept)';
   try {
     return renderSubject(alert as Alert).replace(/^\[[^\]]*\]\s*/, '');
@@ -64,10 +84,22 @@ export function formatHistory(entries: readonly HistoryEntry[], json: boolean, s
   return [...lines, `${total} ${since}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}`, ''].join('\n');
 }
 
-/** Reads `statePath` and prints its history; a missing state file is an empty history. */
-export async function printHistory(statePath: string, options: { json: boolean; sinceMs?: number; nowMs?: number }): Promise<void> {
-  const doc = await new StateJournal(statePath).read();
-  const entries = doc ? historyEntries(doc, options.nowMs ?? Date.now(), options.sinceMs) : [];
-  if (!doc && !options.json) process.stderr.write(`no state at ${statePath} yet: nothing alerted (or name another with --state FILE)\n`);
-  process.stdout.write(formatHistory(entries, options.json, options.sinceMs));
+export interface HistorySource {
+  statePath: string;
+  /** A DynamoDB state table instead of the state file; `region` checks a region is set before any call. */
+  table?: { name: string; client: DynamoDBClient };
+}
+
+/** Reads the state file (or table) and prints its history; a missing state file is an empty history. */
+export async function printHistory(source: HistorySource, options: { json: boolean; sinceMs?: number; nowMs?: number }): Promise<void> {
+  let records: KeptAlertRecord[] = [];
+  if (source.table) {
+    const { scanAlertRecords } = await import('../adapters/dynamodb/alert-history');
+    records = await scanAlertRecords(source.table.client, source.table.name);
+  } else {
+    const doc = await new StateJournal(source.statePath).read();
+    if (doc) records = fileRecords(doc);
+    else if (!options.json) process.stderr.write(`no state at ${source.statePath} yet: nothing alerted (or name another with --state FILE)\n`);
+  }
+  process.stdout.write(formatHistory(historyEntries(records, options.nowMs ?? Date.now(), options.sinceMs), options.json, options.sinceMs));
 }

@@ -90,11 +90,16 @@ export async function buildDeps(options: CliOptions, config: WatchConfig, teleme
 }
 
 async function openDynamoState(tableName: string, config: WatchConfig, telemetry: Telemetry): Promise<StateStore> {
-  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
   const { createDynamoStateStore } = await import('../adapters/dynamodb');
+  return createDynamoStateStore({ client: await dynamoClient(), tableName, network: config.network, log: telemetry.log });
+}
+
+/** A DynamoDB client from the standard AWS chain, once a region is known (EnvironmentError otherwise). */
+export async function dynamoClient() {
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
   const client = new DynamoDBClient({});
   await requireRegion(() => client.config.region());
-  return createDynamoStateStore({ client, tableName, network: config.network, log: telemetry.log });
+  return client;
 }
 
 /** The SDK's own "Region is missing" does not say what to set. */
