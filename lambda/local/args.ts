@@ -33,9 +33,9 @@ Environment:
 Alerts go to stdout; logs and progress to stderr. Ctrl-C finishes the current block, saves the cursor and
 exits; a second Ctrl-C exits at once (the next run resumes from the last finished block).
 
-At start the API must serve the config's network (checked on /v2/info). If the first cycle cannot reach
-the API the runner exits 1; once a cycle has worked it rides out outages, pausing longer each time (up to
-10 min), and says so once.
+At start the API must serve the config's network (checked on /v2/info). If it cannot be reached or does
+not answer (within 10 s), or the first cycle fails, the runner exits 1; once a cycle has worked it rides out
+outages, pausing longer each time (up to 10 min), and says so once.
 
 Exit codes: 0 cycle(s) done; 2 invalid config, usage or an API of another network (nothing written);
 1 runtime failure (the state holds only fully processed blocks).
