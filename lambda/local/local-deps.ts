@@ -47,10 +47,10 @@ export function requestLog(telemetry: Telemetry): (event: HiroRequestEvent) => v
 
 /**
  * The first request, which checks the API is there and serves the config's network, gives up after two
- * attempts of 4 s each (under 10 s in all): an API that accepts the connection but never answers, or no network,
+ * attempts of 3.5 s each (with the start, under 10 s in all): an API that accepts the connection but never answers, or no network,
  * is then named at once, instead of after the five attempts of 10 s a cycle's requests get (about a minute).
  */
-export const FIRST_CONTACT = { timeoutMs: 4_000, maxRetries: 1 } as const;
+export const FIRST_CONTACT = { timeoutMs: 3_500, maxRetries: 1 } as const;
 
 export function firstContactClient(api: ApiSettings, telemetry: Telemetry): HiroClient {
   return createHiroClient({ ...api, ...FIRST_CONTACT, log: (level, message, attributes) => telemetry.log(level, message, attributes), onRequest: requestLog(telemetry) });
