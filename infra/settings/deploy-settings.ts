@@ -4,10 +4,10 @@
 import { resolve } from 'node:path';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { z } from 'zod';
-import { describeValue, formatPath, valueAt } from '../../lambda/core/watch-config/config-problems';
 import { type AlertSubscription, alertSubscriptions, email, subscriptionContext } from './alert-subscriptions';
 import { flag, stringList, wholeNumber } from './context-values';
 import { unknownKeyProblems } from './unknown-keys';
+import { issueProblems } from './settings-problems';
 import { chatContext, chatSubscriptions, type ChatSubscription } from './chat-settings';
 import { droppedSubscribersProblem, SUBSCRIBER_KEYS } from './subscriber-guard';
 
@@ -164,20 +164,6 @@ export class DeploySettingsError extends Error {
 
 type ContextValues = z.infer<typeof contextSchema>;
 
-function issueProblem(issue: z.core.$ZodIssue, raw: Record<string, unknown>, fromFile: (key: string) => string | undefined): string {
-  const source = fromFile(String(issue.path[0]));
-  // A value from the settings file is named by its JSON path in it; a -c value by its key.
-  const where = source !== undefined ? `${source} at ${formatPath(issue.path)}` : formatPath(issue.path).replace(/^\$\.?/, '');
-  // A list item exists only after comma-separated or JSON text is split or parsed, so where the raw context
-  // has nothing at the issue's path, the issue's own input is the value found.
-  const asGiven = valueAt(raw, issue.path);
-  const found = asGiven === undefined && 'input' in issue ? issue.input : asGiven;
-  const shown = describeValue(found);
-  // Messages that quote the text (E.164, email, principals) already say what was found.
-  if (found === undefined || (typeof found === 'string' && issue.message.includes(shown))) return `${where}: ${issue.message}`;
-  return `${where}: ${issue.message} (found: ${shown})`;
-}
-
 function timeoutFor(values: ContextValues, problems: string[]): number {
   const intervalSeconds = values.scheduleMinutes * 60;
   if (values.pollSeconds === 0) return values.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
@@ -210,19 +196,15 @@ function apiKeySource(values: ContextValues, problems: string[]): ApiKeySource {
   return values.createApiKeySecret ? { kind: 'created' } : { kind: 'none' };
 }
 
-function issueProblems(
-  parsed: { success: boolean; error?: z.ZodError },
-  raw: Record<string, unknown>,
-  fromFile: (key: string) => string | undefined,
-): string[] {
-  return parsed.success ? [] : (parsed.error?.issues ?? []).map((issue) => issueProblem(issue, raw, fromFile));
-}
-
 /** The settings file's own problems: unknown keys (with a did-you-mean) and values the schema refuses. */
 function fileProblems(file: SettingsFileValues | undefined): string[] {
   if (!file) return [];
   const keys = Object.keys(file.values).filter((key) => key !== '$schema' && key !== '$comment');
-  const unknown = unknownKeyProblems(keys, CONTEXT_KEYS).map((problem) => `${file.source} at $.${problem}`);
+  const oneDeploy = (key: string) => (ONE_DEPLOY_KEYS as readonly string[]).includes(key);
+  const unknown = [
+    ...keys.filter(oneDeploy).map((key) => `${key}: is for one deploy, not the file; give it with -c ${key}=… when you mean it`),
+    ...unknownKeyProblems(keys.filter((key) => !oneDeploy(key)), CONTEXT_KEYS),
+  ].map((problem) => `${file.source} at $.${problem}`);
   const raw = Object.fromEntries(CONTEXT_KEYS.map((key) => [key, file.values[key]]));
   return [...unknown, ...issueProblems(settingsSchema.safeParse(raw, { reportInput: true }), raw, () => file.source)];
 }

@@ -84,6 +84,16 @@ describe('the deploy settings file', () => {
     ]);
   });
 
+  it('refuses allowFewerSubscribers in the file: it is for one deploy, on the command line', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = `${mkdtempSync(`${tmpdir()}/stacks-watch-settings-`)}/deploy.json`;
+    writeFileSync(path, JSON.stringify({ allowFewerSubscribers: true }));
+    expect(problemsOf(() => synthStack({ settingsFile: path }))).toEqual([
+      `${path} at $.allowFewerSubscribers: is for one deploy, not the file; give it with -c allowFewerSubscribers=… when you mean it`,
+    ]);
+  });
+
   it('names the line of a JSON mistake in the file', () => {
     const problems = problemsOf(() => withFile('deploy-trailing-comma.json'));
     expect(problems).toEqual([expect.stringMatching(/deploy-trailing-comma\.json has a trailing comma at line 2/)]);
