@@ -66,8 +66,10 @@ async function main(): Promise<number> {
   if (options.status) return printStatus(deps, options, config);
 
   try {
-    const check = await checkApiNetwork(deps.chain, config.network, api.baseUrl);
-    if (!check.verified) telemetry.log('warn', `could not check that the API serves ${config.network}: ${check.reason}`);
+    if (options.networkCheck) {
+      const check = await checkApiNetwork(deps.chain, config.network, api.baseUrl);
+      if (!check.verified) telemetry.log('warn', `could not check that the API serves ${config.network}: ${check.reason}; going on (--no-network-check skips this check)`);
+    }
   } catch (error) {
     if (error instanceof NetworkMismatchError) {
       process.stderr.write(`${error.message}\n`);

@@ -119,6 +119,43 @@ describe('network and API agree', () => {
   });
 });
 
+describe('an API whose /v2/info fails', () => {
+  let server: RunningFakeHiro | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  async function apiWithoutNodeInfo() {
+    const fake = createFakeHiro();
+    fake.chain.mine([transfer({ to: alice, amount: 5_000 })]);
+    fake.faults.use((request) => (request.route === ROUTES.nodeInfo ? { status: 500 } : undefined));
+    server = await fake.start();
+    return fake;
+  }
+
+  it('warns that the network is unchecked and runs the cycle (watch and --replay)', async () => {
+    await apiWithoutNodeInfo();
+    const { configPath, statePath } = await files('no-node-info', config());
+    const env = { STACKS_API_URL: server!.url, STACKS_API_RPM: '100000' };
+    for (const extra of [['--once', '--state', statePath], ['--replay', '1']]) {
+      const run = await runCli(['--json', '--config', configPath, ...extra], env, { timeoutMs: 40_000 });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toMatch(/could not check that the API serves mainnet: 127\.0\.0\.1:\d+ did not answer \/v2\/info .*500.*; going on/);
+      expect(run.stdout).toContain(`"type":"token_transfer"`);
+    }
+  }, 90_000);
+
+  it('is never asked with --no-network-check', async () => {
+    const fake = await apiWithoutNodeInfo();
+    const { configPath, statePath } = await files('no-check', config());
+    const run = await runCli(['--once', '--no-network-check', '--config', configPath, '--state', statePath], { STACKS_API_URL: server!.url, STACKS_API_RPM: '100000' });
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain('could not check');
+    expect(fake.requests.map((r) => r.route)).not.toContain(ROUTES.nodeInfo);
+  });
+});
+
 describe('--check', () => {
   it('prints what is watched in words, with the API and its budget, and makes no request', async () => {
     const fake = createFakeHiro();
