@@ -16,6 +16,7 @@ import {
   redact,
   type RequestIdentity,
 } from './errors';
+import { readBoundedBody } from './bounded-body';
 import { RouteDeprecations } from './deprecations';
 import { RequestLimiter } from './limiter';
 import type { ResolvedHiroOptions } from './options';
@@ -39,6 +40,7 @@ export type HiroAnswer<T> = { ok: true; body: T; headers: Headers } | { ok: fals
 
 type Attempt =
   | { kind: 'answer'; status: number; headers: Headers; text: string; throttledForMs?: number }
+  | { kind: 'too-large'; status: number; bytes: number; declared: boolean }
   | { kind: 'network-error'; reason: string }
   | { kind: 'timeout' };
 
@@ -115,6 +117,12 @@ export class HiroHttp {
     if (attempt.kind === 'network-error') {
       return { waitMs: this.backoffMs(retry), giveUp: () => new HiroNetworkError(id, attempt.reason, attempts) };
     }
+    if (attempt.kind === 'too-large') {
+      // The same request would get the same answer: not retried here; a block it stops stalls with this cause.
+      this.counters.errors += 1;
+      const size = attempt.declared ? `declares ${attempt.bytes} bytes` : `went past ${this.options.maxBodyBytes} bytes (after decompression)`;
+      throw new HiroResponseError(id, attempt.status, `the answer ${size}, over the ${this.options.maxBodyBytes}-byte bound on any answer; it was not read further.`);
+    }
     const { status, headers, text } = attempt;
     if (request.expect?.includes(status)) return { answer: { ok: false, status, headers } };
     if (status >= 200 && status < 300) return { answer: { ok: true, body: this.readBody(id, status, text, schema), headers } };
@@ -137,14 +145,16 @@ export class HiroHttp {
     try {
       // No redirects: a redirect to another host would carry the X-API-Key header with it.
       const response = await this.options.fetch(url, { headers, signal: controller.signal, redirect: 'manual' });
-      const text = await response.text();
-      result = { kind: 'answer', status: response.status, headers: response.headers, text };
+      const body = await readBoundedBody(response, this.options.maxBodyBytes);
+      result = body.ok
+        ? { kind: 'answer', status: response.status, headers: response.headers, text: body.text }
+        : { kind: 'too-large', status: response.status, bytes: body.bytes, declared: body.declared };
     } catch (error) {
       result = controller.signal.aborted ? { kind: 'timeout' } : { kind: 'network-error', reason: this.networkReason(error) };
     } finally {
       clearTimeout(timer);
     }
-    const status = result.kind === 'answer' ? result.status : result.kind;
+    const status = result.kind === 'answer' || result.kind === 'too-large' ? result.status : result.kind;
     this.count(request.route, status);
     this.options.onRequest({ endpoint: request.route, status, durationMs: this.options.now() - started, retry });
     if (result.kind === 'answer') {

@@ -1,6 +1,7 @@
 // The client's options, their defaults, and the checks that turn a bad option into a message at start-up
 // rather than a confusing failure on the first request.
 import type { OperatorChannel } from '../core/ports';
+import { MAX_BODY_BYTES } from './bounded-body';
 import { HiroConfigError } from './errors';
 
 export type HiroLogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -37,6 +38,8 @@ export interface HiroClientOptions {
   maxRetries?: number;
   /** Longest wait honoured from retry-after or a rate-limit reset. Default 60 000. */
   maxWaitMs?: number;
+  /** Largest answer body read, counted after decompression; past it the request fails naming the route. Default 16 MiB. */
+  maxBodyBytes?: number;
   fetch?: typeof fetch;
   /** Injectable for tests; the default waits on a real timer. */
   sleep?: (ms: number) => Promise<void>;
@@ -59,6 +62,8 @@ export interface ResolvedHiroOptions {
   timeoutMs: number;
   maxRetries: number;
   maxWaitMs: number;
+  /** Largest answer body read, counted after decompression. */
+  maxBodyBytes: number;
   fetch: typeof fetch;
   sleep: (ms: number) => Promise<void>;
   now: () => number;
@@ -91,6 +96,7 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     timeoutMs: positive('timeoutMs', options.timeoutMs ?? 10_000),
     maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 4),
     maxWaitMs: positive('maxWaitMs', options.maxWaitMs ?? 60_000),
+    maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes ?? MAX_BODY_BYTES),
     fetch: options.fetch ?? globalThis.fetch,
     sleep: options.sleep ?? realSleep,
     now: options.now ?? Date.now,
