@@ -16,6 +16,7 @@ import {
   redact,
   type RequestIdentity,
 } from './errors';
+import { showControlCharacters } from '../core/render/untrusted-text';
 import { readBoundedBody } from './bounded-body';
 import { RouteDeprecations } from './deprecations';
 import { RequestLimiter } from './limiter';
@@ -183,7 +184,7 @@ export class HiroHttp {
     const checked = json.ok ? checkBody(schema, json.value) : json;
     if (checked.ok) return checked.value;
     this.counters.errors += 1;
-    throw new HiroResponseError(id, status, redact(checked.problem, this.options.apiKey));
+    throw new HiroResponseError(id, status, showControlCharacters(redact(checked.problem, this.options.apiKey)));
   }
 
   private clientError(id: RequestIdentity, status: number, text: string, headers: Headers): Error {
@@ -222,7 +223,8 @@ export class HiroHttp {
     } else if (text.trim()) {
       message = text.trim();
     }
-    return redact((message ?? `HTTP ${status}`).slice(0, 300), this.options.apiKey);
+    // The server's words reach terminals, logs and ops notices: escape codes in them are shown, not obeyed.
+    return showControlCharacters(redact((message ?? `HTTP ${status}`).slice(0, 300), this.options.apiKey));
   }
 
   private networkReason(error: unknown): string {
@@ -235,7 +237,7 @@ export class HiroHttp {
           : error instanceof Error
             ? error.message
             : String(error);
-    return redact(reason, this.options.apiKey);
+    return showControlCharacters(redact(reason, this.options.apiKey));
   }
 
   private backoffMs(retry: number): number {

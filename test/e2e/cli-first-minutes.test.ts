@@ -156,6 +156,27 @@ describe('an API whose /v2/info fails', () => {
   });
 });
 
+describe('an API whose error text carries terminal escape codes', () => {
+  it('shows them escaped on stderr, never raw', async () => {
+    const fake = createFakeHiro();
+    fake.chain.mine([coinbase()]);
+    const hostile = '\u001b[2J\u001b[31mall clear\u202e\u0007';
+    fake.faults.use((request) =>
+      request.route === ROUTES.tip ? { status: 500, body: { statusCode: 500, error: 'x', message: hostile } } : undefined,
+    );
+    const server = await fake.start();
+    try {
+      const { configPath, statePath } = await files('escapes', config());
+      const run = await runCli(['--once', '--no-network-check', '--config', configPath, '--state', statePath], { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' }, { timeoutMs: 40_000 });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('\\x1b[2J\\x1b[31mall clear\\u202e\\x07');
+      expect(run.stderr).not.toMatch(/[\u001b\u0007\u202e]/);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
+
 describe('--check', () => {
   it('prints what is watched in words, with the API and its budget, and makes no request', async () => {
     const fake = createFakeHiro();
