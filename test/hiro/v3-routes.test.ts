@@ -232,7 +232,8 @@ describe('deprecation warnings', () => {
     expect(client.takeApiDeprecations()).toEqual([
       {
         route: ROUTES.blockTransactions,
-        replacement: null,
+        replacement: ROUTES.v3BlockTransactions,
+        replacementNamedByApi: true,
         gone: false,
         detail: '299 - "Deprecated: use GET /extended/v3/blocks/{height_or_hash}/transactions instead"',
       },
