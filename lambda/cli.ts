@@ -5,6 +5,7 @@ import type { CycleDeps } from './core/cycle-types';
 import type { Telemetry } from './core/ports';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
 import { loadWatchConfigFile, WatchConfigError } from './config/watch-config';
+import { showControlCharacters } from './core/render/untrusted-text';
 import { HiroConfigError, type HiroClient } from './hiro';
 import { StateFileError } from './adapters/file/file-state-store';
 import { parseCliArgs, UsageError, USAGE, type CliOptions } from './local/args';
@@ -73,8 +74,10 @@ async function main(): Promise<number> {
   if (options.status) return printStatus(deps, options, config);
 
   try {
-    const check = await checkApiNetwork(firstContactClient(api, telemetry), config.network, api.baseUrl);
-    if (!check.verified) telemetry.log('warn', `could not check that the API serves ${config.network}: ${check.reason}`);
+    if (options.networkCheck) {
+      const check = await checkApiNetwork(firstContactClient(api, telemetry), config.network, api.baseUrl);
+      if (!check.verified) telemetry.log('warn', `could not check that the API serves ${config.network}: ${check.reason}; going on (--no-network-check skips this check)`);
+    }
   } catch (error) {
     if (error instanceof NetworkMismatchError) {
       process.stderr.write(`${error.message}\n`);
@@ -122,7 +125,7 @@ main().then(
   },
   (error: unknown) => {
     clearProgress();
-    process.stderr.write(`stacks-watch failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(`stacks-watch failed: ${showControlCharacters(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
     process.exitCode = EXIT.failure;
   },
 );

@@ -58,10 +58,13 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
       ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log })
       : operatorChannelOverLog(telemetry);
     const apiSettings = readApiSettings(process.env, apiKey, config.network);
+    // The run's deadline: no Retry-After or backoff sleeps past it (the run ends cleanly instead).
+    let deadlineMs = Number.POSITIVE_INFINITY;
     chain = createHiroClient({
       ...apiSettings,
       log: (level, message, attributes) => logger[level](message, attributes ?? {}),
       operator,
+      deadline: () => deadlineMs,
     });
     const timeLeftMs = context.getRemainingTimeInMillis();
     const ports = {
@@ -78,7 +81,7 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
     });
     const deps = { chain, publisher, ...ports };
     const workMs = Math.min(timeLeftMs - SAFETY_MARGIN_MS, (settings.runSeconds ?? Infinity) * 1000);
-    const deadlineMs = startedAt + workMs;
+    deadlineMs = startedAt + workMs;
     const budget = {
       runId: context.awsRequestId,
       deadlineMs,

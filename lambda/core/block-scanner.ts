@@ -13,6 +13,7 @@ import { ChainUnlinkedError } from './chain-unlinked';
 import type { CursorKeeper } from './cursor-keeper';
 import type { CycleBudget, CycleDeps, StopReason } from './cycle-types';
 import { AlertInFlightError } from './delivery';
+import { ApiBackoffError } from './api-backoff';
 import type { DeliveryStage } from './delivery-stage';
 import { CursorConflictError } from './ports';
 import { confirmOnNewChain, retractionsFor } from './retractions';
@@ -74,7 +75,8 @@ export class BlockScanner {
       }
       this.deps.telemetry.log('warn', (error as Error).message, { runId: this.budget.runId });
       // Another run's fresh claim passes within the staleness limit; one that never does is a stuck block.
-      if (clean === 'alert-in-flight') await this.failedAtBlock(error);
+      // So is an API that asks every run to wait before the same block.
+      if (clean === 'alert-in-flight' || (clean === 'api-backoff' && this.blocksScanned === 0)) await this.failedAtBlock(error);
       stoppedBecause = clean;
     }
     // Another run moved the cursor: what this run scanned since is not its to record.
@@ -214,5 +216,6 @@ export class BlockScanner {
 function cleanStopReason(error: unknown): StopReason | null {
   if (error instanceof CursorConflictError) return 'cursor-conflict';
   if (error instanceof AlertInFlightError) return 'alert-in-flight';
+  if (error instanceof ApiBackoffError) return 'api-backoff';
   return null;
 }

@@ -9,6 +9,7 @@ import { contractsThisCycle } from './contract-status-sweep';
 import { compileWatchRules, type WatchRules } from './alert-kinds/rule-lists';
 import { RunLease } from './run-lease';
 import { AlertInFlightError } from './delivery';
+import { ApiBackoffError } from './api-backoff';
 import { DeliveryStage } from './delivery-stage';
 import { CursorKeeper } from './cursor-keeper';
 import { reportApiDeprecations } from './api-deprecations';
@@ -62,6 +63,11 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     position(summary, run.keeper, tip, deps.clock.now());
     countAlerts(summary, run.delivery.published);
     return finish(summary, scan.stoppedBecause, deps, startedAt);
+  } catch (error) {
+    // Asked to wait before any block was scanned (statuses, the tip): nothing moved, nothing to save.
+    if (!(error instanceof ApiBackoffError)) throw error;
+    deps.telemetry.log('warn', error.message, { runId: budget.runId });
+    return finish(summary, 'api-backoff', deps, startedAt);
   } finally {
     await reportApiDeprecations(deps, budget.runId, budget.alertStaleAfterMs);
     await lease.release();

@@ -166,8 +166,10 @@ export interface ContractStatus {
 export interface ApiDeprecation {
   /** The route template, e.g. `GET /extended/v1/tx/multiple`. */
   route: string;
-  /** The route now used instead, when the adapter switched to it. */
+  /** The route the API names as the replacement, else the one the adapter uses (or will use once it is retired). */
   replacement: string | null;
+  /** True when `replacement` is the API's own word (its Warning header named it), not the adapter's choice. */
+  replacementNamedByApi?: boolean;
   /** True once the route answered 410 Gone and the adapter switched for the rest of the process's life. */
   gone: boolean;
   /** The API's own words: the Warning header or the 410 message; for an unreadable answer, what was wrong. */

@@ -17,6 +17,7 @@ Options:
   --replay FROM[..TO]  try the rules on past blocks FROM to TO (inclusive): print what would have
                      alerted (transfers, logs, calls; not contract statuses), read and write no state,
                      publish nothing, exit
+  --no-network-check  skip the start-up check that the API serves the config's network
   --json             alerts as JSON, exactly one object per line and nothing else on stdout
   --table NAME       keep state in this DynamoDB table instead of the file (AWS credentials as usual)
   --topic ARN        publish alerts to this SNS topic instead of stdout
@@ -33,9 +34,10 @@ Environment:
 Alerts go to stdout; logs and progress to stderr. Ctrl-C finishes the current block, saves the cursor and
 exits; a second Ctrl-C exits at once (the next run resumes from the last finished block).
 
-At start the API must serve the config's network (checked on /v2/info). If it cannot be reached or does
-not answer (within 10 s), or the first cycle fails, the runner exits 1; once a cycle has worked it rides out
-outages, pausing longer each time (up to 10 min), and says so once.
+At start the API must serve the config's network (checked on /v2/info; an API that cannot answer it is
+said and the runner goes on, one that serves another network stops it). If the API cannot be reached or
+never answers (named within 10 s), or the first cycle fails, the runner exits 1; once a cycle has worked it
+rides out outages, pausing longer each time (up to 10 min), and says so once.
 
 Exit codes: 0 cycle(s) done; 2 invalid config, usage or an API of another network (nothing written);
 1 runtime failure (the state holds only fully processed blocks).
@@ -56,6 +58,8 @@ export interface CliOptions {
   config: string;
   state: string;
   once: boolean;
+  /** False with --no-network-check: the API's network is taken on trust. */
+  networkCheck: boolean;
   json: boolean;
   intervalSeconds: number;
   table?: string;
@@ -99,6 +103,7 @@ export function parseCliArgs(argv: readonly string[], nowMs = Date.now()): CliOp
         state: { type: 'string', default: '.stacks-watch/state.json' },
         once: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
+        'no-network-check': { type: 'boolean', default: false },
         interval: { type: 'string', default: '30' },
         table: { type: 'string' },
         topic: { type: 'string' },
@@ -133,6 +138,7 @@ export function parseCliArgs(argv: readonly string[], nowMs = Date.now()): CliOp
     state: values.state!,
     once: values.once ?? false,
     json: values.json ?? false,
+    networkCheck: !values['no-network-check'],
     intervalSeconds,
     ...(values.table !== undefined ? { table: values.table } : {}),
     ...(values.topic !== undefined ? { topic: values.topic } : {}),
@@ -185,6 +191,7 @@ function parseHistoryArgs(argv: readonly string[], nowMs: number): CliOptions {
     config: './watch.json',
     state: values.state!,
     once: false,
+    networkCheck: false,
     json: values.json ?? false,
     intervalSeconds: 30,
     history: sinceMs === undefined ? {} : { sinceMs },

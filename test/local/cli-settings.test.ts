@@ -9,7 +9,7 @@ import { parseLogLevel } from '../../lambda/local/stderr-telemetry';
 describe('command line', () => {
   it('has the documented defaults', () => {
     expect(parseCliArgs([])).toEqual({
-      help: false, version: false, check: false, status: false, config: './watch.json', state: '.stacks-watch/state.json', once: false, json: false, intervalSeconds: 30,
+      help: false, version: false, check: false, status: false, config: './watch.json', state: '.stacks-watch/state.json', once: false, networkCheck: true, json: false, intervalSeconds: 30,
     });
   });
 
@@ -31,6 +31,7 @@ describe('--replay', () => {
     expect(parseCliArgs(['--replay', '182000..182100']).replay).toEqual({ from: 182000, to: 182100 });
     expect(parseCliArgs(['--replay', '7']).replay).toEqual({ from: 7, to: 7 });
     expect(parseCliArgs([]).replay).toBeUndefined();
+    expect(parseCliArgs(['--no-network-check']).networkCheck).toBe(false);
   });
 
   it('refuses a malformed, backwards or too long range, and options that need state or a topic', () => {
