@@ -4,7 +4,7 @@
 // the same (the block and transaction that crossed it), so that a reorg that undoes the crossing retracts it.
 import type { AlertBase } from './alert-base';
 import { fields, id, networkName, chainRows } from '../render/email-parts';
-import { explorerTxUrl, isoTime, shortTxId } from '../render/chain-text';
+import { explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount, groupDigits } from '../render/stx-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
 import type { ChainKind } from './kind';
@@ -48,6 +48,9 @@ function reached(a: WindowThresholdAlert): string {
   return `sum ${amount(a.sum)} over ${formatCount(a.count)} matches (at least ${amount(a.threshold)})`;
 }
 
+/** `5 matches` or `sum 1,200,000,000,000`. */
+const headline = (a: WindowThresholdAlert) => (a.sum === null ? `${formatCount(a.count)} matches` : `sum ${amount(a.sum)}`);
+
 const span = (a: WindowThresholdAlert) =>
   a.first_block_height === a.last_block_height ? `block ${formatCount(a.last_block_height)}` : `blocks ${formatCount(a.first_block_height)}–${formatCount(a.last_block_height)}`;
 
@@ -73,7 +76,7 @@ export const windowThresholdKind = {
     },
   },
 
-  subject: (a) => `${a.sum === null ? formatCount(a.count) + ' matches' : 'sum ' + amount(a.sum)} of ${of(a)} in ${a.minutes} min (block ${formatCount(a.block_height)})`,
+  subject: (a) => `${headline(a)} of ${of(a)} in ${a.minutes} min (block ${formatCount(a.block_height)})`,
 
   email: (a) =>
     [
@@ -83,7 +86,7 @@ export const windowThresholdKind = {
         ['Window', name(a)],
         ['Of rule', of(a)],
         ['Reached', reached(a)],
-        ['Blocks', span(a)],
+        ['From', `${span(a)} (${a.minutes} minutes of block time)`],
         ['Transactions', formatCount(a.tx_count)],
         ...chainRows(a),
       ]),
@@ -94,7 +97,8 @@ export const windowThresholdKind = {
       'It alerts again only after the window has fallen below the threshold.',
     ].join('\n'),
 
-  sms: (a) => `${reached(a)} of ${of(a)} in ${a.minutes} min, ${span(a)}, last tx ${shortTxId(a.tx_id, '..')}`,
+  // Short: the window's name leads it, the explorer link ends it.
+  sms: (a) => `${headline(a)} of ${of(a)} in ${a.minutes} min, blk ${a.block_height}`,
 
   terminal: (a) => [
     ['Reached', reached(a)],
