@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseWatchConfig } from '../../lambda/config/watch-config';
 import { fakeAddress, fakeContractId } from '../support/fake-hiro';
+import { windowsList } from '../../lambda/core/alert-kinds/window-rules';
 
 const treasury = fakeAddress('treasury');
 const vault = fakeContractId('vault');
@@ -74,5 +75,24 @@ describe('windows in the watch config', () => {
     expect(problems(hours)).toEqual([
       '$.windows: would keep up to 280 KB of counts beside the cursor, more than the 200 KB allowed: use fewer or shorter windows',
     ]);
+  });
+
+  it('words each window for --check, saying when the counted rule sends no alerts of its own', () => {
+    const result = parseWatchConfig({
+      ...base,
+      transfers: [{ name: 'treasury outflows', asset: 'stx', from: [treasury], alert: false }],
+      windows: [
+        { name: 'drain', of: 'treasury outflows', minutes: 60, sum: 'amount', atLeast: '10000000000', severity: 'critical' },
+        { name: 'failing', of: 'vault failed', minutes: 10, count: 5 },
+      ],
+    });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    expect(windowsList.describe(result.config)).toBe(
+      [
+        "- 2 windows over other rules' matches:",
+        '    "drain": the sum of amount reaches 10000000000 over the matches of "treasury outflows" (its own alerts not sent: "alert": false) within 60 minutes of block time, critical',
+        '    "failing": 5 matches of "vault failed" within 10 minutes of block time',
+      ].join('\n'),
+    );
   });
 });

@@ -113,9 +113,10 @@ export function compileWindow(rule: WindowRule): CompiledWindow {
   };
 }
 
-function words(w: WindowRule): string {
-  const what = w.sum !== undefined ? `${w.sum} adds up to at least ${w.atLeast}` : `at least ${plural(w.count!, 'match')}`;
-  return `    "${w.name}": ${what} of "${w.of}" within ${plural(w.minutes, 'minute')} of block time${w.severity ? `, ${w.severity}` : ''}`;
+function words(w: WindowRule, quiet: ReadonlySet<string>): string {
+  const what = w.sum !== undefined ? `the sum of ${w.sum} reaches ${w.atLeast} over the matches of` : `${w.count} ${w.count === 1 ? 'match' : 'matches'} of`;
+  const counted = quiet.has(w.of) ? ' (its own alerts not sent: "alert": false)' : '';
+  return `    "${w.name}": ${what} "${w.of}"${counted} within ${plural(w.minutes, 'minute')} of block time${w.severity ? `, ${w.severity}` : ''}`;
 }
 
 export const windowsList = {
@@ -127,6 +128,9 @@ export const windowsList = {
     windows: config.windows.map(compileWindow),
     quiet: quietRuleNames(config as unknown as Record<string, unknown>),
   }),
-  describe: ({ windows }) =>
-    windows.length === 0 ? null : [`- ${plural(windows.length, 'window')} over other rules' matches:`, ...summarised(windows.map(words), 'window')].join('\n'),
+  describe: (config) => {
+    const quiet = quietRuleNames(config as unknown as Record<string, unknown>);
+    const { windows } = config;
+    return windows.length === 0 ? null : [`- ${plural(windows.length, 'window')} over other rules' matches:`, ...summarised(windows.map((w) => words(w, quiet)), 'window')].join('\n');
+  },
 } satisfies RuleList<'windows', ReturnType<typeof shape>, CompiledWindows>;
