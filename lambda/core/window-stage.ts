@@ -3,7 +3,7 @@
 // after it has fallen below. Block time, not the clock: the same blocks give the same alerts live, after a
 // crash, and in --replay. The state in and out is the cursor's (window-state.ts); nothing here reads a port.
 import type { BlockHeader, Network } from './domain';
-import type { ChainAlert } from './alert-kinds/chain-kinds';
+import { chainKindOf, type ChainAlert } from './alert-kinds/chain-kinds';
 import type { CompiledWindow, CompiledWindows } from './alert-kinds/window-rules';
 import { windowThresholdKind, type WindowThresholdAlert } from './alert-kinds/window-threshold';
 import { counting, settle, WINDOW_TX_IDS, type WindowEntry, type WindowState, type WindowStates } from './window-state';
@@ -24,15 +24,9 @@ function integer(raw: unknown): bigint | null {
   return null;
 }
 
-/** The summed field of an alert: a log's decoded value at the path, any other kind's own field. */
+/** What a window adds up of an alert, as its kind says (an amount, a path into a log's value); null: nothing. */
 export function summedValue(alert: ChainAlert, field: string): bigint | null {
-  if (alert.type !== 'contract_log') return integer((alert as unknown as Record<string, unknown>)[field]);
-  let at: unknown = alert.value;
-  for (const segment of field.split('.')) {
-    if (typeof at !== 'object' || at === null) return null;
-    at = (at as Record<string, unknown>)[segment];
-  }
-  return integer(at);
+  return integer(chainKindOf(alert).chain.summed?.(alert, field));
 }
 
 const total = (window: CompiledWindow, entries: readonly WindowEntry[]) =>

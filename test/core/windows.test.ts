@@ -82,4 +82,20 @@ describe('windows over blocks', () => {
     expect(second.alerts.map((a) => a.sum)).toEqual(['10000000000000000000']);
     expect(second.sent.map((a) => a.rule)).toEqual(['other']);
   });
+
+  it('adds a log\'s decoded value along its path, and skips a log without an integer there', () => {
+    const log = (key: string, value: unknown) => ({ type: 'contract_log', key, rule: 'prints', tx_id: `0x${key}`, value }) as unknown as ChainAlert;
+    const compiled: CompiledWindows = {
+      windows: [{ name: 'printed', of: 'prints', minutes: 60, sum: 'details.amount', threshold: 10n, severity: 'warning' }],
+      quiet: new Set(),
+    };
+    const out = advanceWindows(
+      compiled,
+      undefined,
+      header(1, 0),
+      [log('a', { details: { amount: '6' } }), log('b', { details: { amount: 'lots' } }), log('c', { other: 1 }), log('d', { details: { amount: '4' } })],
+      'mainnet',
+    );
+    expect(out.alerts.map((a) => [a.sum, a.count, a.tx_id])).toEqual([['10', 2, '0xd']]);
+  });
 });
