@@ -22,7 +22,7 @@ const DRAIN = '10000000000000000000';
 const failedWithdraw = (amount = 5) =>
   contractCall({ contractId: vault, functionName: 'withdraw', sender: alice, status: 'abort_by_response', args: [Cl.uint(amount)], result: Cl.error(Cl.uint(102)) });
 
-export const WINDOWS_CONFIG = {
+const WINDOWS_CONFIG = {
   network: 'mainnet',
   transfers: [{ name: 'treasury outflows', asset: 'stx', from: [treasury], alert: false }],
   calls: [{ name: 'vault withdraw failed', contractId: vault, functions: ['withdraw'], status: 'failed' }],
@@ -180,8 +180,8 @@ describe('a window across a reorg', () => {
     expect(retractions.map((a) => a.retracts)).toContain(key);
     expect(jsonLines(second.stdout).filter((a) => a.type === 'window_threshold')).toEqual([]);
 
-    // The window holds block 2's three failures only if the reorg took block 3's two away: two more cross it,
-    // were it still 10 minutes; block 2 is 96 s older than these, so it still counts.
+    // The window now holds block 2's three failures and nothing of the replaced block 3, so two more (within
+    // 10 minutes of block 2) cross it again; had block 3's two stayed, it would still be above and say nothing.
     const again = chain.mine([failedWithdraw(), failedWithdraw()]);
     const third = await runCli(args, env, { timeoutMs: 30_000 });
     expect(jsonLines(third.stdout).filter((a) => a.type === 'window_threshold').map((a) => a.key)).toEqual([
