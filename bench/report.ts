@@ -128,7 +128,7 @@ export function bundleSection(b: BundleComparison): string {
 }
 
 export function costSection(cost: CycleCosts): string {
-  const scenarios = [cost.idle, cost.following, cost.withAlerts, cost.poll];
+  const scenarios = [cost.idle, cost.following, cost.withAlerts, cost.withWindow, cost.poll];
   const a = cost.perAlert;
   const perAlertDollars =
     a.gbSeconds * PRICES.lambdaGbSecond + a.readUnits * PRICES.dynamoReadUnit + a.writeUnits * PRICES.dynamoWriteUnit + a.snsMessages * PRICES.snsPublish;
@@ -168,6 +168,10 @@ export function costSection(cost: CycleCosts): string {
     `Per alert (the difference between the two ${FOLLOWING_BLOCKS}-block cycles, per alert): ${fixed(a.writeUnits, 2)} write units, ${fixed(a.readUnits, 2)} read units, ` +
       `${fixed(a.snsMessages, 2)} SNS publish, ${fixed(a.gbSeconds, 4)} GB-s: ${dollars(perAlertDollars * 1000)} per 1,000 alerts, plus delivery: ` +
       `email ${dollars(PRICES.snsEmailDelivery * 1000)} per 1,000 per subscriber, SMS about ${dollars(PRICES.snsSmsUs)} each in the US (varies by country).`,
+    '',
+    `With a window (an hour-long count over the watched deposits, docs/windows.md): ${fixed(cost.windowWriteUnitsPerAlert, 2)} write units per alert against ` +
+      `${fixed(a.writeUnits, 2)} without; the window's counts ride on the cursor write, which costs ` +
+      `${fixed(cost.withWindow.writeUnitsByItem['cursor and lease'] ?? 0, 1)} units a cycle against ${fixed(cost.withAlerts.writeUnitsByItem['cursor and lease'] ?? 0, 1)}.`,
   ].join('\n');
 }
 

@@ -44,6 +44,7 @@ const TITLES: Record<AlertType, string> = {
   nft_transfer: 'NFT movement',
   contract_log: 'Log printed by a watched contract',
   contract_call: 'Call to a watched contract',
+  window_threshold: 'Window crossing (failed vault calls in 10 minutes)',
   retraction: 'Retraction after a reorg',
   deep_reorg: 'Deep reorg (for the operator)',
   sms_digest: 'SMS digest (for SMS subscribers only)',

@@ -72,6 +72,22 @@ export const DEMO_STEPS: readonly DemoStep[] = [
       ]),
   },
   {
+    says: 'a block carries a second failed withdrawal from the vault, 8 seconds later: 2 in 10 minutes sets off the window "vault failures"',
+    shows: ['contract_call', 'window_threshold'],
+    act: (chain) =>
+      chain.mine([
+        coinbase(),
+        contractCall({
+          contractId: DEMO.vault,
+          functionName: 'withdraw',
+          sender: DEMO.alice,
+          status: 'abort_by_response',
+          args: [Cl.uint(7_000_000)],
+          result: Cl.error(Cl.uint(102)),
+        }),
+      ]),
+  },
+  {
     says: 'a block carries a payout by the vault: 5 STX to alice inside the call, 0.5 sBTC minted to her, and a badge NFT',
     shows: ['stx_transfer', 'ft_transfer', 'nft_transfer'],
     act: (chain) =>

@@ -17,6 +17,8 @@ import { ApiBackoffError } from './api-backoff';
 import type { DeliveryStage } from './delivery-stage';
 import { CursorConflictError } from './ports';
 import { confirmOnNewChain, retractionsFor } from './retractions';
+import { advanceWindows } from './window-stage';
+import { rollbackWindows } from './window-state';
 import type { RunLease } from './run-lease';
 
 export interface ScanPlan {
@@ -113,10 +115,16 @@ export class BlockScanner {
     return 'caught-up';
   }
 
-  /** match → deliver → advance: the block's alerts, then the retractions its height makes due, then the cursor. */
+  /**
+   * match → deliver → advance: the block's alerts and its windows' crossings (window-stage.ts), then the
+   * retractions its height makes due, then the cursor, which carries the windows' counts past the block.
+   */
   private async apply(block: Block, events: ReadonlyMap<string, TxEvents>): Promise<void> {
     const { state, telemetry } = this.deps;
-    const alerts: ChainAlert[] = blockAlerts(block, events, this.plan.rules, this.plan.network);
+    const { network, rules } = this.plan;
+    const found = blockAlerts(block, events, rules, network);
+    const windows = advanceWindows(rules.windows, this.keeper.head()?.windows, block.header, found, network);
+    const alerts: ChainAlert[] = [...windows.sent, ...windows.alerts];
     const report = await this.delivery.deliver(alerts);
 
     // Alerts of a replaced block that the new chain carries again are confirmed, not retracted.
@@ -133,7 +141,7 @@ export class BlockScanner {
     await this.keeper.blockDone(
       block.header,
       alerts.map((a) => a.key),
-      pending,
+      { pendingRetractions: pending, windows: windows.states },
     );
     this.blocksScanned += 1;
     telemetry.log('debug', 'block scanned', {
@@ -155,7 +163,16 @@ export class BlockScanner {
       depth: rollback.from - rollback.to.height,
       alertsToRecheck: rollback.alertsToRecheck,
     });
-    await this.keeper.rewind(rollback.to);
+    // The windows go back to the fork point too: the replaced blocks' matches leave them.
+    const windows = rollbackWindows(this.keeper.cursor?.windows, rollback.to.height);
+    if (windows.inexact.length > 0) {
+      this.deps.telemetry.log('warn', 'a reorg deeper than the windows keep: their counts may miss matches below the fork', {
+        windows: windows.inexact,
+        forkHeight: rollback.to.height,
+      });
+    }
+    const { windows: _replaced, ...to } = rollback.to;
+    await this.keeper.rewind(windows.states ? { ...to, windows: windows.states } : to);
   }
 
   private nextHeight(): number {

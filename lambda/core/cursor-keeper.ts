@@ -8,7 +8,7 @@
 // doubles none: the next run rescans from the stored cursor, and the alert claims say `sent` for every
 // alert already delivered.
 import { UNKNOWN_BLOCK_HASH, type BlockHeader } from './domain';
-import type { Cursor, CursorPosition, PendingRetractions, ScannedBlock, StateStore, Telemetry } from './ports';
+import type { Cursor, CursorPosition, ScannedBlock, StateStore, Telemetry } from './ports';
 import type { RunLease } from './run-lease';
 
 /** A catch-up writes the cursor at least this often, so a run killed mid-way rescans at most this many blocks. */
@@ -42,10 +42,20 @@ export class CursorKeeper {
     return head ? head.height + 1 : firstHeight;
   }
 
-  /** A block's alerts are all delivered: the scan is past it. Written at the next checkpoint. */
-  async blockDone(header: BlockHeader, alertKeys: string[], pendingRetractions: PendingRetractions | undefined): Promise<void> {
+  /**
+   * A block's alerts are all delivered: the scan is past it. Written at the next checkpoint, with what the
+   * cursor carries past it (retractions still pending, the windows' counts).
+   */
+  async blockDone(header: BlockHeader, alertKeys: string[], carried: Pick<CursorPosition, 'pendingRetractions' | 'windows'>): Promise<void> {
     this.unsaved.push({ height: header.height, hash: header.hash, parentHash: header.parentHash ?? UNKNOWN_BLOCK_HASH, alertKeys });
-    this.progress = { height: header.height, hash: header.hash, time: header.time, ...(pendingRetractions ? { pendingRetractions } : {}) };
+    const { pendingRetractions, windows } = carried;
+    this.progress = {
+      height: header.height,
+      hash: header.hash,
+      time: header.time,
+      ...(pendingRetractions ? { pendingRetractions } : {}),
+      ...(windows ? { windows } : {}),
+    };
     if (this.unsaved.length >= CHECKPOINT_BLOCKS) await this.save();
   }
 

@@ -3,6 +3,7 @@
 import type { ApiDeprecation, Block, BlockHeader, ChainTip, ContractStatus, TxEvents } from './domain';
 import type { OutgoingAlert } from './outgoing-alert';
 import type { SmsTallyStore } from './sms-tally';
+import type { WindowStates } from './window-state';
 
 /** What to read of one transaction beyond the block's list: its events, its call's arguments and result, or both. */
 export interface TxReadRequest {
@@ -42,24 +43,23 @@ export interface ChainApi {
 }
 
 // ---- state ----
-
 /**
  * Alerts of blocks that a reorg replaced, waiting to be confirmed on the new chain or retracted once the
- * rescan reaches `untilHeight` (the height the old chain had reached, plus a grace of a few blocks). Kept with the cursor so that a crash
- * mid-rescan loses none of them.
+ * rescan reaches `untilHeight` (the old chain's height plus a grace of a few blocks). Kept with the cursor so that a crash mid-rescan loses none.
  */
 export interface PendingRetractions {
   untilHeight: number;
   keys: string[];
 }
 
-/** What a cursor write sets. */
 export interface CursorPosition {
   height: number;
   hash: string;
   /** Unix seconds of the block (for ChainLagSeconds between blocks). */
   time: number;
   pendingRetractions?: PendingRetractions;
+  /** The windows' counts as of this block (window-state.ts): written with the cursor, so a crash counts nothing twice. */
+  windows?: WindowStates;
 }
 
 /** The scan cursor: the last block whose alerts are all delivered. */

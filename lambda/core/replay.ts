@@ -7,6 +7,8 @@ import type { WatchConfig } from './watch-config/watch-config-schema';
 import type { ChainApi, Clock } from './ports';
 import { BlockReadAhead } from './read-ahead';
 import { compileWatchRules } from './alert-kinds/rule-lists';
+import { advanceWindows } from './window-stage';
+import type { WindowStates } from './window-state';
 
 export interface ReplayRange {
   from: number;
@@ -48,10 +50,15 @@ export async function replayBlocks(
   const readAhead = new BlockReadAhead(chain, { rules }, clock);
   const total = range.to - range.from + 1;
   let alertCount = 0;
+  // Windows start empty at the first block, as a watch starting there would (block time: the same answers).
+  let windows: WindowStates | undefined;
   for (let height = range.from; height <= range.to; height += 1) {
     const read = await readAhead.take(height, { lastHeight: range.to, blocksLeft: range.to - height + 1, deadlineMs: Number.POSITIVE_INFINITY });
     if (read === null) throw new ReplayRangeError(`the API knows no block at height ${height}`);
-    const alerts = blockAlerts(read.block, read.events, rules, config.network);
+    const found = blockAlerts(read.block, read.events, rules, config.network);
+    const outcome = advanceWindows(rules.windows, windows, read.block.header, found, config.network);
+    windows = outcome.states;
+    const alerts = [...outcome.sent, ...outcome.alerts];
     alertCount += alerts.length;
     if (alerts.length > 0) await hooks.onAlerts(alerts);
     hooks.onBlockDone?.({ height, done: height - range.from + 1, total });

@@ -11,6 +11,8 @@ export const DEFAULT_SEVERITY: Severity = 'warning';
 export interface RuleMetaConfig {
   name?: string;
   severity?: Severity;
+  /** false: the rule only feeds a window (`windows`, see docs/windows.md); its own alerts are not sent. */
+  alert?: boolean;
 }
 
 /** The metadata an alert carries: `rule` is the rule's name, or a stable default made from what it watches. */

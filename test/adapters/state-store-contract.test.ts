@@ -170,6 +170,19 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     expect(await (await state.reopen()).readCursor()).toEqual({ ...at(403), version: 5 });
   });
 
+  it('keeps the windows\' counts with the cursor (150 KB of them beside 3,000 pending retractions), and drops them with a write that has none', async () => {
+    const state = await fresh();
+    const store = await state.reopen();
+    const tx = (h: number, i: number) => `0x${h.toString(16).padStart(60, '0')}${i.toString(16).padStart(4, '0')}`;
+    const entries = Array.from({ length: 750 }, (_, h) => ({ h, t: 1_700_000_000 + h, n: 2, v: '18446744073709551616', c: 2, tx: [tx(h, 0), tx(h, 1)], ...(h < 10 ? { d: 20 } : {}) }));
+    const windows = { 'treasury drain': { of: 'treasury outflows', entries, exactFrom: 3 } };
+    const keys = manyKeys(3_000);
+    await store.writeCursor({ ...at(750), windows, pendingRetractions: { untilHeight: 760, keys } }, null);
+    expect(await (await state.reopen()).readCursor()).toEqual({ ...at(750), version: 1, windows, pendingRetractions: { untilHeight: 760, keys } });
+    await store.writeCursor(at(751), 1);
+    expect(await (await state.reopen()).readCursor()).toEqual({ ...at(751), version: 2 });
+  });
+
   it('keeps an unsent SMS digest tally in a record of its own, null heights included, until it is cleared', async () => {
     const state = await fresh();
     const store = await state.reopen();

@@ -150,6 +150,7 @@ describe('the watch configs shipped in the repository', () => {
         'contractLogs',
         'transfers',
         'calls',
+        'windows',
         'startHeight',
         'confirmations',
         'maxBlocksPerRun',

@@ -33,6 +33,7 @@ describe('a valid watch config', () => {
         contractLogs: [],
         transfers: [],
         calls: [],
+        windows: [],
         startHeight: 'latest',
         confirmations: 0,
         maxBlocksPerRun: 500,
@@ -58,6 +59,7 @@ describe('a valid watch config', () => {
       confirmations: 3,
       maxBlocksPerRun: 50,
       smsPerRun: 2,
+      windows: [],
     };
     expect(parseWatchConfig(full)).toEqual({ ok: true, config: full });
   });

@@ -15,6 +15,7 @@ export type { ContractCallAlert } from './contract-call';
 export type { StxTransferAlert } from './stx-transfer';
 export type { FtTransferAlert } from './ft-transfer';
 export type { NftTransferAlert } from './nft-transfer';
+export type { WindowThresholdAlert } from './window-threshold';
 export type { ContractStatusAlert, ContractStatusSummaryAlert, DeepReorgAlert, RetractionAlert, SmsDigestAlert };
 
 export type Alert = ChainAlert | ContractStatusAlert | ContractStatusSummaryAlert | RetractionAlert | DeepReorgAlert | SmsDigestAlert;

@@ -8,6 +8,7 @@ import { ftTransferKind } from './ft-transfer';
 import { nftTransferKind } from './nft-transfer';
 import { stxTransferKind } from './stx-transfer';
 import { tokenTransferKind } from './token-transfer';
+import { windowThresholdKind } from './window-threshold';
 
 /** The alert a kind raises, read off its wording (each kind is written `satisfies ChainKind<ItsAlert>`). */
 export type AlertOf<K> = K extends { subject(alert: infer A): string } ? A : never;
@@ -24,6 +25,7 @@ export const chainKinds = chainKindMap({
   stx_transfer: stxTransferKind,
   ft_transfer: ftTransferKind,
   nft_transfer: nftTransferKind,
+  window_threshold: windowThresholdKind,
 });
 
 export type ChainAlertType = keyof typeof chainKinds;

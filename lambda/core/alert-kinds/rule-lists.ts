@@ -6,9 +6,10 @@ import { contractLogsList } from './contract-log-rules';
 import { contractsList } from './contract-status-rules';
 import type { AnyRuleList, CompiledRules, ShapeOutput, ShapesOf } from './rule-list';
 import { transfersList } from './transfer-rules';
+import { windowsList } from './window-rules';
 import { WATCHER_RULE } from '../rule-meta';
 
-export const ruleLists = [contractsList, addressesList, contractLogsList, transfersList, callsList] as const;
+export const ruleLists = [contractsList, addressesList, contractLogsList, transfersList, callsList, windowsList] as const;
 
 export type RuleLists = typeof ruleLists;
 

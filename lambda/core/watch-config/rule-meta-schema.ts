@@ -23,17 +23,21 @@ function nameSchema(reserved: readonly string[]) {
 const severity = z.enum(SEVERITIES, { error: `must be one of ${SEVERITIES.map((s) => `"${s}"`).join(', ')} (default "warning")` });
 
 /** Only the keys that were given: a rule with no metadata stays as it was written. */
-export function pickRuleMeta(input: { name?: string | undefined; severity?: (typeof SEVERITIES)[number] | undefined }): RuleMetaConfig {
+export function pickRuleMeta(input: { name?: string | undefined; severity?: (typeof SEVERITIES)[number] | undefined; alert?: boolean | undefined }): RuleMetaConfig {
   return {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.severity !== undefined ? { severity: input.severity } : {}),
+    ...(input.alert !== undefined ? { alert: input.alert } : {}),
   };
 }
+
+/** `"alert": false`: the rule feeds a window only (docs/windows.md). */
+const alertFlag = z.boolean({ error: 'must be true or false: false sends none of the rule\'s own alerts, only its windows\' (leave it out to send them)' });
 
 /** The metadata schemas, given the names reserved for default rule names (every registered list's). */
 export function ruleMetaParts(reserved: readonly string[]) {
   /** Spread into a rule's object schema: `z.strictObject({ ...meta.shape, contractId, … })`. */
-  const shape = { name: z.optional(nameSchema(reserved)), severity: z.optional(severity) };
+  const shape = { name: z.optional(nameSchema(reserved)), severity: z.optional(severity), alert: z.optional(alertFlag) };
   /** `{"name": …, "severity": …}` for a whole list of bare ids (`contractsRule`, `addressesRule`), without its comment. */
   const listRule = (list: string) => {
     const object = z.strictObject(
@@ -42,13 +46,15 @@ export function ruleMetaParts(reserved: readonly string[]) {
     );
     return z.optional(z.pipe(object, z.transform((value: z.output<typeof object>) => pickRuleMeta(value))));
   };
-  return { shape, listRule };
+  /** A name that must be given: a window is known by it (its alerts, its state). */
+  const requiredName = nameSchema(reserved);
+  return { shape, listRule, requiredName };
 }
 
 export type RuleMetaParts = ReturnType<typeof ruleMetaParts>;
 
 /** The keys a `…Rule` object may have, for "did you mean". */
-export const LIST_RULE_KEYS = ['$comment', 'name', 'severity'];
+export const LIST_RULE_KEYS = ['$comment', 'name', 'severity', 'alert'];
 
 /** The key order of a rule object whose schema spreads `meta.shape` first, for "did you mean". */
 export const keysOf = (shape: (meta: RuleMetaParts) => object) => Object.keys(shape(ruleMetaParts([])));

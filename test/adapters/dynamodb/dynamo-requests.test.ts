@@ -138,7 +138,7 @@ describe('conditions sent', () => {
     expect(dynamo).toHaveReceivedCommandWith(UpdateCommand, {
       TableName,
       Key: { pk: 'NET#mainnet', sk: 'CURSOR' },
-      UpdateExpression: 'SET #height = :height, #hash = :hash, #time = :time, #version = :version, #updatedAt = :updatedAt REMOVE #pending',
+      UpdateExpression: 'SET #height = :height, #hash = :hash, #time = :time, #version = :version, #updatedAt = :updatedAt REMOVE #pending, #windows',
       ConditionExpression: 'attribute_not_exists(#version)',
       ExpressionAttributeValues: { ':height': 1, ':hash': '0x01', ':time': 5, ':version': 1, ':updatedAt': new Date(now).toISOString() },
     });
@@ -158,7 +158,7 @@ describe('conditions sent', () => {
     dynamo.on(UpdateCommand).resolves({});
     await store().writeCursor({ height: 2, hash: '0x02', time: 6 }, 7, { releaseLeaseOf: 'run-a' });
     expect(dynamo).toHaveReceivedCommandWith(UpdateCommand, {
-      UpdateExpression: expect.stringMatching(/ REMOVE #pending, #owner, #leaseUntil, #acquiredAt$/),
+      UpdateExpression: expect.stringMatching(/ REMOVE #pending, #windows, #owner, #leaseUntil, #acquiredAt$/),
       ConditionExpression: '#version = :expected AND (attribute_not_exists(#owner) OR #owner = :me)',
       ExpressionAttributeValues: expect.objectContaining({ ':expected': 7, ':me': 'run-a' }),
     });
