@@ -5,6 +5,7 @@
 import type { Block, Network, TxEvents } from './domain';
 import type { ChainAlert } from './alert-kinds/alert';
 import { deepReorgKind } from './alert-kinds/deep-reorg';
+import { cooldownSummaryKind } from './alert-kinds/cooldown-summary';
 import type { WatchRules } from './alert-kinds/rule-lists';
 import { blockAlerts } from './block-alerts';
 import { clearBlockStall, recordBlockFailure } from './block-stalls';
@@ -17,6 +18,7 @@ import type { DeliveryStage } from './delivery-stage';
 import { CursorConflictError } from './ports';
 import { confirmOnNewChain, retractionsFor } from './retractions';
 import type { RunLease } from './run-lease';
+import { quietBlock, rulePolicies, type RulePolicies } from './rule-quiet';
 
 export interface ScanPlan {
   network: Network;
@@ -49,6 +51,8 @@ export class BlockScanner {
   private readonly follower: ChainFollower;
   private readonly keeper: CursorKeeper;
   private readonly delivery: DeliveryStage;
+  /** Rules' cooldowns and mutes (rule-quiet.ts), by rule name. */
+  private readonly policies: RulePolicies;
 
   constructor(
     private readonly deps: CycleDeps,
@@ -59,6 +63,7 @@ export class BlockScanner {
     this.follower = new ChainFollower(deps, plan);
     this.keeper = stages.keeper;
     this.delivery = stages.delivery;
+    this.policies = rulePolicies(plan.rules);
   }
 
   async run(): Promise<ScanResult> {
@@ -111,11 +116,18 @@ export class BlockScanner {
     return 'caught-up';
   }
 
-  /** match → deliver → advance: the block's alerts, then the retractions its height makes due, then the cursor. */
+  /**
+   * match → quiet → deliver → advance: the block's alerts less those its rules' cooldowns hold or mutes
+   * silence (recorded, never sent), after the summaries of the cooldowns its time ends; then the retractions
+   * its height makes due, then the cursor.
+   */
   private async apply(block: Block, events: ReadonlyMap<string, TxEvents>): Promise<void> {
     const { state, telemetry } = this.deps;
     const alerts: ChainAlert[] = blockAlerts(block, events, this.plan.rules, this.plan.network);
-    const report = await this.delivery.deliver(alerts);
+    const quiet = quietBlock(this.keeper.head()?.quiet, block.header, alerts, this.policies);
+    const summaries = quiet.ended.map((ended) => cooldownSummaryKind.build(ended, this.plan.network));
+    const report = await this.delivery.deliver([...summaries, ...quiet.send]);
+    for (const { alert, state: recorded, reason } of quiet.quieted) await state.recordQuietAlert(alert.key, this.deps.clock.now(), alert, recorded, reason);
 
     // Alerts of a replaced block that the new chain carries again are confirmed, not retracted.
     let pending = confirmOnNewChain(
@@ -132,6 +144,7 @@ export class BlockScanner {
       block.header,
       alerts.map((a) => a.key),
       pending,
+      quiet.state,
     );
     this.blocksScanned += 1;
     telemetry.log('debug', 'block scanned', {
@@ -139,6 +152,7 @@ export class BlockScanner {
       transactions: block.transactions.length,
       alerts: alerts.length,
       published: report.published.length,
+      quieted: quiet.quieted.length,
     });
   }
 

@@ -9,6 +9,7 @@
 // alert already delivered.
 import { UNKNOWN_BLOCK_HASH, type BlockHeader } from './domain';
 import type { Cursor, CursorPosition, PendingRetractions, ScannedBlock, StateStore, Telemetry } from './ports';
+import type { QuietState } from './quiet-state';
 import type { RunLease } from './run-lease';
 
 /** A catch-up writes the cursor at least this often, so a run killed mid-way rescans at most this many blocks. */
@@ -42,10 +43,19 @@ export class CursorKeeper {
     return head ? head.height + 1 : firstHeight;
   }
 
-  /** A block's alerts are all delivered: the scan is past it. Written at the next checkpoint. */
-  async blockDone(header: BlockHeader, alertKeys: string[], pendingRetractions: PendingRetractions | undefined): Promise<void> {
+  /**
+   * A block's alerts are all delivered: the scan is past it, with what rules' cooldowns and mutes hold after
+   * it (rule-quiet.ts). Written at the next checkpoint.
+   */
+  async blockDone(header: BlockHeader, alertKeys: string[], pendingRetractions: PendingRetractions | undefined, quiet?: QuietState): Promise<void> {
     this.unsaved.push({ height: header.height, hash: header.hash, parentHash: header.parentHash ?? UNKNOWN_BLOCK_HASH, alertKeys });
-    this.progress = { height: header.height, hash: header.hash, time: header.time, ...(pendingRetractions ? { pendingRetractions } : {}) };
+    this.progress = {
+      height: header.height,
+      hash: header.hash,
+      time: header.time,
+      ...(pendingRetractions ? { pendingRetractions } : {}),
+      ...(quiet ? { quiet } : {}),
+    };
     if (this.unsaved.length >= CHECKPOINT_BLOCKS) await this.save();
   }
 

@@ -3,6 +3,7 @@
 import type { ApiDeprecation, Block, BlockHeader, ChainTip, ContractStatus, TxEvents } from './domain';
 import type { OutgoingAlert } from './outgoing-alert';
 import type { SmsTallyStore } from './sms-tally';
+import type { AlertRecordState, QuietCursorPart, QuietRecordStore, QuietRecordWrites } from './quiet-state';
 
 /** What to read of one transaction beyond the block's list: its events, its call's arguments and result, or both. */
 export interface TxReadRequest {
@@ -44,9 +45,8 @@ export interface ChainApi {
 // ---- state ----
 
 /**
- * Alerts of blocks that a reorg replaced, waiting to be confirmed on the new chain or retracted once the
- * rescan reaches `untilHeight` (the height the old chain had reached, plus a grace of a few blocks). Kept with the cursor so that a crash
- * mid-rescan loses none of them.
+ * Alerts of blocks that a reorg replaced, waiting to be confirmed on the new chain or retracted once the rescan reaches
+ * `untilHeight` (the height the old chain had reached, plus a grace of a few blocks). Kept with the cursor so that a crash mid-rescan loses none of them.
  */
 export interface PendingRetractions {
   untilHeight: number;
@@ -54,7 +54,7 @@ export interface PendingRetractions {
 }
 
 /** What a cursor write sets. */
-export interface CursorPosition {
+export interface CursorPosition extends QuietCursorPart {
   height: number;
   hash: string;
   /** Unix seconds of the block (for ChainLagSeconds between blocks). */
@@ -101,10 +101,10 @@ export type ClaimOutcome = 'claimed' | 'stale' | 'sent' | 'in-flight' | 'parked'
 
 export interface AlertRecordSummary {
   key: string;
-  state: 'pending' | 'sent' | 'retracted' | 'parked';
+  state: AlertRecordState;
   /** The alert JSON as published (or as refused, when parked), kept so that a retraction can name what it retracts. */
   alert?: unknown;
-  /** Why a parked alert could not be delivered. */
+  /** Why a parked alert could not be delivered; why a held or muted one was not sent. */
   reason?: string;
 }
 
@@ -116,7 +116,7 @@ export interface AlertClaim {
 
 /** An alert's delivery record as a store keeps it. */
 export interface StoredAlertRecord {
-  state: 'pending' | 'sent' | 'retracted' | 'parked';
+  state: AlertRecordState;
   /** The claim, while pending (records written before claim ids existed may lack the id). */
   claim?: { claimedAt: number; claimId?: string };
   alert?: unknown;
@@ -131,7 +131,7 @@ export type ConditionalWrite = { written: true } | { written: false; found: Stor
  * over them (claimed, stale, in flight, sent, parked) live once, in core/alert-claims.ts. A record past its
  * expiry counts as absent everywhere.
  */
-export interface AlertRecordStore {
+export interface AlertRecordStore extends QuietRecordWrites {
   readAlertRecord(key: string): Promise<StoredAlertRecord | null>;
   /** Writes the claim only if there is no live record or it is retracted. */
   createClaim(key: string, claim: AlertClaim, nowMs: number): Promise<ConditionalWrite>;
@@ -166,7 +166,7 @@ export class CursorConflictError extends Error {
   }
 }
 
-export interface StateStore extends SmsTallyStore {
+export interface StateStore extends SmsTallyStore, QuietRecordStore {
   /** Take the run lease for `ttlMs`; false when another owner holds an unexpired lease. */
   acquireLease(owner: string, nowMs: number, ttlMs: number): Promise<boolean>;
   /** Give the lease back (only if `owner` still holds it). */

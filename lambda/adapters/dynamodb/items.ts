@@ -8,6 +8,23 @@ import type { ItemKey } from './keys';
 const height = z.int().check(z.nonnegative());
 const nonEmpty = z.string().check(z.minLength(1));
 
+const heightOrNull = z.nullable(height);
+const heldMatch = z.object({ key: nonEmpty, tx_id: z.string(), block_height: height });
+const tally = {
+  rule: nonEmpty,
+  severity: z.enum(['critical', 'warning', 'info']),
+  held: z.int().check(z.nonnegative()),
+  first: z.array(heldMatch),
+  fromHeight: heightOrNull,
+  toHeight: heightOrNull,
+  until: z.number(),
+};
+const quietItem = z.object({
+  throughHeight: height,
+  cooldowns: z.array(z.object({ ...tally, startedBy: nonEmpty, startedAt: z.number(), minutes: z.int().check(z.positive()) })),
+  mutes: z.array(z.object(tally)),
+});
+
 export const cursorItem = z.object({
   height,
   hash: nonEmpty,
@@ -22,7 +39,8 @@ export const cursorItem = z.object({
       digest: z.optional(nonEmpty),
     }),
   ),
-
+  /** What rules' cooldowns and mutes hold (core/quiet-state.ts). */
+  quiet: z.optional(quietItem),
 });
 
 export const scannedBlockItem = z.object({
@@ -69,6 +87,8 @@ export const alertItem = z.discriminatedUnion('state', [
   z.object({ state: z.literal('sent'), sentAt: z.optional(z.number()), ...alertItemCommon }),
   z.object({ state: z.literal('retracted'), retractedAt: z.optional(z.number()), ...alertItemCommon }),
   z.object({ state: z.literal('parked'), parkedAt: z.optional(z.number()), reason: z.string(), ...alertItemCommon }),
+  z.object({ state: z.literal('held'), heldAt: z.optional(z.number()), reason: z.string(), ...alertItemCommon }),
+  z.object({ state: z.literal('muted'), heldAt: z.optional(z.number()), reason: z.string(), ...alertItemCommon }),
 ]);
 
 export type AlertItem = z.infer<typeof alertItem>;
@@ -100,6 +120,7 @@ export function toCursor(item: z.infer<typeof cursorItem>): Cursor {
   if (item.pendingRetractions) {
     cursor.pendingRetractions = { untilHeight: item.pendingRetractions.untilHeight, keys: item.pendingRetractions.keys };
   }
+  if (item.quiet) cursor.quiet = structuredClone(item.quiet);
   return cursor;
 }
 
@@ -130,6 +151,13 @@ export function cursorUpdate(
     set.push('#pending = :pending');
   } else {
     remove.push('#pending');
+  }
+  names['#quiet'] = 'quiet';
+  if (cursor.quiet) {
+    values[':quiet'] = structuredClone(cursor.quiet);
+    set.push('#quiet = :quiet');
+  } else {
+    remove.push('#quiet');
   }
   const conditions = [expectedVersion === null ? 'attribute_not_exists(#version)' : '#version = :expected'];
   if (expectedVersion !== null) values[':expected'] = expectedVersion;
