@@ -2,7 +2,6 @@
 // the cursor carries, core/quiet-state.ts), and the warning `--check` gives for a mute already over.
 import type { HeldMatch, QuietState, QuietTally } from '../core/quiet-state';
 import { isoTime, QUIET_LISTED, type RulePolicies } from '../core/rule-quiet';
-import { plural } from '../core/alert-kinds/rule-words';
 
 /** `12 matches held (blocks 100–120); first: key (tx 0x…), …`. */
 function heldWords(t: QuietTally | undefined): string {
@@ -10,7 +9,7 @@ function heldWords(t: QuietTally | undefined): string {
   const blocks = t.fromHeight === t.toHeight ? `block ${t.fromHeight}` : `blocks ${t.fromHeight}–${t.toHeight}`;
   const listed = t.first.slice(0, 3).map((h: HeldMatch) => h.key);
   const more = t.held - listed.length;
-  return `${plural(t.held, 'match')} held (${blocks}): ${listed.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  return `${t.held} match${t.held === 1 ? '' : 'es'} held (${blocks}): ${listed.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 function until(seconds: number, nowMs: number): string {
