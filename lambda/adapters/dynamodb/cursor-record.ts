@@ -111,5 +111,6 @@ function cursorToWrite(next: CursorPosition, expectedVersion: number | null): Cu
   if (next.pendingRetractions) {
     written.pendingRetractions = { untilHeight: next.pendingRetractions.untilHeight, keys: [...next.pendingRetractions.keys] };
   }
+  if (next.quiet) written.quiet = structuredClone(next.quiet);
   return written;
 }
