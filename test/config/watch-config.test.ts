@@ -432,6 +432,12 @@ describe('rule names and severities', () => {
     ]));
   });
 
+  it('takes no cooldown on contractsRule, and says to mute it instead', () => {
+    expect(problemsOf({ ...minimal, contractsRule: { cooldownMinutes: 30 } })).toEqual([
+      expect.stringMatching(/^\$\.contractsRule\.cooldownMinutes: is not taken here: .*"mutedUntil" quiets them/),
+    ]);
+  });
+
   it('rejects an smsPerRun outside 0 to 100', () => {
     expect(problemsOf(withField('smsPerRun', 101))).toEqual([expect.stringMatching(/^\$\.smsPerRun: must be a whole number from 0 to 100/)]);
   });

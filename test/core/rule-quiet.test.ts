@@ -102,3 +102,23 @@ describe('a reorg over quieted alerts', () => {
     expect(await h.state.getAlertRecord(`token_transfer:${held[0]!.txId}`)).toMatchObject({ state: 'held' });
   });
 });
+
+describe('a muted contractsRule', () => {
+  it('records status changes as muted and sends none while the last block\'s time is before its end, and stores the statuses all the same', async () => {
+    const chain = new MemoryChain(100, 1, 1_800_000_000 - 1_000); // block 100 at the harness clock's time
+    const token = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-token';
+    const status = (n: number, state: string) => chain.statuses.set(token, { contractId: token, found: true, status: state, txId: `0x0${n}`, blockHeight: 90 + n });
+    status(1, 'success');
+    const h = harness(chain, config({ contracts: [token], contractsRule: { mutedUntil: iso(1_800_000_030) } } as never));
+    await h.run(); // no block yet: the clock's time, within the mute
+    expect(await h.state.getAlertRecord(`contract_status:${token}:1`)).toMatchObject({ state: 'muted' });
+
+    status(2, 'abort_by_response');
+    for (let i = 0; i < 4; i++) chain.mine(); // 101–104: the last one's time is past the mute
+    await h.run(); // its status check still sees block 100's time: muted
+    expect(h.publisher.keys()).toEqual([]);
+    status(3, 'success');
+    await h.run();
+    expect(h.publisher.keys()).toEqual([`contract_status:${token}:3`]);
+  });
+});

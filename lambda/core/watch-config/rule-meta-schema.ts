@@ -58,9 +58,11 @@ export function ruleMetaParts(reserved: readonly string[]) {
     mutedUntil: z.optional(mutedUntil),
   };
   /** `{"name": …, "severity": …}` for a whole list of bare ids (`contractsRule`, `addressesRule`), without its comment. */
-  const listRule = (list: string) => {
+  /** `noCooldown`: why the list takes no `cooldownMinutes` (its alerts are not found in blocks). */
+  const listRule = (list: string, noCooldown?: string) => {
+    const cooldown = noCooldown === undefined ? {} : { cooldownMinutes: z.optional(z.never({ error: noCooldown })) };
     const object = z.strictObject(
-      { $comment: comment, ...shape },
+      { $comment: comment, ...shape, ...cooldown },
       { error: `must be an object like {"name": "…", "severity": "critical"} naming every alert of "${list}"` },
     );
     return z.optional(z.pipe(object, z.transform((value: z.output<typeof object>) => pickRuleMeta(value))));
