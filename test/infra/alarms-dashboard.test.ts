@@ -149,6 +149,7 @@ describe('dashboard', () => {
       'retraction',
       'deep_reorg',
       'sms_digest',
+      'cooldown_summary',
     ]);
   });
 
