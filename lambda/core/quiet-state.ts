@@ -2,6 +2,7 @@
 // "Cooldowns and mutes"): kept with the cursor, so that it moves with the scan. A crash rescans from the stored
 // cursor with the state as it was there, and decides every alert again the same way.
 import type { Severity } from './rule-meta';
+import type { CarriedFields } from './alert-kinds/kind';
 
 /** A match held back, as a summary and `--status` list it. */
 export interface HeldMatch {
@@ -31,6 +32,8 @@ export interface CooldownTally extends QuietTally {
   /** Unix seconds (block time): the first block at or past it ends the cooldown and sends the summary. */
   until: number;
   minutes: number;
+  /** What the starting alert is filtered on (its address, asset, contract): the summary carries it too. */
+  carried?: CarriedFields;
 }
 
 /** A mute's tally: kept for `--status` while the mute lasts and for a day after (block time). */

@@ -7,6 +7,7 @@
 // outage holds what a live run would have held, and `--replay` gives the same answer. Near the tip the two
 // differ by the few seconds a block takes to be scanned (docs/rules-and-conditions.md says why).
 import type { ChainAlert } from './alert-kinds/alert';
+import { chainKindOf } from './alert-kinds/chain-kinds';
 import type { EndedCooldown } from './alert-kinds/cooldown-summary';
 import type { CooldownTally, MuteTally, QuietRecordState, QuietState, QuietTally } from './quiet-state';
 import { SEVERITIES, type RuleMeta, type RuleQuiet } from './rule-meta';
@@ -130,6 +131,7 @@ function startCooldown(alert: ChainAlert, time: number, minutes: number): Cooldo
     first: [],
     fromHeight: null,
     toHeight: null,
+    carried: chainKindOf(alert).chain.retraction.carried(alert),
   };
 }
 

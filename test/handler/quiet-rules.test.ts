@@ -78,6 +78,7 @@ describe('the handler with a cooldown and a mute', () => {
     const held = fake.chain.mine([2, 3, 4].map((amount) => transfer({ from: treasury, to: fakeAddress('x'), amount })), { time: T0 + 60 });
     await handler({}, lambdaContext('quiet-1'));
     expect(alertsOf(published).map((a) => a.key)).toEqual([`token_transfer:${first.txs[0]!.txId}`]);
+    const startedBy = published[0];
     expect((await store().readCursor())?.quiet?.cooldowns).toEqual([expect.objectContaining({ rule: 'Treasury out', held: 3, minutes: 5 })]);
     expect(await store().getAlertRecord(`token_transfer:${held.txs[1]!.txId}`)).toMatchObject({ state: 'held' });
 
@@ -86,6 +87,12 @@ describe('the handler with a cooldown and a mute', () => {
     await handler({}, lambdaContext('quiet-3'));
     const summaries = alertsOf(published).filter((a) => a.type === 'cooldown_summary');
     expect(summaries).toEqual([expect.objectContaining({ rule: 'Treasury out', held: 3, started_by: `token_transfer:${first.txs[0]!.txId}` })]);
+    // Filtered like the alert that started the cooldown: a subscriber who got that one gets its summary.
+    const filteredOn = (e: PublishBatchRequestEntry | undefined) =>
+      Object.fromEntries(['rule', 'severity', 'address', 'asset_id', 'contract_id'].map((name) => [name, e?.MessageAttributes?.[name]?.StringValue]));
+    const summaryEntry = published.find((e) => e.MessageAttributes?.type?.StringValue === 'cooldown_summary');
+    expect(filteredOn(summaryEntry)).toEqual(filteredOn(startedBy));
+    expect(filteredOn(summaryEntry).address).toBeDefined();
     expect((await store().readCursor())?.quiet?.cooldowns ?? []).toEqual([]);
   });
 

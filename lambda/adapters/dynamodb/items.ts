@@ -9,6 +9,7 @@ const height = z.int().check(z.nonnegative());
 const nonEmpty = z.string().check(z.minLength(1));
 
 const heightOrNull = z.nullable(height);
+const optionalText = z.optional(z.string());
 const heldMatch = z.object({ key: nonEmpty, tx_id: z.string(), block_height: height });
 const tally = {
   rule: nonEmpty,
@@ -21,7 +22,15 @@ const tally = {
 };
 const quietItem = z.object({
   throughHeight: height,
-  cooldowns: z.array(z.object({ ...tally, startedBy: nonEmpty, startedAt: z.number(), minutes: z.int().check(z.positive()) })),
+  cooldowns: z.array(
+    z.object({
+      ...tally,
+      startedBy: nonEmpty,
+      startedAt: z.number(),
+      minutes: z.int().check(z.positive()),
+      carried: z.optional(z.object({ recipient: optionalText, contract_id: optionalText, address: optionalText, asset_id: optionalText })),
+    }),
+  ),
   mutes: z.array(z.object(tally)),
 });
 

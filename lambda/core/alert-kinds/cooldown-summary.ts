@@ -6,10 +6,11 @@ import type { AlertBase } from './alert-base';
 import { fields, id, networkName } from '../render/email-parts';
 import { formatCount } from '../render/stx-amount';
 import type { CooldownTally, HeldMatch } from '../quiet-state';
-import type { WatcherKind } from './kind';
+import type { CarriedFields, FilterAttributes, WatcherKind } from './kind';
 import { SAMPLE_TX_ID } from './samples';
 
-export interface CooldownSummaryAlert extends AlertBase {
+/** Also what the alert that started the cooldown was filtered on (its address, asset, contract), so the same subscribers get it. */
+export interface CooldownSummaryAlert extends AlertBase, CarriedFields {
   type: 'cooldown_summary';
   cooldown_minutes: number;
   /** The key of the alert that went out and started the cooldown. */
@@ -67,6 +68,7 @@ export const cooldownSummaryKind = {
     from_height: tally.fromHeight,
     to_height: tally.toHeight,
     ended_at_height: endedAtHeight,
+    ...(tally.carried ?? {}),
     rule: tally.rule,
     severity: tally.severity,
   }),
@@ -93,7 +95,14 @@ export const cooldownSummaryKind = {
     ['First', a.held_alerts.map((h) => id(h.tx_id)).slice(0, 3).join(', ') || 'none'],
   ],
   link: () => null,
-  attributes: () => ({}),
+  attributes(a): FilterAttributes {
+    return {
+      ...(a.contract_id ? { contract_id: a.contract_id } : {}),
+      ...(a.recipient ? { address: a.recipient } : {}),
+      ...(a.address ? { address: a.address } : {}),
+      ...(a.asset_id ? { asset_id: a.asset_id } : {}),
+    };
+  },
 
   sample: {
     type: 'cooldown_summary',
@@ -109,6 +118,8 @@ export const cooldownSummaryKind = {
     from_height: 123451,
     to_height: 123620,
     ended_at_height: 123622,
+    address: 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.sbtc-vault',
+    asset_id: 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token::sbtc-token',
     rule: 'sBTC leaving the vault',
     severity: 'critical',
   },
