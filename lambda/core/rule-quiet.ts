@@ -13,7 +13,7 @@ import type { CooldownTally, MuteTally, QuietRecordState, QuietState, QuietTally
 import { SEVERITIES, type RuleMeta, type RuleQuiet } from './rule-meta';
 
 /** How many held matches a summary and `--status` name; the rest are counted. */
-export const QUIET_LISTED = 10;
+export const QUIET_LISTED = 5;
 /** A mute's tally stays this long after the mute ends (block time), for `--status`. */
 export const MUTE_TALLY_KEPT_SECONDS = 86_400;
 

@@ -99,7 +99,7 @@ describe('the CLI with a cooldown and a mute', () => {
     expect(alerts.map((a) => a.type)).toEqual(['token_transfer', 'cooldown_summary']);
     expect(alerts[0]).toMatchObject({ rule: 'deposits', tx_id: deposit.txs[0]!.txId });
     expect(alerts[1]).toMatchObject({ rule: 'treasury outflow', severity: 'critical', held: 40, from_height: 3, to_height: 6, ended_at_height: 8 });
-    expect((alerts[1]!.held_alerts as { tx_id: string }[]).map((h) => h.tx_id)).toEqual(heldOutflows.slice(0, 10));
+    expect((alerts[1]!.held_alerts as { tx_id: string }[]).map((h) => h.tx_id)).toEqual(heldOutflows.slice(0, 5));
 
     const again = await runCli([...args, '--once', '--json'], env, { timeoutMs: 30_000 });
     expect(jsonLines(again.stdout)).toEqual([]);
