@@ -48,6 +48,7 @@ const TITLES: Record<AlertType, string> = {
   retraction: 'Retraction after a reorg',
   deep_reorg: 'Deep reorg (for the operator)',
   sms_digest: 'SMS digest (for SMS subscribers only)',
+  cooldown_summary: 'What a rule\'s cooldown held back',
 };
 
 function demoJson(): Promise<Alert[]> {

@@ -18,6 +18,7 @@ import {
 /** The principals demo/watch.json names; the fake derives them from these labels, the same every run. */
 export const DEMO = {
   alice: fakeAddress('alice'),
+  relayer: fakeAddress('relayer'),
   vault: fakeContractId('vault'),
   sbtc: `${fakeContractId('sbtc-token', 'sbtc')}::sbtc-token`,
   badge: `${fakeContractId('badges', 'nft')}::badge`,
@@ -125,5 +126,17 @@ export const DEMO_STEPS: readonly DemoStep[] = [
       '(on mainnet, a fork deeper than its 1,000-block window); the vault deployment is gone with it',
     shows: ['deep_reorg', 'contract_status'],
     act: (chain) => chain.reorg(chain.height - (DEMO_START_HEIGHT - 1), Array.from({ length: chain.height - DEMO_START_HEIGHT + 2 }, () => [coinbase()])),
+  },
+  {
+    says:
+      'the relayer pays out 1 STX, then 4 more within the minute, then the chain grows past the minute: its rule ' +
+      '("cooldownMinutes": 1) alerts once, holds the 4 and sums them up in one alert',
+    shows: ['token_transfer', 'cooldown_summary'],
+    act: (chain) => {
+      const pay = (amount: number) => transfer({ from: DEMO.relayer, to: fakeAddress('bob'), amount: BigInt(amount) * 1_000_000n });
+      chain.mine([coinbase(), pay(1)]);
+      chain.mine([coinbase(), pay(2), pay(3), pay(4), pay(5)]);
+      chain.mineEmpty(8);
+    },
   },
 ];

@@ -5,6 +5,7 @@
 import type { Block, Network, TxEvents } from './domain';
 import type { ChainAlert } from './alert-kinds/alert';
 import { deepReorgKind } from './alert-kinds/deep-reorg';
+import { cooldownSummaryKind } from './alert-kinds/cooldown-summary';
 import type { WatchRules } from './alert-kinds/rule-lists';
 import { blockAlerts } from './block-alerts';
 import { clearBlockStall, recordBlockFailure } from './block-stalls';
@@ -20,6 +21,7 @@ import { confirmOnNewChain, retractionsFor } from './retractions';
 import { advanceWindows } from './window-stage';
 import { rollbackWindows } from './window-state';
 import type { RunLease } from './run-lease';
+import { quietBlock, rulePolicies, type RulePolicies } from './rule-quiet';
 
 export interface ScanPlan {
   network: Network;
@@ -52,6 +54,8 @@ export class BlockScanner {
   private readonly follower: ChainFollower;
   private readonly keeper: CursorKeeper;
   private readonly delivery: DeliveryStage;
+  /** Rules' cooldowns and mutes (rule-quiet.ts), by rule name. */
+  private readonly policies: RulePolicies;
 
   constructor(
     private readonly deps: CycleDeps,
@@ -62,6 +66,7 @@ export class BlockScanner {
     this.follower = new ChainFollower(deps, plan);
     this.keeper = stages.keeper;
     this.delivery = stages.delivery;
+    this.policies = rulePolicies(plan.rules);
   }
 
   async run(): Promise<ScanResult> {
@@ -116,16 +121,22 @@ export class BlockScanner {
   }
 
   /**
-   * match → deliver → advance: the block's alerts and its windows' crossings (window-stage.ts), then the
-   * retractions its height makes due, then the cursor, which carries the windows' counts past the block.
+   * match → windows → quiet → deliver → advance: the block's alerts and its windows' crossings
+   * (window-stage.ts), less those their rules' cooldowns hold or mutes silence (recorded, never sent), after the
+   * summaries of the cooldowns its time ends (rule-quiet.ts); then the retractions its height makes due, then
+   * the cursor, which carries the windows' counts and the quiet state past the block.
    */
   private async apply(block: Block, events: ReadonlyMap<string, TxEvents>): Promise<void> {
     const { state, telemetry } = this.deps;
     const { network, rules } = this.plan;
+    const head = this.keeper.head();
     const found = blockAlerts(block, events, rules, network);
-    const windows = advanceWindows(rules.windows, this.keeper.head()?.windows, block.header, found, network);
+    const windows = advanceWindows(rules.windows, head?.windows, block.header, found, network);
     const alerts: ChainAlert[] = [...windows.sent, ...windows.alerts];
-    const report = await this.delivery.deliver(alerts);
+    const quiet = quietBlock(head?.quiet, block.header, alerts, this.policies);
+    const summaries = quiet.ended.map((ended) => cooldownSummaryKind.build(ended, network));
+    const report = await this.delivery.deliver([...summaries, ...quiet.send]);
+    for (const { alert, state: recorded, reason } of quiet.quieted) await state.recordQuietAlert(alert.key, this.deps.clock.now(), alert, recorded, reason);
 
     // Alerts of a replaced block that the new chain carries again are confirmed, not retracted.
     let pending = confirmOnNewChain(
@@ -141,7 +152,7 @@ export class BlockScanner {
     await this.keeper.blockDone(
       block.header,
       alerts.map((a) => a.key),
-      { pendingRetractions: pending, windows: windows.states },
+      { pendingRetractions: pending, windows: windows.states, quiet: quiet.state },
     );
     this.blocksScanned += 1;
     telemetry.log('debug', 'block scanned', {
@@ -149,6 +160,7 @@ export class BlockScanner {
       transactions: block.transactions.length,
       alerts: alerts.length,
       published: report.published.length,
+      quieted: quiet.quieted.length,
     });
   }
 

@@ -44,17 +44,19 @@ export class CursorKeeper {
 
   /**
    * A block's alerts are all delivered: the scan is past it. Written at the next checkpoint, with what the
-   * cursor carries past it (retractions still pending, the windows' counts).
+   * cursor carries past it (retractions still pending, the windows' counts, what rules' cooldowns and mutes
+   * hold: rule-quiet.ts).
    */
-  async blockDone(header: BlockHeader, alertKeys: string[], carried: Pick<CursorPosition, 'pendingRetractions' | 'windows'>): Promise<void> {
+  async blockDone(header: BlockHeader, alertKeys: string[], carried: Pick<CursorPosition, 'pendingRetractions' | 'windows' | 'quiet'>): Promise<void> {
     this.unsaved.push({ height: header.height, hash: header.hash, parentHash: header.parentHash ?? UNKNOWN_BLOCK_HASH, alertKeys });
-    const { pendingRetractions, windows } = carried;
+    const { pendingRetractions, windows, quiet } = carried;
     this.progress = {
       height: header.height,
       hash: header.hash,
       time: header.time,
       ...(pendingRetractions ? { pendingRetractions } : {}),
       ...(windows ? { windows } : {}),
+      ...(quiet ? { quiet } : {}),
     };
     if (this.unsaved.length >= CHECKPOINT_BLOCKS) await this.save();
   }

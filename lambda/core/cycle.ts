@@ -87,10 +87,12 @@ async function startRun(deps: CycleDeps, config: WatchConfig, budget: CycleBudge
  * claims) is left to a later run, which finds the change again since nothing about it was stored: the
  * block scan does not depend on it and goes on, rather than the whole cycle failing.
  */
-async function checkContractStatuses({ deps, config, budget, rules, delivery }: Run) {
+async function checkContractStatuses({ deps, config, budget, rules, delivery, keeper }: Run) {
   try {
     const contracts = contractsThisCycle(config.contracts, budget.statusSweep, deps.clock.now());
-    return await watchContractStatuses(contracts, config.network, deps.chain, deps.state, delivery, rules.contracts.meta);
+    // A mute is on block time; before the first block is scanned, the clock's.
+    const at = { blockTime: keeper.head()?.time ?? Math.floor(deps.clock.now() / 1000), nowMs: deps.clock.now() };
+    return await watchContractStatuses(contracts, config.network, deps.chain, deps.state, delivery, rules.contracts.meta, at);
   } catch (error) {
     if (!(error instanceof AlertInFlightError)) throw error;
     deps.telemetry.log('warn', `${error.message}; contract statuses are checked again next run`, { runId: budget.runId });

@@ -12,7 +12,8 @@ Options:
   --state FILE       state file: cursor, statuses, delivered alerts (default .stacks-watch/state.json)
   --once             run one cycle, then exit
   --check            check the config and environment, print what would be watched, exit (no network)
-  --status           print the state's cursor, its age and lag behind the tip, pending retractions; exit
+  --status           print the state's cursor, its age and lag behind the tip, pending retractions,
+                     muted rules and running cooldowns with what they hold; exit
   --interval SEC     seconds between cycles without --once (default 30)
   --replay FROM[..TO]  try the rules on past blocks FROM to TO (inclusive): print what would have
                      alerted (transfers, logs, calls; not contract statuses), read and write no state,

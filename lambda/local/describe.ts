@@ -3,7 +3,9 @@
 import type { CycleSummary } from '../core/cycle-types';
 import type { Cursor } from '../core/ports';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
-import { ruleLists } from '../core/alert-kinds/rule-lists';
+import { compileWatchRules, ruleLists } from '../core/alert-kinds/rule-lists';
+import { rulePolicies } from '../core/rule-quiet';
+import { describeQuiet, pastMuteWarnings } from './describe-quiet';
 import type { AnyRuleList } from '../core/alert-kinds/rule-list';
 import { plural } from '../core/alert-kinds/rule-words';
 import { FIRST_SIGHTS_ALONE_MAX, sweepCycles } from '../core/contract-status-sweep';
@@ -24,13 +26,20 @@ export interface ApiDescription {
 /** The local runner's default `--interval`. */
 const DEFAULT_CYCLE_SECONDS = 30;
 
-/** `--check`: everything the config and environment set, in words; nothing is fetched. */
-export function describeWatch(config: WatchConfig, api: ApiDescription, configPath: string, lists: readonly AnyRuleList[] = ruleLists): string {
+/** `--check`: everything the config and environment set, in words; nothing is fetched. `nowMs` dates the mutes. */
+export function describeWatch(
+  config: WatchConfig,
+  api: ApiDescription,
+  configPath: string,
+  lists: readonly AnyRuleList[] = ruleLists,
+  nowMs: number = Date.now(),
+): string {
   const lines = [`${configPath} is valid. stacks-watch would watch ${config.network}:`];
   for (const list of lists) {
     const words = list.describe(config);
     if (words !== null) lines.push(words);
   }
+  lines.push(...pastMuteWarnings(rulePolicies(compileWatchRules(config, lists)), nowMs));
   const sweep = sweepWords(config.contracts.length, api);
   if (sweep !== null) lines.push(sweep);
   const start = config.startHeight === 'latest' ? 'at the current tip' : `at block ${config.startHeight}`;
@@ -73,6 +82,8 @@ function sweepWords(count: number, api: ApiDescription): string | null {
 export interface StatusFacts {
   statePath: string;
   network: string;
+  /** The watch config's rules: their mutes are shown with what the state says they held. */
+  config: WatchConfig;
   cursor: Cursor | null;
   /** Unix ms now. */
   nowMs: number;
@@ -99,8 +110,7 @@ export function describeStatus(facts: StatusFacts): string {
       ? `pending retractions: ${plural(pending.keys.length, 'alert')} from replaced blocks, confirmed or retracted once the scan reaches block ${pending.untilHeight}`
       : 'pending retractions: none',
   );
-  // Alerts parked with a reason (held back on purpose, the cursor past them) belong here, one line each,
-  // once the state records them.
+  lines.push(...describeQuiet(rulePolicies(compileWatchRules(facts.config)), cursor?.quiet, facts.nowMs));
   return lines.join('\n') + '\n';
 }
 

@@ -1,9 +1,11 @@
 // `npm start -- history`: what was alerted, from the alert records the state keeps (30 days, see
 // docs/running-locally.md), each with its delivery state: sent, parked (SNS will never take it, with the
-// reason), retracted (its block was replaced by a reorg), or pending (being published, or left by a crash).
+// reason), retracted (its block was replaced by a reorg), pending (being published, or left by a crash), or
+// held by a rule's cooldown or muted by its mute (recorded, never sent).
 // It reads the state file without taking the lock, so it works while a runner is going; with --table it reads
 // the alert records of a DynamoDB state table (the deployed function's, or a --table runner's) instead.
 import type { Alert } from '../core/alert-kinds/alert';
+import type { AlertRecordState } from '../core/quiet-state';
 import { renderSubject } from '../core/render';
 import { StateJournal } from '../adapters/file/state-journal';
 import type { StateDocument } from '../adapters/file/state-document';
@@ -13,8 +15,8 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 export interface HistoryEntry {
   key: string;
   type: string;
-  state: 'pending' | 'sent' | 'retracted' | 'parked';
-  /** When it was sent (or claimed, for a record never sent), epoch ms. */
+  state: AlertRecordState;
+  /** When it was sent (or claimed or held, for a record never sent), epoch ms. */
   at: number;
   subject: string;
   reason?: string;

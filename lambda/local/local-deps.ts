@@ -32,7 +32,7 @@ export async function printStatus(deps: CycleDeps & { chain: HiroClient }, optio
     tip = { error: (error as Error).message };
   }
   const statePath = options.table ? `DynamoDB table ${options.table}` : options.state;
-  process.stdout.write(describeStatus({ statePath, network: config.network, cursor, nowMs: Date.now(), tip }));
+  process.stdout.write(describeStatus({ statePath, network: config.network, config, cursor, nowMs: Date.now(), tip }));
   return EXIT.ok;
 }
 

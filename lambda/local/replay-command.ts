@@ -40,7 +40,8 @@ export async function replay(options: CliOptions, range: { from: number; to: num
       onBlockDone: showProgress,
     }, { now: () => Date.now() });
     clearProgress();
-    telemetry.log('info', `replayed ${done.blocks} block${done.blocks === 1 ? '' : 's'} (${range.from}–${range.to}): ${done.alerts} alert${done.alerts === 1 ? '' : 's'} would have been sent`);
+    const quieted = done.quieted > 0 ? `; ${done.quieted} held by cooldowns or muted` : '';
+    telemetry.log('info', `replayed ${done.blocks} block${done.blocks === 1 ? '' : 's'} (${range.from}–${range.to}): ${done.alerts} alert${done.alerts === 1 ? '' : 's'} would have been sent${quieted}`);
     return EXIT.ok;
   } catch (error) {
     clearProgress();

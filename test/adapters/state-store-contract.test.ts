@@ -199,4 +199,33 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     expect(await (await state.reopen()).readSmsTally()).toBeNull();
     expect(await (await state.reopen()).readCursor()).toEqual({ ...at(601), version: 1 });
   });
+
+  it('records a held or muted match only where the key is free, keeps it with its reason, and lets a later claim take it', async () => {
+    const state = await fresh();
+    const store = await state.reopen();
+    await store.recordQuietAlert('h', T0, { key: 'h', rule: 'r' }, 'held', 'held by a 30-minute cooldown');
+    await store.recordQuietAlert('h', T0 + 1, { key: 'h', rule: 'r' }, 'held', 'held by a 30-minute cooldown'); // a rescan: the same
+    const reopened = await state.reopen();
+    expect(await reopened.getAlertRecord('h')).toEqual({ key: 'h', state: 'held', reason: 'held by a 30-minute cooldown', alert: { key: 'h', rule: 'r' } });
+    await store.claimAlert('s', T0, STALE_MS);
+    await store.markAlertSent('s', T0 + 1, { key: 's' });
+    await store.recordQuietAlert('s', T0 + 2, { key: 's' }, 'muted', 'muted until 2026-11-26T06:00:00Z');
+    expect((await (await state.reopen()).getAlertRecord('s'))?.state).toBe('sent');
+    expect(await reopened.claimAlert('h', T0 + 3, STALE_MS)).toBe('claimed');
+  });
+
+  it('keeps what cooldowns and mutes hold with the cursor, and drops it with a write that has none', async () => {
+    const state = await fresh();
+    const store = await state.reopen();
+    const tally = { rule: 'r', severity: 'critical' as const, held: 41, first: [{ key: 'k', tx_id: '0x01', block_height: 500 }], fromHeight: 500, toHeight: 510 };
+    const quiet = {
+      throughHeight: 510,
+      cooldowns: [{ ...tally, startedBy: 'k0', startedAt: 1_700_000_000, until: 1_700_001_800, minutes: 30 }],
+      mutes: [{ ...tally, rule: 'm', severity: 'warning' as const, until: 1_700_003_600, fromHeight: null, toHeight: null, first: [], held: 0 }],
+    };
+    await store.writeCursor({ ...at(510), quiet }, null);
+    expect(await (await state.reopen()).readCursor()).toEqual({ ...at(510), quiet, version: 1 });
+    await (await state.reopen()).writeCursor(at(511), 1);
+    expect(await (await state.reopen()).readCursor()).toEqual({ ...at(511), version: 2 });
+  });
 });

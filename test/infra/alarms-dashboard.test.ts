@@ -150,6 +150,7 @@ describe('dashboard', () => {
       'retraction',
       'deep_reorg',
       'sms_digest',
+      'cooldown_summary',
     ]);
   });
 

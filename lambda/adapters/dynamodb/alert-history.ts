@@ -4,13 +4,15 @@
 // never a cycle.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { AlertRecordState } from '../../core/quiet-state';
 import { alertItem, parseItem } from './items';
 
 export interface TableAlertRecord {
   network: string;
   key: string;
-  state: 'pending' | 'sent' | 'retracted' | 'parked';
-  /** When it was sent (or parked, retracted, claimed, for a record never sent), epoch ms. */
+  /** `held` (by a rule's cooldown) and `muted` (by a rule's mute) record a match never sent. */
+  state: AlertRecordState;
+  /** When it was sent (or parked, retracted, claimed, held, for a record never sent), epoch ms. */
   at: number;
   expiresAtMs: number;
   reason?: string;
@@ -46,10 +48,7 @@ export async function scanAlertRecords(client: DynamoDBClient, tableName: string
       if (!match) continue;
       const record = parseItem(alertItem, item, tableName);
       const claimedAt = typeof item.claimedAt === 'number' ? item.claimedAt : undefined;
-      const at =
-        (record.state === 'sent' ? record.sentAt : record.state === 'parked' ? record.parkedAt : record.state === 'retracted' ? (item.sentAt as number | undefined) ?? record.retractedAt : record.claimedAt) ??
-        claimedAt ??
-        0;
+      const at = recordTime(record, item) ?? claimedAt ?? 0;
       const alert = parseAlert(record.alert);
       records.push({
         network: match[1]!,
@@ -57,11 +56,27 @@ export async function scanAlertRecords(client: DynamoDBClient, tableName: string
         state: record.state,
         at,
         expiresAtMs: record.expiresAt * 1000,
-        ...(record.state === 'parked' ? { reason: record.reason } : {}),
+        ...(record.state === 'parked' || record.state === 'held' || record.state === 'muted' ? { reason: record.reason } : {}),
         ...(alert !== undefined ? { alert } : {}),
       });
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return records;
+}
+
+/** When the record's state began: sent, parked, retracted (its sending), claimed, or held. */
+function recordTime(record: ReturnType<typeof parseItem<typeof alertItem>>, item: Record<string, unknown>): number | undefined {
+  switch (record.state) {
+    case 'sent':
+      return record.sentAt;
+    case 'parked':
+      return record.parkedAt;
+    case 'retracted':
+      return (item.sentAt as number | undefined) ?? record.retractedAt;
+    case 'pending':
+      return record.claimedAt;
+    default:
+      return record.heldAt;
+  }
 }

@@ -115,5 +115,6 @@ function cursorToWrite(next: CursorPosition, expectedVersion: number | null): Cu
     written.pendingRetractions = { untilHeight: next.pendingRetractions.untilHeight, keys: [...next.pendingRetractions.keys] };
   }
   if (next.windows) written.windows = structuredClone(next.windows);
+  if (next.quiet) written.quiet = structuredClone(next.quiet);
   return written;
 }

@@ -9,6 +9,32 @@ import type { ItemKey } from './keys';
 const height = z.int().check(z.nonnegative());
 const nonEmpty = z.string().check(z.minLength(1));
 
+const heightOrNull = z.nullable(height);
+const optionalText = z.optional(z.string());
+const heldMatch = z.object({ key: nonEmpty, tx_id: z.string(), block_height: height });
+const tally = {
+  rule: nonEmpty,
+  severity: z.enum(['critical', 'warning', 'info']),
+  held: z.int().check(z.nonnegative()),
+  first: z.array(heldMatch),
+  fromHeight: heightOrNull,
+  toHeight: heightOrNull,
+  until: z.number(),
+};
+const quietItem = z.object({
+  throughHeight: height,
+  cooldowns: z.array(
+    z.object({
+      ...tally,
+      startedBy: nonEmpty,
+      startedAt: z.number(),
+      minutes: z.int().check(z.positive()),
+      carried: z.optional(z.object({ recipient: optionalText, contract_id: optionalText, address: optionalText, asset_id: optionalText })),
+    }),
+  ),
+  mutes: z.array(z.object(tally)),
+});
+
 export const cursorItem = z.object({
   height,
   hash: nonEmpty,
@@ -25,6 +51,8 @@ export const cursorItem = z.object({
   ),
   /** The windows' counts (core/window-state.ts) as JSON text: one attribute, written with the cursor. */
   windows: z.optional(z.string()),
+  /** What rules' cooldowns and mutes hold (core/quiet-state.ts). */
+  quiet: z.optional(quietItem),
 });
 
 const windowEntry = z.object({
@@ -95,6 +123,8 @@ export const alertItem = z.discriminatedUnion('state', [
   z.object({ state: z.literal('sent'), sentAt: z.optional(z.number()), ...alertItemCommon }),
   z.object({ state: z.literal('retracted'), retractedAt: z.optional(z.number()), ...alertItemCommon }),
   z.object({ state: z.literal('parked'), parkedAt: z.optional(z.number()), reason: z.string(), ...alertItemCommon }),
+  z.object({ state: z.literal('held'), heldAt: z.optional(z.number()), reason: z.string(), ...alertItemCommon }),
+  z.object({ state: z.literal('muted'), heldAt: z.optional(z.number()), reason: z.string(), ...alertItemCommon }),
 ]);
 
 export type AlertItem = z.infer<typeof alertItem>;
@@ -126,6 +156,7 @@ export function toCursor(item: z.infer<typeof cursorItem>): Cursor {
   if (item.pendingRetractions) {
     cursor.pendingRetractions = { untilHeight: item.pendingRetractions.untilHeight, keys: item.pendingRetractions.keys };
   }
+  if (item.quiet) cursor.quiet = structuredClone(item.quiet);
   return cursor;
 }
 
@@ -169,6 +200,13 @@ export function cursorUpdate(
     remove.push('#pending');
   }
   windowsUpdate(cursor, names, values, set, remove);
+  names['#quiet'] = 'quiet';
+  if (cursor.quiet) {
+    values[':quiet'] = structuredClone(cursor.quiet);
+    set.push('#quiet = :quiet');
+  } else {
+    remove.push('#quiet');
+  }
   const conditions = [expectedVersion === null ? 'attribute_not_exists(#version)' : '#version = :expected'];
   if (expectedVersion !== null) values[':expected'] = expectedVersion;
   if (releaseLeaseOf !== undefined) {

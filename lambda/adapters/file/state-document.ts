@@ -18,13 +18,14 @@ import type {
 } from '../../core/ports';
 import { CursorConflictError } from '../../core/ports';
 import { REORG_WINDOW } from '../../core/reorg';
-import { createAlertClaims } from '../../core/alert-claims';
+import { createAlertClaims, FREE_TO_CLAIM } from '../../core/alert-claims';
+import type { AlertRecordState, QuietRecordState } from '../../core/quiet-state';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 interface AlertRecord {
-  state: 'pending' | 'sent' | 'retracted' | 'parked';
-  /** Why a parked alert could not be delivered. */
+  state: AlertRecordState;
+  /** Why a parked alert could not be delivered; why a held or muted one was not sent. */
   reason?: string;
   claimedAt: number;
   /** The claim's id while pending (absent in files written before claim ids). */
@@ -158,6 +159,9 @@ export class DocumentStateStore implements StateStore {
   getAlertRecord(key: string): Promise<AlertRecordSummary | null> {
     return this.claims.getAlertRecord(key);
   }
+  recordQuietAlert(key: string, nowMs: number, alert: unknown, state: QuietRecordState, reason: string): Promise<void> {
+    return this.claims.recordQuietAlert(key, nowMs, alert, state, reason);
+  }
 
   /** The document's alert records as the claim machine's primitives; each write is one change, persisted. */
   private records(): AlertRecordStore {
@@ -167,6 +171,12 @@ export class DocumentStateStore implements StateStore {
       ...(record.alert !== undefined ? { alert: structuredClone(record.alert) } : {}),
       ...(record.reason !== undefined ? { reason: record.reason } : {}),
     });
+    const writeQuiet: AlertRecordStore['writeQuiet'] = async (key, nowMs, alert, state, reason) => {
+      const live = this.liveRecord(key, nowMs);
+      if (live && !FREE_TO_CLAIM.includes(live.state)) return;
+      this.doc.alerts[key] = { state, reason, claimedAt: nowMs, alert: structuredClone(alert), expiresAt: nowMs + this.retentionMs };
+      await this.changed(['alerts', key]);
+    };
     const refused = (key: string, nowMs: number): ConditionalWrite => {
       const live = this.liveRecord(key, nowMs);
       return { written: false, found: live ? stored(live) : null };
@@ -184,7 +194,7 @@ export class DocumentStateStore implements StateStore {
       },
       createClaim: async (key, claim, nowMs) => {
         const live = this.liveRecord(key, nowMs);
-        if (live && live.state !== 'retracted') return refused(key, nowMs);
+        if (live && !FREE_TO_CLAIM.includes(live.state)) return refused(key, nowMs);
         this.doc.alerts[key] = claimRecord(claim, nowMs);
         await this.changed(['alerts', key]);
         return { written: true };
@@ -230,6 +240,7 @@ export class DocumentStateStore implements StateStore {
         this.doc.alerts[key] = { ...record, state: 'retracted', expiresAt: nowMs + this.retentionMs };
         await this.changed(['alerts', key]);
       },
+      writeQuiet,
     };
   }
 
