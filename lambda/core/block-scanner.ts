@@ -64,6 +64,7 @@ export class BlockScanner {
   async run(): Promise<ScanResult> {
     let stoppedBecause: StopReason;
     try {
+      await this.startBalances();
       stoppedBecause = await this.scan();
     } catch (error) {
       const clean = cleanStopReason(error);
@@ -114,6 +115,7 @@ export class BlockScanner {
   /** match → deliver → advance: the block's alerts, then the retractions its height makes due, then the cursor. */
   private async apply(block: Block, events: ReadonlyMap<string, TxEvents>): Promise<void> {
     const { state, telemetry } = this.deps;
+    await this.plan.rules.balances.tracker.prepare(block, this.deps);
     const alerts: ChainAlert[] = blockAlerts(block, events, this.plan.rules, this.plan.network);
     const report = await this.delivery.deliver(alerts);
 
@@ -154,6 +156,19 @@ export class BlockScanner {
       alertsToRecheck: rollback.alertsToRecheck,
     });
     await this.keeper.rewind(rollback.to);
+    this.plan.rules.balances.tracker.rollBack(rollback.to.height);
+  }
+
+  /** The tracked balances as of the stored cursor, saved with each cursor write from now on (balance-tracker.ts). */
+  private async startBalances(): Promise<void> {
+    const { tracker } = this.plan.rules.balances;
+    if (tracker.rules.length === 0) return;
+    const { state } = this.deps;
+    tracker.load(await state.readBalanceBook(), this.keeper.cursor?.height ?? null);
+    this.keeper.saveWith(async (headHeight) => {
+      const book = tracker.takeRecord(headHeight);
+      if (book) await state.writeBalanceBook(book);
+    });
   }
 
   private nextHeight(): number {

@@ -1,8 +1,9 @@
 // The core's ports: the only ways the watch cycle reaches the outside world. Each has one adapter per
 // outside system (Hiro HTTP, DynamoDB or a JSON file, SNS or stdout) and an in-memory fake for tests.
-import type { ApiDeprecation, Block, BlockHeader, ChainTip, ContractStatus, TxEvents } from './domain';
+import type { ApiDeprecation, Block, BlockHeader, ChainTip, ContractStatus, PrincipalBalances, TxEvents } from './domain';
 import type { OutgoingAlert } from './outgoing-alert';
 import type { SmsTallyStore } from './sms-tally';
+import type { BalanceBookRecord } from './balance-book';
 
 /** What to read of one transaction beyond the block's list: its events, its call's arguments and result, or both. */
 export interface TxReadRequest {
@@ -34,6 +35,12 @@ export interface ChainApi {
    * transactions with no events and plan paging.
    */
   getTransactionEvents(txs: readonly TxReadRequest[]): Promise<Map<string, TxEvents>>;
+  /**
+   * What `principal` holds after the block at `atHeight` (STX total and locked, fungible tokens): read only
+   * when a balance rule starts, after a gap, and to reconcile at a bounded rate (balance-tracker.ts), never
+   * per block. Adapters without it cannot run balance rules.
+   */
+  getBalances?(principal: string, atHeight: number): Promise<PrincipalBalances>;
   /**
    * Deprecated routes used or found retired since the last call (each route once), so that the cycle can
    * tell the operator before a retirement stops the watcher. Adapters with no such notion leave it out.
@@ -212,6 +219,11 @@ export interface StateStore extends SmsTallyStore {
   readBlockStall(): Promise<BlockStall | null>;
   /** Replace the record (null: remove it). One small record of its own, written only when a run fails or recovers. */
   writeBlockStall(stall: BlockStall | null): Promise<void>;
+
+  /** The tracked balances of the `balances` rules (balance-book.ts), or null before any. */
+  readBalanceBook(): Promise<BalanceBookRecord | null>;
+  /** Replace them: written before the cursor write that passes the blocks they include, only when one moved. */
+  writeBalanceBook(book: BalanceBookRecord): Promise<void>;
 }
 
 // ---- delivery ----
@@ -254,7 +266,8 @@ export type OperatorNoticeKind =
   | 'stuck-block'
   | 'api-deprecation'
   | 'deep-reorg'
-  | 'rate-limited';
+  | 'rate-limited'
+  | 'balance-mismatch';
 
 export interface OperatorNotice {
   kind: OperatorNoticeKind;

@@ -4,7 +4,7 @@
 import { blockAlerts } from './block-alerts';
 import type { ChainAlert } from './alert-kinds/alert';
 import type { WatchConfig } from './watch-config/watch-config-schema';
-import type { ChainApi, Clock } from './ports';
+import { silentTelemetry, type ChainApi, type Clock } from './ports';
 import { BlockReadAhead } from './read-ahead';
 import { compileWatchRules } from './alert-kinds/rule-lists';
 
@@ -51,6 +51,8 @@ export async function replayBlocks(
   for (let height = range.from; height <= range.to; height += 1) {
     const read = await readAhead.take(height, { lastHeight: range.to, blocksLeft: range.to - height + 1, deadlineMs: Number.POSITIVE_INFINITY });
     if (read === null) throw new ReplayRangeError(`the API knows no block at height ${height}`);
+    // A fresh tracker: each balance rule reads its balance at the block before the range, then follows the blocks.
+    await rules.balances.tracker.prepare(read.block, { chain, telemetry: silentTelemetry });
     const alerts = blockAlerts(read.block, read.events, rules, config.network);
     alertCount += alerts.length;
     if (alerts.length > 0) await hooks.onAlerts(alerts);

@@ -2,6 +2,7 @@
 // over it in memory. Every change names the entries it touched, so that the file store writes those and not
 // the whole document (state-journal.ts); tests use it as a real in-memory store.
 import type { PendingSmsDigest } from '../../core/alert-kinds/sms-digest';
+import type { BalanceBookRecord } from '../../core/balance-book';
 import type {
   AlertClaim,
   AlertRecordStore,
@@ -47,6 +48,8 @@ export interface StateDocument {
   blockStall?: BlockStall;
   /** What the SMS budget held back and has not yet sent a digest for. */
   smsTally?: PendingSmsDigest;
+  /** The tracked balances of the `balances` rules; absent before any. */
+  balances?: BalanceBookRecord;
 }
 
 export function emptyDocument(network: string): StateDocument {
@@ -54,7 +57,7 @@ export function emptyDocument(network: string): StateDocument {
 }
 
 /** One entry of the document: a top-level member, or one block, contract or alert record. */
-export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally'] | readonly ['blocks' | 'contracts' | 'alerts', string];
+export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally' | 'balances'] | readonly ['blocks' | 'contracts' | 'alerts', string];
 
 export interface DocumentStoreOptions {
   /** Called after every change with the document and the entries it touched, to persist them. */
@@ -251,6 +254,15 @@ export class DocumentStateStore implements StateStore {
     if (tally) this.doc.smsTally = structuredClone(tally);
     else delete this.doc.smsTally;
     await this.changed(['smsTally']);
+  }
+
+  async readBalanceBook(): Promise<BalanceBookRecord | null> {
+    return this.doc.balances ? structuredClone(this.doc.balances) : null;
+  }
+
+  async writeBalanceBook(book: BalanceBookRecord): Promise<void> {
+    this.doc.balances = structuredClone(book);
+    await this.changed(['balances']);
   }
 
   /** A record past its expiry counts as absent, like a DynamoDB item past its TTL that is not yet deleted. */

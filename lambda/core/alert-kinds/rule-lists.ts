@@ -1,6 +1,7 @@
 // Every rule list of the watch config, in the order the config schema, the "nothing to watch" check and
 // `--check` name them. A new list is one module (a `RuleList`) and one line here.
 import { addressesList } from './address-rules';
+import { balancesList } from './balance-rules';
 import { callsList } from './contract-call-rules';
 import { contractLogsList } from './contract-log-rules';
 import { contractsList } from './contract-status-rules';
@@ -8,7 +9,7 @@ import type { AnyRuleList, CompiledRules, ShapeOutput, ShapesOf } from './rule-l
 import { transfersList } from './transfer-rules';
 import { WATCHER_RULE } from '../rule-meta';
 
-export const ruleLists = [contractsList, addressesList, contractLogsList, transfersList, callsList] as const;
+export const ruleLists = [contractsList, addressesList, contractLogsList, transfersList, callsList, balancesList] as const;
 
 export type RuleLists = typeof ruleLists;
 

@@ -84,7 +84,7 @@ export function renderTxSummary(tx: FakeTx, block: FakeBlock): Record<string, un
   const summary: Record<string, unknown> = {
     tx_id: tx.txId,
     sender: { address: tx.sender, nonce: tx.nonce },
-    sponsor: null,
+    sponsor: tx.sponsor === undefined ? null : { address: tx.sponsor, nonce: 0 },
     fee_rate: tx.feeRate,
     block: { height: block.height, hash: block.hash, index_hash: block.indexBlockHash, time: block.time, tx_index: tx.txIndex },
     bitcoin_block: { height: block.burnBlockHeight, time: block.burnBlockTime },
