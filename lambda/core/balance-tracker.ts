@@ -2,11 +2,10 @@
 // (debited from its sponsor, else its sender), native transfers, the STX and token events of contract calls
 // and deploys, and stacking locks (a lock ends at its Bitcoin height). The API's balance is read only to start
 // a rule, after a gap (a rollback deeper than the kept changes, a rule changed in the config) and to
-// reconcile, once per RECONCILE_BLOCKS per address; never per block. One tracker per run, loaded from the
-// state with the cursor, saved with it (balance-book.ts says what is kept and why).
+// reconcile, once per RECONCILE_BLOCKS per address; never per block (balance-reads.ts reads). One tracker per
+// run, loaded from the state with the cursor, saved with it (balance-book.ts says what is kept and why).
 import type { Block, PrincipalBalances, TxEvents } from './domain';
 import type { RuleMeta } from './rule-meta';
-import type { ChainApi, OperatorChannel, Telemetry } from './ports';
 import { BALANCE_DELTA_BLOCKS, emptyBook, entriesAt, keepOnly, pruned, rolledBack, type BalanceBookRecord, type BalanceEntry, type Entries, type Zone } from './balance-book';
 
 /** At most one reconciling read per address in this many blocks (about 1 to 2 hours of Nakamoto blocks). */
@@ -42,12 +41,6 @@ export interface BalanceCrossing {
   at: { txIndex: number; eventIndex: number };
 }
 
-export interface BalancePorts {
-  chain: ChainApi;
-  telemetry: Telemetry;
-  operator?: OperatorChannel;
-}
-
 const spendable = (rule: CompiledBalanceRule, entry: BalanceEntry) => BigInt(entry.balance) - (rule.asset === 'stx' ? BigInt(entry.locked) : 0n);
 
 export function zoneOf(rule: CompiledBalanceRule, value: bigint): Zone {
@@ -62,12 +55,17 @@ export class BalanceTracker {
   /** Changes of the block being applied, and whether the book differs from the stored one. */
   private changed: Entries = {};
   private dirty = false;
-  /** Crossings found by the reads before the block's transactions. */
+  /** Crossings the reads before the next block found: they alert with it. */
   private readCrossings: BalanceCrossing[] = [];
   private readonly byAddress = new Map<string, CompiledBalanceRule[]>();
 
   constructor(readonly rules: readonly CompiledBalanceRule[]) {
     for (const rule of rules) this.byAddress.set(rule.address, [...(this.byAddress.get(rule.address) ?? []), rule]);
+  }
+
+  /** The rule's kept entry, if any. */
+  entry(rule: CompiledBalanceRule): BalanceEntry | undefined {
+    return this.current[rule.key];
   }
 
   /** The addresses whose balances are tracked. */
@@ -99,25 +97,21 @@ export class BalanceTracker {
   }
 
   /**
-   * The API reads block `block` needs first, at the block before it: a rule with no balance yet (a first
-   * check), one gone stale, and a reconciliation due. One request per address, whatever its rules.
+   * The rules whose balance must be read at block `at` (the block before the one about to be applied): one
+   * with no balance yet (a first check), gone stale, changed in the config, or due a reconciliation.
    */
-  async prepare(block: Block, ports: BalancePorts): Promise<void> {
-    this.readCrossings = [];
-    const at = Math.max(0, block.header.height - 1);
-    const due = this.rules.filter((rule) => {
+  due(at: number): CompiledBalanceRule[] {
+    return this.rules.filter((rule) => {
       const entry = this.current[rule.key];
       return !entry || entry.stale || entry.fingerprint !== rule.fingerprint || at - entry.readAt >= RECONCILE_BLOCKS;
     });
-    if (due.length === 0) return;
-    const { chain } = ports;
-    if (!chain.getBalances) throw new Error('balance rules need an API adapter that reads balances');
-    const reads = new Map<string, Promise<PrincipalBalances>>();
-    for (const rule of due) if (!reads.has(rule.address)) reads.set(rule.address, chain.getBalances(rule.address, at));
-    for (const rule of due) await this.reread(rule, await reads.get(rule.address)!, at, ports);
   }
 
-  private async reread(rule: CompiledBalanceRule, read: PrincipalBalances, at: number, ports: BalancePorts): Promise<void> {
+  /**
+   * The balance the API read at block `at` replaces the kept one; a crossing it shows alerts with the next
+   * block. Returns the kept entry when the two differed (a reconciliation that found a mismatch), else null.
+   */
+  reread(rule: CompiledBalanceRule, read: PrincipalBalances, at: number): BalanceEntry | null {
     const old = this.current[rule.key];
     const known = old !== undefined && old.fingerprint === rule.fingerprint;
     const entry: BalanceEntry = {
@@ -128,23 +122,11 @@ export class BalanceTracker {
       fingerprint: rule.fingerprint,
       readAt: at,
     };
-    if (known && !old.stale && (old.balance !== entry.balance || old.locked !== entry.locked)) await this.mismatch(rule, old, entry, at, ports);
+    const differed = known && !old.stale && (old.balance !== entry.balance || old.locked !== entry.locked);
     this.set(rule, entry);
     const crossing = this.evaluate(rule, known ? spendable(rule, old) : null, null, `read:${at}`, { txIndex: -1, eventIndex: -1 });
     if (crossing) this.readCrossings.push(crossing);
-  }
-
-  private async mismatch(rule: CompiledBalanceRule, kept: BalanceEntry, read: BalanceEntry, at: number, ports: BalancePorts): Promise<void> {
-    const what = `${rule.asset} of ${rule.address} (rule "${rule.meta.rule}") at block ${at}`;
-    const detail = `kept ${kept.balance} (locked ${kept.locked}), the API says ${read.balance} (locked ${read.locked})`;
-    ports.telemetry.log('warn', `balance corrected: ${what}: ${detail}`, { rule: rule.meta.rule, address: rule.address, asset: rule.asset, height: at });
-    await ports.operator?.notify({
-      kind: 'balance-mismatch',
-      subject: `stacks-watch: a tracked balance differed from the API at block ${at}`,
-      message:
-        `The ${what} was ${detail}. The watcher now uses the API's figure. A difference means a movement the ` +
-        'blocks did not show (a miner reward, an unlock at an unexpected height, an API change); if it repeats, look at the address in an explorer.',
-    });
+    return differed ? old : null;
   }
 
   /** The crossings of `block`: the reads' first, then each transaction's in chain order. */

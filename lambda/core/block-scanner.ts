@@ -7,6 +7,7 @@ import type { ChainAlert } from './alert-kinds/alert';
 import { deepReorgKind } from './alert-kinds/deep-reorg';
 import type { WatchRules } from './alert-kinds/rule-lists';
 import { blockAlerts } from './block-alerts';
+import { readDueBalances } from './balance-reads';
 import { clearBlockStall, recordBlockFailure } from './block-stalls';
 import { ChainFollower } from './chain-follower';
 import { ChainUnlinkedError } from './chain-unlinked';
@@ -115,7 +116,7 @@ export class BlockScanner {
   /** match → deliver → advance: the block's alerts, then the retractions its height makes due, then the cursor. */
   private async apply(block: Block, events: ReadonlyMap<string, TxEvents>): Promise<void> {
     const { state, telemetry } = this.deps;
-    await this.plan.rules.balances.tracker.prepare(block, this.deps);
+    await readDueBalances(this.plan.rules.balances.tracker, block, this.deps);
     const alerts: ChainAlert[] = blockAlerts(block, events, this.plan.rules, this.plan.network);
     const report = await this.delivery.deliver(alerts);
 

@@ -3,7 +3,7 @@
 import type { ApiDeprecation, Block, BlockHeader, ChainTip, ContractStatus, PrincipalBalances, TxEvents } from './domain';
 import type { OutgoingAlert } from './outgoing-alert';
 import type { SmsTallyStore } from './sms-tally';
-import type { BalanceBookRecord } from './balance-book';
+import type { BalanceBookStore } from './balance-book';
 
 /** What to read of one transaction beyond the block's list: its events, its call's arguments and result, or both. */
 export interface TxReadRequest {
@@ -30,16 +30,11 @@ export interface ChainApi {
   /** A canonical block header by height or hash; null when unknown. */
   getBlockHeader(heightOrHash: number | string): Promise<BlockHeader | null>;
   /**
-   * All events of the given transactions that the core can use (logs and asset movements), every page of them. The
-   * adapter batches ids into as few calls as the URL length allows. `eventCount` lets it skip
-   * transactions with no events and plan paging.
+   * All events of the given transactions that the core can use (logs, asset movements, STX locks), every page
+   * of them, batched into as few calls as URLs allow; `eventCount` lets it skip those with none and plan paging.
    */
   getTransactionEvents(txs: readonly TxReadRequest[]): Promise<Map<string, TxEvents>>;
-  /**
-   * What `principal` holds after the block at `atHeight` (STX total and locked, fungible tokens): read only
-   * when a balance rule starts, after a gap, and to reconcile at a bounded rate (balance-tracker.ts), never
-   * per block. Adapters without it cannot run balance rules.
-   */
+  /** What `principal` holds after block `atHeight`: read to start a balance rule, after a gap, to reconcile (balance-reads.ts). */
   getBalances?(principal: string, atHeight: number): Promise<PrincipalBalances>;
   /**
    * Deprecated routes used or found retired since the last call (each route once), so that the cycle can
@@ -173,7 +168,7 @@ export class CursorConflictError extends Error {
   }
 }
 
-export interface StateStore extends SmsTallyStore {
+export interface StateStore extends SmsTallyStore, BalanceBookStore {
   /** Take the run lease for `ttlMs`; false when another owner holds an unexpired lease. */
   acquireLease(owner: string, nowMs: number, ttlMs: number): Promise<boolean>;
   /** Give the lease back (only if `owner` still holds it). */
@@ -219,11 +214,6 @@ export interface StateStore extends SmsTallyStore {
   readBlockStall(): Promise<BlockStall | null>;
   /** Replace the record (null: remove it). One small record of its own, written only when a run fails or recovers. */
   writeBlockStall(stall: BlockStall | null): Promise<void>;
-
-  /** The tracked balances of the `balances` rules (balance-book.ts), or null before any. */
-  readBalanceBook(): Promise<BalanceBookRecord | null>;
-  /** Replace them: written before the cursor write that passes the blocks they include, only when one moved. */
-  writeBalanceBook(book: BalanceBookRecord): Promise<void>;
 }
 
 // ---- delivery ----
@@ -260,14 +250,7 @@ export interface Publisher {
  * fails run after run, an API route about to disappear, a fork deeper than the window. Users' alerts never go
  * here; these go to whoever runs the watcher (the ops topic in AWS, stderr locally).
  */
-export type OperatorNoticeKind =
-  | 'alert-undeliverable'
-  | 'chain-unlinked'
-  | 'stuck-block'
-  | 'api-deprecation'
-  | 'deep-reorg'
-  | 'rate-limited'
-  | 'balance-mismatch';
+export type OperatorNoticeKind = 'alert-undeliverable' | 'chain-unlinked' | 'stuck-block' | 'api-deprecation' | 'deep-reorg' | 'rate-limited' | 'balance-mismatch';
 
 export interface OperatorNotice {
   kind: OperatorNoticeKind;

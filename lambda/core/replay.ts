@@ -2,6 +2,7 @@
 // blocks, exactly as a watch cycle would, but with no state read or written and nothing published: the
 // caller prints what would have alerted. Contract statuses are not block rules and are left out.
 import { blockAlerts } from './block-alerts';
+import { readDueBalances } from './balance-reads';
 import type { ChainAlert } from './alert-kinds/alert';
 import type { WatchConfig } from './watch-config/watch-config-schema';
 import { silentTelemetry, type ChainApi, type Clock } from './ports';
@@ -52,7 +53,7 @@ export async function replayBlocks(
     const read = await readAhead.take(height, { lastHeight: range.to, blocksLeft: range.to - height + 1, deadlineMs: Number.POSITIVE_INFINITY });
     if (read === null) throw new ReplayRangeError(`the API knows no block at height ${height}`);
     // A fresh tracker: each balance rule reads its balance at the block before the range, then follows the blocks.
-    await rules.balances.tracker.prepare(read.block, { chain, telemetry: silentTelemetry });
+    await readDueBalances(rules.balances.tracker, read.block, { chain, telemetry: silentTelemetry });
     const alerts = blockAlerts(read.block, read.events, rules, config.network);
     alertCount += alerts.length;
     if (alerts.length > 0) await hooks.onAlerts(alerts);

@@ -84,7 +84,7 @@ describe('where and calls in the watch config', () => {
   });
 
   it('names calls among the lists when nothing is watched', () => {
-    expect(problemsOf({ network: 'mainnet', calls: [] })[0]?.message).toContain('"calls" are all empty');
+    expect(problemsOf({ network: 'mainnet', calls: [] })[0]?.message).toContain('"calls" and "balances" are all empty');
   });
 
   it('accepts every config of docs/rules-and-conditions.md as it is written there', () => {

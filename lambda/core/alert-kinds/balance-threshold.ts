@@ -7,7 +7,8 @@ import type { Transaction } from '../domain';
 import { block as blockText, fields, id, networkName } from '../render/email-parts';
 import { explorerTxUrl, isoTime, shortPrincipal } from '../render/chain-text';
 import { formatCount, formatStx } from '../render/stx-amount';
-import { formatTokenAmount } from '../render/token-amount';
+import { assetName, formatTokenAmount } from '../render/token-amount';
+import { sanitizeUntrusted } from '../render/untrusted-text';
 import { balancesList, type CompiledBalances } from './balance-rules';
 import type { ChainKind, Matched } from './kind';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
@@ -42,14 +43,16 @@ const MARKER = '...';
 
 /** `49.9 STX` or `0.5 sBTC`: a balance in the asset's units. */
 function amountText(a: Pick<BalanceThresholdAlert, 'asset_id' | 'decimals' | 'symbol'>, value: string): string {
-  if (!/^-?\d+$/.test(value)) return `${value} (as received)`;
+  if (!/^-?\d+$/.test(value)) return `${sanitizeUntrusted(value, 40)} (as received)`;
   const negative = value.startsWith('-');
   const digits = negative ? value.slice(1) : value;
   const text = a.asset_id === 'stx' ? formatStx(digits, 'short') : formatTokenAmount(digits, a.decimals, a.symbol, a.asset_id);
   return negative ? `-${text}` : text;
 }
 
-const what = (a: BalanceThresholdAlert) => (a.asset_id === 'stx' ? 'spendable STX' : a.symbol ?? 'token balance');
+const what = (a: BalanceThresholdAlert) => (a.asset_id === 'stx' ? 'spendable STX' : a.symbol === null ? assetName(a.asset_id) : sanitizeUntrusted(a.symbol, 20));
+/** The side as stored, read back from state: only the two words it can be. */
+const side = (a: Pick<BalanceThresholdAlert, 'crossed'>) => (a.crossed === 'above' ? 'above' : 'below');
 
 /** Fees and native transfers come from the block's list; what a contract call or deploy moved, only its events say. */
 function needsEvents(tx: Transaction, rules: { balances: CompiledBalances | undefined }): boolean {
@@ -94,22 +97,22 @@ export const balanceThresholdKind = {
     },
     retraction: {
       label: 'balance crossing',
-      summary: (a) => `${shortPrincipal(a.address, MARKER)} ${what(a)} went ${a.crossed} ${amountText(a, a.threshold)} (to ${amountText(a, a.balance)})`,
+      summary: (a) => `${shortPrincipal(a.address, MARKER)} ${what(a)} went ${side(a)} ${amountText(a, a.threshold)} (to ${amountText(a, a.balance)})`,
       carried: (a) => ({ address: a.address, asset_id: a.asset_id }),
     },
   },
 
-  subject: (a) => `${shortPrincipal(a.address, MARKER)} ${what(a)} ${a.crossed} ${amountText(a, a.threshold)}: ${amountText(a, a.balance)} (block ${formatCount(a.block_height)})`,
+  subject: (a) => `${shortPrincipal(a.address, MARKER)} ${what(a)} ${side(a)} ${amountText(a, a.threshold)}: ${amountText(a, a.balance)} (block ${formatCount(a.block_height)})`,
 
   email: (a) =>
     [
-      `A watched balance went ${a.crossed} its threshold on ${networkName(a.network)}.`,
+      `A watched balance went ${side(a)} its threshold on ${networkName(a.network)}.`,
       '',
       fields([
         ['Address', id(a.address)],
         ['Asset', a.asset_id === 'stx' ? 'STX (spendable: locked STX not counted)' : id(a.asset_id)],
-        ['Balance', `${amountText(a, a.balance)} (${a.balance} base units)`],
-        ['Threshold', `${a.crossed} ${amountText(a, a.threshold)} (${a.threshold} base units)`],
+        ['Balance', `${amountText(a, a.balance)} (${sanitizeUntrusted(a.balance, 60)} base units)`],
+        ['Threshold', `${side(a)} ${amountText(a, a.threshold)} (${sanitizeUntrusted(a.threshold, 60)} base units)`],
         ['Before', a.previous_balance === null ? 'unknown (first check of this rule)' : amountText(a, a.previous_balance)],
         ['Block', blockText(a.block_height, a.block_hash)],
         ['Block time', isoTime(a.block_time)],
@@ -117,13 +120,13 @@ export const balanceThresholdKind = {
         ...(a.tx_id === null ? [] : [['Explorer', explorerTxUrl(a.tx_id, a.network)] as const]),
       ]),
       '',
-      `No further alert until the balance has gone back ${a.crossed === 'below' ? 'above' : 'below'} the threshold.`,
+      `No further alert until the balance has gone back ${side(a) === 'below' ? 'above' : 'below'} the threshold.`,
     ].join('\n'),
 
-  sms: (a) => `${shortPrincipal(a.address, MARKER)} ${what(a)} ${a.crossed} ${amountText(a, a.threshold)}: now ${amountText(a, a.balance)} blk ${a.block_height}`,
+  sms: (a) => `${shortPrincipal(a.address, MARKER)} ${what(a)} ${side(a)} ${amountText(a, a.threshold)}: now ${amountText(a, a.balance)} blk ${a.block_height}`,
 
   terminal: (a) => [
-    ['Balance', `${amountText(a, a.balance)} (${a.crossed} ${amountText(a, a.threshold)})`],
+    ['Balance', `${amountText(a, a.balance)} (${side(a)} ${amountText(a, a.threshold)})`],
     ['Before', a.previous_balance === null ? 'first check' : amountText(a, a.previous_balance)],
     ['Where', `block ${formatCount(a.block_height)}${a.tx_id === null ? ' (balance read)' : ''}`],
   ],
