@@ -123,7 +123,8 @@ export const balanceThresholdKind = {
       `No further alert until the balance has gone back ${side(a) === 'below' ? 'above' : 'below'} the threshold.`,
     ].join('\n'),
 
-  sms: (a) => `${shortPrincipal(a.address, MARKER)} ${what(a)} ${side(a)} ${amountText(a, a.threshold)}: now ${amountText(a, a.balance)} blk ${a.block_height}`,
+  // The balance first: a cut SMS loses its tail.
+  sms: (a) => `${shortPrincipal(a.address, MARKER)} ${side(a)} ${amountText(a, a.threshold)}: ${amountText(a, a.balance)} blk ${a.block_height}`,
 
   terminal: (a) => [
     ['Balance', `${amountText(a, a.balance)} (${side(a)} ${amountText(a, a.threshold)})`],
