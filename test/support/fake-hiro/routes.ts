@@ -61,6 +61,7 @@ export const DEPRECATION_WARNINGS: Readonly<Record<string, string>> = {
   [ROUTES.blockTransactions]: '299 - "Deprecated: use GET /extended/v3/blocks/{height_or_hash}/transactions instead"',
   [ROUTES.txMultiple]: '299 - "Deprecated: use GET /extended/v3/transactions/{tx_id}/events instead"',
   [ROUTES.block]: '299 - "Deprecated: use the v3 block endpoints instead"',
+  [ROUTES.balances]: '299 - "Deprecated: use GET /extended/v3/principals/{principal}/balances/stx, /ft and /nft instead"',
 };
 
 export function routeOf(method: string, path: string): string {
