@@ -68,11 +68,6 @@ export class BalanceTracker {
     return this.current[rule.key];
   }
 
-  /** The addresses whose balances are tracked. */
-  get addresses(): ReadonlySet<string> {
-    return new Set(this.byAddress.keys());
-  }
-
   /** The stored book, as of the cursor: changes above it (a run that died before its cursor write) dropped. */
   load(record: BalanceBookRecord | null, cursorHeight: number | null): void {
     const keys = new Set(this.rules.map((r) => r.key));

@@ -144,6 +144,7 @@ describe('dashboard', () => {
       'stx_transfer',
       'ft_transfer',
       'nft_transfer',
+      'balance_threshold',
       'contract_status',
       'contract_status_summary',
       'retraction',
