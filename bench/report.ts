@@ -14,10 +14,12 @@ import type { RequestsPerBlockRow } from './requests-per-block';
 import { retiredRoutesSection, type RetiredRoutesRow } from './retired-routes';
 import { stateFileSection, type StateFileRow } from './state-file';
 import { configParseSection, type ConfigParseRow } from './config-parse';
+import { balanceRequestsSection, type BalanceRequestsRow } from './balance-requests';
 
 export interface BenchResults {
   requests?: RequestsPerBlockRow[];
   retiredRoutes?: RetiredRoutesRow[];
+  balances?: BalanceRequestsRow[];
   catchUp?: CatchUpRow[];
   following?: FollowingTipRow[];
   bundle?: BundleComparison;
@@ -313,6 +315,7 @@ export function renderResults(results: BenchResults, meta: { date: string; secon
     `Measured ${meta.date} on ${process.platform}/${process.arch}, Node ${process.version}, in ${fixed(meta.seconds, 0)} s (\`npm run bench\`).`,
     results.requests && requestsSection(results.requests),
     results.retiredRoutes && retiredRoutesSection(results.retiredRoutes),
+    results.balances && balanceRequestsSection(results.balances),
     results.catchUp && catchUpSection(results.catchUp),
     results.following && followingSection(results.following),
     results.bundle && bundleSection(results.bundle),

@@ -16,6 +16,7 @@ import { measureRequestsPerBlock } from './requests-per-block';
 import { measureRetiredRoutes } from './retired-routes';
 import { measureStateFile } from './state-file';
 import { measureConfigParse } from './config-parse';
+import { measureBalanceRequests } from './balance-requests';
 
 const DOC = 'docs/benchmarks.md';
 const START = '<!-- bench:results:start -->';
@@ -32,7 +33,7 @@ const BILLED_STACKS: [string, Record<string, unknown>, number?][] = [
   ['default with Slack and PagerDuty (1,000 alerts a month each)', { chat: JSON.stringify([{ slack: 'ssm:/stacks-watch/slack' }, { pagerduty: 'ssm:/stacks-watch/pagerduty' }]) }],
 ];
 
-const BENCHMARKS = ['requests', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory', 'state-file', 'config-parse'] as const;
+const BENCHMARKS = ['requests', 'balances', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory', 'state-file', 'config-parse'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 function selected(argv: readonly string[]): Set<Benchmark> {
@@ -63,6 +64,10 @@ async function main(): Promise<void> {
     results.requests = await measureRequestsPerBlock(prefix(600));
     progress('1b. requests per block with deprecated routes retired');
     results.retiredRoutes = await measureRetiredRoutes(prefix(300));
+  }
+  if (only.has('balances')) {
+    progress('1c. requests per run with 10 balance rules');
+    results.balances = await measureBalanceRequests(workload);
   }
   if (only.has('catch-up')) {
     progress('2. catch-up at 50 and 500 requests a minute');

@@ -42,6 +42,7 @@ const TITLES: Record<AlertType, string> = {
   stx_transfer: 'STX moved inside a contract call',
   ft_transfer: 'Fungible token movement (sBTC here)',
   nft_transfer: 'NFT movement',
+  balance_threshold: 'A watched balance crossed a threshold',
   contract_log: 'Log printed by a watched contract',
   contract_call: 'Call to a watched contract',
   window_threshold: 'Window crossing (failed vault calls in 10 minutes)',

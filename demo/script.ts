@@ -24,6 +24,9 @@ export const DEMO = {
   badge: `${fakeContractId('badges', 'nft')}::badge`,
 } as const;
 
+/** The relayer's STX before the first block: 50.1 STX, just above the 50 STX its balance rule warns below. */
+export const DEMO_RELAYER_STX = 50_100_000;
+
 /** The first height the demo's watcher scans (its `startHeight`): the blocks below are history. */
 export const DEMO_START_HEIGHT = 4;
 
@@ -35,8 +38,12 @@ export interface DemoStep {
   act(chain: FakeChain): void;
 }
 
+/** A call by the relayer that moves nothing: only its fee (micro-STX) touches its balance. */
+const relay = (fee: number) => ({ ...contractCall({ contractId: DEMO.vault, functionName: 'relay', sender: DEMO.relayer }), feeRate: String(fee) });
+
 /** History up to the first watched block, so the watcher's first cycle starts right there. */
 export function prepareChain(chain: FakeChain): void {
+  chain.setGenesisBalance(DEMO.relayer, 'stx', DEMO_RELAYER_STX);
   for (let h = 1; h <= DEMO_START_HEIGHT; h += 1) chain.mine([coinbase()]);
 }
 
@@ -104,6 +111,11 @@ export const DEMO_STEPS: readonly DemoStep[] = [
           ],
         }),
       ]),
+  },
+  {
+    says: 'the relayer pays 0.06 STX in fees for each of two relays: its spendable STX falls below 50 STX at the second',
+    shows: ['balance_threshold'],
+    act: (chain) => chain.mine([coinbase(), relay(60_000), relay(60_000)]),
   },
   {
     says: 'a block carries 1.5 STX to alice, memo "tip"',

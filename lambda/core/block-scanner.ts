@@ -8,6 +8,7 @@ import { deepReorgKind } from './alert-kinds/deep-reorg';
 import { cooldownSummaryKind } from './alert-kinds/cooldown-summary';
 import type { WatchRules } from './alert-kinds/rule-lists';
 import { blockAlerts } from './block-alerts';
+import { readDueBalances } from './balance-reads';
 import { clearBlockStall, recordBlockFailure } from './block-stalls';
 import { ChainFollower } from './chain-follower';
 import { ChainUnlinkedError } from './chain-unlinked';
@@ -72,6 +73,7 @@ export class BlockScanner {
   async run(): Promise<ScanResult> {
     let stoppedBecause: StopReason;
     try {
+      await this.startBalances();
       stoppedBecause = await this.scan();
     } catch (error) {
       const clean = cleanStopReason(error);
@@ -129,6 +131,7 @@ export class BlockScanner {
   private async apply(block: Block, events: ReadonlyMap<string, TxEvents>): Promise<void> {
     const { state, telemetry } = this.deps;
     const { network, rules } = this.plan;
+    await readDueBalances(rules.balances.tracker, block, this.deps);
     const head = this.keeper.head();
     const found = blockAlerts(block, events, rules, network);
     const windows = advanceWindows(rules.windows, head?.windows, block.header, found, network);
@@ -185,6 +188,19 @@ export class BlockScanner {
     }
     const { windows: _replaced, ...to } = rollback.to;
     await this.keeper.rewind(windows.states ? { ...to, windows: windows.states } : to);
+    this.plan.rules.balances.tracker.rollBack(rollback.to.height);
+  }
+
+  /** The tracked balances as of the stored cursor, saved with each cursor write from now on (balance-tracker.ts). */
+  private async startBalances(): Promise<void> {
+    const { tracker } = this.plan.rules.balances;
+    if (tracker.rules.length === 0) return;
+    const { state } = this.deps;
+    tracker.load(await state.readBalanceBook(), this.keeper.cursor?.height ?? null);
+    this.keeper.saveWith(async (headHeight) => {
+      const book = tracker.takeRecord(headHeight);
+      if (book) await state.writeBalanceBook(book);
+    });
   }
 
   private nextHeight(): number {

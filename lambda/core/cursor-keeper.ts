@@ -19,6 +19,8 @@ export class CursorKeeper {
   private progress: CursorPosition | null = null;
   /** The blocks done since the stored cursor, written with the next cursor write. */
   private unsaved: ScannedBlock[] = [];
+  /** What must be stored before a cursor write passes the blocks done (the balances at the head). */
+  private beforeSave: ((headHeight: number) => Promise<void>) | null = null;
 
   constructor(
     private readonly state: StateStore,
@@ -61,9 +63,15 @@ export class CursorKeeper {
     if (this.unsaved.length >= CHECKPOINT_BLOCKS) await this.save();
   }
 
+  /** Store something kept per block (the tracked balances) before each cursor write that passes new blocks. */
+  saveWith(hook: (headHeight: number) => Promise<void>): void {
+    this.beforeSave = hook;
+  }
+
   /** Writes the progress: the blocks done since the stored cursor, then the cursor past them. */
   async save(options?: { releaseLeaseOf?: string }): Promise<boolean> {
     if (!this.progress) return false;
+    await this.beforeSave?.(this.progress.height);
     await this.state.putScannedBlocks(this.unsaved);
     await this.write(this.progress, options);
     this.progress = null;

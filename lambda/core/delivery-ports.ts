@@ -42,7 +42,8 @@ export type OperatorNoticeKind =
   | 'stuck-block'
   | 'api-deprecation'
   | 'deep-reorg'
-  | 'rate-limited';
+  | 'rate-limited'
+  | 'balance-mismatch';
 
 export interface OperatorNotice {
   kind: OperatorNoticeKind;

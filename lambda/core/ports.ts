@@ -1,7 +1,8 @@
 // The core's ports: the only ways the watch cycle reaches the outside world. Each has one adapter per
 // outside system (Hiro HTTP, DynamoDB or a JSON file, SNS or stdout) and an in-memory fake for tests.
-import type { ApiDeprecation, Block, BlockHeader, ChainTip, ContractStatus, TxEvents } from './domain';
+import type { ApiDeprecation, Block, BlockHeader, ChainTip, ContractStatus, PrincipalBalances, TxEvents } from './domain';
 import type { SmsTallyStore } from './sms-tally';
+import type { BalanceBookStore } from './balance-book';
 import type { WindowStates } from './window-state';
 import type { AlertRecordState, QuietCursorPart, QuietRecordStore, QuietRecordWrites } from './quiet-state';
 
@@ -30,11 +31,12 @@ export interface ChainApi {
   /** A canonical block header by height or hash; null when unknown. */
   getBlockHeader(heightOrHash: number | string): Promise<BlockHeader | null>;
   /**
-   * All events of the given transactions that the core can use (logs and asset movements), every page of them. The
-   * adapter batches ids into as few calls as the URL length allows. `eventCount` lets it skip
-   * transactions with no events and plan paging.
+   * All events of the given transactions that the core can use (logs, asset movements, STX locks), every page
+   * of them, batched into as few calls as URLs allow; `eventCount` lets it skip those with none and plan paging.
    */
   getTransactionEvents(txs: readonly TxReadRequest[]): Promise<Map<string, TxEvents>>;
+  /** What `principal` holds after block `atHeight`: read to start a balance rule, after a gap, to reconcile (balance-reads.ts). */
+  getBalances?(principal: string, atHeight: number): Promise<PrincipalBalances>;
   /**
    * Deprecated routes used or found retired since the last call (each route once), so that the cycle can
    * tell the operator before a retirement stops the watcher. Adapters with no such notion leave it out.
@@ -167,7 +169,7 @@ export class CursorConflictError extends Error {
   }
 }
 
-export interface StateStore extends SmsTallyStore, QuietRecordStore {
+export interface StateStore extends SmsTallyStore, QuietRecordStore, BalanceBookStore {
   /** Take the run lease for `ttlMs`; false when another owner holds an unexpired lease. */
   acquireLease(owner: string, nowMs: number, ttlMs: number): Promise<boolean>;
   /** Give the lease back (only if `owner` still holds it). */

@@ -7,7 +7,7 @@ import type { CarriedFields } from './alert-kinds/kind';
 /** A match held back, as a summary and `--status` list it. */
 export interface HeldMatch {
   key: string;
-  tx_id: string;
+  tx_id: string | null;
   block_height: number;
 }
 

@@ -6,8 +6,9 @@ import type { Alert } from './alert-kinds/alert';
 import { cooldownSummaryKind } from './alert-kinds/cooldown-summary';
 import { quietBlock, rulePolicies } from './rule-quiet';
 import type { QuietState } from './quiet-state';
+import { readDueBalances } from './balance-reads';
 import type { WatchConfig } from './watch-config/watch-config-schema';
-import type { ChainApi, Clock } from './ports';
+import { silentTelemetry, type ChainApi, type Clock } from './ports';
 import { BlockReadAhead } from './read-ahead';
 import { compileWatchRules } from './alert-kinds/rule-lists';
 import { advanceWindows } from './window-stage';
@@ -64,6 +65,8 @@ export async function replayBlocks(
   for (let height = range.from; height <= range.to; height += 1) {
     const read = await readAhead.take(height, { lastHeight: range.to, blocksLeft: range.to - height + 1, deadlineMs: Number.POSITIVE_INFINITY });
     if (read === null) throw new ReplayRangeError(`the API knows no block at height ${height}`);
+    // A fresh tracker: each balance rule reads its balance at the block before the range, then follows the blocks.
+    await readDueBalances(rules.balances.tracker, read.block, { chain, telemetry: silentTelemetry });
     const found = blockAlerts(read.block, read.events, rules, config.network);
     const outcome = advanceWindows(rules.windows, windows, read.block.header, found, config.network);
     windows = outcome.states;

@@ -51,7 +51,8 @@ function advance(window: CompiledWindow, before: WindowState | undefined, header
     if (value === null) continue; // a match without the summed field adds nothing to a sum
     entry.n += 1;
     added += value;
-    txs.add(alert.tx_id);
+    // Balance alerts (the only ones without a transaction) are never counted: window-checks.ts refuses them.
+    if (alert.tx_id !== null) txs.add(alert.tx_id);
     const now = base + (window.sum === null ? BigInt(entry.n) : added);
     if (now < window.threshold) above = false;
     else if (!above) {
@@ -77,7 +78,7 @@ function crossing(
     type: 'window_threshold',
     key: windowThresholdKind.key(window.name, alert.key),
     network,
-    tx_id: alert.tx_id,
+    tx_id: alert.tx_id ?? '',
     block_height: header.height,
     block_hash: header.hash,
     block_time: header.time,

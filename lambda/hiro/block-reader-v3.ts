@@ -63,7 +63,7 @@ export async function readHeaderV3(http: HiroHttp, heightOrHash: string, fallbac
   if (!pages) return null;
   const { request, body } = pages[0]!;
   const first = body.results[0];
-  if (first) return { height: first.block.height, hash: first.block.hash, parentHash: null, time: first.block.time, txCount: body.total };
+  if (first) return { height: first.block.height, hash: first.block.hash, parentHash: null, time: first.block.time, txCount: body.total, ...burnHeightOf(first) };
   if (!/^\d+$/.test(heightOrHash)) {
     throw inconsistent(request, `block ${heightOrHash} is canonical but lists no transaction, so nothing tells its height.`);
   }
@@ -120,7 +120,7 @@ async function blockHeader(
     }
     return { ...header, txCount: total };
   }
-  if (first) return { height, hash: first.block.hash, parentHash: null, time: first.block.time, txCount: total };
+  if (first) return { height, hash: first.block.hash, parentHash: null, time: first.block.time, txCount: total, ...burnHeightOf(first) };
   return emptyBlockHeader(height, reading.fallbackTime);
 }
 
@@ -177,4 +177,9 @@ function checkPages(height: number, pages: Page[]): RawTransactionSummary[] {
     ordered.push(tx);
   }
   return ordered;
+}
+
+/** The Bitcoin height a block's transactions carry, when they do (STX locks end at one). */
+function burnHeightOf(tx: { bitcoin_block?: { height: number } | undefined }): { burnHeight?: number } {
+  return tx.bitcoin_block === undefined ? {} : { burnHeight: tx.bitcoin_block.height };
 }

@@ -228,4 +228,21 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     await (await state.reopen()).writeCursor(at(511), 1);
     expect(await (await state.reopen()).readCursor()).toEqual({ ...at(511), version: 2 });
   });
+
+  it('keeps the balance book of the balance rules, big balances and a stale entry included, replaced by each write', async () => {
+    const state = await fresh();
+    const store = await state.reopen();
+    expect(await store.readBalanceBook()).toBeNull();
+    const entry = { balance: '340282366920938463463374607431768211455', locked: '0', unlockBurnHeight: null, zone: 'above' as const, fingerprint: 'SP…|stx|1|2', readAt: 599 };
+    const book = {
+      base: { height: 590, entries: { 'relayer gas|SP…|stx|1|': { ...entry, stale: true } } },
+      deltas: [{ height: 600, hash: at(600).hash, entries: { 'vault|SP….vault|SM….sbtc-token::sbtc-token||2': { ...entry, balance: '-5', locked: '7', unlockBurnHeight: 960_300, zone: 'below' as const } } }],
+    };
+    await store.writeBalanceBook(book);
+    expect(await (await state.reopen()).readBalanceBook()).toEqual(book);
+    const next = { base: { height: 600, entries: {} }, deltas: [] };
+    await store.writeBalanceBook(next);
+    await store.writeCursor(at(601), null);
+    expect(await (await state.reopen()).readBalanceBook()).toEqual(next);
+  });
 });

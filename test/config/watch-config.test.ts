@@ -34,6 +34,7 @@ describe('a valid watch config', () => {
         transfers: [],
         calls: [],
         windows: [],
+        balances: [],
         startHeight: 'latest',
         confirmations: 0,
         maxBlocksPerRun: 500,
@@ -55,6 +56,10 @@ describe('a valid watch config', () => {
         { asset: `${ARKADIKO_TOKEN}::diko`, to: [], from: [MAINNET.sbtcMultisig], actions: ['transfer', 'burn'], decimals: 6, symbol: 'DIKO' },
       ],
       calls: [{ contractId: ARKADIKO_TOKEN, functions: ['mint'], status: 'failed', name: 'Failed mint', severity: 'info' }],
+      balances: [
+        { address: MAINNET.alex, asset: 'stx', below: '50000000', name: 'relayer gas', severity: 'critical' },
+        { address: MAINNET.sbtcMultisig, asset: `${ARKADIKO_TOKEN}::diko`, below: '100', above: '2500000000', decimals: 6, symbol: 'DIKO' },
+      ],
       startHeight: 182345,
       confirmations: 3,
       maxBlocksPerRun: 50,

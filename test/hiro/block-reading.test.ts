@@ -48,6 +48,7 @@ describe('getBlock', () => {
       parentHash: parent.hash,
       time: block.time,
       txCount: 60,
+      burnHeight: block.burnBlockHeight,
     });
   });
 
@@ -89,7 +90,7 @@ describe('getBlock', () => {
     const read = await h.client().getBlock(empty!.height);
 
     expect(read).toEqual({
-      header: { height: empty!.height, hash: empty!.hash, parentHash: empty!.parentHash, time: empty!.time, txCount: 0 },
+      header: { height: empty!.height, hash: empty!.hash, parentHash: empty!.parentHash, time: empty!.time, txCount: 0, burnHeight: empty!.burnBlockHeight },
       transactions: [],
     });
     expect(h.fake.count(ROUTES.block)).toBe(1);
@@ -234,7 +235,7 @@ describe('getBlockHeader', () => {
     const byHeight = await client.getBlockHeader(block.height);
     const byHash = await client.getBlockHeader(block.hash);
 
-    const expected = { height: block.height, hash: block.hash, parentHash: block.parentHash, time: block.time, txCount: 4 };
+    const expected = { height: block.height, hash: block.hash, parentHash: block.parentHash, time: block.time, txCount: 4, burnHeight: block.burnBlockHeight };
     expect(byHeight).toEqual(expected);
     expect(byHash).toEqual(expected);
   });

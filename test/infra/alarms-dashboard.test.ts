@@ -145,6 +145,7 @@ describe('dashboard', () => {
       'ft_transfer',
       'nft_transfer',
       'window_threshold',
+      'balance_threshold',
       'contract_status',
       'contract_status_summary',
       'retraction',

@@ -11,7 +11,7 @@ const nonEmpty = z.string().check(z.minLength(1));
 
 const heightOrNull = z.nullable(height);
 const optionalText = z.optional(z.string());
-const heldMatch = z.object({ key: nonEmpty, tx_id: z.string(), block_height: height });
+const heldMatch = z.object({ key: nonEmpty, tx_id: z.nullable(z.string()), block_height: height });
 const tally = {
   rule: nonEmpty,
   severity: z.enum(['critical', 'warning', 'info']),

@@ -1,6 +1,7 @@
 // The kinds found in blocks, keyed by alert type: the one list a new chain kind joins. The chain alert union
 // derives from it, so a kind is one module plus one line here. Apart from the full registry (registry.ts)
 // because retractions need these without depending on themselves.
+import { balanceThresholdKind } from './balance-threshold';
 import { contractCallKind } from './contract-call';
 import { contractLogKind } from './contract-log';
 import type { AnyChainAlert, ChainKind } from './kind';
@@ -26,6 +27,7 @@ export const chainKinds = chainKindMap({
   ft_transfer: ftTransferKind,
   nft_transfer: nftTransferKind,
   window_threshold: windowThresholdKind,
+  balance_threshold: balanceThresholdKind,
 });
 
 export type ChainAlertType = keyof typeof chainKinds;

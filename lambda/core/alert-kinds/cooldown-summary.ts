@@ -92,7 +92,7 @@ export const cooldownSummaryKind = {
   sms: headline,
   terminal: (a) => [
     ['Held', `${count(a)}${blocks(a)}`],
-    ['First', a.held_alerts.map((h) => id(h.tx_id)).slice(0, 3).join(', ') || 'none'],
+    ['First', a.held_alerts.map((h) => (h.tx_id === null ? 'a balance read' : id(h.tx_id))).slice(0, 3).join(', ') || 'none'],
   ],
   link: () => null,
   attributes(a): FilterAttributes {

@@ -11,7 +11,7 @@ import type { Reads } from './rule-list';
 export type AnyAlert = AlertBase & { type: string };
 
 /** What every chain alert has: a reorg that drops its block retracts it (retraction.ts). */
-export type AnyChainAlert = AnyAlert & { tx_id: string; block_height: number; block_hash: string };
+export type AnyChainAlert = AnyAlert & { tx_id: string | null; block_height: number; block_hash: string };
 
 /**
  * The fields a retraction copies from the alert it voids, so that subscribers filtering on the original's

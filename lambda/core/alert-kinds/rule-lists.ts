@@ -1,6 +1,7 @@
 // Every rule list of the watch config, in the order the config schema, the "nothing to watch" check and
 // `--check` name them. A new list is one module (a `RuleList`) and one line here.
 import { addressesList } from './address-rules';
+import { balancesList } from './balance-rules';
 import { callsList } from './contract-call-rules';
 import { contractLogsList } from './contract-log-rules';
 import { contractsList } from './contract-status-rules';
@@ -9,7 +10,7 @@ import { transfersList } from './transfer-rules';
 import { windowsList } from './window-rules';
 import { WATCHER_RULE } from '../rule-meta';
 
-export const ruleLists = [contractsList, addressesList, contractLogsList, transfersList, callsList, windowsList] as const;
+export const ruleLists = [contractsList, addressesList, contractLogsList, transfersList, callsList, windowsList, balancesList] as const;
 
 export type RuleLists = typeof ruleLists;
 
