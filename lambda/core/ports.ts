@@ -254,7 +254,8 @@ export type OperatorNoticeKind =
   | 'stuck-block'
   | 'api-deprecation'
   | 'deep-reorg'
-  | 'rate-limited';
+  | 'rate-limited'
+  | 'watch-config-rejected';
 
 export interface OperatorNotice {
   kind: OperatorNoticeKind;
@@ -270,7 +271,6 @@ export interface OperatorChannel {
 }
 
 // ---- time and telemetry ----
-
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
