@@ -126,6 +126,8 @@ export class LiveWatchConfig {
         return;
       }
     }
+    // A new version after a cold start whose memo kept no text: the good one is needed to judge the change.
+    if (!this.good && memo) await this.recoverGood(memo);
     const problems = this.problemsOf(version);
     if (problems.ok) {
       await this.accept(version, problems.config);
