@@ -48,6 +48,8 @@ export interface DeploySettings {
   encryptionKey: TopicEncryption;
   /** Every metric on every run, instead of the lag and non-zero counters only. */
   detailedMetrics: boolean;
+  /** Put watch.json in the config store as a new version even over a newer one pushed at runtime. */
+  replaceWatchConfig: boolean;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -125,6 +127,7 @@ const contextSchema = z.object({
   dashboard: flag().default(false),
   encryptionKey: z.enum(['aws-managed', 'customer'], { error: 'must be aws-managed or customer' }).default('aws-managed'),
   detailedMetrics: flag().default(false),
+  replaceWatchConfig: flag().default(false),
 });
 
 export const CONTEXT_KEYS = Object.keys(contextSchema.shape) as (keyof typeof contextSchema.shape)[];
@@ -234,5 +237,6 @@ export function readDeploySettings(context: (key: string) => unknown, cwd = proc
     dashboard: values.dashboard,
     encryptionKey: values.encryptionKey,
     detailedMetrics: values.detailedMetrics,
+    replaceWatchConfig: values.replaceWatchConfig,
   };
 }
