@@ -187,6 +187,7 @@ const CATEGORIES: [RegExp, string][] = [
   [/^CloudWatch (alarm|dashboard)/, 'alarms, dashboard'],
   [/^KMS/, 'KMS'],
   [/^(SNS|SQS|Secrets)/, 'SNS, SQS, Secrets Manager'],
+  [/^S3/, 'config store (S3)'],
 ];
 
 function byCategory(bill: MonthlyBill): Map<string, number> {
