@@ -14,6 +14,7 @@ import type { RequestsPerBlockRow } from './requests-per-block';
 import { retiredRoutesSection, type RetiredRoutesRow } from './retired-routes';
 import { stateFileSection, type StateFileRow } from './state-file';
 import { configParseSection, type ConfigParseRow } from './config-parse';
+import { configStoreSection, type ConfigStoreFigures } from './config-store-read';
 
 export interface BenchResults {
   requests?: RequestsPerBlockRow[];
@@ -28,6 +29,7 @@ export interface BenchResults {
   matching?: MatchingRow;
   stateFile?: StateFileRow[];
   configParse?: ConfigParseRow[];
+  configStore?: { figures: ConfigStoreFigures; monthly: { gets: number; storage: number } };
 }
 
 export function requestsSection(rows: RequestsPerBlockRow[]): string {
@@ -320,6 +322,7 @@ export function renderResults(results: BenchResults, meta: { date: string; secon
     results.memory && memorySection(results.memory),
     results.stateFile && stateFileSection(results.stateFile),
     results.configParse && configParseSection(results.configParse),
+    results.configStore && configStoreSection(results.configStore.figures, results.configStore.monthly),
   ];
   return parts.filter(Boolean).join('\n\n');
 }

@@ -16,6 +16,14 @@ import { measureRequestsPerBlock } from './requests-per-block';
 import { measureRetiredRoutes } from './retired-routes';
 import { measureStateFile } from './state-file';
 import { measureConfigParse } from './config-parse';
+import { measureConfigStore } from './config-store-read';
+import type { CycleCost } from './cycle-cost';
+
+/** The store's lines of the bill do not depend on the cycles: any figures price them. */
+const ZERO_CYCLE: CycleCost = {
+  scenario: 'none', blocksPerCycle: 0, alertsPerCycle: 0, requestsPerCycle: 0, durationMs: 0, gbSeconds: 0, readUnits: 0, writeUnits: 0,
+  writeUnitsByItem: {}, snsMessages: 0, logBytes: 0, metricSeriesPerRun: 0, metricSeries: [],
+};
 
 const DOC = 'docs/benchmarks.md';
 const START = '<!-- bench:results:start -->';
@@ -129,6 +137,11 @@ async function main(): Promise<void> {
   if (only.has('config-parse')) {
     progress('9. reading a watch config of 10,000 and 100,000 addresses');
     results.configParse = measureConfigParse();
+    progress('9b. the live watch config of 100,000 addresses through S3');
+    const figures = await measureConfigStore();
+    const bill = priceTemplate(synthTemplate(), () => ({ run: ZERO_CYCLE, poll: ZERO_CYCLE }), figures.bytes).lines;
+    const sum = (pattern: RegExp) => bill.filter((line) => pattern.test(line.item)).reduce((total, line) => total + line.dollars, 0);
+    results.configStore = { figures, monthly: { gets: sum(/^S3 GET/), storage: sum(/^S3 storage/) } };
   }
 
   const markdown = renderResults(results, { date: new Date().toISOString().slice(0, 10), seconds: (performance.now() - started) / 1000 });
