@@ -8,7 +8,7 @@ export interface LambdaSettings {
   /** The operations topic (alarms and operator notices); without it notices go to the log only. */
   opsTopicArn?: string;
   apiKeySecretArn?: string;
-  /** The watch config as JSON text, when set (it overrides the bundled watch.json). */
+  /** The watch config as JSON text, when set (it overrides the store and any file). */
   watchConfigText?: string;
   /** The live watch config's versioned S3 object, which the stack creates (WATCH_CONFIG overrides it). */
   watchConfigStore?: { bucket: string; key: string };
