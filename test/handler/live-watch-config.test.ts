@@ -159,4 +159,17 @@ describe('the handler reading a new watch config version between two invocations
     // A contract added to `contracts` gets its first-observation alert.
     expect(alertKeys()).toContain(`contract_status:${vault}:1`);
   });
+
+  it('lets WATCH_CONFIG override the store (tests, emergencies): the store is not read', async () => {
+    process.env.WATCH_CONFIG = JSON.stringify({ ...base, contracts: [vault] });
+    try {
+      await freshHandler();
+      const before = s3.requests.length;
+      await handler({}, lambdaContext('run-override'));
+      expect(s3.requests.length).toBe(before);
+      expect(runLines('run-override').find((l) => l.message === 'invocation done')).toMatchObject({ watchConfigVersion: 'WATCH_CONFIG' });
+    } finally {
+      delete process.env.WATCH_CONFIG;
+    }
+  });
 });
