@@ -16,6 +16,8 @@ import { parseWatchConfigText } from './watch-config';
 
 /** The memo is one DynamoDB item (400 KB at most): a longer config is remembered by version id alone. */
 export const MEMO_TEXT_MAX_BYTES = 300_000;
+/** A refused version's problems kept in the memo and the log lines (the ops notice lists them all). */
+export const PROBLEMS_KEPT = 20;
 
 /** What a run uses, and what the run's log line says about it. */
 export interface LiveConfig {
@@ -153,7 +155,8 @@ export class LiveWatchConfig {
   }
 
   private async refuse(version: WatchConfigVersion, problems: ConfigProblem[]): Promise<void> {
-    const rejected: RejectedConfigVersion = { versionId: version.versionId, etag: version.etag, problems: problems.map(problemLine) };
+    const lines = problems.map(problemLine);
+    const rejected: RejectedConfigVersion = { versionId: version.versionId, etag: version.etag, problems: lines.slice(0, PROBLEMS_KEPT), problemCount: lines.length };
     if (!this.good) {
       // Nothing good to fall back on (the very first version is bad): the run cannot start.
       throw new WatchConfigError(problems, `${this.deps.source.location} version ${version.versionId}`);
@@ -166,7 +169,7 @@ export class LiveWatchConfig {
       subject: `stacks-watch: watch config version refused, still on ${this.good.versionId}`.slice(0, 99),
       message: [
         `The watch config version ${version.versionId} at ${this.deps.source.location} was refused (${count}); the watcher keeps running on version ${this.good.versionId}.`,
-        ...rejected.problems.map((line) => `  ${line}`),
+        ...lines.map((line) => `  ${line}`),
         'Fix the file and `npm run config -- push` it, or `npm run config -- rollback VERSION` to an earlier one.',
       ].join('\n'),
     });

@@ -27,8 +27,10 @@ export interface WatchConfigSource {
 export interface RejectedConfigVersion {
   versionId: string;
   etag: string;
-  /** Every problem, one line each with its JSON path. */
+  /** The problems, one line each with its JSON path: the first ones only, when there are many (see problemCount). */
   problems: string[];
+  /** How many problems there were in all. */
+  problemCount: number;
 }
 
 /** The last good version in use (and the text when it fits the memo), and the last refused one if any. */

@@ -87,7 +87,7 @@ export interface StatusFacts {
 
 function liveConfigLine(memo: WatchConfigMemo | null): string {
   if (!memo) return 'deployed watch config: no version taken into use yet';
-  const refused = memo.rejected ? `; version ${memo.rejected.versionId} refused (${plural(memo.rejected.problems.length, 'problem')}: ${memo.rejected.problems[0]})` : '';
+  const refused = memo.rejected ? `; version ${memo.rejected.versionId} refused (${plural(memo.rejected.problemCount ?? memo.rejected.problems.length, 'problem')}: ${memo.rejected.problems[0]})` : '';
   return `deployed watch config: version ${memo.good.versionId}${refused}`;
 }
 

@@ -19,7 +19,9 @@ export interface WatchConfigClients {
 export function configLogFields(live: LiveConfig): Record<string, unknown> {
   return {
     watchConfigVersion: live.versionId,
-    ...(live.rejected ? { watchConfigRejected: { versionId: live.rejected.versionId, problems: live.rejected.problems } } : {}),
+    ...(live.rejected
+      ? { watchConfigRejected: { versionId: live.rejected.versionId, problemCount: live.rejected.problemCount, problems: live.rejected.problems } }
+      : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 // The live config's choices without AWS: an in-memory store that counts its reads, an in-memory memo.
 import { describe, expect, it } from 'vitest';
-import { LiveWatchConfig, MEMO_TEXT_MAX_BYTES } from '../../lambda/config/live-watch-config';
+import { LiveWatchConfig, MEMO_TEXT_MAX_BYTES, PROBLEMS_KEPT } from '../../lambda/config/live-watch-config';
 import type { OperatorNotice } from '../../lambda/core/ports';
 import type { WatchConfigMemo, WatchConfigSource, WatchConfigVersion } from '../../lambda/core/watch-config-source';
 import { fakeAddress } from '../support/fake-hiro';
@@ -66,6 +66,21 @@ describe('the live watch config', () => {
     empty.push({ network: 'mainnet', addresses: addresses(1) });
     empty.setDown(true);
     await expect(new LiveWatchConfig({ source: empty.source, memo: empty.memoStore }).current(listeners)).rejects.toThrow(/connection refused/);
+  });
+
+  it('keeps the first problems of a version with thousands in the memo (a DynamoDB item is 400 KB) and tells them all to the operator', async () => {
+    const s = store();
+    s.push({ network: 'mainnet', addresses: addresses(1) });
+    const live = new LiveWatchConfig({ source: s.source, memo: s.memoStore });
+    await live.current(listeners);
+    notices.length = 0;
+    s.push({ network: 'mainnet', addresses: Array.from({ length: 5_000 }, (_, i) => `SP${i}`) });
+    const result = await live.current(listeners);
+    expect(result.rejected).toMatchObject({ versionId: 'v2', problemCount: 5_000 });
+    expect(s.memo()!.rejected!.problems).toHaveLength(PROBLEMS_KEPT);
+    expect(JSON.stringify(s.memo()).length).toBeLessThan(10_000);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.message.match(/\$\.addresses\[\d+\]/g)).toHaveLength(5_000);
   });
 
   it('fails a first version that is invalid, with nothing to fall back on, naming every problem', async () => {
