@@ -89,7 +89,7 @@ const isConfigStore = (id: string) => id.startsWith('WatchConfig');
 export const configBytesOf = (path = WATCH_CONFIG) => statSync(path).size;
 
 /** The watcher function: the one Lambda function told its state table. */
-function watcherFunction(template: TemplateJson): [string, Resource] {
+export function watcherFunction(template: TemplateJson): [string, Resource] {
   const found = Object.entries(template.Resources).filter(([, resource]) => resource.Type === 'AWS::Lambda::Function' && isWatcher(resource));
   if (found.length !== 1) throw new Error(`the bill expects one watcher function in the template, found ${found.length}`);
   return found[0]!;

@@ -7,7 +7,7 @@ import { measureBundles } from './bundle';
 import { measureCatchUp } from './catch-up';
 import { DEFAULT_CYCLE_OPTIONS, measureCycleCosts, type CycleCosts } from './cycle-cost';
 import { measureMemory } from './memory';
-import { priceTemplate, synthTemplate, type MeasuredCycles } from './monthly-bill';
+import { priceTemplate, synthTemplate, watcherFunction, type MeasuredCycles } from './monthly-bill';
 import { measureFollowingTip } from './following-tip';
 import { CONFIG_NAMES, mainnetWorkload } from './mainnet-workload';
 import { measureMatching } from './matching-throughput';
@@ -105,7 +105,7 @@ async function main(): Promise<void> {
     for (const [name, context, goalDollars] of BILLED_STACKS) {
       const template = synthTemplate(context);
       // Measure first what the template asks for, then price it with those figures.
-      const env = Object.values(template.Resources).find((r) => r.Type === 'AWS::Lambda::Function')!.Properties!.Environment.Variables;
+      const env = watcherFunction(template)[1].Properties!.Environment.Variables;
       const cycles = await cyclesFor(env.STACKS_API_KEY_SECRET_ARN !== undefined, env.DETAILED_METRICS === 'true');
       results.bills.push({ name, bill: priceTemplate(template, () => cycles), ...(goalDollars !== undefined ? { goalDollars } : {}) });
     }
@@ -118,7 +118,7 @@ async function main(): Promise<void> {
   if (only.has('memory')) {
     progress('7. memory over a heavy catch-up');
     const template = synthTemplate();
-    const fn = Object.values(template.Resources).find((r) => r.Type === 'AWS::Lambda::Function')!;
+    const [, fn] = watcherFunction(template);
     // The limit the stack gives V8 (its NODE_OPTIONS) is the one Lambda runs under; Node's default for comparison.
     const nodeOptions = String(fn.Properties!.Environment.Variables.NODE_OPTIONS ?? '');
     const stackLimitMb = Number(/--max-old-space-size=(\d+)/.exec(nodeOptions)?.[1] ?? NaN);
