@@ -47,6 +47,16 @@ type Values = { context: string[]; address: string[]; contract: string[]; networ
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** A version's JSON object; a live version that is not one (written by hand, refused by the watcher) compares as empty. */
+function objectOf(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
 function summary(config: WatchConfig): string {
   const counts = ruleLists
     .map((list) => [list.name, (config as Record<string, unknown>)[list.name]] as const)
@@ -100,7 +110,7 @@ class Command {
     if (typeof file === 'number') return file;
     const store = await this.store();
     const live = await store.read();
-    const lines = describeConfigDiff(JSON.parse(live.text) as Record<string, unknown>, JSON.parse(file.text) as Record<string, unknown>);
+    const lines = describeConfigDiff(objectOf(live.text), objectOf(file.text));
     this.deps.out(`live version ${live.versionId} (${store.where}) → ${file.path}:`);
     for (const line of lines.length > 0 ? lines : ['the same watch config (comments aside)']) this.deps.out(`  ${line}`);
     const refused = this.refusals(live.text, file.config);
@@ -133,7 +143,7 @@ class Command {
     }
     const versionId = await store.put(file.text);
     this.deps.out(`pushed ${file.path} to ${store.where} as version ${versionId}${live ? ` (was ${live.versionId})` : ''}; the watcher uses it from its next run`);
-    if (live) for (const line of describeConfigDiff(JSON.parse(live.text) as Record<string, unknown>, JSON.parse(file.text) as Record<string, unknown>)) this.deps.out(`  ${line}`);
+    if (live) for (const line of describeConfigDiff(objectOf(live.text), objectOf(file.text))) this.deps.out(`  ${line}`);
     return 0;
   }
 

@@ -130,6 +130,14 @@ describe('npm run config', () => {
     expect(out[0]).toBe(`restored version ${first!.versionId} as the new live version ${versions[2]!.versionId} (was ${second!.versionId}); the watcher uses it from its next run`);
   });
 
+  it('compares against a live version that is not JSON as if it were empty, instead of failing', async () => {
+    s3.put(BUCKET, 'watch.json', '{ "network": "mainnet", oops');
+    write('fixed.json', { network: 'mainnet', addresses: [alice], startHeight: 100 });
+    expect(await run('diff', 'fixed.json')).toBe(0);
+    expect(out.slice(1)).toContain('  addresses: 1 entry added (' + alice + ')');
+    expect(await run('push', 'fixed.json')).toBe(0);
+  });
+
   it('writes a starter config from flags, valid by construction, and refuses a mistyped address', async () => {
     expect(await run('init', '--address', alice, '--contract', vault, '--out', 'starter.json')).toBe(0);
     const starter = JSON.parse(readFileSync(join(dir, 'starter.json'), 'utf8')) as Record<string, unknown>;
