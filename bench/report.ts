@@ -15,6 +15,7 @@ import { retiredRoutesSection, type RetiredRoutesRow } from './retired-routes';
 import { stateFileSection, type StateFileRow } from './state-file';
 import { configParseSection, type ConfigParseRow } from './config-parse';
 import { balanceRequestsSection, type BalanceRequestsRow } from './balance-requests';
+import { configStoreSection, type ConfigStoreFigures } from './config-store-read';
 
 export interface BenchResults {
   requests?: RequestsPerBlockRow[];
@@ -30,6 +31,7 @@ export interface BenchResults {
   matching?: MatchingRow;
   stateFile?: StateFileRow[];
   configParse?: ConfigParseRow[];
+  configStore?: { figures: ConfigStoreFigures; monthly: { gets: number; storage: number } };
 }
 
 export function requestsSection(rows: RequestsPerBlockRow[]): string {
@@ -193,6 +195,7 @@ const CATEGORIES: [RegExp, string][] = [
   [/^CloudWatch (alarm|dashboard)/, 'alarms, dashboard'],
   [/^KMS/, 'KMS'],
   [/^(SNS|SQS|Secrets)/, 'SNS, SQS, Secrets Manager'],
+  [/^S3/, 'config store (S3)'],
 ];
 
 function byCategory(bill: MonthlyBill): Map<string, number> {
@@ -326,6 +329,7 @@ export function renderResults(results: BenchResults, meta: { date: string; secon
     results.memory && memorySection(results.memory),
     results.stateFile && stateFileSection(results.stateFile),
     results.configParse && configParseSection(results.configParse),
+    results.configStore && configStoreSection(results.configStore.figures, results.configStore.monthly),
   ];
   return parts.filter(Boolean).join('\n\n');
 }

@@ -7,7 +7,7 @@ import { measureBundles } from './bundle';
 import { measureCatchUp } from './catch-up';
 import { DEFAULT_CYCLE_OPTIONS, measureCycleCosts, type CycleCosts } from './cycle-cost';
 import { measureMemory } from './memory';
-import { priceTemplate, synthTemplate, type MeasuredCycles } from './monthly-bill';
+import { priceTemplate, synthTemplate, watcherFunction, type MeasuredCycles } from './monthly-bill';
 import { measureFollowingTip } from './following-tip';
 import { CONFIG_NAMES, mainnetWorkload } from './mainnet-workload';
 import { measureMatching } from './matching-throughput';
@@ -17,6 +17,14 @@ import { measureRetiredRoutes } from './retired-routes';
 import { measureStateFile } from './state-file';
 import { measureConfigParse } from './config-parse';
 import { measureBalanceRequests } from './balance-requests';
+import { measureConfigStore } from './config-store-read';
+import type { CycleCost } from './cycle-cost';
+
+/** The store's lines of the bill do not depend on the cycles: any figures price them. */
+const ZERO_CYCLE: CycleCost = {
+  scenario: 'none', blocksPerCycle: 0, alertsPerCycle: 0, requestsPerCycle: 0, durationMs: 0, gbSeconds: 0, readUnits: 0, writeUnits: 0,
+  writeUnitsByItem: {}, snsMessages: 0, logBytes: 0, metricSeriesPerRun: 0, metricSeries: [],
+};
 
 const DOC = 'docs/benchmarks.md';
 const START = '<!-- bench:results:start -->';
@@ -102,7 +110,7 @@ async function main(): Promise<void> {
     for (const [name, context, goalDollars] of BILLED_STACKS) {
       const template = synthTemplate(context);
       // Measure first what the template asks for, then price it with those figures.
-      const env = Object.values(template.Resources).find((r) => r.Type === 'AWS::Lambda::Function')!.Properties!.Environment.Variables;
+      const env = watcherFunction(template)[1].Properties!.Environment.Variables;
       const cycles = await cyclesFor(env.STACKS_API_KEY_SECRET_ARN !== undefined, env.DETAILED_METRICS === 'true');
       results.bills.push({ name, bill: priceTemplate(template, () => cycles), ...(goalDollars !== undefined ? { goalDollars } : {}) });
     }
@@ -115,7 +123,7 @@ async function main(): Promise<void> {
   if (only.has('memory')) {
     progress('7. memory over a heavy catch-up');
     const template = synthTemplate();
-    const fn = Object.values(template.Resources).find((r) => r.Type === 'AWS::Lambda::Function')!;
+    const [, fn] = watcherFunction(template);
     // The limit the stack gives V8 (its NODE_OPTIONS) is the one Lambda runs under; Node's default for comparison.
     const nodeOptions = String(fn.Properties!.Environment.Variables.NODE_OPTIONS ?? '');
     const stackLimitMb = Number(/--max-old-space-size=(\d+)/.exec(nodeOptions)?.[1] ?? NaN);
@@ -134,6 +142,11 @@ async function main(): Promise<void> {
   if (only.has('config-parse')) {
     progress('9. reading a watch config of 10,000 and 100,000 addresses');
     results.configParse = measureConfigParse();
+    progress('9b. the live watch config of 100,000 addresses through S3');
+    const figures = await measureConfigStore();
+    const bill = priceTemplate(synthTemplate(), () => ({ run: ZERO_CYCLE, poll: ZERO_CYCLE }), figures.bytes).lines;
+    const sum = (pattern: RegExp) => bill.filter((line) => pattern.test(line.item)).reduce((total, line) => total + line.dollars, 0);
+    results.configStore = { figures, monthly: { gets: sum(/^S3 GET/), storage: sum(/^S3 storage/) } };
   }
 
   const markdown = renderResults(results, { date: new Date().toISOString().slice(0, 10), seconds: (performance.now() - started) / 1000 });

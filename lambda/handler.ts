@@ -1,8 +1,9 @@
 // The AWS composition root: EventBridge Scheduler invokes this every few minutes. It reads the environment,
 // builds the adapters (Hiro client, DynamoDB state, SNS publisher and ops channel, Powertools telemetry) and runs the same
 // watch cycle as the local runner, within the invocation's time.
-import { readFile } from 'node:fs/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
@@ -12,14 +13,13 @@ import { operatorChannelOverLog } from './core/operator-log';
 import { runCycle } from './core/cycle';
 import { SMS_PER_RUN_DEFAULT, SmsBudget, withDigests } from './core/sms-budget';
 import type { CycleSummary } from './core/cycle-types';
-import type { WatchConfig } from './core/watch-config/watch-config-schema';
-import { parseWatchConfigText, WatchConfigError } from './config/watch-config';
 import { contractStatusSweep, createHiroClient, type HiroClient } from './hiro';
 import { createDynamoStateStore } from './adapters/dynamodb';
 import { createSnsPublisher } from './adapters/sns';
 import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
 import { readApiSettings } from './runtime/api-env';
-import { readLambdaSettings, type LambdaSettings } from './runtime/lambda-env';
+import { readLambdaSettings } from './runtime/lambda-env';
+import { configLogFields, LambdaWatchConfig } from './runtime/lambda-watch-config';
 import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
 import { pollWhileCaughtUp } from './runtime/poll-loop';
 
@@ -38,10 +38,15 @@ const metrics = new Metrics({
 const dynamo = new DynamoDBClient({});
 // One attempt per call: the publisher retries itself and counts calls that went unanswered.
 const sns = new SNSClient({ maxAttempts: 1 });
-let watchConfig: WatchConfig | undefined;
+// The live watch config: read each run with a conditional GET (a quiet run costs one request, answered 304).
+const watchConfigs = new LambdaWatchConfig({
+  s3: () => new S3Client({}),
+  doc: DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } }),
+});
 
 export async function handler(_event: unknown, context: Context): Promise<CycleSummary> {
   const startedAt = Date.now();
+  const timeLeftMs = context.getRemainingTimeInMillis();
   logger.addContext(context);
   logger.appendKeys({ runId: context.awsRequestId });
   let chain: HiroClient | undefined;
@@ -50,23 +55,26 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
     const settings = readLambdaSettings(process.env);
     // The cold-start series is one more metric billed for each hour with a cold start: detailed mode only.
     if (settings.detailedMetrics) metrics.captureColdStartMetric(context.functionName);
-    const config = (watchConfig ??= await loadWatchConfig(settings));
-    const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
     telemetry = createPowertoolsTelemetry(logger, metrics, { detailed: settings.detailedMetrics });
     const log = telemetry.log;
     const operator = settings.opsTopicArn
       ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log })
       : operatorChannelOverLog(telemetry);
+    const live = await watchConfigs.current(settings, operator, log);
+    const config = live.config;
+    // Every line of the run names the version in use (and a refused one, until it is fixed).
+    logger.appendKeys(configLogFields(live));
+    if (live.rejected) log('warn', 'the current watch config version is refused; running on the last good one', configLogFields(live));
+    const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
     const apiSettings = readApiSettings(process.env, apiKey, config.network);
-    // The run's deadline: no Retry-After or backoff sleeps past it (the run ends cleanly instead).
-    let deadlineMs = Number.POSITIVE_INFINITY;
+    // The run's deadline: no cycle starts past it, and no Retry-After or backoff sleeps past it.
+    const deadlineMs = startedAt + Math.min(timeLeftMs - SAFETY_MARGIN_MS, (settings.runSeconds ?? Infinity) * 1000);
     chain = createHiroClient({
       ...apiSettings,
       log: (level, message, attributes) => logger[level](message, attributes ?? {}),
       operator,
       deadline: () => deadlineMs,
     });
-    const timeLeftMs = context.getRemainingTimeInMillis();
     const ports = {
       state: createDynamoStateStore({ client: dynamo, tableName: settings.tableName, network: config.network, log: telemetry.log }),
       clock: { now: () => Date.now() },
@@ -80,8 +88,6 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
       staleAfterMs: timeLeftMs,
     });
     const deps = { chain, publisher, ...ports };
-    const workMs = Math.min(timeLeftMs - SAFETY_MARGIN_MS, (settings.runSeconds ?? Infinity) * 1000);
-    deadlineMs = startedAt + workMs;
     const budget = {
       runId: context.awsRequestId,
       deadlineMs,
@@ -115,23 +121,6 @@ export async function handler(_event: unknown, context: Context): Promise<CycleS
     if (chain && telemetry) recordApiStats(telemetry, chain.stats());
     metrics.publishStoredMetrics();
     logger.resetKeys();
-  }
-}
-
-async function loadWatchConfig(settings: LambdaSettings): Promise<WatchConfig> {
-  const [text, source] = settings.watchConfigText
-    ? [settings.watchConfigText, 'WATCH_CONFIG']
-    : [await readBundledConfig(settings.watchConfigPath), settings.watchConfigPath];
-  const result = parseWatchConfigText(text, source);
-  if (!result.ok) throw new WatchConfigError(result.problems, source);
-  return result.config;
-}
-
-async function readBundledConfig(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    throw new Error(`cannot read the bundled watch config ${path} (${(error as NodeJS.ErrnoException).code}); redeploy, or set WATCH_CONFIG`);
   }
 }
 

@@ -50,6 +50,8 @@ export interface DeploySettings {
   encryptionKey: TopicEncryption;
   /** Every metric on every run, instead of the lag and non-zero counters only. */
   detailedMetrics: boolean;
+  /** Put watch.json in the config store as a new version even over a newer one pushed at runtime. */
+  replaceWatchConfig: boolean;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -135,10 +137,11 @@ const contextSchema = settingsSchema;
 export const CONTEXT_KEYS = Object.keys(contextSchema.shape) as (keyof typeof contextSchema.shape)[];
 
 /**
- * Context keys that are not settings but are about one deploy: which settings file to read, and leave to
- * remove subscribers the file lists (see subscriber-guard.ts). They are never written in the file.
+ * Context keys that are not settings but are about one deploy: which settings file to read, leave to remove
+ * subscribers the file lists (see subscriber-guard.ts), and leave to put watch.json over a newer live watch
+ * config (docs/watch-config-store.md). They are never written in the file: a lasting "yes" would defeat them.
  */
-export const ONE_DEPLOY_KEYS = ['settingsFile', 'allowFewerSubscribers'] as const;
+export const ONE_DEPLOY_KEYS = ['settingsFile', 'allowFewerSubscribers', 'replaceWatchConfig'] as const;
 
 /** The settings file's values, as parsed (see settings-file.ts), and the name problems in it are shown under. */
 export interface SettingsFileValues {
@@ -232,9 +235,11 @@ export function readDeploySettings(
   const inContext = issueProblems(parsed, raw, fromFile).filter((problem) => !file || !problem.startsWith(`${file.source} at `));
   const allowFewer = flag().default(false).safeParse(context('allowFewerSubscribers'));
   if (!allowFewer.success) unknown.push('allowFewerSubscribers: must be true or false');
+  const replaceWatchConfig = flag().default(false).safeParse(context('replaceWatchConfig'));
+  if (!replaceWatchConfig.success) unknown.push('replaceWatchConfig: must be true or false');
   if (unknown.length + inFile.length + inContext.length > 0 || !parsed.success) throw new DeploySettingsError([...inFile, ...unknown, ...inContext]);
   const problems: string[] = [];
-  const settings = settingsFrom(parsed.data, cwd, problems);
+  const settings = { ...settingsFrom(parsed.data, cwd, problems), replaceWatchConfig: replaceWatchConfig.data ?? false };
   if (file && problems.length === 0 && !allowFewer.data) {
     const fileSettings = settingsFrom(settingsSchema.parse(Object.fromEntries(CONTEXT_KEYS.map((key) => [key, file.values[key]]))), cwd, []);
     const dropped = droppedSubscribersProblem(fileSettings, settings, file.source, SUBSCRIBER_KEYS.filter(given));
@@ -274,5 +279,6 @@ function settingsFrom(values: ContextValues, cwd: string, problems: string[]): D
     dashboard: values.dashboard,
     encryptionKey: values.encryptionKey,
     detailedMetrics: values.detailedMetrics,
+    replaceWatchConfig: false,
   };
 }

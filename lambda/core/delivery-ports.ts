@@ -43,7 +43,8 @@ export type OperatorNoticeKind =
   | 'api-deprecation'
   | 'deep-reorg'
   | 'rate-limited'
-  | 'balance-mismatch';
+  | 'balance-mismatch'
+  | 'watch-config-rejected';
 
 export interface OperatorNotice {
   kind: OperatorNoticeKind;

@@ -1,5 +1,6 @@
 // The runner's words for people: what a config watches (--check), where a state stands (--status), and
 // one line per cycle that did something. Pure functions of their inputs, so each is tested as text.
+import type { WatchConfigMemo } from '../core/watch-config-source';
 import type { CycleSummary } from '../core/cycle-types';
 import type { Cursor } from '../core/ports';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
@@ -89,12 +90,23 @@ export interface StatusFacts {
   nowMs: number;
   /** The chain tip's height, or why it is unknown. */
   tip: { height: number } | { error: string };
+  /** The config file this run reads. */
+  configPath: string;
+  /** With --table: the version the deployed watcher runs (its memo), and a refused one if any. */
+  liveConfig?: WatchConfigMemo | null;
+}
+
+function liveConfigLine(memo: WatchConfigMemo | null): string {
+  if (!memo) return 'deployed watch config: no version taken into use yet';
+  const refused = memo.rejected ? `; version ${memo.rejected.versionId} refused (${plural(memo.rejected.problemCount ?? memo.rejected.problems.length, 'problem')}: ${memo.rejected.problems[0]})` : '';
+  return `deployed watch config: version ${memo.good.versionId}${refused}`;
 }
 
 /** `--status`: the cursor, how old and how far behind it is, and the alerts waiting on a reorg's outcome. */
 export function describeStatus(facts: StatusFacts): string {
   const { cursor } = facts;
-  const lines = [`state: ${facts.statePath} (${facts.network})`];
+  const lines = [`state: ${facts.statePath} (${facts.network})`, `watch config: ${facts.configPath}`];
+  if (facts.liveConfig !== undefined) lines.push(liveConfigLine(facts.liveConfig));
   if (!cursor) {
     lines.push('cursor: none yet (no block scanned; the first run starts at the config\'s startHeight)');
   } else {

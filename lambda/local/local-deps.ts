@@ -1,5 +1,6 @@
 // The local runner's adapters: the Hiro client, file or DynamoDB state, stdout or SNS; and `--status`.
 // The AWS adapters load only when asked for, so a local run never pays for the AWS SDK.
+import type { WatchConfigMemo } from '../core/watch-config-source';
 import { operatorChannelOverLog } from '../core/operator-log';
 import type { CycleDeps } from '../core/cycle-types';
 import type { Publisher, StateStore, Telemetry } from '../core/ports';
@@ -32,7 +33,10 @@ export async function printStatus(deps: CycleDeps & { chain: HiroClient }, optio
     tip = { error: (error as Error).message };
   }
   const statePath = options.table ? `DynamoDB table ${options.table}` : options.state;
-  process.stdout.write(describeStatus({ statePath, network: config.network, config, cursor, nowMs: Date.now(), tip }));
+  const liveConfig = options.table ? await readLiveConfigMemo(options.table) : undefined;
+  process.stdout.write(
+    describeStatus({ statePath, network: config.network, config, cursor, nowMs: Date.now(), tip, configPath: options.config, ...(liveConfig !== undefined ? { liveConfig } : {}) }),
+  );
   return EXIT.ok;
 }
 
@@ -100,6 +104,14 @@ export async function dynamoClient() {
   const client = new DynamoDBClient({});
   await requireRegion(() => client.config.region());
   return client;
+}
+
+/** The deployed watcher's memo of its live watch config (the version in use, a refused one), from its table. */
+async function readLiveConfigMemo(tableName: string): Promise<WatchConfigMemo | null> {
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+  const { DynamoDBDocumentClient } = await import('@aws-sdk/lib-dynamodb');
+  const { createDynamoConfigMemoStore } = await import('../adapters/dynamodb/config-memo');
+  return createDynamoConfigMemoStore(DynamoDBDocumentClient.from(new DynamoDBClient({})), tableName).readConfigMemo();
 }
 
 /** The SDK's own "Region is missing" does not say what to set. */

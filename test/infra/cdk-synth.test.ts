@@ -64,10 +64,19 @@ describe('npx cdk synth', () => {
       result = await cdkSynth(outdir, `watchConfig=${fixture('watch.json')}`);
     }, SYNTH_TIMEOUT_MS + 10_000);
 
+    const template = () => JSON.parse(readFileSync(join(outdir, 'StacksWatch.template.json'), 'utf8'));
     const functionAsset = () => {
-      const template = JSON.parse(readFileSync(join(outdir, 'StacksWatch.template.json'), 'utf8'));
-      const fn = Object.values(template.Resources as Record<string, any>).find((r) => r.Type === 'AWS::Lambda::Function');
+      const resources = Object.entries(template().Resources as Record<string, any>);
+      const [, fn] = resources.find(([id, r]) => r.Type === 'AWS::Lambda::Function' && id.startsWith('WatcherFunction'))!;
       return join(outdir, fn.Metadata['aws:asset:path'] as string);
+    };
+    /** The asset the seed custom resource copies into the config bucket. */
+    const firstVersionAsset = () => {
+      const assets = JSON.parse(readFileSync(join(outdir, 'StacksWatch.assets.json'), 'utf8')) as { files: Record<string, { source: { path: string; packaging: string } }> };
+      const seed = Object.values(template().Resources as Record<string, any>).find((r) => r.Type === 'Custom::WatchConfigSeed');
+      const key = seed.Properties.SourceKey as string;
+      const file = Object.entries(assets.files).find(([hash]) => key.startsWith(hash))!;
+      return join(outdir, file[1].source.path);
     };
 
     it('succeeds offline, with no finding from cdk-nag', () => {
@@ -75,12 +84,12 @@ describe('npx cdk synth', () => {
       expect(result.stderr).not.toMatch(/AwsSolutions-/);
     });
 
-    it('bundles the handler as one ES module with its source map, and the watch config beside it', () => {
-      expect(readdirSync(functionAsset()).sort()).toEqual(['index.mjs', 'index.mjs.map', 'watch.json']);
+    it('bundles the handler as one ES module with its source map, and no watch config: the function reads the store', () => {
+      expect(readdirSync(functionAsset()).sort()).toEqual(['index.mjs', 'index.mjs.map']);
     });
 
-    it('bundles the watch config that was validated, unchanged', () => {
-      expect(readFileSync(join(functionAsset(), 'watch.json'), 'utf8')).toBe(readFileSync(fixture('watch.json'), 'utf8'));
+    it('ships the watch config that was validated, unchanged, as the asset the first version is put from', () => {
+      expect(readFileSync(firstVersionAsset(), 'utf8')).toBe(readFileSync(fixture('watch.json'), 'utf8'));
     });
 
     it('bundles the AWS SDK rather than relying on the runtime\'s copy', () => {

@@ -37,6 +37,7 @@ describe('deploy settings from CDK context', () => {
       dashboard: false,
       encryptionKey: 'aws-managed',
       detailedMetrics: false,
+      replaceWatchConfig: false,
     });
   });
 

@@ -104,8 +104,11 @@ describe('Lambda settings from the environment', () => {
     expect(() => readLambdaSettings({ ...base, SCHEDULE_SECONDS: '30' })).toThrow(/SCHEDULE_SECONDS must be .* got "30"/);
   });
 
-  it('reads the bundled watch.json beside the function unless WATCH_CONFIG is set', () => {
+  it('reads the watch config store the stack names, a watch.json beside the function without one, WATCH_CONFIG over both', () => {
+    expect(readLambdaSettings({ ...base, WATCH_CONFIG_BUCKET: 'config-bucket', WATCH_CONFIG_KEY: 'watch.json' }).watchConfigStore).toEqual({ bucket: 'config-bucket', key: 'watch.json' });
+    expect(readLambdaSettings({ ...base, WATCH_CONFIG_BUCKET: 'config-bucket' }).watchConfigStore).toEqual({ bucket: 'config-bucket', key: 'watch.json' });
     expect(readLambdaSettings({ ...base, LAMBDA_TASK_ROOT: '/var/task' })).toMatchObject({ watchConfigPath: '/var/task/watch.json', pollIntervalSeconds: 0 });
+    expect(readLambdaSettings({ ...base, LAMBDA_TASK_ROOT: '/var/task' }).watchConfigStore).toBeUndefined();
     expect(readLambdaSettings({ ...base, WATCH_CONFIG: '{}' }).watchConfigText).toBe('{}');
   });
 });
