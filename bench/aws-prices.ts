@@ -43,6 +43,10 @@ export const PRICES = {
   stepFunctionsExpressGbSecond: 0.00001667,
   secretsManagerSecret: 0.4,
   secretsManagerApiCall: 0.05 / 10_000,
+  /** S3 Standard: GET (a 304 answer to a conditional GET is billed as one), PUT/COPY/LIST, storage per GB a month. */
+  s3GetRequest: 0.4 / 1e6,
+  s3PutRequest: 5 / 1e6,
+  s3StorageGb: 0.023,
 } as const;
 
 /** Scheduled runs a month at a 1-minute schedule (30 days). */

@@ -67,6 +67,10 @@ export interface CycleCosts {
   /** One poll of the fast mode: two new blocks. */
   poll: CycleCost;
   perAlert: { gbSeconds: number; readUnits: number; writeUnits: number; snsMessages: number };
+  /** The alerting cycles again with a window over one of their rules (docs/windows.md): its counts ride on the cursor write. */
+  withWindow: CycleCost;
+  /** Write units per alert with that window: (its cycle less the quiet one) per alert, window crossings included. */
+  windowWriteUnitsPerAlert: number;
 }
 
 interface Scenario {
@@ -188,6 +192,13 @@ export async function measureCycleCosts(workload: Workload, options: CycleOption
     const following = await measureScenario(dynamo, workload, { name: '10 new blocks, no alert', config: quiet, blocksPerCycle: FOLLOWING_BLOCKS }, options);
     const withAlerts = await measureScenario(dynamo, workload, { name: '10 new blocks with alerts', config: alerting, blocksPerCycle: FOLLOWING_BLOCKS }, options);
     const poll = await measureScenario(dynamo, workload, { name: 'one poll: 2 new blocks', config: quiet, blocksPerCycle: 2 }, options);
+    // The same alerts, the watched deposits also counted by an hour-long window.
+    const windowed: WatchConfig = {
+      ...alerting,
+      addressesRule: { name: 'watched deposits' },
+      windows: [{ name: 'deposit burst', of: 'watched deposits', minutes: 60, count: 25 }],
+    };
+    const withWindow = await measureScenario(dynamo, workload, { name: '10 new blocks with alerts and a window', config: windowed, blocksPerCycle: FOLLOWING_BLOCKS }, options);
     const alerts = withAlerts.alertsPerCycle;
     const per = (key: 'gbSeconds' | 'readUnits' | 'writeUnits' | 'snsMessages') => (withAlerts[key] - following[key]) / alerts;
     return {
@@ -196,6 +207,8 @@ export async function measureCycleCosts(workload: Workload, options: CycleOption
       withAlerts,
       poll,
       perAlert: { gbSeconds: per('gbSeconds'), readUnits: per('readUnits'), writeUnits: per('writeUnits'), snsMessages: per('snsMessages') },
+      withWindow,
+      windowWriteUnitsPerAlert: (withWindow.writeUnits - following.writeUnits) / withWindow.alertsPerCycle,
     };
   } finally {
     await dynamo.close();

@@ -9,8 +9,10 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildStacksWatch } from '../infra/build-stacks-watch';
+import { NONCURRENT_KEPT } from '../infra/constructs/watch-config-store';
 import { LOOP_PICKUP_MS } from './alert-latency';
 import { PRICES } from './aws-prices';
 import { LAMBDA_PLATFORM_LOG_BYTES } from './run-telemetry';
@@ -79,10 +81,20 @@ export function synthTemplate(context: Record<string, unknown> = {}): TemplateJs
 
 /** A chat notifier (infra/constructs/chat-notifiers.ts) rather than the watcher: its environment names its channel. */
 const isNotifier = (resource: Resource) => (resource.Properties?.Environment?.Variables ?? {}).CHAT_CHANNEL !== undefined;
+/** The watcher: the function told its state table. */
+const isWatcher = (resource: Resource) => (resource.Properties?.Environment?.Variables ?? {}).TABLE_NAME !== undefined;
+/** The watch config store's resources (infra/constructs/watch-config-store.ts): its seed runs once a deploy. */
+const isConfigStore = (id: string) => id.startsWith('WatchConfig');
 
-/** The watcher function: the one Lambda function that is not a chat notifier. */
-function watcherFunction(template: TemplateJson): [string, Resource] {
-  const found = Object.entries(template.Resources).filter(([, resource]) => resource.Type === 'AWS::Lambda::Function' && !isNotifier(resource));
+/**
+ * The config the bill prices the store for, in bytes (table 9 prices a 100,000-address one). Storage is
+ * priced for the newest NONCURRENT_KEPT noncurrent versions and the current one: what the lifecycle always keeps.
+ */
+export const configBytesOf = (path = WATCH_CONFIG) => statSync(path).size;
+
+/** The watcher function: the one Lambda function told its state table. */
+export function watcherFunction(template: TemplateJson): [string, Resource] {
+  const found = Object.entries(template.Resources).filter(([, resource]) => resource.Type === 'AWS::Lambda::Function' && isWatcher(resource));
   if (found.length !== 1) throw new Error(`the bill expects one watcher function in the template, found ${found.length}`);
   return found[0]!;
 }
@@ -149,7 +161,7 @@ function eventSourceQueues(template: TemplateJson): Set<string> {
 }
 
 /** A month of the stack's runs, priced resource by resource. */
-export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor): MonthlyBill {
+export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor, configBytes = configBytesOf()): MonthlyBill {
   const [, fn] = watcherFunction(template);
   const [, schedule] = only(template, 'AWS::Scheduler::Schedule');
   const env = (fn.Properties?.Environment?.Variables ?? {}) as Record<string, unknown>;
@@ -189,6 +201,10 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor):
     const p = resource.Properties ?? {};
     switch (resource.Type) {
       case 'AWS::Lambda::Function': {
+        if (isConfigStore(id)) {
+          add(id, 'Lambda, watch config seed', 'one short invocation a deploy', 0);
+          break;
+        }
         if (isNotifier(resource)) {
           const gbSeconds = (Number(p.MemorySize ?? 128) / 1024) * CHAT_POST_SECONDS * CHAT_ALERTS_A_MONTH;
           add(id, `Lambda compute, chat notifier at ${count(CHAT_ALERTS_A_MONTH)} alerts`, `${gbSeconds.toFixed(0)} GB-s`, gbSeconds * PRICES.lambdaGbSecond);
@@ -227,6 +243,10 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor):
         break;
       }
       case 'AWS::Logs::LogGroup': {
+        if (isConfigStore(id)) {
+          add(id, 'CloudWatch Logs ingestion, watch config seed', 'a few lines a deploy', 0);
+          break;
+        }
         if (id.startsWith('Chat')) {
           const chatGb = (CHAT_ALERTS_A_MONTH * CHAT_LOG_BYTES) / GB;
           add(id, `CloudWatch Logs ingestion, chat notifier at ${count(CHAT_ALERTS_A_MONTH)} alerts`, `${(chatGb * 1024).toFixed(1)} MB`, chatGb * PRICES.cloudWatchLogsGb);
@@ -272,6 +292,19 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor):
       }
       case 'AWS::Lambda::EventSourceMapping':
         break; // no charge of its own: its polls are the turns queue's SQS requests
+      case 'AWS::S3::Bucket': {
+        // Every run reads the config with one conditional GET: 304 (no body) while it is unchanged. In the loop
+        // mode every turn does, and every watchdog tick too (the config names the network the state is kept under).
+        const gets = runs + (loop ? ticks : 0);
+        add(id, 'S3 GET requests, the watch config (one conditional GET a run)', count(gets), gets * PRICES.s3GetRequest);
+        const versions = NONCURRENT_KEPT + 1;
+        const gb = (versions * configBytes) / GB;
+        add(id, 'S3 storage, the watch config', `${versions} versions × ${(configBytes / 1024).toFixed(1)} KiB`, gb * PRICES.s3StorageGb);
+        break;
+      }
+      case 'AWS::S3::BucketPolicy':
+      case 'Custom::WatchConfigSeed':
+        break; // no charge (the seed's PUT and HEAD are a few requests a deploy)
       case 'AWS::SecretsManager::Secret':
         add(id, 'Secrets Manager secret', '1', PRICES.secretsManagerSecret);
         break;

@@ -16,10 +16,13 @@ import type { RequestsPerBlockRow } from './requests-per-block';
 import { retiredRoutesSection, type RetiredRoutesRow } from './retired-routes';
 import { stateFileSection, type StateFileRow } from './state-file';
 import { configParseSection, type ConfigParseRow } from './config-parse';
+import { balanceRequestsSection, type BalanceRequestsRow } from './balance-requests';
+import { configStoreSection, type ConfigStoreFigures } from './config-store-read';
 
 export interface BenchResults {
   requests?: RequestsPerBlockRow[];
   retiredRoutes?: RetiredRoutesRow[];
+  balances?: BalanceRequestsRow[];
   catchUp?: CatchUpRow[];
   following?: FollowingTipRow[];
   bundle?: BundleComparison;
@@ -30,6 +33,7 @@ export interface BenchResults {
   matching?: MatchingRow;
   stateFile?: StateFileRow[];
   configParse?: ConfigParseRow[];
+  configStore?: { figures: ConfigStoreFigures; monthly: { gets: number; storage: number } };
 }
 
 export function requestsSection(rows: RequestsPerBlockRow[]): string {
@@ -130,7 +134,7 @@ export function bundleSection(b: BundleComparison): string {
 }
 
 export function costSection(cost: CycleCosts): string {
-  const scenarios = [cost.idle, cost.following, cost.withAlerts, cost.poll];
+  const scenarios = [cost.idle, cost.following, cost.withAlerts, cost.withWindow, cost.poll];
   const a = cost.perAlert;
   const perAlertDollars =
     a.gbSeconds * PRICES.lambdaGbSecond + a.readUnits * PRICES.dynamoReadUnit + a.writeUnits * PRICES.dynamoWriteUnit + a.snsMessages * PRICES.snsPublish;
@@ -170,6 +174,10 @@ export function costSection(cost: CycleCosts): string {
     `Per alert (the difference between the two ${FOLLOWING_BLOCKS}-block cycles, per alert): ${fixed(a.writeUnits, 2)} write units, ${fixed(a.readUnits, 2)} read units, ` +
       `${fixed(a.snsMessages, 2)} SNS publish, ${fixed(a.gbSeconds, 4)} GB-s: ${dollars(perAlertDollars * 1000)} per 1,000 alerts, plus delivery: ` +
       `email ${dollars(PRICES.snsEmailDelivery * 1000)} per 1,000 per subscriber, SMS about ${dollars(PRICES.snsSmsUs)} each in the US (varies by country).`,
+    '',
+    `With a window (an hour-long count over the watched deposits, docs/windows.md): ${fixed(cost.windowWriteUnitsPerAlert, 2)} write units per alert against ` +
+      `${fixed(a.writeUnits, 2)} without; the window's counts ride on the cursor write, which costs ` +
+      `${fixed(cost.withWindow.writeUnitsByItem['cursor and lease'] ?? 0, 1)} units a cycle against ${fixed(cost.withAlerts.writeUnitsByItem['cursor and lease'] ?? 0, 1)}.`,
   ].join('\n');
 }
 
@@ -190,6 +198,7 @@ const CATEGORIES: [RegExp, string][] = [
   [/^KMS/, 'KMS'],
   [/^(SNS|SQS|Secrets)/, 'SNS, SQS, Secrets Manager'],
   [/^Step Functions/, 'Step Functions'],
+  [/^S3/, 'config store (S3)'],
 ];
 
 function byCategory(bill: MonthlyBill): Map<string, number> {
@@ -217,10 +226,10 @@ export function billSection(bills: NamedBill[]): string {
       `$${PRICES.cloudWatchDashboard} per dashboard, $${PRICES.cloudWatchLogsGb}/GB logs ingested, $${PRICES.cloudWatchLogsStoredGb}/GB kept; KMS $${PRICES.kmsKey} per key, ` +
       `$0.03 per 10,000 requests; SNS $0.50 per million publishes; SQS $0.40 per million requests; Secrets Manager $${PRICES.secretsManagerSecret} per secret, $0.05 per 10,000 calls. ` +
       'Loop: a turn every `loopDelaySeconds` plus 0.5 s of pickup, each a measured 2-block poll (the chain brings about one block a turn) logged as a quiet turn (its invocation line at debug, its EMF record once a minute), the schedule\'s ticks finding the loop alive ' +
-      `(one read, ${WATCHDOG_TICK_SECONDS} s billed, Lambda's own log lines), and the turns queue's requests: each turn's message sent, received and deleted, plus the empty 20 s long polls of the event source's ${ESM_POLLERS} idle pollers ` +
+      `(one read, ${WATCHDOG_TICK_SECONDS} s billed, Lambda's own log lines; like each turn, one conditional GET of the watch config), and the turns queue's requests: each turn's message sent, received and deleted, plus the empty 20 s long polls of the event source's ${ESM_POLLERS} idle pollers ` +
       '(Lambda keeps "as few as 2" on a quiet queue; 5 would add about $0.16). Step Functions rows: the same turns with a state machine as the timer instead of the queue (Standard: 2 transitions a turn at $0.025 per 1,000; ' +
       'Express: one execution always waiting, 64 MB, $0.00001667/GB-s, $1 per million executions). Last column: the total in an account whose always-free tiers nothing else uses (Lambda 1 M requests and 400,000 GB-s, SQS and SNS 1 M requests, ' +
-      'CloudWatch 10 metrics, 10 alarms, 5 GB of logs, Scheduler 14 M; DynamoDB on-demand requests have none). Goal: the default stack at most $1.00 a month.',
+      'CloudWatch 10 metrics, 10 alarms, 5 GB of logs, Scheduler 14 M; DynamoDB on-demand and S3 requests have none). Goal: the default stack at most $1.00 a month.',
     '',
     table(
       ['stack', 'billed s / run', 'memory', 'write units / run', 'metric series', 'log bytes / run', ...categories, 'total', 'goal', 'with always-free tiers'],
@@ -326,6 +335,7 @@ export function renderResults(results: BenchResults, meta: { date: string; secon
     `Measured ${meta.date} on ${process.platform}/${process.arch}, Node ${process.version}, in ${fixed(meta.seconds, 0)} s (\`npm run bench\`).`,
     results.requests && requestsSection(results.requests),
     results.retiredRoutes && retiredRoutesSection(results.retiredRoutes),
+    results.balances && balanceRequestsSection(results.balances),
     results.catchUp && catchUpSection(results.catchUp),
     results.following && followingSection(results.following),
     results.bundle && bundleSection(results.bundle),
@@ -336,6 +346,7 @@ export function renderResults(results: BenchResults, meta: { date: string; secon
     results.memory && memorySection(results.memory),
     results.stateFile && stateFileSection(results.stateFile),
     results.configParse && configParseSection(results.configParse),
+    results.configStore && configStoreSection(results.configStore.figures, results.configStore.monthly),
   ];
   return parts.filter(Boolean).join('\n\n');
 }

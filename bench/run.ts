@@ -3,12 +3,12 @@
 // runs some of them and only prints.
 import { readFile, writeFile } from 'node:fs/promises';
 import { measureAlertLatency, type LatencyMode } from './alert-latency';
-import { DEFAULT_LOOP_DELAY_SECONDS } from '../infra/settings/deploy-settings';
+import { DEFAULT_LOOP_DELAY_SECONDS } from '../infra/settings/latency-settings';
 import { measureBundles } from './bundle';
 import { measureCatchUp } from './catch-up';
 import { DEFAULT_CYCLE_OPTIONS, measureCycleCosts, type CycleCosts } from './cycle-cost';
 import { measureMemory } from './memory';
-import { priceTemplate, synthTemplate, type MeasuredCycles } from './monthly-bill';
+import { priceTemplate, synthTemplate, watcherFunction, type MeasuredCycles } from './monthly-bill';
 import { stepFunctionsBill } from './step-functions-bill';
 import { measureFollowingTip } from './following-tip';
 import { CONFIG_NAMES, mainnetWorkload } from './mainnet-workload';
@@ -18,6 +18,15 @@ import { measureRequestsPerBlock } from './requests-per-block';
 import { measureRetiredRoutes } from './retired-routes';
 import { measureStateFile } from './state-file';
 import { measureConfigParse } from './config-parse';
+import { measureBalanceRequests } from './balance-requests';
+import { measureConfigStore } from './config-store-read';
+import type { CycleCost } from './cycle-cost';
+
+/** The store's lines of the bill do not depend on the cycles: any figures price them. */
+const ZERO_CYCLE: CycleCost = {
+  scenario: 'none', blocksPerCycle: 0, alertsPerCycle: 0, requestsPerCycle: 0, durationMs: 0, gbSeconds: 0, readUnits: 0, writeUnits: 0,
+  writeUnitsByItem: {}, snsMessages: 0, logBytes: 0, quietTurnLogBytes: 0, emfBytes: 0, metricSeriesPerRun: 0, metricSeries: [],
+};
 
 const DOC = 'docs/benchmarks.md';
 const START = '<!-- bench:results:start -->';
@@ -46,7 +55,7 @@ const LATENCY_MODES: LatencyMode[] = [
   { kind: 'loop', delaySeconds: 10 },
 ];
 
-const BENCHMARKS = ['requests', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory', 'state-file', 'config-parse'] as const;
+const BENCHMARKS = ['requests', 'balances', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory', 'state-file', 'config-parse'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 function selected(argv: readonly string[]): Set<Benchmark> {
@@ -77,6 +86,10 @@ async function main(): Promise<void> {
     results.requests = await measureRequestsPerBlock(prefix(600));
     progress('1b. requests per block with deprecated routes retired');
     results.retiredRoutes = await measureRetiredRoutes(prefix(300));
+  }
+  if (only.has('balances')) {
+    progress('1c. requests per run with 10 balance rules');
+    results.balances = await measureBalanceRequests(workload);
   }
   if (only.has('catch-up')) {
     progress('2. catch-up at 50 and 500 requests a minute');
@@ -111,7 +124,7 @@ async function main(): Promise<void> {
     for (const [name, context, goalDollars] of BILLED_STACKS) {
       const template = synthTemplate(context);
       // Measure first what the template asks for, then price it with those figures.
-      const env = Object.values(template.Resources).find((r) => r.Type === 'AWS::Lambda::Function')!.Properties!.Environment.Variables;
+      const env = watcherFunction(template)[1].Properties!.Environment.Variables;
       const cycles = await cyclesFor(env.STACKS_API_KEY_SECRET_ARN !== undefined, env.DETAILED_METRICS === 'true');
       const bill = priceTemplate(template, () => cycles);
       results.bills.push({ name, bill, ...(goalDollars !== undefined ? { goalDollars } : {}) });
@@ -131,7 +144,7 @@ async function main(): Promise<void> {
   if (only.has('memory')) {
     progress('7. memory over a heavy catch-up');
     const template = synthTemplate();
-    const fn = Object.values(template.Resources).find((r) => r.Type === 'AWS::Lambda::Function')!;
+    const [, fn] = watcherFunction(template);
     // The limit the stack gives V8 (its NODE_OPTIONS) is the one Lambda runs under; Node's default for comparison.
     const nodeOptions = String(fn.Properties!.Environment.Variables.NODE_OPTIONS ?? '');
     const stackLimitMb = Number(/--max-old-space-size=(\d+)/.exec(nodeOptions)?.[1] ?? NaN);
@@ -150,6 +163,11 @@ async function main(): Promise<void> {
   if (only.has('config-parse')) {
     progress('9. reading a watch config of 10,000 and 100,000 addresses');
     results.configParse = measureConfigParse();
+    progress('9b. the live watch config of 100,000 addresses through S3');
+    const figures = await measureConfigStore();
+    const bill = priceTemplate(synthTemplate(), () => ({ run: ZERO_CYCLE, poll: ZERO_CYCLE }), figures.bytes).lines;
+    const sum = (pattern: RegExp) => bill.filter((line) => pattern.test(line.item)).reduce((total, line) => total + line.dollars, 0);
+    results.configStore = { figures, monthly: { gets: sum(/^S3 GET/), storage: sum(/^S3 storage/) } };
   }
 
   const markdown = renderResults(results, { date: new Date().toISOString().slice(0, 10), seconds: (performance.now() - started) / 1000 });

@@ -42,11 +42,14 @@ const TITLES: Record<AlertType, string> = {
   stx_transfer: 'STX moved inside a contract call',
   ft_transfer: 'Fungible token movement (sBTC here)',
   nft_transfer: 'NFT movement',
+  balance_threshold: 'A watched balance crossed a threshold',
   contract_log: 'Log printed by a watched contract',
   contract_call: 'Call to a watched contract',
+  window_threshold: 'Window crossing (failed vault calls in 10 minutes)',
   retraction: 'Retraction after a reorg',
   deep_reorg: 'Deep reorg (for the operator)',
   sms_digest: 'SMS digest (for SMS subscribers only)',
+  cooldown_summary: 'What a rule\'s cooldown held back',
 };
 
 function demoJson(): Promise<Alert[]> {

@@ -18,10 +18,14 @@ import {
 /** The principals demo/watch.json names; the fake derives them from these labels, the same every run. */
 export const DEMO = {
   alice: fakeAddress('alice'),
+  relayer: fakeAddress('relayer'),
   vault: fakeContractId('vault'),
   sbtc: `${fakeContractId('sbtc-token', 'sbtc')}::sbtc-token`,
   badge: `${fakeContractId('badges', 'nft')}::badge`,
 } as const;
+
+/** The relayer's STX before the first block: 50.1 STX, just above the 50 STX its balance rule warns below. */
+export const DEMO_RELAYER_STX = 50_100_000;
 
 /** The first height the demo's watcher scans (its `startHeight`): the blocks below are history. */
 export const DEMO_START_HEIGHT = 4;
@@ -34,8 +38,12 @@ export interface DemoStep {
   act(chain: FakeChain): void;
 }
 
+/** A call by the relayer that moves nothing: only its fee (micro-STX) touches its balance. */
+const relay = (fee: number) => ({ ...contractCall({ contractId: DEMO.vault, functionName: 'relay', sender: DEMO.relayer }), feeRate: String(fee) });
+
 /** History up to the first watched block, so the watcher's first cycle starts right there. */
 export function prepareChain(chain: FakeChain): void {
+  chain.setGenesisBalance(DEMO.relayer, 'stx', DEMO_RELAYER_STX);
   for (let h = 1; h <= DEMO_START_HEIGHT; h += 1) chain.mine([coinbase()]);
 }
 
@@ -72,6 +80,22 @@ export const DEMO_STEPS: readonly DemoStep[] = [
       ]),
   },
   {
+    says: 'a block carries a second failed withdrawal from the vault, 8 seconds later: 2 in 10 minutes sets off the window "vault failures"',
+    shows: ['contract_call', 'window_threshold'],
+    act: (chain) =>
+      chain.mine([
+        coinbase(),
+        contractCall({
+          contractId: DEMO.vault,
+          functionName: 'withdraw',
+          sender: DEMO.alice,
+          status: 'abort_by_response',
+          args: [Cl.uint(7_000_000)],
+          result: Cl.error(Cl.uint(102)),
+        }),
+      ]),
+  },
+  {
     says: 'a block carries a payout by the vault: 5 STX to alice inside the call, 0.5 sBTC minted to her, and a badge NFT',
     shows: ['stx_transfer', 'ft_transfer', 'nft_transfer'],
     act: (chain) =>
@@ -87,6 +111,11 @@ export const DEMO_STEPS: readonly DemoStep[] = [
           ],
         }),
       ]),
+  },
+  {
+    says: 'the relayer pays 0.06 STX in fees for each of two relays: its spendable STX falls below 50 STX at the second',
+    shows: ['balance_threshold'],
+    act: (chain) => chain.mine([coinbase(), relay(60_000), relay(60_000)]),
   },
   {
     says: 'a block carries 1.5 STX to alice, memo "tip"',
@@ -109,5 +138,17 @@ export const DEMO_STEPS: readonly DemoStep[] = [
       '(on mainnet, a fork deeper than its 1,000-block window); the vault deployment is gone with it',
     shows: ['deep_reorg', 'contract_status'],
     act: (chain) => chain.reorg(chain.height - (DEMO_START_HEIGHT - 1), Array.from({ length: chain.height - DEMO_START_HEIGHT + 2 }, () => [coinbase()])),
+  },
+  {
+    says:
+      'the relayer pays out 1 STX, then 4 more within the minute, then the chain grows past the minute: its rule ' +
+      '("cooldownMinutes": 1) alerts once, holds the 4 and sums them up in one alert',
+    shows: ['token_transfer', 'cooldown_summary'],
+    act: (chain) => {
+      const pay = (amount: number) => transfer({ from: DEMO.relayer, to: fakeAddress('bob'), amount: BigInt(amount) * 1_000_000n });
+      chain.mine([coinbase(), pay(1)]);
+      chain.mine([coinbase(), pay(2), pay(3), pay(4), pay(5)]);
+      chain.mineEmpty(8);
+    },
   },
 ];

@@ -5,7 +5,7 @@ import { parseWatchConfigText, WatchConfigError } from '../lambda/config/watch-c
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 
 export interface BundledWatchConfig {
-  /** Absolute path of the validated file, copied into the function bundle as watch.json. */
+  /** Absolute path of the validated file: the first version the deploy puts in the config bucket. */
   path: string;
   config: WatchConfig;
 }

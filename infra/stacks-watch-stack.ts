@@ -16,6 +16,7 @@ import { WatcherAlarms } from './constructs/watcher-alarms';
 import { WatcherDashboard } from './constructs/watcher-dashboard';
 import { WatcherFunction } from './constructs/watcher-function';
 import { WatcherMetrics } from './constructs/watcher-metrics';
+import { WatchConfigStore } from './constructs/watch-config-store';
 import { heapLimitMb, type DeploySettings } from './settings/deploy-settings';
 
 export const DEFAULT_API_URLS: Record<Network, string> = {
@@ -30,6 +31,8 @@ export interface StacksWatchStackProps extends StackProps {
   watchConfig: BundledWatchConfig;
   /** Defaults to the repository this file is in. */
   projectRoot?: string;
+  /** Different at every synth (the default: the time), so that every deploy reports the live watch config version. */
+  deployId?: string;
 }
 
 export class StacksWatchStack extends Stack {
@@ -39,6 +42,7 @@ export class StacksWatchStack extends Stack {
   readonly schedule: WatchSchedule;
   readonly alarms: WatcherAlarms;
   readonly dashboard: WatcherDashboard | undefined;
+  readonly watchConfigStore: WatchConfigStore;
 
   constructor(scope: Construct, id: string, props: StacksWatchStackProps) {
     super(scope, id, props);
@@ -59,9 +63,17 @@ export class StacksWatchStack extends Stack {
     const secret = apiKeySecret(this, settings.apiKey);
     this.warnAboutMissingSubscribers(settings);
 
-    this.watcher = new WatcherFunction(this, 'Watcher', {
+    this.watchConfigStore = new WatchConfigStore(this, 'WatchConfig', {
       projectRoot: props.projectRoot ?? PROJECT_ROOT,
       watchConfigPath: watchConfig.path,
+      replace: settings.replaceWatchConfig,
+      deployId: props.deployId ?? new Date().toISOString(),
+      logRetention: settings.logRetentionDays,
+    });
+    const configStore = this.watchConfigStore;
+    this.watcher = new WatcherFunction(this, 'Watcher', {
+      projectRoot: props.projectRoot ?? PROJECT_ROOT,
+      watchConfigObjectArn: configStore.bucket.arnForObjects(configStore.key),
       table: this.state.table,
       alertsTopic: this.topics.alerts,
       opsTopic: this.topics.operations,
@@ -71,6 +83,8 @@ export class StacksWatchStack extends Stack {
         TABLE_NAME: this.state.table.tableName,
         TOPIC_ARN: this.topics.alerts.topicArn,
         OPS_TOPIC_ARN: this.topics.operations.topicArn,
+        WATCH_CONFIG_BUCKET: configStore.bucket.bucketName,
+        WATCH_CONFIG_KEY: configStore.key,
         STACKS_API_URL: settings.stacksApiUrl ?? DEFAULT_API_URLS[watchConfig.config.network],
         ...(settings.stacksApiRpm !== undefined ? { STACKS_API_RPM: String(settings.stacksApiRpm) } : {}),
         ...(secret ? { STACKS_API_KEY_SECRET_ARN: secret.secretArn } : {}),
@@ -142,6 +156,10 @@ export class StacksWatchStack extends Stack {
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: deadLetterQueue.queueUrl });
     if (this.dashboard) new CfnOutput(this, 'DashboardUrl', { value: this.dashboard.url });
     if (secret) new CfnOutput(this, 'ApiKeySecretArn', { value: secret.secretArn });
+    new CfnOutput(this, 'WatchConfigBucketName', { value: configStore.bucket.bucketName, description: 'npm run config -- push changes the watch list here' });
+    new CfnOutput(this, 'WatchConfigKey', { value: configStore.key });
+    new CfnOutput(this, 'WatchConfigLiveVersion', { value: configStore.seed.getAttString('VersionId'), description: 'the watch config version live after this deploy' });
+    new CfnOutput(this, 'WatchConfigDeploy', { value: configStore.seed.getAttString('Action'), description: 'what this deploy did to the watch config' });
   }
 
   /** A deploy without subscribers is valid (subscribe later in the console) but is usually a mistake. */

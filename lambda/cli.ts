@@ -5,14 +5,17 @@ import type { CycleDeps } from './core/cycle-types';
 import type { Telemetry } from './core/ports';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
 import { loadWatchConfigFile, WatchConfigError } from './config/watch-config';
+import { showControlCharacters } from './core/render/untrusted-text';
 import { HiroConfigError, type HiroClient } from './hiro';
 import { StateFileError } from './adapters/file/file-state-store';
 import { parseCliArgs, UsageError, USAGE, type CliOptions } from './local/args';
 import { createStderrTelemetry, parseLogLevel } from './local/stderr-telemetry';
 import { ApiUnreachableError, checkApiNetwork, NetworkMismatchError } from './local/api-check';
 import { describeWatch } from './local/describe';
-import { buildDeps, printStatus } from './local/local-deps';
+import { buildDeps, dynamoClient, firstContactClient, printStatus } from './local/local-deps';
 import { replay } from './local/replay-command';
+import { printHistory } from './local/history-command';
+import { packageVersion } from './local/version';
 import { clearProgress, EXIT } from './local/terminal';
 import { runLoop } from './local/watch-loop';
 import { EnvironmentError, readApiSettings, type ApiSettings } from './runtime/api-env';
@@ -30,6 +33,11 @@ async function main(): Promise<number> {
       process.stdout.write(USAGE);
       return EXIT.ok;
     }
+    if (options.version) {
+      process.stdout.write(`stacks-watch ${packageVersion()}\n`);
+      return EXIT.ok;
+    }
+    if (options.history) return await history(options, options.history);
     const base = createStderrTelemetry(process.stderr, parseLogLevel(process.env.LOG_LEVEL), clearProgress);
     telemetry = quietCycleDone(base);
     config = await loadWatchConfigFile(options.config);
@@ -66,8 +74,10 @@ async function main(): Promise<number> {
   if (options.status) return printStatus(deps, options, config);
 
   try {
-    const check = await checkApiNetwork(deps.chain, config.network, api.baseUrl);
-    if (!check.verified) telemetry.log('warn', `could not check that the API serves ${config.network}: ${check.reason}`);
+    if (options.networkCheck) {
+      const check = await checkApiNetwork(firstContactClient(api, telemetry), config.network, api.baseUrl);
+      if (!check.verified) telemetry.log('warn', `could not check that the API serves ${config.network}: ${check.reason}; going on (--no-network-check skips this check)`);
+    }
   } catch (error) {
     if (error instanceof NetworkMismatchError) {
       process.stderr.write(`${error.message}\n`);
@@ -80,6 +90,22 @@ async function main(): Promise<number> {
     throw error;
   }
   return runLoop(deps, config, options, telemetry, api);
+}
+
+async function history(options: CliOptions, { sinceMs }: { sinceMs?: number }): Promise<number> {
+  try {
+    const table = options.table !== undefined ? { name: options.table, client: await dynamoClient() } : undefined;
+    await printHistory({ statePath: options.state, ...(table ? { table } : {}) }, { json: options.json, ...(sinceMs !== undefined ? { sinceMs } : {}) });
+    return EXIT.ok;
+  } catch (error) {
+    if ((error as Error).name === 'ResourceNotFoundException') {
+      process.stderr.write(`no DynamoDB table ${options.table} in this account and region (AWS_REGION)\n`);
+      return EXIT.usage;
+    }
+    if (!(error instanceof StateFileError || error instanceof EnvironmentError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return EXIT.usage;
+  }
 }
 
 /**
@@ -99,7 +125,7 @@ main().then(
   },
   (error: unknown) => {
     clearProgress();
-    process.stderr.write(`stacks-watch failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(`stacks-watch failed: ${showControlCharacters(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
     process.exitCode = EXIT.failure;
   },
 );

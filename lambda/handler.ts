@@ -2,8 +2,9 @@
 // SQS every few seconds, docs/latency.md). It reads the environment,
 // builds the adapters (Hiro client, DynamoDB state, SNS publisher and ops channel, Powertools telemetry) and runs the same
 // watch cycle as the local runner, within the invocation's time.
-import { readFile } from 'node:fs/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -16,7 +17,6 @@ import { SMS_PER_RUN_DEFAULT, SmsBudget, withDigests } from './core/sms-budget';
 import type { CycleBudget, CycleDeps, CycleSummary } from './core/cycle-types';
 import type { TurnDecision } from './core/loop-turns';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
-import { parseWatchConfigText, WatchConfigError } from './config/watch-config';
 import { contractStatusSweep, createHiroClient, type HiroClient } from './hiro';
 import { createDynamoStateStore } from './adapters/dynamodb';
 import { createSnsPublisher } from './adapters/sns';
@@ -24,6 +24,7 @@ import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
 import { readApiSettings } from './runtime/api-env';
 import { readLambdaSettings, type LambdaSettings, type LoopSettings } from './runtime/lambda-env';
 import { beginTurn, isQuietTurn, nextTurnDelaySeconds, queueNextTurn, statusesDue } from './runtime/loop-invocation';
+import { configLogFields, LambdaWatchConfig } from './runtime/lambda-watch-config';
 import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
 import { pollWhileCaughtUp } from './runtime/poll-loop';
 
@@ -44,13 +45,18 @@ const dynamo = new DynamoDBClient({});
 const sns = new SNSClient({ maxAttempts: 1 });
 // The loop's next turn (LOOP_QUEUE_URL set): the SDK's own retries, the message is small and idempotent by token.
 const sqs = new SQSClient({});
-let watchConfig: WatchConfig | undefined;
+// The live watch config: read each run with a conditional GET (a quiet run costs one request, answered 304).
+const watchConfigs = new LambdaWatchConfig({
+  s3: () => new S3Client({}),
+  doc: DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } }),
+});
 
 export type InvocationResult = CycleSummary | { loopTurnSkipped: TurnSkip };
 type TurnSkip = Extract<TurnDecision, { run: false }>['why'];
 
 export async function handler(event: unknown, context: Context): Promise<InvocationResult> {
   const startedAt = Date.now();
+  const timeLeftMs = context.getRemainingTimeInMillis();
   logger.addContext(context);
   logger.appendKeys({ runId: context.awsRequestId });
   let chain: HiroClient | undefined;
@@ -61,29 +67,17 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
     const settings = readLambdaSettings(process.env);
     // The cold-start series is one more metric billed for each hour with a cold start: detailed mode only.
     if (settings.detailedMetrics) metrics.captureColdStartMetric(context.functionName);
-    const config = (watchConfig ??= await loadWatchConfig(settings));
-    const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
-    telemetry = createPowertoolsTelemetry(logger, metrics, { detailed: settings.detailedMetrics, oneCycle: settings.pollIntervalSeconds === 0 });
-    const log = telemetry.log;
-    const operator = settings.opsTopicArn
-      ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log })
-      : operatorChannelOverLog(telemetry);
-    const apiSettings = readApiSettings(process.env, apiKey, config.network);
-    chain = createHiroClient({
-      ...apiSettings,
-      log: (level, message, attributes) => logger[level](message, attributes ?? {}),
-      operator,
-    });
-    const timeLeftMs = context.getRemainingTimeInMillis();
-    const state = createDynamoStateStore({ client: dynamo, tableName: settings.tableName, network: config.network, log: telemetry.log });
-    const ports = { state, clock: { now: () => Date.now() }, telemetry, operator };
+    const run = await composeRun(settings, startedAt, timeLeftMs);
+    ({ chain, telemetry } = run);
+    const { config, apiSettings, deadlineMs, ports } = run;
     const turn = settings.loop
-      ? await beginTurn(event, { store: state, operator, loop: settings.loop, owner: context.awsRequestId, nowMs: startedAt, ttlMs: timeLeftMs })
+      ? await beginTurn(event, { store: ports.state, operator: ports.operator, loop: settings.loop, owner: context.awsRequestId, nowMs: startedAt, ttlMs: timeLeftMs })
       : undefined;
     if (turn && !turn.run) {
       logger.debug('loop turn skipped', { why: turn.why });
       return { loopTurnSkipped: turn.why };
     }
+    if (run.live.rejected) telemetry.log('warn', 'the current watch config version is refused; running on the last good one', configLogFields(run.live));
     // SNS reaches phones: the invocation texts `smsPerRun` alerts and sums up the rest in one digest.
     const publisher = new SmsBudget(createSnsPublisher({ client: sns, topicArn: settings.topicArn, log: telemetry.log }), ports, {
       network: config.network,
@@ -91,8 +85,6 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
       staleAfterMs: timeLeftMs,
     });
     const deps = { chain, publisher, ...ports };
-    const workSeconds = settings.loop ? settings.loop.turnSeconds : (settings.runSeconds ?? Infinity);
-    const deadlineMs = startedAt + Math.min(timeLeftMs - SAFETY_MARGIN_MS, workSeconds * 1000);
     const budget = {
       runId: context.awsRequestId,
       deadlineMs,
@@ -166,21 +158,35 @@ async function runCycles(
   );
 }
 
-async function loadWatchConfig(settings: LambdaSettings): Promise<WatchConfig> {
-  const [text, source] = settings.watchConfigText
-    ? [settings.watchConfigText, 'WATCH_CONFIG']
-    : [await readBundledConfig(settings.watchConfigPath), settings.watchConfigPath];
-  const result = parseWatchConfigText(text, source);
-  if (!result.ok) throw new WatchConfigError(result.problems, source);
-  return result.config;
-}
-
-async function readBundledConfig(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    throw new Error(`cannot read the bundled watch config ${path} (${(error as NodeJS.ErrnoException).code}); redeploy, or set WATCH_CONFIG`);
-  }
+/**
+ * The run's adapters: telemetry, the operator channel, the live watch config (its version named on every log
+ * line), the Hiro client bounded by the run's deadline, and the state store.
+ */
+async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftMs: number) {
+  const telemetry = createPowertoolsTelemetry(logger, metrics, { detailed: settings.detailedMetrics, oneCycle: settings.pollIntervalSeconds === 0 });
+  const log = telemetry.log;
+  const operator = settings.opsTopicArn
+    ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log })
+    : operatorChannelOverLog(telemetry);
+  const live = await watchConfigs.current(settings, operator, log);
+  const config = live.config;
+  // Every line of the run names the version in use (and a refused one, until it is fixed).
+  logger.appendKeys(configLogFields(live));
+  const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
+  const apiSettings = readApiSettings(process.env, apiKey, config.network);
+  // The run's deadline: no cycle starts past it, and no Retry-After or backoff sleeps past it. A loop turn
+  // works at most its turnSeconds, so that the next turn follows at once when it stopped behind the tip.
+  const workSeconds = settings.loop ? settings.loop.turnSeconds : (settings.runSeconds ?? Infinity);
+  const deadlineMs = startedAt + Math.min(timeLeftMs - SAFETY_MARGIN_MS, workSeconds * 1000);
+  const chain = createHiroClient({
+    ...apiSettings,
+    log: (level, message, attributes) => logger[level](message, attributes ?? {}),
+    operator,
+    deadline: () => deadlineMs,
+  });
+  const state = createDynamoStateStore({ client: dynamo, tableName: settings.tableName, network: config.network, log });
+  const ports = { state, clock: { now: () => Date.now() }, telemetry, operator };
+  return { live, config, apiSettings, deadlineMs, chain, telemetry, ports };
 }
 
 /** The secret holds the key as plain text, or as JSON with an `apiKey` field. The key is never logged. */

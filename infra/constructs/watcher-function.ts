@@ -1,7 +1,7 @@
-// The watcher Lambda: lambda/handler.ts bundled by esbuild (ESM, minified, source maps, the AWS SDK inside)
-// with the validated watch config beside it as watch.json. One run at a time; a run the schedule missed
+// The watcher Lambda: lambda/handler.ts bundled by esbuild (ESM, minified, source maps, the AWS SDK inside);
+// it reads the watch config from the config store each run, so no config is baked in. One run at a time; a run the schedule missed
 // is not retried, since the next scheduled run covers it, but every lost invocation lands in a queue.
-import { isAbsolute, join, posix, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -18,9 +18,6 @@ import { grantWatcherAccess } from './watcher-permissions';
 import { WatchLoop } from './watch-loop';
 
 export const HANDLER_ENTRY = 'lambda/handler.ts';
-/** Where the handler looks for its config by default: `${LAMBDA_TASK_ROOT}/watch.json`. */
-export const BUNDLED_CONFIG_NAME = 'watch.json';
-
 
 /** Lambda's bounds on an asynchronous event's age. */
 const MIN_EVENT_AGE = Duration.minutes(1);
@@ -29,8 +26,8 @@ const MAX_EVENT_AGE = Duration.hours(6);
 export interface WatcherFunctionProps {
   /** The repository root: where package-lock.json, tsconfig.json and lambda/ are. */
   projectRoot: string;
-  /** The validated watch config, copied into the bundle. */
-  watchConfigPath: string;
+  /** The live watch config object's ARN, which the function reads. */
+  watchConfigObjectArn: string;
   table: ITableV2;
   alertsTopic: ITopic;
   /** The operations topic: operator notices go there, beside the alarms. */
@@ -46,24 +43,6 @@ export interface WatcherFunctionProps {
   logRetention: RetentionDays;
   /** The self-rescheduling loop (docs/latency.md): a turn every `delaySeconds`, each working at most `turnSeconds`. */
   loop?: { delaySeconds: number; turnSeconds: number };
-}
-
-/** A shell-safe argument in sh and cmd alike, for the ordinary paths a checkout has. */
-function quoted(path: string): string {
-  if (/["$`\\%]/.test(path.replaceAll(sep, '/'))) {
-    throw new Error(`cannot bundle the watch config from ${path}: move it to a path without quotes, $, %, or backquotes`);
-  }
-  return `"${path}"`;
-}
-
-/** Copies the watch config next to the bundled handler, the same way in local and Docker bundling. */
-function copyConfigCommand(projectRoot: string, watchConfigPath: string, inputDir: string, outputDir: string): string {
-  const inProject = relative(projectRoot, watchConfigPath);
-  // Docker bundling sees only the project, mounted at inputDir; a config outside it bundles locally only.
-  const outside = inProject.startsWith('..') || isAbsolute(inProject);
-  const source = outside ? watchConfigPath : posix.join(inputDir, ...inProject.split(sep));
-  const target = posix.join(outputDir.replaceAll(sep, '/'), BUNDLED_CONFIG_NAME);
-  return `node -e "require('node:fs').copyFileSync(process.argv[1], process.argv[2])" ${quoted(source)} ${quoted(target)}`;
 }
 
 function clamp(value: Duration, min: Duration, max: Duration): Duration {
@@ -108,6 +87,7 @@ export class WatcherFunction extends Construct {
       logGroup: this.logGroup,
       deadLetterQueue: this.deadLetterQueue,
       ...(props.apiKeySecret ? { apiKeySecret: props.apiKeySecret } : {}),
+      watchConfigObjectArn: props.watchConfigObjectArn,
     });
     // An older queued run is worth nothing once the next scheduled one is due.
     this.maxEventAge = clamp(props.scheduleInterval, MIN_EVENT_AGE, MAX_EVENT_AGE);
@@ -115,7 +95,7 @@ export class WatcherFunction extends Construct {
     // SqsDestination would also grant sqs:GetQueueAttributes and sqs:GetQueueUrl, which Lambda's
     // delivery of failed events does not use; the role gets sqs:SendMessage alone.
     const onFailure: IDestination = { bind: () => ({ destination: deadLetterQueue.queueArn }) };
-    const { projectRoot, watchConfigPath } = props;
+    const { projectRoot } = props;
     this.loop = props.loop ? new WatchLoop(this, 'Loop', { deadLetterQueue, functionTimeout: props.timeout }) : undefined;
     const loopEnvironment: Record<string, string> =
       this.loop && props.loop
@@ -146,14 +126,7 @@ export class WatcherFunction extends Construct {
       retryAttempts: 0,
       maxEventAge: this.maxEventAge,
       onFailure,
-      bundling: {
-        ...ESM_BUNDLING,
-        commandHooks: {
-          beforeBundling: () => [],
-          beforeInstall: () => [],
-          afterBundling: (inputDir, outputDir) => [copyConfigCommand(projectRoot, watchConfigPath, inputDir, outputDir)],
-        },
-      },
+      bundling: ESM_BUNDLING,
     });
     this.loop?.attach(this.function, this.role);
   }

@@ -29,6 +29,8 @@ export interface WatcherResources {
   logGroup: ILogGroup;
   deadLetterQueue: IQueue;
   apiKeySecret?: ISecret;
+  /** The live watch config object (s3:GetObject, s3:GetObjectVersion on it alone). */
+  watchConfigObjectArn?: string;
 }
 
 export function grantWatcherAccess(role: IRole, resources: WatcherResources): void {
@@ -42,5 +44,7 @@ export function grantWatcherAccess(role: IRole, resources: WatcherResources): vo
   allow(['logs:CreateLogStream', 'logs:PutLogEvents'], resources.logGroup.logGroupArn);
   // Lambda itself sends a failed asynchronous invocation there, with the function's role.
   allow(['sqs:SendMessage'], resources.deadLetterQueue.queueArn);
+  // The current version with a conditional GET; an earlier one by id after a cold start behind a bad version.
+  if (resources.watchConfigObjectArn) allow(['s3:GetObject', 's3:GetObjectVersion'], resources.watchConfigObjectArn);
   if (resources.apiKeySecret) allow(['secretsmanager:GetSecretValue'], resources.apiKeySecret.secretArn);
 }

@@ -1,4 +1,4 @@
-// Who receives alerts, from four context keys: alertEmails, alertPhoneNumbers and alertWebhooks (every
+// Who receives alerts, from four settings (deploy.json or -c): alertEmails, alertPhoneNumbers and alertWebhooks (every
 // alert), and alertSubscriptions (each with an optional filter). SNS keeps one subscription per endpoint and
 // topic, so an endpoint may appear only once across them.
 import { z } from 'zod';

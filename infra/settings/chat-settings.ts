@@ -1,4 +1,4 @@
-// Chat channels of the deployed stack, from the `chat` context key: a JSON array of
+// Chat channels of the deployed stack, from the `chat` setting (deploy.json or -c): a JSON array of
 // {"slack" | "discord" | "telegram" | "pagerduty": "ssm:/parameter/name", "types"?, "severities"?, ...}.
 // The webhook URL, bot token or routing key lives in that SSM SecureString parameter, never in the settings,
 // the template or the function's environment; the filter keys route alerts to the channel as they do for a

@@ -1,17 +1,18 @@
-// The deployment's settings, read from CDK context (`-c key=value`, cdk.json or cdk.context.json) and
-// checked before any construct is built, so that a mistake fails the synth with every problem named.
+// The deployment's settings, read from the committed settings file (deploy.json, see settings-file.ts) with
+// CDK context (`-c key=value`, cdk.json or cdk.context.json) overriding a value for one deploy, and checked
+// before any construct is built, so that a mistake fails the synth with every problem named.
 import { resolve } from 'node:path';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { z } from 'zod';
-import { describeValue, formatPath, valueAt } from '../../lambda/core/watch-config/config-problems';
 import { type AlertSubscription, alertSubscriptions, email, subscriptionContext } from './alert-subscriptions';
 import { flag, stringList, wholeNumber } from './context-values';
 import { unknownKeyProblems } from './unknown-keys';
+import { issueProblems } from './settings-problems';
 import { chatContext, chatSubscriptions, type ChatSubscription } from './chat-settings';
+import { droppedSubscribersProblem, SUBSCRIBER_KEYS } from './subscriber-guard';
+import { latencyContext, latencyProblems, type LatencyMode } from './latency-settings';
 
 export type ApiKeySource = { kind: 'none' } | { kind: 'existing'; secretArn: string } | { kind: 'created' };
-
-export type LatencyMode = 'schedule' | 'loop';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
@@ -56,6 +57,8 @@ export interface DeploySettings {
   encryptionKey: TopicEncryption;
   /** Every metric on every run, instead of the lag and non-zero counters only. */
   detailedMetrics: boolean;
+  /** Put watch.json in the config store as a new version even over a newer one pushed at runtime. */
+  replaceWatchConfig: boolean;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -78,10 +81,6 @@ export const DEFAULT_MEMORY_MB = 256;
 export function heapLimitMb(memoryMb: number): number {
   return Math.floor(memoryMb / 2);
 }
-/** The deploy's latency mode when none is given (docs/latency.md says why). */
-export const DEFAULT_LATENCY: LatencyMode = 'schedule';
-/** A loop turn every this many seconds: alerts within 10 s at the 90th percentile (bench, latency table). */
-export const DEFAULT_LOOP_DELAY_SECONDS = 8;
 
 /** With polling on, the run ends this long after the next one is due, so no interval goes unwatched. */
 export const POLL_TIMEOUT_HEADROOM_SECONDS = 30;
@@ -93,7 +92,7 @@ const RETENTION_DAYS = Object.values(RetentionDays).filter(
   (days): days is RetentionDays => typeof days === 'number' && days !== RetentionDays.INFINITE,
 );
 
-const contextSchema = z.object({
+export const settingsSchema = z.object({
   stackName: z
     .string()
     .regex(/^[A-Za-z][A-Za-z0-9-]{0,127}$/, { error: 'must start with a letter and use only letters, digits and "-"' })
@@ -104,8 +103,7 @@ const contextSchema = z.object({
   opsEmails: stringList(email, 'email addresses').default([]),
   scheduleMinutes: wholeNumber(1, 60, ' of minutes').default(1),
   pollSeconds: wholeNumber(0, 600, ' of seconds (0 turns polling off)').default(0),
-  latency: z.enum(['schedule', 'loop'], { error: 'must be schedule or loop' }).default(DEFAULT_LATENCY),
-  loopDelaySeconds: wholeNumber(1, 60, ' of seconds').default(DEFAULT_LOOP_DELAY_SECONDS),
+  ...latencyContext,
   memorySize: wholeNumber(128, 10_240, ' of MB').default(DEFAULT_MEMORY_MB),
   timeoutSeconds: wholeNumber(1, LAMBDA_MAX_TIMEOUT_SECONDS, ' of seconds').optional(),
   apiKeySecretArn: z
@@ -142,7 +140,23 @@ const contextSchema = z.object({
   detailedMetrics: flag().default(false),
 });
 
+const contextSchema = settingsSchema;
+
+/** The settings: each may be written in the settings file or given with `-c`. */
 export const CONTEXT_KEYS = Object.keys(contextSchema.shape) as (keyof typeof contextSchema.shape)[];
+
+/**
+ * Context keys that are not settings but are about one deploy: which settings file to read, leave to remove
+ * subscribers the file lists (see subscriber-guard.ts), and leave to put watch.json over a newer live watch
+ * config (docs/watch-config-store.md). They are never written in the file: a lasting "yes" would defeat them.
+ */
+export const ONE_DEPLOY_KEYS = ['settingsFile', 'allowFewerSubscribers', 'replaceWatchConfig'] as const;
+
+/** The settings file's values, as parsed (see settings-file.ts), and the name problems in it are shown under. */
+export interface SettingsFileValues {
+  source: string;
+  values: Record<string, unknown>;
+}
 
 export class DeploySettingsError extends Error {
   readonly problems: string[];
@@ -150,9 +164,9 @@ export class DeploySettingsError extends Error {
   constructor(problems: string[]) {
     super(
       [
-        `${problems.length === 1 ? '1 problem' : `${problems.length} problems`} in the deploy settings (CDK context):`,
+        `${problems.length === 1 ? '1 problem' : `${problems.length} problems`} in the deploy settings (deploy.json, or -c on the command line):`,
         ...problems.map((problem) => `  - ${problem}`),
-        'Set them with -c key=value, or under "context" in cdk.json.',
+        'Write them in deploy.json (each setting: deploy.example.json, docs/deploy-and-operations.md); -c key=value overrides one for one deploy.',
       ].join('\n'),
     );
     this.name = 'DeploySettingsError';
@@ -161,18 +175,6 @@ export class DeploySettingsError extends Error {
 }
 
 type ContextValues = z.infer<typeof contextSchema>;
-
-function issueProblem(issue: z.core.$ZodIssue, raw: Record<string, unknown>): string {
-  const where = formatPath(issue.path).replace(/^\$\.?/, '');
-  // A list item exists only after comma-separated or JSON text is split or parsed, so where the raw context
-  // has nothing at the issue's path, the issue's own input is the value found.
-  const asGiven = valueAt(raw, issue.path);
-  const found = asGiven === undefined && 'input' in issue ? issue.input : asGiven;
-  const shown = describeValue(found);
-  // Messages that quote the text (E.164, email, principals) already say what was found.
-  if (found === undefined || (typeof found === 'string' && issue.message.includes(shown))) return `${where}: ${issue.message}`;
-  return `${where}: ${issue.message} (found: ${shown})`;
-}
 
 function timeoutFor(values: ContextValues, problems: string[]): number {
   const intervalSeconds = values.scheduleMinutes * 60;
@@ -206,29 +208,64 @@ function apiKeySource(values: ContextValues, problems: string[]): ApiKeySource {
   return values.createApiKeySecret ? { kind: 'created' } : { kind: 'none' };
 }
 
+/** The settings file's own problems: unknown keys (with a did-you-mean) and values the schema refuses. */
+function fileProblems(file: SettingsFileValues | undefined): string[] {
+  if (!file) return [];
+  const keys = Object.keys(file.values).filter((key) => key !== '$schema' && key !== '$comment');
+  const oneDeploy = (key: string) => (ONE_DEPLOY_KEYS as readonly string[]).includes(key);
+  const unknown = [
+    ...keys.filter(oneDeploy).map((key) => `${key}: is for one deploy, not the file; give it with -c ${key}=… when you mean it`),
+    ...unknownKeyProblems(keys.filter((key) => !oneDeploy(key)), CONTEXT_KEYS),
+  ].map((problem) => `${file.source} at $.${problem}`);
+  const raw = Object.fromEntries(CONTEXT_KEYS.map((key) => [key, file.values[key]]));
+  return [...unknown, ...issueProblems(settingsSchema.safeParse(raw, { reportInput: true }), raw, () => file.source)];
+}
+
 /**
- * The settings from `context` (a CDK node's tryGetContext); relative paths resolve against `cwd`.
- * `givenKeys`, every key in the app's context, is checked against the settings table.
- * Throws DeploySettingsError naming every problem.
+ * The settings from the settings file (`file`, already parsed: see settings-file.ts) with `context` (a CDK
+ * node's tryGetContext) overriding a value; relative paths resolve against `cwd`. `givenKeys`, every key in
+ * the app's context, is checked against the settings table. A deploy that would unsubscribe someone the file
+ * lists is refused unless `allowFewerSubscribers` (subscriber-guard.ts). Throws DeploySettingsError naming
+ * every problem.
  */
-export function readDeploySettings(context: (key: string) => unknown, cwd = process.cwd(), givenKeys: readonly string[] = []): DeploySettings {
-  const raw = Object.fromEntries(CONTEXT_KEYS.map((key) => [key, context(key)]));
-  const unknown = unknownKeyProblems(givenKeys, CONTEXT_KEYS);
+export function readDeploySettings(
+  context: (key: string) => unknown,
+  cwd = process.cwd(),
+  givenKeys: readonly string[] = [],
+  file?: SettingsFileValues,
+): DeploySettings {
+  const given = (key: string) => context(key) !== undefined;
+  const fromFile = (key: string) => (file && !given(key) && file.values[key] !== undefined ? file.source : undefined);
+  const raw = Object.fromEntries(CONTEXT_KEYS.map((key) => [key, given(key) ? context(key) : file?.values[key]]));
+  const unknown = unknownKeyProblems(givenKeys, [...CONTEXT_KEYS, ...ONE_DEPLOY_KEYS]);
+  const inFile = fileProblems(file);
   const parsed = contextSchema.safeParse(raw, { reportInput: true });
-  if (!parsed.success) throw new DeploySettingsError([...unknown, ...parsed.error.issues.map((issue) => issueProblem(issue, raw))]);
-  if (unknown.length > 0) throw new DeploySettingsError(unknown);
-  const values = parsed.data;
+  // The file's values were checked on their own above; here only what -c gave can be wrong.
+  const inContext = issueProblems(parsed, raw, fromFile).filter((problem) => !file || !problem.startsWith(`${file.source} at `));
+  const allowFewer = flag().default(false).safeParse(context('allowFewerSubscribers'));
+  if (!allowFewer.success) unknown.push('allowFewerSubscribers: must be true or false');
+  const replaceWatchConfig = flag().default(false).safeParse(context('replaceWatchConfig'));
+  if (!replaceWatchConfig.success) unknown.push('replaceWatchConfig: must be true or false');
+  if (unknown.length + inFile.length + inContext.length > 0 || !parsed.success) throw new DeploySettingsError([...inFile, ...unknown, ...inContext]);
   const problems: string[] = [];
+  const settings = { ...settingsFrom(parsed.data, cwd, problems), replaceWatchConfig: replaceWatchConfig.data ?? false };
+  if (file && problems.length === 0 && !allowFewer.data) {
+    const fileSettings = settingsFrom(settingsSchema.parse(Object.fromEntries(CONTEXT_KEYS.map((key) => [key, file.values[key]]))), cwd, []);
+    const dropped = droppedSubscribersProblem(fileSettings, settings, file.source, SUBSCRIBER_KEYS.filter(given));
+    if (dropped) problems.push(dropped);
+  }
+  if (problems.length > 0) throw new DeploySettingsError(problems);
+  return settings;
+}
+
+function settingsFrom(values: ContextValues, cwd: string, problems: string[]): DeploySettings {
   const { subscriptions, problems: subscriptionProblems } = alertSubscriptions(values);
   problems.push(...subscriptionProblems);
   const { chat, problems: chatProblems } = chatSubscriptions(values.chat);
   problems.push(...chatProblems);
   const timeoutSeconds = timeoutFor(values, problems);
   const apiKey = apiKeySource(values, problems);
-  if (values.latency === 'loop' && values.pollSeconds > 0) {
-    problems.push('pollSeconds: polling inside the invocation and latency=loop both shorten the wait for an alert; keep one (the loop is billed only for its turns)');
-  }
-  if (problems.length > 0) throw new DeploySettingsError(problems);
+  problems.push(...latencyProblems(values));
   return {
     stackName: values.stackName,
     watchConfigPath: resolve(cwd, values.watchConfig),
@@ -254,5 +291,6 @@ export function readDeploySettings(context: (key: string) => unknown, cwd = proc
     dashboard: values.dashboard,
     encryptionKey: values.encryptionKey,
     detailedMetrics: values.detailedMetrics,
+    replaceWatchConfig: false,
   };
 }

@@ -11,6 +11,7 @@ import type { AnyRuleList } from '../core/alert-kinds/rule-list';
 import { type ConfigProblem, WatchConfigError, formatPath, valueAt } from '../core/watch-config/config-problems';
 import { pickRuleMeta } from '../core/watch-config/rule-meta-schema';
 import { jsonMistakes } from '../core/watch-config/json-mistakes';
+import { windowProblems } from '../core/watch-config/window-checks';
 import { allowedKeys, NETWORKS, watchConfigSchema, type WatchConfigSchema } from '../core/watch-config/watch-config-schema';
 
 export { type ConfigProblem, WatchConfigError, formatConfigProblems } from '../core/watch-config/config-problems';
@@ -88,7 +89,7 @@ function toProblems(issues: readonly z.core.$ZodIssue[], input: unknown, schema:
 /** Not a shape rule but a sense rule, checked on the raw input so it is reported beside the others. */
 function nothingToWatch(input: unknown, lists: readonly AnyRuleList[]): ConfigProblem[] {
   if (!isRecord(input)) return [];
-  const names = lists.map((list) => list.name);
+  const names = lists.filter((list) => !list.aggregate).map((list) => list.name);
   const allEmpty = names.every((key) => input[key] === undefined || (Array.isArray(input[key]) && input[key].length === 0));
   if (!allEmpty) return [];
   const quoted = names.map((name) => `"${name}"`);
@@ -112,6 +113,8 @@ export function parseWatchConfig(input: unknown, lists: readonly AnyRuleList[] =
   const problems = [...(parsed.success ? [] : toProblems(parsed.error.issues, input, schema, lists)), ...nothingToWatch(input, lists)];
   if (problems.length > 0 || !parsed.success) return { ok: false, problems };
   const { $comment: _comment, $schema: _schema, ...config } = parsed.data;
+  const windows = windowProblems(config, lists);
+  if (windows.length > 0) return { ok: false, problems: windows };
   return { ok: true, config };
 }
 
@@ -153,7 +156,7 @@ export function parseWatchConfigText(text: string, source: string): ConfigResult
  * Where JSON text went wrong: each comment and trailing comma at its own line, in words; otherwise the
  * parser's message, on one line (it quotes the text around the error, line breaks and all).
  */
-function syntaxProblems(body: string, source: string, error: unknown): ConfigProblem[] {
+export function syntaxProblems(body: string, source: string, error: unknown): ConfigProblem[] {
   const lineText = (line: number) => body.split('\n')[line - 1]?.trim() ?? '';
   const mistakes = jsonMistakes(body);
   if (mistakes.length > 0) {

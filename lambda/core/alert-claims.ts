@@ -1,12 +1,13 @@
 // The claim machine: the rules that make each alert reach the publisher once across retries, crashes and
 // overlapping runs, written once over any store's primitive conditional writes (AlertRecordStore).
 //
-// - absent, expired or retracted: claim it (a conditional create) → `claimed`;
+// - absent, expired, retracted, or held or muted (never sent): claim it (a conditional create) → `claimed`;
 // - sent → `sent`; parked → `parked`: never published again;
 // - pending with our own claim id (a retried write that landed, its answer lost) → what we had tried;
 // - pending, younger than the staleness limit → `in-flight`: another run may be publishing it now;
 // - pending and older → take it over (a conditional replace of exactly that claim) → `stale`.
 // A lost race reads what won from the refused write itself (DynamoDB's ALL_OLD), not from a second read.
+import type { AlertRecordState } from './quiet-state';
 import type { AlertClaim, AlertRecordStore, AlertRecordSummary, ClaimOutcome, StateStore } from './ports';
 
 /** A claim can lose its race at most this many times in one call before the alert is left to the next run. */
@@ -14,8 +15,11 @@ const MAX_CLAIM_ROUNDS = 3;
 
 export type AlertClaimMethods = Pick<
   StateStore,
-  'claimAlert' | 'markAlertSent' | 'releaseAlertClaim' | 'parkAlert' | 'markAlertRetracted' | 'getAlertRecord'
+  'claimAlert' | 'markAlertSent' | 'releaseAlertClaim' | 'parkAlert' | 'markAlertRetracted' | 'getAlertRecord' | 'recordQuietAlert'
 >;
+
+/** Records that never went out: a claim may take their key (a later scan decided to send it). */
+export const FREE_TO_CLAIM: readonly AlertRecordState[] = ['retracted', 'held', 'muted'];
 
 export function createAlertClaims(
   records: AlertRecordStore,
@@ -32,8 +36,8 @@ export function createAlertClaims(
       const created = await records.createClaim(key, mine, nowMs);
       if (created.written) return 'claimed';
       const record = created.found;
-      if (!record || record.state === 'retracted') {
-        tried = 'claimed'; // gone, expired or retracted since the write was refused: the key is free again
+      if (!record || FREE_TO_CLAIM.includes(record.state)) {
+        tried = 'claimed'; // gone, expired, retracted or never sent since the write was refused: the key is free again
         continue;
       }
       if (record.state === 'sent') return 'sent';
@@ -77,6 +81,10 @@ export function createAlertClaims(
 
     async markAlertRetracted(key, nowMs) {
       await records.writeRetracted(key, nowMs);
+    },
+
+    async recordQuietAlert(key, nowMs, alert, state, reason) {
+      await records.writeQuiet(key, nowMs, alert, state, reason);
     },
 
     async getAlertRecord(key): Promise<AlertRecordSummary | null> {

@@ -21,7 +21,10 @@ export async function reportApiDeprecations(deps: CycleDeps, runId: string, stal
     telemetry.log('warn', logMessage(deprecation), {
       runId,
       endpoint: deprecation.route,
-      replacement: deprecation.replacement,
+      // A null is not a message: the attribute says who chose the replacement, or that there is none.
+      ...(deprecation.replacement
+        ? { replacement: deprecation.replacement, replacementNamedBy: deprecation.replacementNamedByApi ? 'the API' : 'stacks-watch' }
+        : { replacement: 'none named by the API; stacks-watch reads the remaining routes' }),
       detail: deprecation.detail,
     });
     try {
@@ -82,7 +85,12 @@ function describe(deprecation: ApiDeprecation) {
     kind: 'api-deprecation' as const,
     subject: 'stacks-watch: the Hiro API deprecated a route it reads',
     message:
-      `The Hiro API marks ${route} as deprecated (Warning: ${detail}). It still answers; when Hiro retires it ` +
-      '(410 Gone), stacks-watch switches to its v3 replacement on its own. Plan an update of stacks-watch.',
+      `The Hiro API marks ${route} as deprecated (Warning: ${detail}). It still answers. ` +
+      (deprecation.replacementNamedByApi
+        ? `The API names ${replacement} as its replacement. `
+        : replacement
+          ? `The API names no replacement; when Hiro retires the route (410 Gone), stacks-watch reads ${replacement} instead, on its own. `
+          : 'The API names no replacement and stacks-watch has none for it: a retirement would stop what it serves. ') +
+      'Plan an update of stacks-watch.',
   };
 }

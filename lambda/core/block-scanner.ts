@@ -5,18 +5,24 @@
 import type { Block, Network, TxEvents } from './domain';
 import type { ChainAlert } from './alert-kinds/alert';
 import { deepReorgKind } from './alert-kinds/deep-reorg';
+import { cooldownSummaryKind } from './alert-kinds/cooldown-summary';
 import type { WatchRules } from './alert-kinds/rule-lists';
 import { blockAlerts } from './block-alerts';
+import { readDueBalances } from './balance-reads';
 import { clearBlockStall, recordBlockFailure } from './block-stalls';
 import { ChainFollower } from './chain-follower';
 import { ChainUnlinkedError } from './chain-unlinked';
 import type { CursorKeeper } from './cursor-keeper';
 import type { CycleBudget, CycleDeps, StopReason } from './cycle-types';
 import { AlertInFlightError } from './delivery';
+import { ApiBackoffError } from './api-backoff';
 import type { DeliveryStage } from './delivery-stage';
 import { CursorConflictError } from './ports';
 import { confirmOnNewChain, retractionsFor } from './retractions';
+import { advanceWindows } from './window-stage';
+import { rollbackWindows } from './window-state';
 import type { RunLease } from './run-lease';
+import { quietBlock, rulePolicies, type RulePolicies } from './rule-quiet';
 
 export interface ScanPlan {
   network: Network;
@@ -49,6 +55,8 @@ export class BlockScanner {
   private readonly follower: ChainFollower;
   private readonly keeper: CursorKeeper;
   private readonly delivery: DeliveryStage;
+  /** Rules' cooldowns and mutes (rule-quiet.ts), by rule name. */
+  private readonly policies: RulePolicies;
 
   constructor(
     private readonly deps: CycleDeps,
@@ -59,11 +67,13 @@ export class BlockScanner {
     this.follower = new ChainFollower(deps, plan);
     this.keeper = stages.keeper;
     this.delivery = stages.delivery;
+    this.policies = rulePolicies(plan.rules);
   }
 
   async run(): Promise<ScanResult> {
     let stoppedBecause: StopReason;
     try {
+      await this.startBalances();
       stoppedBecause = await this.scan();
     } catch (error) {
       const clean = cleanStopReason(error);
@@ -74,7 +84,8 @@ export class BlockScanner {
       }
       this.deps.telemetry.log('warn', (error as Error).message, { runId: this.budget.runId });
       // Another run's fresh claim passes within the staleness limit; one that never does is a stuck block.
-      if (clean === 'alert-in-flight') await this.failedAtBlock(error);
+      // So is an API that asks every run to wait before the same block.
+      if (clean === 'alert-in-flight' || (clean === 'api-backoff' && this.blocksScanned === 0)) await this.failedAtBlock(error);
       stoppedBecause = clean;
     }
     // Another run moved the cursor: what this run scanned since is not its to record.
@@ -111,11 +122,24 @@ export class BlockScanner {
     return 'caught-up';
   }
 
-  /** match → deliver → advance: the block's alerts, then the retractions its height makes due, then the cursor. */
+  /**
+   * match → windows → quiet → deliver → advance: the block's alerts and its windows' crossings
+   * (window-stage.ts), less those their rules' cooldowns hold or mutes silence (recorded, never sent), after the
+   * summaries of the cooldowns its time ends (rule-quiet.ts); then the retractions its height makes due, then
+   * the cursor, which carries the windows' counts and the quiet state past the block.
+   */
   private async apply(block: Block, events: ReadonlyMap<string, TxEvents>): Promise<void> {
     const { state, telemetry } = this.deps;
-    const alerts: ChainAlert[] = blockAlerts(block, events, this.plan.rules, this.plan.network);
-    const report = await this.delivery.deliver(alerts);
+    const { network, rules } = this.plan;
+    await readDueBalances(rules.balances.tracker, block, this.deps);
+    const head = this.keeper.head();
+    const found = blockAlerts(block, events, rules, network);
+    const windows = advanceWindows(rules.windows, head?.windows, block.header, found, network);
+    const alerts: ChainAlert[] = [...windows.sent, ...windows.alerts];
+    const quiet = quietBlock(head?.quiet, block.header, alerts, this.policies);
+    const summaries = quiet.ended.map((ended) => cooldownSummaryKind.build(ended, network));
+    const report = await this.delivery.deliver([...summaries, ...quiet.send]);
+    for (const { alert, state: recorded, reason } of quiet.quieted) await state.recordQuietAlert(alert.key, this.deps.clock.now(), alert, recorded, reason);
 
     // Alerts of a replaced block that the new chain carries again are confirmed, not retracted.
     let pending = confirmOnNewChain(
@@ -131,7 +155,7 @@ export class BlockScanner {
     await this.keeper.blockDone(
       block.header,
       alerts.map((a) => a.key),
-      pending,
+      { pendingRetractions: pending, windows: windows.states, quiet: quiet.state },
     );
     this.blocksScanned += 1;
     telemetry.log('debug', 'block scanned', {
@@ -139,6 +163,7 @@ export class BlockScanner {
       transactions: block.transactions.length,
       alerts: alerts.length,
       published: report.published.length,
+      quieted: quiet.quieted.length,
     });
   }
 
@@ -153,7 +178,29 @@ export class BlockScanner {
       depth: rollback.from - rollback.to.height,
       alertsToRecheck: rollback.alertsToRecheck,
     });
-    await this.keeper.rewind(rollback.to);
+    // The windows go back to the fork point too: the replaced blocks' matches leave them.
+    const windows = rollbackWindows(this.keeper.cursor?.windows, rollback.to.height);
+    if (windows.inexact.length > 0) {
+      this.deps.telemetry.log('warn', 'a reorg deeper than the windows keep: their counts may miss matches below the fork', {
+        windows: windows.inexact,
+        forkHeight: rollback.to.height,
+      });
+    }
+    const { windows: _replaced, ...to } = rollback.to;
+    await this.keeper.rewind(windows.states ? { ...to, windows: windows.states } : to);
+    this.plan.rules.balances.tracker.rollBack(rollback.to.height);
+  }
+
+  /** The tracked balances as of the stored cursor, saved with each cursor write from now on (balance-tracker.ts). */
+  private async startBalances(): Promise<void> {
+    const { tracker } = this.plan.rules.balances;
+    if (tracker.rules.length === 0) return;
+    const { state } = this.deps;
+    tracker.load(await state.readBalanceBook(), this.keeper.cursor?.height ?? null);
+    this.keeper.saveWith(async (headHeight) => {
+      const book = tracker.takeRecord(headHeight);
+      if (book) await state.writeBalanceBook(book);
+    });
   }
 
   private nextHeight(): number {
@@ -214,5 +261,6 @@ export class BlockScanner {
 function cleanStopReason(error: unknown): StopReason | null {
   if (error instanceof CursorConflictError) return 'cursor-conflict';
   if (error instanceof AlertInFlightError) return 'alert-in-flight';
+  if (error instanceof ApiBackoffError) return 'api-backoff';
   return null;
 }

@@ -105,7 +105,8 @@ export class ChainFollower {
     const orphanedKeys = search.orphaned.flatMap((b) => b.alertKeys);
     const pending = mergePending(cursor.pendingRetractions, orphanedKeys, cursor.height);
     return {
-      to: { ...to, ...(pending ? { pendingRetractions: pending } : {}) },
+      // What cooldowns and mutes hold goes on: the rescan decides the replaced heights again without recounting them.
+      to: { ...to, ...(pending ? { pendingRetractions: pending } : {}), ...(cursor.quiet ? { quiet: cursor.quiet } : {}) },
       from: cursor.height,
       alertsToRecheck: orphanedKeys.length,
       deep,

@@ -8,6 +8,7 @@ import { contractStatusKind } from './alert-kinds/contract-status';
 import type { DeliveryStage } from './delivery-stage';
 import type { ChainApi, StateStore, StoredContractStatus } from './ports';
 import { defaultRuleName, ruleMeta, type RuleMeta } from './rule-meta';
+import { isoTime } from './rule-quiet';
 
 export function statusChanged(previous: StoredContractStatus | undefined, current: ContractStatus): boolean {
   if (!previous) return true;
@@ -26,6 +27,8 @@ export async function watchContractStatuses(
   state: StateStore,
   delivery: DeliveryStage,
   meta: RuleMeta = ruleMeta(undefined, defaultRuleName('contracts')),
+  /** The time (Unix seconds) of the last block scanned, which `contractsRule.mutedUntil` is compared with (none before the first), and the clock's. */
+  at: { blockTime: number | null; nowMs: number } = { blockTime: null, nowMs: 0 },
 ): Promise<StatusWatchResult> {
   if (contractIds.length === 0) return { checked: 0, alerts: [] };
   const [current, stored] = await Promise.all([
@@ -58,7 +61,15 @@ export async function watchContractStatuses(
   }
   // One delivery for all changes; many first sights go out as one summary (contract-status-sweep.ts).
   const alerts = withFirstSightsSummed(changes.map((c) => c.alert), network, meta);
-  const report = await delivery.deliver(alerts);
+  const mutedUntil = meta.quiet?.mutedUntil;
+  let published: StatusWatchResult['alerts'] = [];
+  if (mutedUntil !== undefined && at.blockTime !== null && at.blockTime < mutedUntil) {
+    // Muted: recorded, never sent; the statuses are stored all the same, so the mute's end sends none of it late.
+    const reason = `rule "${meta.rule}" is muted until ${isoTime(mutedUntil)} (block time)`;
+    for (const alert of alerts) await state.recordQuietAlert(alert.key, at.nowMs, alert, 'muted', reason);
+  } else {
+    published = (await delivery.deliver(alerts)).published as StatusWatchResult['alerts'];
+  }
   for (const change of changes) await state.writeContractStatus(change.next);
-  return { checked: contractIds.length, alerts: report.published as StatusWatchResult['alerts'] };
+  return { checked: contractIds.length, alerts: published };
 }

@@ -8,7 +8,7 @@
 // doubles none: the next run rescans from the stored cursor, and the alert claims say `sent` for every
 // alert already delivered.
 import { UNKNOWN_BLOCK_HASH, type BlockHeader } from './domain';
-import type { Cursor, CursorPosition, PendingRetractions, ScannedBlock, StateStore, Telemetry } from './ports';
+import type { Cursor, CursorPosition, ScannedBlock, StateStore, Telemetry } from './ports';
 import type { RunLease } from './run-lease';
 
 /** A catch-up writes the cursor at least this often, so a run killed mid-way rescans at most this many blocks. */
@@ -19,6 +19,8 @@ export class CursorKeeper {
   private progress: CursorPosition | null = null;
   /** The blocks done since the stored cursor, written with the next cursor write. */
   private unsaved: ScannedBlock[] = [];
+  /** What must be stored before a cursor write passes the blocks done (the balances at the head). */
+  private beforeSave: ((headHeight: number) => Promise<void>) | null = null;
 
   constructor(
     private readonly state: StateStore,
@@ -42,16 +44,34 @@ export class CursorKeeper {
     return head ? head.height + 1 : firstHeight;
   }
 
-  /** A block's alerts are all delivered: the scan is past it. Written at the next checkpoint. */
-  async blockDone(header: BlockHeader, alertKeys: string[], pendingRetractions: PendingRetractions | undefined): Promise<void> {
+  /**
+   * A block's alerts are all delivered: the scan is past it. Written at the next checkpoint, with what the
+   * cursor carries past it (retractions still pending, the windows' counts, what rules' cooldowns and mutes
+   * hold: rule-quiet.ts).
+   */
+  async blockDone(header: BlockHeader, alertKeys: string[], carried: Pick<CursorPosition, 'pendingRetractions' | 'windows' | 'quiet'>): Promise<void> {
     this.unsaved.push({ height: header.height, hash: header.hash, parentHash: header.parentHash ?? UNKNOWN_BLOCK_HASH, alertKeys });
-    this.progress = { height: header.height, hash: header.hash, time: header.time, ...(pendingRetractions ? { pendingRetractions } : {}) };
+    const { pendingRetractions, windows, quiet } = carried;
+    this.progress = {
+      height: header.height,
+      hash: header.hash,
+      time: header.time,
+      ...(pendingRetractions ? { pendingRetractions } : {}),
+      ...(windows ? { windows } : {}),
+      ...(quiet ? { quiet } : {}),
+    };
     if (this.unsaved.length >= CHECKPOINT_BLOCKS) await this.save();
+  }
+
+  /** Store something kept per block (the tracked balances) before each cursor write that passes new blocks. */
+  saveWith(hook: (headHeight: number) => Promise<void>): void {
+    this.beforeSave = hook;
   }
 
   /** Writes the progress: the blocks done since the stored cursor, then the cursor past them. */
   async save(options?: { releaseLeaseOf?: string }): Promise<boolean> {
     if (!this.progress) return false;
+    await this.beforeSave?.(this.progress.height);
     await this.state.putScannedBlocks(this.unsaved);
     await this.write(this.progress, options);
     this.progress = null;

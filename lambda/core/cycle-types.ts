@@ -42,7 +42,9 @@ export type StopReason =
   | 'lease-held'
   | 'api-not-synced'
   | 'cursor-conflict'
-  | 'alert-in-flight';
+  | 'alert-in-flight'
+  /** The API asked to wait longer than the run had left (see ApiBackoffError). */
+  | 'api-backoff';
 
 export interface CycleSummary {
   runId: string;

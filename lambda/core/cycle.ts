@@ -9,6 +9,7 @@ import { contractsThisCycle } from './contract-status-sweep';
 import { compileWatchRules, type WatchRules } from './alert-kinds/rule-lists';
 import { RunLease } from './run-lease';
 import { AlertInFlightError } from './delivery';
+import { ApiBackoffError } from './api-backoff';
 import { DeliveryStage } from './delivery-stage';
 import { CursorKeeper } from './cursor-keeper';
 import { reportApiDeprecations } from './api-deprecations';
@@ -62,6 +63,11 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     position(summary, run.keeper, tip, deps.clock.now());
     countAlerts(summary, run.delivery.published);
     return finish(summary, scan.stoppedBecause, deps, startedAt);
+  } catch (error) {
+    // Asked to wait before any block was scanned (statuses, the tip): nothing moved, nothing to save.
+    if (!(error instanceof ApiBackoffError)) throw error;
+    deps.telemetry.log('warn', error.message, { runId: budget.runId });
+    return finish(summary, 'api-backoff', deps, startedAt);
   } finally {
     await reportApiDeprecations(deps, budget.runId, budget.alertStaleAfterMs);
     await lease.release();
@@ -81,10 +87,12 @@ async function startRun(deps: CycleDeps, config: WatchConfig, budget: CycleBudge
  * claims) is left to a later run, which finds the change again since nothing about it was stored: the
  * block scan does not depend on it and goes on, rather than the whole cycle failing.
  */
-async function checkContractStatuses({ deps, config, budget, rules, delivery }: Run) {
+async function checkContractStatuses({ deps, config, budget, rules, delivery, keeper }: Run) {
   try {
     const contracts = contractsThisCycle(config.contracts, budget.statusSweep, deps.clock.now());
-    return await watchContractStatuses(contracts, config.network, deps.chain, deps.state, delivery, rules.contracts.meta);
+    // A mute is on block time; before the first block is scanned, the clock's.
+    const at = { blockTime: keeper.head()?.time ?? Math.floor(deps.clock.now() / 1000), nowMs: deps.clock.now() };
+    return await watchContractStatuses(contracts, config.network, deps.chain, deps.state, delivery, rules.contracts.meta, at);
   } catch (error) {
     if (!(error instanceof AlertInFlightError)) throw error;
     deps.telemetry.log('warn', `${error.message}; contract statuses are checked again next run`, { runId: budget.runId });

@@ -28,6 +28,8 @@ export interface BlockHeader extends BlockRef {
   /** Unix seconds. */
   time: number;
   txCount: number;
+  /** The Bitcoin block it is anchored to, when the API said (STX locks end at a Bitcoin height). */
+  burnHeight?: number;
 }
 
 export type TxStatus =
@@ -62,6 +64,10 @@ export interface Transaction {
   sender: string;
   /** null when the API did not say (v3 lists before API 9.7.0): the events must be read to know. */
   eventCount: number | null;
+  /** The fee in micro-STX (the API's `fee_rate`), decimal string; absent when the API did not give it. */
+  fee?: string;
+  /** Who paid the fee of a sponsored transaction; null or absent: the sender paid. */
+  sponsor?: string | null;
   tokenTransfer?: TokenTransfer;
   /** The contract the transaction called (contract_call) or deployed (smart_contract). */
   contractId?: string;
@@ -133,14 +139,26 @@ export interface NftAssetEvent extends AssetEventBase {
 
 export type AssetEvent = StxAssetEvent | FtAssetEvent | NftAssetEvent;
 
+/** An `stx_lock` event: `address` now has `amount` micro-STX locked (the total) until a Bitcoin height. */
+export interface StxLockEvent {
+  eventIndex: number;
+  address: string;
+  /** micro-STX, decimal string: the total locked after the event. */
+  amount: string;
+  /** The Bitcoin block height at which the lock ends. */
+  unlockBurnHeight: number;
+}
+
 /**
- * What the core needs of a transaction's events: the logs and the asset movements (STX, fungible and
- * non-fungible tokens). Other event types (stx_lock) are dropped at the edge.
+ * What the core needs of a transaction's events: the logs, the asset movements (STX, fungible and
+ * non-fungible tokens) and the STX locks (balance rules count only unlocked STX).
  */
 export interface TxEvents {
   txId: string;
   logs: ContractLogEvent[];
   assets: AssetEvent[];
+  /** `stx_lock` events; absent when there were none. */
+  locks?: StxLockEvent[];
   /** The call's arguments and result, when they were asked for (the block's list did not give them). */
   call?: ContractCallDetails;
 }
@@ -166,12 +184,25 @@ export interface ContractStatus {
 export interface ApiDeprecation {
   /** The route template, e.g. `GET /extended/v1/tx/multiple`. */
   route: string;
-  /** The route now used instead, when the adapter switched to it. */
+  /** The route the API names as the replacement, else the one the adapter uses (or will use once it is retired). */
   replacement: string | null;
+  /** True when `replacement` is the API's own word (its Warning header named it), not the adapter's choice. */
+  replacementNamedByApi?: boolean;
   /** True once the route answered 410 Gone and the adapter switched for the rest of the process's life. */
   gone: boolean;
   /** The API's own words: the Warning header or the 410 message; for an unreadable answer, what was wrong. */
   detail: string;
   /** True when the route answers, but in a shape the adapter cannot read, so it uses `replacement` instead. */
   unreadable?: boolean;
+}
+
+/** What an address holds at a block, as the API's balance route says: STX (total and locked) and fungible tokens. */
+export interface PrincipalBalances {
+  /** micro-STX including the locked part. */
+  stxTotal: bigint;
+  stxLocked: bigint;
+  /** The Bitcoin height at which the lock ends; null when nothing is locked. */
+  unlockBurnHeight: number | null;
+  /** Base units by asset id `ADDRESS.contract::token`; an asset never held is absent (0). */
+  fts: ReadonlyMap<string, bigint>;
 }

@@ -1,8 +1,10 @@
 // The core's ports: the only ways the watch cycle reaches the outside world. Each has one adapter per
 // outside system (Hiro HTTP, DynamoDB or a JSON file, SNS or stdout) and an in-memory fake for tests.
-import type { ApiDeprecation, Block, BlockHeader, ChainTip, ContractStatus, TxEvents } from './domain';
-import type { OutgoingAlert } from './outgoing-alert';
+import type { ApiDeprecation, Block, BlockHeader, ChainTip, ContractStatus, PrincipalBalances, TxEvents } from './domain';
 import type { SmsTallyStore } from './sms-tally';
+import type { BalanceBookStore } from './balance-book';
+import type { WindowStates } from './window-state';
+import type { AlertRecordState, QuietCursorPart, QuietRecordStore, QuietRecordWrites } from './quiet-state';
 
 /** What to read of one transaction beyond the block's list: its events, its call's arguments and result, or both. */
 export interface TxReadRequest {
@@ -29,11 +31,12 @@ export interface ChainApi {
   /** A canonical block header by height or hash; null when unknown. */
   getBlockHeader(heightOrHash: number | string): Promise<BlockHeader | null>;
   /**
-   * All events of the given transactions that the core can use (logs and asset movements), every page of them. The
-   * adapter batches ids into as few calls as the URL length allows. `eventCount` lets it skip
-   * transactions with no events and plan paging.
+   * All events of the given transactions that the core can use (logs, asset movements, STX locks), every page
+   * of them, batched into as few calls as URLs allow; `eventCount` lets it skip those with none and plan paging.
    */
   getTransactionEvents(txs: readonly TxReadRequest[]): Promise<Map<string, TxEvents>>;
+  /** What `principal` holds after block `atHeight`: read to start a balance rule, after a gap, to reconcile (balance-reads.ts). */
+  getBalances?(principal: string, atHeight: number): Promise<PrincipalBalances>;
   /**
    * Deprecated routes used or found retired since the last call (each route once), so that the cycle can
    * tell the operator before a retirement stops the watcher. Adapters with no such notion leave it out.
@@ -42,11 +45,9 @@ export interface ChainApi {
 }
 
 // ---- state ----
-
 /**
  * Alerts of blocks that a reorg replaced, waiting to be confirmed on the new chain or retracted once the
- * rescan reaches `untilHeight` (the height the old chain had reached, plus a grace of a few blocks). Kept with the cursor so that a crash
- * mid-rescan loses none of them.
+ * rescan reaches `untilHeight` (the old chain's height plus a grace of a few blocks). Kept with the cursor so that a crash mid-rescan loses none.
  */
 export interface PendingRetractions {
   untilHeight: number;
@@ -54,12 +55,14 @@ export interface PendingRetractions {
 }
 
 /** What a cursor write sets. */
-export interface CursorPosition {
+export interface CursorPosition extends QuietCursorPart {
   height: number;
   hash: string;
   /** Unix seconds of the block (for ChainLagSeconds between blocks). */
   time: number;
   pendingRetractions?: PendingRetractions;
+  /** The windows' counts as of this block (window-state.ts): written with the cursor, so a crash counts nothing twice. */
+  windows?: WindowStates;
 }
 
 /** The scan cursor: the last block whose alerts are all delivered. */
@@ -101,10 +104,10 @@ export type ClaimOutcome = 'claimed' | 'stale' | 'sent' | 'in-flight' | 'parked'
 
 export interface AlertRecordSummary {
   key: string;
-  state: 'pending' | 'sent' | 'retracted' | 'parked';
+  state: AlertRecordState;
   /** The alert JSON as published (or as refused, when parked), kept so that a retraction can name what it retracts. */
   alert?: unknown;
-  /** Why a parked alert could not be delivered. */
+  /** Why a parked alert could not be delivered; why a held or muted one was not sent. */
   reason?: string;
 }
 
@@ -116,7 +119,7 @@ export interface AlertClaim {
 
 /** An alert's delivery record as a store keeps it. */
 export interface StoredAlertRecord {
-  state: 'pending' | 'sent' | 'retracted' | 'parked';
+  state: AlertRecordState;
   /** The claim, while pending (records written before claim ids existed may lack the id). */
   claim?: { claimedAt: number; claimId?: string };
   alert?: unknown;
@@ -131,7 +134,7 @@ export type ConditionalWrite = { written: true } | { written: false; found: Stor
  * over them (claimed, stale, in flight, sent, parked) live once, in core/alert-claims.ts. A record past its
  * expiry counts as absent everywhere.
  */
-export interface AlertRecordStore {
+export interface AlertRecordStore extends QuietRecordWrites {
   readAlertRecord(key: string): Promise<StoredAlertRecord | null>;
   /** Writes the claim only if there is no live record or it is retracted. */
   createClaim(key: string, claim: AlertClaim, nowMs: number): Promise<ConditionalWrite>;
@@ -166,7 +169,7 @@ export class CursorConflictError extends Error {
   }
 }
 
-export interface StateStore extends SmsTallyStore {
+export interface StateStore extends SmsTallyStore, QuietRecordStore, BalanceBookStore {
   /** Take the run lease for `ttlMs`; false when another owner holds an unexpired lease. */
   acquireLease(owner: string, nowMs: number, ttlMs: number): Promise<boolean>;
   /** Give the lease back (only if `owner` still holds it). */
@@ -214,87 +217,4 @@ export interface StateStore extends SmsTallyStore {
   writeBlockStall(stall: BlockStall | null): Promise<void>;
 }
 
-// ---- delivery ----
-
-export interface PublishOutcome {
-  /** Not accepted, and surely not delivered (throttled, refused by a setting the operator can fix): try again later. */
-  failed: { key: string; reason: string }[];
-  /**
-   * Never to be published again: refused for a reason retrying cannot fix (an invalid parameter, a message
-   * the channel will never take), or sent twice with no answer either time, so that another copy could only
-   * be a duplicate. Everything not in `failed` or `undeliverable` was accepted.
-   */
-  undeliverable: { key: string; reason: string }[];
-}
-
-/** Told after each call to the channel, before the next call starts, which alerts that call delivered. */
-export type OnAccepted = (keys: readonly string[]) => Promise<void>;
-
-export interface Publisher {
-  /**
-   * Publishes in calls one after another (never in parallel: the caller records each call's result in a
-   * store that takes one write at a time). After each call that delivered anything, `onAccepted` is awaited
-   * before the next call, so that a crash can repeat only the alerts of the call in flight.
-   */
-  publish(alerts: readonly OutgoingAlert[], onAccepted?: OnAccepted): Promise<PublishOutcome>;
-  /** Told when a run starts far behind the tip: what it finds is old news (the SMS budget texts none of it). */
-  fallingBehind?(): void;
-}
-
-// ---- the operator ----
-
-/**
- * Conditions only the operator can fix: an alert SNS will never take, a chain that never links, a block that
- * fails run after run, an API route about to disappear, a fork deeper than the window, a polling loop that
- * keeps dying. Users' alerts never go here; these go to whoever runs the watcher (the ops topic in AWS, stderr locally).
- */
-export type OperatorNoticeKind =
-  | 'alert-undeliverable'
-  | 'chain-unlinked'
-  | 'stuck-block'
-  | 'api-deprecation'
-  | 'deep-reorg'
-  | 'rate-limited' | 'loop-restarts';
-
-export interface OperatorNotice {
-  kind: OperatorNoticeKind;
-  /** One line of plain ASCII, fewer than 100 characters (an SNS subject). */
-  subject: string;
-  /** The cause in plain words: what failed, where (heights, hashes, keys, URLs), and what to do. */
-  message: string;
-}
-
-export interface OperatorChannel {
-  /** Best effort: a notice that cannot be sent is logged by the adapter; it never fails the cycle. */
-  notify(notice: OperatorNotice): Promise<void>;
-}
-
-// ---- time and telemetry ----
-
-export interface Clock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-}
-
-export type MetricName =
-  | 'BlocksScanned'
-  | 'ChainLagBlocks'
-  | 'ChainLagSeconds'
-  | 'AlertsPublished'
-  | 'AlertsUndeliverable'
-  | 'ContractsWatched'
-  | 'ReorgsDetected'
-  | 'DeepReorgs'
-  | 'ApiDeprecations'
-  | 'CycleDurationMs';
-
-/** Structured log and metrics sink; Powertools in Lambda, stderr locally, a recorder in tests. */
-export interface Telemetry {
-  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, attributes?: Record<string, unknown>): void;
-  metric(name: MetricName, value: number, dimensions?: Record<string, string>): void;
-}
-
-export const silentTelemetry: Telemetry = {
-  log: () => {},
-  metric: () => {},
-};
+export * from './delivery-ports';

@@ -7,16 +7,33 @@ export const SEVERITIES = ['critical', 'warning', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 export const DEFAULT_SEVERITY: Severity = 'warning';
 
-/** What a rule or a list says about itself in the watch config; both optional. */
+/** What a rule or a list says about itself in the watch config; all optional. */
 export interface RuleMetaConfig {
   name?: string;
   severity?: Severity;
+  /** false: the rule only feeds a window (`windows`, see docs/windows.md); its own alerts are not sent. */
+  alert?: boolean;
+  /** After an alert, the rule's further matches within this many minutes (block time) are summed up in one alert. */
+  cooldownMinutes?: number;
+  /** An ISO-8601 time: until then (block time) the rule's matches are recorded as muted and not sent. */
+  mutedUntil?: string;
+}
+
+/** How a rule quiets its alerts (rule-quiet.ts): a cooldown in minutes and a mute's end, in Unix seconds. */
+export interface RuleQuiet {
+  cooldownMinutes?: number;
+  mutedUntil?: number;
 }
 
 /** The metadata an alert carries: `rule` is the rule's name, or a stable default made from what it watches. */
 export interface RuleMeta {
   rule: string;
   severity: Severity;
+  /**
+   * Present when the rule has a cooldown or a mute. Not enumerable: matchers spread a rule's metadata onto its
+   * alerts (`...meta`), and this stays behind.
+   */
+  readonly quiet?: RuleQuiet;
 }
 
 /** The "list" of alerts the watcher raises itself (a deep reorg, an SMS digest): `watcher:deep_reorg`. */
@@ -38,7 +55,13 @@ export function defaultRuleName(list: string, detail?: string): string {
 }
 
 export function ruleMeta(config: RuleMetaConfig | undefined, defaultName: string): RuleMeta {
-  return { rule: config?.name ?? defaultName, severity: config?.severity ?? DEFAULT_SEVERITY };
+  const meta: RuleMeta = { rule: config?.name ?? defaultName, severity: config?.severity ?? DEFAULT_SEVERITY };
+  const quiet: RuleQuiet = {
+    ...(config?.cooldownMinutes !== undefined ? { cooldownMinutes: config.cooldownMinutes } : {}),
+    ...(config?.mutedUntil !== undefined ? { mutedUntil: Math.floor(Date.parse(config.mutedUntil) / 1000) } : {}),
+  };
+  if (quiet.cooldownMinutes !== undefined || quiet.mutedUntil !== undefined) Object.defineProperty(meta, 'quiet', { value: quiet, enumerable: false });
+  return meta;
 }
 
 const RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };

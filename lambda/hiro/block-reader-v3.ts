@@ -4,11 +4,12 @@
 // results (only an unknown block is a 404). The header comes from a block route where one is left. Pages that disagree are refused as in the v2 reader: a half-read block must never
 // look like a complete one.
 import { UNKNOWN_BLOCK_HASH, type Block, type BlockHeader } from '../core/domain';
+import { checkedTotal, genesisTransactions, inconsistent, isGenesisEra, MAX_BLOCK_TRANSACTIONS } from './block-bounds';
 import { HiroInconsistentDataError } from './errors';
 import type { HiroHttp } from './http';
 import { V3_ROUTES } from './deprecations';
 import { fromTransactionSummary } from './mappers-v3';
-import { describeRequest, type HiroRequest } from './request';
+import type { HiroRequest } from './request';
 import { v3BlockTransactionsPageSchema, type RawTransactionSummary, type RawV3BlockTransactionsPage } from './schemas-v3';
 
 /** The route's maximum page size. */
@@ -31,13 +32,26 @@ interface Page {
 
 /** Reads block `heightOrHash` (a height, or a hash when checking that a block is still canonical). */
 export async function readBlockV3(http: HiroHttp, height: number, reading: V3BlockReading): Promise<Block | null> {
-  const pages = await readPages(http, String(height), V3_BLOCK_PAGE_LIMIT, Infinity);
-  if (!pages) return null;
-  const raws = checkPages(height, pages);
-  const total = pages[0]!.body.total;
+  const read = await readCheckedPages(http, height);
+  if (!read) return null;
+  const { pages, raws, genesis } = read;
+  // The genesis era's `total` undercounts what it lists: there the listing is the count.
+  const total = genesis ? raws.length : pages[0]!.body.total;
   const header = await blockHeader(height, total, raws[0], pages[0]!.request, reading);
   if (!header) return null;
   return { header, transactions: raws.map(fromTransactionSummary) };
+}
+
+/** The block's pages and transactions; a genesis-era block that does not add up is read again as listed. */
+async function readCheckedPages(http: HiroHttp, height: number): Promise<{ pages: Page[]; raws: RawTransactionSummary[]; genesis: boolean } | null> {
+  try {
+    const pages = await readPages(http, String(height), V3_BLOCK_PAGE_LIMIT, Infinity);
+    return pages && { pages, raws: checkPages(height, pages), genesis: false };
+  } catch (error) {
+    if (!(error instanceof HiroInconsistentDataError) || !isGenesisEra(height)) throw error;
+    const pages = await readPages(http, String(height), V3_BLOCK_PAGE_LIMIT, Infinity, true);
+    return pages && { pages, raws: genesisPages(height, pages), genesis: true };
+  }
 }
 
 /**
@@ -49,15 +63,16 @@ export async function readHeaderV3(http: HiroHttp, heightOrHash: string, fallbac
   if (!pages) return null;
   const { request, body } = pages[0]!;
   const first = body.results[0];
-  if (first) return { height: first.block.height, hash: first.block.hash, parentHash: null, time: first.block.time, txCount: body.total };
+  if (first) return { height: first.block.height, hash: first.block.hash, parentHash: null, time: first.block.time, txCount: body.total, ...burnHeightOf(first) };
   if (!/^\d+$/.test(heightOrHash)) {
     throw inconsistent(request, `block ${heightOrHash} is canonical but lists no transaction, so nothing tells its height.`);
   }
   return emptyBlockHeader(Number(heightOrHash), fallbackTime);
 }
 
-async function readPages(http: HiroHttp, heightOrHash: string, limit: number, maxPages: number): Promise<Page[] | null> {
+async function readPages(http: HiroHttp, heightOrHash: string, limit: number, maxPages: number, genesis = false): Promise<Page[] | null> {
   const pages: Page[] = [];
+  let listed = 0;
   let cursor: string | null = null;
   do {
     const request = pageRequest(heightOrHash, limit, cursor);
@@ -67,10 +82,13 @@ async function readPages(http: HiroHttp, heightOrHash: string, limit: number, ma
       throw inconsistent(request, `block ${heightOrHash} is gone between two pages of its transactions.`);
     }
     pages.push({ request, body: answer.body });
+    listed += answer.body.results.length;
     cursor = answer.body.cursor.next;
-    // Bounded by total: a cursor that never ends (or a page with nothing in it) would page for ever.
-    if (cursor !== null && (answer.body.results.length === 0 || pages.length * limit >= answer.body.total)) {
-      throw inconsistent(request, `block ${heightOrHash} names a next page after ${pages.length * limit} of its ${answer.body.total} transactions.`);
+    // Bounded by total (by the cap in the genesis era, whose total undercounts): a cursor that never ends, or a
+    // page with nothing in it, would page for ever.
+    const bound = genesis ? MAX_BLOCK_TRANSACTIONS : checkedTotal(request, heightOrHash, answer.body.total);
+    if (cursor !== null && (answer.body.results.length === 0 || listed >= bound)) {
+      throw inconsistent(request, `block ${heightOrHash} names a next page after ${listed} of its ${answer.body.total} transactions.`);
     }
   } while (cursor !== null && pages.length < maxPages);
   return pages;
@@ -95,12 +113,14 @@ async function blockHeader(
   const header = await reading.readHeader(height);
   if (header !== undefined) {
     // Read apart from the transactions: a reorg in between would pair one block's header with another's.
-    if (!header || header.height !== height || (first && header.hash !== first.block.hash) || header.txCount !== total) {
+    // The genesis era's header counts what its `total` counts, not what it lists: only the hash is compared there.
+    const countsAgree = header?.txCount === total || isGenesisEra(height);
+    if (!header || header.height !== height || (first && header.hash !== first.block.hash) || !countsAgree) {
       throw inconsistent(request, `block ${height}'s header (${header ? `${header.hash}, ${header.txCount} transactions` : 'none'}) does not match its transactions (${first?.block.hash ?? 'none'}, ${total}).`);
     }
-    return header;
+    return { ...header, txCount: total };
   }
-  if (first) return { height, hash: first.block.hash, parentHash: null, time: first.block.time, txCount: total };
+  if (first) return { height, hash: first.block.hash, parentHash: null, time: first.block.time, txCount: total, ...burnHeightOf(first) };
   return emptyBlockHeader(height, reading.fallbackTime);
 }
 
@@ -111,6 +131,18 @@ async function blockHeader(
  */
 function emptyBlockHeader(height: number, fallbackTime: () => number): BlockHeader {
   return { height, hash: UNKNOWN_BLOCK_HASH, parentHash: null, time: fallbackTime(), txCount: 0 };
+}
+
+/** A genesis-era block's listing, each transaction once, in ascending tx_index; one height and one hash still. */
+function genesisPages(height: number, pages: Page[]): RawTransactionSummary[] {
+  const listed = pages.flatMap((page) => page.body.results).reverse();
+  const raws = genesisTransactions(listed, (tx) => tx.tx_id, (tx) => tx.block.tx_index);
+  for (const tx of raws) {
+    if (tx.block.height !== height || tx.block.hash !== raws[0]!.block.hash) {
+      throw inconsistent(pages[0]!.request, `transaction ${tx.tx_id} is from block ${tx.block.height} (${tx.block.hash}), not ${height} (${raws[0]!.block.hash}).`);
+    }
+  }
+  return raws;
 }
 
 /** Returns the block's transactions in ascending tx_index, or throws naming the first disagreement. */
@@ -147,6 +179,7 @@ function checkPages(height: number, pages: Page[]): RawTransactionSummary[] {
   return ordered;
 }
 
-function inconsistent(request: HiroRequest, problem: string): HiroInconsistentDataError {
-  return new HiroInconsistentDataError({ endpoint: describeRequest(request), route: request.route }, problem);
+/** The Bitcoin height a block's transactions carry, when they do (STX locks end at one). */
+function burnHeightOf(tx: { bitcoin_block?: { height: number } | undefined }): { burnHeight?: number } {
+  return tx.bitcoin_block === undefined ? {} : { burnHeight: tx.bitcoin_block.height };
 }

@@ -2,10 +2,11 @@
 // and refuses a block whose pages disagree: a half-read block must never look like a complete one, or
 // the watcher would advance past transactions it never saw.
 import type { Block, BlockHeader } from '../core/domain';
-import { HiroInconsistentDataError, type RequestIdentity } from './errors';
+import { checkedTotal, genesisTransactions, inconsistent, isGenesisEra, MAX_BLOCK_TRANSACTIONS } from './block-bounds';
+import { HiroInconsistentDataError } from './errors';
 import type { HiroHttp } from './http';
 import { headerFromTransaction, toTransaction } from './mappers';
-import { describeRequest, type HiroRequest } from './request';
+import type { HiroRequest } from './request';
 import { blockTransactionsPageSchema, type RawBlockTransaction, type RawBlockTransactionsPage } from './schemas';
 
 /** The route's maximum page size (51 is a 400). */
@@ -25,7 +26,17 @@ export async function readBlock(
 ): Promise<Block | null> {
   const first = await readPage(http, height, 0);
   if (!first || first.body.results.length === 0) return readEmptyBlock(height, readHeader, pageRequest(height, 0));
-  const total = first.body.total;
+  if (isGenesisEra(height)) {
+    return readListedBlock(http, height, first).catch((error: unknown) => {
+      if (error instanceof HiroInconsistentDataError) return readGenesisBlock(http, height, first);
+      throw error;
+    });
+  }
+  return readListedBlock(http, height, first);
+}
+
+async function readListedBlock(http: HiroHttp, height: number, first: Page): Promise<Block> {
+  const total = checkedTotal(first.request, height, first.body.total);
   const offsets: number[] = [];
   for (let offset = BLOCK_PAGE_LIMIT; offset < total; offset += BLOCK_PAGE_LIMIT) offsets.push(offset);
   // The rest in parallel: the limiter spaces them and bounds how many are in flight.
@@ -41,6 +52,28 @@ export async function readBlock(
   const pages = [first, ...rest];
   const raws = checkPages(height, total, pages);
   return { header: headerFromTransaction(raws[0]!, total), transactions: raws.map(toTransaction) };
+}
+
+/**
+ * A genesis-era block that does not add up, as the API lists it: pages until one comes back short (its `total` undercounts), each
+ * transaction once; still one block hash and one height, or it is refused like any other block.
+ */
+async function readGenesisBlock(http: HiroHttp, height: number, first: Page): Promise<Block> {
+  const listed = [...first.body.results];
+  for (let page: Page | null = first; page && page.body.results.length >= BLOCK_PAGE_LIMIT; ) {
+    if (listed.length >= MAX_BLOCK_TRANSACTIONS) {
+      throw inconsistent(page.request, `block ${height} lists more than ${MAX_BLOCK_TRANSACTIONS} transactions.`);
+    }
+    page = await readPage(http, height, page.offset + BLOCK_PAGE_LIMIT);
+    listed.push(...(page?.body.results ?? []));
+  }
+  const raws = genesisTransactions(listed, (tx) => tx.tx_id, (tx) => tx.tx_index);
+  for (const tx of raws) {
+    if (tx.block_height !== height || tx.block_hash !== raws[0]!.block_hash) {
+      throw inconsistent(first.request, `transaction ${tx.tx_id} is from block ${tx.block_height} (${tx.block_hash}), not ${height} (${raws[0]!.block_hash}).`);
+    }
+  }
+  return { header: headerFromTransaction(raws[0]!, raws.length), transactions: raws.map(toTransaction) };
 }
 
 async function readPage(http: HiroHttp, height: number, offset: number): Promise<Page | null> {
@@ -119,9 +152,4 @@ function checkPages(height: number, total: number, pages: Page[]): RawBlockTrans
     ordered.push(tx);
   }
   return ordered;
-}
-
-function inconsistent(request: HiroRequest, problem: string): HiroInconsistentDataError {
-  const id: RequestIdentity = { endpoint: describeRequest(request), route: request.route };
-  return new HiroInconsistentDataError(id, problem);
 }

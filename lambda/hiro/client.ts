@@ -3,6 +3,7 @@
 // docs/api-routes.md.
 import type { ApiDeprecation } from '../core/domain';
 import type { ChainApi, TxReadRequest } from '../core/ports';
+import { readBalances } from './balances';
 import { BlockSource, checkHeight } from './block-source';
 import { readContractStatuses } from './contract-statuses';
 import { V3_ROUTES } from './deprecations';
@@ -45,6 +46,7 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
     getBlock: (height) => blocks.getBlock(checkHeight(height)),
     getBlockHeader: (heightOrHash) => blocks.getBlockHeader(heightOrHash),
     getTransactionEvents: (txs: readonly TxReadRequest[]) => readTransactions(events, txs),
+    getBalances: (principal, atHeight) => readBalances(http, principal, checkHeight(atHeight)),
     takeApiDeprecations: () => [...http.deprecations.take(), ...unreadable.splice(0)],
   };
 }

@@ -25,6 +25,18 @@ const REPLACEMENT: Record<string, string> = {
 /** RFC 9111 warn-code 299 ("miscellaneous persistent warning"), which Hiro's deprecation plugin sends. */
 const DEPRECATION_WARNING = /^\s*299\b/;
 
+/** A route in the warning's words (`use GET /extended/v3/… instead`); a docs link is not a replacement. */
+const NAMED_ROUTE = /(?:\b(GET|POST)\s+)?(\/(?:extended|v2)\/[^\s"',;]+)/;
+
+/**
+ * The replacement a deprecation warning names, as a route (`GET /extended/v3/…`), or null when it names none:
+ * Hiro's plugin sends each route's own `deprecatedMessage` when it has one, else a link to its docs.
+ */
+export function replacementNamedIn(warning: string): string | null {
+  const match = NAMED_ROUTE.exec(warning);
+  return match ? `${match[1] ?? 'GET'} ${match[2]}` : null;
+}
+
 export class RouteDeprecations {
   private readonly retired = new Set<string>();
   /** Seen since the last take(), one entry per route; a 410 replaces a warning. */
@@ -35,11 +47,21 @@ export class RouteDeprecations {
    */
   private readonly reported = new Set<string>();
 
-  /** Looks at every answer's headers; only a 299 warning counts (other warn-codes are not deprecations). */
+  /**
+   * Looks at every answer's headers: any route the server marks with a 299 warning is listed, whether or not
+   * the watcher knows it as deprecated; other warn-codes are not deprecations.
+   */
   observe(route: string, headers: Headers): void {
     const warning = headers.get('warning');
     if (!warning || !DEPRECATION_WARNING.test(warning) || this.unreported.has(route) || this.reported.has(route)) return;
-    this.unreported.set(route, { route, replacement: null, gone: this.retired.has(route), detail: warning.trim() });
+    const named = replacementNamedIn(warning);
+    this.unreported.set(route, {
+      route,
+      replacement: named ?? REPLACEMENT[route] ?? null,
+      replacementNamedByApi: named !== null,
+      gone: this.retired.has(route),
+      detail: warning.trim(),
+    });
   }
 
   /** The route answered 410: from now on the client goes straight to its replacement. */

@@ -158,7 +158,7 @@ export class HiroResponseError extends HiroApiError {
 export class HiroInconsistentDataError extends HiroApiError {
   override name = 'HiroInconsistentDataError';
   constructor(id: RequestIdentity, problem: string) {
-    super(`${problem} The API changed while it was being read; the block is retried on the next run.`, {
+    super(`${problem} The API described the block inconsistently (or changed it while it was read); the next run reads the block again, and a block that keeps failing stalls the watcher with this cause sent to the operator.`, {
       ...id,
       status: 200,
       retryable: true,

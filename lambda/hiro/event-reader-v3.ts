@@ -3,11 +3,11 @@
 // by cursor. Both come from the same pages, mapped to the same domain values as the v1 reader's.
 // It costs one request per transaction whose events the rules need and which has any (the API source has no
 // batch or per-block events route as of 9.x), where /tx/multiple shared one call among up to ~100 transactions.
-import type { AssetEvent, ContractLogEvent, TxEvents } from '../core/domain';
+import type { AssetEvent, ContractLogEvent, StxLockEvent, TxEvents } from '../core/domain';
 import { HiroBadRequestError, HiroInconsistentDataError } from './errors';
 import type { EventReaderContext } from './event-reader';
 import { V3_ROUTES } from './deprecations';
-import { fromV3AssetEvent, fromV3Event } from './mappers-v3';
+import { fromV3AssetEvent, fromV3Event, fromV3StxLock } from './mappers-v3';
 import { describeRequest, type HiroRequest } from './request';
 import { v3TransactionEventsPageSchema } from './schemas-v3';
 
@@ -35,6 +35,7 @@ async function readEvents(context: EventReaderContext, txId: string): Promise<Tx
   // Keyed by event index: ascending, once each, however the pages overlap.
   const logs = new Map<number, ContractLogEvent>();
   const assets = new Map<number, AssetEvent>();
+  const locks = new Map<number, StxLockEvent>();
   let cursor: string | null = null;
   let received = 0;
   let total = 0;
@@ -50,6 +51,8 @@ async function readEvents(context: EventReaderContext, txId: string): Promise<Tx
       if (log) logs.set(log.eventIndex, log);
       const asset = fromV3AssetEvent(raw);
       if (asset) assets.set(asset.eventIndex, asset);
+      const lock = fromV3StxLock(raw);
+      if (lock) locks.set(lock.eventIndex, lock);
     }
     const last = body.results.at(-1)?.event_index;
     cursor = body.cursor.next;
@@ -61,7 +64,7 @@ async function readEvents(context: EventReaderContext, txId: string): Promise<Tx
   if (received < total) {
     context.log('warn', 'Hiro returned fewer events than the transaction counts', { txId, eventCount: total, received });
   }
-  return { txId, logs: byEventIndex(logs), assets: byEventIndex(assets) };
+  return { txId, logs: byEventIndex(logs), assets: byEventIndex(assets), ...(locks.size > 0 ? { locks: byEventIndex(locks) } : {}) };
 }
 
 function byEventIndex<E extends { eventIndex: number }>(found: Map<number, E>): E[] {

@@ -1,10 +1,10 @@
 // Fetches the logs and asset movements of many transactions through `GET /extended/v1/tx/multiple`: as many ids per call as
 // keep the URL short, and for transactions with more than one page of events, follow-up calls holding only
 // those that still have more.
-import type { AssetEvent, ContractLogEvent, TxEvents } from '../core/domain';
+import type { AssetEvent, ContractLogEvent, StxLockEvent, TxEvents } from '../core/domain';
 import { HiroInconsistentDataError } from './errors';
 import type { HiroHttp } from './http';
-import { toAssetEvent, toContractLog } from './mappers';
+import { toAssetEvent, toContractLog, toStxLock } from './mappers';
 import { describeRequest, requestUrl, type HiroRequest } from './request';
 import { txMultipleSchema } from './schemas';
 
@@ -38,7 +38,7 @@ export async function readTransactionEvents(
   let pending: Pending[] = [];
   for (const { txId, eventCount } of txs) {
     if (logs.has(txId)) continue;
-    logs.set(txId, { logs: [], assets: [] });
+    logs.set(txId, { logs: [], assets: [], locks: [] });
     // null: a v3 block list, which gives no count; the answer's event_count then plans the paging.
     if (eventCount !== 0) pending.push({ txId, apiId: apiTxId(txId), eventCount: eventCount ?? 0, offset: 0 });
   }
@@ -49,7 +49,7 @@ export async function readTransactionEvents(
   }
   const result = new Map<string, TxEvents>();
   for (const [txId, found] of logs) {
-    result.set(txId, { txId, logs: byEventIndex(found.logs), assets: byEventIndex(found.assets) });
+    result.set(txId, { txId, logs: byEventIndex(found.logs), assets: byEventIndex(found.assets), ...(found.locks.length > 0 ? { locks: byEventIndex(found.locks) } : {}) });
   }
   return result;
 }
@@ -58,6 +58,7 @@ export async function readTransactionEvents(
 interface Found {
   logs: ContractLogEvent[];
   assets: AssetEvent[];
+  locks: StxLockEvent[];
 }
 
 /** Ascending, once each: a page read twice (a retried call) adds nothing. */
@@ -88,6 +89,8 @@ async function readBatch(context: EventReaderContext, batch: Pending[], logs: Ma
       if (log) found.logs.push(log);
       const asset = toAssetEvent(raw);
       if (asset) found.assets.push(asset);
+      const lock = toStxLock(raw);
+      if (lock) found.locks.push(lock);
     }
     const eventCount = Math.max(tx.eventCount, entry.result.event_count ?? 0);
     const seen = tx.offset + events.length;

@@ -16,6 +16,8 @@ import {
   redact,
   type RequestIdentity,
 } from './errors';
+import { showControlCharacters } from '../core/render/untrusted-text';
+import { readBoundedBody } from './bounded-body';
 import { RouteDeprecations } from './deprecations';
 import { RequestLimiter } from './limiter';
 import type { ResolvedHiroOptions } from './options';
@@ -39,6 +41,7 @@ export type HiroAnswer<T> = { ok: true; body: T; headers: Headers } | { ok: fals
 
 type Attempt =
   | { kind: 'answer'; status: number; headers: Headers; text: string; throttledForMs?: number }
+  | { kind: 'too-large'; status: number; bytes: number; declared: boolean }
   | { kind: 'network-error'; reason: string }
   | { kind: 'timeout' };
 
@@ -115,6 +118,12 @@ export class HiroHttp {
     if (attempt.kind === 'network-error') {
       return { waitMs: this.backoffMs(retry), giveUp: () => new HiroNetworkError(id, attempt.reason, attempts) };
     }
+    if (attempt.kind === 'too-large') {
+      // The same request would get the same answer: not retried here; a block it stops stalls with this cause.
+      this.counters.errors += 1;
+      const size = attempt.declared ? `declares ${attempt.bytes} bytes` : `went past ${this.options.maxBodyBytes} bytes (after decompression)`;
+      throw new HiroResponseError(id, attempt.status, `the answer ${size}, over the ${this.options.maxBodyBytes}-byte bound on any answer; it was not read further.`);
+    }
     const { status, headers, text } = attempt;
     if (request.expect?.includes(status)) return { answer: { ok: false, status, headers } };
     if (status >= 200 && status < 300) return { answer: { ok: true, body: this.readBody(id, status, text, schema), headers } };
@@ -137,14 +146,16 @@ export class HiroHttp {
     try {
       // No redirects: a redirect to another host would carry the X-API-Key header with it.
       const response = await this.options.fetch(url, { headers, signal: controller.signal, redirect: 'manual' });
-      const text = await response.text();
-      result = { kind: 'answer', status: response.status, headers: response.headers, text };
+      const body = await readBoundedBody(response, this.options.maxBodyBytes);
+      result = body.ok
+        ? { kind: 'answer', status: response.status, headers: response.headers, text: body.text }
+        : { kind: 'too-large', status: response.status, bytes: body.bytes, declared: body.declared };
     } catch (error) {
       result = controller.signal.aborted ? { kind: 'timeout' } : { kind: 'network-error', reason: this.networkReason(error) };
     } finally {
       clearTimeout(timer);
     }
-    const status = result.kind === 'answer' ? result.status : result.kind;
+    const status = result.kind === 'answer' || result.kind === 'too-large' ? result.status : result.kind;
     this.count(request.route, status);
     this.options.onRequest({ endpoint: request.route, status, durationMs: this.options.now() - started, retry });
     if (result.kind === 'answer') {
@@ -173,7 +184,7 @@ export class HiroHttp {
     const checked = json.ok ? checkBody(schema, json.value) : json;
     if (checked.ok) return checked.value;
     this.counters.errors += 1;
-    throw new HiroResponseError(id, status, redact(checked.problem, this.options.apiKey));
+    throw new HiroResponseError(id, status, showControlCharacters(redact(checked.problem, this.options.apiKey)));
   }
 
   private clientError(id: RequestIdentity, status: number, text: string, headers: Headers): Error {
@@ -212,7 +223,8 @@ export class HiroHttp {
     } else if (text.trim()) {
       message = text.trim();
     }
-    return redact((message ?? `HTTP ${status}`).slice(0, 300), this.options.apiKey);
+    // The server's words reach terminals, logs and ops notices: escape codes in them are shown, not obeyed.
+    return showControlCharacters(redact((message ?? `HTTP ${status}`).slice(0, 300), this.options.apiKey));
   }
 
   private networkReason(error: unknown): string {
@@ -225,7 +237,7 @@ export class HiroHttp {
           : error instanceof Error
             ? error.message
             : String(error);
-    return redact(reason, this.options.apiKey);
+    return showControlCharacters(redact(reason, this.options.apiKey));
   }
 
   private backoffMs(retry: number): number {

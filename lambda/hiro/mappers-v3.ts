@@ -1,5 +1,5 @@
 // Validated v3 bodies into domain types, as ./mappers does for the v1 and v2 ones.
-import type { AssetAction, AssetEvent, ContractLogEvent, Transaction } from '../core/domain';
+import type { AssetAction, AssetEvent, ContractLogEvent, StxLockEvent, Transaction } from '../core/domain';
 import { movementParties } from './mappers';
 import type { RawTransactionSummary, RawV3TransactionEvent } from './schemas-v3';
 
@@ -12,6 +12,8 @@ export function fromTransactionSummary(raw: RawTransactionSummary): Transaction 
     sender: raw.sender.address,
     // Every summary carries it since API 9.7.0; before that the events themselves say.
     eventCount: raw.event_count ?? null,
+    ...(raw.fee_rate === undefined ? {} : { fee: raw.fee_rate }),
+    sponsor: raw.sponsor?.address ?? null,
   };
   if (raw.token_transfer) {
     tx.tokenTransfer = {
@@ -68,4 +70,11 @@ export function fromV3AssetEvent(raw: RawV3TransactionEvent): AssetEvent | null 
     default:
       return null;
   }
+}
+
+/** The lock of an `stx_lock` event; null for every other event type. */
+export function fromV3StxLock(raw: RawV3TransactionEvent): StxLockEvent | null {
+  const lock = raw.stx_lock;
+  if (raw.type !== 'stx_lock' || !lock) return null;
+  return { eventIndex: raw.event_index, address: lock.address, amount: lock.amount, unlockBurnHeight: lock.unlock_bitcoin_height };
 }

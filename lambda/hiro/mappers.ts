@@ -1,5 +1,5 @@
 // Validated Hiro bodies into domain types. Nothing past this file sees an API field name.
-import type { AssetAction, AssetEvent, BlockHeader, ContractLogEvent, Transaction } from '../core/domain';
+import type { AssetAction, AssetEvent, BlockHeader, ContractLogEvent, StxLockEvent, Transaction } from '../core/domain';
 import type { RawBlock, RawBlockTransaction, RawTxEvent } from './schemas';
 
 export function toTransaction(raw: RawBlockTransaction): Transaction {
@@ -10,6 +10,8 @@ export function toTransaction(raw: RawBlockTransaction): Transaction {
     txStatus: raw.tx_status,
     sender: raw.sender_address,
     eventCount: raw.event_count,
+    ...(raw.fee_rate === undefined ? {} : { fee: raw.fee_rate }),
+    sponsor: raw.sponsor_address ? raw.sponsor_address : null,
   };
   if (raw.token_transfer) {
     tx.tokenTransfer = {
@@ -37,6 +39,7 @@ export function toBlockHeader(raw: RawBlock): BlockHeader {
     parentHash: raw.parent_block_hash,
     time: raw.block_time ?? raw.burn_block_time,
     txCount: raw.tx_count,
+    ...(raw.burn_block_height === undefined ? {} : { burnHeight: raw.burn_block_height }),
   };
 }
 
@@ -48,6 +51,7 @@ export function headerFromTransaction(raw: RawBlockTransaction, total: number): 
     parentHash: raw.parent_block_hash,
     time: raw.block_time ?? raw.burn_block_time,
     txCount: total,
+    ...(raw.burn_block_height === undefined ? {} : { burnHeight: raw.burn_block_height }),
   };
 }
 
@@ -100,4 +104,11 @@ export function toAssetEvent(raw: RawTxEvent): AssetEvent | null {
     default:
       return null;
   }
+}
+
+/** The lock of an `stx_lock` event; null for every other event type. */
+export function toStxLock(raw: RawTxEvent): StxLockEvent | null {
+  const lock = raw.stx_lock_event;
+  if (raw.event_type !== 'stx_lock' || !lock) return null;
+  return { eventIndex: raw.event_index, address: lock.locked_address, amount: lock.locked_amount, unlockBurnHeight: lock.unlock_height };
 }

@@ -1,6 +1,8 @@
 // The client's options, their defaults, and the checks that turn a bad option into a message at start-up
 // rather than a confusing failure on the first request.
 import type { OperatorChannel } from '../core/ports';
+import { ApiBackoffError } from '../core/api-backoff';
+import { MAX_BODY_BYTES } from './bounded-body';
 import { HiroConfigError } from './errors';
 
 export type HiroLogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -37,7 +39,14 @@ export interface HiroClientOptions {
   maxRetries?: number;
   /** Longest wait honoured from retry-after or a rate-limit reset. Default 60 000. */
   maxWaitMs?: number;
+  /** Largest answer body read, counted after decompression; past it the request fails naming the route. Default 16 MiB. */
+  maxBodyBytes?: number;
   fetch?: typeof fetch;
+  /**
+   * When the caller's run must end (ms since the epoch, read at each wait). A wait that would end past it,
+   * a Retry-After, a rate-limit reset or a backoff, throws ApiBackoffError at once instead of sleeping.
+   */
+  deadline?: () => number;
   /** Injectable for tests; the default waits on a real timer. */
   sleep?: (ms: number) => Promise<void>;
   /** Injectable for tests; the default is Date.now. */
@@ -59,6 +68,8 @@ export interface ResolvedHiroOptions {
   timeoutMs: number;
   maxRetries: number;
   maxWaitMs: number;
+  /** Largest answer body read, counted after decompression. */
+  maxBodyBytes: number;
   fetch: typeof fetch;
   sleep: (ms: number) => Promise<void>;
   now: () => number;
@@ -79,6 +90,16 @@ export const RATE_LIMIT_WITH_KEY = 500;
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Every wait of the client (limiter spacing, 429 pauses, retry backoff) goes through here: none outlives the run. */
+function withinDeadline(sleep: (ms: number) => Promise<void>, now: () => number, deadline: (() => number) | undefined) {
+  if (!deadline) return sleep;
+  return async (ms: number): Promise<void> => {
+    const timeLeftMs = deadline() - now();
+    if (ms > timeLeftMs) throw new ApiBackoffError(ms, timeLeftMs);
+    await sleep(ms);
+  };
+}
+
 export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOptions {
   const apiKey = options.apiKey?.trim() || undefined;
   const requestsPerMinute = positive('requestsPerMinute', options.requestsPerMinute ?? (apiKey ? RATE_LIMIT_WITH_KEY : RATE_LIMIT_WITHOUT_KEY));
@@ -91,8 +112,9 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     timeoutMs: positive('timeoutMs', options.timeoutMs ?? 10_000),
     maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 4),
     maxWaitMs: positive('maxWaitMs', options.maxWaitMs ?? 60_000),
+    maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes ?? MAX_BODY_BYTES),
     fetch: options.fetch ?? globalThis.fetch,
-    sleep: options.sleep ?? realSleep,
+    sleep: withinDeadline(options.sleep ?? realSleep, options.now ?? Date.now, options.deadline),
     now: options.now ?? Date.now,
     random: options.random ?? Math.random,
     onRequest: options.onRequest ?? (() => {}),

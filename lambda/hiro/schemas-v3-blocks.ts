@@ -16,6 +16,8 @@ const v3Names = z.object({
   time: count,
   tx_count: count,
   parent_block: z.optional(z.object({ hash })),
+  // The Bitcoin anchor (STX locks end at a Bitcoin height); optional: the route's JSON is not confirmed.
+  bitcoin_block: z.optional(z.object({ height: count })),
 });
 
 const v2Names = z.object({
@@ -24,6 +26,7 @@ const v2Names = z.object({
   block_time: count,
   tx_count: count,
   parent_block_hash: z.optional(hash),
+  burn_block_height: z.optional(count),
 });
 
 const listPage = z.object({
@@ -35,13 +38,15 @@ const listPage = z.object({
 export function readV3BlockHeader(body: unknown): BodyCheck<BlockHeader> {
   const v3 = checkBody(v3Names, body);
   if (v3.ok) {
-    const { height, hash, time, tx_count, parent_block } = v3.value;
-    return { ok: true, value: { height, hash, time, txCount: tx_count, parentHash: parent_block?.hash ?? null } };
+    const { height, hash, time, tx_count, parent_block, bitcoin_block } = v3.value;
+    const burn = bitcoin_block === undefined ? {} : { burnHeight: bitcoin_block.height };
+    return { ok: true, value: { height, hash, time, txCount: tx_count, parentHash: parent_block?.hash ?? null, ...burn } };
   }
   const v2 = checkBody(v2Names, body);
   if (v2.ok) {
-    const { height, hash, block_time, tx_count, parent_block_hash } = v2.value;
-    return { ok: true, value: { height, hash, time: block_time, txCount: tx_count, parentHash: parent_block_hash ?? null } };
+    const { height, hash, block_time, tx_count, parent_block_hash, burn_block_height } = v2.value;
+    const burn = burn_block_height === undefined ? {} : { burnHeight: burn_block_height };
+    return { ok: true, value: { height, hash, time: block_time, txCount: tx_count, parentHash: parent_block_hash ?? null, ...burn } };
   }
   return v3;
 }

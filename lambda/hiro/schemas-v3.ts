@@ -16,7 +16,11 @@ const transactionSummarySchema = z
   .object({
     tx_id: hex,
     sender: z.object({ address: z.string() }),
+    // The fee in micro-STX, paid by the sponsor of a sponsored transaction (balance rules debit it).
+    fee_rate: z.optional(microStx),
+    sponsor: z.nullish(z.object({ address: z.string() })),
     block: z.object({ height: count, hash: hex, time: count, tx_index: count }),
+    bitcoin_block: z.optional(z.object({ height: count })),
     status: z.string(),
     type: z.string(),
     // Since API 9.7.0; an older server leaves it out, and the events then tell.
@@ -73,11 +77,15 @@ const transactionEventSchema = z
     stx_asset: z.nullish(stxAssetSchema),
     ft_asset: z.nullish(ftAssetSchema),
     nft_asset: z.nullish(nftAssetSchema),
+    stx_lock: z.nullish(z.object({ amount: microStx, unlock_bitcoin_height: count, address: z.string() })),
   })
   .check(
     z.superRefine((event, ctx) => {
       if (event.type === 'contract_log' && !event.contract_log) {
         ctx.addIssue({ code: 'custom', path: ['contract_log'], message: 'missing for a contract_log event' });
+      }
+      if (event.type === 'stx_lock' && !event.stx_lock) {
+        ctx.addIssue({ code: 'custom', path: ['stx_lock'], message: 'missing for an stx_lock event' });
       }
       const type = ASSET_TYPES.find((name) => name === event.type);
       if (!type) return;

@@ -53,6 +53,7 @@ export const blockSchema = z.object({
   parent_block_hash: hex,
   block_time: z.nullish(unixSeconds),
   burn_block_time: unixSeconds,
+  burn_block_height: z.optional(height),
   tx_count: count,
 });
 export type RawBlock = z.infer<typeof blockSchema>;
@@ -66,6 +67,10 @@ const blockTransactionSchema = z
     tx_type: z.string(),
     tx_status: z.string(),
     sender_address: z.string(),
+    // The fee in micro-STX (balance rules debit it from the payer); a sponsored transaction's sponsor pays it.
+    fee_rate: z.optional(microStx),
+    sponsor_address: z.nullish(z.string()),
+    burn_block_height: z.optional(height),
     // `events` is always [] on this route: only the count is real.
     event_count: count,
     block_hash: hex,
@@ -138,11 +143,16 @@ const txEventSchema = z
       }),
     ),
     asset: z.nullish(assetSchema),
+    // stx_lock: the total now locked and the Bitcoin height it unlocks at.
+    stx_lock_event: z.nullish(z.object({ locked_amount: microStx, unlock_height: height, locked_address: z.string() })),
   })
   .check(
     z.superRefine((event, ctx) => {
       if (event.event_type === 'smart_contract_log' && !event.contract_log) {
         ctx.addIssue({ code: 'custom', path: ['contract_log'], message: 'missing for a smart_contract_log event' });
+      }
+      if (event.event_type === 'stx_lock' && !event.stx_lock_event) {
+        ctx.addIssue({ code: 'custom', path: ['stx_lock_event'], message: 'missing for an stx_lock event' });
       }
       const needed = ASSET_FIELDS[event.event_type];
       if (!needed) return;
@@ -173,3 +183,15 @@ const txWithEventsEntrySchema = z.discriminatedUnion('found', [
 
 export const txMultipleSchema = z.record(z.string(), txWithEventsEntrySchema);
 export type RawTxMultiple = z.infer<typeof txMultipleSchema>;
+
+// ---- GET /extended/v1/address/{principal}/balances?until_block=H ----
+
+/** `balance` counts the locked STX too; `locked` is the part a stacking lock holds until `burnchain_unlock_height`. */
+export const principalBalancesSchema = z.object({
+  stx: z.object({
+    balance: microStx,
+    locked: microStx,
+    burnchain_unlock_height: z.nullish(height),
+  }),
+  fungible_tokens: z.record(z.string(), z.object({ balance: z.string().check(z.regex(/^\d+$/, 'expected a decimal string of base units')) })),
+});

@@ -1,7 +1,9 @@
 // Before the first cycle: is the API there, and does it serve the watched network? A testnet watch read
-// from the mainnet API would scan the wrong chain without a single error, so a mismatch stops the runner.
+// from the mainnet API would scan the wrong chain without a single error, so a proven mismatch stops the
+// runner. Anything short of proof (a self-hosted API without its node's /v2/info, a 500, a garbled answer)
+// is said and the runner goes on: the /extended routes it watches through may well answer.
 import type { Network } from '../core/domain';
-import { HiroNetworkError, HiroNotFoundError, withoutCredentials, type HiroClient } from '../hiro';
+import { HiroApiError, HiroNetworkError, withoutCredentials, type HiroClient } from '../hiro';
 
 /** The API answers for another network than the config's: a setup mistake (exit 2, nothing written). */
 export class NetworkMismatchError extends Error {
@@ -21,8 +23,8 @@ export async function checkApiNetwork(chain: Pick<HiroClient, 'getNetwork'>, net
     served = await chain.getNetwork();
   } catch (error) {
     if (error instanceof HiroNetworkError) throw new ApiUnreachableError(unreachableMessage(baseUrl, error));
-    // A proxy that forwards only /extended cannot tell; the watcher runs, and says it could not check.
-    if (error instanceof HiroNotFoundError) return { verified: false, reason: `${hostOf(baseUrl)} does not serve /v2/info` };
+    // A proxy that forwards only /extended, or an API whose node is down, cannot tell; the watcher runs and says so.
+    if (error instanceof HiroApiError) return { verified: false, reason: `${hostOf(baseUrl)} did not answer /v2/info (${error.message})` };
     throw error;
   }
   if (served.network === network) return { verified: true };

@@ -1,9 +1,12 @@
 // The runner's words for people: what a config watches (--check), where a state stands (--status), and
 // one line per cycle that did something. Pure functions of their inputs, so each is tested as text.
+import type { WatchConfigMemo } from '../core/watch-config-source';
 import type { CycleSummary } from '../core/cycle-types';
 import type { Cursor } from '../core/ports';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
-import { ruleLists } from '../core/alert-kinds/rule-lists';
+import { compileWatchRules, ruleLists } from '../core/alert-kinds/rule-lists';
+import { rulePolicies } from '../core/rule-quiet';
+import { describeQuiet, pastMuteWarnings } from './describe-quiet';
 import type { AnyRuleList } from '../core/alert-kinds/rule-list';
 import { plural } from '../core/alert-kinds/rule-words';
 import { FIRST_SIGHTS_ALONE_MAX, sweepCycles } from '../core/contract-status-sweep';
@@ -24,13 +27,20 @@ export interface ApiDescription {
 /** The local runner's default `--interval`. */
 const DEFAULT_CYCLE_SECONDS = 30;
 
-/** `--check`: everything the config and environment set, in words; nothing is fetched. */
-export function describeWatch(config: WatchConfig, api: ApiDescription, configPath: string, lists: readonly AnyRuleList[] = ruleLists): string {
+/** `--check`: everything the config and environment set, in words; nothing is fetched. `nowMs` dates the mutes. */
+export function describeWatch(
+  config: WatchConfig,
+  api: ApiDescription,
+  configPath: string,
+  lists: readonly AnyRuleList[] = ruleLists,
+  nowMs: number = Date.now(),
+): string {
   const lines = [`${configPath} is valid. stacks-watch would watch ${config.network}:`];
   for (const list of lists) {
     const words = list.describe(config);
     if (words !== null) lines.push(words);
   }
+  lines.push(...pastMuteWarnings(rulePolicies(compileWatchRules(config, lists)), nowMs));
   const sweep = sweepWords(config.contracts.length, api);
   if (sweep !== null) lines.push(sweep);
   const start = config.startHeight === 'latest' ? 'at the current tip' : `at block ${config.startHeight}`;
@@ -73,17 +83,30 @@ function sweepWords(count: number, api: ApiDescription): string | null {
 export interface StatusFacts {
   statePath: string;
   network: string;
+  /** The watch config's rules: their mutes are shown with what the state says they held. */
+  config: WatchConfig;
   cursor: Cursor | null;
   /** Unix ms now. */
   nowMs: number;
   /** The chain tip's height, or why it is unknown. */
   tip: { height: number } | { error: string };
+  /** The config file this run reads. */
+  configPath: string;
+  /** With --table: the version the deployed watcher runs (its memo), and a refused one if any. */
+  liveConfig?: WatchConfigMemo | null;
+}
+
+function liveConfigLine(memo: WatchConfigMemo | null): string {
+  if (!memo) return 'deployed watch config: no version taken into use yet';
+  const refused = memo.rejected ? `; version ${memo.rejected.versionId} refused (${plural(memo.rejected.problemCount ?? memo.rejected.problems.length, 'problem')}: ${memo.rejected.problems[0]})` : '';
+  return `deployed watch config: version ${memo.good.versionId}${refused}`;
 }
 
 /** `--status`: the cursor, how old and how far behind it is, and the alerts waiting on a reorg's outcome. */
 export function describeStatus(facts: StatusFacts): string {
   const { cursor } = facts;
-  const lines = [`state: ${facts.statePath} (${facts.network})`];
+  const lines = [`state: ${facts.statePath} (${facts.network})`, `watch config: ${facts.configPath}`];
+  if (facts.liveConfig !== undefined) lines.push(liveConfigLine(facts.liveConfig));
   if (!cursor) {
     lines.push('cursor: none yet (no block scanned; the first run starts at the config\'s startHeight)');
   } else {
@@ -99,8 +122,7 @@ export function describeStatus(facts: StatusFacts): string {
       ? `pending retractions: ${plural(pending.keys.length, 'alert')} from replaced blocks, confirmed or retracted once the scan reaches block ${pending.untilHeight}`
       : 'pending retractions: none',
   );
-  // Alerts parked with a reason (held back on purpose, the cursor past them) belong here, one line each,
-  // once the state records them.
+  lines.push(...describeQuiet(rulePolicies(compileWatchRules(facts.config)), cursor?.quiet, facts.nowMs));
   return lines.join('\n') + '\n';
 }
 

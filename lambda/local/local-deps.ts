@@ -1,10 +1,11 @@
 // The local runner's adapters: the Hiro client, file or DynamoDB state, stdout or SNS; and `--status`.
 // The AWS adapters load only when asked for, so a local run never pays for the AWS SDK.
+import type { WatchConfigMemo } from '../core/watch-config-source';
 import { operatorChannelOverLog } from '../core/operator-log';
 import type { CycleDeps } from '../core/cycle-types';
 import type { Publisher, StateStore, Telemetry } from '../core/ports';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
-import { createHiroClient, type HiroClient } from '../hiro';
+import { createHiroClient, type HiroClient, type HiroRequestEvent } from '../hiro';
 import { FileStateStore } from '../adapters/file/file-state-store';
 import { createStdoutPublisher } from '../adapters/stdout/stdout-publisher';
 import { EnvironmentError, type ApiSettings } from '../runtime/api-env';
@@ -32,14 +33,38 @@ export async function printStatus(deps: CycleDeps & { chain: HiroClient }, optio
     tip = { error: (error as Error).message };
   }
   const statePath = options.table ? `DynamoDB table ${options.table}` : options.state;
-  process.stdout.write(describeStatus({ statePath, network: config.network, cursor, nowMs: Date.now(), tip }));
+  const liveConfig = options.table ? await readLiveConfigMemo(options.table) : undefined;
+  process.stdout.write(
+    describeStatus({ statePath, network: config.network, config, cursor, nowMs: Date.now(), tip, configPath: options.config, ...(liveConfig !== undefined ? { liveConfig } : {}) }),
+  );
   return EXIT.ok;
+}
+
+/**
+ * `LOG_LEVEL=debug`: one line per HTTP attempt, as it ends: method, route template, status and milliseconds.
+ * The route is the template (`GET /extended/v2/blocks/{height_or_hash}`), so no query, and never the API key.
+ */
+export function requestLog(telemetry: Telemetry): (event: HiroRequestEvent) => void {
+  return ({ endpoint, status, durationMs, retry }) =>
+    telemetry.log('debug', `${endpoint} ${status} ${Math.round(durationMs)} ms${retry > 0 ? ` (retry ${retry})` : ''}`);
+}
+
+/**
+ * The first request, which checks the API is there and serves the config's network, gives up after two
+ * attempts of 3.5 s each (with the start, under 10 s in all): an API that accepts the connection but never answers, or no network,
+ * is then named at once, instead of after the five attempts of 10 s a cycle's requests get (about a minute).
+ */
+export const FIRST_CONTACT = { timeoutMs: 3_500, maxRetries: 1 } as const;
+
+export function firstContactClient(api: ApiSettings, telemetry: Telemetry): HiroClient {
+  return createHiroClient({ ...api, ...FIRST_CONTACT, log: (level, message, attributes) => telemetry.log(level, message, attributes), onRequest: requestLog(telemetry) });
 }
 
 export async function buildDeps(options: CliOptions, config: WatchConfig, telemetry: Telemetry, api: ApiSettings) {
   const operator = operatorChannelOverLog(telemetry);
   const chain = createHiroClient({
     ...api,
+    onRequest: requestLog(telemetry),
     // --status asks for the tip once and says when it cannot: no retries behind its back.
     ...(options.status ? { maxRetries: 0 } : {}),
     log: (level, message, attributes) => telemetry.log(level, message, attributes),
@@ -69,11 +94,24 @@ export async function buildDeps(options: CliOptions, config: WatchConfig, teleme
 }
 
 async function openDynamoState(tableName: string, config: WatchConfig, telemetry: Telemetry): Promise<StateStore> {
-  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
   const { createDynamoStateStore } = await import('../adapters/dynamodb');
+  return createDynamoStateStore({ client: await dynamoClient(), tableName, network: config.network, log: telemetry.log });
+}
+
+/** A DynamoDB client from the standard AWS chain, once a region is known (EnvironmentError otherwise). */
+export async function dynamoClient() {
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
   const client = new DynamoDBClient({});
   await requireRegion(() => client.config.region());
-  return createDynamoStateStore({ client, tableName, network: config.network, log: telemetry.log });
+  return client;
+}
+
+/** The deployed watcher's memo of its live watch config (the version in use, a refused one), from its table. */
+async function readLiveConfigMemo(tableName: string): Promise<WatchConfigMemo | null> {
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+  const { DynamoDBDocumentClient } = await import('@aws-sdk/lib-dynamodb');
+  const { createDynamoConfigMemoStore } = await import('../adapters/dynamodb/config-memo');
+  return createDynamoConfigMemoStore(DynamoDBDocumentClient.from(new DynamoDBClient({})), tableName).readConfigMemo();
 }
 
 /** The SDK's own "Region is missing" does not say what to set. */

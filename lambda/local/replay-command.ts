@@ -28,7 +28,10 @@ export async function replay(options: CliOptions, range: { from: number; to: num
   const out = createStdoutPublisher(process.stdout, options.json ? 'json' : 'human');
   startProgress();
   try {
-    await checkApiNetwork(chain, config.network, api.baseUrl);
+    if (options.networkCheck) {
+      const check = await checkApiNetwork(chain, config.network, api.baseUrl);
+      if (!check.verified) telemetry.log('warn', `could not check that the API serves ${config.network}: ${check.reason}; going on`);
+    }
     const done = await replayBlocks(chain, config, range, {
       onAlerts: async (alerts) => {
         clearProgress();
@@ -37,7 +40,8 @@ export async function replay(options: CliOptions, range: { from: number; to: num
       onBlockDone: showProgress,
     }, { now: () => Date.now() });
     clearProgress();
-    telemetry.log('info', `replayed ${done.blocks} block${done.blocks === 1 ? '' : 's'} (${range.from}–${range.to}): ${done.alerts} alert${done.alerts === 1 ? '' : 's'} would have been sent`);
+    const quieted = done.quieted > 0 ? `; ${done.quieted} held by cooldowns or muted` : '';
+    telemetry.log('info', `replayed ${done.blocks} block${done.blocks === 1 ? '' : 's'} (${range.from}–${range.to}): ${done.alerts} alert${done.alerts === 1 ? '' : 's'} would have been sent${quieted}`);
     return EXIT.ok;
   } catch (error) {
     clearProgress();

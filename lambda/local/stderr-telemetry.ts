@@ -1,6 +1,7 @@
 // The local runner's log: one line per event on stderr, so stdout carries alerts only.
 import type { Writable } from 'node:stream';
 import type { Telemetry } from '../core/ports';
+import { showControlCharacters } from '../core/render/untrusted-text';
 import { EnvironmentError } from '../runtime/api-env';
 
 const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -23,7 +24,8 @@ export function createStderrTelemetry(err: Writable, minLevel: Level, beforeWrit
       if (LEVELS.indexOf(level) < min) return;
       beforeWrite();
       const attrs = attributes && Object.keys(attributes).length > 0 ? ' ' + JSON.stringify(attributes) : '';
-      err.write(`${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${message}${attrs}\n`);
+      // Messages carry the API's and the chain's words: escape codes in them are shown, never obeyed.
+      err.write(`${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${showControlCharacters(message + attrs)}\n`);
     },
     // Metrics are a cloud concern; locally the cycle summary in the log says the same.
     metric() {},

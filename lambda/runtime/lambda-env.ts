@@ -8,9 +8,11 @@ export interface LambdaSettings {
   /** The operations topic (alarms and operator notices); without it notices go to the log only. */
   opsTopicArn?: string;
   apiKeySecretArn?: string;
-  /** The watch config as JSON text, when set (it overrides the bundled watch.json). */
+  /** The watch config as JSON text, when set (it overrides the store and any file). */
   watchConfigText?: string;
-  /** Where the bundled watch config is. */
+  /** The live watch config's versioned S3 object, which the stack creates (WATCH_CONFIG overrides it). */
+  watchConfigStore?: { bucket: string; key: string };
+  /** A watch config file, read when neither WATCH_CONFIG nor the store is set (local runs of the handler). */
   watchConfigPath: string;
   /** > 0: keep polling inside one invocation every this many seconds until the time budget is spent. */
   pollIntervalSeconds: number;
@@ -90,6 +92,8 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
     problems.push(`SCHEDULE_SECONDS must be a whole number of seconds from 60 to 3600, got "${scheduleText}"`);
   }
   const loop = readLoopSettings(env, problems);
+  const bucket = env.WATCH_CONFIG_BUCKET?.trim() || undefined;
+  const key = env.WATCH_CONFIG_KEY?.trim() || 'watch.json';
   if (problems.length > 0) throw new EnvironmentError(`invalid Lambda environment:\n- ${problems.join('\n- ')}`);
   const watchConfigText = env.WATCH_CONFIG?.trim() || undefined;
   return {
@@ -103,6 +107,7 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
     ...(runSeconds !== undefined ? { runSeconds } : {}),
     ...(scheduleSeconds !== undefined ? { scheduleSeconds } : {}),
     ...(watchConfigText ? { watchConfigText } : {}),
+    ...(bucket ? { watchConfigStore: { bucket, key } } : {}),
     ...(loop ? { loop } : {}),
   };
 }

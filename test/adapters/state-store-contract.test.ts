@@ -170,6 +170,19 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     expect(await (await state.reopen()).readCursor()).toEqual({ ...at(403), version: 5 });
   });
 
+  it('keeps the windows\' counts with the cursor (150 KB of them beside 3,000 pending retractions), and drops them with a write that has none', async () => {
+    const state = await fresh();
+    const store = await state.reopen();
+    const tx = (h: number, i: number) => `0x${h.toString(16).padStart(60, '0')}${i.toString(16).padStart(4, '0')}`;
+    const entries = Array.from({ length: 750 }, (_, h) => ({ h, t: 1_700_000_000 + h, n: 2, v: '18446744073709551616', c: 2, tx: [tx(h, 0), tx(h, 1)], ...(h < 10 ? { d: 20 } : {}) }));
+    const windows = { 'treasury drain': { of: 'treasury outflows', entries, exactFrom: 3 } };
+    const keys = manyKeys(3_000);
+    await store.writeCursor({ ...at(750), windows, pendingRetractions: { untilHeight: 760, keys } }, null);
+    expect(await (await state.reopen()).readCursor()).toEqual({ ...at(750), version: 1, windows, pendingRetractions: { untilHeight: 760, keys } });
+    await store.writeCursor(at(751), 1);
+    expect(await (await state.reopen()).readCursor()).toEqual({ ...at(751), version: 2 });
+  });
+
   it('keeps an unsent SMS digest tally in a record of its own, null heights included, until it is cleared', async () => {
     const state = await fresh();
     const store = await state.reopen();
@@ -185,5 +198,51 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     await store.writeSmsTally(null);
     expect(await (await state.reopen()).readSmsTally()).toBeNull();
     expect(await (await state.reopen()).readCursor()).toEqual({ ...at(601), version: 1 });
+  });
+
+  it('records a held or muted match only where the key is free, keeps it with its reason, and lets a later claim take it', async () => {
+    const state = await fresh();
+    const store = await state.reopen();
+    await store.recordQuietAlert('h', T0, { key: 'h', rule: 'r' }, 'held', 'held by a 30-minute cooldown');
+    await store.recordQuietAlert('h', T0 + 1, { key: 'h', rule: 'r' }, 'held', 'held by a 30-minute cooldown'); // a rescan: the same
+    const reopened = await state.reopen();
+    expect(await reopened.getAlertRecord('h')).toEqual({ key: 'h', state: 'held', reason: 'held by a 30-minute cooldown', alert: { key: 'h', rule: 'r' } });
+    await store.claimAlert('s', T0, STALE_MS);
+    await store.markAlertSent('s', T0 + 1, { key: 's' });
+    await store.recordQuietAlert('s', T0 + 2, { key: 's' }, 'muted', 'muted until 2026-11-26T06:00:00Z');
+    expect((await (await state.reopen()).getAlertRecord('s'))?.state).toBe('sent');
+    expect(await reopened.claimAlert('h', T0 + 3, STALE_MS)).toBe('claimed');
+  });
+
+  it('keeps what cooldowns and mutes hold with the cursor, and drops it with a write that has none', async () => {
+    const state = await fresh();
+    const store = await state.reopen();
+    const tally = { rule: 'r', severity: 'critical' as const, held: 41, first: [{ key: 'k', tx_id: '0x01', block_height: 500 }], fromHeight: 500, toHeight: 510 };
+    const quiet = {
+      throughHeight: 510,
+      cooldowns: [{ ...tally, startedBy: 'k0', startedAt: 1_700_000_000, until: 1_700_001_800, minutes: 30 }],
+      mutes: [{ ...tally, rule: 'm', severity: 'warning' as const, until: 1_700_003_600, fromHeight: null, toHeight: null, first: [], held: 0 }],
+    };
+    await store.writeCursor({ ...at(510), quiet }, null);
+    expect(await (await state.reopen()).readCursor()).toEqual({ ...at(510), quiet, version: 1 });
+    await (await state.reopen()).writeCursor(at(511), 1);
+    expect(await (await state.reopen()).readCursor()).toEqual({ ...at(511), version: 2 });
+  });
+
+  it('keeps the balance book of the balance rules, big balances and a stale entry included, replaced by each write', async () => {
+    const state = await fresh();
+    const store = await state.reopen();
+    expect(await store.readBalanceBook()).toBeNull();
+    const entry = { balance: '340282366920938463463374607431768211455', locked: '0', unlockBurnHeight: null, zone: 'above' as const, fingerprint: 'SP…|stx|1|2', readAt: 599 };
+    const book = {
+      base: { height: 590, entries: { 'relayer gas|SP…|stx|1|': { ...entry, stale: true } } },
+      deltas: [{ height: 600, hash: at(600).hash, entries: { 'vault|SP….vault|SM….sbtc-token::sbtc-token||2': { ...entry, balance: '-5', locked: '7', unlockBurnHeight: 960_300, zone: 'below' as const } } }],
+    };
+    await store.writeBalanceBook(book);
+    expect(await (await state.reopen()).readBalanceBook()).toEqual(book);
+    const next = { base: { height: 600, entries: {} }, deltas: [] };
+    await store.writeBalanceBook(next);
+    await store.writeCursor(at(601), null);
+    expect(await (await state.reopen()).readBalanceBook()).toEqual(next);
   });
 });

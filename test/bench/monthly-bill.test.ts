@@ -77,6 +77,15 @@ describe('the monthly bill from the synthesized template', () => {
     expect(linesOf(withKey, 'Secrets Manager API calls (API key)')).toHaveLength(1);
   });
 
+  it('prices the watch config store: one conditional GET a run, and the versions the lifecycle always keeps, within $0.05 at a 1-minute schedule even for a 4.3 MB list', () => {
+    const bucketLines = (bytes: number) => priceTemplate(defaults, fixedFigures, bytes).lines.filter((line) => line.item.startsWith('S3'));
+    const [gets, storage] = bucketLines(4_300_000);
+    expect(gets).toMatchObject({ quantity: '43,200', dollars: expect.closeTo(43_200 * 0.4e-6, 8) });
+    expect(storage!.quantity).toBe('101 versions × 4199.2 KiB');
+    expect(gets!.dollars + storage!.dollars).toBeLessThanOrEqual(0.05);
+    expect(linesOf(synthTemplate({ scheduleMinutes: 5 }), 'S3 GET requests, the watch config (one conditional GET a run)')[0]!.quantity).toBe('8,640');
+  });
+
   it('fails, naming the type, on a resource it has no price for', () => {
     const template = structuredClone(defaults);
     template.Resources.Extra = { Type: 'AWS::EC2::NatGateway', Properties: {} };

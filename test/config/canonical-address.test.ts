@@ -1,7 +1,7 @@
 // The fast check of a canonical address against c32check, the library it stands in for: on valid addresses
 // of every version and every count of leading zero bytes, and on each way one can be miswritten, the answer
 // is c32check's (a yes only for what c32check would print itself), and a config of 100,000 addresses parses
-// in well under a second.
+// (its speed is measured in the bench, not here).
 import { c32address, c32addressDecode } from 'c32check';
 import { describe, expect, it } from 'vitest';
 import { canonicalAddressVersion } from '../../lambda/core/watch-config/canonical-address';
@@ -59,13 +59,10 @@ describe('the fast canonical address check', () => {
 });
 
 describe('a config of many addresses', () => {
-  it('parses 100,000 addresses in well under a second (c32check alone took 1.2 s here)', () => {
+  // How fast is the bench's to say (table 9: 100,000 addresses in about 0.4 s); here, that all of them pass.
+  it('accepts 100,000 canonical addresses, each kept once and in order', () => {
     const many = Array.from({ length: 100_000 }, (_, i) => c32address(22, i.toString(16).padStart(40, '0')));
-    const text = JSON.stringify({ network: 'mainnet', addresses: many });
-    const started = performance.now();
-    const result = parseWatchConfigText(text, 'watch.json');
-    const ms = performance.now() - started;
-    expect(result.ok).toBe(true);
-    expect(ms).toBeLessThan(800);
+    const result = parseWatchConfigText(JSON.stringify({ network: 'mainnet', addresses: many }), 'watch.json');
+    expect(result.ok && result.config.addresses).toEqual(many);
   });
 });

@@ -84,13 +84,13 @@ describe('where and calls in the watch config', () => {
   });
 
   it('names calls among the lists when nothing is watched', () => {
-    expect(problemsOf({ network: 'mainnet', calls: [] })[0]?.message).toContain('"calls" are all empty');
+    expect(problemsOf({ network: 'mainnet', calls: [] })[0]?.message).toContain('"calls" and "balances" are all empty');
   });
 
   it('accepts every config of docs/rules-and-conditions.md as it is written there', () => {
     const section = readFileSync(new URL('../../docs/rules-and-conditions.md', import.meta.url), 'utf8');
     const configs = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>).filter((c) => 'network' in c);
-    expect(configs).toHaveLength(3);
+    expect(configs).toHaveLength(4);
     for (const config of configs) expect(parseWatchConfig(config)).toMatchObject({ ok: true });
   });
 });

@@ -137,6 +137,8 @@ describe('the watch configs shipped in the repository', () => {
     expect(config.contractLogs.some((r) => r.contains !== undefined)).toBe(true);
     expect(config.contractLogs.some((r) => r.where !== undefined)).toBe(true);
     expect(config.calls?.length).toBeGreaterThan(0);
+    expect(config.transfers.some((r) => r.cooldownMinutes !== undefined)).toBe(true);
+    expect(config.balances.some((r) => r.above !== undefined && r.below !== undefined)).toBe(true);
     const raw = JSON.parse(await readFile(repoFile('watch.example.json'), 'utf8')) as object;
     expect(Object.keys(raw).sort()).toEqual(
       [
@@ -150,6 +152,8 @@ describe('the watch configs shipped in the repository', () => {
         'contractLogs',
         'transfers',
         'calls',
+        'windows',
+        'balances',
         'startHeight',
         'confirmations',
         'maxBlocksPerRun',

@@ -33,6 +33,8 @@ describe('a valid watch config', () => {
         contractLogs: [],
         transfers: [],
         calls: [],
+        windows: [],
+        balances: [],
         startHeight: 'latest',
         confirmations: 0,
         maxBlocksPerRun: 500,
@@ -54,10 +56,15 @@ describe('a valid watch config', () => {
         { asset: `${ARKADIKO_TOKEN}::diko`, to: [], from: [MAINNET.sbtcMultisig], actions: ['transfer', 'burn'], decimals: 6, symbol: 'DIKO' },
       ],
       calls: [{ contractId: ARKADIKO_TOKEN, functions: ['mint'], status: 'failed', name: 'Failed mint', severity: 'info' }],
+      balances: [
+        { address: MAINNET.alex, asset: 'stx', below: '50000000', name: 'relayer gas', severity: 'critical' },
+        { address: MAINNET.sbtcMultisig, asset: `${ARKADIKO_TOKEN}::diko`, below: '100', above: '2500000000', decimals: 6, symbol: 'DIKO' },
+      ],
       startHeight: 182345,
       confirmations: 3,
       maxBlocksPerRun: 50,
       smsPerRun: 2,
+      windows: [],
     };
     expect(parseWatchConfig(full)).toEqual({ ok: true, config: full });
   });
@@ -389,6 +396,52 @@ describe('rule names and severities', () => {
   it('keeps the default-name form for defaults: a name may not start with a list name and a colon', () => {
     expect(problemsOf({ ...minimal, contractsRule: { name: 'contracts:mine' } })).toEqual([
       expect.stringMatching(/^\$\.contractsRule\.name: must not start with a rule list's name/),
+    ]);
+  });
+
+  it('takes cooldownMinutes and mutedUntil on any rule and on a whole list', () => {
+    const result = parseWatchConfig({
+      ...minimal,
+      contractLogs: [{ contractId: POX4, cooldownMinutes: 30 }],
+      contractsRule: { mutedUntil: '2026-11-26T06:00:00+01:00' },
+      calls: [{ contractId: POX4, cooldownMinutes: 10_080, mutedUntil: '2026-11-26T06:00:00Z' }],
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      config: {
+        contractLogs: [{ contractId: POX4, cooldownMinutes: 30 }],
+        contractsRule: { mutedUntil: '2026-11-26T06:00:00+01:00' },
+        calls: [{ contractId: POX4, cooldownMinutes: 10_080, mutedUntil: '2026-11-26T06:00:00Z' }],
+      },
+    });
+  });
+
+  it('rejects a cooldown that is not 1 to 10,080 whole minutes and a mutedUntil that is not an ISO-8601 time with its zone', () => {
+    const problems = problemsOf({
+      ...minimal,
+      contractLogs: [
+        { contractId: POX4, cooldownMinutes: 0 },
+        { contractId: POX4, cooldownMinutes: 10_081, name: 'b' },
+        { contractId: POX4, cooldownMinutes: 1.5, name: 'c' },
+        { contractId: POX4, cooldownMinutes: '30', name: 'd' },
+      ],
+      addressesRule: { mutedUntil: 'tonight' },
+      transfers: [{ asset: 'stx', to: [MAINNET.alex], mutedUntil: '2026-11-26T06:00:00' }],
+      contractsRule: { mutedUntil: '2026-02-30T06:00:00Z' },
+    });
+    const minutes = /must be a whole number of minutes from 1 to 10080 \(a week\)/;
+    expect(problems).toHaveLength(7);
+    expect(problems).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^\$\.contractsRule\.mutedUntil: must be an ISO-8601 time with its zone/),
+      ...[0, 1, 2, 3].map((i) => expect.stringMatching(new RegExp(`^\\$\\.contractLogs\\[${i}\\]\\.cooldownMinutes: ${minutes.source}`))),
+      expect.stringMatching(/^\$\.addressesRule\.mutedUntil: must be an ISO-8601 time with its zone/),
+      expect.stringMatching(/^\$\.transfers\[0\]\.mutedUntil: must be an ISO-8601 time with its zone/),
+    ]));
+  });
+
+  it('takes no cooldown on contractsRule, and says to mute it instead', () => {
+    expect(problemsOf({ ...minimal, contractsRule: { cooldownMinutes: 30 } })).toEqual([
+      expect.stringMatching(/^\$\.contractsRule\.cooldownMinutes: is not taken here: .*"mutedUntil" quiets them/),
     ]);
   });
 

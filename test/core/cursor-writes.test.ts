@@ -43,6 +43,21 @@ describe('state writes per cycle', () => {
     expect(await h.state.acquireLease('next-run', 1_800_000_000_000, 60_000)).toBe(true);
   });
 
+  it('writes a quiet cycle the same three times when rules have cooldowns and mutes', async () => {
+    const chain = new MemoryChain(100, 1);
+    const quietRules = config({
+      startHeight: 101,
+      addressesRule: { name: 'deposits', cooldownMinutes: 30, mutedUntil: '2030-01-01T00:00:00Z' },
+      contractLogs: [{ contractId: 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-token', cooldownMinutes: 5 }],
+    } as never);
+    const h = harness(chain, quietRules);
+    for (let i = 0; i < 10; i++) chain.mine();
+    const calls = recordWrites(h.state);
+    await h.run();
+    expect(calls.map((c) => c.method)).toEqual(['acquireLease', 'putScannedBlocks', 'writeCursor']);
+    expect(calls[2]!.args[0]).not.toHaveProperty('quiet');
+  });
+
   it('gives the lease back on its own when no block was scanned', async () => {
     const chain = new MemoryChain(100, 1);
     const h = harness(chain);

@@ -47,5 +47,18 @@ describe('the CLI with --table', () => {
     expect(second.stdout).toBe('');
     const store = createDynamoStateStore({ client: dynamo.client, tableName: dynamo.tableName, network: 'mainnet' });
     expect(await store.readCursor()).toMatchObject({ height: 1, hash: block.hash });
+
+    // `history --table` reads the same records the cycles wrote, as the deployed function's table would be read.
+    const history = await runCli(['history', '--json', '--table', dynamo.tableName], env);
+    expect(history.code, history.stderr).toBe(0);
+    const entries = jsonLines(history.stdout);
+    expect(entries.filter((e) => e.type === 'token_transfer')).toEqual([
+      expect.objectContaining({ key: `token_transfer:${block.txs[0]!.txId}`, state: 'sent', subject: expect.stringContaining('STX') }),
+    ]);
+    // The operator notices the runs sent (here: a deprecated route) are listed with their own subject.
+    for (const notice of entries.filter((e) => e.type === 'ops')) expect(notice.subject).toMatch(/^operator notice: stacks-watch: /);
+    const missing = await runCli(['history', '--table', 'no-such-table'], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no DynamoDB table no-such-table');
   });
 });

@@ -119,6 +119,64 @@ describe('network and API agree', () => {
   });
 });
 
+describe('an API whose /v2/info fails', () => {
+  let server: RunningFakeHiro | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  async function apiWithoutNodeInfo() {
+    const fake = createFakeHiro();
+    fake.chain.mine([transfer({ to: alice, amount: 5_000 })]);
+    fake.faults.use((request) => (request.route === ROUTES.nodeInfo ? { status: 500 } : undefined));
+    server = await fake.start();
+    return fake;
+  }
+
+  it('warns that the network is unchecked and runs the cycle (watch and --replay)', async () => {
+    await apiWithoutNodeInfo();
+    const { configPath, statePath } = await files('no-node-info', config());
+    const env = { STACKS_API_URL: server!.url, STACKS_API_RPM: '100000' };
+    for (const extra of [['--once', '--state', statePath], ['--replay', '1']]) {
+      const run = await runCli(['--json', '--config', configPath, ...extra], env, { timeoutMs: 40_000 });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toMatch(/could not check that the API serves mainnet: 127\.0\.0\.1:\d+ did not answer \/v2\/info .*500.*; going on/);
+      expect(run.stdout).toContain(`"type":"token_transfer"`);
+    }
+  }, 90_000);
+
+  it('is never asked with --no-network-check', async () => {
+    const fake = await apiWithoutNodeInfo();
+    const { configPath, statePath } = await files('no-check', config());
+    const run = await runCli(['--once', '--no-network-check', '--config', configPath, '--state', statePath], { STACKS_API_URL: server!.url, STACKS_API_RPM: '100000' });
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain('could not check');
+    expect(fake.requests.map((r) => r.route)).not.toContain(ROUTES.nodeInfo);
+  });
+});
+
+describe('an API whose error text carries terminal escape codes', () => {
+  it('shows them escaped on stderr, never raw', async () => {
+    const fake = createFakeHiro();
+    fake.chain.mine([coinbase()]);
+    const hostile = '\u001b[2J\u001b[31mall clear\u202e\u0007';
+    fake.faults.use((request) =>
+      request.route === ROUTES.tip ? { status: 500, body: { statusCode: 500, error: 'x', message: hostile } } : undefined,
+    );
+    const server = await fake.start();
+    try {
+      const { configPath, statePath } = await files('escapes', config());
+      const run = await runCli(['--once', '--no-network-check', '--config', configPath, '--state', statePath], { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' }, { timeoutMs: 40_000 });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('\\x1b[2J\\x1b[31mall clear\\u202e\\x07');
+      expect(run.stderr).not.toMatch(/[\u001b\u0007\u202e]/);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
+
 describe('--check', () => {
   it('prints what is watched in words, with the API and its budget, and makes no request', async () => {
     const fake = createFakeHiro();

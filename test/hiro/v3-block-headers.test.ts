@@ -14,7 +14,7 @@ function mineBlocks(chain: { mine(txs: ReturnType<typeof transfer>[]): FakeBlock
   return Array.from({ length: count }, (_, i) => chain.mine([transfer({ to: alice, amount: 1_000 + i })]));
 }
 
-const headerOf = (block: FakeBlock, parentHash: string | null) => ({ height: block.height, hash: block.hash, parentHash, time: block.time, txCount: block.txs.length });
+const headerOf = (block: FakeBlock, parentHash: string | null) => ({ height: block.height, hash: block.hash, parentHash, time: block.time, txCount: block.txs.length, burnHeight: block.burnBlockHeight });
 
 describe('block headers from the v3 block list once every deprecated route answers 410', () => {
   it('reads 60 blocks with two list pages, each block linked to the one below it within a page', async () => {

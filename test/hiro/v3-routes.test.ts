@@ -24,7 +24,7 @@ describe('getBlock once the v2 transaction list answers 410', () => {
     expect(read?.transactions.map((tx) => tx.txIndex)).toEqual([...Array(120).keys()]);
     expect(read?.transactions[5]).toMatchObject({ txId: block.txs[5]!.txId, eventCount: 1, tokenTransfer: { recipient: alice, amount: '1005' } });
     // The v2 header still answers, and gives the parent hash the v3 list lacks.
-    expect(read?.header).toEqual({ height: block.height, hash: block.hash, parentHash: parent.hash, time: block.time, txCount: 120 });
+    expect(read?.header).toEqual({ height: block.height, hash: block.hash, parentHash: parent.hash, time: block.time, txCount: 120, burnHeight: block.burnBlockHeight });
     const pages = h.fake.requestsTo(ROUTES.v3BlockTransactions);
     expect(pages.map((r) => r.query.get('cursor'))).toEqual([null, `${block.height}:2147483647:69`, `${block.height}:2147483647:19`]);
     expect(pages.every((r) => r.query.get('limit') === '50')).toBe(true);
@@ -58,7 +58,7 @@ describe('getBlock once the v2 transaction list answers 410', () => {
 
     const read = await client.getBlock(block.height);
 
-    expect(read?.header).toEqual({ height: block.height, hash: block.hash, parentHash: null, time: block.time, txCount: 3 });
+    expect(read?.header).toEqual({ height: block.height, hash: block.hash, parentHash: null, time: block.time, txCount: 3, burnHeight: block.burnBlockHeight });
     // Its 410 came once, on the first block; from then on the header comes from the list alone.
     expect(h.fake.count(ROUTES.block)).toBe(1);
     expect(h.fake.requestsTo(ROUTES.v3BlockTransactions).filter((r) => r.path.includes(`/${block.height}/`))).toHaveLength(1);
@@ -66,6 +66,7 @@ describe('getBlock once the v2 transaction list answers 410', () => {
 
   it('refuses a block whose v3 pages disagree on total, naming the v3 request', async () => {
     const h = await startHarness();
+    h.fake.chain.mine(); // past the genesis era, whose listing is taken as it comes
     const block = h.fake.chain.mine(transfers(60));
     h.fake.retire(ROUTES.blockTransactions);
     h.fake.faults.once({ transform: (b) => ({ ...(b as object), total: 61 }) }, (r) => r.route === ROUTES.v3BlockTransactions && r.query.has('cursor'));
@@ -73,11 +74,12 @@ describe('getBlock once the v2 transaction list answers 410', () => {
     const error = await rejectionOf(h.client().getBlock(block.height));
 
     expect(error).toBeInstanceOf(HiroInconsistentDataError);
-    expect(error.message).toMatch(/GET \/extended\/v3\/blocks\/1\/transactions\?limit=50&cursor=.*total changed from 60 to 61/);
+    expect(error.message).toMatch(/GET \/extended\/v3\/blocks\/2\/transactions\?limit=50&cursor=.*total changed from 60 to 61/);
   });
 
   it('refuses a block whose cursor never ends instead of paging for ever', async () => {
     const h = await startHarness();
+    h.fake.chain.mine(); // past the genesis era, whose listing is taken as it comes
     const block = h.fake.chain.mine(transfers(60));
     h.fake.retire(ROUTES.blockTransactions);
     const first = `${block.height}:2147483647:59`;
@@ -230,7 +232,8 @@ describe('deprecation warnings', () => {
     expect(client.takeApiDeprecations()).toEqual([
       {
         route: ROUTES.blockTransactions,
-        replacement: null,
+        replacement: ROUTES.v3BlockTransactions,
+        replacementNamedByApi: true,
         gone: false,
         detail: '299 - "Deprecated: use GET /extended/v3/blocks/{height_or_hash}/transactions instead"',
       },

@@ -147,11 +147,14 @@ describe('dashboard', () => {
       'stx_transfer',
       'ft_transfer',
       'nft_transfer',
+      'window_threshold',
+      'balance_threshold',
       'contract_status',
       'contract_status_summary',
       'retraction',
       'deep_reorg',
       'sms_digest',
+      'cooldown_summary',
     ]);
   });
 

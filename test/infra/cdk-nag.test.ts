@@ -48,7 +48,7 @@ describe('cdk-nag AwsSolutions', () => {
     expect(violationsOf(stack)).toEqual([]);
   });
 
-  it('acknowledges only the dead-letter queue, the created secret and the plain operations topic, each with its reason', () => {
+  it('acknowledges only the dead-letter queue, the created secret, the plain operations topic and the config bucket\'s access logs, each with its reason', () => {
     const { stack } = synthStack({ createApiKeySecret: true });
     expect(acknowledgements(stack).sort()).toEqual([
       ['StacksWatch/ApiKey', 'AwsSolutions-SMG4', expect.stringMatching(/cannot be rotated .{20,}/)],
@@ -57,6 +57,7 @@ describe('cdk-nag AwsSolutions', () => {
         `${pack}-SNSEncryptedKMS`,
         expect.stringMatching(/alarm notices .*cannot publish to a topic under the AWS-managed aws\/sns key/),
       ]),
+      ['StacksWatch/WatchConfig/Bucket', 'AwsSolutions-S1', expect.stringMatching(/CloudTrail records who changed it/)],
       ['StacksWatch/Watcher/DeadLetters', 'AwsSolutions-SQS3', expect.stringMatching(/dead-letter destination .{20,}/)],
     ]);
   });

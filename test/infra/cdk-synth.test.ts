@@ -64,10 +64,19 @@ describe('npx cdk synth', () => {
       result = await cdkSynth(outdir, `watchConfig=${fixture('watch.json')}`);
     }, SYNTH_TIMEOUT_MS + 10_000);
 
+    const template = () => JSON.parse(readFileSync(join(outdir, 'StacksWatch.template.json'), 'utf8'));
     const functionAsset = () => {
-      const template = JSON.parse(readFileSync(join(outdir, 'StacksWatch.template.json'), 'utf8'));
-      const fn = Object.values(template.Resources as Record<string, any>).find((r) => r.Type === 'AWS::Lambda::Function');
+      const resources = Object.entries(template().Resources as Record<string, any>);
+      const [, fn] = resources.find(([id, r]) => r.Type === 'AWS::Lambda::Function' && id.startsWith('WatcherFunction'))!;
       return join(outdir, fn.Metadata['aws:asset:path'] as string);
+    };
+    /** The asset the seed custom resource copies into the config bucket. */
+    const firstVersionAsset = () => {
+      const assets = JSON.parse(readFileSync(join(outdir, 'StacksWatch.assets.json'), 'utf8')) as { files: Record<string, { source: { path: string; packaging: string } }> };
+      const seed = Object.values(template().Resources as Record<string, any>).find((r) => r.Type === 'Custom::WatchConfigSeed');
+      const key = seed.Properties.SourceKey as string;
+      const file = Object.entries(assets.files).find(([hash]) => key.startsWith(hash))!;
+      return join(outdir, file[1].source.path);
     };
 
     it('succeeds offline, with no finding from cdk-nag', () => {
@@ -75,12 +84,12 @@ describe('npx cdk synth', () => {
       expect(result.stderr).not.toMatch(/AwsSolutions-/);
     });
 
-    it('bundles the handler as one ES module with its source map, and the watch config beside it', () => {
-      expect(readdirSync(functionAsset()).sort()).toEqual(['index.mjs', 'index.mjs.map', 'watch.json']);
+    it('bundles the handler as one ES module with its source map, and no watch config: the function reads the store', () => {
+      expect(readdirSync(functionAsset()).sort()).toEqual(['index.mjs', 'index.mjs.map']);
     });
 
-    it('bundles the watch config that was validated, unchanged', () => {
-      expect(readFileSync(join(functionAsset(), 'watch.json'), 'utf8')).toBe(readFileSync(fixture('watch.json'), 'utf8'));
+    it('ships the watch config that was validated, unchanged, as the asset the first version is put from', () => {
+      expect(readFileSync(firstVersionAsset(), 'utf8')).toBe(readFileSync(fixture('watch.json'), 'utf8'));
     });
 
     it('bundles the AWS SDK rather than relying on the runtime\'s copy', () => {
@@ -98,10 +107,19 @@ describe('npx cdk synth', () => {
     expect(result.stderr).not.toMatch(/^\s+at /m);
   }, SYNTH_TIMEOUT_MS);
 
+  it('refuses a deploy that would unsubscribe someone the settings file lists, unless told', async () => {
+    const file = `settingsFile=${fixture('deploy-subscribers.json')}`;
+    const result = await cdkSynth(join(dir, 'fewer'), file, 'alertEmails=team@example.com');
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('this deploy would unsubscribe 1 of the 5 subscribers');
+    expect(result.stderr).toContain('cto@example.com (email)');
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  }, SYNTH_TIMEOUT_MS);
+
   it('fails on bad context with every problem named, a misspelt key included', async () => {
     const result = await cdkSynth(join(dir, 'context'), 'alertPhoneNumbers=555-0123', 'scheduleMinutes=0', 'alertEmail=you@example.com');
     expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain('3 problems in the deploy settings (CDK context)');
+    expect(result.stderr).toContain('3 problems in the deploy settings (deploy.json, or -c on the command line)');
     expect(result.stderr).toContain('alertEmail: is not a setting; did you mean alertEmails?');
     expect(result.stderr).toContain('alertPhoneNumbers[0]: "555-0123" is not an E.164 phone number');
     expect(result.stderr).not.toContain('(found: undefined)');

@@ -39,6 +39,7 @@ describe('deploy settings from CDK context', () => {
       dashboard: false,
       encryptionKey: 'aws-managed',
       detailedMetrics: false,
+      replaceWatchConfig: false,
     });
   });
 
@@ -134,8 +135,8 @@ describe('deploy settings from CDK context', () => {
     ]);
   });
 
-  it('ends its message with where settings are set', () => {
-    expect(() => read({ scheduleMinutes: 'x' })).toThrow(/Set them with -c key=value, or under "context" in cdk\.json\./);
+  it('ends its message with where settings are set: deploy.json, -c for one deploy', () => {
+    expect(() => read({ scheduleMinutes: 'x' })).toThrow(/Write them in deploy\.json .*; -c key=value overrides one for one deploy\./);
   });
 
   it('rejects an endpoint subscribed twice, since SNS keeps one subscription per endpoint', () => {

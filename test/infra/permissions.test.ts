@@ -52,6 +52,11 @@ function expectedFunctionStatements(s: Synthesized): Statement[] {
     ...(s.stack.topics.key ? [{ Effect: 'Allow', Action: ['kms:Decrypt', 'kms:GenerateDataKey'], Resource: arn(template, 'AWS::KMS::Key') }] : []),
     { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: arn(template, 'AWS::Logs::LogGroup') },
     { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: arn(template, 'AWS::SQS::Queue') },
+    {
+      Effect: 'Allow',
+      Action: ['s3:GetObject', 's3:GetObjectVersion'],
+      Resource: s.stack.resolve(s.stack.watchConfigStore.bucket.arnForObjects('watch.json')),
+    },
   ];
 }
 
@@ -96,6 +101,21 @@ describe('the function role', () => {
   });
 });
 
+describe('the watch config seed role', () => {
+  it('may read the deploy asset of watch.json, put and read the one config object, write its logs, and nothing else', () => {
+    const store = plain.stack.watchConfigStore;
+    const role = store.node.findChild('SeedRole');
+    const logs = store.node.findChild('SeedLogs');
+    const statements = policyStatementsOfRole(plain, role.node.defaultChild);
+    expect(statements).toEqual([
+      { Effect: 'Allow', Action: 's3:GetObject', Resource: expect.objectContaining({ 'Fn::Join': expect.any(Array) }) },
+      { Effect: 'Allow', Action: ['s3:GetObject', 's3:PutObject'], Resource: plain.stack.resolve(store.bucket.arnForObjects('watch.json')) },
+      { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [logicalId(plain, logs.node.defaultChild), 'Arn'] } },
+    ]);
+    expect(JSON.stringify(statements[0]!.Resource)).toContain('cdk-hnb659fds-assets');
+  });
+});
+
 describe('the schedule role', () => {
   it('may invoke the function itself (no versions or aliases) and send to the dead-letter queue, nothing else', () => {
     const roleArn = plain.template.toJSON().Resources[onlyResource(plain.template, 'AWS::Scheduler::Schedule').id].Properties.Target.RoleArn;
@@ -124,7 +144,7 @@ describe('every policy in the stack', () => {
 
   it('is written out in the stack: no role carries an AWS managed policy', () => {
     const roles = Object.values(withCreatedSecret.template.findResources('AWS::IAM::Role'));
-    expect(roles.map((role) => role.Properties.ManagedPolicyArns)).toEqual([undefined, undefined]);
+    expect(roles.map((role) => role.Properties.ManagedPolicyArns)).toEqual([undefined, undefined, undefined]);
   });
 
   it('allows no wildcard action', () => {

@@ -217,6 +217,8 @@ describe('function', () => {
       TABLE_NAME: ref(defaults.template, 'AWS::DynamoDB::GlobalTable'),
       TOPIC_ARN: topicRefOf(defaults, 'alerts'),
       OPS_TOPIC_ARN: topicRefOf(defaults, 'operations'),
+      WATCH_CONFIG_BUCKET: { Ref: defaults.stack.getLogicalId(defaults.stack.watchConfigStore.bucket.node.defaultChild as CfnElement) },
+      WATCH_CONFIG_KEY: 'watch.json',
       STACKS_API_URL: 'https://api.hiro.so',
       POLL_INTERVAL_SECONDS: '0',
       RUN_SECONDS: '50',

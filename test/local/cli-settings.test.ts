@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { parseCliArgs, UsageError } from '../../lambda/local/args';
-import { createProgressReporter } from '../../lambda/local/progress';
+import { createProgressReporter, formatEta } from '../../lambda/local/progress';
 import { readApiSettings } from '../../lambda/runtime/api-env';
 import { readLambdaSettings } from '../../lambda/runtime/lambda-env';
 import { parseLogLevel } from '../../lambda/local/stderr-telemetry';
@@ -9,7 +9,7 @@ import { parseLogLevel } from '../../lambda/local/stderr-telemetry';
 describe('command line', () => {
   it('has the documented defaults', () => {
     expect(parseCliArgs([])).toEqual({
-      help: false, check: false, status: false, config: './watch.json', state: '.stacks-watch/state.json', once: false, json: false, intervalSeconds: 30,
+      help: false, version: false, check: false, status: false, config: './watch.json', state: '.stacks-watch/state.json', once: false, networkCheck: true, json: false, intervalSeconds: 30,
     });
   });
 
@@ -31,6 +31,7 @@ describe('--replay', () => {
     expect(parseCliArgs(['--replay', '182000..182100']).replay).toEqual({ from: 182000, to: 182100 });
     expect(parseCliArgs(['--replay', '7']).replay).toEqual({ from: 7, to: 7 });
     expect(parseCliArgs([]).replay).toBeUndefined();
+    expect(parseCliArgs(['--no-network-check']).networkCheck).toBe(false);
   });
 
   it('refuses a malformed, backwards or too long range, and options that need state or a topic', () => {
@@ -103,8 +104,11 @@ describe('Lambda settings from the environment', () => {
     expect(() => readLambdaSettings({ ...base, SCHEDULE_SECONDS: '30' })).toThrow(/SCHEDULE_SECONDS must be .* got "30"/);
   });
 
-  it('reads the bundled watch.json beside the function unless WATCH_CONFIG is set', () => {
+  it('reads the watch config store the stack names, a watch.json beside the function without one, WATCH_CONFIG over both', () => {
+    expect(readLambdaSettings({ ...base, WATCH_CONFIG_BUCKET: 'config-bucket', WATCH_CONFIG_KEY: 'watch.json' }).watchConfigStore).toEqual({ bucket: 'config-bucket', key: 'watch.json' });
+    expect(readLambdaSettings({ ...base, WATCH_CONFIG_BUCKET: 'config-bucket' }).watchConfigStore).toEqual({ bucket: 'config-bucket', key: 'watch.json' });
     expect(readLambdaSettings({ ...base, LAMBDA_TASK_ROOT: '/var/task' })).toMatchObject({ watchConfigPath: '/var/task/watch.json', pollIntervalSeconds: 0 });
+    expect(readLambdaSettings({ ...base, LAMBDA_TASK_ROOT: '/var/task' }).watchConfigStore).toBeUndefined();
     expect(readLambdaSettings({ ...base, WATCH_CONFIG: '{}' }).watchConfigText).toBe('{}');
   });
 });
@@ -122,17 +126,46 @@ describe('backfill progress', () => {
     const t = terminal();
     let now = 0;
     const progress = createProgressReporter(t.out, () => now);
-    now = 60_000;
-    progress.update({ height: 120, done: 20, total: 100 });
-    expect(t.text()).toContain('20/100 blocks  20.0 blocks/min  ETA 4 min');
+    now = 5_000;
+    progress.update({ height: 101, done: 1, total: 100 });
+    now = 65_000;
+    progress.update({ height: 121, done: 21, total: 100 });
+    expect(t.text()).toContain('21/100 blocks  20.0 blocks/min  ETA 4 min');
+  });
+
+  it('is sane from its first line: no rate from the setup before the first block, nor from one block alone', () => {
+    const t = terminal();
+    let now = 0;
+    const progress = createProgressReporter(t.out, () => now);
+    now = 30_000; // lease, contract statuses and the tip took 30 s: not the blocks' pace
+    progress.update({ height: 1, done: 1, total: 1_000 });
+    now = 30_001; // read ahead: the second block is there at once
+    progress.update({ height: 2, done: 2, total: 1_000 });
+    expect(t.text()).not.toMatch(/blocks\/min|ETA/);
+    expect(t.text()).toContain('2/1000 blocks  measuring speed...');
+    for (let done = 3; done <= 11; done += 1) {
+      now += 500; // the real pace: 120 blocks a minute
+      progress.update({ height: done, done, total: 1_000 });
+    }
+    // Within a tenth of the real pace from the first rate shown (the instant second block counts once).
+    const rates = [...t.text().matchAll(/([\d.]+) blocks\/min {2}ETA (\d+) min/g)].map((m) => Number(m[1]));
+    expect(rates.length).toBeGreaterThan(0);
+    for (const rate of rates) expect(Math.abs(rate - 120) / 120).toBeLessThan(0.2);
+  });
+
+  it('gives a long ETA in hours and minutes', () => {
+    expect(formatEta(45)).toBe('45 min');
+    expect(formatEta(0.2)).toBe('1 min');
+    expect(formatEta(200)).toBe('3 h 20 min');
   });
 
   it('is erased before other output, leaving no half line behind', () => {
     const t = terminal();
     let now = 0;
     const progress = createProgressReporter(t.out, () => now);
+    progress.update({ height: 101, done: 1, total: 100 });
     now = 60_000;
-    progress.update({ height: 120, done: 20, total: 100 });
+    progress.update({ height: 121, done: 21, total: 100 });
     progress.clear();
     expect(t.text()).toMatch(/ETA 4 min   \r\x1b\[K$/);
     progress.clear(); // nothing shown: nothing to erase

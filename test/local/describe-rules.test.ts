@@ -62,3 +62,24 @@ describe('--check with named rules', () => {
   });
 });
 
+
+describe('--check with cooldowns and mutes', () => {
+  const quiet = config({
+    addresses: [WATCHED],
+    addressesRule: { name: 'Treasury inflow', mutedUntil: '2026-11-26T06:00:00Z' },
+    contractLogs: [{ contractId: TOKEN, contains: 'mint', name: 'Mint', cooldownMinutes: 30 }],
+  } as never);
+  const before = Date.parse('2026-11-25T22:00:00Z');
+
+  it('says each rule\'s cooldown and mute beside what it watches', () => {
+    const text = describeWatch(quiet, api, 'watch.json', undefined, before);
+    expect(text).toContain(', named "Mint", a 30-minute cooldown (one alert, then one summary of the matches within 30 min of block time)');
+    expect(text).toContain('each transfer, native or inside a contract call, named "Treasury inflow", muted until 2026-11-26T06:00:00Z (block time)');
+    expect(text).not.toContain('warning:');
+  });
+
+  it('warns of a mute whose time is past: it mutes nothing', () => {
+    const text = describeWatch(quiet, api, 'watch.json', undefined, Date.parse('2026-11-26T06:00:00Z'));
+    expect(text).toContain('warning: rule "Treasury inflow" has "mutedUntil": "2026-11-26T06:00:00Z", which is past: it mutes nothing; remove it');
+  });
+});

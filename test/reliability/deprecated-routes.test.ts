@@ -18,7 +18,7 @@ import {
   type FakeHiroOptions,
   type RunningFakeHiro,
 } from '../support/fake-hiro';
-import { alice, canonicalAlertKeys, publishCounts, vault, watcher, type Watcher } from './watched-chain';
+import { alice, canonicalAlertKeys, publishCounts, vault, watchConfig, watcher, type Watcher } from './watched-chain';
 
 const servers: RunningFakeHiro[] = [];
 afterEach(async () => {
@@ -197,6 +197,32 @@ describe('deprecation warnings reach the operator at most once a day', () => {
     const nextDay = container(url, document, clock);
     await nextDay.run();
     expect(nextDay.operator.notices.length).toBeGreaterThan(0);
+  });
+
+  it('follows the headers, not a list in code: the replacement a warning names, else the watcher\'s own successor, and a route only the server marks', async () => {
+    const { fake, url } = await startFake([]);
+    const hiroDefault = '299 - "Deprecated: See https://docs.hiro.so/stacks/api for more information"';
+    fake.faults.use((request) =>
+      request.route === ROUTES.block || request.route === ROUTES.contractStatus ? { headers: { warning: hiroDefault } } : undefined,
+    );
+    const w = watcher(url, new DocumentStateStore(emptyDocument('mainnet')), watchConfig({ contracts: [vault] }));
+
+    await w.run();
+
+    const logged = new Map(
+      w.telemetry.logs.filter((l) => l.message === 'the API marks a route stacks-watch reads as deprecated').map((l) => [l.attributes?.endpoint, l.attributes]),
+    );
+    // The fake's own warning names the v3 list: that is what is logged, as the API's word.
+    expect(logged.get(ROUTES.blockTransactions)).toMatchObject({ replacement: ROUTES.v3BlockTransactions, replacementNamedBy: 'the API' });
+    // Hiro's default names a docs page, not a route: the watcher says what it will read instead, as its own choice.
+    expect(logged.get(ROUTES.block)).toMatchObject({ replacement: ROUTES.v3BlockTransactions, replacementNamedBy: 'stacks-watch' });
+    // A route no list in code calls deprecated is reported because the server marks it; never "replacement: null".
+    expect(logged.get(ROUTES.contractStatus)).toMatchObject({ replacement: expect.stringContaining('none named by the API'), detail: hiroDefault });
+    const statusNotice = w.operator.notices.find((n) => n.message.includes(ROUTES.contractStatus));
+    expect(statusNotice?.message).toContain('The API names no replacement and stacks-watch has none for it');
+    expect(w.operator.notices.find((n) => n.message.includes(`marks ${ROUTES.blockTransactions}`))?.message).toContain(
+      `The API names ${ROUTES.v3BlockTransactions} as its replacement`,
+    );
   });
 
   it('costs no state write once the day\'s notice is sent: later runs only read it', async () => {

@@ -34,9 +34,9 @@ const SETUPS: BadSetup[] = [
   { name: 'the secret ARN malformed', env: { STACKS_API_KEY_SECRET_ARN: 'stacks-watch/api-key' }, error: /STACKS_API_KEY_SECRET_ARN is not a Secrets Manager secret ARN/ },
   { name: 'STACKS_API_RPM not a number', env: { STACKS_API_RPM: '1e9' }, error: /STACKS_API_RPM must be a whole number/ },
   {
-    name: 'the bundled config missing',
+    name: 'no config store and no config file',
     env: { WATCH_CONFIG: undefined, WATCH_CONFIG_FILE: '/nonexistent/watch.json' },
-    error: /cannot read the bundled watch config \/nonexistent\/watch\.json \(ENOENT\); redeploy, or set WATCH_CONFIG/,
+    error: /cannot read the watch config file \/nonexistent\/watch\.json \(ENOENT\); set WATCH_CONFIG_BUCKET \(the stack does\), or WATCH_CONFIG/,
   },
   {
     name: 'a secret the function may not read',

@@ -2,7 +2,8 @@
 // claim machine (core/alert-claims.ts) runs on. The conditions make two runs unable to both claim a key, and a
 // refused write returns the item that refused it (ALL_OLD), so a lost race costs no second read.
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createAlertClaims, type AlertClaimMethods } from '../../core/alert-claims';
+import { createAlertClaims, FREE_TO_CLAIM, type AlertClaimMethods } from '../../core/alert-claims';
+import type { QuietRecordState } from '../../core/quiet-state';
 import type { AlertClaim, AlertRecordStore, ConditionalWrite, StoredAlertRecord } from '../../core/ports';
 import { errorMessage } from '../aws/retry';
 import { alertItem, parseItem, StateItemError } from './items';
@@ -63,7 +64,7 @@ function toStored({ table, keys }: AlertTable, alertKey: string, item: Record<st
   if (record.expiresAt < Math.floor(nowMs / 1000)) return null;
   const stored: StoredAlertRecord = { state: record.state };
   if (record.state === 'pending') stored.claim = { claimedAt: record.claimedAt, claimId: record.claimId };
-  if (record.state === 'parked') stored.reason = record.reason;
+  if (record.state === 'parked' || record.state === 'held' || record.state === 'muted') stored.reason = record.reason;
   if (record.alert !== undefined) {
     try {
       stored.alert = JSON.parse(record.alert) as unknown;
@@ -113,6 +114,30 @@ async function update(
   );
 }
 
+/** The key is free: no record, or one never sent (retracted, held, muted), or expired but not yet deleted. */
+function freeKeyCondition(nowMs: number) {
+  const free = FREE_TO_CLAIM.map((state) => `#state = :${state}`).join(' OR ');
+  return {
+    ConditionExpression: `attribute_not_exists(pk) OR ${free} OR #expiresAt < :nowSec`,
+    ExpressionAttributeNames: { '#state': 'state', '#expiresAt': 'expiresAt' },
+    ExpressionAttributeValues: { ...Object.fromEntries(FREE_TO_CLAIM.map((state) => [`:${state}`, state])), ':nowSec': Math.floor(nowMs / 1000) },
+  };
+}
+
+/** Records a match held or muted where the key is free; a sent, parked or claimed record stays as it is. */
+async function writeQuiet(at: AlertTable, alertKey: string, nowMs: number, alert: unknown, state: QuietRecordState, reason: string): Promise<void> {
+  const { table, keys } = at;
+  const json = alertCopy(alert);
+  const item = { ...keys.alert(alertKey), state, heldAt: nowMs, reason: reason.slice(0, MAX_STORED_FIELD_CHARS), expiresAt: expiresAtFrom(table, nowMs) };
+  try {
+    await callTable(table, 'PutItem', () =>
+      table.doc.send(new PutCommand({ TableName: table.tableName, Item: { ...item, ...(json !== null ? { alert: json } : {}) }, ...freeKeyCondition(nowMs) })),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
+}
+
 /** Claims a key nobody holds: absent, retracted, or expired but not yet deleted. */
 async function createClaim(at: AlertTable, alertKey: string, claim: AlertClaim, nowMs: number): Promise<ConditionalWrite> {
   const { table, keys } = at;
@@ -122,9 +147,7 @@ async function createClaim(at: AlertTable, alertKey: string, claim: AlertClaim, 
         new PutCommand({
           TableName: table.tableName,
           Item: { ...keys.alert(alertKey), state: 'pending', ...claim, expiresAt: expiresAtFrom(table, nowMs) },
-          ConditionExpression: 'attribute_not_exists(pk) OR #state = :retracted OR #expiresAt < :nowSec',
-          ExpressionAttributeNames: { '#state': 'state', '#expiresAt': 'expiresAt' },
-          ExpressionAttributeValues: { ':retracted': 'retracted', ':nowSec': Math.floor(nowMs / 1000) },
+          ...freeKeyCondition(nowMs),
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       ),
@@ -222,6 +245,7 @@ export function createAlertRecords(table: TableAccess, keys: StateKeys): AlertCl
     writeSent: (alertKey, nowMs, alert) => writeSent(at, alertKey, nowMs, alert),
     writeParked: (alertKey, nowMs, alert, reason) => writeParked(at, alertKey, nowMs, alert, reason),
     writeRetracted: (alertKey, nowMs) => writeRetracted(at, alertKey, nowMs),
+    writeQuiet: (alertKey, nowMs, alert, state, reason) => writeQuiet(at, alertKey, nowMs, alert, state, reason),
   };
   return createAlertClaims(records);
 }

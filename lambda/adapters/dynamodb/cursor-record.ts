@@ -3,8 +3,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CursorConflictError, type Cursor, type CursorPosition, type PendingRetractions } from '../../core/ports';
-import { cursorItem, cursorUpdate, parseItem, toCursor } from './items';
-import { deleteKeyListParts, fitsInline, keyListDigest, readKeyListParts, splitKeyList, writeKeyListParts } from './key-lists';
+import { cursorItem, cursorUpdate, parseItem, parseWindows, toCursor } from './items';
+import { deleteKeyListParts, fitsInline, MAX_KEY_LIST_BYTES, keyListDigest, readKeyListParts, splitKeyList, writeKeyListParts } from './key-lists';
 import type { ItemKey, StateKeys } from './keys';
 import { callTable, isConditionalCheckFailed, type TableAccess } from './table-access';
 
@@ -40,6 +40,7 @@ export class CursorRecord {
     }
     const item = parseItem(cursorItem, Item, table.tableName);
     const cursor = toCursor(item);
+    if (item.windows !== undefined) cursor.windows = parseWindows(item.windows, table.tableName);
     this.knownVersion = cursor.version;
     const { parts, digest } = item.pendingRetractions ?? {};
     const stored = parts && digest ? { parts, digest } : null;
@@ -57,7 +58,9 @@ export class CursorRecord {
   ): Promise<Cursor> => {
     const { table } = this;
     const written = cursorToWrite(next, expectedVersion);
-    const inParts = await this.writePendingParts(written.pendingRetractions);
+    // The windows ride inline (bounded by the config check); pending keys go to parts sooner to leave them room.
+    const windowsBytes = written.windows ? Buffer.byteLength(JSON.stringify(written.windows)) : 0;
+    const inParts = await this.writePendingParts(written.pendingRetractions, windowsBytes);
     const update = cursorUpdate(written, expectedVersion, inParts, new Date(table.now()).toISOString(), options.releaseLeaseOf);
     let attempts = 0;
     try {
@@ -84,8 +87,8 @@ export class CursorRecord {
   };
 
   /** Pending retraction keys too many for the cursor item go to part items first (unless already there). */
-  private async writePendingParts(pending: PendingRetractions | undefined): Promise<PendingParts | undefined> {
-    if (!pending || fitsInline(pending.keys)) return undefined;
+  private async writePendingParts(pending: PendingRetractions | undefined, besideBytes: number): Promise<PendingParts | undefined> {
+    if (!pending || fitsInline(pending.keys, MAX_KEY_LIST_BYTES - besideBytes)) return undefined;
     const digest = keyListDigest(pending.keys);
     const parts = splitKeyList(pending.keys);
     if (this.storedPendingParts?.digest !== digest) await writeKeyListParts(this.table, this.pendingOwner(digest), parts, {});
@@ -111,5 +114,7 @@ function cursorToWrite(next: CursorPosition, expectedVersion: number | null): Cu
   if (next.pendingRetractions) {
     written.pendingRetractions = { untilHeight: next.pendingRetractions.untilHeight, keys: [...next.pendingRetractions.keys] };
   }
+  if (next.windows) written.windows = structuredClone(next.windows);
+  if (next.quiet) written.quiet = structuredClone(next.quiet);
   return written;
 }

@@ -11,6 +11,7 @@ import { realSleep, type RetryPolicy, type Sleep } from '../aws/retry';
 import { createAlertRecords } from './alert-records';
 import { createBlockStallRecord } from './block-stall';
 import { createSmsTallyRecord } from './sms-tally-record';
+import { createBalanceBookRecord } from './balance-book-record';
 import { createContractStatuses } from './contract-statuses';
 import { CursorRecord } from './cursor-record';
 import { stateKeys } from './keys';
@@ -64,5 +65,6 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     ...createAlertRecords(table, keys),
     ...createBlockStallRecord(table, keys),
     ...createSmsTallyRecord(table, keys),
+    ...createBalanceBookRecord(table, keys),
   };
 }

@@ -3,10 +3,37 @@
 // later as a wrong alert.
 import * as z from '../../zod-mini';
 import type { Cursor, ScannedBlock, StoredContractStatus } from '../../core/ports';
+import type { WindowStates } from '../../core/window-state';
 import type { ItemKey } from './keys';
 
 const height = z.int().check(z.nonnegative());
 const nonEmpty = z.string().check(z.minLength(1));
+
+const heightOrNull = z.nullable(height);
+const optionalText = z.optional(z.string());
+const heldMatch = z.object({ key: nonEmpty, tx_id: z.nullable(z.string()), block_height: height });
+const tally = {
+  rule: nonEmpty,
+  severity: z.enum(['critical', 'warning', 'info']),
+  held: z.int().check(z.nonnegative()),
+  first: z.array(heldMatch),
+  fromHeight: heightOrNull,
+  toHeight: heightOrNull,
+  until: z.number(),
+};
+const quietItem = z.object({
+  throughHeight: height,
+  cooldowns: z.array(
+    z.object({
+      ...tally,
+      startedBy: nonEmpty,
+      startedAt: z.number(),
+      minutes: z.int().check(z.positive()),
+      carried: z.optional(z.object({ recipient: optionalText, contract_id: optionalText, address: optionalText, asset_id: optionalText })),
+    }),
+  ),
+  mutes: z.array(z.object(tally)),
+});
 
 export const cursorItem = z.object({
   height,
@@ -22,8 +49,35 @@ export const cursorItem = z.object({
       digest: z.optional(nonEmpty),
     }),
   ),
-
+  /** The windows' counts (core/window-state.ts) as JSON text: one attribute, written with the cursor. */
+  windows: z.optional(z.string()),
+  /** What rules' cooldowns and mutes hold (core/quiet-state.ts). */
+  quiet: z.optional(quietItem),
 });
+
+const windowEntry = z.object({
+  h: height,
+  t: z.number(),
+  n: z.int().check(z.nonnegative()),
+  v: z.string().check(z.regex(/^-?\d+$/)),
+  c: z.int().check(z.nonnegative()),
+  tx: z.array(z.string()),
+  d: z.optional(height),
+});
+const windowStates = z.record(z.string(), z.object({ of: z.string(), entries: z.array(windowEntry), exactFrom: z.optional(height) }));
+
+/** The windows' counts as stored; text that is not that shape stops the run, naming the item. */
+export function parseWindows(text: string, tableName: string): WindowStates {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  const parsed = windowStates.safeParse(value);
+  if (!parsed.success) throw new Error(`the cursor item in ${tableName} holds window counts that are not valid (windows: ${text.slice(0, 80)}…); remove the attribute to start the windows afresh`);
+  return parsed.data as WindowStates;
+}
 
 export const scannedBlockItem = z.object({
   height,
@@ -69,6 +123,8 @@ export const alertItem = z.discriminatedUnion('state', [
   z.object({ state: z.literal('sent'), sentAt: z.optional(z.number()), ...alertItemCommon }),
   z.object({ state: z.literal('retracted'), retractedAt: z.optional(z.number()), ...alertItemCommon }),
   z.object({ state: z.literal('parked'), parkedAt: z.optional(z.number()), reason: z.string(), ...alertItemCommon }),
+  z.object({ state: z.literal('held'), heldAt: z.optional(z.number()), reason: z.string(), ...alertItemCommon }),
+  z.object({ state: z.literal('muted'), heldAt: z.optional(z.number()), reason: z.string(), ...alertItemCommon }),
 ]);
 
 export type AlertItem = z.infer<typeof alertItem>;
@@ -100,7 +156,19 @@ export function toCursor(item: z.infer<typeof cursorItem>): Cursor {
   if (item.pendingRetractions) {
     cursor.pendingRetractions = { untilHeight: item.pendingRetractions.untilHeight, keys: item.pendingRetractions.keys };
   }
+  if (item.quiet) cursor.quiet = structuredClone(item.quiet);
   return cursor;
+}
+
+/** The cursor write's `windows` attribute: set while windows count, removed otherwise. */
+function windowsUpdate(cursor: Cursor, names: Record<string, string>, values: Record<string, unknown>, set: string[], remove: string[]): void {
+  names['#windows'] = 'windows';
+  if (cursor.windows) {
+    values[':windows'] = JSON.stringify(cursor.windows);
+    set.push('#windows = :windows');
+  } else {
+    remove.push('#windows');
+  }
 }
 
 /** The lease's attributes on the cursor item. */
@@ -130,6 +198,14 @@ export function cursorUpdate(
     set.push('#pending = :pending');
   } else {
     remove.push('#pending');
+  }
+  windowsUpdate(cursor, names, values, set, remove);
+  names['#quiet'] = 'quiet';
+  if (cursor.quiet) {
+    values[':quiet'] = structuredClone(cursor.quiet);
+    set.push('#quiet = :quiet');
+  } else {
+    remove.push('#quiet');
   }
   const conditions = [expectedVersion === null ? 'attribute_not_exists(#version)' : '#version = :expected'];
   if (expectedVersion !== null) values[':expected'] = expectedVersion;

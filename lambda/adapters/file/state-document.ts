@@ -2,6 +2,7 @@
 // over it in memory. Every change names the entries it touched, so that the file store writes those and not
 // the whole document (state-journal.ts); tests use it as a real in-memory store.
 import type { PendingSmsDigest } from '../../core/alert-kinds/sms-digest';
+import type { BalanceBookRecord } from '../../core/balance-book';
 import type {
   AlertClaim,
   AlertRecordStore,
@@ -9,7 +10,6 @@ import type {
   BlockStall,
   ClaimOutcome,
   ConditionalWrite,
-  StoredAlertRecord,
   Cursor,
   CursorPosition,
   ScannedBlock,
@@ -18,22 +18,12 @@ import type {
 } from '../../core/ports';
 import { CursorConflictError } from '../../core/ports';
 import { REORG_WINDOW } from '../../core/reorg';
-import { createAlertClaims } from '../../core/alert-claims';
+import { createAlertClaims, FREE_TO_CLAIM } from '../../core/alert-claims';
+import type { QuietRecordState } from '../../core/quiet-state';
+import { stored, type AlertRecord } from './document-alert-record';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-interface AlertRecord {
-  state: 'pending' | 'sent' | 'retracted' | 'parked';
-  /** Why a parked alert could not be delivered. */
-  reason?: string;
-  claimedAt: number;
-  /** The claim's id while pending (absent in files written before claim ids). */
-  claimId?: string;
-  sentAt?: number;
-  alert?: unknown;
-  /** epoch ms after which the record counts as absent (the DynamoDB TTL's twin) */
-  expiresAt: number;
-}
 
 export interface StateDocument {
   format: 1;
@@ -47,6 +37,8 @@ export interface StateDocument {
   blockStall?: BlockStall;
   /** What the SMS budget held back and has not yet sent a digest for. */
   smsTally?: PendingSmsDigest;
+  /** The tracked balances of the `balances` rules; absent before any. */
+  balances?: BalanceBookRecord;
 }
 
 export function emptyDocument(network: string): StateDocument {
@@ -54,7 +46,7 @@ export function emptyDocument(network: string): StateDocument {
 }
 
 /** One entry of the document: a top-level member, or one block, contract or alert record. */
-export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally'] | readonly ['blocks' | 'contracts' | 'alerts', string];
+export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally' | 'balances'] | readonly ['blocks' | 'contracts' | 'alerts', string];
 
 export interface DocumentStoreOptions {
   /** Called after every change with the document and the entries it touched, to persist them. */
@@ -158,15 +150,18 @@ export class DocumentStateStore implements StateStore {
   getAlertRecord(key: string): Promise<AlertRecordSummary | null> {
     return this.claims.getAlertRecord(key);
   }
+  recordQuietAlert(key: string, nowMs: number, alert: unknown, state: QuietRecordState, reason: string): Promise<void> {
+    return this.claims.recordQuietAlert(key, nowMs, alert, state, reason);
+  }
 
   /** The document's alert records as the claim machine's primitives; each write is one change, persisted. */
   private records(): AlertRecordStore {
-    const stored = (record: AlertRecord): StoredAlertRecord => ({
-      state: record.state,
-      ...(record.state === 'pending' ? { claim: { claimedAt: record.claimedAt, ...(record.claimId ? { claimId: record.claimId } : {}) } } : {}),
-      ...(record.alert !== undefined ? { alert: structuredClone(record.alert) } : {}),
-      ...(record.reason !== undefined ? { reason: record.reason } : {}),
-    });
+    const writeQuiet: AlertRecordStore['writeQuiet'] = async (key, nowMs, alert, state, reason) => {
+      const live = this.liveRecord(key, nowMs);
+      if (live && !FREE_TO_CLAIM.includes(live.state)) return;
+      this.doc.alerts[key] = { state, reason, claimedAt: nowMs, alert: structuredClone(alert), expiresAt: nowMs + this.retentionMs };
+      await this.changed(['alerts', key]);
+    };
     const refused = (key: string, nowMs: number): ConditionalWrite => {
       const live = this.liveRecord(key, nowMs);
       return { written: false, found: live ? stored(live) : null };
@@ -184,7 +179,7 @@ export class DocumentStateStore implements StateStore {
       },
       createClaim: async (key, claim, nowMs) => {
         const live = this.liveRecord(key, nowMs);
-        if (live && live.state !== 'retracted') return refused(key, nowMs);
+        if (live && !FREE_TO_CLAIM.includes(live.state)) return refused(key, nowMs);
         this.doc.alerts[key] = claimRecord(claim, nowMs);
         await this.changed(['alerts', key]);
         return { written: true };
@@ -230,6 +225,7 @@ export class DocumentStateStore implements StateStore {
         this.doc.alerts[key] = { ...record, state: 'retracted', expiresAt: nowMs + this.retentionMs };
         await this.changed(['alerts', key]);
       },
+      writeQuiet,
     };
   }
 
@@ -251,6 +247,15 @@ export class DocumentStateStore implements StateStore {
     if (tally) this.doc.smsTally = structuredClone(tally);
     else delete this.doc.smsTally;
     await this.changed(['smsTally']);
+  }
+
+  async readBalanceBook(): Promise<BalanceBookRecord | null> {
+    return this.doc.balances ? structuredClone(this.doc.balances) : null;
+  }
+
+  async writeBalanceBook(book: BalanceBookRecord): Promise<void> {
+    this.doc.balances = structuredClone(book);
+    await this.changed(['balances']);
   }
 
   /** A record past its expiry counts as absent, like a DynamoDB item past its TTL that is not yet deleted. */

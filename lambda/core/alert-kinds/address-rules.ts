@@ -42,6 +42,7 @@ export const addressesList = {
   shape,
   metaKey: 'addressesRule',
   entryKeys: [...LIST_RULE_KEYS, 'memo'],
+  windowSum: 'amount',
   compile: (config): CompiledAddresses => ({
     principals: new Set(config.addresses),
     meta: ruleMeta(config.addressesRule, defaultRuleName('addresses')),

@@ -4,6 +4,7 @@ import type { ChainAlert } from './chain-kinds';
 import type { ContractStatusAlert } from './contract-status';
 import type { ContractStatusSummaryAlert } from './contract-status-summary';
 import type { DeepReorgAlert } from './deep-reorg';
+import type { CooldownSummaryAlert } from './cooldown-summary';
 import type { RetractionAlert } from './retraction';
 import type { SmsDigestAlert } from './sms-digest';
 
@@ -15,7 +16,15 @@ export type { ContractCallAlert } from './contract-call';
 export type { StxTransferAlert } from './stx-transfer';
 export type { FtTransferAlert } from './ft-transfer';
 export type { NftTransferAlert } from './nft-transfer';
-export type { ContractStatusAlert, ContractStatusSummaryAlert, DeepReorgAlert, RetractionAlert, SmsDigestAlert };
+export type { WindowThresholdAlert } from './window-threshold';
+export type { ContractStatusAlert, ContractStatusSummaryAlert, CooldownSummaryAlert, DeepReorgAlert, RetractionAlert, SmsDigestAlert };
 
-export type Alert = ChainAlert | ContractStatusAlert | ContractStatusSummaryAlert | RetractionAlert | DeepReorgAlert | SmsDigestAlert;
+export type Alert =
+  | ChainAlert
+  | ContractStatusAlert
+  | ContractStatusSummaryAlert
+  | RetractionAlert
+  | DeepReorgAlert
+  | SmsDigestAlert
+  | CooldownSummaryAlert;
 export type AlertType = Alert['type'];

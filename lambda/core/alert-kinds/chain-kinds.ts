@@ -1,6 +1,7 @@
 // The kinds found in blocks, keyed by alert type: the one list a new chain kind joins. The chain alert union
 // derives from it, so a kind is one module plus one line here. Apart from the full registry (registry.ts)
 // because retractions need these without depending on themselves.
+import { balanceThresholdKind } from './balance-threshold';
 import { contractCallKind } from './contract-call';
 import { contractLogKind } from './contract-log';
 import type { AnyChainAlert, ChainKind } from './kind';
@@ -8,6 +9,7 @@ import { ftTransferKind } from './ft-transfer';
 import { nftTransferKind } from './nft-transfer';
 import { stxTransferKind } from './stx-transfer';
 import { tokenTransferKind } from './token-transfer';
+import { windowThresholdKind } from './window-threshold';
 
 /** The alert a kind raises, read off its wording (each kind is written `satisfies ChainKind<ItsAlert>`). */
 export type AlertOf<K> = K extends { subject(alert: infer A): string } ? A : never;
@@ -24,6 +26,8 @@ export const chainKinds = chainKindMap({
   stx_transfer: stxTransferKind,
   ft_transfer: ftTransferKind,
   nft_transfer: nftTransferKind,
+  window_threshold: windowThresholdKind,
+  balance_threshold: balanceThresholdKind,
 });
 
 export type ChainAlertType = keyof typeof chainKinds;

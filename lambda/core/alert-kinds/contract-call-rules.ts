@@ -72,6 +72,7 @@ export const callsList = {
   name: 'calls',
   shape,
   entryKeys: keysOf((meta) => ruleSchema(null, meta).def.in.shape),
+  windowSum: null,
   compile: ({ calls }): CompiledCallRules =>
     groupBy(
       calls.map((rule): CompiledCallRule => ({ ...rule, meta: ruleMeta(rule, defaultCallRuleName(rule)) })),

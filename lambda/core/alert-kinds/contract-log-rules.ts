@@ -80,6 +80,7 @@ export const contractLogsList = {
   name: 'contractLogs',
   shape,
   entryKeys: keysOf((meta) => ruleSchema(null, meta).def.in.shape),
+  windowSum: 'value',
   compile: ({ contractLogs }): CompiledLogRules =>
     groupBy(
       contractLogs.map(

@@ -117,6 +117,8 @@ export const contractLogKind = {
       }
       return found;
     },
+    // A path of tuple keys (and list indexes) into the decoded value: "amount", "details.amount".
+    summed: (a, path) => path.split('.').reduce<unknown>((at, key) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key] : undefined), a.value),
     retraction: {
       label: 'contract log',
       summary: (a) => `${a.topic} event #${a.event_index} from ${a.contract_id}`,

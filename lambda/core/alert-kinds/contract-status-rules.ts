@@ -14,7 +14,10 @@ export interface CompiledContracts {
 
 const shape = (network: Network | null, meta: RuleMetaParts) => ({
   contracts: list(contractIdSchema(network), 'contract ids whose deployment status to watch', noDuplicates(sameString, 'contracts', 'the same contract')),
-  contractsRule: meta.listRule('contracts'),
+  contractsRule: meta.listRule(
+    'contracts',
+    'is not taken here: a contract\'s status alerts once per change (a first check of many is summed up already); "mutedUntil" quiets them',
+  ),
 });
 
 export const contractsList = {

@@ -62,6 +62,7 @@ export const ftTransferKind = {
         }),
       );
     },
+    summed: (a, field) => (field === 'amount' ? a.amount : undefined),
     retraction: {
       label: 'token movement',
       summary: (a) => `${a.direction} ${formatTokenAmount(a.amount, a.decimals, a.symbol, a.asset_id)} (${a.action} from ${orNone(a.sender, 'none')} to ${orNone(a.recipient, 'none')})`,

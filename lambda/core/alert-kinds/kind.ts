@@ -11,7 +11,7 @@ import type { Reads } from './rule-list';
 export type AnyAlert = AlertBase & { type: string };
 
 /** What every chain alert has: a reorg that drops its block retracts it (retraction.ts). */
-export type AnyChainAlert = AnyAlert & { tx_id: string; block_height: number; block_hash: string };
+export type AnyChainAlert = AnyAlert & { tx_id: string | null; block_height: number; block_hash: string };
 
 /**
  * The fields a retraction copies from the alert it voids, so that subscribers filtering on the original's
@@ -122,6 +122,11 @@ export interface ChainKind<A extends AnyChainAlert, R = any> extends KindCommon<
     needsCallDetails?(tx: Transaction, rules: R): boolean;
     /** The block's alerts of this kind, each with its position; in any order (the scan sorts). */
     match(input: BlockMatch<R>): Matched<A>[];
+    /**
+     * What a window (`windows`, core/window-stage.ts) adds up of one alert: `field` is the window's `sum`.
+     * Kinds whose alerts carry no amount leave it out: their matches can only be counted.
+     */
+    summed?(alert: A, field: string): unknown;
     retraction: RetractionPart<A>;
   };
 }

@@ -4,6 +4,7 @@ import type { Alert, AlertType, ChainAlertType } from './alert';
 import { chainKinds } from './chain-kinds';
 import { contractStatusKind } from './contract-status';
 import { contractStatusSummaryKind } from './contract-status-summary';
+import { cooldownSummaryKind } from './cooldown-summary';
 import { deepReorgKind } from './deep-reorg';
 import type { ChainKind, KindCommon, WatcherKind } from './kind';
 import { retractionKind } from './retraction';
@@ -17,6 +18,7 @@ export const alertKinds = {
   retraction: retractionKind,
   deep_reorg: deepReorgKind,
   sms_digest: smsDigestKind,
+  cooldown_summary: cooldownSummaryKind,
 } satisfies { [T in AlertType]: AlertKind<Extract<Alert, { type: T }>> };
 
 /** A chain alert's kind has a matcher and a retraction; the watcher's own alerts' kinds have neither. */

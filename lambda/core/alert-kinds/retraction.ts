@@ -15,7 +15,8 @@ export interface RetractionAlert extends AlertBase, CarriedFields {
   type: 'retraction';
   retracts: string;
   retracted_type: ChainAlertType;
-  tx_id: string;
+  /** null when the retracted alert named no transaction (a balance read found it). */
+  tx_id: string | null;
   block_height: number;
   block_hash: string;
   /** The essentials of the retracted alert, enough to read the retraction on its own. */
@@ -54,7 +55,7 @@ export const retractionKind = {
 
   build: retractionOf,
 
-  subject: (a) => `RETRACTED: ${label(a)} tx ${shortTxId(a.tx_id, MARKER)} in block ${formatCount(a.block_height)} (reorg)`,
+  subject: (a) => `RETRACTED: ${label(a)}${a.tx_id === null ? '' : ` tx ${shortTxId(a.tx_id, MARKER)}`} in block ${formatCount(a.block_height)} (reorg)`,
 
   email(a) {
     const what = label(a);
@@ -69,9 +70,9 @@ export const retractionKind = {
         ['Earlier alert', id(a.retracts)],
         ['It said', sanitizeUntrusted(a.summary, LIMITS.summary)],
         ['Type', what],
-        ['Transaction', id(a.tx_id)],
+        ['Transaction', a.tx_id === null ? 'none' : id(a.tx_id)],
         ['Replaced block', block(a.block_height, a.block_hash)],
-        ['Explorer', `${explorerTxUrl(a.tx_id, a.network)} (shows whether it is pending, dropped or mined again)`],
+        ...(a.tx_id === null ? [] : [['Explorer', `${explorerTxUrl(a.tx_id, a.network)} (shows whether it is pending, dropped or mined again)`] as const]),
       ]),
     ].join('\n');
   },
@@ -85,7 +86,7 @@ export const retractionKind = {
     ['It said', sanitizeUntrusted(a.summary, LIMITS.summary)],
     ['Replaced block', block(a.block_height, a.block_hash)],
   ],
-  link: (a) => explorerTxUrl(a.tx_id, a.network),
+  link: (a) => (a.tx_id === null ? null : explorerTxUrl(a.tx_id, a.network)),
 
   // What the retracted alert was filtered on, so that a filtered subscriber gets both.
   attributes(a): FilterAttributes {

@@ -26,6 +26,14 @@ export interface RuleList<Name extends string, S extends Shape, Compiled> {
   entryKeys: readonly string[];
   /** A list of bare ids has one `…Rule` object (`addressesRule`) naming every alert it raises. */
   metaKey?: string;
+  /**
+   * What a window (`windows`) over this list's rules may add up: `amount` (the alerts' own field), `value` (a
+   * path into a log's decoded value), null (their matches can only be counted). Absent: windows cannot name
+   * its rules (not alerts found in blocks).
+   */
+  windowSum?: 'amount' | 'value' | null;
+  /** true for a list over other lists' alerts (`windows`): it watches nothing alone. */
+  aggregate?: true;
   /** Compiled once per run into lookups its matchers answer per transaction or event. */
   compile(config: ShapeOutput<S>): Compiled;
   /** `--check`: what the list watches, in words (several lines for several rules); null to say nothing. */

@@ -1,14 +1,16 @@
 // Every rule list of the watch config, in the order the config schema, the "nothing to watch" check and
 // `--check` name them. A new list is one module (a `RuleList`) and one line here.
 import { addressesList } from './address-rules';
+import { balancesList } from './balance-rules';
 import { callsList } from './contract-call-rules';
 import { contractLogsList } from './contract-log-rules';
 import { contractsList } from './contract-status-rules';
 import type { AnyRuleList, CompiledRules, ShapeOutput, ShapesOf } from './rule-list';
 import { transfersList } from './transfer-rules';
+import { windowsList } from './window-rules';
 import { WATCHER_RULE } from '../rule-meta';
 
-export const ruleLists = [contractsList, addressesList, contractLogsList, transfersList, callsList] as const;
+export const ruleLists = [contractsList, addressesList, contractLogsList, transfersList, callsList, windowsList, balancesList] as const;
 
 export type RuleLists = typeof ruleLists;
 

@@ -6,10 +6,23 @@ export function plural(n: number, noun: string): string {
   return `${n} ${noun.endsWith('ss') ? noun + 'es' : noun + 's'}`;
 }
 
-/** `, named "Treasury inflow", critical` for a rule that says either; nothing for the defaults. */
+/**
+ * `, named "Treasury inflow", critical, a 30-minute cooldown, muted until 2026-11-26T06:00:00Z` for a rule
+ * that says any of them; nothing for the defaults.
+ */
 export function ruleWords(meta: RuleMetaConfig | undefined): string {
-  if (!meta || (meta.name === undefined && meta.severity === undefined)) return '';
-  return [meta.name === undefined ? '' : `, named "${meta.name}"`, meta.severity === undefined ? '' : `, ${meta.severity}`].join('');
+  if (!meta) return '';
+  return [
+    meta.name === undefined ? '' : `, named "${meta.name}"`,
+    meta.severity === undefined ? '' : `, ${meta.severity}`,
+    meta.cooldownMinutes === undefined ? '' : `, ${cooldownWords(meta.cooldownMinutes)}`,
+    meta.mutedUntil === undefined ? '' : `, muted until ${meta.mutedUntil} (block time)`,
+  ].join('');
+}
+
+/** `a 30-minute cooldown (one alert, then one summary of what followed)`. */
+export function cooldownWords(minutes: number): string {
+  return `a ${minutes}-minute cooldown (one alert, then one summary of the matches within ${minutes} min of block time)`;
 }
 
 /** How many entries of a list `--check` shows: a list of 100,000 addresses is summed up, not printed whole. */

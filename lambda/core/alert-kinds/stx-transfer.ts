@@ -56,6 +56,7 @@ export const stxTransferKind = {
         }),
       );
     },
+    summed: (a, field) => (field === 'amount' ? a.amount : undefined),
     retraction: {
       label: 'STX movement',
       summary: (a) => `${a.direction} ${stxOrAsReceived(a.amount, 'short')} (${a.action} from ${orNone(a.sender, 'none')} to ${orNone(a.recipient, 'none')})`,

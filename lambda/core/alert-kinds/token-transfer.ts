@@ -72,6 +72,7 @@ export const tokenTransferKind = {
       }
       return found;
     },
+    summed: (a, field) => (field === 'amount' ? a.amount : undefined),
     retraction: {
       label: 'STX transfer',
       summary: (a) => `${stxOrAsReceived(a.amount, 'short')} from ${a.sender} to ${a.recipient}`,

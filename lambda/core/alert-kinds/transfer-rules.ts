@@ -159,6 +159,7 @@ export const transfersList = {
   name: 'transfers',
   shape,
   entryKeys: keysOf((meta) => ruleObject(null, meta).shape),
+  windowSum: 'amount',
   compile: ({ transfers }): CompiledTransfers =>
     new Map([...groupBy(transfers, (rule) => rule.asset)].map(([asset, rules]) => [asset, rules.map((rule) => compileRule(rule, transfers.indexOf(rule)))] as const)),
   describe: ({ transfers }) =>

@@ -50,3 +50,19 @@ export function toPrintableAscii(text: string): string {
     .replace(/ {2,}/g, ' ')
     .trim();
 }
+
+/** Every control and format character but the line break and tab (which a multi-line message keeps). */
+const HIDDEN_OR_ACTIVE = /[^\P{Cc}\n\t]|\p{Cf}|\p{Cs}/gu;
+
+/**
+ * Text for a terminal or a log line, where a server's error text or an on-chain value could otherwise move
+ * the cursor, recolour or clear the screen (ESC sequences), or reorder what is shown (bidi overrides): each
+ * such character is shown as its escape (`\x1b`, `\u202e`) rather than removed, so the reader sees that it
+ * was there.
+ */
+export function showControlCharacters(text: string): string {
+  return text.replace(HIDDEN_OR_ACTIVE, (ch) => {
+    const code = ch.codePointAt(0)!;
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}

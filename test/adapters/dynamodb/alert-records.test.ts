@@ -197,7 +197,7 @@ describe('alert claims', () => {
       }),
     );
     await expect(store().getAlertRecord(transfer.key)).rejects.toThrow(
-      "Invalid discriminator value. Expected 'pending' | 'sent' | 'retracted' | 'parked';   → at state.",
+      "Invalid discriminator value. Expected 'pending' | 'sent' | 'retracted' | 'parked' | 'held' | 'muted';   → at state.",
     );
   });
 });

@@ -138,7 +138,7 @@ describe('conditions sent', () => {
     expect(dynamo).toHaveReceivedCommandWith(UpdateCommand, {
       TableName,
       Key: { pk: 'NET#mainnet', sk: 'CURSOR' },
-      UpdateExpression: 'SET #height = :height, #hash = :hash, #time = :time, #version = :version, #updatedAt = :updatedAt REMOVE #pending',
+      UpdateExpression: 'SET #height = :height, #hash = :hash, #time = :time, #version = :version, #updatedAt = :updatedAt REMOVE #pending, #windows, #quiet',
       ConditionExpression: 'attribute_not_exists(#version)',
       ExpressionAttributeValues: { ':height': 1, ':hash': '0x01', ':time': 5, ':version': 1, ':updatedAt': new Date(now).toISOString() },
     });
@@ -158,7 +158,7 @@ describe('conditions sent', () => {
     dynamo.on(UpdateCommand).resolves({});
     await store().writeCursor({ height: 2, hash: '0x02', time: 6 }, 7, { releaseLeaseOf: 'run-a' });
     expect(dynamo).toHaveReceivedCommandWith(UpdateCommand, {
-      UpdateExpression: expect.stringMatching(/ REMOVE #pending, #owner, #leaseUntil, #acquiredAt$/),
+      UpdateExpression: expect.stringMatching(/ REMOVE #pending, #windows, #quiet, #owner, #leaseUntil, #acquiredAt$/),
       ConditionExpression: '#version = :expected AND (attribute_not_exists(#owner) OR #owner = :me)',
       ExpressionAttributeValues: expect.objectContaining({ ':expected': 7, ':me': 'run-a' }),
     });
@@ -196,14 +196,14 @@ describe('conditions sent', () => {
     });
   });
 
-  it('claims an alert only if absent, retracted or expired, reading strongly before deciding', async () => {
+  it('claims an alert only if absent, retracted, held, muted or expired, reading strongly before deciding', async () => {
     dynamo.on(PutCommand).rejects(conditionFailed());
     dynamo.on(GetCommand).resolves({ Item: { state: 'sent', expiresAt: nowSec + 1_000 } });
     expect(await store().claimAlert('contract_log:0xcd:2', now, 60_000)).toBe('sent');
     expect(dynamo).toHaveReceivedCommandWith(PutCommand, {
       Item: expect.objectContaining({ pk: 'NET#mainnet#ALERT#contract_log:0xcd:2', sk: 'ALERT', state: 'pending', claimedAt: now }),
-      ConditionExpression: 'attribute_not_exists(pk) OR #state = :retracted OR #expiresAt < :nowSec',
-      ExpressionAttributeValues: { ':retracted': 'retracted', ':nowSec': nowSec },
+      ConditionExpression: 'attribute_not_exists(pk) OR #state = :retracted OR #state = :held OR #state = :muted OR #expiresAt < :nowSec',
+      ExpressionAttributeValues: { ':retracted': 'retracted', ':held': 'held', ':muted': 'muted', ':nowSec': nowSec },
     });
     expect(dynamo).toHaveReceivedCommandWith(GetCommand, { ConsistentRead: true });
   });

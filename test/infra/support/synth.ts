@@ -58,9 +58,12 @@ export function synthStack(context: Record<string, unknown> = {}): Synthesized {
 // Template JSON is untyped by nature; tests index into it freely.
 type TemplateResource = { Properties: Record<string, any>; Metadata?: Record<string, unknown> };
 
-/** The one resource of `type`, with its logical id. */
+/** The watch config store's resources (its bucket, and the seed function with its own role and logs): logical ids `WatchConfig…`. */
+export const isWatchConfigStoreId = (id: string) => id.startsWith('WatchConfig');
+
+/** The one resource of `type` outside the watch config store, with its logical id. */
 export function onlyResource(template: Template, type: string): { id: string; resource: TemplateResource } {
-  const found = Object.entries(template.findResources(type));
+  const found = Object.entries(template.findResources(type)).filter(([id]) => !isWatchConfigStoreId(id));
   if (found.length !== 1) throw new Error(`expected one ${type}, found ${found.length}`);
   const [id, resource] = found[0]!;
   return { id, resource: resource as TemplateResource };

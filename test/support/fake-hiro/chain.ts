@@ -11,6 +11,8 @@ export interface FakeTx {
   sender: string;
   nonce: number;
   feeRate: string;
+  /** Who paid the fee of a sponsored transaction. */
+  sponsor?: string;
   payload: Record<string, unknown>;
   events: FakeEvent[];
 }
@@ -66,6 +68,8 @@ export class FakeChain {
   private readonly statusOverrides = new Map<string, FakeContractStatus | null>();
   private readonly nonces = new Map<string, number>();
   private counter = 0;
+  /** What each address held before the first block: address → asset (`stx` or an asset id) → base units. */
+  readonly genesis = new Map<string, Map<string, bigint>>();
 
   constructor(options: FakeChainOptions = {}) {
     this.seed = options.seed ?? 'stacks-watch';
@@ -151,6 +155,13 @@ export class FakeChain {
     return found && { ...found, canonical: this.isCanonical(found.block) };
   }
 
+  /** What `address` holds of `asset` (`stx` or an asset id) before the first block (the balance route adds the blocks). */
+  setGenesisBalance(address: string, asset: string, amount: bigint | number): void {
+    const held = this.genesis.get(address) ?? new Map<string, bigint>();
+    held.set(asset, BigInt(amount));
+    this.genesis.set(address, held);
+  }
+
   /** Overrides what the status route says of `contractId`; null makes it not found. */
   setContractStatus(contractId: string, status: FakeContractStatus | null): void {
     this.statusOverrides.set(contractId, status);
@@ -177,6 +188,7 @@ export class FakeChain {
       sender: spec.sender,
       nonce,
       feeRate: spec.feeRate ?? '3000',
+      ...(spec.sponsor === undefined ? {} : { sponsor: spec.sponsor }),
       payload: spec.payload,
       events: spec.events,
     };

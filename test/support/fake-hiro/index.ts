@@ -26,3 +26,4 @@ export {
   type LogSpec,
 } from './tx-builders';
 export { VirtualClock } from './virtual-clock';
+export { stxLockEvent } from './balances';

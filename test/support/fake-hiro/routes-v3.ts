@@ -84,7 +84,7 @@ export function renderTxSummary(tx: FakeTx, block: FakeBlock): Record<string, un
   const summary: Record<string, unknown> = {
     tx_id: tx.txId,
     sender: { address: tx.sender, nonce: tx.nonce },
-    sponsor: null,
+    sponsor: tx.sponsor === undefined ? null : { address: tx.sponsor, nonce: 0 },
     fee_rate: tx.feeRate,
     block: { height: block.height, hash: block.hash, index_hash: block.indexBlockHash, time: block.time, tx_index: tx.txIndex },
     bitcoin_block: { height: block.burnBlockHeight, time: block.burnBlockTime },
@@ -134,6 +134,10 @@ export function renderEvent(event: FakeEvent, index: number): { event_index: num
         type: 'nft_asset',
         nft_asset: { type: asset.asset_event_type, asset_identifier: asset.asset_id, ...parties, value: asset.value },
       };
+    case 'stx_lock': {
+      const lock = event.stx_lock_event as { locked_amount: string; unlock_height: number; locked_address: string };
+      return { event_index: index, type: 'stx_lock', stx_lock: { amount: lock.locked_amount, unlock_bitcoin_height: lock.unlock_height, address: lock.locked_address } };
+    }
     default:
       return { event_index: index, type: event.event_type, [event.event_type]: event[event.event_type] ?? {} };
   }

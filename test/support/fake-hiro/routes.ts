@@ -2,6 +2,7 @@
 // including its quirks: 404 for any empty page, 400 for limit > 50, repeated query keys, ETag on the tip.
 import type { IncomingHttpHeaders } from 'node:http';
 import { normalizeHex, type FakeChain } from './chain';
+import { balancesAt, renderBalances } from './balances';
 import { errorBody, renderBlock, renderNodeInfo, renderStatus, renderTx } from './shapes';
 import { v3BlockTransactions, v3TransactionEvents } from './routes-v3';
 import { v3Block, v3Blocks, v3Transaction, type V3BlockShape } from './routes-v3-blocks';
@@ -19,6 +20,7 @@ export const ROUTES = {
   v3Blocks: 'GET /extended/v3/blocks',
   v3Block: 'GET /extended/v3/blocks/{height_or_hash}',
   v3Transaction: 'GET /extended/v3/transactions/{tx_id}',
+  balances: 'GET /extended/v1/address/{principal}/balances',
   unknown: 'unknown',
 } as const;
 
@@ -52,12 +54,14 @@ const V3_BLOCK_TXS_PATH = /^\/extended\/v3\/blocks\/([^/]+)\/transactions$/;
 const V3_TX_EVENTS_PATH = /^\/extended\/v3\/transactions\/([^/]+)\/events$/;
 const V3_BLOCK_PATH = /^\/extended\/v3\/blocks\/([^/]+)$/;
 const V3_TX_PATH = /^\/extended\/v3\/transactions\/([^/]+)$/;
+const BALANCES_PATH = /^\/extended\/v1\/address\/([^/]+)\/balances$/;
 
 /** The deprecated routes stacks-watch reads, with the `Warning` header the API's deprecation plugin adds. */
 export const DEPRECATION_WARNINGS: Readonly<Record<string, string>> = {
   [ROUTES.blockTransactions]: '299 - "Deprecated: use GET /extended/v3/blocks/{height_or_hash}/transactions instead"',
   [ROUTES.txMultiple]: '299 - "Deprecated: use GET /extended/v3/transactions/{tx_id}/events instead"',
   [ROUTES.block]: '299 - "Deprecated: use the v3 block endpoints instead"',
+  [ROUTES.balances]: '299 - "Deprecated: use GET /extended/v3/principals/{principal}/balances/stx, /ft and /nft instead"',
 };
 
 export function routeOf(method: string, path: string): string {
@@ -73,6 +77,7 @@ export function routeOf(method: string, path: string): string {
   if (V3_BLOCK_PATH.test(path)) return ROUTES.v3Block;
   if (V3_TX_PATH.test(path)) return ROUTES.v3Transaction;
   if (BLOCK_PATH.test(path)) return ROUTES.block;
+  if (BALANCES_PATH.test(path)) return ROUTES.balances;
   return ROUTES.unknown;
 }
 
@@ -101,6 +106,8 @@ function serve(chain: FakeChain, request: SeenRequest): FakeAnswer {
       return v3BlockTransactions(findBlock(chain, V3_BLOCK_TXS_PATH.exec(request.path)![1]!), request.query);
     case ROUTES.v3TransactionEvents:
       return v3TransactionEvents(chain, V3_TX_EVENTS_PATH.exec(request.path)![1]!, request.query);
+    case ROUTES.balances:
+      return balances(chain, decodeURIComponent(BALANCES_PATH.exec(request.path)![1]!), request.query);
     default:
       return json(404, errorBody(404, 'Not Found', `Route ${request.method}:${request.path} not found`));
   }
@@ -225,4 +232,12 @@ function validation(message: string): FakeAnswer {
 
 function blockNotFound(): FakeAnswer {
   return json(404, errorBody(404, 'Not Found', 'Block not found'));
+}
+
+/** Balances after block `until_block` (a height; the tip without it), like the API's deprecated v1 route. */
+function balances(chain: FakeChain, principal: string, query: URLSearchParams): FakeAnswer {
+  const until = query.get('until_block');
+  const height = until === null ? chain.height : Number(until);
+  if (!Number.isSafeInteger(height) || height < 0) return json(400, errorBody(400, 'Bad Request', 'until_block must be a block height'));
+  return json(200, renderBalances(balancesAt(chain, principal, height)));
 }

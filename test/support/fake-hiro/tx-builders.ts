@@ -24,6 +24,8 @@ export interface FakeTxSpec {
   /** Assigned per sender at mining when absent. */
   nonce?: number;
   feeRate?: string;
+  /** A sponsored transaction's sponsor, who pays its fee. */
+  sponsor?: string;
   /** The type's payload fields exactly as the API names them, e.g. `{ token_transfer: {...} }`. */
   payload: Record<string, unknown>;
   events: FakeEvent[];

@@ -1,0 +1,106 @@
+// API requests per run with 10 balance rules on the busiest addresses of the generated mainnet-like chain,
+// beside the same runs with no rule and with the "both" config: what balance thresholds cost. The balances
+// are read from the API once per address to start and once per RECONCILE_BLOCKS to reconcile, never per block;
+// the rest of their cost is reading the events of contract calls (any of which may move a watched balance).
+import { RECONCILE_BLOCKS } from '../lambda/core/balance-tracker';
+import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
+import { emptyWatchConfig } from '../lambda/config/watch-config';
+import { FakeChain, ROUTES, fakeAddress } from '../test/support/fake-hiro';
+import { fixed, table } from './markdown';
+import { mineAll, watchConfig, type Workload } from './mainnet-workload';
+import { cycleDeps, runOneCycle, startFakeApi } from './watcher-harness';
+
+/** Blocks a run scans: a one-minute schedule at about 10 Nakamoto blocks a minute. */
+export const BLOCKS_PER_RUN = 10;
+
+export interface BalanceRequestsRow {
+  config: string;
+  runs: number;
+  blocks: number;
+  requestsPerRun: number;
+  balanceReads: number;
+  eventRequestsPerRun: number;
+  byRoute: Record<string, number>;
+}
+
+/** The senders paying the most fees and the addresses receiving the most, five of each: busy balances. */
+function busiest(workload: Workload): { payers: string[]; holders: string[]; token: string } {
+  const fees = new Map<string, number>();
+  for (const txs of workload.blocks) for (const tx of txs) fees.set(tx.sender, (fees.get(tx.sender) ?? 0) + 1);
+  const payers = [...fees].filter(([a]) => a !== fakeAddress('miner')).sort((a, b) => b[1] - a[1]).slice(0, 5).map(([a]) => a);
+  return { payers, holders: workload.watchedAddresses.slice(0, 5), token: `${workload.watchedContracts[0]}::token` };
+}
+
+export function balanceConfig(workload: Workload, startHeight: number): WatchConfig {
+  const { payers, holders, token } = busiest(workload);
+  return {
+    ...emptyWatchConfig('mainnet'),
+    balances: [
+      ...payers.map((address) => ({ address, asset: 'stx', below: '1000000' })),
+      ...holders.map((address, i) => (i % 2 === 0 ? { address, asset: 'stx', below: '1000000' } : { address, asset: token, above: '100000000000' })),
+    ],
+    startHeight,
+    confirmations: 0,
+    maxBlocksPerRun: BLOCKS_PER_RUN,
+  };
+}
+
+async function measure(name: string, workload: Workload, config: (startHeight: number) => WatchConfig): Promise<BalanceRequestsRow> {
+  const chain = new FakeChain({ seed: 'bench-balances' });
+  // Enough of everything they send that no balance the fake computes goes negative (the API's never do).
+  const tokens = new Set(workload.blocks.flat().flatMap((tx) => tx.events.map((e) => (e.asset as { asset_id?: string } | undefined)?.asset_id).filter((id): id is string => id !== undefined)));
+  for (const address of busiest(workload).payers) for (const asset of ['stx', ...tokens]) chain.setGenesisBalance(address, asset, 10n ** 15n);
+  mineAll(chain, workload.blocks);
+  const api = await startFakeApi(chain);
+  try {
+    const deps = cycleDeps(api.client(), { now: Date.now });
+    const watch = { ...config(chain.firstHeight), maxBlocksPerRun: BLOCKS_PER_RUN };
+    let runs = 0;
+    let blocks = 0;
+    for (;;) {
+      const summary = await runOneCycle(deps, watch);
+      runs += 1;
+      blocks += summary.blocksScanned;
+      if (summary.stoppedBecause === 'caught-up') break;
+      if (summary.stoppedBecause !== 'max-blocks') throw new Error(`the ${name} runs stopped: ${summary.stoppedBecause}`);
+    }
+    const counts = api.fake.counts();
+    const events = (counts[ROUTES.txMultiple] ?? 0) + (counts[ROUTES.v3TransactionEvents] ?? 0);
+    return { config: name, runs, blocks, requestsPerRun: api.fake.count() / runs, balanceReads: counts[ROUTES.balances] ?? 0, eventRequestsPerRun: events / runs, byRoute: counts };
+  } finally {
+    await api.server.close();
+  }
+}
+
+export async function measureBalanceRequests(workload: Workload): Promise<BalanceRequestsRow[]> {
+  return [
+    await measure('no rule', workload, (h) => ({ ...emptyWatchConfig('mainnet'), startHeight: h, confirmations: 0, maxBlocksPerRun: BLOCKS_PER_RUN })),
+    await measure('10 balance rules', workload, (h) => balanceConfig(workload, h)),
+    await measure('"both" (transfers and logs)', workload, (h) => watchConfig('both', workload, h)),
+    await measure('"both" and 10 balance rules', workload, (h) => ({ ...watchConfig('both', workload, h), balances: balanceConfig(workload, h).balances })),
+  ];
+}
+
+export function balanceRequestsSection(rows: BalanceRequestsRow[]): string {
+  const first = rows[0]!;
+  return [
+    '### 1c. Requests per run with 10 balance rules',
+    '',
+    `Runs of ${BLOCKS_PER_RUN} blocks (a one-minute schedule) over ${first.blocks} generated blocks, ${first.runs} runs. The 10 rules watch the five busiest fee payers' STX ` +
+      `and five busy recipients (STX and a token). Balance reads: one per address to start and one per ${RECONCILE_BLOCKS} blocks to reconcile, never per block; ` +
+      'the events of contract calls are read because any call may move a watched balance (the "both" config reads them already).',
+    '',
+    table(
+      ['config', 'requests / run', 'event requests / run', 'balance reads (all runs)', 'requests by route'],
+      rows.map((r) => [
+        r.config,
+        fixed(r.requestsPerRun, 2),
+        fixed(r.eventRequestsPerRun, 2),
+        String(r.balanceReads),
+        Object.entries(r.byRoute)
+          .map(([route, count]) => `${route.replace('GET ', '')}: ${count}`)
+          .join('<br>'),
+      ]),
+    ),
+  ].join('\n');
+}

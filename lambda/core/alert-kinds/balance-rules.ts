@@ -1,0 +1,134 @@
+// `balances`: an address's balance of STX (spendable: unlocked) or of a fungible token against a `below` and/or
+// `above` threshold; one `balance_threshold` alert when it crosses, in the block where it crossed, and not
+// again until it has gone back across. The balances themselves are kept by balance-tracker.ts.
+import * as z from '../../zod-mini';
+import { comment, list, noDuplicates, principal, recipientSchema, sameJson, wholeNumber } from '../watch-config/schema-parts';
+import { keysOf, pickRuleMeta, type RuleMetaParts } from '../watch-config/rule-meta-schema';
+import { assetIdProblem } from '../watch-config/stacks-principals';
+import { isUnsafeInteger, TOO_BIG_FOR_A_JSON_NUMBER } from '../watch-config/config-problems';
+import type { Network } from '../domain';
+import { defaultRuleName, ruleMeta } from '../rule-meta';
+import { BalanceTracker, type CompiledBalanceRule } from '../balance-tracker';
+import type { RuleList } from './rule-list';
+import { plural, ruleWords, summarised } from './rule-words';
+import { formatStx } from '../render/stx-amount';
+import { formatTokenAmount } from '../render/token-amount';
+
+const amountMessage = 'must be a whole number of base units (micro-STX for stx), 0 or more: digits in quotes, or a whole number';
+const tooBigForJson = (issue: { input?: unknown }) => (isUnsafeInteger(issue.input) ? TOO_BIG_FOR_A_JSON_NUMBER : amountMessage);
+const amount = () =>
+  z.optional(
+    z.union([z.string().check(z.regex(/^\d+$/, { error: amountMessage })), z.int({ error: tooBigForJson }).check(z.minimum(0, { error: amountMessage }))], {
+      error: amountMessage,
+    }),
+  );
+
+function ruleObject(network: Network | null, meta: RuleMetaParts) {
+  return z.strictObject(
+    {
+      $comment: comment,
+      ...meta.shape,
+      address: recipientSchema(network),
+      asset: principal(
+        (text, net) => (text === 'stx' ? null : text.toLowerCase() === 'stx' ? 'means STX: write "stx" in lower case' : text === '*' ? 'must name one asset: "stx" or an asset id' : assetIdProblem(text, net)),
+        network,
+        '"stx" or an asset id "ADDRESS.contract::token" in quotes',
+      ),
+      below: amount(),
+      above: amount(),
+      decimals: z.optional(wholeNumber(0, 38)),
+      symbol: z.optional(
+        z
+          .string({ error: 'must be the token\'s symbol in quotes, e.g. "sBTC"' })
+          .check(z.regex(/^[\x21-\x7e]{1,20}$/, { error: 'must be 1 to 20 printable characters without spaces, e.g. "sBTC"' })),
+      ),
+    },
+    { error: 'must be an object like {"address": "SP…", "asset": "stx", "below": "50000000"}' },
+  );
+}
+
+function ruleSchema(network: Network | null, meta: RuleMetaParts) {
+  const rule = ruleObject(network, meta).check(
+    z.superRefine((r, ctx) => {
+      if (r.below === undefined && r.above === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'has no threshold: give "below", "above" or both (base units, e.g. "50000000" for 50 STX)' });
+      } else if (r.below !== undefined && r.above !== undefined && BigInt(r.below) > BigInt(r.above)) {
+        ctx.addIssue({ code: 'custom', path: ['below'], message: `must not be more than "above" (${String(r.above)}): a balance cannot be under one and over the other` });
+      }
+    }),
+  );
+  return z.pipe(
+    rule,
+    z.transform(({ $comment: _note, below, above, decimals, symbol, address, asset, ...meta }) => ({
+      address,
+      asset,
+      // Integer strings or JSON integers alike, kept as a string: balances can exceed 2^53.
+      ...(below === undefined ? {} : { below: String(below) }),
+      ...(above === undefined ? {} : { above: String(above) }),
+      ...(decimals === undefined ? {} : { decimals }),
+      ...(symbol === undefined ? {} : { symbol }),
+      ...pickRuleMeta(meta),
+    })),
+  );
+}
+
+/** A balance rule: see docs/rules-and-conditions.md, "Balance thresholds". */
+export type BalanceRule = z.output<ReturnType<typeof ruleSchema>>;
+
+/** What a run holds for `balances`: the rules and the tracker that keeps their balances. */
+export interface CompiledBalances {
+  rules: readonly CompiledBalanceRule[];
+  tracker: BalanceTracker;
+}
+
+function limits(rule: BalanceRule): string {
+  return [rule.below === undefined ? '' : `below ${rule.below}`, rule.above === undefined ? '' : `above ${rule.above}`].filter(Boolean).join(' or ');
+}
+
+function compileRule(rule: BalanceRule): CompiledBalanceRule {
+  const name = ruleMeta(rule, defaultRuleName('balances', `${rule.asset} of ${rule.address} ${limits(rule)}`));
+  return {
+    key: `${name.rule}|${rule.address}|${rule.asset}|${rule.below ?? ''}|${rule.above ?? ''}`,
+    address: rule.address,
+    asset: rule.asset,
+    below: rule.below === undefined ? null : BigInt(rule.below),
+    above: rule.above === undefined ? null : BigInt(rule.above),
+    decimals: rule.decimals ?? null,
+    symbol: rule.symbol ?? null,
+    meta: name,
+    fingerprint: `${rule.address}|${rule.asset}|${rule.below ?? ''}|${rule.above ?? ''}`,
+  };
+}
+
+/** `50000000 base units = 50 STX`, or in the token's units when the rule gives its decimals. */
+export function amountWords(rule: Pick<BalanceRule, 'asset' | 'decimals' | 'symbol'>, value: string): string {
+  if (rule.asset === 'stx') return formatStx(value, 'short');
+  return formatTokenAmount(value, rule.decimals ?? null, rule.symbol ?? null, rule.asset);
+}
+
+function ruleText(rule: BalanceRule): string {
+  const what = rule.asset === 'stx' ? 'spendable STX' : rule.asset;
+  const sides = [rule.below === undefined ? '' : `below ${amountWords(rule, rule.below)}`, rule.above === undefined ? '' : `above ${amountWords(rule, rule.above)}`];
+  return `${what} of ${rule.address} ${sides.filter(Boolean).join(' or ')}`;
+}
+
+const shape = (network: Network | null, meta: RuleMetaParts) => ({
+  balances: list(ruleSchema(network, meta), 'balance rules {"address": ..., "asset": "stx", "below": "50000000"}', noDuplicates(sameJson, 'balances', 'the same rule')),
+});
+
+export const balancesList = {
+  name: 'balances',
+  shape,
+  entryKeys: keysOf((meta) => ruleObject(null, meta).shape),
+  compile: ({ balances }): CompiledBalances => {
+    const rules = balances.map(compileRule);
+    return { rules, tracker: new BalanceTracker(rules) };
+  },
+  describe: ({ balances }) =>
+    balances.length === 0
+      ? '- no balance rules'
+      : [
+          `- balances by ${plural(balances.length, 'balance rule')} (an alert when one crosses, read from the API only to start and reconcile):`,
+          ...summarised(balances.map((r) => `    ${ruleText(r)}${ruleWords(r)}`), 'rule'),
+        ].join('\n'),
+} satisfies RuleList<'balances', ReturnType<typeof shape>, CompiledBalances>;

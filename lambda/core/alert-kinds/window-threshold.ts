@@ -1,0 +1,137 @@
+// `window_threshold`: a window (`windows`) crossed its threshold: at least `count` matches of another rule, or
+// their `sum` at least `atLeast`, within `minutes` of block time. Raised by the window stage
+// (core/window-stage.ts) after the block's other alerts, not by a matcher of its own: it is a chain alert all
+// the same (the block and transaction that crossed it), so that a reorg that undoes the crossing retracts it.
+import type { AlertBase } from './alert-base';
+import { fields, id, networkName, chainRows } from '../render/email-parts';
+import { explorerTxUrl, isoTime } from '../render/chain-text';
+import { formatCount, groupDigits } from '../render/stx-amount';
+import { sanitizeUntrusted } from '../render/untrusted-text';
+import type { ChainKind } from './kind';
+import { windowsList, type CompiledWindows } from './window-rules';
+import { SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
+
+export interface WindowThresholdAlert extends AlertBase {
+  type: 'window_threshold';
+  /** The transaction whose match crossed the threshold, and its block. */
+  tx_id: string;
+  block_height: number;
+  block_hash: string;
+  block_time: number;
+  /** The rule whose matches the window counts (its `name`). */
+  of: string;
+  minutes: number;
+  /** Matches in the window when it crossed. */
+  count: number;
+  /** Their total (decimal string) for a sum window; null for a count window. */
+  sum: string | null;
+  /** `count` or `atLeast`, as a decimal string. */
+  threshold: string;
+  first_block_height: number;
+  last_block_height: number;
+  /** The contributing transactions, the latest 20 at most, oldest first. */
+  tx_ids: string[];
+  /** How many transactions contributed, all of them. */
+  tx_count: number;
+}
+
+/** The window and the match that crossed it: the same crossing on a chain that a reorg rebuilt keeps its key. */
+const key = (window: string, crossingKey: string) => `window_threshold:${window}:${crossingKey}`;
+
+const name = (a: WindowThresholdAlert) => sanitizeUntrusted(a.rule ?? 'window', 60);
+const of = (a: WindowThresholdAlert) => sanitizeUntrusted(a.of, 60);
+const amount = (value: string) => (/^-?\d+$/.test(value) ? groupDigits(BigInt(value)) : sanitizeUntrusted(value, 60));
+
+/** `5 matches` or `sum 1,200,000,000,000 (at least 1,000,000,000,000)`. */
+function reached(a: WindowThresholdAlert): string {
+  if (a.sum === null) return `${formatCount(a.count)} matches (at least ${amount(a.threshold)})`;
+  return `sum ${amount(a.sum)} over ${formatCount(a.count)} matches (at least ${amount(a.threshold)})`;
+}
+
+/** `5 matches` or `sum 1,200,000,000,000`. */
+const headline = (a: WindowThresholdAlert) => (a.sum === null ? `${formatCount(a.count)} matches` : `sum ${amount(a.sum)}`);
+
+const span = (a: WindowThresholdAlert) =>
+  a.first_block_height === a.last_block_height ? `block ${formatCount(a.last_block_height)}` : `blocks ${formatCount(a.first_block_height)}–${formatCount(a.last_block_height)}`;
+
+function txList(a: WindowThresholdAlert): string {
+  const shown = a.tx_ids.map((tx) => `  ${id(tx)}`);
+  const more = a.tx_count - a.tx_ids.length;
+  return [...shown, ...(more > 0 ? [`  … and ${formatCount(more)} earlier`] : [])].join('\n');
+}
+
+export const windowThresholdKind = {
+  type: 'window_threshold',
+  key,
+
+  chain: {
+    reads: { windows: windowsList },
+    needsEvents: () => false,
+    // Windows read the other kinds' alerts, after them (window-stage.ts): nothing to match on the block itself.
+    match: () => [],
+    retraction: {
+      label: 'window crossing',
+      summary: (a) => `"${name(a)}": ${reached(a)} of "${of(a)}" within ${a.minutes} min, ${span(a)}`,
+      carried: () => ({}),
+    },
+  },
+
+  subject: (a) => `${headline(a)} of ${of(a)} in ${a.minutes} min (block ${formatCount(a.block_height)})`,
+
+  email: (a) =>
+    [
+      `The window "${name(a)}" crossed its threshold on ${networkName(a.network)}: ${reached(a)} of the rule "${of(a)}" within ${a.minutes} minutes of block time.`,
+      '',
+      fields([
+        ['Window', name(a)],
+        ['Of rule', of(a)],
+        ['Reached', reached(a)],
+        ['From', `${span(a)} (${a.minutes} minutes of block time)`],
+        ['Transactions', formatCount(a.tx_count)],
+        ...chainRows(a),
+      ]),
+      '',
+      a.tx_ids.length === 1 ? 'The contributing transaction:' : `The contributing transactions${a.tx_count > a.tx_ids.length ? ` (the latest ${a.tx_ids.length})` : ''}:`,
+      txList(a),
+      '',
+      'It alerts again only after the window has fallen below the threshold.',
+    ].join('\n'),
+
+  // Short: the window's name leads it, the explorer link ends it.
+  sms: (a) => `${headline(a)} of ${of(a)} in ${a.minutes} min, blk ${a.block_height}`,
+
+  terminal: (a) => [
+    ['Reached', reached(a)],
+    ['Of rule', of(a)],
+    ['Window', `${a.minutes} min, ${span(a)}, ${formatCount(a.tx_count)} transactions`],
+    ['Crossed', `in block ${formatCount(a.block_height)} at ${isoTime(a.block_time)}`],
+  ],
+  link: (a) => explorerTxUrl(a.tx_id, a.network),
+
+  attributes: () => ({}),
+
+  sample: {
+    type: 'window_threshold',
+    key: key('treasury drain', `stx_transfer:${SAMPLE_TX_ID}:0`),
+    network: 'mainnet',
+    tx_id: SAMPLE_TX_ID,
+    block_height: 182345,
+    block_hash: SAMPLE_BLOCK_HASH,
+    block_time: SAMPLE_BLOCK_TIME,
+    of: 'treasury outflows',
+    minutes: 60,
+    count: 3,
+    sum: '1200000000000',
+    threshold: '1000000000000',
+    first_block_height: 182301,
+    last_block_height: 182345,
+    tx_ids: [
+      '0x6a1e3f9c5b7d2e4a8c0f1b3d5e7a9c2b4d6f8a0c1e3b5d7f9a2c4e6b8d0f1a3c',
+      '0x1f3b5d7e9a2c4f6b8d0e1a3c5f7b9d2e4a6c8f0b1d3e5a7c9f2b4d6e8a0c1f3b',
+      SAMPLE_TX_ID,
+    ],
+    tx_count: 3,
+    rule: 'treasury drain',
+    severity: 'critical',
+  },
+} satisfies ChainKind<WindowThresholdAlert, { windows: CompiledWindows }>;

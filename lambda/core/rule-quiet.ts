@@ -1,0 +1,153 @@
+// Cooldowns and mutes on any rule (`cooldownMinutes`, `mutedUntil`): between matching a block and delivering
+// its alerts, each alert is sent, held by its rule's cooldown, or muted. Pure: the decision is a function of
+// the rules, the block (its height and time) and the state the previous block left (quiet-state.ts), so a
+// rescan after a crash, a reorg's rescan and `--replay` decide every alert the same way.
+//
+// Time is the block's time, not the clock's: "30 minutes" is 30 minutes of chain, so a catch-up after an
+// outage holds what a live run would have held, and `--replay` gives the same answer. Near the tip the two
+// differ by the few seconds a block takes to be scanned (docs/rules-and-conditions.md says why).
+import type { ChainAlert } from './alert-kinds/alert';
+import { chainKindOf } from './alert-kinds/chain-kinds';
+import type { EndedCooldown } from './alert-kinds/cooldown-summary';
+import type { CooldownTally, MuteTally, QuietRecordState, QuietState, QuietTally } from './quiet-state';
+import { SEVERITIES, type RuleMeta, type RuleQuiet } from './rule-meta';
+
+/** How many held matches a summary and `--status` name; the rest are counted. */
+export const QUIET_LISTED = 5;
+/** A mute's tally stays this long after the mute ends (block time), for `--status`. */
+export const MUTE_TALLY_KEPT_SECONDS = 86_400;
+
+/** Each rule's cooldown and mute, by the rule name its alerts carry. */
+export type RulePolicies = ReadonlyMap<string, RuleQuiet>;
+
+/** An alert that was not sent, and what its record says about it. */
+export interface QuietedAlert {
+  alert: ChainAlert;
+  state: QuietRecordState;
+  reason: string;
+}
+
+export interface QuietDecision {
+  /** Alerts to deliver, in chain order. */
+  send: ChainAlert[];
+  /** Alerts held by a cooldown or muted: recorded, never sent. */
+  quieted: QuietedAlert[];
+  /** Cooldowns this block's time ended that held something: one summary each, before the block's alerts. */
+  ended: EndedCooldown[];
+  /** The state after this block (undefined: nothing held, nothing running). */
+  state: QuietState | undefined;
+}
+
+function isRuleMeta(value: object): value is RuleMeta {
+  const meta = value as Partial<RuleMeta>;
+  return typeof meta.rule === 'string' && (SEVERITIES as readonly unknown[]).includes(meta.severity);
+}
+
+/**
+ * Every rule's cooldown and mute in the compiled rules (any list: it looks for rule metadata wherever a list
+ * keeps it). Rules sharing a name share one cooldown and one mute: the longest and the latest.
+ */
+export function rulePolicies(compiled: unknown): RulePolicies {
+  const policies = new Map<string, RuleQuiet>();
+  const visit = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null || value instanceof Set) return;
+    if (value instanceof Map) return value.forEach(visit);
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (isRuleMeta(value)) {
+      if (value.quiet) policies.set(value.rule, merged(policies.get(value.rule), value.quiet));
+      return;
+    }
+    Object.values(value).forEach(visit);
+  };
+  visit(compiled);
+  return policies;
+}
+
+function merged(a: RuleQuiet | undefined, b: RuleQuiet): RuleQuiet {
+  const most = (x: number | undefined, y: number | undefined) => (x === undefined ? y : y === undefined ? x : Math.max(x, y));
+  const cooldownMinutes = most(a?.cooldownMinutes, b.cooldownMinutes);
+  const mutedUntil = most(a?.mutedUntil, b.mutedUntil);
+  return { ...(cooldownMinutes !== undefined ? { cooldownMinutes } : {}), ...(mutedUntil !== undefined ? { mutedUntil } : {}) };
+}
+
+/** Unix seconds as ISO-8601. */
+export const isoTime = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+
+/** Decides the block's alerts: see the module comment. `at` is the block's height and time (Unix seconds). */
+export function quietBlock(
+  previous: QuietState | undefined,
+  at: { height: number; time: number },
+  alerts: readonly ChainAlert[],
+  policies: RulePolicies,
+): QuietDecision {
+  if (policies.size === 0 && previous === undefined) return { send: [...alerts], quieted: [], ended: [], state: undefined };
+  const state: QuietState = previous ? structuredClone(previous) : { throughHeight: 0, cooldowns: [], mutes: [] };
+  // A reorg's rescan decides heights already counted again, without counting them twice.
+  const counts = at.height > state.throughHeight;
+  const ended = endCooldowns(state, at, policies);
+  state.mutes = state.mutes.filter((m) => policies.get(m.rule)?.mutedUntil === m.until && at.time < m.until + MUTE_TALLY_KEPT_SECONDS);
+  const send: ChainAlert[] = [];
+  const quieted: QuietedAlert[] = [];
+  for (const alert of alerts) {
+    const rule = alert.rule ?? '';
+    const policy = policies.get(rule);
+    if (policy?.mutedUntil !== undefined && at.time < policy.mutedUntil) {
+      if (counts) tally(muteTally(state, alert, policy.mutedUntil), alert);
+      quieted.push({ alert, state: 'muted', reason: `rule "${rule}" is muted until ${isoTime(policy.mutedUntil)} (block time)` });
+      continue;
+    }
+    const cooldown = state.cooldowns.find((c) => c.rule === rule);
+    if (cooldown && cooldown.startedBy !== alert.key) {
+      if (counts) tally(cooldown, alert);
+      const reason = `held by rule "${rule}"'s ${cooldown.minutes}-minute cooldown until ${isoTime(cooldown.until)} (block time); counted in cooldown_summary:${cooldown.startedBy}`;
+      quieted.push({ alert, state: 'held', reason });
+      continue;
+    }
+    send.push(alert);
+    if (!cooldown && policy?.cooldownMinutes !== undefined) state.cooldowns.push(startCooldown(alert, at.time, policy.cooldownMinutes));
+  }
+  state.throughHeight = Math.max(state.throughHeight, at.height);
+  const idle = state.cooldowns.length === 0 && state.mutes.length === 0;
+  return { send, quieted, ended, state: idle ? undefined : state };
+}
+
+/** Takes out the cooldowns the block's time has reached (or whose rule lost its cooldown); those that held something are summed up. */
+function endCooldowns(state: QuietState, at: { height: number; time: number }, policies: RulePolicies): EndedCooldown[] {
+  const over = (c: CooldownTally) => at.time >= c.until || policies.get(c.rule)?.cooldownMinutes === undefined;
+  const ended = state.cooldowns.filter(over);
+  state.cooldowns = state.cooldowns.filter((c) => !over(c));
+  return ended.filter((c) => c.held > 0).map((tally) => ({ tally, endedAtHeight: at.height }));
+}
+
+function startCooldown(alert: ChainAlert, time: number, minutes: number): CooldownTally {
+  return {
+    rule: alert.rule ?? '',
+    severity: alert.severity ?? 'warning',
+    startedBy: alert.key,
+    startedAt: time,
+    until: time + minutes * 60,
+    minutes,
+    held: 0,
+    first: [],
+    fromHeight: null,
+    toHeight: null,
+    carried: chainKindOf(alert).chain.retraction.carried(alert),
+  };
+}
+
+function muteTally(state: QuietState, alert: ChainAlert, until: number): MuteTally {
+  const rule = alert.rule ?? '';
+  let found = state.mutes.find((m) => m.rule === rule && m.until === until);
+  if (!found) {
+    found = { rule, severity: alert.severity ?? 'warning', until, held: 0, first: [], fromHeight: null, toHeight: null };
+    state.mutes.push(found);
+  }
+  return found;
+}
+
+function tally(t: QuietTally, alert: ChainAlert): void {
+  t.held += 1;
+  if (t.first.length < QUIET_LISTED) t.first.push({ key: alert.key, tx_id: alert.tx_id, block_height: alert.block_height });
+  t.fromHeight = t.fromHeight === null ? alert.block_height : Math.min(t.fromHeight, alert.block_height);
+  t.toHeight = t.toHeight === null ? alert.block_height : Math.max(t.toHeight, alert.block_height);
+}

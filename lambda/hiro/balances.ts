@@ -1,0 +1,26 @@
+// What an address holds at a block, through `GET /extended/v1/address/{principal}/balances?until_block=H`:
+// the only balance route that answers for a past block (the v2 and v3 ones read at the tip), which a balance
+// rule needs to start from exactly the block it then follows event by event (docs/rules-and-conditions.md).
+import type { PrincipalBalances } from '../core/domain';
+import type { HiroHttp } from './http';
+import { principalBalancesSchema } from './schemas';
+
+export const BALANCES_ROUTE = 'GET /extended/v1/address/{principal}/balances';
+
+export async function readBalances(http: HiroHttp, principal: string, atHeight: number): Promise<PrincipalBalances> {
+  const body = await http.getBody(
+    {
+      route: BALANCES_ROUTE,
+      path: `/extended/v1/address/${encodeURIComponent(principal)}/balances`,
+      query: [['until_block', atHeight]],
+    },
+    principalBalancesSchema,
+  );
+  const locked = BigInt(body.stx.locked);
+  return {
+    stxTotal: BigInt(body.stx.balance),
+    stxLocked: locked,
+    unlockBurnHeight: locked > 0n && body.stx.burnchain_unlock_height ? body.stx.burnchain_unlock_height : null,
+    fts: new Map(Object.entries(body.fungible_tokens).map(([assetId, entry]) => [assetId, BigInt(entry.balance)])),
+  };
+}

@@ -1,0 +1,177 @@
+// `npm run config`: against a local S3 (a real HTTP server speaking its API) and CloudFormation mocked at the
+// SDK client, from validate to rollback, and each missing piece named.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { S3Client } from '@aws-sdk/client-s3';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runConfigCommand } from '../../scripts/config';
+import { fakeAddress, fakeContractId } from '../support/fake-hiro';
+import { startFakeS3, type FakeS3 } from '../support/fake-s3';
+
+const BUCKET = 'stackswatch-watchconfigbucket-1a2b3c';
+const cloudFormation = mockClient(CloudFormationClient);
+const alice = fakeAddress('alice');
+const bob = fakeAddress('bob');
+const vault = fakeContractId('vault');
+
+describe('npm run config', () => {
+  let s3: FakeS3;
+  let dir: string;
+  let out: string[];
+  let err: string[];
+  const clients: S3Client[] = [];
+  const run = (...argv: string[]) =>
+    runConfigCommand(argv, {
+      s3: () => {
+        const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+        clients.push(client);
+        return client;
+      },
+      cloudFormation: () => new CloudFormationClient({ region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+      out: (line) => out.push(line),
+      err: (line) => err.push(line),
+      cwd: dir,
+      env: {},
+    });
+  const write = (name: string, config: unknown) => writeFileSync(join(dir, name), JSON.stringify(config, null, 2));
+  const live = () => JSON.parse(s3.versions(BUCKET, 'watch.json').at(-1)!.body.toString()) as Record<string, unknown>;
+
+  beforeAll(async () => {
+    s3 = await startFakeS3();
+    dir = mkdtempSync(join(tmpdir(), 'stacks-watch-config-'));
+  });
+  afterAll(async () => {
+    for (const client of clients) client.destroy();
+    await s3.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    out = [];
+    err = [];
+    s3.failWith(undefined);
+    cloudFormation.reset();
+    cloudFormation.on(DescribeStacksCommand, { StackName: 'StacksWatch' }).resolves({
+      Stacks: [
+        {
+          StackName: 'StacksWatch',
+          CreationTime: new Date(),
+          StackStatus: 'UPDATE_COMPLETE',
+          Outputs: [
+            { OutputKey: 'WatchConfigBucketName', OutputValue: BUCKET },
+            { OutputKey: 'WatchConfigKey', OutputValue: 'watch.json' },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('validates a file with the watcher\'s validator: every problem with its path, exit 2', async () => {
+    write('bad.json', { network: 'mainnet', addresses: ['SP000'], transfers: [{ asset: 'STX', to: [alice] }] });
+    expect(await run('validate', 'bad.json')).toBe(2);
+    expect(err.join('\n')).toMatch(/2 problems[^]*\$\.addresses\[0\][^]*\$\.transfers\[0\]\.asset/);
+    write('watch.json', { network: 'mainnet', addresses: [alice], startHeight: 100 });
+    expect(await run('validate')).toBe(0);
+    expect(out).toEqual([`${join(dir, 'watch.json')}: valid (mainnet; 1 addresses)`]);
+  });
+
+  it('pushes a valid file as a new version and prints it, and refuses an invalid one before it is stored', async () => {
+    expect(await run('push')).toBe(0);
+    const first = s3.versions(BUCKET, 'watch.json')[0]!;
+    expect(out[0]).toContain(`as version ${first.versionId}`);
+    write('bad.json', { network: 'mainnet', addresses: ['SP000'] });
+    expect(await run('push', 'bad.json')).toBe(2);
+    expect(s3.versions(BUCKET, 'watch.json')).toHaveLength(1);
+    expect(await run('push')).toBe(0);
+    expect(out.at(-1)).toBe(`nothing to push: ${join(dir, 'watch.json')} is the live version ${first.versionId}`);
+  });
+
+  it('says in words what a file changes against the live version: rules by name, addresses by count', async () => {
+    write('next.json', {
+      network: 'mainnet',
+      addresses: [alice, bob],
+      contractLogs: [{ name: 'Vault prints', contractId: vault }],
+      startHeight: 100,
+      confirmations: 2,
+    });
+    expect(await run('diff', 'next.json')).toBe(0);
+    expect(out.slice(1)).toEqual([
+      `  addresses: 1 entry added (${bob})`,
+      '  contractLogs: rule added: "Vault prints"',
+      '  confirmations: set to 2',
+    ]);
+    expect(await run('push', 'next.json')).toBe(0);
+    write('renamed.json', { network: 'mainnet', addresses: [alice], contractLogs: [{ name: 'Vault prints', contractId: vault, contains: 'withdraw' }], startHeight: 100 });
+    out = [];
+    await run('diff', 'renamed.json');
+    expect(out.slice(1)).toEqual([`  addresses: 1 entry removed (${bob})`, '  contractLogs: rule changed: "Vault prints"', '  confirmations: removed (was 2)']);
+  });
+
+  it('refuses a push that changes network or startHeight, as the watcher would, and stores nothing', async () => {
+    const before = s3.versions(BUCKET, 'watch.json').length;
+    write('moved.json', { ...live(), startHeight: 5 });
+    expect(await run('push', 'moved.json')).toBe(2);
+    expect(err.join('\n')).toMatch(/was not pushed: the watcher would refuse it[^]*\$\.startHeight: startHeight was 100/);
+    expect(s3.versions(BUCKET, 'watch.json')).toHaveLength(before);
+  });
+
+  it('lists the history newest first, and rolls back by copying an earlier version as the new live one', async () => {
+    const [first, second] = s3.versions(BUCKET, 'watch.json');
+    expect(await run('history')).toBe(0);
+    expect(out[0]).toMatch(new RegExp(`^${second!.versionId} .* \\(live\\)$`));
+    expect(out[1]).toMatch(new RegExp(`^${first!.versionId} `));
+    out = [];
+    expect(await run('rollback', first!.versionId)).toBe(0);
+    const versions = s3.versions(BUCKET, 'watch.json');
+    expect(versions).toHaveLength(3);
+    expect(versions[2]!.body.toString()).toBe(first!.body.toString());
+    expect(out[0]).toBe(`restored version ${first!.versionId} as the new live version ${versions[2]!.versionId} (was ${second!.versionId}); the watcher uses it from its next run`);
+  });
+
+  it('compares against a live version that is not JSON as if it were empty, instead of failing', async () => {
+    s3.put(BUCKET, 'watch.json', '{ "network": "mainnet", oops');
+    write('fixed.json', { network: 'mainnet', addresses: [alice], startHeight: 100 });
+    expect(await run('diff', 'fixed.json')).toBe(0);
+    expect(out.slice(1)).toContain('  addresses: 1 entry added (' + alice + ')');
+    expect(await run('push', 'fixed.json')).toBe(0);
+  });
+
+  it('writes a starter config from flags, valid by construction, and refuses a mistyped address', async () => {
+    expect(await run('init', '--address', alice, '--contract', vault, '--out', 'starter.json')).toBe(0);
+    const starter = JSON.parse(readFileSync(join(dir, 'starter.json'), 'utf8')) as Record<string, unknown>;
+    expect(starter).toMatchObject({
+      network: 'mainnet',
+      contracts: [vault],
+      transfers: [expect.objectContaining({ asset: '*', to: [alice] }), expect.objectContaining({ asset: '*', from: [alice] })],
+      contractLogs: [expect.objectContaining({ contractId: vault })],
+      calls: [expect.objectContaining({ contractId: vault, status: 'failed' })],
+    });
+    expect(await run('validate', 'starter.json')).toBe(0);
+    expect(await run('init', '--address', `${alice.slice(0, -1)}X`, '--out', 'typo.json')).toBe(2);
+    expect(err.at(-1)).toMatch(/is not a valid Stacks address/);
+    expect(await run('init', '--network', 'testnet', '--out', 'starter.json')).toBe(1);
+    expect(err.at(-1)).toMatch(/exists: pass --force/);
+  });
+
+  it('names what is missing: the stack, its output, the credentials, the permission', async () => {
+    cloudFormation.on(DescribeStacksCommand, { StackName: 'Other' }).rejects(Object.assign(new Error('Stack with id Other does not exist'), { name: 'ValidationError' }));
+    expect(await run('history', '-c', 'stackName=Other')).toBe(1);
+    expect(err.at(-1)).toMatch(/^no stack named Other in us-east-1: deploy it first/);
+
+    cloudFormation.on(DescribeStacksCommand, { StackName: 'Old' }).resolves({ Stacks: [{ StackName: 'Old', CreationTime: new Date(), StackStatus: 'CREATE_COMPLETE', Outputs: [] }] });
+    expect(await run('history', '-c', 'stackName=Old')).toBe(1);
+    expect(err.at(-1)).toMatch(/the stack Old has no WatchConfigBucketName output/);
+
+    cloudFormation.on(DescribeStacksCommand, { StackName: 'StacksWatch' }).rejects(Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' }));
+    expect(await run('history')).toBe(1);
+    expect(err.at(-1)).toMatch(/^no AWS credentials found/);
+
+    cloudFormation.reset();
+    cloudFormation.on(DescribeStacksCommand).resolves({ Stacks: [{ StackName: 'StacksWatch', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: [{ OutputKey: 'WatchConfigBucketName', OutputValue: BUCKET }] }] });
+    s3.failWith(403, 'AccessDenied');
+    expect(await run('push')).toBe(1);
+    expect(err.at(-1)).toMatch(/^no permission to read s3:\/\/.*\/watch.json/);
+  });
+});

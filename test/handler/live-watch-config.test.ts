@@ -1,0 +1,175 @@
+// The Lambda handler reading its watch config from the versioned store between invocations: the handler on
+// dynalite, the config on a local S3 stand-in (reached through AWS_ENDPOINT_URL_S3), SNS mocked at the client.
+import { PublishBatchCommand, PublishCommand, SNSClient, type PublishBatchRequestEntry, type PublishCommandInput } from '@aws-sdk/client-sns';
+import type { Context } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CycleSummary } from '../../lambda/core/cycle-types';
+import { contractCall, createFakeHiro, fakeAddress, fakeContractId, transfer, type RunningFakeHiro } from '../support/fake-hiro';
+import { startDynalite, type LocalDynamo } from '../support/dynalite';
+import { startFakeS3, type FakeS3 } from '../support/fake-s3';
+import { captureOutput, lambdaContext } from '../support/lambda-invocation';
+
+const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-alerts';
+const OPS_TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-ops';
+const BUCKET = 'stacks-watch-config';
+const KEY = 'watch.json';
+const alice = fakeAddress('alice');
+const vault = fakeContractId('vault');
+const ENV_KEYS = ['TABLE_NAME', 'TOPIC_ARN', 'OPS_TOPIC_ARN', 'STACKS_API_URL', 'STACKS_API_RPM', 'WATCH_CONFIG_BUCKET', 'WATCH_CONFIG_KEY', 'AWS_ENDPOINT_URL_DYNAMODB', 'AWS_ENDPOINT_URL_S3'];
+
+const sns = mockClient(SNSClient);
+const base = { network: 'mainnet', addresses: [alice], startHeight: 2 };
+
+describe('the handler reading a new watch config version between two invocations', () => {
+  const fake = createFakeHiro();
+  let server: RunningFakeHiro;
+  let dynamo: LocalDynamo;
+  let s3: FakeS3;
+  let output: string[];
+  let published: PublishBatchRequestEntry[] = [];
+  let notices: PublishCommandInput[] = [];
+  let handler: (event: unknown, context: Context) => Promise<CycleSummary>;
+  const push = (config: unknown) => s3.put(BUCKET, KEY, typeof config === 'string' ? config : JSON.stringify(config));
+  const freshHandler = async () => {
+    vi.resetModules();
+    ({ handler } = (await import('../../lambda/handler')) as unknown as { handler: typeof handler });
+  };
+  const alertKeys = () => published.map((e) => (JSON.parse(JSON.parse(e.Message!).default) as { key: string }).key);
+  const runLines = (runId: string) =>
+    output
+      .join('')
+      .split('\n')
+      .filter((l) => l.trim().startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.runId === runId);
+  const s3Requests = () => s3.requests.filter((r) => r.method === 'GET');
+
+  beforeAll(async () => {
+    server = await fake.start();
+    dynamo = await startDynalite({ tableName: 'stacks-watch-live-config' });
+    s3 = await startFakeS3();
+    fake.chain.mine([]);
+    fake.chain.mine([]);
+    Object.assign(process.env, {
+      TABLE_NAME: dynamo.tableName,
+      TOPIC_ARN,
+      OPS_TOPIC_ARN,
+      STACKS_API_URL: server.url,
+      STACKS_API_RPM: '100000',
+      WATCH_CONFIG_BUCKET: BUCKET,
+      WATCH_CONFIG_KEY: KEY,
+      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+      AWS_ENDPOINT_URL_S3: s3.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    });
+    delete process.env.WATCH_CONFIG;
+    await freshHandler();
+  });
+  afterAll(async () => {
+    await server?.close();
+    await dynamo?.close();
+    await s3?.close();
+    for (const key of ENV_KEYS) delete process.env[key];
+  });
+  beforeEach(() => {
+    sns.reset();
+    published = [];
+    notices = [];
+    sns.on(PublishBatchCommand).callsFake((input: { PublishBatchRequestEntries: PublishBatchRequestEntry[] }) => {
+      published.push(...input.PublishBatchRequestEntries);
+      return { Successful: input.PublishBatchRequestEntries.map((e) => ({ Id: e.Id, MessageId: `m-${e.Id}` })), Failed: [] };
+    });
+    sns.on(PublishCommand).callsFake((input: PublishCommandInput) => {
+      notices.push(input);
+      return { MessageId: `ops-${notices.length}` };
+    });
+    output = captureOutput();
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('runs on the first version, and a quiet run reads the store with one conditional request answered 304', async () => {
+    const v1 = push(base);
+    const b3 = fake.chain.mine([transfer({ to: alice, amount: 1_000 })]);
+    await handler({}, lambdaContext('run-1'));
+    expect(alertKeys()).toEqual([`token_transfer:${b3.txs[0]!.txId}`]);
+    expect(runLines('run-1').find((l) => l.message === 'invocation done')).toMatchObject({ watchConfigVersion: v1.versionId });
+
+    const before = s3Requests().length;
+    await handler({}, lambdaContext('run-quiet'));
+    expect(s3Requests().slice(before)).toEqual([expect.objectContaining({ status: 304 })]);
+  });
+
+  it('takes a rule added into use on the next run, from the cursor on', async () => {
+    const b4 = fake.chain.mine([contractCall({ contractId: vault, logs: ['before the rule'] })]);
+    await handler({}, lambdaContext('run-2'));
+    const v2 = push({ ...base, contractLogs: [{ contractId: vault }] });
+    const b5 = fake.chain.mine([contractCall({ contractId: vault, logs: ['after the rule'] })]);
+    await handler({}, lambdaContext('run-3'));
+    // No backfill: the print of block 4, scanned under the old version, is not alerted.
+    expect(alertKeys()).toEqual([`contract_log:${b5.txs[0]!.txId}:0`]);
+    expect(b4.height).toBe(b5.height - 1);
+    expect(runLines('run-3').find((l) => l.message === 'invocation done')).toMatchObject({ watchConfigVersion: v2.versionId });
+  });
+
+  it('refuses a bad version, tells the ops topic once with every problem and its path, and keeps the last good one running', async () => {
+    const good = s3.versions(BUCKET, KEY).at(-1)!;
+    const bad = push({ ...base, contractLogs: [{ contractId: vault }], addresses: ['SP000'], transfers: [{ asset: 'STX' }] });
+    const b6 = fake.chain.mine([contractCall({ contractId: vault, logs: ['still watched'] })]);
+    await handler({}, lambdaContext('run-bad-1'));
+    expect(alertKeys()).toEqual([`contract_log:${b6.txs[0]!.txId}:0`]);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ TopicArn: OPS_TOPIC_ARN, Subject: expect.stringContaining(good.versionId) });
+    expect(notices[0]!.Message).toContain(bad.versionId);
+    expect(notices[0]!.Message).toMatch(/\$\.addresses\[0\]/);
+    expect(notices[0]!.Message).toMatch(/\$\.transfers\[0\]\.asset/);
+
+    await handler({}, lambdaContext('run-bad-2'));
+    expect(notices).toHaveLength(1); // once per bad version
+    const done = runLines('run-bad-2').find((l) => l.message === 'invocation done')!;
+    expect(done).toMatchObject({ watchConfigVersion: good.versionId, watchConfigRejected: { versionId: bad.versionId } });
+  });
+
+  it('keeps the refusal across a cold start: no second notice, no download, the last good version from the memo', async () => {
+    await freshHandler();
+    const before = s3Requests().length;
+    const b7 = fake.chain.mine([contractCall({ contractId: vault, logs: ['after a cold start'] })]);
+    await handler({}, lambdaContext('run-cold'));
+    expect(notices).toEqual([]);
+    expect(s3Requests().slice(before)).toEqual([expect.objectContaining({ status: 304 })]);
+    expect(alertKeys()).toEqual([`contract_log:${b7.txs[0]!.txId}:0`]);
+    expect(runLines('run-cold').find((l) => l.message === 'invocation done')).toMatchObject({ watchConfigRejected: { problems: expect.any(Array) } });
+  });
+
+  it('refuses a changed network or startHeight with a clear message, and takes the next good version', async () => {
+    push({ ...base, contractLogs: [{ contractId: vault }], startHeight: 1 });
+    await handler({}, lambdaContext('run-start-height'));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.Message).toMatch(/\$\.startHeight: startHeight was 2: .*--replay/);
+
+    const fixed = push({ ...base, contractLogs: [{ contractId: vault }], contracts: [vault] });
+    await handler({}, lambdaContext('run-fixed'));
+    const done = runLines('run-fixed').find((l) => l.message === 'invocation done')!;
+    expect(done.watchConfigVersion).toBe(fixed.versionId);
+    expect(done.watchConfigRejected).toBeUndefined();
+    // A contract added to `contracts` gets its first-observation alert.
+    expect(alertKeys()).toContain(`contract_status:${vault}:1`);
+  });
+
+  it('lets WATCH_CONFIG override the store (tests, emergencies): the store is not read', async () => {
+    process.env.WATCH_CONFIG = JSON.stringify({ ...base, contracts: [vault] });
+    try {
+      await freshHandler();
+      const before = s3.requests.length;
+      await handler({}, lambdaContext('run-override'));
+      expect(s3.requests.length).toBe(before);
+      expect(runLines('run-override').find((l) => l.message === 'invocation done')).toMatchObject({ watchConfigVersion: 'WATCH_CONFIG' });
+    } finally {
+      delete process.env.WATCH_CONFIG;
+    }
+  });
+});

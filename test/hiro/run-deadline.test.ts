@@ -1,0 +1,35 @@
+// No wait of the client outlives the run: a Retry-After (or a rate-limit reset, or a backoff) that would end
+// past the caller's deadline fails the request at once with ApiBackoffError, which ends the run cleanly,
+// instead of sleeping past the deadline or the Lambda's timeout.
+import { describe, expect, it } from 'vitest';
+import { ApiBackoffError } from '../../lambda/core/api-backoff';
+import { coinbase, ROUTES } from '../support/fake-hiro';
+import { rejectionOf, startHarness } from './harness';
+
+describe('a wait past the run deadline', () => {
+  it('fails at once with how long the API asked and how long the run had, sleeping not at all', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine([coinbase()]);
+    h.fake.faults.once({ status: 429, headers: { 'retry-after': '120' } }, ROUTES.tip);
+    const deadline = h.clock.now() + 30_000;
+
+    const error = await rejectionOf(h.client({ deadline: () => deadline }).getTip());
+
+    expect(error).toBeInstanceOf(ApiBackoffError);
+    expect(error.message).toContain('the API asked to wait 60 s, more than the 30 s this run has left');
+    expect(h.clock.now()).toBeLessThan(deadline);
+    expect(h.clock.sleeps.every((ms) => ms <= 30_000)).toBe(true);
+  });
+
+  it('waits and retries as before when the wait fits in the run', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine([coinbase()]);
+    h.fake.faults.once({ status: 503, headers: { 'retry-after': '5' } }, ROUTES.tip);
+    const deadline = h.clock.now() + 30_000;
+
+    const tip = await h.client({ deadline: () => deadline }).getTip();
+
+    expect(tip?.height).toBe(1);
+    expect(h.clock.sleeps).toContain(5_000);
+  });
+});

@@ -1,0 +1,144 @@
+// The committed settings file: every synth reads it, so a plain `npx cdk deploy` keeps its subscribers; -c
+// overrides one value for one deploy; a deploy that would drop a subscriber it lists is refused unless meant.
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { DeploySettingsError } from '../../infra/settings/deploy-settings';
+import { DEPLOY_SCHEMA_PATH, deploySchemaText } from '../../scripts/deploy-schema';
+import { fixture, REPO_ROOT, synthStack } from './support/synth';
+
+const withFile = (name: string, context: Record<string, unknown> = {}) => synthStack({ settingsFile: fixture(name), ...context });
+
+/** Every SNS subscription of the template as `protocol endpoint`, sorted. */
+function subscriptions(template: Template): string[] {
+  return Object.values(template.findResources('AWS::SNS::Subscription'))
+    .map((resource) => (resource as { Properties: { Protocol: string; Endpoint: unknown } }).Properties)
+    .filter(({ Protocol }) => Protocol !== 'lambda')
+    .map(({ Protocol, Endpoint }) => `${Protocol} ${String(Endpoint)}`)
+    .sort();
+}
+
+function problemsOf(run: () => unknown): string[] {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof DeploySettingsError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected the settings to be refused');
+}
+
+const FILE_SUBSCRIBERS = [
+  'email cto@example.com',
+  'email ops@example.com',
+  'email team@example.com',
+  'https https://hooks.example.com/stacks',
+  'sms +14155550123',
+];
+
+describe('the deploy settings file', () => {
+  it('gives a synth without -c every subscriber it lists, and its other settings', () => {
+    const { template } = withFile('deploy-subscribers.json');
+    expect(subscriptions(template)).toEqual(FILE_SUBSCRIBERS);
+    template.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'rate(5 minutes)' });
+  });
+
+  it('lets -c override one value for one deploy and keeps the rest from the file', () => {
+    const { template } = withFile('deploy-subscribers.json', { scheduleMinutes: '10' });
+    template.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'rate(10 minutes)' });
+    expect(subscriptions(template)).toEqual(FILE_SUBSCRIBERS);
+  });
+
+  it('lets -c add a subscriber to the file\'s list', () => {
+    const { template } = withFile('deploy-subscribers.json', { alertEmails: 'team@example.com,cto@example.com,new@example.com' });
+    expect(subscriptions(template)).toEqual([...FILE_SUBSCRIBERS, 'email new@example.com'].sort());
+  });
+
+  it('refuses a synth with fewer subscribers than the file, naming who would be dropped and the -c that did it', () => {
+    const problems = problemsOf(() => withFile('deploy-subscribers.json', { alertEmails: 'team@example.com' }));
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^this deploy would unsubscribe 1 of the 5 subscribers .*deploy-subscribers\.json lists \(cto@example\.com \(email\)\): -c alertEmails replaces .* -c allowFewerSubscribers=true to remove them on purpose$/,
+      ),
+    ]);
+  });
+
+  it('counts the operations list and phones too', () => {
+    const problems = problemsOf(() => withFile('deploy-subscribers.json', { opsEmails: '[]', alertPhoneNumbers: '[]' }));
+    expect(problems[0]).toMatch(/unsubscribe 2 of the 5 .*\(\+14155550123 \(sms\), ops@example\.com \(operations email\)\): -c alertPhoneNumbers, -c opsEmails replaces/);
+  });
+
+  it('drops subscribers when -c allowFewerSubscribers=true says it is meant', () => {
+    const { template } = withFile('deploy-subscribers.json', { alertEmails: 'team@example.com', allowFewerSubscribers: 'true' });
+    expect(subscriptions(template)).toEqual(FILE_SUBSCRIBERS.filter((s) => s !== 'email cto@example.com'));
+  });
+
+  it('names every problem of a bad file by its JSON path in the file, an unknown key with the one meant', () => {
+    const problems = problemsOf(() => withFile('deploy-bad.json'));
+    const source = fixture('deploy-bad.json');
+    expect(problems).toEqual([
+      `${source} at $.scheduleMinute: is not a setting; did you mean scheduleMinutes?`,
+      `${source} at $.alertEmails[1]: "not-an-address" is not an email address`,
+      expect.stringMatching(/at \$\.alertSubscriptions\[0\]\.sms: "555-0123" is not an E\.164 phone number/),
+    ]);
+  });
+
+  it('refuses allowFewerSubscribers in the file: it is for one deploy, on the command line', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = `${mkdtempSync(`${tmpdir()}/stacks-watch-settings-`)}/deploy.json`;
+    writeFileSync(path, JSON.stringify({ allowFewerSubscribers: true }));
+    expect(problemsOf(() => synthStack({ settingsFile: path }))).toEqual([
+      `${path} at $.allowFewerSubscribers: is for one deploy, not the file; give it with -c allowFewerSubscribers=… when you mean it`,
+    ]);
+  });
+
+  it('names the line of a JSON mistake in the file', () => {
+    const problems = problemsOf(() => withFile('deploy-trailing-comma.json'));
+    expect(problems).toEqual([expect.stringMatching(/deploy-trailing-comma\.json has a trailing comma at line 2/)]);
+  });
+
+  it('says what to do when the file is missing', () => {
+    expect(problemsOf(() => synthStack({ settingsFile: 'nowhere.json' }))[0]).toMatch(
+      /^nowhere\.json not found .*copy deploy\.example\.json to it, or name another with -c settingsFile=PATH$/,
+    );
+  });
+
+  it('ships deploy.json with no subscribers and the schema named, so the quick start synthesizes as it is', () => {
+    const shipped = JSON.parse(readFileSync(`${REPO_ROOT}deploy.json`, 'utf8')) as Record<string, unknown>;
+    expect(shipped.$schema).toBe('./deploy.schema.json');
+    expect(subscriptions(synthStack().template)).toEqual([]);
+  });
+
+  it('ships deploy.example.json showing every setting, which synthesizes', () => {
+    const example = JSON.parse(readFileSync(`${REPO_ROOT}deploy.example.json`, 'utf8')) as Record<string, unknown>;
+    const schema = JSON.parse(readFileSync(DEPLOY_SCHEMA_PATH, 'utf8')) as { properties: Record<string, unknown> };
+    expect(Object.keys(example).sort()).toEqual(Object.keys(schema.properties).sort());
+    expect(subscriptions(synthStack({ settingsFile: `${REPO_ROOT}deploy.example.json` }).template)).toHaveLength(7);
+  });
+});
+
+describe('deploy.schema.json', () => {
+  const validate = () => new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(DEPLOY_SCHEMA_PATH, 'utf8')) as object);
+
+  it('is what `npm run schema` writes from the settings\' zod schema today', () => {
+    expect(readFileSync(DEPLOY_SCHEMA_PATH, 'utf8')).toBe(deploySchemaText());
+  });
+
+  it('accepts every shipped settings file, "$schema" included', () => {
+    for (const path of ['deploy.json', 'deploy.example.json', 'test/infra/fixtures/deploy-subscribers.json']) {
+      const check = validate();
+      expect(check(JSON.parse(readFileSync(`${REPO_ROOT}${path}`, 'utf8'))) ? [] : check.errors, path).toEqual([]);
+    }
+  });
+
+  it.each([
+    ['a misspelled key', { alertEmail: ['a@example.com'] }],
+    ['a phone number without +', { alertPhoneNumbers: ['14155550123'] }],
+    ['a schedule out of range', { scheduleMinutes: 0 }],
+    ['a subscription with an unknown key', { alertSubscriptions: [{ email: 'a@example.com', severity: ['critical'] }] }],
+  ])('flags %s', (_what, file) => {
+    expect(validate()(file)).toBe(false);
+  });
+});
