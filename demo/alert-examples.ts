@@ -47,6 +47,9 @@ const TITLES: Record<AlertType, string> = {
   retraction: 'Retraction after a reorg',
   deep_reorg: 'Deep reorg (for the operator)',
   sms_digest: 'SMS digest (for SMS subscribers only)',
+  pending_call: 'Call waiting in the mempool',
+  pending_transfer: 'STX transfer waiting in the mempool',
+  pending_dropped: 'Waiting transaction dropped unmined',
 };
 
 function demoJson(): Promise<Alert[]> {

@@ -41,6 +41,10 @@ export interface ScanStages {
   keeper: CursorKeeper;
   delivery: DeliveryStage;
   lease?: RunLease;
+  /** false: the last cursor write keeps the lease (a stage after the scan still works under it). Default true. */
+  releaseLeaseAtEnd?: boolean;
+  /** Marks mined alerts that raised a pending alert first (mempool/mempool-watch.ts). */
+  markMined?: (alerts: ChainAlert[]) => Promise<ChainAlert[]>;
 }
 
 export class BlockScanner {
@@ -114,7 +118,8 @@ export class BlockScanner {
   /** match → deliver → advance: the block's alerts, then the retractions its height makes due, then the cursor. */
   private async apply(block: Block, events: ReadonlyMap<string, TxEvents>): Promise<void> {
     const { state, telemetry } = this.deps;
-    const alerts: ChainAlert[] = blockAlerts(block, events, this.plan.rules, this.plan.network);
+    const found: ChainAlert[] = blockAlerts(block, events, this.plan.rules, this.plan.network);
+    const alerts = this.stages.markMined ? await this.stages.markMined(found) : found;
     const report = await this.delivery.deliver(alerts);
 
     // Alerts of a replaced block that the new chain carries again are confirmed, not retracted.
@@ -170,7 +175,8 @@ export class BlockScanner {
   /** The cycle's last cursor write; another run having moved the cursor meanwhile ends it as a conflict. */
   private async saveAtEnd(stoppedBecause: StopReason): Promise<StopReason> {
     try {
-      await this.keeper.saveAtEnd(stoppedBecause !== 'lease-held' ? this.stages.lease : undefined);
+      const giveBack = stoppedBecause !== 'lease-held' && this.stages.releaseLeaseAtEnd !== false;
+      await this.keeper.saveAtEnd(giveBack ? this.stages.lease : undefined);
       return stoppedBecause;
     } catch (error) {
       if (!(error instanceof CursorConflictError)) throw error;

@@ -3,6 +3,7 @@
 import type { ApiDeprecation, Block, BlockHeader, ChainTip, ContractStatus, TxEvents } from './domain';
 import type { OutgoingAlert } from './outgoing-alert';
 import type { SmsTallyStore } from './sms-tally';
+import type { MempoolApi, MempoolStateStore } from './mempool/mempool-ports';
 
 /** What to read of one transaction beyond the block's list: its events, its call's arguments and result, or both. */
 export interface TxReadRequest {
@@ -39,15 +40,14 @@ export interface ChainApi {
    * tell the operator before a retirement stops the watcher. Adapters with no such notion leave it out.
    */
   takeApiDeprecations?(): ApiDeprecation[];
+  /** The mempool, for pending rules (mempool/); adapters and fakes without one leave it out: no pending alerts. */
+  mempool?: MempoolApi;
 }
 
 // ---- state ----
-
 /**
- * Alerts of blocks that a reorg replaced, waiting to be confirmed on the new chain or retracted once the
- * rescan reaches `untilHeight` (the height the old chain had reached, plus a grace of a few blocks). Kept with the cursor so that a crash
- * mid-rescan loses none of them.
- */
+ * Alerts of blocks that a reorg replaced, waiting to be confirmed on the new chain or retracted once the rescan reaches
+ * `untilHeight` (the old chain's height plus a grace of a few blocks). Kept with the cursor: a crash mid-rescan loses none. */
 export interface PendingRetractions {
   untilHeight: number;
   keys: string[];
@@ -166,7 +166,7 @@ export class CursorConflictError extends Error {
   }
 }
 
-export interface StateStore extends SmsTallyStore {
+export interface StateStore extends SmsTallyStore, MempoolStateStore {
   /** Take the run lease for `ttlMs`; false when another owner holds an unexpired lease. */
   acquireLease(owner: string, nowMs: number, ttlMs: number): Promise<boolean>;
   /** Give the lease back (only if `owner` still holds it). */

@@ -12,6 +12,7 @@ import { resolveHiroOptions, type HiroClientOptions } from './options';
 import { nodeInfoSchema } from './schemas';
 import { TipReader } from './tip-reader';
 import { readTransactions } from './transaction-reads';
+import { createMempoolReader } from './mempool-reader';
 
 export { CONTRACT_STATUS_BATCH } from './contract-statuses';
 
@@ -46,6 +47,7 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
     getBlockHeader: (heightOrHash) => blocks.getBlockHeader(heightOrHash),
     getTransactionEvents: (txs: readonly TxReadRequest[]) => readTransactions(events, txs),
     takeApiDeprecations: () => [...http.deprecations.take(), ...unreadable.splice(0)],
+    mempool: createMempoolReader(events),
   };
 }
 

@@ -85,7 +85,7 @@ export class HiroHttp {
       if (attempt.kind === 'answer') await this.throttling.answered(attempt.status, id.endpoint);
       const verdict = this.judge(attempt, request, id, schema, retry);
       if ('answer' in verdict) return verdict.answer;
-      if (retry >= this.options.maxRetries) {
+      if (retry >= Math.min(request.retries ?? Infinity, this.options.maxRetries)) {
         if (attempt.kind === 'answer' && attempt.status === 429) await this.throttling.gaveUp(id.endpoint, retry + 1);
         throw verdict.giveUp();
       }

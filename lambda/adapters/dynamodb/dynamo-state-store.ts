@@ -10,6 +10,7 @@ import { realSleep, type RetryPolicy, type Sleep } from '../aws/retry';
 import { createAlertRecords } from './alert-records';
 import { createBlockStallRecord } from './block-stall';
 import { createSmsTallyRecord } from './sms-tally-record';
+import { createMempoolRecord } from './mempool-record';
 import { createContractStatuses } from './contract-statuses';
 import { CursorRecord } from './cursor-record';
 import { stateKeys } from './keys';
@@ -60,5 +61,6 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     ...createAlertRecords(table, keys),
     ...createBlockStallRecord(table, keys),
     ...createSmsTallyRecord(table, keys),
+    ...createMempoolRecord(table, keys),
   };
 }

@@ -19,6 +19,7 @@ import type {
 import { CursorConflictError } from '../../core/ports';
 import { REORG_WINDOW } from '../../core/reorg';
 import { createAlertClaims } from '../../core/alert-claims';
+import type { MempoolState } from '../../core/mempool/mempool-ports';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -47,6 +48,8 @@ export interface StateDocument {
   blockStall?: BlockStall;
   /** What the SMS budget held back and has not yet sent a digest for. */
   smsTally?: PendingSmsDigest;
+  /** What the pending rules remember of the mempool (bounded; core/mempool/mempool-ports.ts). */
+  mempool?: MempoolState;
 }
 
 export function emptyDocument(network: string): StateDocument {
@@ -54,7 +57,7 @@ export function emptyDocument(network: string): StateDocument {
 }
 
 /** One entry of the document: a top-level member, or one block, contract or alert record. */
-export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally'] | readonly ['blocks' | 'contracts' | 'alerts', string];
+export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally' | 'mempool'] | readonly ['blocks' | 'contracts' | 'alerts', string];
 
 export interface DocumentStoreOptions {
   /** Called after every change with the document and the entries it touched, to persist them. */
@@ -251,6 +254,15 @@ export class DocumentStateStore implements StateStore {
     if (tally) this.doc.smsTally = structuredClone(tally);
     else delete this.doc.smsTally;
     await this.changed(['smsTally']);
+  }
+
+  async readMempoolState(): Promise<MempoolState | null> {
+    return this.doc.mempool ? structuredClone(this.doc.mempool) : null;
+  }
+
+  async writeMempoolState(state: MempoolState): Promise<void> {
+    this.doc.mempool = structuredClone(state);
+    await this.changed(['mempool']);
   }
 
   /** A record past its expiry counts as absent, like a DynamoDB item past its TTL that is not yet deleted. */

@@ -6,6 +6,9 @@ import type { ContractStatusSummaryAlert } from './contract-status-summary';
 import type { DeepReorgAlert } from './deep-reorg';
 import type { RetractionAlert } from './retraction';
 import type { SmsDigestAlert } from './sms-digest';
+import type { PendingCallAlert } from './pending-call';
+import type { PendingTransferAlert } from './pending-transfer';
+import type { PendingDroppedAlert } from './pending-dropped';
 
 export type { ChainAlert, ChainAlertType } from './chain-kinds';
 export type { AlertBase } from './alert-base';
@@ -16,6 +19,8 @@ export type { StxTransferAlert } from './stx-transfer';
 export type { FtTransferAlert } from './ft-transfer';
 export type { NftTransferAlert } from './nft-transfer';
 export type { ContractStatusAlert, ContractStatusSummaryAlert, DeepReorgAlert, RetractionAlert, SmsDigestAlert };
+export type { PendingCallAlert, PendingTransferAlert, PendingDroppedAlert };
 
-export type Alert = ChainAlert | ContractStatusAlert | ContractStatusSummaryAlert | RetractionAlert | DeepReorgAlert | SmsDigestAlert;
+export type PendingAlert = PendingCallAlert | PendingTransferAlert | PendingDroppedAlert;
+export type Alert = ChainAlert | ContractStatusAlert | ContractStatusSummaryAlert | RetractionAlert | DeepReorgAlert | SmsDigestAlert | PendingAlert;
 export type AlertType = Alert['type'];
