@@ -149,6 +149,9 @@ describe('dashboard', () => {
       'retraction',
       'deep_reorg',
       'sms_digest',
+      'pending_call',
+      'pending_transfer',
+      'pending_dropped',
     ]);
   });
 

@@ -5,7 +5,7 @@ import type { AlertBase } from './alert-base';
 import type { WatcherKind } from './kind';
 import { fields, id, networkName } from '../render/email-parts';
 import { contractName, explorerTxUrl, isoTime, LIMITS, shortPrincipal } from '../render/chain-text';
-import { formatStx } from '../render/stx-amount';
+import { stxOrAsReceived } from '../render/stx-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
 import type { RuleMeta } from '../rule-meta';
 import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_TX_ID } from './samples';
@@ -77,7 +77,7 @@ export const pendingCallKind = {
         ['Contract', id(a.contract_id)],
         ['Function', sanitizeUntrusted(a.function_name, LIMITS.topic)],
         ['Caller', id(a.sender)],
-        ['Fee', formatStx(a.fee)],
+        ['Fee', stxOrAsReceived(a.fee, 'exact')],
         ['Nonce', String(a.nonce)],
         ['Received', isoTime(a.received_at)],
         ['Transaction', id(a.tx_id)],
@@ -96,7 +96,7 @@ export const pendingCallKind = {
     ['Waiting', `${sanitizeUntrusted(a.function_name, LIMITS.topic)} on ${id(a.contract_id)}, not mined yet`],
     ['Caller', id(a.sender)],
     ['Args', argsText(a.args, 80, ', ')],
-    ['Fee', `${formatStx(a.fee)}, nonce ${a.nonce}, received ${isoTime(a.received_at)}`],
+    ['Fee', `${stxOrAsReceived(a.fee, 'exact')}, nonce ${a.nonce}, received ${isoTime(a.received_at)}`],
   ],
   link: (a) => explorerTxUrl(a.tx_id, a.network),
 

@@ -5,7 +5,7 @@ import type { AlertBase } from './alert-base';
 import type { WatcherKind } from './kind';
 import { amount, fields, id, memo, networkName } from '../render/email-parts';
 import { decodeMemo, explorerTxUrl, isoTime, shortPrincipal } from '../render/chain-text';
-import { formatStx, stxOrAsReceived } from '../render/stx-amount';
+import { stxOrAsReceived } from '../render/stx-amount';
 import type { RuleMeta } from '../rule-meta';
 import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_TX_ID } from './samples';
 
@@ -85,7 +85,7 @@ export const pendingTransferKind = {
         ['From', id(a.sender)],
         ['To', id(a.recipient)],
         ['Memo', a.memo === null ? 'none' : memo(a.memo)],
-        ['Fee', formatStx(a.fee)],
+        ['Fee', stxOrAsReceived(a.fee, 'exact')],
         ['Nonce', String(a.nonce)],
         ['Received', isoTime(a.received_at)],
         ['Transaction', id(a.tx_id)],
@@ -104,7 +104,7 @@ export const pendingTransferKind = {
     ['From', id(a.sender)],
     ['To', id(a.recipient)],
     ...(a.memo === null || decodeMemo(a.memo).kind === 'none' ? [] : [['Memo', memo(a.memo)] as const]),
-    ['Fee', `${formatStx(a.fee)}, nonce ${a.nonce}, received ${isoTime(a.received_at)}`],
+    ['Fee', `${stxOrAsReceived(a.fee, 'exact')}, nonce ${a.nonce}, received ${isoTime(a.received_at)}`],
   ],
   link: (a) => explorerTxUrl(a.tx_id, a.network),
 
