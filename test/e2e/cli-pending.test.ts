@@ -76,7 +76,12 @@ describe('the CLI alerts calls and transfers waiting in the mempool', () => {
     expect(fake.count(ROUTES.v3Mempool)).toBe(1);
   });
 
-  it('reads the mempool with one request when nothing new waits, and alerts nothing again', async () => {
+  it('reads the mempool newest first and stops at what it saw before: one request when nothing new waits', async () => {
+    // 60 unwatched calls arrive: a full page of 50 and part of the next, which reaches what the last run saw.
+    for (let i = 0; i < 60; i++) chain.submit(contractCall({ contractId: vault, functionName: 'deposit', sender: fakeAddress(`user-${i}`) }));
+    expect((await run()).alerts).toEqual([]);
+    expect(fake.count(ROUTES.v3Mempool)).toBe(2);
+
     const { alerts } = await run();
     expect(alerts).toEqual([]);
     expect(fake.count(ROUTES.v3Mempool)).toBe(1);
