@@ -2,7 +2,7 @@
 // and STX transfers (API 9.8.0's `type` filter; an older API ignores it and the types are checked here too),
 // read until a transaction seen before; what became of a tracked transaction, from `/extended/v1/tx/multiple`
 // for several at once (the only route that still shows a dropped one, with its reason) and from the v3
-// transaction route once that is retired; and a waiting call's arguments from the v3 transaction route.
+// transaction route once that is retired; and waiting calls' arguments, from the same routes.
 import type { MempoolApi, MempoolTx, PendingTxStatus } from '../core/mempool/mempool-ports';
 import { DROP_REASONS, type DropReason } from '../core/mempool/mempool-ports';
 import { V3_TRANSACTION_ROUTE } from './call-details-v3';
@@ -19,7 +19,7 @@ const MINED = new Set(['success', 'abort_by_response', 'abort_by_post_condition'
 export function createMempoolReader(context: EventReaderContext): MempoolApi {
   const { http } = context;
   return {
-    async readMempool({ stopAt, maxPages }) {
+    async readMempool({ stopAt, receivedFrom, maxPages }) {
       const found: MempoolTx[] = [];
       let cursor: string | null = null;
       for (let page = 0; page < maxPages; page++) {
@@ -34,7 +34,7 @@ export function createMempoolReader(context: EventReaderContext): MempoolApi {
         for (const entry of body.results) {
           const summary = v3MempoolSummarySchema.safeParse(entry);
           if (!summary.success) continue;
-          if (stopAt.has(summary.data.tx_id)) return found;
+          if (stopAt.has(summary.data.tx_id.toLowerCase()) || (receivedFrom !== null && summary.data.receipt_time < receivedFrom)) return found;
           const tx = toMempoolTx(summary.data);
           if (tx) found.push(tx);
         }
@@ -53,14 +53,14 @@ export function createMempoolReader(context: EventReaderContext): MempoolApi {
         context.log,
       ),
 
-    async readPendingCallArgs(txId) {
-      const answer = await http.get(
-        { route: V3_TRANSACTION_ROUTE, path: `/extended/v3/transactions/${encodeURIComponent(txId)}`, query: [['include', 'function_args']], expect: [404] },
-        v3TxStatusSchema,
-      );
-      if (!answer.ok) return null;
-      return answer.body.contract_call?.function_args?.map((arg) => arg.repr) ?? null;
-    },
+    readPendingCallArgs: (txIds) =>
+      withSuccessor(
+        http.deprecations,
+        TX_MULTIPLE_ROUTE,
+        async () => new Map([...(await multiple(context, txIds, true))].map(([txId, entry]) => [txId, entry?.contract_call?.function_args?.map((a) => a.repr) ?? null])),
+        async () => new Map(await Promise.all(txIds.map(async (txId) => [txId, await callArgsV3(context, txId)] as const))),
+        context.log,
+      ),
   };
 }
 
@@ -81,15 +81,24 @@ function dropReason(status: string | undefined): DropReason | undefined {
 }
 
 /** One request for every id: `/tx/multiple` answers mined and mempool transactions, dropped ones too. */
-async function statusesV1(context: EventReaderContext, txIds: readonly string[]): Promise<Map<string, PendingTxStatus>> {
+async function multiple(context: EventReaderContext, txIds: readonly string[], withArgs: boolean) {
   const body = await context.http.getBody(
-    { route: TX_MULTIPLE_ROUTE, path: '/extended/v1/tx/multiple', query: [...txIds.map((id) => ['tx_id', id] as const), ['exclude_function_args', 'true']] },
+    {
+      route: TX_MULTIPLE_ROUTE,
+      path: '/extended/v1/tx/multiple',
+      query: [...txIds.map((id) => ['tx_id', id] as const), ...(withArgs ? [] : [['exclude_function_args', 'true'] as const])],
+    },
     v1TxStatusesSchema,
   );
-  const statuses = new Map<string, PendingTxStatus>();
-  for (const txId of txIds) {
+  return new Map(txIds.map((txId) => {
     const entry = body[txId] ?? body[txId.toLowerCase()];
-    const result = entry?.found ? entry.result : undefined;
+    return [txId, entry?.found ? entry.result : undefined] as const;
+  }));
+}
+
+async function statusesV1(context: EventReaderContext, txIds: readonly string[]): Promise<Map<string, PendingTxStatus>> {
+  const statuses = new Map<string, PendingTxStatus>();
+  for (const [txId, result] of await multiple(context, txIds, false)) {
     const reason = dropReason(result?.tx_status);
     if (!result) statuses.set(txId, { state: 'unknown' });
     else if (reason) statuses.set(txId, { state: 'dropped', reason, replacedBy: result.replaced_by_tx_id ?? null });
@@ -98,6 +107,14 @@ async function statusesV1(context: EventReaderContext, txIds: readonly string[])
     else statuses.set(txId, { state: 'unknown' });
   }
   return statuses;
+}
+
+async function callArgsV3(context: EventReaderContext, txId: string): Promise<string[] | null> {
+  const answer = await context.http.get(
+    { route: V3_TRANSACTION_ROUTE, path: `/extended/v3/transactions/${encodeURIComponent(txId)}`, query: [['include', 'function_args']], expect: [404] },
+    v3TxStatusSchema,
+  );
+  return answer.ok ? (answer.body.contract_call?.function_args?.map((arg) => arg.repr) ?? null) : null;
 }
 
 /**

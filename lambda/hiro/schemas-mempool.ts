@@ -46,6 +46,7 @@ export const v1TxStatusesSchema = z.record(
         block_height: z.nullish(z.number()),
         canonical: z.optional(z.boolean()),
         replaced_by_tx_id: z.nullish(z.string()),
+        contract_call: z.optional(z.object({ function_args: z.optional(z.array(z.object({ repr: z.string() }))) })),
       }),
     ),
   }),

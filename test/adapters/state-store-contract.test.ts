@@ -202,7 +202,7 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
       nextCheckAt: T0 + 60_000,
       checks: 1,
     };
-    const mempool = { seen: manyKeys(200), tracked: [tracked] };
+    const mempool = { seen: manyKeys(200), newest: 1_750_000_123, tracked: [tracked] };
     await store.writeMempoolState(mempool);
     await store.writeCursor(at(700), null);
     expect(await (await state.reopen()).readMempoolState()).toEqual(mempool);

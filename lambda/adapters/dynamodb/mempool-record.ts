@@ -20,7 +20,7 @@ const trackedItem = z.object({
   nextCheckAt: z.number(),
   checks: z.number(),
 });
-const mempoolItem = z.object({ seen: z.array(z.string()), tracked: z.array(trackedItem) });
+const mempoolItem = z.object({ seen: z.array(z.string()), newest: z.optional(z.number()), tracked: z.array(trackedItem) });
 
 export function createMempoolRecord(table: TableAccess, keys: StateKeys): Pick<StateStore, 'readMempoolState' | 'writeMempoolState'> {
   const { tableName: TableName } = table;
@@ -29,12 +29,12 @@ export function createMempoolRecord(table: TableAccess, keys: StateKeys): Pick<S
     async readMempoolState() {
       const { Item } = await callTable(table, 'GetItem', () => table.doc.send(new GetCommand({ TableName, Key, ConsistentRead: true })));
       if (!Item) return null;
-      const { seen, tracked } = parseItem(mempoolItem, Item, TableName);
-      return { seen: [...seen], tracked: tracked.map((entry) => ({ ...entry })) };
+      const { seen, newest, tracked } = parseItem(mempoolItem, Item, TableName);
+      return { seen: [...seen], ...(newest === undefined ? {} : { newest }), tracked: tracked.map((entry) => ({ ...entry })) };
     },
 
     async writeMempoolState(state) {
-      const Item = { ...Key, seen: [...state.seen], tracked: state.tracked.map((entry) => ({ ...entry })) };
+      const Item = { ...Key, seen: [...state.seen], ...(state.newest === undefined ? {} : { newest: state.newest }), tracked: state.tracked.map((entry) => ({ ...entry })) };
       await callTable(table, 'PutItem', () => table.doc.send(new PutCommand({ TableName, Item })));
     },
   };

@@ -40,14 +40,15 @@ export type PendingTxStatus =
 
 export interface MempoolApi {
   /**
-   * The mempool's newest contract calls and STX transfers, newest first, page after page until a page holds a
-   * transaction in `stopAt` (seen by an earlier run) or `maxPages` pages are read.
+   * The mempool's newest contract calls and STX transfers, newest first, page after page until a transaction in
+   * `stopAt` (seen by an earlier run) or one received before `receivedFrom` (unix s; the newest an earlier run
+   * saw, so read then or gone since), the list's end, or `maxPages` pages.
    */
-  readMempool(options: { stopAt: ReadonlySet<string>; maxPages: number }): Promise<MempoolTx[]>;
+  readMempool(options: { stopAt: ReadonlySet<string>; receivedFrom: number | null; maxPages: number }): Promise<MempoolTx[]>;
   /** What became of each transaction (as few requests as the routes allow). */
   readPendingStatuses(txIds: readonly string[]): Promise<Map<string, PendingTxStatus>>;
-  /** A waiting call's arguments as Clarity text, which the mempool list leaves out; null when not given. */
-  readPendingCallArgs(txId: string): Promise<string[] | null>;
+  /** Waiting calls' arguments as Clarity text, which the mempool list leaves out; null (or absent) when not given. */
+  readPendingCallArgs(txIds: readonly string[]): Promise<Map<string, string[] | null>>;
 }
 
 /** A waiting transaction that raised a pending alert, followed until it is mined or dropped. */
@@ -72,6 +73,8 @@ export interface TrackedPending {
 export interface MempoolState {
   /** Ids of the newest transactions seen in the list, newest first: the next read stops at them. */
   seen: string[];
+  /** The newest receipt time seen (unix s): the next read stops at anything older, when every seen one is gone. */
+  newest?: number;
   /** Waiting transactions that alerted, until mined, dropped or expired. */
   tracked: TrackedPending[];
 }

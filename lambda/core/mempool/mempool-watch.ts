@@ -8,7 +8,7 @@ import type { CycleDeps } from '../cycle-types';
 import type { DeliveryStage } from '../delivery-stage';
 import type { MempoolApi, MempoolState, MempoolTx, TrackedPending } from './mempool-ports';
 import { matchPending, pendingRules, type PendingMatch, type PendingRules } from './pending-rules';
-import { buildPendingAlert, followTracked } from './pending-follow';
+import { buildPendingAlerts, followTracked } from './pending-follow';
 import { MEMPOOL_LIMITS } from './mempool-limits';
 import type { Network } from '../domain';
 import { formatStx } from '../render/stx-amount';
@@ -35,7 +35,8 @@ export class MempoolWatch {
       },
     );
     this.list = this.state.then(
-      (state) => api.readMempool({ stopAt: new Set(state.seen), maxPages: state.seen.length === 0 ? 1 : MEMPOOL_LIMITS.maxPages }),
+      (state) =>
+        api.readMempool({ stopAt: new Set(state.seen), receivedFrom: state.newest ?? null, maxPages: state.seen.length === 0 ? 1 : MEMPOOL_LIMITS.maxPages }),
     ).catch((error: unknown) => ({ failed: error instanceof Error ? error.message : String(error) }));
   }
 
@@ -64,7 +65,7 @@ export class MempoolWatch {
       const state = await this.state;
       const before = JSON.stringify(state);
       const listed = await this.list;
-      const next: MempoolState = { seen: state.seen, tracked: state.tracked.filter((entry) => !this.mined.has(entry.txId)) };
+      const next: MempoolState = { ...state, tracked: state.tracked.filter((entry) => !this.mined.has(entry.txId)) };
       if ('failed' in listed) {
         this.deps.telemetry.log('warn', 'the API could not serve the mempool; no pending alerts this run (the block scan is not affected)', {
           runId,
@@ -96,8 +97,7 @@ export class MempoolWatch {
       .filter((match): match is PendingMatch => match !== null)
       // Oldest first, as they arrived: the list is newest first.
       .reverse();
-    const alerts: PendingAlert[] = [];
-    for (const match of matches) alerts.push(await buildPendingAlert(this.api, match, this.network, this.deps.telemetry));
+    const alerts: PendingAlert[] = await buildPendingAlerts(this.api, matches, this.network, this.deps.telemetry);
     if (alerts.length > 0) await delivery.deliver(alerts);
     const now = this.deps.clock.now();
     for (const [index, match] of matches.entries()) next.tracked.push(trackedEntry(match, alerts[index]!, now));
@@ -108,6 +108,8 @@ export class MempoolWatch {
       });
     }
     next.seen = [...new Set([...listed.map((tx) => tx.txId), ...next.seen])].slice(0, MEMPOOL_LIMITS.seen);
+    const newest = Math.max(next.newest ?? 0, ...listed.map((tx) => tx.receivedAt));
+    if (newest > 0) next.newest = newest;
   }
 }
 

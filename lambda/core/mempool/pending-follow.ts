@@ -13,22 +13,29 @@ import type { PendingMatch } from './pending-rules';
 import type { Network } from '../domain';
 import type { Telemetry } from '../ports';
 
-/** The alert of a matched waiting transaction; a call's arguments are read first (the list leaves them out). */
-export async function buildPendingAlert(api: MempoolApi, match: PendingMatch, network: Network, telemetry: Telemetry): Promise<PendingAlert> {
-  const { tx, meta } = match;
-  const common = { txId: tx.txId, sender: tx.sender, fee: tx.fee, nonce: tx.nonce, receivedAt: tx.receivedAt, meta };
-  if (match.kind === 'transfer') {
-    const { recipient, amount, memo, memoText } = match.transfer;
-    return pendingTransferKind.build({ ...common, recipient, amount, memo, memoText, direction: match.direction, address: match.address }, network);
-  }
-  const args = await api.readPendingCallArgs(tx.txId).catch((error: unknown) => {
-    telemetry.log('warn', 'could not read a waiting call\'s arguments; its pending alert goes without them', {
-      txId: tx.txId,
-      reason: error instanceof Error ? error.message : String(error),
-    });
-    return null;
+/** The alerts of matched waiting transactions; the calls' arguments are read first, at once (the list leaves them out). */
+export async function buildPendingAlerts(api: MempoolApi, matches: readonly PendingMatch[], network: Network, telemetry: Telemetry): Promise<PendingAlert[]> {
+  const calls = matches.filter((match) => match.kind === 'call').map((match) => match.tx.txId);
+  const args =
+    calls.length === 0
+      ? new Map<string, string[] | null>()
+      : await api.readPendingCallArgs(calls).catch((error: unknown) => {
+          telemetry.log('warn', 'could not read waiting calls\' arguments; their pending alerts go without them', {
+            txIds: calls,
+            reason: error instanceof Error ? error.message : String(error),
+          });
+          return new Map<string, string[] | null>();
+        });
+  return matches.map((match) => {
+    const { tx, meta } = match;
+    const common = { txId: tx.txId, sender: tx.sender, fee: tx.fee, nonce: tx.nonce, receivedAt: tx.receivedAt, meta };
+    if (match.kind === 'transfer') {
+      const { recipient, amount, memo, memoText } = match.transfer;
+      return pendingTransferKind.build({ ...common, recipient, amount, memo, memoText, direction: match.direction, address: match.address }, network);
+    }
+    const { contractId, functionName } = match.call;
+    return pendingCallKind.build({ ...common, contractId, functionName, args: args.get(tx.txId) ?? null }, network);
   });
-  return pendingCallKind.build({ ...common, contractId: match.call.contractId, functionName: match.call.functionName, args }, network);
 }
 
 /** What following the tracked transactions needs from the run. */
