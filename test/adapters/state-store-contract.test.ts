@@ -197,6 +197,7 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
       rule: 'Owner change',
       severity: 'critical' as const,
       sender: 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9',
+      nonce: 41,
       what: 'set-owner on SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.vault',
       seenAt: T0,
       nextCheckAt: T0 + 60_000,

@@ -105,9 +105,11 @@ describe('the CLI alerts calls and transfers waiting in the mempool', () => {
     expect((await run()).alerts).toEqual([]);
   });
 
-  it('alerts a transfer replaced by fee as dropped, naming its replacement, which alerts as waiting in its turn', async () => {
+  it('alerts a transfer replaced by fee as dropped as soon as the replacement waits, naming it, and the replacement as waiting in its turn', async () => {
     const slow = chain.submit(transfer({ from: treasury, to: exchange, amount: 9_000_000n }));
     expect((await run()).alerts.map((a) => a.key)).toEqual([`pending_transfer:${slow.txId}`]);
+    // Its status was read once since (still waiting): the next read is a minute away, unless a replacement shows up.
+    expect((await run()).alerts).toEqual([]);
     const fast = chain.replaceByFee(slow.txId);
     const { alerts } = await run();
     expect(alerts.map((a) => a.key)).toEqual([`pending_transfer:${fast.txId}`, `pending_dropped:${slow.txId}`]);

@@ -15,6 +15,7 @@ const trackedItem = z.object({
   rule: z.string(),
   severity: z.enum(['critical', 'warning', 'info']),
   sender: z.string(),
+  nonce: z.optional(z.number()),
   what: z.string(),
   seenAt: z.number(),
   nextCheckAt: z.number(),

@@ -59,6 +59,8 @@ export interface TrackedPending {
   rule: string;
   severity: 'critical' | 'warning' | 'info';
   sender: string;
+  /** The sender's nonce: a new waiting transaction with the same sender and nonce replaces it (read its status at once). */
+  nonce?: number;
   /** What the transaction does, in words (`set-owner on SP….vault`, `250 STX to SP…`), for the drop alert. */
   what: string;
   /** Epoch ms when first seen waiting. */

@@ -124,6 +124,7 @@ function trackedEntry(match: PendingMatch, alert: PendingAlert, now: number): Tr
     rule: match.meta.rule,
     severity: match.meta.severity,
     sender: match.tx.sender,
+    nonce: match.tx.nonce,
     what,
     seenAt: now,
     // Read on the next run that does not list it (a 1-minute schedule: a minute on).

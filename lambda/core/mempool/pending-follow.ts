@@ -60,9 +60,11 @@ export async function followTracked(context: FollowContext, state: MempoolState,
     deps.telemetry.log('info', 'waiting transactions neither mined nor dropped after a day are no longer followed', { txIds: expired.map((e) => e.txId) });
   }
   state.tracked = state.tracked.filter((entry) => !expired.includes(entry));
-  // Listed this run: still waiting, nothing to read.
+  // Listed this run: still waiting, nothing to read. A new one with the same sender and nonce replaces it: read at once.
+  const replacing = new Set(listed.map((tx) => `${tx.sender}:${tx.nonce}`));
+  const replaced = (entry: TrackedPending) => entry.nonce !== undefined && replacing.has(`${entry.sender}:${entry.nonce}`);
   const due = state.tracked
-    .filter((entry) => entry.nextCheckAt <= now && !waiting.has(entry.txId))
+    .filter((entry) => (entry.nextCheckAt <= now || replaced(entry)) && !waiting.has(entry.txId))
     .sort((a, b) => a.nextCheckAt - b.nextCheckAt)
     .slice(0, MEMPOOL_LIMITS.statusReadsPerRun);
   if (due.length === 0) return;
