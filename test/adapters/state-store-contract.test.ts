@@ -198,6 +198,7 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
       severity: 'critical' as const,
       sender: 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9',
       nonce: 41,
+      contractId: 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.vault',
       what: 'set-owner on SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.vault',
       seenAt: T0,
       nextCheckAt: T0 + 60_000,

@@ -100,7 +100,14 @@ describe('the CLI alerts calls and transfers waiting in the mempool', () => {
     chain.drop(upgrade.txId, 'dropped_too_expensive');
     const { alerts } = await run();
     expect(alerts).toEqual([
-      expect.objectContaining({ type: 'pending_dropped', key: `pending_dropped:${upgrade.txId}`, pending_key: `pending_call:${upgrade.txId}`, reason: 'dropped_too_expensive', rule: 'Owner change' }),
+      expect.objectContaining({
+        type: 'pending_dropped',
+        key: `pending_dropped:${upgrade.txId}`,
+        pending_key: `pending_call:${upgrade.txId}`,
+        reason: 'dropped_too_expensive',
+        rule: 'Owner change',
+        contract_id: vault,
+      }),
     ]);
     expect((await run()).alerts).toEqual([]);
   });
@@ -114,7 +121,7 @@ describe('the CLI alerts calls and transfers waiting in the mempool', () => {
     const { alerts } = await run();
     expect(alerts.map((a) => a.key)).toEqual([`pending_transfer:${fast.txId}`, `pending_dropped:${slow.txId}`]);
     expect(alerts[0]).toMatchObject({ fee: '6000', nonce: slow.nonce });
-    expect(alerts[1]).toMatchObject({ reason: 'dropped_replace_by_fee', replaced_by: fast.txId, pending_key: `pending_transfer:${slow.txId}` });
+    expect(alerts[1]).toMatchObject({ reason: 'dropped_replace_by_fee', replaced_by: fast.txId, pending_key: `pending_transfer:${slow.txId}`, address: treasury });
   });
 
   it('sends no pending alert twice when a run died after sending it but before saving what it saw', async () => {

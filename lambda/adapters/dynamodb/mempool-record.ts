@@ -16,6 +16,8 @@ const trackedItem = z.object({
   severity: z.enum(['critical', 'warning', 'info']),
   sender: z.string(),
   nonce: z.optional(z.number()),
+  contractId: z.optional(z.string()),
+  address: z.optional(z.string()),
   what: z.string(),
   seenAt: z.number(),
   nextCheckAt: z.number(),

@@ -15,6 +15,10 @@ export interface PendingDroppedAlert extends AlertBase {
   /** The pending alert this closes (`pending_call:…` or `pending_transfer:…`). */
   pending_key: string;
   sender: string;
+  /** The contract a dropped call was to (null for a transfer), for subscribers filtering on `contract_id`. */
+  contract_id: string | null;
+  /** The watched address of a dropped transfer (null for a call), for subscribers filtering on `address`. */
+  address: string | null;
   /** What the transaction would have done, in words. */
   what: string;
   /** The API's status (`dropped_replace_by_fee`, …), or null when the route read does not say. */
@@ -29,6 +33,8 @@ export interface PendingDroppedFound {
   txId: string;
   pendingKey: string;
   sender: string;
+  contractId: string | null;
+  address: string | null;
   what: string;
   reason: string | null;
   replacedBy: string | null;
@@ -59,6 +65,8 @@ export const pendingDroppedKind = {
     tx_id: found.txId,
     pending_key: found.pendingKey,
     sender: found.sender,
+    contract_id: found.contractId,
+    address: found.address,
     what: found.what,
     reason: found.reason,
     replaced_by: found.replacedBy,
@@ -91,7 +99,7 @@ export const pendingDroppedKind = {
   ],
   link: (a) => explorerTxUrl(a.tx_id, a.network),
 
-  attributes: () => ({}),
+  attributes: (a) => ({ ...(a.contract_id === null ? {} : { contract_id: a.contract_id }), ...(a.address === null ? {} : { address: a.address, asset_id: 'stx' }) }),
 
   sample: {
     type: 'pending_dropped',
@@ -100,6 +108,8 @@ export const pendingDroppedKind = {
     tx_id: SAMPLE_TX_ID,
     pending_key: `pending_call:${SAMPLE_TX_ID}`,
     sender: SAMPLE_ALEX,
+    contract_id: 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-vault',
+    address: null,
     what: 'set-owner on SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-vault',
     reason: 'dropped_replace_by_fee',
     replaced_by: '0x5b1c0f0e9a4c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f80910',

@@ -61,6 +61,9 @@ export interface TrackedPending {
   sender: string;
   /** The sender's nonce: a new waiting transaction with the same sender and nonce replaces it (read its status at once). */
   nonce?: number;
+  /** The called contract, or the watched address of a transfer: the drop alert carries it for subscription filters. */
+  contractId?: string;
+  address?: string;
   /** What the transaction does, in words (`set-owner on SP….vault`, `250 STX to SP…`), for the drop alert. */
   what: string;
   /** Epoch ms when first seen waiting. */

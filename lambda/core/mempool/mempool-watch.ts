@@ -125,6 +125,7 @@ function trackedEntry(match: PendingMatch, alert: PendingAlert, now: number): Tr
     severity: match.meta.severity,
     sender: match.tx.sender,
     nonce: match.tx.nonce,
+    ...(match.kind === 'call' ? { contractId: match.call.contractId } : { address: match.address }),
     what,
     seenAt: now,
     // Read on the next run that does not list it (a 1-minute schedule: a minute on).

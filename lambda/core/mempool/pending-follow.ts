@@ -83,7 +83,17 @@ export async function followTracked(context: FollowContext, state: MempoolState,
   if (dropped.length === 0) return;
   const alerts = dropped.map(({ entry, status }) =>
     pendingDroppedKind.build(
-      { txId: entry.txId, pendingKey: entry.pendingKey, sender: entry.sender, what: entry.what, reason: status.reason, replacedBy: status.replacedBy, meta: { rule: entry.rule, severity: entry.severity } },
+      {
+        txId: entry.txId,
+        pendingKey: entry.pendingKey,
+        sender: entry.sender,
+        contractId: entry.contractId ?? null,
+        address: entry.address ?? null,
+        what: entry.what,
+        reason: status.reason,
+        replacedBy: status.replacedBy,
+        meta: { rule: entry.rule, severity: entry.severity },
+      },
       context.network,
     ),
   );
