@@ -8,6 +8,7 @@ import { DROP_REASONS, type DropReason } from '../core/mempool/mempool-ports';
 import { V3_TRANSACTION_ROUTE } from './call-details-v3';
 import { withSuccessor } from './deprecations';
 import { TX_MULTIPLE_ROUTE, type EventReaderContext } from './event-reader';
+import { HiroBadRequestError } from './errors';
 import type { HiroRequest } from './request';
 import { v1TxStatusesSchema, v3MempoolPageSchema, v3MempoolSummarySchema, v3TxStatusSchema, type RawMempoolSummary } from './schemas-mempool';
 
@@ -18,19 +19,38 @@ const MINED = new Set(['success', 'abort_by_response', 'abort_by_post_condition'
 
 export function createMempoolReader(context: EventReaderContext): MempoolApi {
   const { http } = context;
+  // The `type` filter's exact form is not in the API source read here (9.8.0 added it): an API that refuses it
+  // (400) is asked without it from then on, and the types are checked here anyway.
+  let typeFilter = true;
+  const readPage = async (cursor: string | null) => {
+    const request = (filtered: boolean): HiroRequest => ({
+      route: V3_MEMPOOL_ROUTE,
+      path: '/extended/v3/mempool/transactions',
+      query: [
+        ['limit', PAGE],
+        ...(filtered ? ([['type', 'contract_call'], ['type', 'token_transfer']] as const) : []),
+        ...(cursor === null ? [] : [['cursor', cursor] as const]),
+      ],
+      // Read again next run anyway: a failing mempool must not hold the run up with retries.
+      retries: 0,
+    });
+    if (typeFilter) {
+      try {
+        return await http.getBody(request(true), v3MempoolPageSchema);
+      } catch (error) {
+        if (!(error instanceof HiroBadRequestError)) throw error;
+        context.log('warn', 'the API refused the mempool list\'s type filter; reading the list unfiltered', { detail: error.message });
+        typeFilter = false;
+      }
+    }
+    return http.getBody(request(false), v3MempoolPageSchema);
+  };
   return {
     async readMempool({ stopAt, receivedFrom, maxPages }) {
       const found: MempoolTx[] = [];
       let cursor: string | null = null;
       for (let page = 0; page < maxPages; page++) {
-        const request: HiroRequest = {
-          route: V3_MEMPOOL_ROUTE,
-          path: '/extended/v3/mempool/transactions',
-          query: [['limit', PAGE], ['type', 'contract_call'], ['type', 'token_transfer'], ...(cursor === null ? [] : [['cursor', cursor] as const])],
-          // Read again next run anyway: a failing mempool must not hold the run up with retries.
-          retries: 0,
-        };
-        const body = await http.getBody(request, v3MempoolPageSchema);
+        const body = await readPage(cursor);
         for (const entry of body.results) {
           const summary = v3MempoolSummarySchema.safeParse(entry);
           if (!summary.success) continue;

@@ -57,4 +57,16 @@ describe('the mempool reader', () => {
     expect(await mempool.readPendingCallArgs([waiting.txId])).toEqual(new Map([[waiting.txId, ['u7']]]));
     expect(h.fake.count(ROUTES.v3Transaction)).toBe(3);
   });
+
+  it('reads the list without the type filter, from then on, when the API refuses it', async () => {
+    const h = await startHarness();
+    h.fake.faults.use((r) => (r.route === ROUTES.v3Mempool && r.query.has('type') ? { status: 400 } : undefined));
+    const call = h.fake.chain.submit(contractCall({ contractId: vault, functionName: 'set-owner' }));
+    const mempool = h.client().mempool!;
+    const read = () => mempool.readMempool({ stopAt: new Set(), receivedFrom: null, maxPages: 1 });
+    expect((await read()).map((tx) => tx.txId)).toEqual([call.txId]);
+    expect((await read()).map((tx) => tx.txId)).toEqual([call.txId]);
+    expect(h.fake.requestsTo(ROUTES.v3Mempool).map((r) => r.query.has('type'))).toEqual([true, false, false]);
+    expect(h.logs.filter((l) => l.message.includes('type filter'))).toHaveLength(1);
+  });
 });
