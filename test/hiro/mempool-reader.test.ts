@@ -5,7 +5,8 @@
 import { Cl } from '@stacks/transactions';
 import { describe, expect, it } from 'vitest';
 import { contractCall, fakeAddress, fakeContractId, ROUTES, transfer } from '../support/fake-hiro';
-import { startHarness } from './harness';
+import type { OperatorNotice } from '../../lambda/core/ports';
+import { rejectionOf, startHarness } from './harness';
 
 const alice = fakeAddress('alice');
 const vault = fakeContractId('vault');
@@ -68,5 +69,17 @@ describe('the mempool reader', () => {
     expect((await read()).map((tx) => tx.txId)).toEqual([call.txId]);
     expect(h.fake.requestsTo(ROUTES.v3Mempool).map((r) => r.query.has('type'))).toEqual([true, false, false]);
     expect(h.logs.filter((l) => l.message.includes('type filter'))).toHaveLength(1);
+  });
+
+  it('tries the list once, without retries or a throttling notice: the next run reads it again', async () => {
+    const h = await startHarness();
+    const notices: OperatorNotice[] = [];
+    const client = h.client({ operator: { notify: async (notice) => void notices.push(notice) } });
+    h.fake.faults.once({ status: 429, headers: { 'retry-after': '1' } }, ROUTES.v3Mempool);
+    await rejectionOf(client.mempool!.readMempool({ stopAt: new Set(), receivedFrom: null, maxPages: 1 }));
+    h.fake.faults.once({ status: 503 }, ROUTES.v3Mempool);
+    await rejectionOf(client.mempool!.readMempool({ stopAt: new Set(), receivedFrom: null, maxPages: 1 }));
+    expect(h.fake.count(ROUTES.v3Mempool)).toBe(2);
+    expect(notices).toEqual([]);
   });
 });
