@@ -107,4 +107,19 @@ describe('following waiting transactions', () => {
     await h.run();
     expect(mempool.statusReads).toEqual([txs.slice(0, MEMPOOL_LIMITS.statusReadsPerRun).map((tx) => tx.txId)]);
   });
+
+  it('lets go a transaction found mined twice that no mined alert named (its rule wants another outcome)', async () => {
+    const { h, mempool } = setup();
+    const tx = waitingCall();
+    mempool.waiting = [tx];
+    await h.run();
+    mempool.statuses.set(tx.txId, { state: 'mined' });
+    h.advance(MINUTE);
+    await h.run();
+    expect((await h.state.readMempoolState())?.tracked.map((t) => t.txId)).toEqual([tx.txId]);
+    h.advance(MEMPOOL_LIMITS.maxCheckMs);
+    await h.run();
+    expect((await h.state.readMempoolState())?.tracked).toEqual([]);
+    expect(mempool.statusReads).toHaveLength(2);
+  });
 });

@@ -22,6 +22,7 @@ const trackedItem = z.object({
   seenAt: z.number(),
   nextCheckAt: z.number(),
   checks: z.number(),
+  minedAt: z.optional(z.number()),
 });
 const mempoolItem = z.object({ seen: z.array(z.string()), newest: z.optional(z.number()), tracked: z.array(trackedItem) });
 

@@ -72,6 +72,8 @@ export interface TrackedPending {
   nextCheckAt: number;
   /** Status reads so far. */
   checks: number;
+  /** Epoch ms a status read first found it mined: let go at the next read (the scan names it, or its rules do not). */
+  minedAt?: number;
 }
 
 /** What the watcher keeps of the mempool between runs: small and bounded (docs/pending.md). */

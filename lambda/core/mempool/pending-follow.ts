@@ -70,16 +70,22 @@ export async function followTracked(context: FollowContext, state: MempoolState,
   if (due.length === 0) return;
   const statuses = await context.api.readPendingStatuses(due.map((entry) => entry.txId));
   const dropped: { entry: TrackedPending; status: Extract<PendingTxStatus, { state: 'dropped' }> }[] = [];
+  const minedLongAgo = new Set<string>();
   for (const entry of due) {
     const status = statuses.get(entry.txId) ?? { state: 'unknown' };
     if (status.state === 'dropped') dropped.push({ entry, status });
     // Mined: the block scan alerts it with its pending_key; asked again only if the scan never gets to it.
     else if (status.state === 'mined') {
+      // The block scan alerts it with its pending_key once it gets there; a mined call whose rule wants another
+      // outcome never alerts, so it is let go at the read after this one.
+      if (entry.minedAt !== undefined) minedLongAgo.add(entry.txId);
+      entry.minedAt ??= now;
       entry.checks += 1;
       entry.nextCheckAt = now + MEMPOOL_LIMITS.maxCheckMs;
     }
     else later(entry, now);
   }
+  state.tracked = state.tracked.filter((entry) => !minedLongAgo.has(entry.txId));
   if (dropped.length === 0) return;
   const alerts = dropped.map(({ entry, status }) =>
     pendingDroppedKind.build(
