@@ -1,10 +1,10 @@
 // The pending rules' stage over a scripted MempoolApi, on the in-memory store and a stepped clock: how long a
 // waiting transaction is followed and how often its status is read, within the bounds of MEMPOOL_LIMITS.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { MempoolApi, MempoolTx, PendingTxStatus } from '../../lambda/core/mempool/mempool-ports';
 import { MEMPOOL_LIMITS } from '../../lambda/core/mempool/mempool-limits';
-import { MemoryChain } from '../support/memory-chain';
-import { config, harness, TOKEN, WATCHED } from './harness';
+import { MemoryChain, transfer } from '../support/memory-chain';
+import { config, harness, OTHER, TOKEN, WATCHED } from './harness';
 
 const MINUTE = 60_000;
 
@@ -121,5 +121,24 @@ describe('following waiting transactions', () => {
     await h.run();
     expect((await h.state.readMempoolState())?.tracked).toEqual([]);
     expect(mempool.statusReads).toHaveLength(2);
+  });
+});
+
+describe('the mempool beside the block scan', () => {
+  it('publishes the block\'s alerts while the mempool has not answered yet, and the pending ones after it', async () => {
+    const chain = new MemoryChain();
+    const mempool = new ScriptedMempool();
+    let answer: (txs: MempoolTx[]) => void = () => {};
+    mempool.readMempool = () => new Promise<MempoolTx[]>((resolve) => (answer = resolve));
+    Object.assign(chain, { mempool });
+    const h = harness(chain, config({ addresses: [], contractLogs: [], transfers: [{ asset: 'stx', to: [], from: [OTHER], actions: ['transfer'], pending: true }] }));
+    chain.mine([transfer(WATCHED, '5000000', { sender: OTHER })]);
+    let done = false;
+    const run = h.run().then((summary) => ((done = true), summary));
+    await vi.waitFor(() => expect(h.publisher.sent.map((o) => o.alert.type)).toEqual(['token_transfer']));
+    expect(done).toBe(false);
+    answer([{ ...waitingCall(), type: 'token_transfer', sender: OTHER, contractCall: undefined, tokenTransfer: { recipient: WATCHED, amount: '7', memo: null } }]);
+    expect((await run).blocksScanned).toBe(1);
+    expect(h.publisher.sent.map((o) => o.alert.type)).toEqual(['token_transfer', 'pending_transfer']);
   });
 });
