@@ -13,6 +13,8 @@ const SCHEDULE_MS = 60_000;
 
 export interface FollowingTipRow {
   config: ConfigName;
+  /** With pending rules: each block's transactions wait in the mempool from the block before (one in 25 is dropped). */
+  pending: boolean;
   pollSeconds: number;
   minutes: number;
   blocksPerMinute: number;
@@ -37,19 +39,25 @@ export function blockArrivals(count: number, seed: number): number[] {
 export async function measureFollowingTip(
   workload: Workload,
   config: ConfigName,
-  options: { pollSeconds: number; minutes: number },
+  options: { pollSeconds: number; minutes: number; pending?: boolean },
 ): Promise<FollowingTipRow> {
   const chain = new FakeChain({ seed: 'bench-following' });
   chain.mine(workload.blocks[0]!); // the tip the watcher starts from
   const clock = new SteppedClock();
   const arrivals = blockArrivals(workload.blocks.length - 1, 12).map((ms) => clock.startMs + ms);
   const pending: { atMs: number; txs: FakeTxSpec[] }[] = arrivals.map((atMs, i) => ({ atMs, txs: workload.blocks[i + 1]! }));
+  const mempool = options.pending ? new MempoolScript(chain) : null;
+  mempool?.submit(pending[0]);
   clock.onAdvance = (toMs) => {
-    while (pending.length > 0 && pending[0]!.atMs <= toMs) chain.mine(pending.shift()!.txs);
+    while (pending.length > 0 && pending[0]!.atMs <= toMs) {
+      const block = pending.shift()!;
+      chain.mine(mempool ? mempool.mined(block.txs) : block.txs);
+      mempool?.submit(pending[0]);
+    }
   };
   const api = await startFakeApi(chain);
   const state = memoryState();
-  const watch = watchConfig(config, workload, 'latest');
+  const watch = options.pending ? withPendingRules(watchConfig(config, workload, 'latest'), workload) : watchConfig(config, workload, 'latest');
   try {
     const invoke = async (atMs: number) => {
       clock.advanceTo(atMs);
@@ -71,6 +79,7 @@ export async function measureFollowingTip(
     const requestsPerMinute = api.fake.count() / options.minutes;
     return {
       config,
+      pending: options.pending === true,
       pollSeconds: options.pollSeconds,
       minutes: options.minutes,
       blocksPerMinute: (chain.height - firstHeight) / options.minutes,
@@ -80,5 +89,40 @@ export async function measureFollowingTip(
     };
   } finally {
     await api.server.close();
+  }
+}
+
+/** The treasury's outflows and every call to the first watched contract, alerted while they wait too. */
+function withPendingRules(watch: ReturnType<typeof watchConfig>, workload: Workload): ReturnType<typeof watchConfig> {
+  return {
+    ...watch,
+    transfers: [...watch.transfers, { asset: 'stx', to: [], from: [workload.treasury], actions: ['transfer'], pending: true }],
+    calls: [...watch.calls, { contractId: workload.watchedContracts[0]!, status: 'any', pending: true }],
+  };
+}
+
+/** Each block's transactions wait in the mempool from the arrival of the block before; one in 25 is dropped instead of mined. */
+class MempoolScript {
+  private submitted = 0;
+  private readonly toDrop = new Set<string>();
+
+  constructor(private readonly chain: FakeChain) {}
+
+  submit(block: { txs: FakeTxSpec[] } | undefined): void {
+    if (!block) return;
+    block.txs = block.txs.map((tx) => {
+      const waiting = this.chain.submit(tx);
+      if (++this.submitted % 25 === 0) this.toDrop.add(waiting.txId);
+      return waiting;
+    });
+  }
+
+  /** The block's transactions less those dropped meanwhile. */
+  mined(txs: FakeTxSpec[]): FakeTxSpec[] {
+    return txs.filter((tx) => {
+      if (!tx.txId || !this.toDrop.has(tx.txId)) return true;
+      this.chain.drop(tx.txId, 'dropped_stale_garbage_collect');
+      return false;
+    });
   }
 }

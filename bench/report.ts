@@ -91,12 +91,13 @@ export function followingSection(rows: FollowingTipRow[]): string {
   return [
     `### 3. Following the tip without an API key`,
     '',
-    'Blocks every 2 to 8 s (about 12 a minute), simulated time; a new client per invocation, as the handler builds one. Requests per block count every request, the tip and the contract statuses ("both" watches 8 contracts\' deployment status) included. Share of the 50 requests a minute allowed without a key.',
+    'Blocks every 2 to 8 s (about 12 a minute), simulated time; a new client per invocation, as the handler builds one. Requests per block count every request, the tip and the contract statuses ("both" watches 8 contracts\' deployment status) included. Share of the 50 requests a minute allowed without a key. ' +
+      '"both + pending" adds pending rules (the treasury\'s STX outflows, every call to one watched contract): each block\'s transactions wait in the mempool from the block before, one in 25 is dropped instead of mined; the mempool routes are its whole extra cost (docs/pending.md).',
     '',
     table(
       ['config', 'mode', 'blocks / min', 'requests / min', 'requests / block', 'share of 50 / min', 'requests by route'],
       rows.map((r) => [
-        r.config,
+        r.pending ? `${r.config} + pending` : r.config,
         r.pollSeconds === 0 ? '1-minute schedule' : `polling every ${r.pollSeconds} s`,
         fixed(r.blocksPerMinute, 1),
         fixed(r.requestsPerMinute, 1),

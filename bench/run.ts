@@ -104,6 +104,7 @@ async function main(): Promise<void> {
     for (const config of CONFIG_NAMES) {
       for (const pollSeconds of [0, 10]) results.following.push(await measureFollowingTip(prefix(400), config, { pollSeconds, minutes: 20 }));
     }
+    for (const pollSeconds of [0, 10]) results.following.push(await measureFollowingTip(prefix(400), 'both', { pollSeconds, minutes: 20, pending: true }));
   }
   if (only.has('bundle')) {
     progress('4. bundle size and init time');

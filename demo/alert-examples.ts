@@ -50,6 +50,9 @@ const TITLES: Record<AlertType, string> = {
   deep_reorg: 'Deep reorg (for the operator)',
   sms_digest: 'SMS digest (for SMS subscribers only)',
   cooldown_summary: 'What a rule\'s cooldown held back',
+  pending_call: 'Call waiting in the mempool',
+  pending_transfer: 'STX transfer waiting in the mempool',
+  pending_dropped: 'Waiting transaction dropped unmined',
 };
 
 function demoJson(): Promise<Alert[]> {

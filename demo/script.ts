@@ -13,12 +13,14 @@ import {
   stxTransferEvent,
   transfer,
   type FakeChain,
+  type FakeTxSpec,
 } from '../test/support/fake-hiro';
 
 /** The principals demo/watch.json names; the fake derives them from these labels, the same every run. */
 export const DEMO = {
   alice: fakeAddress('alice'),
   relayer: fakeAddress('relayer'),
+  mallory: fakeAddress('mallory'),
   vault: fakeContractId('vault'),
   sbtc: `${fakeContractId('sbtc-token', 'sbtc')}::sbtc-token`,
   badge: `${fakeContractId('badges', 'nft')}::badge`,
@@ -26,6 +28,9 @@ export const DEMO = {
 
 /** The relayer's STX before the first block: 50.1 STX, just above the 50 STX its balance rule warns below. */
 export const DEMO_RELAYER_STX = 50_100_000;
+/** The transactions the mempool steps submit, mined or replaced by a later step. */
+let pendingCall: FakeTxSpec | undefined;
+let pendingTransfer: (FakeTxSpec & { txId: string }) | undefined;
 
 /** The first height the demo's watcher scans (its `startHeight`): the blocks below are history. */
 export const DEMO_START_HEIGHT = 4;
@@ -116,6 +121,32 @@ export const DEMO_STEPS: readonly DemoStep[] = [
     says: 'the relayer pays 0.06 STX in fees for each of two relays: its spendable STX falls below 50 STX at the second',
     shows: ['balance_threshold'],
     act: (chain) => chain.mine([coinbase(), relay(60_000), relay(60_000)]),
+  },
+  {
+    says: 'someone sends a call to set-owner on the vault: it waits in the mempool, not yet in any block',
+    shows: ['pending_call'],
+    act: (chain) => {
+      pendingCall = chain.submit(contractCall({ contractId: DEMO.vault, functionName: 'set-owner', sender: DEMO.mallory, args: [Cl.principal(DEMO.mallory)] }));
+    },
+  },
+  {
+    says: 'a block mines that call: its usual alert names the pending one (pending_key)',
+    shows: ['contract_call'],
+    act: (chain) => chain.mine([coinbase(), pendingCall!]),
+  },
+  {
+    says: 'alice sends 2,000 STX: the transfer waits in the mempool',
+    shows: ['pending_transfer'],
+    act: (chain) => {
+      pendingTransfer = chain.submit(transfer({ from: DEMO.alice, to: DEMO.mallory, amount: 2_000_000_000n }));
+    },
+  },
+  {
+    says: 'a copy with a higher fee replaces it: the first is dropped (dropped_replace_by_fee), the copy waits in its turn',
+    shows: ['pending_dropped', 'pending_transfer'],
+    act: (chain) => {
+      chain.replaceByFee(pendingTransfer!.txId);
+    },
   },
   {
     says: 'a block carries 1.5 STX to alice, memo "tip"',

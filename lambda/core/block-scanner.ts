@@ -47,6 +47,10 @@ export interface ScanStages {
   keeper: CursorKeeper;
   delivery: DeliveryStage;
   lease?: RunLease;
+  /** false: the last cursor write keeps the lease (a stage after the scan still works under it). Default true. */
+  releaseLeaseAtEnd?: boolean;
+  /** Marks mined alerts that raised a pending alert first (mempool/mempool-watch.ts). */
+  markMined?: (alerts: ChainAlert[]) => Promise<ChainAlert[]>;
 }
 
 export class BlockScanner {
@@ -134,7 +138,9 @@ export class BlockScanner {
     await readDueBalances(rules.balances.tracker, block, this.deps);
     const head = this.keeper.head();
     const found = blockAlerts(block, events, rules, network);
-    const windows = advanceWindows(rules.windows, head?.windows, block.header, found, network);
+    // A mined transaction first seen in the mempool: its alert names the pending one (mempool stage).
+    const mined = this.stages.markMined ? await this.stages.markMined(found) : found;
+    const windows = advanceWindows(rules.windows, head?.windows, block.header, mined, network);
     const alerts: ChainAlert[] = [...windows.sent, ...windows.alerts];
     const quiet = quietBlock(head?.quiet, block.header, alerts, this.policies);
     const summaries = quiet.ended.map((ended) => cooldownSummaryKind.build(ended, network));
@@ -217,7 +223,8 @@ export class BlockScanner {
   /** The cycle's last cursor write; another run having moved the cursor meanwhile ends it as a conflict. */
   private async saveAtEnd(stoppedBecause: StopReason): Promise<StopReason> {
     try {
-      await this.keeper.saveAtEnd(stoppedBecause !== 'lease-held' ? this.stages.lease : undefined);
+      const giveBack = stoppedBecause !== 'lease-held' && this.stages.releaseLeaseAtEnd !== false;
+      await this.keeper.saveAtEnd(giveBack ? this.stages.lease : undefined);
       return stoppedBecause;
     } catch (error) {
       if (!(error instanceof CursorConflictError)) throw error;

@@ -1,6 +1,6 @@
 // One watch cycle: take the lease; then statuses → for each block: match → deliver → advance; then report. Every alert goes through one delivery stage, every cursor write through one keeper.
 // Pure orchestration over the ports: no AWS SDK, no fetch, no process.env.
-import type { Alert, AlertType } from './alert-kinds/alert';
+import type { Alert, AlertType, ChainAlert } from './alert-kinds/alert';
 import type { WatchConfig } from './watch-config/watch-config-schema';
 import type { CycleBudget, CycleDeps, CycleSummary, StopReason } from './cycle-types';
 import { BlockScanner } from './block-scanner';
@@ -14,6 +14,7 @@ import { DeliveryStage } from './delivery-stage';
 import { CursorKeeper } from './cursor-keeper';
 import { reportApiDeprecations } from './api-deprecations';
 import type { ChainTip } from './domain';
+import { MempoolWatch } from './mempool/mempool-watch';
 
 /**
  * A run starting further than this behind the tip is a catch-up (a first run from an old startHeight, or
@@ -31,6 +32,8 @@ interface Run {
   keeper: CursorKeeper;
   delivery: DeliveryStage;
   lease: RunLease;
+  /** The pending rules' stage, when the config has any (mempool/). */
+  mempool: MempoolWatch | null;
 }
 
 export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: CycleBudget): Promise<CycleSummary> {
@@ -55,10 +58,13 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     const tip = await tipRequest;
     if (!tip) {
       deps.telemetry.log('warn', 'the API has no chain tip yet (still syncing); no block scanned');
+      await run.mempool?.finish(run.delivery, budget.runId);
       countAlerts(summary, run.delivery.published);
       return finish(summary, 'api-not-synced', deps, startedAt);
     }
     const scan = await scanBlocks(run, tip);
+    // After the scan, never before it: the mempool was read meanwhile, and its alerts wait for no block.
+    await run.mempool?.finish(run.delivery, budget.runId);
     Object.assign(summary, { blocksScanned: scan.blocksScanned, reorgs: scan.reorgs, tip: { height: tip.height, hash: tip.hash } });
     position(summary, run.keeper, tip, deps.clock.now());
     countAlerts(summary, run.delivery.published);
@@ -79,7 +85,8 @@ async function startRun(deps: CycleDeps, config: WatchConfig, budget: CycleBudge
   // Read once: under the lease only this run moves the cursor.
   const keeper = new CursorKeeper(deps.state, deps.telemetry, await deps.state.readCursor());
   const delivery = new DeliveryStage(deps, budget.alertStaleAfterMs);
-  return { deps, config, budget, rules: compileWatchRules(config), keeper, delivery, lease };
+  const rules = compileWatchRules(config);
+  return { deps, config, budget, rules, keeper, delivery, lease, mempool: MempoolWatch.start(deps, rules, config.network) };
 }
 
 /**
@@ -116,7 +123,9 @@ async function scanBlocks(run: Run, tip: ChainTip) {
     );
   }
   const plan = { network: config.network, rules: run.rules, firstHeight, lastHeight, tip: { height: tip.height, hash: tip.hash }, maxBlocks: config.maxBlocksPerRun };
-  return new BlockScanner(deps, plan, budget, { keeper, delivery: run.delivery, lease: run.lease }).run();
+  const mempool = run.mempool;
+  const stages = { keeper, delivery: run.delivery, lease: run.lease, ...(mempool ? { releaseLeaseAtEnd: false, markMined: (a: ChainAlert[]) => mempool.markMined(a) } : {}) };
+  return new BlockScanner(deps, plan, budget, stages).run();
 }
 
 function position(summary: CycleSummary, keeper: CursorKeeper, tip: ChainTip, nowMs: number): void {

@@ -5,6 +5,7 @@ import type { SmsTallyStore } from './sms-tally';
 import type { BalanceBookStore } from './balance-book';
 import type { WindowStates } from './window-state';
 import type { AlertRecordState, QuietCursorPart, QuietRecordStore, QuietRecordWrites } from './quiet-state';
+import type { MempoolApi, MempoolStateStore } from './mempool/mempool-ports';
 
 /** What to read of one transaction beyond the block's list: its events, its call's arguments and result, or both. */
 export interface TxReadRequest {
@@ -42,6 +43,8 @@ export interface ChainApi {
    * tell the operator before a retirement stops the watcher. Adapters with no such notion leave it out.
    */
   takeApiDeprecations?(): ApiDeprecation[];
+  /** The mempool, for pending rules (mempool/); adapters and fakes without one leave it out: no pending alerts. */
+  mempool?: MempoolApi;
 }
 
 // ---- state ----
@@ -169,7 +172,7 @@ export class CursorConflictError extends Error {
   }
 }
 
-export interface StateStore extends SmsTallyStore, QuietRecordStore, BalanceBookStore {
+export interface StateStore extends SmsTallyStore, QuietRecordStore, BalanceBookStore, MempoolStateStore {
   /** Take the run lease for `ttlMs`; false when another owner holds an unexpired lease. */
   acquireLease(owner: string, nowMs: number, ttlMs: number): Promise<boolean>;
   /** Give the lease back (only if `owner` still holds it). */

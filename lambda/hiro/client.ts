@@ -13,6 +13,7 @@ import { resolveHiroOptions, type HiroClientOptions } from './options';
 import { nodeInfoSchema } from './schemas';
 import { TipReader } from './tip-reader';
 import { readTransactions } from './transaction-reads';
+import { createMempoolReader } from './mempool-reader';
 
 export { CONTRACT_STATUS_BATCH } from './contract-statuses';
 
@@ -48,6 +49,7 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
     getTransactionEvents: (txs: readonly TxReadRequest[]) => readTransactions(events, txs),
     getBalances: (principal, atHeight) => readBalances(http, principal, checkHeight(atHeight)),
     takeApiDeprecations: () => [...http.deprecations.take(), ...unreadable.splice(0)],
+    mempool: createMempoolReader(events),
   };
 }
 

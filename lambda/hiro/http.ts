@@ -88,8 +88,9 @@ export class HiroHttp {
       if (attempt.kind === 'answer') await this.throttling.answered(attempt.status, id.endpoint);
       const verdict = this.judge(attempt, request, id, schema, retry);
       if ('answer' in verdict) return verdict.answer;
-      if (retry >= this.options.maxRetries) {
-        if (attempt.kind === 'answer' && attempt.status === 429) await this.throttling.gaveUp(id.endpoint, retry + 1);
+      if (retry >= Math.min(request.retries ?? Infinity, this.options.maxRetries)) {
+        // A request that asked for fewer retries (read again next run) gave up by choice: no throttling notice.
+        if (attempt.kind === 'answer' && attempt.status === 429 && retry >= this.options.maxRetries) await this.throttling.gaveUp(id.endpoint, retry + 1);
         throw verdict.giveUp();
       }
       this.options.log('warn', 'Hiro request failed; retrying', {

@@ -12,6 +12,8 @@ export interface HiroRequest {
   headers?: Record<string, string>;
   /** Statuses answered to the caller instead of thrown (404 for "no such block", 304 for ETag). */
   expect?: readonly number[];
+  /** Retries for this request, below the client's own; 0 for a read the next run makes anyway (the mempool). */
+  retries?: number;
 }
 
 export function requestUrl(baseUrl: URL, request: HiroRequest): URL {

@@ -245,4 +245,30 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     await store.writeCursor(at(601), null);
     expect(await (await state.reopen()).readBalanceBook()).toEqual(next);
   });
+
+  it('keeps what the pending rules saw of the mempool in a record of its own, beside the cursor', async () => {
+    const state = await fresh();
+    const store = await state.reopen();
+    expect(await store.readMempoolState()).toBeNull();
+    const tracked = {
+      txId: `0x${'ab'.repeat(32)}`,
+      pendingKey: `pending_call:0x${'ab'.repeat(32)}`,
+      rule: 'Owner change',
+      severity: 'critical' as const,
+      sender: 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9',
+      nonce: 41,
+      contractId: 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.vault',
+      what: 'set-owner on SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.vault',
+      seenAt: T0,
+      nextCheckAt: T0 + 60_000,
+      checks: 1,
+    };
+    const mempool = { seen: manyKeys(200), newest: 1_750_000_123, tracked: [tracked] };
+    await store.writeMempoolState(mempool);
+    await store.writeCursor(at(700), null);
+    expect(await (await state.reopen()).readMempoolState()).toEqual(mempool);
+    await store.writeMempoolState({ seen: [], tracked: [] });
+    expect(await (await state.reopen()).readMempoolState()).toEqual({ seen: [], tracked: [] });
+    expect(await (await state.reopen()).readCursor()).toEqual({ ...at(700), version: 1 });
+  });
 });

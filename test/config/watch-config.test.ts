@@ -321,6 +321,14 @@ describe('transfer rules', () => {
     expect(rule({ minAmount: '123456789012345678901234567890' })).toMatchObject({ ok: true, config: { transfers: [{ minAmount: '123456789012345678901234567890' }] } });
   });
 
+  it('takes "pending" on a rule on STX or any asset only: the mempool shows native STX transfers alone', () => {
+    expect(rule({ pending: true })).toMatchObject({ ok: true, config: { transfers: [{ pending: true }] } });
+    expect(rule({ pending: false })).toMatchObject({ ok: true, config: { transfers: [expect.not.objectContaining({ pending: expect.anything() })] } });
+    const token = rule({ asset: 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token::sbtc-token', pending: true });
+    expect(token.ok ? [] : token.problems.map((p) => p.message)).toEqual([expect.stringContaining('"pending" watches native STX transfers')]);
+    expect(paths(rule({ pending: 'yes' }))).toEqual(['$.transfers[0].pending']);
+  });
+
   it('takes "stx", "*" and asset ids ADDRESS.contract::token of the network, and nothing else', () => {
     expect(rule({ asset: 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token::sbtc-token' }).ok).toBe(true);
     expect(paths(rule({ asset: 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token' }))).toEqual(['$.transfers[0].asset']);

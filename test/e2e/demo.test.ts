@@ -50,7 +50,23 @@ describe('npm run demo', () => {
     const run = await runDemo(['--json'], { timeoutMs: 170_000 });
     expect(run.code).toBe(0);
     const types = new Set(jsonLines(run.stdout).map((a) => a.type));
-    expect([...types].sort()).toEqual(['balance_threshold', 'contract_call', 'contract_log', 'contract_status', 'cooldown_summary', 'deep_reorg', 'ft_transfer', 'nft_transfer', 'retraction', 'stx_transfer', 'token_transfer', 'window_threshold']);
+    expect([...types].sort()).toEqual([
+      'balance_threshold',
+      'contract_call',
+      'contract_log',
+      'contract_status',
+      'cooldown_summary',
+      'deep_reorg',
+      'ft_transfer',
+      'nft_transfer',
+      'pending_call',
+      'pending_dropped',
+      'pending_transfer',
+      'retraction',
+      'stx_transfer',
+      'token_transfer',
+      'window_threshold',
+    ]);
     for (const step of DEMO_STEPS) expect(run.stderr).toContain(`demo ▸ ${step.says}`);
     for (const kind of DEMO_STEPS.flatMap((s) => s.shows)) expect(types).toContain(kind);
     expect(run.stderr).toContain('demo ▸ the script has played; stopping the watcher');

@@ -155,6 +155,9 @@ describe('dashboard', () => {
       'deep_reorg',
       'sms_digest',
       'cooldown_summary',
+      'pending_call',
+      'pending_transfer',
+      'pending_dropped',
     ]);
   });
 

@@ -12,6 +12,7 @@ import { createAlertRecords } from './alert-records';
 import { createBlockStallRecord } from './block-stall';
 import { createSmsTallyRecord } from './sms-tally-record';
 import { createBalanceBookRecord } from './balance-book-record';
+import { createMempoolRecord } from './mempool-record';
 import { createContractStatuses } from './contract-statuses';
 import { CursorRecord } from './cursor-record';
 import { stateKeys } from './keys';
@@ -66,5 +67,6 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     ...createBlockStallRecord(table, keys),
     ...createSmsTallyRecord(table, keys),
     ...createBalanceBookRecord(table, keys),
+    ...createMempoolRecord(table, keys),
   };
 }

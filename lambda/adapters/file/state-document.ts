@@ -20,6 +20,7 @@ import { CursorConflictError } from '../../core/ports';
 import { REORG_WINDOW } from '../../core/reorg';
 import { createAlertClaims, FREE_TO_CLAIM } from '../../core/alert-claims';
 import type { QuietRecordState } from '../../core/quiet-state';
+import type { MempoolState } from '../../core/mempool/mempool-ports';
 import { stored, type AlertRecord } from './document-alert-record';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -39,6 +40,8 @@ export interface StateDocument {
   smsTally?: PendingSmsDigest;
   /** The tracked balances of the `balances` rules; absent before any. */
   balances?: BalanceBookRecord;
+  /** What the pending rules remember of the mempool (bounded; core/mempool/mempool-ports.ts). */
+  mempool?: MempoolState;
 }
 
 export function emptyDocument(network: string): StateDocument {
@@ -46,7 +49,7 @@ export function emptyDocument(network: string): StateDocument {
 }
 
 /** One entry of the document: a top-level member, or one block, contract or alert record. */
-export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally' | 'balances'] | readonly ['blocks' | 'contracts' | 'alerts', string];
+export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally' | 'balances' | 'mempool'] | readonly ['blocks' | 'contracts' | 'alerts', string];
 
 export interface DocumentStoreOptions {
   /** Called after every change with the document and the entries it touched, to persist them. */
@@ -256,6 +259,15 @@ export class DocumentStateStore implements StateStore {
   async writeBalanceBook(book: BalanceBookRecord): Promise<void> {
     this.doc.balances = structuredClone(book);
     await this.changed(['balances']);
+  }
+
+  async readMempoolState(): Promise<MempoolState | null> {
+    return this.doc.mempool ? structuredClone(this.doc.mempool) : null;
+  }
+
+  async writeMempoolState(state: MempoolState): Promise<void> {
+    this.doc.mempool = structuredClone(state);
+    await this.changed(['mempool']);
   }
 
   /** A record past its expiry counts as absent, like a DynamoDB item past its TTL that is not yet deleted. */

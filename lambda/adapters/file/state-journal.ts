@@ -25,7 +25,7 @@ const COMPACT_MIN_BYTES = 1024 * 1024;
 /** One entry set to a value, or (no value) removed. */
 type Op = [EntryPath] | [EntryPath, unknown];
 
-const TOP_LEVEL = new Set(['cursor', 'lease', 'blockStall', 'smsTally', 'balances']);
+const TOP_LEVEL = new Set(['cursor', 'lease', 'blockStall', 'smsTally', 'balances', 'mempool']);
 const KEYED = new Set(['blocks', 'contracts', 'alerts']);
 
 function isPath(path: unknown): path is EntryPath {

@@ -7,6 +7,9 @@ import type { DeepReorgAlert } from './deep-reorg';
 import type { CooldownSummaryAlert } from './cooldown-summary';
 import type { RetractionAlert } from './retraction';
 import type { SmsDigestAlert } from './sms-digest';
+import type { PendingCallAlert } from './pending-call';
+import type { PendingTransferAlert } from './pending-transfer';
+import type { PendingDroppedAlert } from './pending-dropped';
 
 export type { ChainAlert, ChainAlertType } from './chain-kinds';
 export type { AlertBase } from './alert-base';
@@ -18,7 +21,9 @@ export type { FtTransferAlert } from './ft-transfer';
 export type { NftTransferAlert } from './nft-transfer';
 export type { WindowThresholdAlert } from './window-threshold';
 export type { ContractStatusAlert, ContractStatusSummaryAlert, CooldownSummaryAlert, DeepReorgAlert, RetractionAlert, SmsDigestAlert };
+export type { PendingCallAlert, PendingTransferAlert, PendingDroppedAlert };
 
+export type PendingAlert = PendingCallAlert | PendingTransferAlert | PendingDroppedAlert;
 export type Alert =
   | ChainAlert
   | ContractStatusAlert
@@ -26,5 +31,6 @@ export type Alert =
   | RetractionAlert
   | DeepReorgAlert
   | SmsDigestAlert
-  | CooldownSummaryAlert;
+  | CooldownSummaryAlert
+  | PendingAlert;
 export type AlertType = Alert['type'];

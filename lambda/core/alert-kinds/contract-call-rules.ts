@@ -30,16 +30,18 @@ function ruleSchema(network: Network | null, meta: RuleMetaParts) {
         ),
       ),
       status: z._default(z.enum(CALL_STATUSES, { error: 'must be "success", "failed" (any abort) or "any"' }), 'any'),
+      pending: z.optional(z.boolean({ error: 'must be true (alert when a matching call is waiting in the mempool) or false' })),
     },
     { error: 'must be an object like {"contractId": "ADDRESS.contract-name", "functions": ["withdraw"], "status": "failed"}' },
   );
   return z.pipe(
     rule,
-    z.transform(({ contractId, functions, from, status, ...meta }) => ({
+    z.transform(({ contractId, functions, from, status, pending, ...meta }) => ({
       contractId,
       ...(functions === undefined ? {} : { functions }),
       ...(from === undefined ? {} : { from }),
       status,
+      ...(pending === true ? { pending } : {}),
       ...pickRuleMeta(meta),
     })),
   );
@@ -88,7 +90,8 @@ export const callsList = {
             calls.map(
               (r) =>
                 `    ${r.contractId} (${outcomes[r.status]}` +
-                `${r.functions ? `, functions ${r.functions.join(', ')}` : ''}${r.from ? `, from ${r.from.join(', ')}` : ''})${ruleWords(r)}`,
+                `${r.functions ? `, functions ${r.functions.join(', ')}` : ''}${r.from ? `, from ${r.from.join(', ')}` : ''})` +
+                `${r.pending ? ', and while waiting in the mempool' : ''}${ruleWords(r)}`,
             ),
             'rule',
           ),

@@ -30,6 +30,8 @@ export interface ContractCallAlert extends AlertBase {
   args: string[] | null;
   /** The result's Clarity text, e.g. `(err u102)`; null when the API did not give it. */
   result_repr: string | null;
+  /** The `pending_call` alert this call raised while it waited in the mempool, when one did. */
+  pending_key?: string;
 }
 
 /** One alert per transaction, however many rules it meets. */

@@ -9,6 +9,9 @@ import { deepReorgKind } from './deep-reorg';
 import type { ChainKind, KindCommon, WatcherKind } from './kind';
 import { retractionKind } from './retraction';
 import { smsDigestKind } from './sms-digest';
+import { pendingCallKind } from './pending-call';
+import { pendingTransferKind } from './pending-transfer';
+import { pendingDroppedKind } from './pending-dropped';
 import { DEFAULT_SEVERITY, defaultRuleName, type RuleMeta, SEVERITIES, WATCHER_RULE } from '../rule-meta';
 
 export const alertKinds = {
@@ -19,6 +22,9 @@ export const alertKinds = {
   deep_reorg: deepReorgKind,
   sms_digest: smsDigestKind,
   cooldown_summary: cooldownSummaryKind,
+  pending_call: pendingCallKind,
+  pending_transfer: pendingTransferKind,
+  pending_dropped: pendingDroppedKind,
 } satisfies { [T in AlertType]: AlertKind<Extract<Alert, { type: T }>> };
 
 /** A chain alert's kind has a matcher and a retraction; the watcher's own alerts' kinds have neither. */

@@ -26,6 +26,8 @@ export interface TokenTransferAlert extends AlertBase {
   memo_text: string | null;
   /** `sent` when the alert is about the sender (a watched outflow); absent when about the recipient. */
   direction?: 'sent';
+  /** The `pending_transfer` alert this transfer raised while it waited in the mempool, when one did. */
+  pending_key?: string;
 }
 
 const MARKER = '...';

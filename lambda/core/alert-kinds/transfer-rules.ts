@@ -49,6 +49,7 @@ function ruleObject(network: Network | null, meta: RuleMetaParts) {
       ),
       memo: z.optional(memoFilterSchema),
       decimals: z.optional(wholeNumber(0, 38)),
+      pending: z.optional(z.boolean({ error: 'must be true (alert when a matching STX transfer is waiting in the mempool) or false' })),
       symbol: z.optional(
         z
           .string({ error: 'must be the token\'s symbol in quotes, e.g. "sBTC"' })
@@ -68,11 +69,14 @@ function ruleSchema(network: Network | null, meta: RuleMetaParts) {
       if ((r.to ?? []).length === 0 && (r.from ?? []).length === 0) {
         ctx.addIssue({ code: 'custom', message: 'watches nobody: list at least one address in "to" (recipients) or "from" (senders)' });
       }
+      if (r.pending === true && r.asset !== 'stx' && r.asset !== '*') {
+        ctx.addIssue({ code: 'custom', message: '"pending" watches native STX transfers waiting in the mempool: it needs "asset": "stx" or "*"' });
+      }
     }),
   );
   return z.pipe(
     rule,
-    z.transform(({ $comment: _note, minAmount, actions, memo, decimals, symbol, to, from, asset, ...meta }) => ({
+    z.transform(({ $comment: _note, minAmount, actions, memo, decimals, symbol, to, from, asset, pending, ...meta }) => ({
       asset,
       to: to ?? [],
       from: from ?? [],
@@ -82,6 +86,7 @@ function ruleSchema(network: Network | null, meta: RuleMetaParts) {
       ...(memo === undefined ? {} : { memo }),
       ...(decimals === undefined ? {} : { decimals }),
       ...(symbol === undefined ? {} : { symbol }),
+      ...(pending === true ? { pending } : {}),
       ...pickRuleMeta(meta),
     })),
   );
@@ -100,6 +105,8 @@ export interface CompiledTransferRule {
   memo: CompiledMemo | null;
   decimals?: number;
   symbol?: string;
+  /** Also alerts a native STX transfer it matches while it waits in the mempool (pending_transfer). */
+  pending: boolean;
   meta: RuleMeta;
   /** Position in the config's `transfers` list: among equally severe rules, the first one names the alert. */
   index: number;
@@ -125,6 +132,7 @@ function compileRule(rule: TransferRule, index: number): CompiledTransferRule {
     memo: rule.memo === undefined ? null : compileMemo(rule.memo),
     ...(rule.decimals === undefined ? {} : { decimals: rule.decimals }),
     ...(rule.symbol === undefined ? {} : { symbol: rule.symbol }),
+    pending: rule.pending === true,
     meta: ruleMeta(rule, defaultTransferRuleName(rule)),
     index,
   };
@@ -138,6 +146,7 @@ function ruleText(rule: TransferRule): string {
     rule.minAmount === undefined ? '' : `at least ${minAmountWords(rule, rule.minAmount)}`,
     rule.memo === undefined ? '' : memoWords(rule.memo),
     rule.actions.join(', '),
+    rule.pending ? 'and while waiting in the mempool' : '',
   ].filter(Boolean);
   return `${asset} ${sides.join(', ')} (${limits.join('; ')})`;
 }

@@ -2,6 +2,7 @@
 // events, deploy statuses, and reorgs. Every hash and id derives from the seed and a counter, so the same
 // script always yields the same chain, and a block mined in a reorg never reuses an old hash.
 import { sha256Hex, type FakeEvent, type FakeTxSpec } from './tx-builders';
+import { FakeMempool, type FakeDropReason } from './mempool';
 
 export interface FakeTx {
   txId: string;
@@ -70,6 +71,8 @@ export class FakeChain {
   private counter = 0;
   /** What each address held before the first block: address → asset (`stx` or an asset id) → base units. */
   readonly genesis = new Map<string, Map<string, bigint>>();
+  /** Transactions waiting to be mined (mempool.ts); `submit`, `drop` and `replaceByFee` script it. */
+  readonly mempool: FakeMempool;
 
   constructor(options: FakeChainOptions = {}) {
     this.seed = options.seed ?? 'stacks-watch';
@@ -78,6 +81,32 @@ export class FakeChain {
     this.blockSeconds = options.blockSeconds ?? 8;
     this.synced = options.synced ?? true;
     this.network = options.network ?? 'mainnet';
+    this.mempool = new FakeMempool(this.seed, () => this.tip?.time ?? this.startTime);
+  }
+
+  /**
+   * Puts a transaction in the mempool (its nonce assigned as mining would); returns it with its txId set, to
+   * pass to `mine` later. `receivedAt`: unix seconds, by default just after the tip's time.
+   */
+  submit(spec: FakeTxSpec, options: { receivedAt?: number } = {}): FakeTxSpec & { txId: string; nonce: number } {
+    const nonce = spec.nonce ?? this.nonces.get(spec.sender) ?? 0;
+    this.nonces.set(spec.sender, Math.max(this.nonces.get(spec.sender) ?? 0, nonce + 1));
+    return this.mempool.add({ ...spec, nonce }, options.receivedAt);
+  }
+
+  /** The waiting transaction leaves the mempool unmined, for `reason`. */
+  drop(txId: string, reason?: FakeDropReason): void {
+    this.mempool.drop(txId, reason);
+  }
+
+  /** A new transaction with the same sender and nonce and a higher fee replaces the waiting one. */
+  replaceByFee(txId: string, changes: Partial<FakeTxSpec> = {}): FakeTxSpec & { txId: string; nonce: number } {
+    const old = this.mempool.find(txId);
+    if (!old) throw new Error(`no waiting transaction ${txId} to replace`);
+    const { txId: _old, ...rest } = old.spec;
+    const replacement = this.mempool.add({ ...rest, feeRate: String(BigInt(old.spec.feeRate ?? '3000') * 2n), ...changes, nonce: old.spec.nonce });
+    this.mempool.drop(txId, 'dropped_replace_by_fee', replacement.txId);
+    return replacement;
   }
 
   get tip(): FakeBlock | undefined {
@@ -129,6 +158,7 @@ export class FakeChain {
     this.byHash.set(block.hash, block);
     this.byHash.set(block.indexBlockHash, block);
     for (const tx of block.txs) {
+      this.mempool.mined(tx.txId);
       this.txs.set(tx.txId, { tx, block });
       const deployed = (tx.payload.smart_contract as { contract_id?: string } | undefined)?.contract_id;
       if (tx.txType === 'smart_contract' && deployed) this.deploys.set(deployed, tx.txId);

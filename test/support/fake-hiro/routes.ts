@@ -6,6 +6,7 @@ import { balancesAt, renderBalances } from './balances';
 import { errorBody, renderBlock, renderNodeInfo, renderStatus, renderTx } from './shapes';
 import { v3BlockTransactions, v3TransactionEvents } from './routes-v3';
 import { v3Block, v3Blocks, v3Transaction, type V3BlockShape } from './routes-v3-blocks';
+import { mempoolTxV1, v3MempoolList, v3MempoolTransaction } from './routes-mempool';
 
 /** Route names, as the request log and the per-route counts report them. */
 export const ROUTES = {
@@ -21,6 +22,7 @@ export const ROUTES = {
   v3Block: 'GET /extended/v3/blocks/{height_or_hash}',
   v3Transaction: 'GET /extended/v3/transactions/{tx_id}',
   balances: 'GET /extended/v1/address/{principal}/balances',
+  v3Mempool: 'GET /extended/v3/mempool/transactions',
   unknown: 'unknown',
 } as const;
 
@@ -70,6 +72,7 @@ export function routeOf(method: string, path: string): string {
   if (path === '/extended/v2/smart-contracts/status') return ROUTES.contractStatus;
   if (path === '/extended/v1/tx/multiple') return ROUTES.txMultiple;
   if (path === '/v2/info') return ROUTES.nodeInfo;
+  if (path === '/extended/v3/mempool/transactions') return ROUTES.v3Mempool;
   if (BLOCK_TXS_PATH.test(path)) return ROUTES.blockTransactions;
   if (V3_BLOCK_TXS_PATH.test(path)) return ROUTES.v3BlockTransactions;
   if (V3_TX_EVENTS_PATH.test(path)) return ROUTES.v3TransactionEvents;
@@ -104,6 +107,8 @@ function serve(chain: FakeChain, request: SeenRequest): FakeAnswer {
       return json(200, renderNodeInfo(chain));
     case ROUTES.v3BlockTransactions:
       return v3BlockTransactions(findBlock(chain, V3_BLOCK_TXS_PATH.exec(request.path)![1]!), request.query);
+    case ROUTES.v3Mempool:
+      return v3MempoolList(chain, request.query);
     case ROUTES.v3TransactionEvents:
       return v3TransactionEvents(chain, V3_TX_EVENTS_PATH.exec(request.path)![1]!, request.query);
     case ROUTES.balances:
@@ -114,7 +119,12 @@ function serve(chain: FakeChain, request: SeenRequest): FakeAnswer {
 }
 
 function serveV3Blocks(chain: FakeChain, request: SeenRequest, shape: V3BlockShape | 'absent'): FakeAnswer | null {
-  if (request.route === ROUTES.v3Transaction) return v3Transaction(chain, V3_TX_PATH.exec(request.path)![1]!, request.query);
+  if (request.route === ROUTES.v3Transaction) {
+    const txId = V3_TX_PATH.exec(request.path)![1]!;
+    const waiting = chain.findTx(normalizeHex(txId)) ? undefined : chain.mempool.find(txId);
+    const include = new Set(request.query.getAll('include').flatMap((value) => value.split(',')));
+    return waiting ? v3MempoolTransaction(chain, waiting, include) : v3Transaction(chain, txId, request.query);
+  }
   if (request.route !== ROUTES.v3Blocks && request.route !== ROUTES.v3Block) return null;
   if (shape === 'absent') return json(404, errorBody(404, 'Not Found', `Route ${request.method}:${request.path} not found`));
   if (request.route === ROUTES.v3Blocks) return v3Blocks(chain, request.query, shape);
@@ -201,9 +211,12 @@ function txMultiple(chain: FakeChain, query: URLSearchParams): FakeAnswer {
   for (const id of ids) {
     const key = normalizeHex(id);
     const found = chain.findTx(key);
+    const waiting = found ? undefined : chain.mempool.find(key);
     body[key] = found
       ? { found: true, result: renderTx(found.tx, found.block, { canonical: found.canonical, events: { limit, offset } }) }
-      : { found: false, result: { tx_id: key } };
+      : waiting
+        ? { found: true, result: mempoolTxV1(waiting) }
+        : { found: false, result: { tx_id: key } };
   }
   return json(200, body);
 }
