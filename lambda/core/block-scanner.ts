@@ -23,6 +23,7 @@ import { advanceWindows } from './window-stage';
 import { rollbackWindows } from './window-state';
 import type { RunLease } from './run-lease';
 import { quietBlock, rulePolicies, type RulePolicies } from './rule-quiet';
+import { rollbackQuiet } from './quiet-rollback';
 
 export interface ScanPlan {
   network: Network;
@@ -184,16 +185,20 @@ export class BlockScanner {
       depth: rollback.from - rollback.to.height,
       alertsToRecheck: rollback.alertsToRecheck,
     });
-    // The windows go back to the fork point too: the replaced blocks' matches leave them.
-    const windows = rollbackWindows(this.keeper.cursor?.windows, rollback.to.height);
-    if (windows.inexact.length > 0) {
-      this.deps.telemetry.log('warn', 'a reorg deeper than the windows keep: their counts may miss matches below the fork', {
+    // The windows, cooldowns and mutes go back to the fork point too: the replaced blocks' matches leave them,
+    // and a cooldown a replaced block started goes (quiet-rollback.ts).
+    const height = rollback.to.height;
+    const windows = rollbackWindows(this.keeper.cursor?.windows, height);
+    const quiet = rollbackQuiet(this.keeper.cursor?.quiet, height);
+    if (windows.inexact.length > 0 || quiet.inexact) {
+      this.deps.telemetry.log('warn', 'a reorg deeper than the windows and cooldowns keep: their counts may miss matches below the fork', {
         windows: windows.inexact,
-        forkHeight: rollback.to.height,
+        cooldownsAndMutes: quiet.inexact,
+        forkHeight: height,
       });
     }
-    const { windows: _replaced, ...to } = rollback.to;
-    await this.keeper.rewind(windows.states ? { ...to, windows: windows.states } : to);
+    const { windows: _w, quiet: _q, ...to } = rollback.to;
+    await this.keeper.rewind({ ...to, ...(windows.states ? { windows: windows.states } : {}), ...(quiet.state ? { quiet: quiet.state } : {}) });
     this.plan.rules.balances.tracker.rollBack(rollback.to.height);
   }
 
