@@ -10,7 +10,7 @@ import type { ChainAlert } from './alert-kinds/alert';
 import { chainKindOf } from './alert-kinds/chain-kinds';
 import type { EndedCooldown } from './alert-kinds/cooldown-summary';
 import type { CooldownTally, MuteTally, QuietRecordState, QuietState, QuietTally } from './quiet-state';
-import { isIdle, rollbackQuiet, settleQuiet, stepBefore } from './quiet-rollback';
+import { isIdle, settleQuiet, stepBefore } from './quiet-rollback';
 import { SEVERITIES, type RuleMeta, type RuleQuiet } from './rule-meta';
 
 /** How many held matches a summary and `--status` name; the rest are counted. */
@@ -74,14 +74,6 @@ function merged(a: RuleQuiet | undefined, b: RuleQuiet): RuleQuiet {
 /** Unix seconds as ISO-8601. */
 export const isoTime = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 
-/** The state as of the block before `height`: the previous block's, or, for a height already decided (a rescan), rolled back. */
-function before(previous: QuietState | undefined, height: number): QuietState {
-  const empty = { throughHeight: 0, cooldowns: [], mutes: [] };
-  if (!previous) return empty;
-  if (height > previous.throughHeight) return structuredClone(previous);
-  return rollbackQuiet(previous, height - 1).state ?? empty;
-}
-
 /** Decides the block's alerts: see the module comment. `at` is the block's height and time (Unix seconds). */
 export function quietBlock(
   previous: QuietState | undefined,
@@ -90,7 +82,8 @@ export function quietBlock(
   policies: RulePolicies,
 ): QuietDecision {
   if (policies.size === 0 && previous === undefined) return { send: [...alerts], quieted: [], ended: [], state: undefined };
-  const state = before(previous, at.height);
+  // A reorg has taken the state back to the fork point already (quiet-rollback.ts, from the block scanner).
+  const state: QuietState = previous ? structuredClone(previous) : { throughHeight: 0, cooldowns: [], mutes: [] };
   const ended = endCooldowns(state, at, policies);
   endMutes(state, at, policies);
   const send: ChainAlert[] = [];

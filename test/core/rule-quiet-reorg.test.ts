@@ -1,0 +1,90 @@
+// Cooldowns under reorgs, through the real cycle: after a rollback the quiet state is what a live run that
+// only ever saw the new chain would have at the fork point, so the watcher that followed the old chain ends
+// up with the same alerts as a second one that only saw the new chain, and as --replay of the new chain.
+import { describe, expect, it } from 'vitest';
+import { MemoryChain, transfer, coinbase, type ModelTx } from '../support/memory-chain';
+import { config, harness, WATCHED } from './harness';
+import type { Alert } from '../../lambda/core/alert-kinds/alert';
+import type { CooldownSummaryAlert } from '../../lambda/core/alert-kinds/cooldown-summary';
+import { replayBlocks } from '../../lambda/core/replay';
+
+/** Blocks are 10 s apart in the memory chain: a 1-minute cooldown started at 101 ends at 107. */
+const cooldownConfig = config({ startHeight: 101, addressesRule: { name: 'treasury in', cooldownMinutes: 1 } } as never);
+const key = (tx: ModelTx) => `token_transfer:${tx.txId}`;
+const summaryOf = (tx: ModelTx) => `cooldown_summary:${key(tx)}`;
+const mineAll = (chain: MemoryChain, blocks: ModelTx[][]) => blocks.forEach((txs) => chain.mine(txs));
+const quietBlocks = (n: number) => Array.from({ length: n }, () => [coinbase()]);
+
+/** A second watcher that only ever sees the new chain: same transactions, blocks mined at the same heights. */
+async function freshRun(blocks: ModelTx[][]) {
+  const chain = new MemoryChain(100, 1);
+  mineAll(chain, blocks);
+  const h = harness(chain, cooldownConfig);
+  await h.run();
+  return h;
+}
+
+/** What went out, retractions aside, without the block hashes (the two chains' hashes differ by their fork). */
+const sentAlerts = (alerts: readonly Alert[]) =>
+  alerts.filter((a) => a.type !== 'retraction').map(({ block_hash: _hash, ...rest }: Alert & { block_hash?: string }) => rest);
+
+async function replayed(chain: MemoryChain, to: number): Promise<Alert[]> {
+  const alerts: Alert[] = [];
+  await replayBlocks(chain, cooldownConfig, { from: 101, to }, { onAlerts: async (a) => void alerts.push(...a) }, { now: () => 1_800_000_000_000 });
+  return alerts;
+}
+
+describe('a reorg during a cooldown', () => {
+  it('that drops held matches: the summary counts only the new chain\'s, as a run that only saw the new chain sends it', async () => {
+    const first = transfer(WATCHED, '1');
+    const kept = [transfer(WATCHED, '2'), transfer(WATCHED, '3')];
+    const dropped = Array.from({ length: 6 }, (_, i) => transfer(WATCHED, String(10 + i)));
+    const late = transfer(WATCHED, '4');
+    const chain = new MemoryChain(100, 1);
+    mineAll(chain, [[first], kept, dropped.slice(0, 3), dropped.slice(3)]); // 101–104: 1 sent, 8 held
+    const h = harness(chain, cooldownConfig);
+    await h.run();
+    expect(h.publisher.keys()).toEqual([key(first)]);
+
+    // 103 and 104 replaced: their 6 held matches are gone; the new 104 holds one other.
+    const newChain = [[coinbase()], [late], ...quietBlocks(10)]; // 103–114: 107 ends the cooldown
+    chain.reorg(2, newChain);
+    await h.run();
+
+    const summary = h.publisher.sent.map((o) => o.alert).find((a) => a.key === summaryOf(first)) as CooldownSummaryAlert;
+    expect(summary).toMatchObject({ held: 3, from_height: 102, to_height: 104, ended_at_height: 107 });
+    expect(summary.held_alerts.map((m) => m.tx_id)).toEqual([...kept, late].map((tx) => tx.txId));
+    expect(h.publisher.ofType('retraction')).toEqual([]); // the dropped matches were held: nothing to retract
+
+    const fresh = await freshRun([[first], kept, ...newChain]);
+    const alerts = sentAlerts(h.publisher.sent.map((o) => o.alert));
+    expect(alerts).toEqual(sentAlerts(fresh.publisher.sent.map((o) => o.alert)));
+    expect(sentAlerts(await replayed(chain, chain.tip.height))).toEqual(alerts);
+  });
+
+  it('that retracts the alert that started it: a retraction, no summary of that cooldown, and the new chain\'s first match alerts and starts its own', async () => {
+    const first = transfer(WATCHED, '1');
+    const held = [transfer(WATCHED, '2'), transfer(WATCHED, '3')];
+    const chain = new MemoryChain(100, 1);
+    mineAll(chain, [[coinbase()], [first], [held[0]!], [held[1]!]]); // 101–104: 1 sent at 102, 2 held
+    const h = harness(chain, cooldownConfig);
+    await h.run();
+
+    // 102–104 replaced without the first transfer: the held ones are mined again, the first of them at 103.
+    const newChain = [[coinbase()], [held[0]!], [held[1]!], ...quietBlocks(12)]; // 102–116: 109 ends the new cooldown
+    chain.reorg(3, newChain);
+    await h.run();
+
+    expect(h.publisher.ofType('retraction').map((o) => (o.alert as { retracts: string }).retracts)).toEqual([key(first)]);
+    expect(h.publisher.keys()).not.toContain(summaryOf(first));
+    expect(h.publisher.keys()).toEqual([key(first), key(held[0]!), summaryOf(held[0]!), expect.stringMatching(/^retraction:/)]);
+    const summary = h.publisher.sent.map((o) => o.alert).find((a) => a.key === summaryOf(held[0]!)) as CooldownSummaryAlert;
+    expect(summary).toMatchObject({ held: 1, from_height: 104, to_height: 104, ended_at_height: 109 });
+    expect(await h.state.getAlertRecord(key(held[0]!))).toMatchObject({ state: 'sent' });
+
+    const fresh = await freshRun([[coinbase()], ...newChain]);
+    const alerts = sentAlerts(h.publisher.sent.map((o) => o.alert)).filter((a) => a.key !== key(first));
+    expect(alerts).toEqual(sentAlerts(fresh.publisher.sent.map((o) => o.alert)));
+    expect(sentAlerts(await replayed(chain, chain.tip.height))).toEqual(alerts);
+  });
+});
