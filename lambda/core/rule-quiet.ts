@@ -74,10 +74,17 @@ function merged(a: RuleQuiet | undefined, b: RuleQuiet): RuleQuiet {
 /** Unix seconds as ISO-8601. */
 export const isoTime = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 
-/** Decides the block's alerts: see the module comment. `at` is the block's height and time (Unix seconds). */
+/** The block being decided: its height, hash and time (Unix seconds). */
+export interface QuietAt {
+  height: number;
+  hash: string;
+  time: number;
+}
+
+/** Decides the block's alerts: see the module comment. */
 export function quietBlock(
   previous: QuietState | undefined,
-  at: { height: number; time: number },
+  at: QuietAt,
   alerts: readonly ChainAlert[],
   policies: RulePolicies,
 ): QuietDecision {
@@ -115,11 +122,11 @@ export function quietBlock(
  * Ends the cooldowns the block's time has reached (or whose rule lost its cooldown): marked ended, kept while
  * a reorg could take the end back; those that held something are summed up.
  */
-function endCooldowns(state: QuietState, at: { height: number; time: number }, policies: RulePolicies): EndedCooldown[] {
+function endCooldowns(state: QuietState, at: QuietAt, policies: RulePolicies): EndedCooldown[] {
   const over = (c: CooldownTally) => c.d === undefined && (at.time >= c.until || policies.get(c.rule)?.cooldownMinutes === undefined);
   const ended = state.cooldowns.filter(over);
   for (const c of ended) c.d = at.height;
-  return ended.filter((c) => c.held > 0).map((c) => ({ tally: c, endedAtHeight: at.height }));
+  return ended.filter((c) => c.held > 0).map((c) => ({ tally: c, endedAtHeight: at.height, endedInBlock: at.hash }));
 }
 
 /** A mute's tally is dropped a day after its end, or when the rule's mute changes (marked ended, like a cooldown). */

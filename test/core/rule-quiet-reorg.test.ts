@@ -88,3 +88,68 @@ describe('a reorg during a cooldown', () => {
     expect(sentAlerts(await replayed(chain, chain.tip.height))).toEqual(alerts);
   });
 });
+
+describe('a reorg after a cooldown\'s summary went out', () => {
+  it('that retracts the alert that started it retracts the summary too, and the new chain\'s cooldown sends its own', async () => {
+    const first = transfer(WATCHED, '1');
+    const held = [transfer(WATCHED, '2'), transfer(WATCHED, '3')];
+    const chain = new MemoryChain(100, 1);
+    mineAll(chain, [[coinbase()], [first], [held[0]!], [held[1]!], ...quietBlocks(4)]); // 101–108: 108 ends it
+    const h = harness(chain, cooldownConfig);
+    await h.run();
+    expect(h.publisher.keys()).toEqual([key(first), summaryOf(first)]);
+
+    const newChain = [[coinbase()], [held[0]!], [held[1]!], ...quietBlocks(14)]; // 102–118: past the grace
+    chain.reorg(7, newChain);
+    await h.run();
+
+    const retracted = h.publisher.ofType('retraction').map((o) => o.alert as { retracts: string; retracted_type: string });
+    expect(retracted.map((r) => [r.retracts, r.retracted_type])).toEqual([
+      [key(first), 'token_transfer'],
+      [summaryOf(first), 'cooldown_summary'],
+    ]);
+    const fresh = await freshRun([[coinbase()], ...newChain]);
+    const alerts = sentAlerts(h.publisher.sent.map((o) => o.alert)).filter((a) => a.key !== key(first) && a.key !== summaryOf(first));
+    expect(alerts).toEqual(sentAlerts(fresh.publisher.sent.map((o) => o.alert)));
+    expect(alerts.map((a) => a.key)).toEqual([key(held[0]!), summaryOf(held[0]!)]);
+    expect(sentAlerts(await replayed(chain, chain.tip.height))).toEqual(alerts);
+  });
+
+  it('whose new chain holds nothing in that cooldown retracts its summary (a live run on the new chain sends none)', async () => {
+    const first = transfer(WATCHED, '1');
+    const chain = new MemoryChain(100, 1);
+    mineAll(chain, [[first], [transfer(WATCHED, '2')], ...quietBlocks(5)]); // 101–107: 107 ends it
+    const h = harness(chain, cooldownConfig);
+    await h.run();
+    expect(h.publisher.keys()).toEqual([key(first), summaryOf(first)]);
+
+    const newChain = quietBlocks(16); // 102–117: the held match is gone
+    chain.reorg(6, newChain);
+    await h.run();
+
+    expect(h.publisher.ofType('retraction').map((o) => (o.alert as { retracts: string }).retracts)).toEqual([summaryOf(first)]);
+    const fresh = await freshRun([[first], ...newChain]);
+    expect(fresh.publisher.keys()).toEqual([key(first)]);
+    expect(sentAlerts(await replayed(chain, chain.tip.height)).map((a) => a.key)).toEqual([key(first)]);
+  });
+});
+
+describe('a reorg below the block that ended a cooldown', () => {
+  it('takes the end back: a match the new chain mines before the cooldown\'s end is held, as a live run on it holds it', async () => {
+    const first = transfer(WATCHED, '1');
+    const chain = new MemoryChain(100, 1);
+    mineAll(chain, [[first], [transfer(WATCHED, '2')], ...quietBlocks(5)]); // 101–107: 107 ends it
+    const h = harness(chain, cooldownConfig);
+    await h.run();
+
+    const late = transfer(WATCHED, '3');
+    const newChain = [[late], ...quietBlocks(12)]; // 106–118: 106 is still within the cooldown
+    chain.reorg(2, newChain);
+    await h.run();
+
+    expect(await h.state.getAlertRecord(key(late))).toMatchObject({ state: 'held' });
+    expect(h.publisher.keys()).toEqual([key(first), summaryOf(first)]);
+    const fresh = await freshRun([[first], [transfer(WATCHED, '2')], ...quietBlocks(3), ...newChain]);
+    expect(fresh.publisher.keys()).toEqual(h.publisher.keys());
+  });
+});
