@@ -7,6 +7,10 @@ import { config, harness, WATCHED } from './harness';
 import type { Alert } from '../../lambda/core/alert-kinds/alert';
 import type { CooldownSummaryAlert } from '../../lambda/core/alert-kinds/cooldown-summary';
 import { replayBlocks } from '../../lambda/core/replay';
+import type { ChainAlert } from '../../lambda/core/alert-kinds/alert';
+import { quietBlock } from '../../lambda/core/rule-quiet';
+import { QUIET_REORG_MARGIN_BLOCKS, rollbackQuiet } from '../../lambda/core/quiet-rollback';
+import type { QuietState } from '../../lambda/core/quiet-state';
 
 /** Blocks are 10 s apart in the memory chain: a 1-minute cooldown started at 101 ends at 107. */
 const cooldownConfig = config({ startHeight: 101, addressesRule: { name: 'treasury in', cooldownMinutes: 1 } } as never);
@@ -151,5 +155,27 @@ describe('a reorg below the block that ended a cooldown', () => {
     expect(h.publisher.keys()).toEqual([key(first), summaryOf(first)]);
     const fresh = await freshRun([[first], [transfer(WATCHED, '2')], ...quietBlocks(3), ...newChain]);
     expect(fresh.publisher.keys()).toEqual(h.publisher.keys());
+  });
+});
+
+describe('the quiet state kept for reorgs', () => {
+  const match = (height: number, i: number) =>
+    ({ type: 'token_transfer', key: `m${height}-${i}`, rule: 'busy', severity: 'warning', tx_id: `0x${height}${i}`, block_height: height, recipient: WATCHED }) as unknown as ChainAlert;
+  const policies = new Map([['busy', { cooldownMinutes: 10_080 }]]);
+
+  it('is bounded: a week-long cooldown matching in every block keeps the margin\'s blocks, and says a deeper rollback is inexact', () => {
+    let state: QuietState | undefined;
+    for (let height = 1; height <= 500; height += 1) {
+      state = quietBlock(state, { height, hash: `0x${height}`, time: height * 5 }, [match(height, 0), match(height, 1)], policies).state;
+    }
+    const cooldown = state!.cooldowns[0]!;
+    expect(cooldown).toMatchObject({ held: 999, startedHeight: 1 });
+    expect(cooldown.steps!.length).toBeLessThanOrEqual(QUIET_REORG_MARGIN_BLOCKS);
+    expect(JSON.stringify(state).length).toBeLessThan(3_000);
+
+    const back = rollbackQuiet(state, 500 - QUIET_REORG_MARGIN_BLOCKS);
+    expect(back.inexact).toBe(false);
+    expect(back.state!.cooldowns[0]!.held).toBe(999 - 2 * QUIET_REORG_MARGIN_BLOCKS);
+    expect(rollbackQuiet(state, 500 - QUIET_REORG_MARGIN_BLOCKS - 1).inexact).toBe(true);
   });
 });
