@@ -13,10 +13,10 @@ export const QUIET_REORG_MARGIN_BLOCKS = WINDOW_REORG_MARGIN_BLOCKS;
 /** A hard cap on the ended cooldowns and mutes kept for a rollback (the oldest go first, and the state says inexact). */
 export const QUIET_ENDED_KEPT = 64;
 
-/** The height a tally started at: a cooldown's starting block, a mute's first match. */
+/** The height a tally started at: a cooldown's starting block (0 in a state written before it was kept: never dropped), a mute's first match. */
 function startedAt(t: QuietTally): number {
-  const height = (t as Partial<CooldownTally>).startedHeight ?? t.fromHeight;
-  return height ?? 0;
+  if ('startedBy' in t) return (t as CooldownTally).startedHeight ?? 0;
+  return t.fromHeight ?? 0;
 }
 
 /** The tally as it was at the end of block `height`. */
