@@ -5,7 +5,7 @@
 import type { Block, Network, TxEvents } from './domain';
 import type { ChainAlert } from './alert-kinds/alert';
 import { deepReorgKind } from './alert-kinds/deep-reorg';
-import { cooldownSummaryKind } from './alert-kinds/cooldown-summary';
+import { cooldownSummaryOf } from './alert-kinds/cooldown-summary';
 import type { WatchRules } from './alert-kinds/rule-lists';
 import { blockAlerts } from './block-alerts';
 import { readDueBalances } from './balance-reads';
@@ -23,6 +23,7 @@ import { advanceWindows } from './window-stage';
 import { rollbackWindows } from './window-state';
 import type { RunLease } from './run-lease';
 import { quietBlock, rulePolicies, type RulePolicies } from './rule-quiet';
+import { rollbackQuiet } from './quiet-rollback';
 
 export interface ScanPlan {
   network: Network;
@@ -143,26 +144,21 @@ export class BlockScanner {
     const windows = advanceWindows(rules.windows, head?.windows, block.header, mined, network);
     const alerts: ChainAlert[] = [...windows.sent, ...windows.alerts];
     const quiet = quietBlock(head?.quiet, block.header, alerts, this.policies);
-    const summaries = quiet.ended.map((ended) => cooldownSummaryKind.build(ended, network));
+    const summaries = quiet.ended.map((ended) => cooldownSummaryOf(ended, network));
     const report = await this.delivery.deliver([...summaries, ...quiet.send]);
     for (const { alert, state: recorded, reason } of quiet.quieted) await state.recordQuietAlert(alert.key, this.deps.clock.now(), alert, recorded, reason);
 
-    // Alerts of a replaced block that the new chain carries again are confirmed, not retracted.
-    let pending = confirmOnNewChain(
-      this.keeper.head()?.pendingRetractions,
-      alerts.map((a) => a.key),
-    );
+    // The block's keys: its summaries and its matches, sent or quieted (a quieted one's record is never
+    // retracted). Those of a replaced block that the new chain carries again are confirmed, not retracted.
+    const keys = [...summaries, ...alerts].map((a) => a.key);
+    let pending = confirmOnNewChain(this.keeper.head()?.pendingRetractions, keys);
     if (pending && block.header.height >= pending.untilHeight) {
       const retractions = await retractionsFor(pending.keys, state, this.plan.network, telemetry);
       await this.delivery.deliver(retractions);
       for (const r of retractions) await state.markAlertRetracted(r.retracts, this.deps.clock.now());
       pending = undefined;
     }
-    await this.keeper.blockDone(
-      block.header,
-      alerts.map((a) => a.key),
-      { pendingRetractions: pending, windows: windows.states, quiet: quiet.state },
-    );
+    await this.keeper.blockDone(block.header, keys, { pendingRetractions: pending, windows: windows.states, quiet: quiet.state });
     this.blocksScanned += 1;
     telemetry.log('debug', 'block scanned', {
       blockHeight: block.header.height,
@@ -184,16 +180,20 @@ export class BlockScanner {
       depth: rollback.from - rollback.to.height,
       alertsToRecheck: rollback.alertsToRecheck,
     });
-    // The windows go back to the fork point too: the replaced blocks' matches leave them.
-    const windows = rollbackWindows(this.keeper.cursor?.windows, rollback.to.height);
-    if (windows.inexact.length > 0) {
-      this.deps.telemetry.log('warn', 'a reorg deeper than the windows keep: their counts may miss matches below the fork', {
+    // The windows, cooldowns and mutes go back to the fork point too: the replaced blocks' matches leave them,
+    // and a cooldown a replaced block started goes (quiet-rollback.ts).
+    const height = rollback.to.height;
+    const windows = rollbackWindows(this.keeper.cursor?.windows, height);
+    const quiet = rollbackQuiet(this.keeper.cursor?.quiet, height);
+    if (windows.inexact.length > 0 || quiet.inexact) {
+      this.deps.telemetry.log('warn', 'a reorg deeper than the windows and cooldowns keep: their counts may miss matches below the fork', {
         windows: windows.inexact,
-        forkHeight: rollback.to.height,
+        cooldownsAndMutes: quiet.inexact,
+        forkHeight: height,
       });
     }
-    const { windows: _replaced, ...to } = rollback.to;
-    await this.keeper.rewind(windows.states ? { ...to, windows: windows.states } : to);
+    const { windows: _w, quiet: _q, ...to } = rollback.to;
+    await this.keeper.rewind({ ...to, ...(windows.states ? { windows: windows.states } : {}), ...(quiet.state ? { quiet: quiet.state } : {}) });
     this.plan.rules.balances.tracker.rollBack(rollback.to.height);
   }
 

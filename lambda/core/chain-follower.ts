@@ -105,8 +105,8 @@ export class ChainFollower {
     const orphanedKeys = search.orphaned.flatMap((b) => b.alertKeys);
     const pending = mergePending(cursor.pendingRetractions, orphanedKeys, cursor.height);
     return {
-      // What cooldowns and mutes hold goes on: the rescan decides the replaced heights again without recounting them.
-      to: { ...to, ...(pending ? { pendingRetractions: pending } : {}), ...(cursor.quiet ? { quiet: cursor.quiet } : {}) },
+      // The windows and what cooldowns and mutes hold are the scanner's to take back to the fork point.
+      to: { ...to, ...(pending ? { pendingRetractions: pending } : {}) },
       from: cursor.height,
       alertsToRecheck: orphanedKeys.length,
       deep,

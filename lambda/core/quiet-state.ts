@@ -1,6 +1,9 @@
 // What a rule's cooldown or mute is holding back (rule-quiet.ts decides; see docs/rules-and-conditions.md,
 // "Cooldowns and mutes"): kept with the cursor, so that it moves with the scan. A crash rescans from the stored
-// cursor with the state as it was there, and decides every alert again the same way.
+// cursor with the state as it was there, and decides every alert again the same way; a reorg takes it back to
+// the fork point (quiet-rollback.ts): each tally remembers what it was before each recent block added to it,
+// and a cooldown or mute that ended in a recent block is kept (marked ended) until a reorg can no longer
+// reach that block, like the windows' entries (window-state.ts).
 import type { Severity } from './rule-meta';
 import type { CarriedFields } from './alert-kinds/kind';
 
@@ -21,6 +24,25 @@ export interface QuietTally {
   first: HeldMatch[];
   fromHeight: number | null;
   toHeight: number | null;
+  /**
+   * The tally as it was before each recent block that added to it, oldest first: a rollback below `h` restores
+   * it. Kept for blocks a reorg can still replace (QUIET_REORG_MARGIN_BLOCKS), at most one per block.
+   */
+  steps?: QuietStep[];
+  /** Set once it has ended (a cooldown's end, a mute's tally dropped): the height of the block that ended it. */
+  d?: number;
+}
+
+/** A tally before one block's matches: what a rollback below that block restores. Short names: the cursor carries them. */
+export interface QuietStep {
+  /** The block's height. */
+  h: number;
+  /** `held` before it. */
+  n: number;
+  /** How many of `first` were listed before it. */
+  l: number;
+  /** `toHeight` before it. */
+  to: number | null;
 }
 
 /** A cooldown running: started by an alert that went out, it holds the rule's matches until `until`. */
@@ -29,6 +51,8 @@ export interface CooldownTally extends QuietTally {
   startedBy: string;
   /** Unix seconds (block time) of the block that started it. */
   startedAt: number;
+  /** The height of that block: a rollback below it drops the cooldown (absent in states written before it was kept). */
+  startedHeight?: number;
   /** Unix seconds (block time): the first block at or past it ends the cooldown and sends the summary. */
   until: number;
   minutes: number;
@@ -43,13 +67,14 @@ export interface MuteTally extends QuietTally {
 }
 
 export interface QuietState {
-  /**
-   * The highest block height whose matches are counted: a rescan after a reorg decides those heights again
-   * (held stays held) without counting them twice.
-   */
+  /** The last block height decided: the state is as of the end of that block. */
   throughHeight: number;
+  /** Running and recently ended (`d` set) cooldowns. */
   cooldowns: CooldownTally[];
+  /** Mutes' tallies, kept and recently dropped (`d` set). */
   mutes: MuteTally[];
+  /** A rollback below this height cannot restore every tally (what it needed was dropped past the margin). */
+  exactFrom?: number;
 }
 
 /** What the cursor carries of it (ports.ts, CursorPosition). */

@@ -3,7 +3,7 @@
 // caller prints what would have alerted. Contract statuses are not block rules and are left out.
 import { blockAlerts } from './block-alerts';
 import type { Alert } from './alert-kinds/alert';
-import { cooldownSummaryKind } from './alert-kinds/cooldown-summary';
+import { cooldownSummaryOf } from './alert-kinds/cooldown-summary';
 import { quietBlock, rulePolicies } from './rule-quiet';
 import type { QuietState } from './quiet-state';
 import { readDueBalances } from './balance-reads';
@@ -73,7 +73,7 @@ export async function replayBlocks(
     const decided = quietBlock(quiet, read.block.header, [...outcome.sent, ...outcome.alerts], policies);
     quiet = decided.state;
     quietedCount += decided.quieted.length;
-    const alerts = [...decided.ended.map((ended) => cooldownSummaryKind.build(ended, config.network)), ...decided.send];
+    const alerts = [...decided.ended.map((ended) => cooldownSummaryOf(ended, config.network)), ...decided.send];
     alertCount += alerts.length;
     if (alerts.length > 0) await hooks.onAlerts(alerts);
     hooks.onBlockDone?.({ height, done: height - range.from + 1, total });

@@ -10,6 +10,7 @@ import type { ChainAlert } from './alert-kinds/alert';
 import { chainKindOf } from './alert-kinds/chain-kinds';
 import type { EndedCooldown } from './alert-kinds/cooldown-summary';
 import type { CooldownTally, MuteTally, QuietRecordState, QuietState, QuietTally } from './quiet-state';
+import { isIdle, settleQuiet, stepBefore } from './quiet-rollback';
 import { SEVERITIES, type RuleMeta, type RuleQuiet } from './rule-meta';
 
 /** How many held matches a summary and `--status` name; the rest are counted. */
@@ -73,59 +74,77 @@ function merged(a: RuleQuiet | undefined, b: RuleQuiet): RuleQuiet {
 /** Unix seconds as ISO-8601. */
 export const isoTime = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 
-/** Decides the block's alerts: see the module comment. `at` is the block's height and time (Unix seconds). */
+/** The block being decided: its height, hash and time (Unix seconds). */
+export interface QuietAt {
+  height: number;
+  hash: string;
+  time: number;
+}
+
+/** Decides the block's alerts: see the module comment. */
 export function quietBlock(
   previous: QuietState | undefined,
-  at: { height: number; time: number },
+  at: QuietAt,
   alerts: readonly ChainAlert[],
   policies: RulePolicies,
 ): QuietDecision {
   if (policies.size === 0 && previous === undefined) return { send: [...alerts], quieted: [], ended: [], state: undefined };
+  // A reorg has taken the state back to the fork point already (quiet-rollback.ts, from the block scanner).
   const state: QuietState = previous ? structuredClone(previous) : { throughHeight: 0, cooldowns: [], mutes: [] };
-  // A reorg's rescan decides heights already counted again, without counting them twice.
-  const counts = at.height > state.throughHeight;
   const ended = endCooldowns(state, at, policies);
-  state.mutes = state.mutes.filter((m) => policies.get(m.rule)?.mutedUntil === m.until && at.time < m.until + MUTE_TALLY_KEPT_SECONDS);
+  endMutes(state, at, policies);
   const send: ChainAlert[] = [];
   const quieted: QuietedAlert[] = [];
   for (const alert of alerts) {
     const rule = alert.rule ?? '';
     const policy = policies.get(rule);
     if (policy?.mutedUntil !== undefined && at.time < policy.mutedUntil) {
-      if (counts) tally(muteTally(state, alert, policy.mutedUntil), alert);
+      tally(muteTally(state, alert, policy.mutedUntil), alert, at.height);
       quieted.push({ alert, state: 'muted', reason: `rule "${rule}" is muted until ${isoTime(policy.mutedUntil)} (block time)` });
       continue;
     }
-    const cooldown = state.cooldowns.find((c) => c.rule === rule);
+    const cooldown = state.cooldowns.find((c) => c.rule === rule && c.d === undefined);
     if (cooldown && cooldown.startedBy !== alert.key) {
-      if (counts) tally(cooldown, alert);
+      tally(cooldown, alert, at.height);
       const reason = `held by rule "${rule}"'s ${cooldown.minutes}-minute cooldown until ${isoTime(cooldown.until)} (block time); counted in cooldown_summary:${cooldown.startedBy}`;
       quieted.push({ alert, state: 'held', reason });
       continue;
     }
     send.push(alert);
-    if (!cooldown && policy?.cooldownMinutes !== undefined) state.cooldowns.push(startCooldown(alert, at.time, policy.cooldownMinutes));
+    if (!cooldown && policy?.cooldownMinutes !== undefined) state.cooldowns.push(startCooldown(alert, at, policy.cooldownMinutes));
   }
-  state.throughHeight = Math.max(state.throughHeight, at.height);
-  const idle = state.cooldowns.length === 0 && state.mutes.length === 0;
-  return { send, quieted, ended, state: idle ? undefined : state };
+  state.throughHeight = at.height;
+  settleQuiet(state, at.height);
+  return { send, quieted, ended, state: isIdle(state) ? undefined : state };
 }
 
-/** Takes out the cooldowns the block's time has reached (or whose rule lost its cooldown); those that held something are summed up. */
-function endCooldowns(state: QuietState, at: { height: number; time: number }, policies: RulePolicies): EndedCooldown[] {
-  const over = (c: CooldownTally) => at.time >= c.until || policies.get(c.rule)?.cooldownMinutes === undefined;
+/**
+ * Ends the cooldowns the block's time has reached (or whose rule lost its cooldown): marked ended, kept while
+ * a reorg could take the end back; those that held something are summed up.
+ */
+function endCooldowns(state: QuietState, at: QuietAt, policies: RulePolicies): EndedCooldown[] {
+  const over = (c: CooldownTally) => c.d === undefined && (at.time >= c.until || policies.get(c.rule)?.cooldownMinutes === undefined);
   const ended = state.cooldowns.filter(over);
-  state.cooldowns = state.cooldowns.filter((c) => !over(c));
-  return ended.filter((c) => c.held > 0).map((tally) => ({ tally, endedAtHeight: at.height }));
+  for (const c of ended) c.d = at.height;
+  return ended.filter((c) => c.held > 0).map((c) => ({ tally: c, endedAtHeight: at.height, endedInBlock: at.hash }));
 }
 
-function startCooldown(alert: ChainAlert, time: number, minutes: number): CooldownTally {
+/** A mute's tally is dropped a day after its end, or when the rule's mute changes (marked ended, like a cooldown). */
+function endMutes(state: QuietState, at: { height: number; time: number }, policies: RulePolicies): void {
+  for (const m of state.mutes) {
+    if (m.d !== undefined) continue;
+    if (policies.get(m.rule)?.mutedUntil !== m.until || at.time >= m.until + MUTE_TALLY_KEPT_SECONDS) m.d = at.height;
+  }
+}
+
+function startCooldown(alert: ChainAlert, at: { height: number; time: number }, minutes: number): CooldownTally {
   return {
     rule: alert.rule ?? '',
     severity: alert.severity ?? 'warning',
     startedBy: alert.key,
-    startedAt: time,
-    until: time + minutes * 60,
+    startedAt: at.time,
+    startedHeight: at.height,
+    until: at.time + minutes * 60,
     minutes,
     held: 0,
     first: [],
@@ -137,7 +156,7 @@ function startCooldown(alert: ChainAlert, time: number, minutes: number): Cooldo
 
 function muteTally(state: QuietState, alert: ChainAlert, until: number): MuteTally {
   const rule = alert.rule ?? '';
-  let found = state.mutes.find((m) => m.rule === rule && m.until === until);
+  let found = state.mutes.find((m) => m.rule === rule && m.until === until && m.d === undefined);
   if (!found) {
     found = { rule, severity: alert.severity ?? 'warning', until, held: 0, first: [], fromHeight: null, toHeight: null };
     state.mutes.push(found);
@@ -145,7 +164,8 @@ function muteTally(state: QuietState, alert: ChainAlert, until: number): MuteTal
   return found;
 }
 
-function tally(t: QuietTally, alert: ChainAlert): void {
+function tally(t: QuietTally, alert: ChainAlert, height: number): void {
+  stepBefore(t, height);
   t.held += 1;
   if (t.first.length < QUIET_LISTED) t.first.push({ key: alert.key, tx_id: alert.tx_id, block_height: alert.block_height });
   t.fromHeight = t.fromHeight === null ? alert.block_height : Math.min(t.fromHeight, alert.block_height);

@@ -26,7 +26,7 @@ export function describeQuiet(policies: RulePolicies, quiet: QuietState | undefi
   if (policies.size === 0 && quiet === undefined) return [];
   const lines: string[] = [];
   const muted = [...policies].filter(([, p]) => p.mutedUntil !== undefined);
-  const tallies = quiet?.mutes ?? [];
+  const tallies = (quiet?.mutes ?? []).filter((t) => t.d === undefined);
   if (muted.length === 0 && tallies.length === 0) lines.push('muted rules: none');
   else lines.push('muted rules (matches recorded as muted in the state, not sent):');
   for (const [rule, policy] of muted) {
@@ -36,7 +36,7 @@ export function describeQuiet(policies: RulePolicies, quiet: QuietState | undefi
   for (const tally of tallies.filter((t) => !muted.some(([rule, p]) => rule === t.rule && p.mutedUntil === t.until))) {
     lines.push(`  "${tally.rule}" was muted until ${isoTime(tally.until)}: ${heldWords(tally)}`);
   }
-  const cooldowns = quiet?.cooldowns ?? [];
+  const cooldowns = (quiet?.cooldowns ?? []).filter((c) => c.d === undefined); // ended ones stay only for a reorg
   if (cooldowns.length === 0) lines.push('cooldowns running: none');
   for (const c of cooldowns) {
     lines.push(`cooldown running: "${c.rule}" (${c.minutes} min after ${c.startedBy}) until ${until(c.until, nowMs)}: ${heldWords(c)}; summed up in one cooldown_summary when it ends`);

@@ -214,14 +214,19 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     expect(await reopened.claimAlert('h', T0 + 3, STALE_MS)).toBe('claimed');
   });
 
-  it('keeps what cooldowns and mutes hold with the cursor, and drops it with a write that has none', async () => {
+  it('keeps what cooldowns and mutes hold with the cursor (with what a reorg takes back), and drops it with a write that has none', async () => {
     const state = await fresh();
     const store = await state.reopen();
     const tally = { rule: 'r', severity: 'critical' as const, held: 41, first: [{ key: 'k', tx_id: '0x01', block_height: 500 }], fromHeight: 500, toHeight: 510 };
+    const steps = [{ h: 509, n: 38, l: 1, to: 508 }, { h: 510, n: 40, l: 1, to: 509 }];
     const quiet = {
       throughHeight: 510,
-      cooldowns: [{ ...tally, startedBy: 'k0', startedAt: 1_700_000_000, until: 1_700_001_800, minutes: 30 }],
+      cooldowns: [
+        { ...tally, startedBy: 'k0', startedAt: 1_700_000_000, startedHeight: 499, until: 1_700_001_800, minutes: 30, steps },
+        { ...tally, startedBy: 'k1', startedAt: 1_699_990_000, until: 1_699_991_800, minutes: 30, d: 498 },
+      ],
       mutes: [{ ...tally, rule: 'm', severity: 'warning' as const, until: 1_700_003_600, fromHeight: null, toHeight: null, first: [], held: 0 }],
+      exactFrom: 493,
     };
     await store.writeCursor({ ...at(510), quiet }, null);
     expect(await (await state.reopen()).readCursor()).toEqual({ ...at(510), quiet, version: 1 });

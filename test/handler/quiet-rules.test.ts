@@ -93,7 +93,7 @@ describe('the handler with a cooldown and a mute', () => {
     const summaryEntry = published.find((e) => e.MessageAttributes?.type?.StringValue === 'cooldown_summary');
     expect(filteredOn(summaryEntry)).toEqual(filteredOn(startedBy));
     expect(filteredOn(summaryEntry).address).toBeDefined();
-    expect((await store().readCursor())?.quiet?.cooldowns ?? []).toEqual([]);
+    expect((await store().readCursor())?.quiet?.cooldowns.filter((c) => c.d === undefined) ?? []).toEqual([]);
   });
 
   it('keeps a muted rule\'s matches in DynamoDB as muted and publishes none of them', async () => {

@@ -20,6 +20,8 @@ const tally = {
   fromHeight: heightOrNull,
   toHeight: heightOrNull,
   until: z.number(),
+  steps: z.optional(z.array(z.object({ h: height, n: z.int().check(z.nonnegative()), l: z.int().check(z.nonnegative()), to: heightOrNull }))),
+  d: z.optional(height),
 };
 const quietItem = z.object({
   throughHeight: height,
@@ -28,11 +30,13 @@ const quietItem = z.object({
       ...tally,
       startedBy: nonEmpty,
       startedAt: z.number(),
+      startedHeight: z.optional(height),
       minutes: z.int().check(z.positive()),
       carried: z.optional(z.object({ recipient: optionalText, contract_id: optionalText, address: optionalText, asset_id: optionalText })),
     }),
   ),
   mutes: z.array(z.object(tally)),
+  exactFrom: z.optional(height),
 });
 
 export const cursorItem = z.object({

@@ -31,6 +31,5 @@ export type Alert =
   | RetractionAlert
   | DeepReorgAlert
   | SmsDigestAlert
-  | CooldownSummaryAlert
   | PendingAlert;
 export type AlertType = Alert['type'];

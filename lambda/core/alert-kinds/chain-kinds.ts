@@ -4,6 +4,7 @@
 import { balanceThresholdKind } from './balance-threshold';
 import { contractCallKind } from './contract-call';
 import { contractLogKind } from './contract-log';
+import { cooldownSummaryKind } from './cooldown-summary';
 import type { AnyChainAlert, ChainKind } from './kind';
 import { ftTransferKind } from './ft-transfer';
 import { nftTransferKind } from './nft-transfer';
@@ -28,6 +29,7 @@ export const chainKinds = chainKindMap({
   nft_transfer: nftTransferKind,
   window_threshold: windowThresholdKind,
   balance_threshold: balanceThresholdKind,
+  cooldown_summary: cooldownSummaryKind,
 });
 
 export type ChainAlertType = keyof typeof chainKinds;

@@ -2,16 +2,25 @@
 // `cooldownMinutes` alerts once, then holds its further matches for that many minutes of block time
 // (rule-quiet.ts); the first block at or past the end sends this summary, keyed by the alert that started
 // the cooldown, so that a rescan after a crash finds it already sent (the claim protocol, delivery.ts).
+// Raised by the quiet stage, not by a matcher, it is a chain alert all the same (the block that ended the
+// cooldown), like window_threshold: a reorg that replaces that block and whose new chain does not end the same
+// cooldown (its starting alert retracted, or nothing held on the new chain) retracts it.
 import type { AlertBase } from './alert-base';
 import { fields, id, networkName } from '../render/email-parts';
 import { formatCount } from '../render/stx-amount';
 import type { CooldownTally, HeldMatch } from '../quiet-state';
-import type { CarriedFields, FilterAttributes, WatcherKind } from './kind';
-import { SAMPLE_TX_ID } from './samples';
+import type { CarriedFields, ChainKind, FilterAttributes } from './kind';
+import type { Network } from '../domain';
+import { SAMPLE_BLOCK_HASH, SAMPLE_TX_ID } from './samples';
 
 /** Also what the alert that started the cooldown was filtered on (its address, asset, contract), so the same subscribers get it. */
 export interface CooldownSummaryAlert extends AlertBase, CarriedFields {
   type: 'cooldown_summary';
+  /** Null: a summary names no one transaction. */
+  tx_id: null;
+  /** The block whose time ended the cooldown (as `ended_at_height`): a reorg that replaces it rechecks the summary. */
+  block_height: number;
+  block_hash: string;
   cooldown_minutes: number;
   /** The key of the alert that went out and started the cooldown. */
   started_by: string;
@@ -30,6 +39,7 @@ export interface CooldownSummaryAlert extends AlertBase, CarriedFields {
 export interface EndedCooldown {
   tally: CooldownTally;
   endedAtHeight: number;
+  endedInBlock: string;
 }
 
 /** Named by the alert that started the cooldown: the same cooldown ended again after a crash is the same summary. */
@@ -53,14 +63,15 @@ function heldList(a: CooldownSummaryAlert): string[] {
   ];
 }
 
-export const cooldownSummaryKind = {
-  type: 'cooldown_summary',
-  key,
-
-  build: ({ tally, endedAtHeight }, network) => ({
+/** The one place a summary is written: from the ended cooldown and the block that ended it. */
+export function cooldownSummaryOf({ tally, endedAtHeight, endedInBlock }: EndedCooldown, network: Network): CooldownSummaryAlert {
+  return {
     type: 'cooldown_summary',
     key: key(tally.startedBy),
     network,
+    tx_id: null,
+    block_height: endedAtHeight,
+    block_hash: endedInBlock,
     cooldown_minutes: tally.minutes,
     started_by: tally.startedBy,
     held: tally.held,
@@ -71,7 +82,31 @@ export const cooldownSummaryKind = {
     ...(tally.carried ?? {}),
     rule: tally.rule,
     severity: tally.severity,
-  }),
+  };
+}
+
+const carried = (a: CooldownSummaryAlert): CarriedFields => ({
+  ...(a.recipient ? { recipient: a.recipient } : {}),
+  ...(a.contract_id ? { contract_id: a.contract_id } : {}),
+  ...(a.address ? { address: a.address } : {}),
+  ...(a.asset_id ? { asset_id: a.asset_id } : {}),
+});
+
+export const cooldownSummaryKind = {
+  type: 'cooldown_summary',
+  key,
+
+  chain: {
+    reads: {},
+    needsEvents: () => false,
+    // Summaries come from the quiet stage (rule-quiet.ts), after the block's matches: nothing to match here.
+    match: () => [],
+    retraction: {
+      label: 'cooldown summary',
+      summary: (a) => `"${a.rule ?? 'rule'}": ${headline(a)}`,
+      carried,
+    },
+  },
 
   subject: headline,
   email: (a) =>
@@ -108,6 +143,9 @@ export const cooldownSummaryKind = {
     type: 'cooldown_summary',
     key: key(`ft_transfer:${SAMPLE_TX_ID}:3`),
     network: 'mainnet',
+    tx_id: null,
+    block_height: 123622,
+    block_hash: SAMPLE_BLOCK_HASH,
     cooldown_minutes: 30,
     started_by: `ft_transfer:${SAMPLE_TX_ID}:3`,
     held: 40,
@@ -123,4 +161,4 @@ export const cooldownSummaryKind = {
     rule: 'sBTC leaving the vault',
     severity: 'critical',
   },
-} satisfies WatcherKind<CooldownSummaryAlert, EndedCooldown>;
+} satisfies ChainKind<CooldownSummaryAlert, Record<never, never>>;

@@ -4,7 +4,6 @@ import type { Alert, AlertType, ChainAlertType } from './alert';
 import { chainKinds } from './chain-kinds';
 import { contractStatusKind } from './contract-status';
 import { contractStatusSummaryKind } from './contract-status-summary';
-import { cooldownSummaryKind } from './cooldown-summary';
 import { deepReorgKind } from './deep-reorg';
 import type { ChainKind, KindCommon, WatcherKind } from './kind';
 import { retractionKind } from './retraction';
@@ -21,7 +20,6 @@ export const alertKinds = {
   retraction: retractionKind,
   deep_reorg: deepReorgKind,
   sms_digest: smsDigestKind,
-  cooldown_summary: cooldownSummaryKind,
   pending_call: pendingCallKind,
   pending_transfer: pendingTransferKind,
   pending_dropped: pendingDroppedKind,
