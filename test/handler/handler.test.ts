@@ -3,17 +3,16 @@
 // the client. Several invocations over a growing chain.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { PublishBatchCommand, PublishCommand, SNSClient, type PublishBatchRequestEntry, type PublishCommandInput } from '@aws-sdk/client-sns';
-import type { Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
-import { contractCall, createFakeHiro, fakeAddress, fakeContractId, transfer, type RunningFakeHiro } from '../support/fake-hiro';
-import { startDynalite, type LocalDynamo } from '../support/dynalite';
-import { captureOutput, lambdaContext } from '../support/lambda-invocation';
+import type { CycleSummary } from '../../lambda/core/cycle-types';
+import { contractCall, createFakeHiro, fakeAddress, fakeContractId, transfer } from '../support/fake-hiro';
+import { alertOf, importHandler, lambdaOnDynalite, recordPublishes } from '../support/handler-environment';
+import { lambdaContext } from '../support/lambda-invocation';
 
 const API_KEY = 'hiro-key-7f3a9c1e5b';
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:stacks-watch/api-key-AbCdEf';
-const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-alerts';
 const OPS_TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-ops';
 const alice = fakeAddress('alice');
 const vault = fakeContractId('vault');
@@ -23,63 +22,22 @@ const secrets = mockClient(SecretsManagerClient);
 
 describe('the Lambda handler over a growing chain', () => {
   const fake = createFakeHiro({ apiKey: { key: API_KEY, required: true } });
-  let server: RunningFakeHiro;
-  let dynamo: LocalDynamo;
-  let output: string[];
-  const published: PublishBatchRequestEntry[] = [];
-  let handler: (event: unknown, context: Context) => Promise<import('../../lambda/core/cycle-types').CycleSummary>;
-
-  beforeAll(async () => {
-    server = await fake.start();
-    dynamo = await startDynalite({ tableName: 'stacks-watch-state' });
-    fake.chain.mine([]);
-    fake.chain.mine([]);
-    Object.assign(process.env, {
-      TABLE_NAME: dynamo.tableName,
-      TOPIC_ARN,
-      STACKS_API_URL: server.url,
-      STACKS_API_RPM: '100000',
-      STACKS_API_KEY_SECRET_ARN: SECRET_ARN,
-      WATCH_CONFIG: JSON.stringify({
-        network: 'mainnet',
-        contracts: [vault],
-        addresses: [alice],
-        contractLogs: [{ contractId: vault }],
-        startHeight: 2,
-      }),
-      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-      POWERTOOLS_SERVICE_NAME: 'stacks-watch',
-      POWERTOOLS_METRICS_NAMESPACE: 'StacksWatch',
-    });
-    vi.resetModules();
-    ({ handler } = (await import('../../lambda/handler')) as unknown as { handler: typeof handler });
+  const lambda = lambdaOnDynalite<CycleSummary>({
+    fake,
+    sns,
+    tableName: 'stacks-watch-state',
+    beforeColdStart: () => fake.chain.mineEmpty(2),
+    watchConfig: { network: 'mainnet', contracts: [vault], addresses: [alice], contractLogs: [{ contractId: vault }], startHeight: 2 },
+    extra: { STACKS_API_KEY_SECRET_ARN: SECRET_ARN },
+    keepPublished: true,
   });
-  afterAll(async () => {
-    await server?.close();
-    await dynamo?.close();
-    for (const key of ['TABLE_NAME', 'TOPIC_ARN', 'STACKS_API_URL', 'STACKS_API_RPM', 'STACKS_API_KEY_SECRET_ARN', 'WATCH_CONFIG', 'AWS_ENDPOINT_URL_DYNAMODB']) {
-      delete process.env[key];
-    }
-  });
+  const { handler } = lambda;
   beforeEach(() => {
-    sns.reset();
     secrets.reset();
     secrets.on(GetSecretValueCommand).resolves({ SecretString: API_KEY });
-    sns.on(PublishBatchCommand).callsFake((input: { PublishBatchRequestEntries: PublishBatchRequestEntry[] }) => {
-      published.push(...input.PublishBatchRequestEntries);
-      return { Successful: input.PublishBatchRequestEntries.map((e) => ({ Id: e.Id, MessageId: `m-${e.Id}` })), Failed: [] };
-    });
-    output = captureOutput();
   });
 
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
-
-  const alertKeys = () => published.map((e) => (JSON.parse(JSON.parse(e.Message!).default) as { key: string }).key);
+  const alertKeys = () => lambda.published.map((e) => alertOf(e).key);
 
   it('publishes each alert once across invocations and moves the cursor in DynamoDB', async () => {
     const b3 = fake.chain.mine([transfer({ to: alice, amount: 2_000_000 }), contractCall({ contractId: vault, logs: ['opened'] })]);
@@ -99,7 +57,7 @@ describe('the Lambda handler over a growing chain', () => {
       `contract_log:${b3.txs[1]!.txId}:0`,
       `token_transfer:${b4.txs[0]!.txId}`,
     ]);
-    const store = createDynamoStateStore({ client: dynamo.client, tableName: dynamo.tableName, network: 'mainnet' });
+    const store = createDynamoStateStore({ client: lambda.dynamo.client, tableName: lambda.dynamo.tableName, network: 'mainnet' });
     expect(await store.readCursor()).toMatchObject({ height: 4, hash: fake.chain.tip!.hash });
   });
 
@@ -107,15 +65,15 @@ describe('the Lambda handler over a growing chain', () => {
     fake.chain.mine([transfer({ to: alice, amount: 9 })]);
     await handler({}, lambdaContext('run-4'));
     expect(fake.requests.at(-1)!.headers['x-api-key']).toBe(API_KEY);
-    expect(output.join('')).not.toContain(API_KEY);
-    expect(output.join('')).not.toContain(API_KEY.slice(4));
+    expect(lambda.output.join('')).not.toContain(API_KEY);
+    expect(lambda.output.join('')).not.toContain(API_KEY.slice(4));
   });
 
   it('tells the operator, once, when the API keeps answering 429', async () => {
     fake.chain.mine([]);
     fake.faults.times(7, { status: 429, headers: { 'retry-after': '0' } });
     await handler({}, lambdaContext('run-throttled'));
-    const notices = output
+    const notices = lambda.output
       .join('')
       .split('\n')
       .filter((l) => l.trim().startsWith('{'))
@@ -126,7 +84,7 @@ describe('the Lambda handler over a growing chain', () => {
   });
 
   const jsonLines = () =>
-    output
+    lambda.output
       .join('')
       .split('\n')
       .filter((l) => l.trim().startsWith('{'))
@@ -206,19 +164,15 @@ describe('the Lambda handler over a growing chain', () => {
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatchObject({ TopicArn: OPS_TOPIC_ARN, Subject: expect.stringContaining(`block ${block.height} (3 runs in a row)`) });
     expect(notices[0]!.Message).toContain('InternalError');
-    sns.on(PublishBatchCommand).callsFake((input: { PublishBatchRequestEntries: PublishBatchRequestEntry[] }) => ({
-      Successful: input.PublishBatchRequestEntries.map((e) => ({ Id: e.Id, MessageId: `m-${e.Id}` })),
-      Failed: [],
-    }));
+    recordPublishes(sns, { into: lambda.published }); // SNS takes them again
     const summary = await handler({}, lambdaContext('run-unstuck'));
     expect(summary.cursor?.height).toBe(block.height);
   });
 
   it('fails the invocation before touching state when the watch config is invalid', async () => {
-    vi.resetModules();
     const saved = process.env.WATCH_CONFIG;
     process.env.WATCH_CONFIG = JSON.stringify({ network: 'mainnet', addresses: ['SP000'] });
-    const fresh = (await import('../../lambda/handler')).handler;
+    const fresh = await importHandler();
     const requestsBefore = fake.requests.length;
     try {
       await expect(fresh({}, lambdaContext('run-bad'))).rejects.toThrow(/addresses\[0\]/);
@@ -229,13 +183,12 @@ describe('the Lambda handler over a growing chain', () => {
   });
 
   it('names the missing variable when the environment is incomplete', async () => {
-    vi.resetModules();
     const saved = process.env.TOPIC_ARN;
     delete process.env.TOPIC_ARN;
-    const fresh = (await import('../../lambda/handler')).handler;
+    const fresh = await importHandler();
     try {
       await expect(fresh({}, lambdaContext('run-env'))).rejects.toThrow(/TOPIC_ARN is not set/);
-      expect(output.join('')).toMatch(/"level":"ERROR".*TOPIC_ARN is not set/);
+      expect(lambda.output.join('')).toMatch(/"level":"ERROR".*TOPIC_ARN is not set/);
     } finally {
       process.env.TOPIC_ARN = saved;
     }

@@ -1,43 +1,44 @@
 // The Lambda handler reading its watch config from the versioned store between invocations: the handler on
 // dynalite, the config on a local S3 stand-in (reached through AWS_ENDPOINT_URL_S3), SNS mocked at the client.
-import { PublishBatchCommand, PublishCommand, SNSClient, type PublishBatchRequestEntry, type PublishCommandInput } from '@aws-sdk/client-sns';
-import type { Context } from 'aws-lambda';
+import { PublishCommand, SNSClient, type PublishCommandInput } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CycleSummary } from '../../lambda/core/cycle-types';
-import { contractCall, createFakeHiro, fakeAddress, fakeContractId, transfer, type RunningFakeHiro } from '../support/fake-hiro';
-import { startDynalite, type LocalDynamo } from '../support/dynalite';
+import { contractCall, createFakeHiro, fakeAddress, fakeContractId, transfer } from '../support/fake-hiro';
 import { startFakeS3, type FakeS3 } from '../support/fake-s3';
-import { captureOutput, lambdaContext } from '../support/lambda-invocation';
+import { alertOf, lambdaOnDynalite } from '../support/handler-environment';
+import { lambdaContext } from '../support/lambda-invocation';
 
-const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-alerts';
 const OPS_TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-ops';
 const BUCKET = 'stacks-watch-config';
 const KEY = 'watch.json';
 const alice = fakeAddress('alice');
 const vault = fakeContractId('vault');
-const ENV_KEYS = ['TABLE_NAME', 'TOPIC_ARN', 'OPS_TOPIC_ARN', 'STACKS_API_URL', 'STACKS_API_RPM', 'WATCH_CONFIG_BUCKET', 'WATCH_CONFIG_KEY', 'AWS_ENDPOINT_URL_DYNAMODB', 'AWS_ENDPOINT_URL_S3'];
 
 const sns = mockClient(SNSClient);
 const base = { network: 'mainnet', addresses: [alice], startHeight: 2 };
 
 describe('the handler reading a new watch config version between two invocations', () => {
   const fake = createFakeHiro();
-  let server: RunningFakeHiro;
-  let dynamo: LocalDynamo;
   let s3: FakeS3;
-  let output: string[];
-  let published: PublishBatchRequestEntry[] = [];
   let notices: PublishCommandInput[] = [];
-  let handler: (event: unknown, context: Context) => Promise<CycleSummary>;
+  // No WATCH_CONFIG: the handler reads its config from the store.
+  const lambda = lambdaOnDynalite<CycleSummary>({
+    fake,
+    sns,
+    tableName: 'stacks-watch-live-config',
+    beforeColdStart: async () => {
+      s3 = await startFakeS3();
+      fake.chain.mine([]);
+      fake.chain.mine([]);
+    },
+    extra: () => ({ OPS_TOPIC_ARN, WATCH_CONFIG_BUCKET: BUCKET, WATCH_CONFIG_KEY: KEY, AWS_ENDPOINT_URL_S3: s3.endpoint }),
+  });
+  const { handler } = lambda;
   const push = (config: unknown) => s3.put(BUCKET, KEY, typeof config === 'string' ? config : JSON.stringify(config));
-  const freshHandler = async () => {
-    vi.resetModules();
-    ({ handler } = (await import('../../lambda/handler')) as unknown as { handler: typeof handler });
-  };
-  const alertKeys = () => published.map((e) => (JSON.parse(JSON.parse(e.Message!).default) as { key: string }).key);
+  const alertKeys = () => lambda.published.map((e) => alertOf(e).key);
   const runLines = (runId: string) =>
-    output
+    lambda.output
       .join('')
       .split('\n')
       .filter((l) => l.trim().startsWith('{'))
@@ -45,51 +46,15 @@ describe('the handler reading a new watch config version between two invocations
       .filter((l) => l.runId === runId);
   const s3Requests = () => s3.requests.filter((r) => r.method === 'GET');
 
-  beforeAll(async () => {
-    server = await fake.start();
-    dynamo = await startDynalite({ tableName: 'stacks-watch-live-config' });
-    s3 = await startFakeS3();
-    fake.chain.mine([]);
-    fake.chain.mine([]);
-    Object.assign(process.env, {
-      TABLE_NAME: dynamo.tableName,
-      TOPIC_ARN,
-      OPS_TOPIC_ARN,
-      STACKS_API_URL: server.url,
-      STACKS_API_RPM: '100000',
-      WATCH_CONFIG_BUCKET: BUCKET,
-      WATCH_CONFIG_KEY: KEY,
-      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-      AWS_ENDPOINT_URL_S3: s3.endpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-    });
-    delete process.env.WATCH_CONFIG;
-    await freshHandler();
-  });
   afterAll(async () => {
-    await server?.close();
-    await dynamo?.close();
     await s3?.close();
-    for (const key of ENV_KEYS) delete process.env[key];
   });
   beforeEach(() => {
-    sns.reset();
-    published = [];
     notices = [];
-    sns.on(PublishBatchCommand).callsFake((input: { PublishBatchRequestEntries: PublishBatchRequestEntry[] }) => {
-      published.push(...input.PublishBatchRequestEntries);
-      return { Successful: input.PublishBatchRequestEntries.map((e) => ({ Id: e.Id, MessageId: `m-${e.Id}` })), Failed: [] };
-    });
     sns.on(PublishCommand).callsFake((input: PublishCommandInput) => {
       notices.push(input);
       return { MessageId: `ops-${notices.length}` };
     });
-    output = captureOutput();
-  });
-  afterEach(() => {
-    vi.restoreAllMocks();
   });
 
   it('runs on the first version, and a quiet run reads the store with one conditional request answered 304', async () => {
@@ -135,7 +100,7 @@ describe('the handler reading a new watch config version between two invocations
   });
 
   it('keeps the refusal across a cold start: no second notice, no download, the last good version from the memo', async () => {
-    await freshHandler();
+    await lambda.coldStart();
     const before = s3Requests().length;
     const b7 = fake.chain.mine([contractCall({ contractId: vault, logs: ['after a cold start'] })]);
     await handler({}, lambdaContext('run-cold'));
@@ -163,7 +128,7 @@ describe('the handler reading a new watch config version between two invocations
   it('lets WATCH_CONFIG override the store (tests, emergencies): the store is not read', async () => {
     process.env.WATCH_CONFIG = JSON.stringify({ ...base, contracts: [vault] });
     try {
-      await freshHandler();
+      await lambda.coldStart();
       const before = s3.requests.length;
       await handler({}, lambdaContext('run-override'));
       expect(s3.requests.length).toBe(before);
