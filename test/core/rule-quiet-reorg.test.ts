@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryChain, transfer, coinbase, type ModelTx } from '../support/memory-chain';
 import { config, harness, WATCHED } from './harness';
 import type { Alert } from '../../lambda/core/alert-kinds/alert';
-import type { CooldownSummaryAlert } from '../../lambda/core/alert-kinds/cooldown-summary';
+import { cooldownSummaryKind, type CooldownSummaryAlert } from '../../lambda/core/alert-kinds/cooldown-summary';
 import { replayBlocks } from '../../lambda/core/replay';
 import type { ChainAlert } from '../../lambda/core/alert-kinds/alert';
 import { quietBlock } from '../../lambda/core/rule-quiet';
@@ -15,7 +15,9 @@ import type { QuietState } from '../../lambda/core/quiet-state';
 /** Blocks are 10 s apart in the memory chain: a 1-minute cooldown started at 101 ends at 107. */
 const cooldownConfig = config({ startHeight: 101, addressesRule: { name: 'treasury in', cooldownMinutes: 1 } } as never);
 const key = (tx: ModelTx) => `token_transfer:${tx.txId}`;
-const summaryOf = (tx: ModelTx) => `cooldown_summary:${key(tx)}`;
+/** The summary of the cooldown `tx` started, holding `held` (its key names what it held: count and listed matches). */
+const summaryOf = (tx: ModelTx, held: readonly ModelTx[]) => cooldownSummaryKind.key(key(tx), { count: held.length, keys: held.slice(0, 5).map(key) });
+const anySummaryOf = (tx: ModelTx) => (k: string) => k.startsWith(`cooldown_summary:${key(tx)}:`);
 const mineAll = (chain: MemoryChain, blocks: ModelTx[][]) => blocks.forEach((txs) => chain.mine(txs));
 const quietBlocks = (n: number) => Array.from({ length: n }, () => [coinbase()]);
 
@@ -55,7 +57,7 @@ describe('a reorg during a cooldown', () => {
     chain.reorg(2, newChain);
     await h.run();
 
-    const summary = h.publisher.sent.map((o) => o.alert).find((a) => a.key === summaryOf(first)) as CooldownSummaryAlert;
+    const summary = h.publisher.sent.map((o) => o.alert).find((a) => a.key === summaryOf(first, [...kept, late])) as CooldownSummaryAlert;
     expect(summary).toMatchObject({ held: 3, from_height: 102, to_height: 104, ended_at_height: 107 });
     expect(summary.held_alerts.map((m) => m.tx_id)).toEqual([...kept, late].map((tx) => tx.txId));
     expect(h.publisher.ofType('retraction')).toEqual([]); // the dropped matches were held: nothing to retract
@@ -80,9 +82,9 @@ describe('a reorg during a cooldown', () => {
     await h.run();
 
     expect(h.publisher.ofType('retraction').map((o) => (o.alert as { retracts: string }).retracts)).toEqual([key(first)]);
-    expect(h.publisher.keys()).not.toContain(summaryOf(first));
-    expect(h.publisher.keys()).toEqual([key(first), key(held[0]!), summaryOf(held[0]!), expect.stringMatching(/^retraction:/)]);
-    const summary = h.publisher.sent.map((o) => o.alert).find((a) => a.key === summaryOf(held[0]!)) as CooldownSummaryAlert;
+    expect(h.publisher.keys().some(anySummaryOf(first))).toBe(false);
+    expect(h.publisher.keys()).toEqual([key(first), key(held[0]!), summaryOf(held[0]!, [held[1]!]), expect.stringMatching(/^retraction:/)]);
+    const summary = h.publisher.sent.map((o) => o.alert).find((a) => a.key === summaryOf(held[0]!, [held[1]!])) as CooldownSummaryAlert;
     expect(summary).toMatchObject({ held: 1, from_height: 104, to_height: 104, ended_at_height: 109 });
     expect(await h.state.getAlertRecord(key(held[0]!))).toMatchObject({ state: 'sent' });
 
@@ -101,7 +103,7 @@ describe('a reorg after a cooldown\'s summary went out', () => {
     mineAll(chain, [[coinbase()], [first], [held[0]!], [held[1]!], ...quietBlocks(4)]); // 101–108: 108 ends it
     const h = harness(chain, cooldownConfig);
     await h.run();
-    expect(h.publisher.keys()).toEqual([key(first), summaryOf(first)]);
+    expect(h.publisher.keys()).toEqual([key(first), summaryOf(first, held)]);
 
     const newChain = [[coinbase()], [held[0]!], [held[1]!], ...quietBlocks(14)]; // 102–118: past the grace
     chain.reorg(7, newChain);
@@ -110,31 +112,49 @@ describe('a reorg after a cooldown\'s summary went out', () => {
     const retracted = h.publisher.ofType('retraction').map((o) => o.alert as { retracts: string; retracted_type: string });
     expect(retracted.map((r) => [r.retracts, r.retracted_type])).toEqual([
       [key(first), 'token_transfer'],
-      [summaryOf(first), 'cooldown_summary'],
+      [summaryOf(first, held), 'cooldown_summary'],
     ]);
     const fresh = await freshRun([[coinbase()], ...newChain]);
-    const alerts = sentAlerts(h.publisher.sent.map((o) => o.alert)).filter((a) => a.key !== key(first) && a.key !== summaryOf(first));
+    const alerts = sentAlerts(h.publisher.sent.map((o) => o.alert)).filter((a) => a.key !== key(first) && a.key !== summaryOf(first, held));
     expect(alerts).toEqual(sentAlerts(fresh.publisher.sent.map((o) => o.alert)));
-    expect(alerts.map((a) => a.key)).toEqual([key(held[0]!), summaryOf(held[0]!)]);
+    expect(alerts.map((a) => a.key)).toEqual([key(held[0]!), summaryOf(held[0]!, [held[1]!])]);
     expect(sentAlerts(await replayed(chain, chain.tip.height))).toEqual(alerts);
   });
 
   it('whose new chain holds nothing in that cooldown retracts its summary (a live run on the new chain sends none)', async () => {
     const first = transfer(WATCHED, '1');
     const chain = new MemoryChain(100, 1);
-    mineAll(chain, [[first], [transfer(WATCHED, '2')], ...quietBlocks(5)]); // 101–107: 107 ends it
+    const second = transfer(WATCHED, '2');
+    mineAll(chain, [[first], [second], ...quietBlocks(5)]); // 101–107: 107 ends it
     const h = harness(chain, cooldownConfig);
     await h.run();
-    expect(h.publisher.keys()).toEqual([key(first), summaryOf(first)]);
+    expect(h.publisher.keys()).toEqual([key(first), summaryOf(first, [second])]);
 
     const newChain = quietBlocks(16); // 102–117: the held match is gone
     chain.reorg(6, newChain);
     await h.run();
 
-    expect(h.publisher.ofType('retraction').map((o) => (o.alert as { retracts: string }).retracts)).toEqual([summaryOf(first)]);
+    expect(h.publisher.ofType('retraction').map((o) => (o.alert as { retracts: string }).retracts)).toEqual([summaryOf(first, [second])]);
     const fresh = await freshRun([[first], ...newChain]);
     expect(fresh.publisher.keys()).toEqual([key(first)]);
     expect(sentAlerts(await replayed(chain, chain.tip.height)).map((a) => a.key)).toEqual([key(first)]);
+  });
+});
+
+describe('a reorg that mines the same matches again', () => {
+  it('keeps the summary already sent: the same cooldown holding the same matches is the same alert, not retracted', async () => {
+    const first = transfer(WATCHED, '1');
+    const second = transfer(WATCHED, '2');
+    const chain = new MemoryChain(100, 1);
+    mineAll(chain, [[first], [second], ...quietBlocks(5)]); // 101–107: 107 ends it
+    const h = harness(chain, cooldownConfig);
+    await h.run();
+
+    chain.reorg(6, [[second], ...quietBlocks(15)]); // 102–117: the same held match, other block hashes
+    await h.run();
+
+    expect(h.publisher.keys()).toEqual([key(first), summaryOf(first, [second])]);
+    expect(h.publisher.ofType('retraction')).toEqual([]);
   });
 });
 
@@ -142,7 +162,8 @@ describe('a reorg below the block that ended a cooldown', () => {
   it('takes the end back: a match the new chain mines before the cooldown\'s end is held, as a live run on it holds it', async () => {
     const first = transfer(WATCHED, '1');
     const chain = new MemoryChain(100, 1);
-    mineAll(chain, [[first], [transfer(WATCHED, '2')], ...quietBlocks(5)]); // 101–107: 107 ends it
+    const second = transfer(WATCHED, '2');
+    mineAll(chain, [[first], [second], ...quietBlocks(5)]); // 101–107: 107 ends it
     const h = harness(chain, cooldownConfig);
     await h.run();
 
@@ -152,9 +173,11 @@ describe('a reorg below the block that ended a cooldown', () => {
     await h.run();
 
     expect(await h.state.getAlertRecord(key(late))).toMatchObject({ state: 'held' });
-    expect(h.publisher.keys()).toEqual([key(first), summaryOf(first)]);
-    const fresh = await freshRun([[first], [transfer(WATCHED, '2')], ...quietBlocks(3), ...newChain]);
-    expect(fresh.publisher.keys()).toEqual(h.publisher.keys());
+    // The same cooldown ends again holding more: a summary of its own, and the first one's retraction.
+    expect(h.publisher.keys()).toEqual([key(first), summaryOf(first, [second]), summaryOf(first, [second, late]), expect.stringMatching(/^retraction:/)]);
+    expect(h.publisher.ofType('retraction').map((o) => (o.alert as { retracts: string }).retracts)).toEqual([summaryOf(first, [second])]);
+    const fresh = await freshRun([[first], [second], ...quietBlocks(3), ...newChain]);
+    expect(fresh.publisher.keys()).toEqual([key(first), summaryOf(first, [second, late])]);
   });
 });
 

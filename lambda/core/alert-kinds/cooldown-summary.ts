@@ -1,10 +1,12 @@
 // `cooldown_summary`: what a rule's cooldown held back, in one alert when the cooldown ends. A rule with
 // `cooldownMinutes` alerts once, then holds its further matches for that many minutes of block time
 // (rule-quiet.ts); the first block at or past the end sends this summary, keyed by the alert that started
-// the cooldown, so that a rescan after a crash finds it already sent (the claim protocol, delivery.ts).
-// Raised by the quiet stage, not by a matcher, it is a chain alert all the same (the block that ended the
-// cooldown), like window_threshold: a reorg that replaces that block and whose new chain does not end the same
-// cooldown (its starting alert retracted, or nothing held on the new chain) retracts it.
+// the cooldown and by what it held, so that a rescan after a crash finds it already sent (the claim protocol,
+// delivery.ts). Raised by the quiet stage, not by a matcher, it is a chain alert all the same (the block that
+// ended the cooldown), like window_threshold: a reorg that replaces that block and whose new chain does not
+// end the same cooldown with the same matches held retracts it (and sends the new chain's, if any).
+import { sha256 } from '@noble/hashes/sha256';
+import { bytesToHex } from '@noble/hashes/utils';
 import type { AlertBase } from './alert-base';
 import { fields, id, networkName } from '../render/email-parts';
 import { formatCount } from '../render/stx-amount';
@@ -42,8 +44,16 @@ export interface EndedCooldown {
   endedInBlock: string;
 }
 
-/** Named by the alert that started the cooldown: the same cooldown ended again after a crash is the same summary. */
-const key = (startedBy: string) => `cooldown_summary:${startedBy}`;
+/**
+ * Named by the alert that started the cooldown and by what it held (the count and a digest of the matches it
+ * lists): the same cooldown ended again after a crash, or re-mined as it was, is the same summary; after a
+ * reorg that changed what it held it is another one, so the old one is retracted and the new one sent.
+ */
+function key(startedBy: string, held?: { count: number; keys: readonly string[] }): string {
+  if (!held) return `cooldown_summary:${startedBy}`;
+  const digest = bytesToHex(sha256(held.keys.join('\n'))).slice(0, 12);
+  return `cooldown_summary:${startedBy}:${held.count}:${digest}`;
+}
 
 const count = (a: CooldownSummaryAlert) => `${formatCount(a.held)} more match${a.held === 1 ? '' : 'es'}`;
 
@@ -67,7 +77,7 @@ function heldList(a: CooldownSummaryAlert): string[] {
 export function cooldownSummaryOf({ tally, endedAtHeight, endedInBlock }: EndedCooldown, network: Network): CooldownSummaryAlert {
   return {
     type: 'cooldown_summary',
-    key: key(tally.startedBy),
+    key: key(tally.startedBy, { count: tally.held, keys: tally.first.map((h) => h.key) }),
     network,
     tx_id: null,
     block_height: endedAtHeight,
