@@ -135,6 +135,9 @@ export const WATCHDOG_TICK_SECONDS = 0.03;
 export const ESM_POLLERS = 2;
 const LONG_POLL_SECONDS = 20;
 
+/** Minutes in the bill's 30-day month. */
+const MINUTES_A_MONTH = 30 * 24 * 60;
+
 /** What the loop mode adds to a month: turns instead of runs, the ticks beside them, the queue's requests. */
 export interface LoopMonth {
   delaySeconds: number;
@@ -294,9 +297,11 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor, 
         break; // no charge of its own: its polls are the turns queue's SQS requests
       case 'AWS::S3::Bucket': {
         // Every run reads the config with one conditional GET: 304 (no body) while it is unchanged. In the loop
-        // mode every turn does, and every watchdog tick too (the config names the network the state is kept under).
-        const gets = runs + (loop ? ticks : 0);
-        add(id, 'S3 GET requests, the watch config (one conditional GET a run)', count(gets), gets * PRICES.s3GetRequest);
+        // mode a warm container asks at most once a minute (LOOP_CONFIG_CHECK_MS), and turns and watchdog ticks
+        // run in at most 2 containers (the loop's reserved concurrency): at most 2 GETs a minute.
+        const gets = loop ? Math.min(runs + ticks, 2 * MINUTES_A_MONTH) : runs;
+        const what = loop ? 'at most once a minute in each of 2 containers' : 'one conditional GET a run';
+        add(id, `S3 GET requests, the watch config (${what})`, count(gets), gets * PRICES.s3GetRequest);
         const versions = NONCURRENT_KEPT + 1;
         const gb = (versions * configBytes) / GB;
         add(id, 'S3 storage, the watch config', `${versions} versions × ${(configBytes / 1024).toFixed(1)} KiB`, gb * PRICES.s3StorageGb);

@@ -33,22 +33,36 @@ async function readConfigFile(path: string): Promise<string> {
   }
 }
 
+/**
+ * How often a warm container in the loop mode asks the store: a turn every few seconds would otherwise pay a
+ * GET each (most of 305,000 a month), while a change is promised within a schedule interval, a minute.
+ */
+export const LOOP_CONFIG_CHECK_MS = 60_000;
+
 /** Kept per container: the live config remembers the version in use and the ETag last seen. */
 export class LambdaWatchConfig {
   private live: LiveWatchConfig | undefined;
   private fixed: LiveConfig | undefined;
+  private lastCheck: { atMs: number; config: LiveConfig } | undefined;
 
-  constructor(private readonly clients: WatchConfigClients) {}
+  constructor(
+    private readonly clients: WatchConfigClients,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async current(settings: LambdaSettings, operator: OperatorChannel, log: Telemetry['log']): Promise<LiveConfig> {
     if (settings.watchConfigText) return (this.fixed ??= parseFixed(settings.watchConfigText, 'WATCH_CONFIG'));
     const store = settings.watchConfigStore;
     if (!store) return (this.fixed ??= parseFixed(await readConfigFile(settings.watchConfigPath), settings.watchConfigPath));
+    const nowMs = this.now();
+    if (settings.loop && this.lastCheck && nowMs - this.lastCheck.atMs < LOOP_CONFIG_CHECK_MS) return this.lastCheck.config;
     this.live ??= new LiveWatchConfig({
       source: createS3WatchConfigSource({ client: this.clients.s3(), ...store }),
       memo: createDynamoConfigMemoStore(this.clients.doc, settings.tableName),
     });
-    return this.live.current({ operator, log });
+    const config = await this.live.current({ operator, log });
+    this.lastCheck = { atMs: nowMs, config };
+    return config;
   }
 }
 

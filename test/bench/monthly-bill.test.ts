@@ -109,6 +109,8 @@ describe('the monthly bill from the synthesized template', () => {
     expect(loop.perRun.logBytes).toBeCloseTo(400 + (300 * 8.5) / 60, 6);
     // The dead-letter queue stays free while runs succeed.
     expect(item('SQS requests').map((line) => line.dollars)).toEqual([0]);
+    // The watch config: at most once a minute in each of the loop's 2 containers, not once a turn.
+    expect(item('S3 GET requests, the watch config (at most once a minute in each of 2 containers)')[0]!.quantity).toBe('86,400');
   });
 
   it('prices Step Functions from the loop\'s model: Standard per transition, Express per duration, instead of the queue', () => {
