@@ -11,7 +11,7 @@ import type { AlertBase } from './alert-base';
 import { fields, id, networkName } from '../render/email-parts';
 import { formatCount } from '../render/stx-amount';
 import type { CooldownTally, HeldMatch } from '../quiet-state';
-import type { CarriedFields, ChainKind, FilterAttributes } from './kind';
+import { carriedAttributes, type CarriedFields, type ChainKind } from './kind';
 import type { Network } from '../domain';
 import { SAMPLE_BLOCK_HASH, SAMPLE_TX_ID } from './samples';
 
@@ -140,14 +140,7 @@ export const cooldownSummaryKind = {
     ['First', a.held_alerts.map((h) => (h.tx_id === null ? 'a balance read' : id(h.tx_id))).slice(0, 3).join(', ') || 'none'],
   ],
   link: () => null,
-  attributes(a): FilterAttributes {
-    return {
-      ...(a.contract_id ? { contract_id: a.contract_id } : {}),
-      ...(a.recipient ? { address: a.recipient } : {}),
-      ...(a.address ? { address: a.address } : {}),
-      ...(a.asset_id ? { asset_id: a.asset_id } : {}),
-    };
-  },
+  attributes: carriedAttributes,
 
   sample: {
     type: 'cooldown_summary',

@@ -50,6 +50,19 @@ export type KindAttribute = (typeof KIND_ATTRIBUTES)[keyof typeof KIND_ATTRIBUTE
 /** A kind's filter attributes: name → value. An empty value is dropped (SNS rejects the whole message for one). */
 export type FilterAttributes = Readonly<Partial<Record<KindAttribute, string>>>;
 
+/**
+ * The filter attributes of an alert about another one (a retraction, a cooldown's summary): what that alert
+ * was filtered on, so that a filtered subscriber gets both.
+ */
+export function carriedAttributes(a: CarriedFields): FilterAttributes {
+  return {
+    ...(a.contract_id ? { contract_id: a.contract_id } : {}),
+    ...(a.recipient ? { address: a.recipient } : {}),
+    ...(a.address ? { address: a.address } : {}),
+    ...(a.asset_id ? { asset_id: a.asset_id } : {}),
+  };
+}
+
 /** Where a chain alert sits in its block: a block's alerts go out by transaction, then event. */
 export interface ChainPosition {
   txIndex: number;

@@ -8,7 +8,7 @@ import { explorerTxUrl, LIMITS, shortTxId } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
 import { chainKindOf, chainKinds, type ChainAlert, type ChainAlertType } from './chain-kinds';
-import type { CarriedFields, FilterAttributes, WatcherKind } from './kind';
+import { carriedAttributes, type CarriedFields, type WatcherKind } from './kind';
 import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_TX_ID } from './samples';
 
 export interface RetractionAlert extends AlertBase, CarriedFields {
@@ -89,14 +89,7 @@ export const retractionKind = {
   link: (a) => (a.tx_id === null ? null : explorerTxUrl(a.tx_id, a.network)),
 
   // What the retracted alert was filtered on, so that a filtered subscriber gets both.
-  attributes(a): FilterAttributes {
-    return {
-      ...(a.contract_id ? { contract_id: a.contract_id } : {}),
-      ...(a.recipient ? { address: a.recipient } : {}),
-      ...(a.address ? { address: a.address } : {}),
-      ...(a.asset_id ? { asset_id: a.asset_id } : {}),
-    };
-  },
+  attributes: carriedAttributes,
 
   sample: {
     type: 'retraction',
