@@ -20,7 +20,8 @@ const SCHEDULE_MS = 60_000;
  */
 export const LOOP_PICKUP_MS = 500;
 
-export type LatencyMode = { kind: 'schedule' } | { kind: 'poll'; seconds: number } | { kind: 'loop'; delaySeconds: number };
+/** A loop's `pickupMs`: what if the pickup took longer than assumed (LOOP_PICKUP_MS when absent). */
+export type LatencyMode = { kind: 'schedule' } | { kind: 'poll'; seconds: number } | { kind: 'loop'; delaySeconds: number; pickupMs?: number };
 
 export interface LatencyRow {
   mode: LatencyMode;
@@ -102,7 +103,7 @@ export async function measureAlertLatency(options: { mode: LatencyMode; apiMinut
         const startedAt = clock.now();
         const summary = await invoke((deps) => runOneCycle(deps, config, { deadlineMs: startedAt + loop.turnSeconds * 1000 }));
         const delay = nextTurnDelaySeconds(loop, summary.stoppedBecause === 'caught-up', clock.now() - startedAt);
-        turnAt = clock.now() + delay * 1000 + LOOP_PICKUP_MS;
+        turnAt = clock.now() + delay * 1000 + (options.mode.pickupMs ?? LOOP_PICKUP_MS);
       }
     } else {
       for (let invokeAt = startAt; invokeAt < endAt; invokeAt += SCHEDULE_MS) {

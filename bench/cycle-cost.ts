@@ -11,7 +11,7 @@ import { runCycle } from '../lambda/core/cycle';
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import { createDynamoStateStore } from '../lambda/adapters/dynamodb';
 import { createSnsPublisher } from '../lambda/adapters/sns';
-import { fakeAddress, fakeContractId, FakeChain } from '../test/support/fake-hiro';
+import { contractCall, fakeAddress, fakeContractId, FakeChain } from '../test/support/fake-hiro';
 import { startDynalite, type LocalDynamo } from '../test/support/dynalite';
 import { emptyUsage, meterDynamo, meteredSns, type AwsUsage } from './aws-meters';
 import { watchConfig, type Workload } from './mainnet-workload';
@@ -67,6 +67,8 @@ export interface CycleCosts {
   /** One poll of the fast mode: two new blocks. */
   poll: CycleCost;
   perAlert: { gbSeconds: number; readUnits: number; writeUnits: number; snsMessages: number };
+  /** One poll with a pending rule (docs/pending.md), new transactions waiting in the mempool at each. */
+  pollPending: CycleCost;
   /** The alerting cycles again with a window over one of their rules (docs/windows.md): its counts ride on the cursor write. */
   withWindow: CycleCost;
   /** Write units per alert with that window: (its cycle less the quiet one) per alert, window crossings included. */
@@ -78,7 +80,12 @@ interface Scenario {
   config: WatchConfig;
   /** Blocks mined before each measured cycle. */
   blocksPerCycle: number;
+  /** Transactions put in the mempool before each measured cycle (none a pending rule matches). */
+  waitingPerCycle?: number;
 }
+
+/** New waiting transactions a poll finds on a busy chain: the pending rule's record changes every poll. */
+const WAITING_PER_POLL = 3;
 
 async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario: Scenario, options: CycleOptions): Promise<CycleCost> {
   const clock = new EventClock();
@@ -103,6 +110,9 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
     const byItem: Record<string, number> = {};
     for (let cycle = 0; cycle <= CYCLES; cycle += 1) {
       if (cycle > 0) mine(scenario.blocksPerCycle);
+      for (let i = 0; i < (scenario.waitingPerCycle ?? 0); i += 1) {
+        chain.submit(contractCall({ contractId: fakeContractId('busy-dex'), sender: fakeAddress(`waiting-${cycle}-${i}`) }));
+      }
       // A new Hiro client per cycle, as each invocation builds one: its pacing starts afresh.
       const chainApi = api.client({
         requestsPerMinute: options.requestsPerMinute,
@@ -192,6 +202,14 @@ export async function measureCycleCosts(workload: Workload, options: CycleOption
     const following = await measureScenario(dynamo, workload, { name: '10 new blocks, no alert', config: quiet, blocksPerCycle: FOLLOWING_BLOCKS }, options);
     const withAlerts = await measureScenario(dynamo, workload, { name: '10 new blocks with alerts', config: alerting, blocksPerCycle: FOLLOWING_BLOCKS }, options);
     const poll = await measureScenario(dynamo, workload, { name: 'one poll: 2 new blocks', config: quiet, blocksPerCycle: 2 }, options);
+    // The same poll with a pending rule on a vault nobody calls: the mempool read and its record, nothing alerted.
+    const pending: WatchConfig = { ...quiet, calls: [{ contractId: fakeContractId('quiet-vault'), functions: ['set-owner'], status: 'any', pending: true }] };
+    const pollPending = await measureScenario(
+      dynamo,
+      workload,
+      { name: `one poll with a pending rule: 2 new blocks, ${WAITING_PER_POLL} new waiting`, config: pending, blocksPerCycle: 2, waitingPerCycle: WAITING_PER_POLL },
+      options,
+    );
     // The same alerts, the watched deposits also counted by an hour-long window.
     const windowed: WatchConfig = {
       ...alerting,
@@ -206,6 +224,7 @@ export async function measureCycleCosts(workload: Workload, options: CycleOption
       following,
       withAlerts,
       poll,
+      pollPending,
       perAlert: { gbSeconds: per('gbSeconds'), readUnits: per('readUnits'), writeUnits: per('writeUnits'), snsMessages: per('snsMessages') },
       withWindow,
       windowWriteUnitsPerAlert: (withWindow.writeUnits - following.writeUnits) / withWindow.alertsPerCycle,

@@ -18,6 +18,7 @@ import { stateFileSection, type StateFileRow } from './state-file';
 import { configParseSection, type ConfigParseRow } from './config-parse';
 import { balanceRequestsSection, type BalanceRequestsRow } from './balance-requests';
 import { configStoreSection, type ConfigStoreFigures } from './config-store-read';
+import { latencyFloorSection, type LatencyFloor } from './latency-floor';
 
 export interface BenchResults {
   requests?: RequestsPerBlockRow[];
@@ -28,6 +29,7 @@ export interface BenchResults {
   bundle?: BundleComparison;
   cost?: CycleCosts;
   bills?: NamedBill[];
+  floor?: LatencyFloor;
   memory?: { rows: MemoryFigures[]; stackMemoryMb: number; stackLimitMb: number };
   latency?: LatencyRow[];
   matching?: MatchingRow;
@@ -135,7 +137,7 @@ export function bundleSection(b: BundleComparison): string {
 }
 
 export function costSection(cost: CycleCosts): string {
-  const scenarios = [cost.idle, cost.following, cost.withAlerts, cost.withWindow, cost.poll];
+  const scenarios = [cost.idle, cost.following, cost.withAlerts, cost.withWindow, cost.poll, cost.pollPending];
   const a = cost.perAlert;
   const perAlertDollars =
     a.gbSeconds * PRICES.lambdaGbSecond + a.readUnits * PRICES.dynamoReadUnit + a.writeUnits * PRICES.dynamoWriteUnit + a.snsMessages * PRICES.snsPublish;
@@ -290,7 +292,9 @@ export function memorySection(m: { rows: MemoryFigures[]; stackMemoryMb: number;
 }
 
 const modeName = (mode: LatencyRow['mode']) =>
-  mode.kind === 'schedule' ? '1-minute schedule' : mode.kind === 'poll' ? `polling every ${mode.seconds} s inside the invocation` : `loop, a turn every ${mode.delaySeconds} s (SQS delay)`;
+  mode.kind === 'schedule' ? '1-minute schedule' : mode.kind === 'poll' ? `polling every ${mode.seconds} s inside the invocation` : mode.pickupMs === undefined
+      ? `loop, a turn every ${mode.delaySeconds} s (SQS delay)`
+      : `loop, a turn every ${mode.delaySeconds} s, if the pickup took ${mode.pickupMs / 1000} s`;
 
 export function latencySection(rows: LatencyRow[]): string {
   return [
@@ -298,7 +302,8 @@ export function latencySection(rows: LatencyRow[]): string {
     '',
     'From a block being mined to its alert being published. Blocks every 4 to 12 s, one watched transfer each; the fake API enforcing 50 requests a minute; time-scaled (an API minute lasts 2 real seconds). ' +
       'Schedule and polling: invocations every 60 s (polling is the stack option `pollSeconds`). Loop (`latency=loop`, docs/latency.md): the first tick starts it, each turn runs one cycle and queues the next ' +
-      `so that turns start every \`loopDelaySeconds\` (at once while behind the tip), each picked up ${LOOP_PICKUP_MS} ms after its delay runs out (SQS and the event source's long poll, assumed). ` +
+      `so that turns start every \`loopDelaySeconds\` (at once while behind the tip), each picked up ${LOOP_PICKUP_MS} ms after its delay runs out (SQS and the event source's long poll, assumed: no AWS here to measure it; ` +
+      'the "if the pickup took" rows show the p90 if it took longer). ' +
       'Billed: what the invocations would be billed for, per hour, on the scaled clock (local work counts 30 times over, so short turns are over-stated; table 5 has the bill\'s figure). Goal: p90 at most 10 s.',
     '',
     table(
@@ -342,6 +347,7 @@ export function renderResults(results: BenchResults, meta: { date: string; secon
     results.bundle && bundleSection(results.bundle),
     results.cost && costSection(results.cost),
     results.bills && billSection(results.bills),
+    results.floor && latencyFloorSection(results.floor),
     results.latency && latencySection(results.latency),
     results.matching && matchingSection(results.matching),
     results.memory && memorySection(results.memory),

@@ -3,6 +3,7 @@
 // runs some of them and only prints.
 import { readFile, writeFile } from 'node:fs/promises';
 import { measureAlertLatency, type LatencyMode } from './alert-latency';
+import { latencyFloor } from './latency-floor';
 import { DEFAULT_LOOP_DELAY_SECONDS } from '../infra/settings/latency-settings';
 import { measureBundles } from './bundle';
 import { measureCatchUp } from './catch-up';
@@ -33,8 +34,8 @@ const START = '<!-- bench:results:start -->';
 const END = '<!-- bench:results:end -->';
 const SEED = 20261122;
 
-/** The stacks the bill prices: [name, CDK context, goal in dollars]. */
-const BILLED_STACKS: [string, Record<string, unknown>, number?][] = [
+/** The stacks the bill prices: [name, CDK context, goal in dollars, a pending rule in the watch config]. */
+const BILLED_STACKS: [string, Record<string, unknown>, number?, 'pending'?][] = [
   ['default (1-minute schedule, no API key)', {}, 1],
   ['default with an API key', { createApiKeySecret: true }],
   ['polling every 10 s, no API key', { pollSeconds: 10 }],
@@ -43,6 +44,7 @@ const BILLED_STACKS: [string, Record<string, unknown>, number?][] = [
   ['loop, a turn every 6 s (latency=loop), no API key', { latency: 'loop', loopDelaySeconds: 6 }],
   [`loop, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s (latency=loop), no API key`, { latency: 'loop' }],
   ['loop, a turn every 10 s (latency=loop), no API key', { latency: 'loop', loopDelaySeconds: 10 }],
+  [`loop, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s, with a pending rule (new waiting transactions every turn)`, { latency: 'loop' }, undefined, 'pending'],
   ['default with Slack and PagerDuty (1,000 alerts a month each)', { chat: JSON.stringify([{ slack: 'ssm:/stacks-watch/slack' }, { pagerduty: 'ssm:/stacks-watch/pagerduty' }]) }],
 ];
 
@@ -53,6 +55,9 @@ const LATENCY_MODES: LatencyMode[] = [
   { kind: 'loop', delaySeconds: 6 },
   { kind: 'loop', delaySeconds: DEFAULT_LOOP_DELAY_SECONDS },
   { kind: 'loop', delaySeconds: 10 },
+  // The pickup is assumed (LOOP_PICKUP_MS): how far the p90 moves if it is slower.
+  { kind: 'loop', delaySeconds: DEFAULT_LOOP_DELAY_SECONDS, pickupMs: 1_500 },
+  { kind: 'loop', delaySeconds: DEFAULT_LOOP_DELAY_SECONDS, pickupMs: 3_000 },
 ];
 
 const BENCHMARKS = ['requests', 'balances', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory', 'state-file', 'config-parse'] as const;
@@ -114,21 +119,23 @@ async function main(): Promise<void> {
     progress('5. cost of a cycle, and the monthly bill from the template');
     results.cost = await measureCycleCosts(prefix(200));
     const measured = new Map<string, CycleCosts>([['50/lean', results.cost]]);
-    const cyclesFor = async (withApiKey: boolean, detailedMetrics: boolean): Promise<MeasuredCycles> => {
+    const cyclesFor = async (withApiKey: boolean, detailedMetrics: boolean, pending: boolean): Promise<MeasuredCycles> => {
       const requestsPerMinute = withApiKey ? 500 : DEFAULT_CYCLE_OPTIONS.requestsPerMinute;
       const key = `${requestsPerMinute}/${detailedMetrics ? 'detailed' : 'lean'}`;
       if (!measured.has(key)) measured.set(key, await measureCycleCosts(prefix(200), { requestsPerMinute, detailedMetrics }));
       const costs = measured.get(key)!;
-      return { run: costs.following, poll: costs.poll };
+      return { run: costs.following, poll: pending ? costs.pollPending : costs.poll };
     };
     results.bills = [];
-    for (const [name, context, goalDollars] of BILLED_STACKS) {
+    for (const [name, context, goalDollars, pending] of BILLED_STACKS) {
       const template = synthTemplate(context);
       // Measure first what the template asks for, then price it with those figures.
       const env = watcherFunction(template)[1].Properties!.Environment.Variables;
-      const cycles = await cyclesFor(env.STACKS_API_KEY_SECRET_ARN !== undefined, env.DETAILED_METRICS === 'true');
+      const cycles = await cyclesFor(env.STACKS_API_KEY_SECRET_ARN !== undefined, env.DETAILED_METRICS === 'true', pending === 'pending');
       const bill = priceTemplate(template, () => cycles);
       results.bills.push({ name, bill, ...(goalDollars !== undefined ? { goalDollars } : {}) });
+      if (pending) continue;
+      if (bill.loop?.delaySeconds === DEFAULT_LOOP_DELAY_SECONDS) results.floor = latencyFloor(`loop at a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s`, bill);
       // Step Functions as the timer instead of the queue: the same turns, priced from the same model.
       if (bill.loop?.delaySeconds === DEFAULT_LOOP_DELAY_SECONDS) {
         for (const kind of ['standard', 'express'] as const) {

@@ -1,0 +1,105 @@
+// The floor under the latency goal (alerts within 10 s at p90, the default stack at most $1.00 a month at list
+// price): the least any design must pay on AWS to wake often enough, granting it everything else. It keeps the
+// stack's own watch on itself as it is (the lag metric, the alarms, the 1-minute schedule as the loop's
+// watchdog, the stored config) and prices each turn at its bare minimum:
+// - turns: a block lands at a random moment of a turn's period, so the wait alone has a p90 of 0.9 periods:
+//   a 10 s p90 needs a turn at least every 11.1 s, even if finding, matching and publishing took no time;
+// - a timer with second precision at its cheapest: an SQS message with a delay (sent, received, deleted: 3
+//   requests). EventBridge Scheduler invokes "with 60 second precision" (its user guide, schedule types), Step
+//   Functions Standard bills 2 transitions a turn ($50 a million turns), Express bills its waiting (table 5b);
+// - one Lambda request, billed for one round trip to the API (the bench's 100 ms) at the smallest memory, 128 MB;
+// - no log line, no read, no idle poll of the queue;
+// - and then with, or without, the one DynamoDB write a turn that moves the cursor (a turn almost always finds a
+//   block: about 10 a minute).
+// Beside each item: what the loop at a turn every 8 s costs for it (table 5b), so the gap is priced line by line.
+import { PRICES } from './aws-prices';
+import { HIRO_LATENCY_MS } from './cycle-cost';
+import { dollars, table, thousands, verdict } from './markdown';
+import type { BillLine, MonthlyBill } from './monthly-bill';
+
+const MONTH_SECONDS = 30 * 24 * 3600;
+/** A timer message's requests: sent, received, deleted. */
+const SQS_REQUESTS_A_TURN = 3;
+const SMALLEST_MEMORY_GB = 128 / 1024;
+
+/** The longest period between turns that can keep the wait's p90 within `p90Seconds`. */
+export const longestPeriodSeconds = (p90Seconds: number): number => p90Seconds / 0.9;
+
+export interface FloorLine {
+  item: string;
+  quantity: string;
+  floor: number;
+  /** What the measured loop pays for the same item. */
+  loop: number;
+}
+
+export interface LatencyFloor {
+  p90Seconds: number;
+  turns: number;
+  lines: FloorLine[];
+  /** Every line but the cursor write. */
+  bare: number;
+  /** With one write unit a turn. */
+  withCursorWrite: number;
+  loopName: string;
+  loopTotal: number;
+}
+
+/** Which of the floor's items a line of the loop's bill pays for ('kept' when the floor keeps it as it is). */
+function itemOf(line: BillLine): string {
+  if (line.item === 'Lambda requests') return 'requests';
+  if (line.item === 'Lambda compute (arm64)') return 'compute';
+  if (line.item === 'SQS requests, loop turns') return 'timer';
+  if (line.item === 'DynamoDB on-demand writes') return 'writes';
+  if (line.item === 'DynamoDB on-demand reads') return 'reads';
+  if (line.item.startsWith('CloudWatch Logs')) return 'logs';
+  return 'kept';
+}
+
+export function latencyFloor(loopName: string, loopBill: MonthlyBill, p90Seconds = 10): LatencyFloor {
+  if (!loopBill.loop) throw new Error('the floor is set beside a loop-mode bill');
+  const turns = MONTH_SECONDS / longestPeriodSeconds(p90Seconds);
+  const paid = new Map<string, number>();
+  for (const line of loopBill.lines) paid.set(itemOf(line), (paid.get(itemOf(line)) ?? 0) + line.dollars);
+  const loop = (item: string) => paid.get(item) ?? 0;
+  const count = thousands(turns);
+  const computeGbSeconds = turns * (HIRO_LATENCY_MS / 1000) * SMALLEST_MEMORY_GB;
+  const lines: FloorLine[] = [
+    { item: 'kept as they are: the lag metric, the alarms, the watchdog schedule and its ticks, the config store, storage', quantity: 'as table 5b', floor: loop('kept'), loop: loop('kept') },
+    { item: 'Lambda requests, one a turn', quantity: count, floor: turns * PRICES.lambdaRequest, loop: loop('requests') },
+    { item: `Lambda compute: one API round trip (${HIRO_LATENCY_MS} ms) at 128 MB`, quantity: `${thousands(computeGbSeconds)} GB-s`, floor: computeGbSeconds * PRICES.lambdaGbSecond, loop: loop('compute') },
+    { item: 'the timer: an SQS message with a delay (sent, received, deleted), no idle poll', quantity: thousands(turns * SQS_REQUESTS_A_TURN), floor: turns * SQS_REQUESTS_A_TURN * PRICES.sqsRequest, loop: loop('timer') },
+    { item: 'DynamoDB reads', quantity: '0', floor: 0, loop: loop('reads') },
+    { item: 'logs', quantity: '0 B', floor: 0, loop: loop('logs') },
+  ];
+  const bare = lines.reduce((sum, line) => sum + line.floor, 0);
+  const cursorWrite = { item: 'DynamoDB writes: the cursor, one unit a turn', quantity: count, floor: turns * PRICES.dynamoWriteUnit, loop: loop('writes') };
+  return { p90Seconds, turns, lines: [...lines, cursorWrite], bare, withCursorWrite: bare + cursorWrite.floor, loopName, loopTotal: loopBill.total };
+}
+
+export function latencyFloorSection(floor: LatencyFloor, goalDollars = 1): string {
+  return [
+    '### 5c. The floor under the latency goal',
+    '',
+    `What any design alerting within ${floor.p90Seconds} s at p90 must pay a month at list price, granting it everything else ` +
+      '(bench/latency-floor.ts): the stack\'s watch on itself kept as it is; a turn at least every ' +
+      `${longestPeriodSeconds(floor.p90Seconds).toFixed(1)} s (a block lands at a random moment of the period, so the wait alone has a p90 of 0.9 periods), ` +
+      `${thousands(floor.turns)} turns a month; the cheapest timer with second precision (SQS; EventBridge Scheduler invokes with 60 s precision, ` +
+      'Step Functions Standard costs 2 transitions a turn, Express bills its waiting); one Lambda request billed for one API round trip at 128 MB; ' +
+      `no log, no read, no idle poll. Beside it, the same items as the ${floor.loopName} pays them (table 5b).`,
+    '',
+    table(
+      ['item', 'floor quantity a month', 'floor', 'the loop'],
+      floor.lines.map((line) => [line.item, line.quantity, dollars(line.floor), dollars(line.loop)]),
+    ),
+    '',
+    table(
+      ['', 'a month', `goal ≤ ${dollars(goalDollars)}`],
+      [
+        ['the floor, storing nothing a turn', `**${dollars(floor.bare)}**`, verdict(floor.bare <= goalDollars)],
+        ['the floor with the cursor written each turn', `**${dollars(floor.withCursorWrite)}**`, verdict(floor.withCursorWrite <= goalDollars)],
+        [floor.loopName, `**${dollars(floor.loopTotal)}**`, verdict(floor.loopTotal <= goalDollars)],
+      ],
+    ),
+  ].join('\n');
+}
