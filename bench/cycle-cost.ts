@@ -201,9 +201,12 @@ export async function measureCycleCosts(workload: Workload, options: CycleOption
     const idle = await measureScenario(dynamo, workload, { name: 'tip unchanged', config: quiet, blocksPerCycle: 0 }, options);
     const following = await measureScenario(dynamo, workload, { name: '10 new blocks, no alert', config: quiet, blocksPerCycle: FOLLOWING_BLOCKS }, options);
     const withAlerts = await measureScenario(dynamo, workload, { name: '10 new blocks with alerts', config: alerting, blocksPerCycle: FOLLOWING_BLOCKS }, options);
-    const poll = await measureScenario(dynamo, workload, { name: 'one poll: 2 new blocks', config: quiet, blocksPerCycle: 2 }, options);
+    // A poll checks no contract status: polling checks them in its invocation's first cycle, the loop in about
+    // one turn a minute (lambda/runtime/loop-invocation.ts, statusesDue); the bill prices that once a minute.
+    const polled: WatchConfig = { ...quiet, contracts: [] };
+    const poll = await measureScenario(dynamo, workload, { name: 'one poll: 2 new blocks', config: polled, blocksPerCycle: 2 }, options);
     // The same poll with a pending rule on a vault nobody calls: the mempool read and its record, nothing alerted.
-    const pending: WatchConfig = { ...quiet, calls: [{ contractId: fakeContractId('quiet-vault'), functions: ['set-owner'], status: 'any', pending: true }] };
+    const pending: WatchConfig = { ...polled, calls: [{ contractId: fakeContractId('quiet-vault'), functions: ['set-owner'], status: 'any', pending: true }] };
     const pollPending = await measureScenario(
       dynamo,
       workload,

@@ -65,7 +65,7 @@ export function latencyFloor(loopName: string, loopBill: MonthlyBill, p90Seconds
   const count = thousands(turns);
   const computeGbSeconds = turns * (HIRO_LATENCY_MS / 1000) * SMALLEST_MEMORY_GB;
   const lines: FloorLine[] = [
-    { item: 'kept as they are: the lag metric, the alarms, the watchdog schedule and its ticks, the config store, storage', quantity: 'as table 5b', floor: loop('kept'), loop: loop('kept') },
+    { item: 'kept as they are: the lag metric, the alarms, the watchdog schedule and its ticks, the contract statuses once a minute, the config store, storage', quantity: 'as table 5b', floor: loop('kept'), loop: loop('kept') },
     { item: 'Lambda requests, one a turn', quantity: count, floor: turns * PRICES.lambdaRequest, loop: loop('requests') },
     { item: `Lambda compute: one API round trip (${HIRO_LATENCY_MS} ms) at 128 MB`, quantity: `${thousands(computeGbSeconds)} GB-s`, floor: computeGbSeconds * PRICES.lambdaGbSecond, loop: loop('compute') },
     { item: 'the timer: an SQS message with a delay (sent, received, deleted), no idle poll', quantity: thousands(turns * SQS_REQUESTS_A_TURN), floor: turns * SQS_REQUESTS_A_TURN * PRICES.sqsRequest, loop: loop('timer') },

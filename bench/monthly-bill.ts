@@ -16,7 +16,7 @@ import { NONCURRENT_KEPT } from '../infra/constructs/watch-config-store';
 import { LOOP_PICKUP_MS } from './alert-latency';
 import { PRICES } from './aws-prices';
 import { LAMBDA_PLATFORM_LOG_BYTES } from './run-telemetry';
-import type { CycleCost } from './cycle-cost';
+import { HIRO_LATENCY_MS, type CycleCost } from './cycle-cost';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The watch config the stack bundles; what it watches changes the measured cycles, not the template's cost. */
@@ -218,6 +218,9 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor, 
         add(id, 'Lambda compute (arm64)', `${count(gbSeconds)} GB-s (${memoryMb} MB × ${billedSeconds.toFixed(2)} s × ${count(runs)})`, gbSeconds * PRICES.lambdaGbSecond);
         add(id, 'Lambda requests', count(runs), runs * PRICES.lambdaRequest);
         if (loop) {
+          // About one turn a minute also checks the contract statuses: one more API round trip, billed.
+          const statusGbSeconds = (memoryMb / 1024) * (HIRO_LATENCY_MS / 1000) * MINUTES_A_MONTH;
+          add(id, 'Lambda compute, contract statuses once a minute', `${count(statusGbSeconds)} GB-s (${HIRO_LATENCY_MS} ms × ${count(MINUTES_A_MONTH)})`, statusGbSeconds * PRICES.lambdaGbSecond);
           const tickGbSeconds = (memoryMb / 1024) * WATCHDOG_TICK_SECONDS * ticks;
           add(id, 'Lambda compute, watchdog ticks', `${count(tickGbSeconds)} GB-s (${WATCHDOG_TICK_SECONDS} s × ${count(ticks)})`, tickGbSeconds * PRICES.lambdaGbSecond);
           add(id, 'Lambda requests, watchdog ticks', count(ticks), ticks * PRICES.lambdaRequest);
