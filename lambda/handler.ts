@@ -51,6 +51,10 @@ const watchConfigs = new LambdaWatchConfig({
   doc: DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } }),
 });
 
+// Deprecated API routes whose day's notice this container has seen sent: a warm container warns once a day about
+// each, not every run (the Hiro client, built per invocation, finds the deprecation headers every run).
+const deprecationsNoticed = new Set<string>();
+
 export type InvocationResult = CycleSummary | { loopTurnSkipped: TurnSkip };
 type TurnSkip = Extract<TurnDecision, { run: false }>['why'];
 
@@ -91,6 +95,7 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
       // A run killed at its timeout leaves its lease and claims behind; both lapse after the timeout.
       leaseTtlMs: timeLeftMs,
       alertStaleAfterMs: timeLeftMs,
+      deprecationsNoticed,
       ...(turn ? { leaseTaken: true } : {}),
       ...(settings.scheduleSeconds
         ? { statusSweep: contractStatusSweep(apiSettings.requestsPerMinute, settings.scheduleSeconds * 1000) }

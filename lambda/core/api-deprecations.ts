@@ -1,9 +1,14 @@
 // Tells the operator that Hiro deprecated or retired a route the watcher reads, before a retirement stops it:
-// a warning log per route once per run, the ApiDeprecations metric (only when there is something to count),
-// and a notice on the operator channel at most once a day per route. "Once a day" has to hold across Lambda
-// invocations, whose memory does not last, so it is an alert-style claim on a key that names the UTC day.
+// a warning log per route, the ApiDeprecations metric (only when there is something to count), and a notice on
+// the operator channel at most once a day per route. "Once a day" has to hold across Lambda invocations, whose
+// memory does not last, so it is an alert-style claim on a key that names the UTC day.
+//
+// A process that has seen the day's notice sent (`DeprecationsNoticed`, kept by the Lambda container or the
+// local runner) says nothing more about that route that day: Hiro has marked routes deprecated for months, and
+// a warning line and a record read every run (every few seconds in the loop mode) would be noise and most of
+// a quiet turn's log bill. A new container, or the next UTC day, warns again.
 import type { ApiDeprecation } from './domain';
-import type { CycleDeps } from './cycle-types';
+import type { CycleDeps, DeprecationsNoticed } from './cycle-types';
 
 export function apiDeprecationKey(deprecation: ApiDeprecation, nowMs: number): string {
   const day = new Date(nowMs).toISOString().slice(0, 10);
@@ -11,9 +16,19 @@ export function apiDeprecationKey(deprecation: ApiDeprecation, nowMs: number): s
   return `ops:${what}:${deprecation.route.replace(/[^A-Za-z0-9/{}_.-]+/g, '-')}:${day}`;
 }
 
+/** More than a few days of routes is not kept: older days' keys can never match again. */
+const NOTICED_KEPT = 64;
+
+function remember(noticed: DeprecationsNoticed | undefined, key: string): void {
+  if (!noticed) return;
+  if (noticed.size >= NOTICED_KEPT) noticed.clear();
+  noticed.add(key);
+}
+
 /** Never throws: telling the operator must not stop a scan that is otherwise fine. */
-export async function reportApiDeprecations(deps: CycleDeps, runId: string, staleAfterMs: number): Promise<void> {
-  const deprecations = deps.chain.takeApiDeprecations?.() ?? [];
+export async function reportApiDeprecations(deps: CycleDeps, runId: string, staleAfterMs: number, noticed?: DeprecationsNoticed): Promise<void> {
+  const now = deps.clock.now();
+  const deprecations = (deps.chain.takeApiDeprecations?.() ?? []).filter((d) => !noticed?.has(apiDeprecationKey(d, now)));
   if (deprecations.length === 0) return;
   const { telemetry } = deps;
   telemetry.metric('ApiDeprecations', deprecations.length);
@@ -28,7 +43,7 @@ export async function reportApiDeprecations(deps: CycleDeps, runId: string, stal
       detail: deprecation.detail,
     });
     try {
-      await notifyOncePerDay(deps, deprecation, staleAfterMs);
+      if (await notifyOncePerDay(deps, deprecation, staleAfterMs)) remember(noticed, apiDeprecationKey(deprecation, now));
     } catch (error) {
       telemetry.log('warn', 'could not record the API deprecation notice; it is tried again next run', {
         runId,
@@ -44,17 +59,21 @@ function logMessage(deprecation: ApiDeprecation): string {
   return deprecation.gone ? 'the API retired a route stacks-watch reads' : 'the API marks a route stacks-watch reads as deprecated';
 }
 
-async function notifyOncePerDay(deps: CycleDeps, deprecation: ApiDeprecation, staleAfterMs: number): Promise<void> {
+/** True once the day's notice is known sent (found sent, or sent now); false while another run is sending it. */
+async function notifyOncePerDay(deps: CycleDeps, deprecation: ApiDeprecation, staleAfterMs: number): Promise<boolean> {
   const now = deps.clock.now();
   const key = apiDeprecationKey(deprecation, now);
   // A read first: every run after the day's first finds the notice sent, and a refused conditional write
   // would bill a write unit each time (DynamoDB charges for failed conditions), a read far less.
-  if (await deps.state.getAlertRecord(key)) return;
+  const record = await deps.state.getAlertRecord(key);
+  if (record) return record.state === 'sent';
   const claim = await deps.state.claimAlert(key, now, staleAfterMs);
-  if (claim === 'sent' || claim === 'in-flight') return;
+  if (claim === 'sent') return true;
+  if (claim === 'in-flight') return false;
   const notice = describe(deprecation);
   await deps.operator.notify(notice);
   await deps.state.markAlertSent(key, now, { ...notice, route: deprecation.route });
+  return true;
 }
 
 function describe(deprecation: ApiDeprecation) {

@@ -5,6 +5,9 @@ import type { WatchConfig } from './watch-config/watch-config-schema';
 import type { ChainApi, Clock, OperatorChannel, Publisher, StateStore, Telemetry } from './ports';
 import type { StatusSweep } from './contract-status-sweep';
 
+/** Keys (route and UTC day, `apiDeprecationKey`) of the API deprecation notices this process has seen sent. */
+export type DeprecationsNoticed = Set<string>;
+
 export interface CycleDeps {
   chain: ChainApi;
   state: StateStore;
@@ -30,6 +33,11 @@ export interface CycleBudget {
   alertStaleAfterMs: number;
   /** Spreads the contract-status checks of a long watch list over cycles; absent, every cycle checks all. */
   statusSweep?: StatusSweep;
+  /**
+   * Deprecated API routes whose day's notice this process has seen sent (lambda/core/api-deprecations.ts): kept
+   * by the caller across its runs, so that a warm container or the local runner warns once a day, not every run.
+   */
+  deprecationsNoticed?: DeprecationsNoticed;
   /** Called after each block is done (progress display). */
   onBlockDone?: (progress: { height: number; done: number; total: number }) => void;
 }

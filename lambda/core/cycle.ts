@@ -75,7 +75,7 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     deps.telemetry.log('warn', error.message, { runId: budget.runId });
     return finish(summary, 'api-backoff', deps, startedAt);
   } finally {
-    await reportApiDeprecations(deps, budget.runId, budget.alertStaleAfterMs);
+    await reportApiDeprecations(deps, budget.runId, budget.alertStaleAfterMs, budget.deprecationsNoticed);
     await lease.release();
   }
 }

@@ -170,6 +170,14 @@ describe('the self-rescheduling loop, end to end', () => {
     expect(infoLines()).toEqual([]);
     expect(metricNames()).toEqual([]);
 
+    // A turn that reads a block through the routes Hiro marks deprecated, nothing in it watched: this warm
+    // container warned about them (and saw their notices sent) in an earlier turn, so it says nothing again.
+    fake.chain.mine([transfer({ to: fakeAddress('nobody-watched'), amount: 1 })]);
+    later(1_000);
+    lambda.output.length = 0;
+    expect(scanned(await invoke(turnEvent(lastTurn())))).toBe(1);
+    expect(jsonLines(lambda.output).filter((l) => l.level === 'WARN' || l.level === 'INFO').map((l) => l.message)).toEqual([]);
+
     later(60_000 - (now % 60_000) + 1_000); // the first second of the next minute
     lambda.output.length = 0;
     await invoke(turnEvent(lastTurn()));

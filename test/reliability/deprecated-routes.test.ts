@@ -199,6 +199,64 @@ describe('deprecation warnings reach the operator at most once a day', () => {
     expect(nextDay.operator.notices.length).toBeGreaterThan(0);
   });
 
+  it('in a warm container (a new client every invocation, as the handler builds one) warns once a day per route after its notice is sent, and reads no record for it again; a new container or the next day warns again', async () => {
+    const { fake, url } = await startFake([]);
+    const document = emptyDocument('mainnet');
+    const clock = new VirtualClock(Date.UTC(2026, 10, 22, 9, 0, 0));
+    const noticed = new Set<string>();
+    const opsReads: string[] = [];
+    const invocation = (kept: Set<string>) => {
+      const state = new DocumentStateStore(document);
+      const read = state.getAlertRecord.bind(state);
+      state.getAlertRecord = (key) => (key.startsWith('ops:') && opsReads.push(key), read(key));
+      return watcher(url, state, undefined, { now: clock.now, sleep: clock.sleep }, { deprecationsNoticed: kept });
+    };
+    const warned = (w: Watcher) => w.telemetry.logs.filter((l) => l.message === 'the API marks a route stacks-watch reads as deprecated').map((l) => l.attributes?.endpoint);
+
+    const first = invocation(noticed);
+    await first.run();
+    expect(warned(first).sort()).toEqual([...DEPRECATED].sort());
+    expect(first.operator.notices).toHaveLength(DEPRECATED.length);
+
+    for (let i = 0; i < 3; i += 1) {
+      clock.advance(8_000);
+      fake.chain.mine([coinbase()]);
+      opsReads.length = 0;
+      const warm = invocation(noticed);
+      await warm.run();
+      expect(warned(warm)).toEqual([]);
+      expect(warm.operator.notices).toEqual([]);
+      expect(opsReads).toEqual([]);
+      expect(warm.telemetry.metrics.filter((m) => m.name === 'ApiDeprecations')).toEqual([]);
+    }
+
+    fake.chain.mine([coinbase()]);
+    const cold = invocation(new Set());
+    await cold.run();
+    expect(warned(cold)).toEqual([ROUTES.blockTransactions]);
+    expect(cold.operator.notices).toEqual([]);
+
+    clock.advance(DAY_MS);
+    fake.chain.mine([coinbase()]);
+    const nextDay = invocation(noticed);
+    await nextDay.run();
+    expect(warned(nextDay)).toEqual([ROUTES.blockTransactions]);
+    expect(nextDay.operator.notices).toHaveLength(1);
+  });
+
+  it('keeps warning every run while the day\'s notice is still being sent by another run', async () => {
+    const { url } = await startFake([]);
+    const document = emptyDocument('mainnet');
+    const clock = new VirtualClock(Date.UTC(2026, 10, 22, 9, 0, 0));
+    const state = new DocumentStateStore(document);
+    // Another run holds a fresh claim on every notice of the day: this one must not count them as sent.
+    const claim = state.claimAlert.bind(state);
+    state.claimAlert = async (key, ...rest) => (key.startsWith('ops:') ? 'in-flight' : claim(key, ...rest));
+    const noticed = new Set<string>();
+    await watcher(url, state, undefined, { now: clock.now, sleep: clock.sleep }, { deprecationsNoticed: noticed }).run();
+    expect(noticed.size).toBe(0);
+  });
+
   it('follows the headers, not a list in code: the replacement a warning names, else the watcher\'s own successor, and a route only the server marks', async () => {
     const { fake, url } = await startFake([]);
     const hiroDefault = '299 - "Deprecated: See https://docs.hiro.so/stacks/api for more information"';

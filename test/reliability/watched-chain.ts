@@ -1,7 +1,7 @@
 // A watcher wired as in production, minus AWS: the real Hiro client against the fake Hiro server, a state
 // store, a recording publisher and telemetry. Plus what the fake chain says the watcher must alert: every
 // successful transfer to the watched address and every log of the watched contract on the canonical chain.
-import type { CycleSummary } from '../../lambda/core/cycle-types';
+import type { CycleBudget, CycleSummary } from '../../lambda/core/cycle-types';
 import type { WatchConfig } from '../../lambda/core/watch-config/watch-config-schema';
 import type { StateStore } from '../../lambda/core/ports';
 import { runCycle } from '../../lambda/core/cycle';
@@ -43,6 +43,7 @@ export function watcher(
   state: StateStore,
   config: WatchConfig = watchConfig(),
   client: Partial<HiroClientOptions> = {},
+  budget: Pick<CycleBudget, 'deprecationsNoticed'> = {},
 ): Watcher {
   const chain = createHiroClient({ baseUrl, requestsPerMinute: 1_000_000, ...client });
   const publisher = new RecordingPublisher();
@@ -57,6 +58,7 @@ export function watcher(
       deadlineMs: clock.now() + 60_000,
       leaseTtlMs: 120_000,
       alertStaleAfterMs: 120_000,
+      ...budget,
     });
   };
   return {
