@@ -71,7 +71,9 @@ export class SmsBudget implements Publisher {
   /**
    * Begins an invocation: first the digest a dead invocation owed (or a window that has ended), so that this
    * one's tally starts afresh with a full budget; in the loop mode, joins a window still open with what it has
-   * left. Blocks already counted are rescanned after a crash and held again without being counted twice.
+   * left. Blocks already counted are rescanned after a crash and held again without being counted twice (in a
+   * window, also a block re-mined by a reorg at a height it already held from: its new alerts reach everything
+   * but SMS, as the rest, and the digest may count fewer than it held).
    */
   async start(): Promise<Alert[]> {
     const record = await this.ports.state.readSmsTally();
