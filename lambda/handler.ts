@@ -14,6 +14,7 @@ import type { Context } from 'aws-lambda';
 import { operatorChannelOverLog } from './core/operator-log';
 import { runCycle } from './core/cycle';
 import { SMS_PER_RUN_DEFAULT, SmsBudget, withDigests } from './core/sms-budget';
+import { LOOP_SMS_WINDOW_MS } from './core/sms-window';
 import type { CycleBudget, CycleDeps, CycleSummary } from './core/cycle-types';
 import type { TurnDecision } from './core/loop-turns';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
@@ -82,11 +83,13 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
       return { loopTurnSkipped: turn.why };
     }
     if (run.live.rejected) telemetry.log('warn', 'the current watch config version is refused; running on the last good one', configLogFields(run.live));
-    // SNS reaches phones: the invocation texts `smsPerRun` alerts and sums up the rest in one digest.
+    // SNS reaches phones: the invocation texts `smsPerRun` alerts and sums up the rest in one digest; in the
+    // loop mode a minute does, shared by its turns (a turn is an invocation every few seconds).
     const publisher = new SmsBudget(createSnsPublisher({ client: sns, topicArn: settings.topicArn, log: telemetry.log }), ports, {
       network: config.network,
       perInvocation: config.smsPerRun ?? SMS_PER_RUN_DEFAULT,
       staleAfterMs: timeLeftMs,
+      windowMs: settings.loop ? LOOP_SMS_WINDOW_MS : 0,
     });
     const deps = { chain, publisher, ...ports };
     const budget = {

@@ -25,7 +25,7 @@ const DESCRIPTIONS: Record<string, string> = {
   startHeight: '"latest" (the chain tip) or the block height the first run starts from.',
   confirmations: 'Blocks that must sit on top of a block before it is scanned (0 to 100).',
   maxBlocksPerRun: 'The most blocks one run scans (1 to 10,000).',
-  smsPerRun: 'Alerts texted per run; the rest reach phones as one digest text (0 to 100).',
+  smsPerRun: 'Alerts texted per run (per minute in the loop mode); the rest reach phones as one digest text (0 to 100).',
 };
 
 export function watchJsonSchema(): Record<string, unknown> {

@@ -1,14 +1,18 @@
 // No SMS floods: the first `smsPerRun` alerts of an invocation are texted, the rest are held and summed up
-// in one digest text at its end. A decorator on the publisher: the core delivers as it always does, and the
+// in one digest text at its end. In the loop mode (docs/latency.md) the budget is a minute of wall-clock time
+// shared by the turns that start in it instead (`windowMs`, sms-window.ts): its first `smsPerRun` alerts are
+// texted, and one digest for what it held goes out with the first invocation that starts or ends after it.
+// A decorator on the publisher: the core delivers as it always does, and the
 // composition roots (lambda/handler.ts, the local runner with an SNS topic) wrap their publisher in it, start
 // it and flush it around the invocation. It only decides; SNS does the routing: every published message
 // carries an `sms` attribute (`text`, `held` or `digest`) and the SMS subscriptions' filter policies let
 // through `text` and `digest` only (infra/alert-filter-policy.ts). Email, webhooks and the JSON get every alert.
 //
-// Exactly once for digests: what the invocation holds back is kept in its own record (sms-tally.ts) *before*
-// the held alerts are published, so a crash anywhere leaves it in the state; the digest is an ordinary keyed
+// Exactly once for digests: what is held back (and the window's texts) is kept in its own record (sms-tally.ts)
+// *before* the routed alerts are published, so a crash anywhere leaves it in the state; the digest is an ordinary keyed
 // alert (`sms_digest:<first held key>`) delivered by the claim → publish → mark-sent protocol, so a retried
 // invocation that finds the digest already sent does not send it again, and the tally is cleared only after.
+// The record is written only when an alert is texted or held: a quiet invocation reads it and writes nothing.
 import type { Alert } from './alert-kinds/alert';
 import { heldCount, smsDigestKind, type PendingSmsDigest } from './alert-kinds/sms-digest';
 import { ruleOf } from './alert-kinds/registry';
@@ -18,6 +22,8 @@ import type { OutgoingAlert, SmsRoute } from './outgoing-alert';
 import type { OnAccepted, PublishOutcome, Publisher, Telemetry } from './ports';
 import type { CycleSummary } from './cycle-types';
 import type { Severity } from './rule-meta';
+import type { SmsWindow } from './sms-tally';
+import { beginBudget, windowEnded } from './sms-window';
 
 export { SMS_PER_RUN_DEFAULT } from './watch-config/watch-config-schema';
 
@@ -30,6 +36,11 @@ export interface SmsBudgetOptions {
   perInvocation: number;
   /** A claim older than this is taken to belong to a dead run (delivery.ts). */
   staleAfterMs: number;
+  /**
+   * The loop mode: count `perInvocation` per window of this many ms of the clock, shared by the invocations
+   * that start in it (LOOP_SMS_WINDOW_MS). 0 or absent: per invocation.
+   */
+  windowMs?: number;
 }
 
 function blockOf(alert: Alert): number | null {
@@ -41,7 +52,9 @@ const noCounts = (): Record<Severity, number> => ({ critical: 0, warning: 0, inf
 export class SmsBudget implements Publisher {
   private slots = 0;
   private tally: PendingSmsDigest | undefined;
-  /** Blocks up to this height had their held alerts counted by a dead invocation's tally, already sent. */
+  /** The window this invocation routes into (per invocation: its own, never stored). */
+  private window: SmsWindow = { startedAt: 0, texted: 0 };
+  /** Blocks up to this height had their held alerts counted already (a dead invocation's tally, or the window's). */
   private countedThrough: number | null = null;
 
   constructor(
@@ -51,16 +64,24 @@ export class SmsBudget implements Publisher {
     private readonly options: SmsBudgetOptions,
   ) {}
 
+  private get windowMs(): number {
+    return Math.max(0, this.options.windowMs ?? 0);
+  }
+
   /**
-   * Begins an invocation: a full budget, and first the digest a dead invocation owed (its tally is in the
-   * state), so that this one's own tally starts afresh. Blocks it counted are rescanned after the crash and
-   * held again without being counted twice.
+   * Begins an invocation: first the digest a dead invocation owed (or a window that has ended), so that this
+   * one's tally starts afresh with a full budget; in the loop mode, joins a window still open with what it has
+   * left. Blocks already counted are rescanned after a crash and held again without being counted twice (in a
+   * window, also a block re-mined by a reorg at a height it already held from: its new alerts reach everything
+   * but SMS, as the rest, and the digest may count fewer than it held).
    */
   async start(): Promise<Alert[]> {
-    this.slots = Math.max(0, this.options.perInvocation);
-    this.tally = undefined;
-    const owed = await this.ports.state.readSmsTally();
-    this.countedThrough = owed?.throughHeight ?? null;
+    const record = await this.ports.state.readSmsTally();
+    const { owed, window, held } = beginBudget(record, this.ports.clock.now(), this.windowMs);
+    this.window = window;
+    this.tally = held ?? undefined;
+    this.slots = Math.max(0, this.options.perInvocation - window.texted);
+    this.countedThrough = (owed ?? held)?.throughHeight ?? null;
     return owed ? this.sendDigest(owed) : [];
   }
 
@@ -69,17 +90,27 @@ export class SmsBudget implements Publisher {
     this.slots = 0;
   }
 
-  /** Routes each alert (text or held), keeps a grown tally before the held alerts go out, then publishes. */
+  /** Routes each alert (text or held), keeps the grown tally (and window) before they go out, then publishes. */
   async publish(alerts: readonly OutgoingAlert[], onAccepted?: OnAccepted): Promise<PublishOutcome> {
     const before = heldOf(this.tally);
+    const textedBefore = this.window.texted;
     const routed = alerts.map((outgoing) => (outgoing.sms === undefined ? { ...outgoing, sms: this.route(outgoing.alert) } : outgoing));
-    if (heldOf(this.tally) !== before) await this.ports.state.writeSmsTally(this.tally!);
+    const held = heldOf(this.tally) !== before;
+    if (this.windowMs > 0 && (held || this.window.texted !== textedBefore)) {
+      await this.ports.state.writeSmsTally({ held: this.tally ?? null, window: { ...this.window } });
+    } else if (held) {
+      await this.ports.state.writeSmsTally({ held: this.tally! });
+    }
     return this.inner.publish(routed, onAccepted);
   }
 
-  /** Ends an invocation: one digest for what it held back, if anything, sent once by its key. Returns what it published. */
+  /**
+   * Ends an invocation: one digest for what it held back, if anything, sent once by its key; in the loop mode
+   * only once its window has ended (else a later turn sends it). Returns what it published.
+   */
   async flush(): Promise<Alert[]> {
-    const sent = this.tally ? await this.sendDigest(this.tally) : [];
+    if (!this.tally || !windowEnded(this.window, this.ports.clock.now(), this.windowMs)) return [];
+    const sent = await this.sendDigest(this.tally);
     this.tally = undefined;
     return sent;
   }
@@ -89,6 +120,7 @@ export class SmsBudget implements Publisher {
     if (height !== null && this.countedThrough !== null && height <= this.countedThrough) return 'held';
     if (this.slots > 0) {
       this.slots -= 1;
+      this.window.texted += 1;
       return 'text';
     }
     this.hold(alert, height);

@@ -183,18 +183,21 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     expect(await (await state.reopen()).readCursor()).toEqual({ ...at(751), version: 2 });
   });
 
-  it('keeps an unsent SMS digest tally in a record of its own, null heights included, until it is cleared', async () => {
+  it('keeps an unsent SMS digest tally and the loop\'s window in a record of its own, null heights included, until it is cleared', async () => {
     const state = await fresh();
     const store = await state.reopen();
     expect(await store.readSmsTally()).toBeNull();
-    const tally = { firstKey: manyKeys(1)[0]!, counts: { critical: 2, warning: 35, info: 0 }, fromHeight: null, toHeight: null, throughHeight: null };
-    await store.writeSmsTally(tally);
-    expect(await (await state.reopen()).readSmsTally()).toEqual(tally);
-    const heights = { ...tally, fromHeight: 590, toHeight: 600, throughHeight: 600 };
+    const held = { firstKey: manyKeys(1)[0]!, counts: { critical: 2, warning: 35, info: 0 }, fromHeight: null, toHeight: null, throughHeight: null };
+    await store.writeSmsTally({ held });
+    expect(await (await state.reopen()).readSmsTally()).toEqual({ held });
+    const heights = { held: { ...held, fromHeight: 590, toHeight: 600, throughHeight: 600 }, window: { startedAt: T0, texted: 5 } };
     await store.writeSmsTally(heights);
     // Cursor writes leave it alone: it is not the cursor's.
     await store.writeCursor(at(601), null);
     expect(await (await state.reopen()).readSmsTally()).toEqual(heights);
+    const textsOnly = { held: null, window: { startedAt: T0 + 1, texted: 1 } };
+    await store.writeSmsTally(textsOnly);
+    expect(await (await state.reopen()).readSmsTally()).toEqual(textsOnly);
     await store.writeSmsTally(null);
     expect(await (await state.reopen()).readSmsTally()).toBeNull();
     expect(await (await state.reopen()).readCursor()).toEqual({ ...at(601), version: 1 });

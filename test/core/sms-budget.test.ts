@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { OutgoingAlert } from '../../lambda/core/outgoing-alert';
 import type { SmsDigestAlert } from '../../lambda/core/alert-kinds/alert';
 import type { CursorPosition } from '../../lambda/core/ports';
-import type { PendingSmsDigest } from '../../lambda/core/alert-kinds/sms-digest';
+import type { SmsTally } from '../../lambda/core/sms-tally';
 import { MemoryChain, transfer } from '../support/memory-chain';
 import { config, harness, OTHER, WATCHED } from './harness';
 import { filterAttributes } from '../../lambda/core/alert-kinds/registry';
@@ -85,7 +85,7 @@ describe('the digest across crashes and retries', () => {
       return realPublish(alerts, onAccepted);
     };
     await expect(h.run(SMS)).rejects.toThrow(/could not be published/);
-    expect(await h.state.readSmsTally()).toMatchObject({ firstKey: firstHeld(), counts: { critical: 2 } });
+    expect(await h.state.readSmsTally()).toMatchObject({ held: { firstKey: firstHeld(), counts: { critical: 2 } } });
 
     await h.run(SMS);
     await h.run(SMS);
@@ -97,7 +97,7 @@ describe('the digest across crashes and retries', () => {
     const h = flood([4]);
     const realWrite = h.state.writeSmsTally.bind(h.state);
     let crashOnClear = true;
-    h.state.writeSmsTally = async (tally: PendingSmsDigest | null) => {
+    h.state.writeSmsTally = async (tally: SmsTally | null) => {
       if (crashOnClear && tally === null) {
         crashOnClear = false;
         throw new Error('killed after the digest went out');
@@ -129,7 +129,7 @@ describe('the digest across crashes and retries', () => {
     };
     await expect(h.run(SMS)).rejects.toThrow(/killed/);
     expect(routes(h.publisher.sent)).toEqual([...Array(2).fill('token_transfer:text'), ...Array(3).fill('token_transfer:held')]);
-    expect(await h.state.readSmsTally()).toMatchObject({ counts: { critical: 3 } });
+    expect(await h.state.readSmsTally()).toMatchObject({ held: { counts: { critical: 3 } } });
 
     h.advance(200_000); // the dead run's claims are stale
     const next = h.chain.mine([transfer(WATCHED, '77')]);
@@ -178,7 +178,7 @@ describe('an invocation that polls', () => {
     await pollThrice(h, true);
     expect(digests(h.publisher.sent)).toHaveLength(0);
     // The first poll held one alert; the second held its three before it died publishing them.
-    expect(await h.state.readSmsTally()).toMatchObject({ counts: { critical: 4 } });
+    expect(await h.state.readSmsTally()).toMatchObject({ held: { counts: { critical: 4 } } });
 
     h.advance(200_000); // the dead invocation's lease and claims are stale
     await h.run(SMS);

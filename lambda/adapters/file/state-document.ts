@@ -3,6 +3,7 @@
 // the whole document (state-journal.ts); tests use it as a real in-memory store.
 import type { PendingSmsDigest } from '../../core/alert-kinds/sms-digest';
 import type { BalanceBookRecord } from '../../core/balance-book';
+import type { SmsTally } from '../../core/sms-tally';
 import type {
   AlertClaim,
   AlertRecordStore,
@@ -36,8 +37,9 @@ export interface StateDocument {
   alerts: Record<string, AlertRecord>;
   /** Absent in files written before it existed, and whenever no block is failing. */
   blockStall?: BlockStall;
-  /** What the SMS budget held back and has not yet sent a digest for. */
-  smsTally?: PendingSmsDigest;
+  /** What the SMS budget held back and has not yet sent a digest for, and the loop mode's window; files written
+   * before the window existed hold the bare tally (read as `held`). */
+  smsTally?: SmsTally | PendingSmsDigest;
   /** The tracked balances of the `balances` rules; absent before any. */
   balances?: BalanceBookRecord;
   /** What the pending rules remember of the mempool (bounded; core/mempool/mempool-ports.ts). */
@@ -242,11 +244,13 @@ export class DocumentStateStore implements StateStore {
     await this.changed(['blockStall']);
   }
 
-  async readSmsTally(): Promise<PendingSmsDigest | null> {
-    return this.doc.smsTally ? structuredClone(this.doc.smsTally) : null;
+  async readSmsTally(): Promise<SmsTally | null> {
+    const stored = this.doc.smsTally;
+    if (!stored) return null;
+    return structuredClone('firstKey' in stored ? { held: stored } : stored);
   }
 
-  async writeSmsTally(tally: PendingSmsDigest | null): Promise<void> {
+  async writeSmsTally(tally: SmsTally | null): Promise<void> {
     if (tally) this.doc.smsTally = structuredClone(tally);
     else delete this.doc.smsTally;
     await this.changed(['smsTally']);

@@ -1,5 +1,6 @@
-// `sms_digest`: the one text a run sends for the alerts it held back from SMS (sms-budget.ts), for SMS
-// subscribers only: SNS routes it by its `sms` attribute (`digest`), which only SMS filter policies let through.
+// `sms_digest`: the one text a run (a minute in the loop mode) sends for the alerts it held back from SMS
+// (sms-budget.ts), for SMS subscribers only: SNS routes it by its `sms` attribute (`digest`), which only SMS
+// filter policies let through.
 import type { AlertBase } from './alert-base';
 import { fields, networkName } from '../render/email-parts';
 import { formatCount } from '../render/stx-amount';
@@ -74,8 +75,8 @@ export const smsDigestKind = {
   subject: (a) => `${count(a)}${blocks(a)}: see email`,
   email: (a) =>
     [
-      `stacks-watch held back ${count(a)} on ${networkName(a.network)} from SMS: each run texts only a few alerts, ` +
-        'then sums up the rest in one text. Every one of them went to email, webhooks and the alert JSON.',
+      `stacks-watch held back ${count(a)} on ${networkName(a.network)} from SMS: each run (each minute in the loop mode) ` +
+        'texts only a few alerts, then sums up the rest in one text. Every one of them went to email, webhooks and the alert JSON.',
       '',
       fields([
         ['Critical', String(a.held.critical)],

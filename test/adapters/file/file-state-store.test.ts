@@ -44,6 +44,14 @@ describe('file state store', () => {
     expect(await onDisk(path)).not.toHaveProperty('blockStall');
   });
 
+  it('reads an SMS tally of the shape written before the loop\'s window existed as that tally with no window', async () => {
+    const held = { firstKey: 'token_transfer:0xab', counts: { critical: 1, warning: 0, info: 0 }, fromHeight: 7, toHeight: 7, throughHeight: 7 };
+    await (await FileStateStore.open(path, 'mainnet')).writeCursor(at(7), null);
+    const doc = await onDisk(path);
+    await writeFile(path, JSON.stringify({ ...doc, smsTally: held }));
+    expect(await (await FileStateStore.open(path, 'mainnet')).readSmsTally()).toEqual({ held });
+  });
+
   it('refuses a cursor write with a stale version', async () => {
     const store = await FileStateStore.open(path, 'mainnet');
     await store.writeCursor(at(10), null);
