@@ -98,7 +98,7 @@ describe('the CLI with a cooldown and a mute', () => {
       { name: 'treasury outflow', severity: 'critical', asset: 'stx', from: [treasury] },
       { name: 'deposits', asset: 'stx', to: [deposits] },
     ];
-    const plain = await suite.writeConfig('plain.json', { network: 'mainnet', transfers: rules, startHeight: 1 });
+    const plain = await suite.write('plain.json', { network: 'mainnet', transfers: rules, startHeight: 1 });
     const middle = fake.requests.length;
     const unquiet = await suite.run(['--config', plain, '--replay', '1..8', '--json'], { timeoutMs: 30_000 });
     expect(jsonLines(unquiet.stdout)).toHaveLength(43);

@@ -28,8 +28,8 @@ describe('--replay: rules tried on past blocks', () => {
       contractLogs: [{ contractId: vault, where: { action: 'withdraw', amount: { gte: '1000000000' } } }],
       calls: [{ contractId: vault, status: 'failed' }],
     },
-    setup: async ({ writeConfig }) => {
-      await writeConfig('calls.json', { network: 'mainnet', calls: [{ contractId: vault, functions: ['withdraw'] }] });
+    setup: async ({ write }) => {
+      await write('calls.json', { network: 'mainnet', calls: [{ contractId: vault, functions: ['withdraw'] }] });
       mineBlocks();
     },
   });
@@ -103,7 +103,7 @@ describe('--replay: rules tried on past blocks', () => {
   });
 
   it('exits 2 naming the JSON path of a bad where', async () => {
-    await suite.writeConfig('bad.json', { network: 'mainnet', contractLogs: [{ contractId: vault, where: { amount: { gte: 'lots' } } }] });
+    await suite.write('bad.json', { network: 'mainnet', contractLogs: [{ contractId: vault, where: { amount: { gte: 'lots' } } }] });
     const run = await replay('1..2', 'bad.json');
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('$.contractLogs[0].where.amount.gte');

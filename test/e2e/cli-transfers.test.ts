@@ -183,7 +183,7 @@ describe.each(API_PATHS)('the CLI alerts every asset movement of the tracked add
   }, 30_000);
 
   it('rejects bad transfer rules with exit code 2, naming every problem at once', async () => {
-    const bad = await suite.writeConfig('bad-transfers.json', {
+    const bad = await suite.write('bad-transfers.json', {
       network: 'mainnet',
       transfers: [
         { asset: 'SP000000000000000000002Q6VF78.bns', to: ['nope'] },

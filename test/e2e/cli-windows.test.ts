@@ -100,7 +100,7 @@ describe('windows through the CLI', () => {
   it('carries the counts from one run to the next: a window crossing spans runs', async () => {
     const state = suite.path('runs.json');
     // The first run stops after block 8 (four failed withdrawals); the fifth, in block 9, is seen by the second run.
-    const config = await suite.writeConfig('split.json', { ...WINDOWS_CONFIG, maxBlocksPerRun: 8 });
+    const config = await suite.write('split.json', { ...WINDOWS_CONFIG, maxBlocksPerRun: 8 });
     const first = await suite.run(['--once', '--json', '--config', config, '--state', state], { timeoutMs: 30_000 });
     expect(first.code, first.stderr).toBe(0);
     expect(jsonLines(first.stdout).filter((a) => a.type === 'window_threshold').map((a) => a.key)).toEqual(expectedWindowKeys().slice(0, 2));
@@ -117,7 +117,7 @@ describe('windows through the CLI', () => {
         { name: 'c', of: 'treasury outflows', minutes: 1440, sum: 'amount', atLeast: '5' },
       ],
     };
-    const run = await suite.run(['--check', '--config', await suite.writeConfig('bad.json', bad)]);
+    const run = await suite.run(['--check', '--config', await suite.write('bad.json', bad)]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('$.windows[0].of');
     expect(run.stderr).toContain('names no rule');

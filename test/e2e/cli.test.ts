@@ -87,7 +87,7 @@ describe.each(API_PATHS)('the CLI against a fake Hiro API, through a growing cha
   });
 
   it('rejects an invalid config with exit code 2, naming each problem, and writes no state', async () => {
-    const bad = await suite.writeConfig('bad.json', { network: 'mainnet', addresses: ['ST1PQHQKV0RJXZFY1DGX8MNSNYVE3VGZJSRTPGZGM', 'nope'], startHeight: 1.5 });
+    const bad = await suite.write('bad.json', { network: 'mainnet', addresses: ['ST1PQHQKV0RJXZFY1DGX8MNSNYVE3VGZJSRTPGZGM', 'nope'], startHeight: 1.5 });
     const state = suite.path('untouched.json');
     const requestsBefore = fake.requests.length;
     const run = await suite.run(['--once', '--config', bad, '--state', state]);

@@ -20,8 +20,8 @@ export interface CliTempDir {
   readonly dir: string;
   /** A file in it. */
   path(name: string): string;
-  /** Writes `config` as JSON (a string as it is) to `name` in the directory; returns its path. */
-  writeConfig(name: string, config: unknown): Promise<string>;
+  /** Writes `content` to `name` in the directory, as JSON (a string as it is); returns its path. */
+  write(name: string, content: unknown): Promise<string>;
   /** A sub-directory of its own (`<name>-…`) with `config` written to its watch.json, and its state file's path. */
   files(name: string, config: unknown): Promise<{ configPath: string; statePath: string }>;
 }
@@ -42,8 +42,8 @@ export function cliTempDir(name: string): CliTempDir {
     return dir;
   };
   const path = (file: string) => join(made(), file);
-  const writeConfig = async (file: string, config: unknown) => {
-    await writeFile(path(file), asJson(config));
+  const write = async (file: string, content: unknown) => {
+    await writeFile(path(file), asJson(content));
     return path(file);
   };
   return {
@@ -51,7 +51,7 @@ export function cliTempDir(name: string): CliTempDir {
       return made();
     },
     path,
-    writeConfig,
+    write,
     async files(sub, config) {
       const own = await mkdtemp(join(made(), `${sub}-`));
       const configPath = join(own, 'watch.json');
@@ -106,7 +106,7 @@ export function cliSuite(options: CliSuiteOptions): CliSuite {
       return temp.dir;
     },
     path: temp.path,
-    writeConfig: temp.writeConfig,
+    write: temp.write,
     files: temp.files,
     fake,
     chain: fake.chain,
@@ -124,7 +124,7 @@ export function cliSuite(options: CliSuiteOptions): CliSuite {
   };
   beforeAll(async () => {
     server = await fake.start();
-    if (options.config !== undefined) await temp.writeConfig('watch.json', options.config);
+    if (options.config !== undefined) await temp.write('watch.json', options.config);
     await options.setup?.(suite);
   }, options.setupTimeoutMs);
   afterAll(async () => {
