@@ -1,11 +1,10 @@
 // A newcomer's first minutes with the CLI, end to end against the fake Hiro API: an API out of reach, the
 // API of another network, --check, --status, quiet cycles, outages after a good start, named mistakes.
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { coinbase, createFakeHiro, FakeChain, fakeAddress, fakeContractId, ROUTES, transfer, type RunningFakeHiro } from '../support/fake-hiro';
-import { apiEnvironment, cliSuite, cliTempDir } from '../support/cli-suite';
+import { apiEnvironment, cliSuite, cliTempDir, freePort } from '../support/cli-suite';
 import { runCli } from './run-cli';
 
 const alice = fakeAddress('alice');
@@ -25,13 +24,7 @@ function config(overrides: Record<string, unknown> = {}): string {
 }
 
 /** A local port with nothing listening: connections are refused at once, as with no network. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+const closedPort = freePort;
 
 const temp = cliTempDir('first');
 const files = (name: string, body: string) => temp.files(name, body);

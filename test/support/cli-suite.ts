@@ -4,6 +4,7 @@
 // before its tests, the server closed and the directory removed after them. `cliTempDir` is the directory
 // alone, for suites that start their own APIs or need none.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -13,6 +14,15 @@ import { createFakeHiro, type FakeChain, type FakeHiro, type RunningFakeHiro } f
 /** Where the CLI reads: the fake API, with a request budget no test reaches. */
 export function apiEnvironment(url: string): Record<string, string> {
   return { STACKS_API_URL: url, STACKS_API_RPM: '100000' };
+}
+
+/** A local port nothing listens on when asked: connections to it are refused until someone takes it. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
 
 export interface CliTempDir {
