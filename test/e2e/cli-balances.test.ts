@@ -2,12 +2,10 @@
 // refilled and drained again; a vault's token balance crossing `above`; a wallet already below at the first
 // check; a reorg undoing a crossing; the same blocks tried again with --replay. The API's balance is read once
 // per address to start, never per block.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coinbase, contractCall, createFakeHiro, fakeAddress, fakeContractId, ftTransferEvent, ROUTES, transfer, type RunningFakeHiro } from '../support/fake-hiro';
-import { jsonLines, runCli } from './run-cli';
+import { describe, expect, it } from 'vitest';
+import { coinbase, contractCall, fakeAddress, fakeContractId, ftTransferEvent, ROUTES, transfer } from '../support/fake-hiro';
+import { cliSuite } from '../support/cli-suite';
+import { jsonLines } from './run-cli';
 
 const relayer = fakeAddress('relayer');
 const dry = fakeAddress('dry-wallet');
@@ -24,46 +22,32 @@ const pick = (alerts: Record<string, unknown>[]) =>
   alerts.map(({ key, type, rule, crossed, balance, previous_balance, threshold, tx_id, block_height }) => ({ key, type, rule, crossed, balance, previous_balance, threshold, tx_id, block_height }));
 
 describe('the CLI alerts balances crossing their thresholds', () => {
-  const fake = createFakeHiro();
-  const chain = fake.chain;
-  let server: RunningFakeHiro;
-  let dir: string;
-  let env: Record<string, string>;
-  let args: string[];
-  const seen: Record<string, unknown>[] = [];
-
-  beforeAll(async () => {
-    server = await fake.start();
-    dir = await mkdtemp(join(tmpdir(), 'stacks-watch-balances-'));
-    const config = join(dir, 'watch.json');
-    await writeFile(
-      config,
-      JSON.stringify({
-        network: 'mainnet',
-        startHeight: 1,
-        balances: [
-          { name: 'relayer gas', address: relayer, asset: 'stx', below: '50000000', severity: 'critical' },
-          { name: 'vault cap', address: vault, asset: sbtc, above: '2500', decimals: 8, symbol: 'sBTC' },
-          { name: 'dry wallet', address: dry, asset: 'stx', below: 1000 },
-        ],
-      }),
-    );
-    chain.setGenesisBalance(relayer, 'stx', 50_010_000);
-    chain.setGenesisBalance(vault, sbtc, 2_000);
-    chain.setGenesisBalance(dry, 'stx', 10);
-    env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' };
-    args = ['--once', '--json', '--config', config, '--state', join(dir, 'state.json')];
-  }, 20_000);
-  afterAll(async () => {
-    await server?.close();
-    await rm(dir, { recursive: true, force: true });
+  const suite = cliSuite({
+    name: 'balances',
+    config: {
+      network: 'mainnet',
+      startHeight: 1,
+      balances: [
+        { name: 'relayer gas', address: relayer, asset: 'stx', below: '50000000', severity: 'critical' },
+        { name: 'vault cap', address: vault, asset: sbtc, above: '2500', decimals: 8, symbol: 'sBTC' },
+        { name: 'dry wallet', address: dry, asset: 'stx', below: 1000 },
+      ],
+    },
+    setup: ({ chain }) => {
+      chain.setGenesisBalance(relayer, 'stx', 50_010_000);
+      chain.setGenesisBalance(vault, sbtc, 2_000);
+      chain.setGenesisBalance(dry, 'stx', 10);
+    },
+    setupTimeoutMs: 20_000,
   });
+  const { fake, chain } = suite;
+  const seen: Record<string, unknown>[] = [];
 
   it('alerts a first check already below, and fees alone draining the relayer, in the block and transaction that crossed', async () => {
     const b1 = chain.mine([coinbase()]);
     chain.mine([relay(4_000), relay(4_000)]); // 50,002,000: still above
     const b3 = chain.mine([transfer({ to: treasury, amount: 5, from: user }), relay(4_000)]); // 49,998,000: crossed at tx 1
-    const run = await runCli(args, env);
+    const run = await suite.run(suite.args());
     expect(run.code, run.stderr).toBe(0);
     const alerts = jsonLines(run.stdout);
     seen.push(...alerts);
@@ -99,7 +83,7 @@ describe('the CLI alerts balances crossing their thresholds', () => {
     chain.mine([transfer({ to: relayer, amount: 1_000_000, from: treasury })]); // 50,998,000: back above, no alert
     chain.mine([relay(500_000)]); // 50,498,000
     const b6 = chain.mine([relay(600_000, relayer)]); // sponsored by the relayer: 49,898,000
-    const run = await runCli(args, env);
+    const run = await suite.run(suite.args());
     expect(run.code, run.stderr).toBe(0);
     const alerts = jsonLines(run.stdout);
     seen.push(...alerts);
@@ -112,7 +96,7 @@ describe('the CLI alerts balances crossing their thresholds', () => {
 
   it('alerts a token balance crossing above, in its units', async () => {
     const b7 = chain.mine([contractCall({ contractId: bridge, events: [ftTransferEvent(sbtc, treasury, vault, 600)] })]);
-    const run = await runCli(args, env);
+    const run = await suite.run(suite.args());
     expect(run.code, run.stderr).toBe(0);
     const alerts = jsonLines(run.stdout);
     seen.push(...alerts);
@@ -131,52 +115,39 @@ describe('the CLI alerts balances crossing their thresholds', () => {
         symbol: 'sBTC',
       }),
     ]);
-    const text = await runCli(['--replay', String(b7.height), '--config', args[3]!], env);
+    const text = await suite.run(['--replay', String(b7.height), '--config', suite.configPath]);
     expect(text.stdout).toContain('spendable STX');
     expect(text.stdout).not.toContain('undefined');
   }, 30_000);
 
   it('gives the same alerts with --replay over the same blocks', async () => {
-    const replay = await runCli(['--replay', `1..${chain.height}`, '--json', '--config', args[3]!], env);
+    const replay = await suite.run(['--replay', `1..${chain.height}`, '--json', '--config', suite.configPath]);
     expect(replay.code, replay.stderr).toBe(0);
     expect(pick(jsonLines(replay.stdout))).toEqual(pick(seen));
   }, 30_000);
 });
 
 describe('a reorg that undoes a balance crossing', () => {
-  const fake = createFakeHiro();
-  const chain = fake.chain;
-  let server: RunningFakeHiro;
-  let dir: string;
-  let env: Record<string, string>;
-  let args: string[];
-
-  beforeAll(async () => {
-    server = await fake.start();
-    dir = await mkdtemp(join(tmpdir(), 'stacks-watch-balances-reorg-'));
-    const config = join(dir, 'watch.json');
-    await writeFile(config, JSON.stringify({ network: 'mainnet', startHeight: 1, balances: [{ name: 'relayer gas', address: relayer, asset: 'stx', below: '50000000' }] }));
-    chain.setGenesisBalance(relayer, 'stx', 50_005_000);
-    env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' };
-    args = ['--once', '--json', '--config', config, '--state', join(dir, 'state.json')];
-  }, 20_000);
-  afterAll(async () => {
-    await server?.close();
-    await rm(dir, { recursive: true, force: true });
+  const suite = cliSuite({
+    name: 'balances-reorg',
+    config: { network: 'mainnet', startHeight: 1, balances: [{ name: 'relayer gas', address: relayer, asset: 'stx', below: '50000000' }] },
+    setup: ({ chain }) => chain.setGenesisBalance(relayer, 'stx', 50_005_000),
+    setupTimeoutMs: 20_000,
   });
+  const { fake, chain } = suite;
 
   it('retracts the crossing, restores the balance, and alerts the next real crossing once', async () => {
     chain.mine([coinbase()]);
     const lost = chain.mine([relay(10_000)]); // 49,995,000: crossed
     const key = `balance_threshold:relayer gas|${relayer}|stx|50000000|:below:${lost.txs[0]!.txId}`;
-    const run1 = await runCli(args, env);
+    const run1 = await suite.run(suite.args());
     expect(run1.code, run1.stderr).toBe(0);
     expect(jsonLines(run1.stdout).map((a) => a.key)).toEqual([key]);
 
     // The new chain has no such transaction: the balance is back at 50,005,000 and above the threshold.
     chain.reorg(1, [[coinbase()]]);
     for (let i = 0; i < 11; i += 1) chain.mine([coinbase()]);
-    const run2 = await runCli(args, env);
+    const run2 = await suite.run(suite.args());
     expect(run2.code, run2.stderr).toBe(0);
     expect(jsonLines(run2.stdout)).toEqual([
       expect.objectContaining({ type: 'retraction', retracts: key, retracted_type: 'balance_threshold', address: relayer, asset_id: 'stx', tx_id: lost.txs[0]!.txId }),
@@ -185,7 +156,7 @@ describe('a reorg that undoes a balance crossing', () => {
     // Restored, not reread: 50,005,000 less 4,000 stays above; less 2,000 more crosses.
     chain.mine([relay(4_000)]);
     const crossing = chain.mine([relay(2_000)]);
-    const run3 = await runCli(args, env);
+    const run3 = await suite.run(suite.args());
     expect(run3.code, run3.stderr).toBe(0);
     expect(jsonLines(run3.stdout)).toEqual([expect.objectContaining({ crossed: 'below', balance: '49999000', previous_balance: '50001000', tx_id: crossing.txs[0]!.txId })]);
     expect(fake.count(ROUTES.balances)).toBe(1);

@@ -2,40 +2,28 @@
 // Hiro API prints one bounded JSON line for it, with the start of the value, its length and its hash, and
 // the terminal block stays a few lines.
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coinbase, contractCall, createFakeHiro, fakeContractId, type RunningFakeHiro } from '../support/fake-hiro';
+import { describe, expect, it } from 'vitest';
+import { coinbase, contractCall, fakeContractId } from '../support/fake-hiro';
 import { bigPrintValue } from '../support/big-print';
-import { jsonLines, runCli } from './run-cli';
+import { cliSuite } from '../support/cli-suite';
+import { jsonLines } from './run-cli';
 
 const airdrop = fakeContractId('airdrop');
 
 describe('the CLI and a 1 MB printed value', () => {
-  const fake = createFakeHiro();
   const print = bigPrintValue();
-  let server: RunningFakeHiro;
-  let dir: string;
-  let env: Record<string, string>;
-  let config: string;
-
-  beforeAll(async () => {
-    server = await fake.start();
-    dir = await mkdtemp(join(tmpdir(), 'stacks-watch-big-'));
-    config = join(dir, 'watch.json');
-    await writeFile(config, JSON.stringify({ network: 'mainnet', contractLogs: [{ contractId: airdrop }], startHeight: 1 }));
-    env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' };
-    fake.chain.mine([coinbase()]);
-    fake.chain.mine([contractCall({ contractId: airdrop, functionName: 'drop', logs: [print.value] })]);
-  }, 20_000);
-  afterAll(async () => {
-    await server?.close();
-    await rm(dir, { recursive: true, force: true });
+  const suite = cliSuite({
+    name: 'big',
+    config: { network: 'mainnet', contractLogs: [{ contractId: airdrop }], startHeight: 1 },
+    setup: ({ chain }) => {
+      chain.mine([coinbase()]);
+      chain.mine([contractCall({ contractId: airdrop, functionName: 'drop', logs: [print.value] })]);
+    },
+    setupTimeoutMs: 20_000,
   });
 
   it('prints one JSON line with the value cut to its bounds, its length and its SHA-256', async () => {
-    const run = await runCli(['--once', '--json', '--config', config, '--state', join(dir, 'json-state.json')], env, { timeoutMs: 60_000 });
+    const run = await suite.run(suite.args('json-state.json'), { timeoutMs: 60_000 });
     expect(run.code, run.stderr).toBe(0);
     const [alert, ...others] = jsonLines(run.stdout);
     const whole = Buffer.from(print.hex.slice(2), 'hex');
@@ -54,7 +42,7 @@ describe('the CLI and a 1 MB printed value', () => {
   }, 60_000);
 
   it('shows the value in a few lines at the terminal', async () => {
-    const run = await runCli(['--once', '--config', config, '--state', join(dir, 'human-state.json')], env, { timeoutMs: 60_000 });
+    const run = await suite.run(['--once', '--config', suite.configPath, '--state', suite.path('human-state.json')], { timeoutMs: 60_000 });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(airdrop);
     expect(run.stdout.split('\n').length).toBeLessThan(20);

@@ -1,14 +1,12 @@
 // Calls to a watched contract and the logs printed around them, end to end through both API paths: the real
 // CLI against the fake Hiro API alerts each matching call once with its decoded arguments and result (which
 // the v3 routes give only on the transaction route), and prints the same lines through v2 and v3.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Cl } from '@stacks/transactions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coinbase, contractCall, createFakeHiro, fakeAddress, fakeContractId, ROUTES, type RunningFakeHiro } from '../support/fake-hiro';
+import { describe, expect, it } from 'vitest';
+import { coinbase, contractCall, fakeAddress, fakeContractId, ROUTES } from '../support/fake-hiro';
+import { cliSuite } from '../support/cli-suite';
 import { API_PATHS, PrintedLines, useApiPath } from './api-paths';
-import { jsonLines, runCli } from './run-cli';
+import { jsonLines } from './run-cli';
 
 const owner = fakeAddress('owner');
 const attacker = fakeAddress('attacker');
@@ -17,36 +15,21 @@ const router = fakeContractId('router');
 const printed = new PrintedLines();
 
 describe.each(API_PATHS)('the CLI alerts calls to a watched contract, on $name', (path) => {
-  const fake = createFakeHiro();
-  const chain = fake.chain;
-  let server: RunningFakeHiro;
-  let dir: string;
-  let env: Record<string, string>;
-  let args: string[];
-
-  beforeAll(async () => {
-    server = await fake.start();
-    useApiPath(fake, path);
-    dir = await mkdtemp(join(tmpdir(), 'stacks-watch-calls-'));
-    await writeFile(
-      join(dir, 'watch.json'),
-      JSON.stringify({
-        network: 'mainnet',
-        contractLogs: [{ contractId: vault }],
-        calls: [
-          { contractId: vault, functions: ['withdraw'], status: 'any' },
-          { contractId: vault, functions: ['set-owner'], severity: 'critical', name: 'owner changed' },
-        ],
-        startHeight: 1,
-      }),
-    );
-    env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' };
-    args = ['--once', '--json', '--config', join(dir, 'watch.json'), '--state', join(dir, 'state.json')];
-  }, 20_000);
-  afterAll(async () => {
-    await server?.close();
-    await rm(dir, { recursive: true, force: true });
+  const suite = cliSuite({
+    name: 'calls',
+    config: {
+      network: 'mainnet',
+      contractLogs: [{ contractId: vault }],
+      calls: [
+        { contractId: vault, functions: ['withdraw'], status: 'any' },
+        { contractId: vault, functions: ['set-owner'], severity: 'critical', name: 'owner changed' },
+      ],
+      startHeight: 1,
+    },
+    setupTimeoutMs: 20_000,
   });
+  const { fake, chain } = suite;
+  useApiPath(fake, path);
 
   it('alerts each matching call once with its arguments and result, beside the logs, and no other call', async () => {
     chain.mine([coinbase()]);
@@ -59,7 +42,7 @@ describe.each(API_PATHS)('the CLI alerts calls to a watched contract, on $name',
     ]);
     const tx = (i: number) => block.txs[i]!.txId;
 
-    const run = await runCli(args, env);
+    const run = await suite.run(suite.args());
     expect(run.code, run.stderr).toBe(0);
     const alerts = jsonLines(printed.record(path, run.stdout));
 
@@ -84,7 +67,7 @@ describe.each(API_PATHS)('the CLI alerts calls to a watched contract, on $name',
   it('shows the arguments and result at the terminal', async () => {
     const block = chain.mine([contractCall({ contractId: vault, functionName: 'withdraw', sender: owner, args: [Cl.uint(7)], result: Cl.ok(Cl.bool(true)) })]);
 
-    const run = await runCli(args.filter((a) => a !== '--json'), env);
+    const run = await suite.run(suite.args().filter((a) => a !== '--json'));
 
     expect(run.code, run.stderr).toBe(0);
     printed.record(path, run.stdout);

@@ -1,50 +1,34 @@
 // Chat channels from `npm start`, end to end: the real CLI against the fake Hiro API, with a local server
 // standing in for Slack and PagerDuty. Each alert prints on stdout first, then reaches every channel whose
 // variables are set; a channel that keeps failing is logged and changes nothing else.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coinbase, createFakeHiro, fakeAddress, transfer, type RunningFakeHiro } from '../support/fake-hiro';
+import { afterAll, describe, expect, it } from 'vitest';
+import { coinbase, fakeAddress, transfer } from '../support/fake-hiro';
+import { cliSuite } from '../support/cli-suite';
 import { startStandIn, type StandIn } from '../channels/stand-in';
 import { jsonLines, runCli } from './run-cli';
 
 const treasury = fakeAddress('treasury');
 
 describe('the CLI posts alerts to the chat channels it is given', () => {
-  const fake = createFakeHiro();
-  let server: RunningFakeHiro;
   let chat: StandIn;
-  let dir: string;
-  let args: (state: string) => string[];
-
-  beforeAll(async () => {
-    server = await fake.start();
-    chat = await startStandIn();
-    dir = await mkdtemp(join(tmpdir(), 'stacks-watch-chat-'));
-    await writeFile(
-      join(dir, 'watch.json'),
-      JSON.stringify({ network: 'mainnet', addresses: [treasury], addressesRule: { name: 'Treasury inflow', severity: 'critical' }, startHeight: 1 }),
-    );
-    args = (state) => ['--once', '--json', '--config', join(dir, 'watch.json'), '--state', join(dir, state)];
-    fake.chain.mine([coinbase()]);
-    fake.chain.mine([transfer({ to: treasury, amount: 5_000_000, memo: 'rent' })]);
-  }, 20_000);
+  const suite = cliSuite({
+    name: 'chat',
+    config: { network: 'mainnet', addresses: [treasury], addressesRule: { name: 'Treasury inflow', severity: 'critical' }, startHeight: 1 },
+    setup: async ({ chain }) => {
+      chat = await startStandIn();
+      chain.mine([coinbase()]);
+      chain.mine([transfer({ to: treasury, amount: 5_000_000, memo: 'rent' })]);
+    },
+    setupTimeoutMs: 20_000,
+  });
   afterAll(async () => {
-    await server?.close();
     await chat?.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('prints each alert and posts it to Slack and PagerDuty', async () => {
-    const env = {
-      STACKS_API_URL: server.url,
-      STACKS_API_RPM: '100000',
-      SLACK_WEBHOOK_URL: `${chat.url}/slack/T/B/X`,
-      PAGERDUTY_ROUTING_KEY: 'R0UT1NG',
-      PAGERDUTY_EVENTS_URL: `${chat.url}/pagerduty`,
-    };
-    const run = await runCli(args('a.json'), env);
+    const run = await suite.run(suite.args('a.json'), {
+      env: { SLACK_WEBHOOK_URL: `${chat.url}/slack/T/B/X`, PAGERDUTY_ROUTING_KEY: 'R0UT1NG', PAGERDUTY_EVENTS_URL: `${chat.url}/pagerduty` },
+    });
     expect(run.code, run.stderr).toBe(0);
     const [alert] = jsonLines(run.stdout);
     expect(alert).toMatchObject({ type: 'token_transfer', rule: 'Treasury inflow', severity: 'critical' });
@@ -57,8 +41,7 @@ describe('the CLI posts alerts to the chat channels it is given', () => {
   it('keeps printing and exits 0 when a channel keeps failing, saying what it answered', async () => {
     chat.received.length = 0;
     chat.answers.push(...Array.from({ length: 3 }, () => ({ status: 500, body: 'slack is down' })));
-    const env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000', SLACK_WEBHOOK_URL: `${chat.url}/slack/T/B/X` };
-    const run = await runCli(args('b.json'), env);
+    const run = await suite.run(suite.args('b.json'), { env: { SLACK_WEBHOOK_URL: `${chat.url}/slack/T/B/X` } });
     expect(run.code, run.stderr).toBe(0);
     expect(jsonLines(run.stdout)).toHaveLength(1);
     expect(run.stderr).toMatch(/slack did not take the alert token_transfer:0x[0-9a-f]+: HTTP 500: slack is down/);
@@ -66,7 +49,8 @@ describe('the CLI posts alerts to the chat channels it is given', () => {
   }, 60_000);
 
   it('refuses a channel variable that is set but wrong, before watching', async () => {
-    const run = await runCli(args('c.json'), { STACKS_API_URL: server.url, TELEGRAM_BOT_TOKEN: '1:x' });
+    // Without the suite's request budget: this run is refused before it reads anything.
+    const run = await runCli(suite.args('c.json'), { STACKS_API_URL: suite.server.url, TELEGRAM_BOT_TOKEN: '1:x' });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('Telegram needs both TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID');
   }, 60_000);

@@ -1,21 +1,10 @@
 // A newcomer's first minutes with the CLI, end to end against the fake Hiro API: an API out of reach, the
 // API of another network, --check, --status, quiet cycles, outages after a good start, named mistakes.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  coinbase,
-  createFakeHiro,
-  FakeChain,
-  fakeAddress,
-  fakeContractId,
-  ROUTES,
-  transfer,
-  type RunningFakeHiro,
-} from '../support/fake-hiro';
+import { afterEach, describe, expect, it } from 'vitest';
+import { coinbase, createFakeHiro, FakeChain, fakeAddress, fakeContractId, ROUTES, transfer, type RunningFakeHiro } from '../support/fake-hiro';
+import { apiEnvironment, cliSuite, cliTempDir, freePort } from '../support/cli-suite';
 import { runCli } from './run-cli';
 
 const alice = fakeAddress('alice');
@@ -35,28 +24,10 @@ function config(overrides: Record<string, unknown> = {}): string {
 }
 
 /** A local port with nothing listening: connections are refused at once, as with no network. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+const closedPort = freePort;
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'stacks-watch-first-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function files(name: string, body: string) {
-  const sub = await mkdtemp(join(dir, `${name}-`));
-  const configPath = join(sub, 'watch.json');
-  await writeFile(configPath, body);
-  return { configPath, statePath: join(sub, 'state.json') };
-}
+const temp = cliTempDir('first');
+const files = (name: string, body: string) => temp.files(name, body);
 
 describe('an API out of reach', () => {
   it('exits 1 on the first cycle, naming the host and what to try, with or without --once', async () => {
@@ -99,7 +70,7 @@ describe('network and API agree', () => {
     fake.chain.mine([coinbase()]);
     server = await fake.start();
     const { configPath, statePath } = await files('mismatch', testnetConfig);
-    const run = await runCli(['--once', '--config', configPath, '--state', statePath], { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' });
+    const run = await runCli(['--once', '--config', configPath, '--state', statePath], apiEnvironment(server.url));
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/the watch config is for testnet, but the API at 127\.0\.0\.1:\d+ serves mainnet \(its \/v2\/info network_id is 1\)/);
     expect(fake.requests.map((r) => r.route)).toEqual([ROUTES.nodeInfo]);
@@ -111,7 +82,7 @@ describe('network and API agree', () => {
     fake.chain.mine([coinbase()]);
     server = await fake.start();
     const { configPath, statePath } = await files('testnet-ok', testnetConfig);
-    const run = await runCli(['--once', '--json', '--config', configPath, '--state', statePath], { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' });
+    const run = await runCli(['--once', '--json', '--config', configPath, '--state', statePath], apiEnvironment(server.url));
     expect(run.code).toBe(0);
     expect(run.stderr).not.toMatch(/serves|could not check/);
     expect(JSON.parse(run.stdout)).toMatchObject({ type: 'contract_status', network: 'testnet' });
@@ -137,7 +108,7 @@ describe('an API whose /v2/info fails', () => {
   it('warns that the network is unchecked and runs the cycle (watch and --replay)', async () => {
     await apiWithoutNodeInfo();
     const { configPath, statePath } = await files('no-node-info', config());
-    const env = { STACKS_API_URL: server!.url, STACKS_API_RPM: '100000' };
+    const env = apiEnvironment(server!.url);
     for (const extra of [['--once', '--state', statePath], ['--replay', '1']]) {
       const run = await runCli(['--json', '--config', configPath, ...extra], env, { timeoutMs: 40_000 });
       expect(run.code).toBe(0);
@@ -149,7 +120,7 @@ describe('an API whose /v2/info fails', () => {
   it('is never asked with --no-network-check', async () => {
     const fake = await apiWithoutNodeInfo();
     const { configPath, statePath } = await files('no-check', config());
-    const run = await runCli(['--once', '--no-network-check', '--config', configPath, '--state', statePath], { STACKS_API_URL: server!.url, STACKS_API_RPM: '100000' });
+    const run = await runCli(['--once', '--no-network-check', '--config', configPath, '--state', statePath], apiEnvironment(server!.url));
     expect(run.code).toBe(0);
     expect(run.stderr).not.toContain('could not check');
     expect(fake.requests.map((r) => r.route)).not.toContain(ROUTES.nodeInfo);
@@ -167,7 +138,7 @@ describe('an API whose error text carries terminal escape codes', () => {
     const server = await fake.start();
     try {
       const { configPath, statePath } = await files('escapes', config());
-      const run = await runCli(['--once', '--no-network-check', '--config', configPath, '--state', statePath], { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' }, { timeoutMs: 40_000 });
+      const run = await runCli(['--once', '--no-network-check', '--config', configPath, '--state', statePath], apiEnvironment(server.url), { timeoutMs: 40_000 });
       expect(run.code).toBe(1);
       expect(run.stderr).toContain('\\x1b[2J\\x1b[31mall clear\\u202e\\x07');
       expect(run.stderr).not.toMatch(/[\u001b\u0007\u202e]/);
@@ -212,16 +183,9 @@ describe('--check', () => {
 
 describe('a running watcher', () => {
   // Without Hiro's deprecation warnings, which a process logs once (see deprecated-routes.test.ts).
-  const fake = createFakeHiro({ deprecationWarnings: false });
-  let server: RunningFakeHiro;
-  beforeAll(async () => {
-    fake.chain.mine([coinbase()]);
-    server = await fake.start();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-  const env = () => ({ STACKS_API_URL: server.url, STACKS_API_RPM: '100000' });
+  const suite = cliSuite({ name: 'first-watcher', fake: createFakeHiro({ deprecationWarnings: false }), setup: ({ chain }) => chain.mine([coinbase()]) });
+  const { fake } = suite;
+  const env = () => suite.env;
 
   it('logs one line for a cycle that did something and nothing at info for a quiet one', async () => {
     const { configPath, statePath } = await files('quiet', config({ contracts: [] }));
@@ -308,9 +272,9 @@ describe('mistakes named', () => {
   it('says to set AWS_REGION for --table without a region', async () => {
     const { configPath } = await files('region', config());
     const run = await runCli(['--check', '--table', 'watch-state', '--config', configPath], {
-      HOME: dir,
-      AWS_CONFIG_FILE: join(dir, 'no-aws-config'),
-      AWS_SHARED_CREDENTIALS_FILE: join(dir, 'no-aws-credentials'),
+      HOME: temp.dir,
+      AWS_CONFIG_FILE: temp.path('no-aws-config'),
+      AWS_SHARED_CREDENTIALS_FILE: temp.path('no-aws-credentials'),
     });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--table needs an AWS region: set AWS_REGION');

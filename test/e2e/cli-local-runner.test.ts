@@ -1,12 +1,10 @@
 // The local runner says what is true: its version, each request at LOG_LEVEL=debug (never the key), an API
 // that never answers named within the README's "about 10 s", and `history` listing what was alerted with its
 // delivery state, all through the real CLI against the fake Hiro API.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coinbase, createFakeHiro, fakeAddress, transfer, type RunningFakeHiro } from '../support/fake-hiro';
+import { describe, expect, it } from 'vitest';
+import { coinbase, createFakeHiro, fakeAddress, transfer } from '../support/fake-hiro';
+import { cliSuite, cliTempDir } from '../support/cli-suite';
 import { jsonLines, runCli } from './run-cli';
 import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/retractions';
 
@@ -14,20 +12,8 @@ const alice = fakeAddress('alice');
 const API_KEY = 'sk-test-0123456789abcdef';
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'stacks-watch-runner-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function files(name: string) {
-  const sub = await mkdtemp(join(dir, `${name}-`));
-  const configPath = join(sub, 'watch.json');
-  await writeFile(configPath, JSON.stringify({ network: 'mainnet', addresses: [alice], startHeight: 1, confirmations: 0 }));
-  return { configPath, statePath: join(sub, 'state.json') };
-}
+const temp = cliTempDir('runner');
+const files = (name: string) => temp.files(name, { network: 'mainnet', addresses: [alice], startHeight: 1, confirmations: 0 });
 
 describe('npm start -- --version', () => {
   it('prints the package version and exits 0', async () => {
@@ -37,16 +23,9 @@ describe('npm start -- --version', () => {
 });
 
 describe('against the fake API', () => {
-  const fake = createFakeHiro({ deprecationWarnings: false });
-  let server: RunningFakeHiro;
-  beforeAll(async () => {
-    fake.chain.mine([coinbase()]);
-    server = await fake.start();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-  const env = () => ({ STACKS_API_URL: server.url, STACKS_API_RPM: '100000' });
+  const suite = cliSuite({ name: 'runner-api', fake: createFakeHiro({ deprecationWarnings: false }), setup: ({ chain }) => chain.mine([coinbase()]) });
+  const { fake } = suite;
+  const env = () => suite.env;
 
   it('logs each request at LOG_LEVEL=debug with method, route, status and ms, and never the API key', async () => {
     const { configPath, statePath } = await files('debug');
@@ -72,7 +51,7 @@ describe('against the fake API', () => {
       // Bounded below a cycle client's five 10 s attempts: the old behaviour (about a minute) fails here.
       const run = await runCli(['--once', '--config', configPath, '--state', statePath], env(), { timeoutMs: 14_000 });
       expect(run.code).toBe(1);
-      expect(run.stderr).toContain(`cannot reach the Stacks API at ${new URL(server.url).host}: GET /v2/info: no answer from the API (timed out after 3500 ms) after 2 attempt(s)`);
+      expect(run.stderr).toContain(`cannot reach the Stacks API at ${new URL(suite.server.url).host}: GET /v2/info: no answer from the API (timed out after 3500 ms) after 2 attempt(s)`);
     } finally {
       stop();
     }
@@ -115,24 +94,20 @@ describe('npm start -- history on a state file', () => {
   });
 
   it('shows sent, parked (with why) and retracted records, and nothing past its 30 days', async () => {
-    const statePath = join(dir, 'crafted-state.json');
-    await writeFile(
-      statePath,
-      JSON.stringify({
-        format: 1,
-        network: 'mainnet',
-        cursor: null,
-        lease: null,
-        blocks: {},
-        contracts: {},
-        alerts: {
-          'deep_reorg:a': record('sent', now - 2 * DAY),
-          'deep_reorg:b': record('parked', now - DAY, { sentAt: undefined, reason: 'message too large' }),
-          'deep_reorg:c': record('retracted', now - 3_600_000),
-          'deep_reorg:old': record('sent', now - 31 * DAY),
-        },
-      }),
-    );
+    const statePath = await temp.write('crafted-state.json', {
+      format: 1,
+      network: 'mainnet',
+      cursor: null,
+      lease: null,
+      blocks: {},
+      contracts: {},
+      alerts: {
+        'deep_reorg:a': record('sent', now - 2 * DAY),
+        'deep_reorg:b': record('parked', now - DAY, { sentAt: undefined, reason: 'message too large' }),
+        'deep_reorg:c': record('retracted', now - 3_600_000),
+        'deep_reorg:old': record('sent', now - 31 * DAY),
+      },
+    });
     const all = jsonLines((await runCli(['history', '--json', '--state', statePath], {})).stdout);
     expect(all.map((e) => [e.key, e.state])).toEqual([
       ['deep_reorg:a', 'sent'],

@@ -1,13 +1,11 @@
 // Deposits credited by memo, end to end: the real CLI against the fake Hiro API, an exchange's shared address
 // receiving send-many-memo legs and native transfers, picked by memo text, by memo bytes, and by a missing memo;
 // the same block tried again with --replay gives the same alerts.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Cl } from '@stacks/transactions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coinbase, contractCall, createFakeHiro, fakeAddress, fakeContractId, print, stxTransferEvent, transfer, type RunningFakeHiro } from '../support/fake-hiro';
-import { jsonLines, runCli } from './run-cli';
+import { describe, expect, it } from 'vitest';
+import { coinbase, contractCall, fakeAddress, fakeContractId, print, stxTransferEvent, transfer } from '../support/fake-hiro';
+import { cliSuite } from '../support/cli-suite';
+import { jsonLines } from './run-cli';
 
 const exchange = fakeAddress('exchange');
 const custodian = fakeAddress('custodian');
@@ -21,34 +19,20 @@ const leg = (amount: number, memo: Uint8Array | null) => [
 const text = (value: string) => new TextEncoder().encode(value);
 
 describe('the CLI picks deposits by memo', () => {
-  const fake = createFakeHiro();
-  let server: RunningFakeHiro;
-  let dir: string;
-  let env: Record<string, string>;
-  let config: string;
-
-  beforeAll(async () => {
-    server = await fake.start();
-    dir = await mkdtemp(join(tmpdir(), 'stacks-watch-memos-'));
-    config = join(dir, 'watch.json');
-    await writeFile(
-      config,
-      JSON.stringify({
-        network: 'mainnet',
-        transfers: [
-          { name: 'customer deposit', asset: 'stx', to: [exchange], memo: { startsWith: 'cust-' } },
-          { name: 'tagged deposit', asset: 'stx', to: [exchange], memo: { eq: '0xdeadbeef' } },
-          { name: 'deposit without memo', severity: 'critical', asset: 'stx', to: [exchange], memo: { exists: false } },
-        ],
-        startHeight: 1,
-      }),
-    );
-    env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' };
-  }, 20_000);
-  afterAll(async () => {
-    await server?.close();
-    await rm(dir, { recursive: true, force: true });
+  const suite = cliSuite({
+    name: 'memos',
+    config: {
+      network: 'mainnet',
+      transfers: [
+        { name: 'customer deposit', asset: 'stx', to: [exchange], memo: { startsWith: 'cust-' } },
+        { name: 'tagged deposit', asset: 'stx', to: [exchange], memo: { eq: '0xdeadbeef' } },
+        { name: 'deposit without memo', severity: 'critical', asset: 'stx', to: [exchange], memo: { exists: false } },
+      ],
+      startHeight: 1,
+    },
+    setupTimeoutMs: 20_000,
   });
+  const { fake } = suite;
 
   it('alerts each deposit under the rule its memo satisfies, with memo_text where it reads as text', async () => {
     fake.chain.mine([coinbase()]);
@@ -77,11 +61,11 @@ describe('the CLI picks deposits by memo', () => {
     ];
     const pick = (alerts: Record<string, unknown>[]) => alerts.map(({ key, rule, severity, memo_text }) => ({ key, rule, severity, memo_text }));
 
-    const run = await runCli(['--once', '--json', '--config', config, '--state', join(dir, 'state.json')], env);
+    const run = await suite.run(suite.args());
     expect(run.code, run.stderr).toBe(0);
     expect(pick(jsonLines(run.stdout))).toEqual(expected);
 
-    const replay = await runCli(['--replay', String(block.height), '--json', '--config', config], env);
+    const replay = await suite.run(['--replay', String(block.height), '--json', '--config', suite.configPath]);
     expect(replay.code, replay.stderr).toBe(0);
     expect(pick(jsonLines(replay.stdout))).toEqual(expected);
   }, 60_000);

@@ -2,13 +2,12 @@
 // transfer that a pending rule matches alerts once when first seen waiting; mined, the usual alert follows
 // with `pending_key`; dropped or replaced by fee, `pending_dropped` follows once with the API's reason; a run
 // that died before saving what it saw sends nothing twice; a mempool the API cannot serve costs one warning.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
 import { Cl } from '@stacks/transactions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coinbase, contractCall, createFakeHiro, fakeAddress, fakeContractId, ROUTES, transfer, type RunningFakeHiro } from '../support/fake-hiro';
-import { jsonLines, runCli } from './run-cli';
+import { describe, expect, it } from 'vitest';
+import { coinbase, contractCall, fakeAddress, fakeContractId, ROUTES, transfer } from '../support/fake-hiro';
+import { cliSuite } from '../support/cli-suite';
+import { jsonLines } from './run-cli';
 
 const attacker = fakeAddress('attacker');
 const treasury = fakeAddress('treasury');
@@ -16,39 +15,24 @@ const exchange = fakeAddress('exchange');
 const vault = fakeContractId('vault');
 
 describe('the CLI alerts calls and transfers waiting in the mempool', () => {
-  const fake = createFakeHiro();
-  const chain = fake.chain;
-  let server: RunningFakeHiro;
-  let dir: string;
-  let env: Record<string, string>;
-  let args: string[];
+  const suite = cliSuite({
+    name: 'pending',
+    config: {
+      network: 'mainnet',
+      calls: [{ contractId: vault, functions: ['set-owner', 'upgrade'], name: 'Owner change', severity: 'critical', pending: true }],
+      transfers: [{ asset: 'stx', from: [treasury], minAmount: '1000000', name: 'Treasury outflow', severity: 'critical', pending: true }],
+      startHeight: 1,
+    },
+    setup: ({ chain }) => chain.mine([coinbase()]),
+    setupTimeoutMs: 20_000,
+  });
+  const { fake, chain } = suite;
   const run = async () => {
     fake.clearLog();
-    const result = await runCli(args, env);
+    const result = await suite.run(suite.args());
     expect(result.code, result.stderr).toBe(0);
     return { ...result, alerts: jsonLines(result.stdout) };
   };
-
-  beforeAll(async () => {
-    server = await fake.start();
-    dir = await mkdtemp(join(tmpdir(), 'stacks-watch-pending-'));
-    await writeFile(
-      join(dir, 'watch.json'),
-      JSON.stringify({
-        network: 'mainnet',
-        calls: [{ contractId: vault, functions: ['set-owner', 'upgrade'], name: 'Owner change', severity: 'critical', pending: true }],
-        transfers: [{ asset: 'stx', from: [treasury], minAmount: '1000000', name: 'Treasury outflow', severity: 'critical', pending: true }],
-        startHeight: 1,
-      }),
-    );
-    env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' };
-    args = ['--once', '--json', '--config', join(dir, 'watch.json'), '--state', join(dir, 'state.json')];
-    chain.mine([coinbase()]);
-  }, 20_000);
-  afterAll(async () => {
-    await server?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
 
   let setOwner: { txId: string };
   it('alerts a matching call and transfer once when first seen waiting, with the call\'s arguments, fee, nonce and receipt time', async () => {
@@ -128,7 +112,7 @@ describe('the CLI alerts calls and transfers waiting in the mempool', () => {
     const call = chain.submit(contractCall({ contractId: vault, functionName: 'set-owner', sender: attacker, args: [Cl.principal(exchange)] }));
     expect((await run()).alerts.map((a) => a.key)).toEqual([`pending_call:${call.txId}`]);
     // A run killed after marking its alert sent, before its mempool state write: that write never landed.
-    const journal = join(dir, 'state.json.journal');
+    const journal = suite.path('state.json.journal');
     const lines = (await readFile(journal, 'utf8')).trimEnd().split('\n');
     const write = lines.findLastIndex((line) => line.startsWith('[[["mempool"]'));
     expect(write).toBeGreaterThan(-1);

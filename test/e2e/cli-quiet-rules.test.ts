@@ -3,12 +3,10 @@
 // cooldown; a deposits rule muted "during tonight's upgrade" sends nothing, records its matches as muted,
 // `--status` shows it and what it held, and once the mute is over its alerts resume. `--replay` of the same
 // blocks gives the same alerts, and the state file keeps each held and muted match with its reason.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coinbase, createFakeHiro, fakeAddress, transfer, type RunningFakeHiro } from '../support/fake-hiro';
-import { jsonLines, runCli } from './run-cli';
+import { describe, expect, it } from 'vitest';
+import { coinbase, fakeAddress, transfer } from '../support/fake-hiro';
+import { cliSuite } from '../support/cli-suite';
+import { jsonLines } from './run-cli';
 import { StateJournal } from '../../lambda/adapters/file/state-journal';
 
 const treasury = fakeAddress('treasury');
@@ -20,41 +18,24 @@ const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace(
 const MUTED_UNTIL = T0 + 300;
 
 describe('the CLI with a cooldown and a mute', () => {
-  const fake = createFakeHiro();
-  let server: RunningFakeHiro;
-  let dir: string;
-  let env: Record<string, string>;
-  let args: string[];
-  let state: string;
-  let config: string;
+  const suite = cliSuite({
+    name: 'quiet',
+    config: {
+      network: 'mainnet',
+      transfers: [
+        { name: 'treasury outflow', severity: 'critical', asset: 'stx', from: [treasury], cooldownMinutes: 10 },
+        { name: 'deposits', asset: 'stx', to: [deposits], mutedUntil: iso(MUTED_UNTIL) },
+      ],
+      startHeight: 1,
+    },
+    setupTimeoutMs: 20_000,
+  });
+  const { fake } = suite;
+  const args = () => ['--config', suite.configPath, '--state', suite.path('state.json')];
   const sent: string[] = [];
   let firstOutflow = '';
   const heldOutflows: string[] = [];
   let mutedDeposit = '';
-
-  beforeAll(async () => {
-    server = await fake.start();
-    dir = await mkdtemp(join(tmpdir(), 'stacks-watch-quiet-'));
-    config = join(dir, 'watch.json');
-    state = join(dir, 'state.json');
-    await writeFile(
-      config,
-      JSON.stringify({
-        network: 'mainnet',
-        transfers: [
-          { name: 'treasury outflow', severity: 'critical', asset: 'stx', from: [treasury], cooldownMinutes: 10 },
-          { name: 'deposits', asset: 'stx', to: [deposits], mutedUntil: iso(MUTED_UNTIL) },
-        ],
-        startHeight: 1,
-      }),
-    );
-    env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' };
-    args = ['--config', config, '--state', state];
-  }, 20_000);
-  afterAll(async () => {
-    await server?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
 
   it('sends the first outflow, holds 40 and mutes the deposit during the mute', async () => {
     fake.chain.mine([coinbase()], { time: T0 });
@@ -68,13 +49,13 @@ describe('the CLI with a cooldown and a mute', () => {
       );
       heldOutflows.push(...block.txs.map((tx) => tx.txId));
     }
-    const run = await runCli([...args, '--once', '--json'], env, { timeoutMs: 30_000 });
+    const run = await suite.run([...args(), '--once', '--json'], { timeoutMs: 30_000 });
     expect(run.code, run.stderr).toBe(0);
     const alerts = jsonLines(run.stdout);
     sent.push(...alerts.map((a) => a.key as string));
     expect(alerts.map((a) => [a.rule, a.tx_id])).toEqual([['treasury outflow', firstOutflow]]);
 
-    const records = (await new StateJournal(state).read())!.alerts as Record<string, { state: string; reason?: string }>;
+    const records = (await new StateJournal(suite.path('state.json')).read())!.alerts as Record<string, { state: string; reason?: string }>;
     const states = Object.values(records).map((r) => r.state);
     expect(states.filter((s) => s === 'held')).toHaveLength(40);
     expect(states.filter((s) => s === 'muted')).toHaveLength(1);
@@ -82,7 +63,7 @@ describe('the CLI with a cooldown and a mute', () => {
   }, 40_000);
 
   it('--status shows the muted rule and what it held, and the cooldown running with its count', async () => {
-    const run = await runCli([...args, '--status'], env, { timeoutMs: 30_000 });
+    const run = await suite.run([...args(), '--status'], { timeoutMs: 30_000 });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`"deposits" muted until ${iso(MUTED_UNTIL)}, ended: 1 match held (block 2)`);
     expect(run.stdout).toContain('cooldown running: "treasury outflow" (10 min after');
@@ -92,7 +73,7 @@ describe('the CLI with a cooldown and a mute', () => {
   it('sends one summary of the 40 when a block\'s time ends the cooldown, and the deposits alert again once the mute is over', async () => {
     const deposit = fake.chain.mine([transfer({ to: deposits, amount: 7 })], { time: MUTED_UNTIL + 100 });
     fake.chain.mine([coinbase()], { time: T0 + 10 + 600 });
-    const run = await runCli([...args, '--once', '--json'], env, { timeoutMs: 30_000 });
+    const run = await suite.run([...args(), '--once', '--json'], { timeoutMs: 30_000 });
     expect(run.code, run.stderr).toBe(0);
     const alerts = jsonLines(run.stdout);
     sent.push(...alerts.map((a) => a.key as string));
@@ -101,26 +82,25 @@ describe('the CLI with a cooldown and a mute', () => {
     expect(alerts[1]).toMatchObject({ rule: 'treasury outflow', severity: 'critical', held: 40, from_height: 3, to_height: 6, ended_at_height: 8 });
     expect((alerts[1]!.held_alerts as { tx_id: string }[]).map((h) => h.tx_id)).toEqual(heldOutflows.slice(0, 5));
 
-    const again = await runCli([...args, '--once', '--json'], env, { timeoutMs: 30_000 });
+    const again = await suite.run([...args(), '--once', '--json'], { timeoutMs: 30_000 });
     expect(jsonLines(again.stdout)).toEqual([]);
   }, 40_000);
 
   it('--replay of the same blocks gives the same alerts, says how many it held or muted, and asks the API nothing more for it', async () => {
     const before = fake.requests.length;
-    const run = await runCli(['--config', config, '--replay', '1..8', '--json'], env, { timeoutMs: 30_000 });
+    const run = await suite.run(['--config', suite.configPath, '--replay', '1..8', '--json'], { timeoutMs: 30_000 });
     expect(run.code, run.stderr).toBe(0);
     expect(jsonLines(run.stdout).map((a) => a.key)).toEqual(sent);
     expect(run.stderr).toContain('41 held by cooldowns or muted');
     const withQuiet = fake.requests.length - before;
 
-    const plain = join(dir, 'plain.json');
     const rules = [
       { name: 'treasury outflow', severity: 'critical', asset: 'stx', from: [treasury] },
       { name: 'deposits', asset: 'stx', to: [deposits] },
     ];
-    await writeFile(plain, JSON.stringify({ network: 'mainnet', transfers: rules, startHeight: 1 }));
+    const plain = await suite.write('plain.json', { network: 'mainnet', transfers: rules, startHeight: 1 });
     const middle = fake.requests.length;
-    const unquiet = await runCli(['--config', plain, '--replay', '1..8', '--json'], env, { timeoutMs: 30_000 });
+    const unquiet = await suite.run(['--config', plain, '--replay', '1..8', '--json'], { timeoutMs: 30_000 });
     expect(jsonLines(unquiet.stdout)).toHaveLength(43);
     expect(withQuiet).toBe(fake.requests.length - middle);
   }, 40_000);

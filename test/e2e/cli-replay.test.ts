@@ -1,12 +1,11 @@
 // `npm start -- --replay`: the block rules tried on past blocks through the real CLI against the fake API,
 // with nothing read or written but the API.
-import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { access } from 'node:fs/promises';
 import { Cl } from '@stacks/transactions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coinbase, contractCall, createFakeHiro, deploy, fakeAddress, fakeContractId, ROUTES, transfer, type RunningFakeHiro } from '../support/fake-hiro';
-import { jsonLines, runCli } from './run-cli';
+import { describe, expect, it } from 'vitest';
+import { coinbase, contractCall, deploy, fakeAddress, fakeContractId, ROUTES, transfer } from '../support/fake-hiro';
+import { cliSuite } from '../support/cli-suite';
+import { jsonLines } from './run-cli';
 
 const alice = fakeAddress('alice');
 const bob = fakeAddress('bob');
@@ -19,29 +18,24 @@ const withdrawal = (amount: bigint, user = alice) =>
 const exists = (path: string) => access(path).then(() => true, () => false);
 
 describe('--replay: rules tried on past blocks', () => {
-  const fake = createFakeHiro();
-  const chain = fake.chain;
-  let server: RunningFakeHiro;
-  let dir: string;
-  let env: Record<string, string>;
   const expected: string[] = [];
+  const suite = cliSuite({
+    name: 'replay',
+    config: {
+      network: 'mainnet',
+      contracts: [vault],
+      addresses: [alice],
+      contractLogs: [{ contractId: vault, where: { action: 'withdraw', amount: { gte: '1000000000' } } }],
+      calls: [{ contractId: vault, status: 'failed' }],
+    },
+    setup: async ({ write }) => {
+      await write('calls.json', { network: 'mainnet', calls: [{ contractId: vault, functions: ['withdraw'] }] });
+      mineBlocks();
+    },
+  });
+  const { fake, chain } = suite;
 
-  beforeAll(async () => {
-    server = await fake.start();
-    dir = await mkdtemp(join(tmpdir(), 'stacks-watch-replay-'));
-    env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' };
-    await writeFile(
-      join(dir, 'watch.json'),
-      JSON.stringify({
-        network: 'mainnet',
-        contracts: [vault],
-        addresses: [alice],
-        contractLogs: [{ contractId: vault, where: { action: 'withdraw', amount: { gte: '1000000000' } } }],
-        calls: [{ contractId: vault, status: 'failed' }],
-      }),
-    );
-    await writeFile(join(dir, 'calls.json'), JSON.stringify({ network: 'mainnet', calls: [{ contractId: vault, functions: ['withdraw'] }] }));
-
+  function mineBlocks() {
     chain.mine([coinbase(), deploy({ contractId: vault })]); // 1
     const b2 = chain.mine([
       contractCall({ contractId: vault, functionName: 'withdraw', logs: [withdrawal(5n), withdrawal(2_000_000_000n)] }),
@@ -55,14 +49,10 @@ describe('--replay: rules tried on past blocks', () => {
     ]);
     expected.push(`contract_call:${b4.txs[0]!.txId}`, `contract_log:${b4.txs[1]!.txId}:0`);
     chain.mine([transfer({ to: bob, amount: 1 })]); // 5
-  });
-  afterAll(async () => {
-    await server?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  }
 
   const replay = (range: string, config = 'watch.json', json = true) =>
-    runCli(['--replay', range, ...(json ? ['--json'] : []), '--config', join(dir, config), '--state', join(dir, 'state.json')], env, { timeoutMs: 30_000 });
+    suite.run(['--replay', range, ...(json ? ['--json'] : []), '--config', suite.path(config), '--state', suite.path('state.json')], { timeoutMs: 30_000 });
 
   it('prints what the block rules would have alerted in the range, and writes no state', async () => {
     const run = await replay('1..5');
@@ -74,8 +64,8 @@ describe('--replay: rules tried on past blocks', () => {
     });
     expect(alerts.find((a) => a.type === 'contract_log')).toMatchObject({ value: { action: 'withdraw', amount: '2000000000', user: alice } });
     expect(run.stderr).toContain('replayed 5 blocks (1–5): 4 alerts would have been sent');
-    expect(await exists(join(dir, 'state.json'))).toBe(false);
-    expect(await exists(join(dir, 'state.json.lock'))).toBe(false);
+    expect(await exists(suite.path('state.json'))).toBe(false);
+    expect(await exists(suite.path('state.json.lock'))).toBe(false);
   });
 
   it('gives the same alerts, keys included, when the same rules run twice on the same blocks', async () => {
@@ -113,7 +103,7 @@ describe('--replay: rules tried on past blocks', () => {
   });
 
   it('exits 2 naming the JSON path of a bad where', async () => {
-    await writeFile(join(dir, 'bad.json'), JSON.stringify({ network: 'mainnet', contractLogs: [{ contractId: vault, where: { amount: { gte: 'lots' } } }] }));
+    await suite.write('bad.json', { network: 'mainnet', contractLogs: [{ contractId: vault, where: { amount: { gte: 'lots' } } }] });
     const run = await replay('1..2', 'bad.json');
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('$.contractLogs[0].where.amount.gte');

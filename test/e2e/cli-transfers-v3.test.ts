@@ -1,26 +1,11 @@
 // Asset movements inside contract calls once Hiro retires `/extended/v1/tx/multiple` (410 Gone), end to end:
 // the real CLI against the fake Hiro API reads them from `/extended/v3/transactions/{tx_id}/events` and prints
 // exactly the alerts, keys and JSON, it prints while the v1 route answers.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Cl } from '@stacks/transactions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  coinbase,
-  contractCall,
-  createFakeHiro,
-  fakeAddress,
-  fakeContractId,
-  ftAssetEvent,
-  nftAssetEvent,
-  print,
-  ROUTES,
-  stxTransferEvent,
-  transfer,
-  type RunningFakeHiro,
-} from '../support/fake-hiro';
-import { jsonLines, runCli } from './run-cli';
+import { describe, expect, it } from 'vitest';
+import { coinbase, contractCall, fakeAddress, fakeContractId, ftAssetEvent, nftAssetEvent, print, ROUTES, stxTransferEvent, transfer } from '../support/fake-hiro';
+import { cliSuite } from '../support/cli-suite';
+import { jsonLines } from './run-cli';
 
 const seller = fakeAddress('seller');
 const buyer = fakeAddress('buyer');
@@ -33,30 +18,17 @@ const punks = `${fakeContractId('punks', 'art')}::punk`;
 const payroll = `0x${Buffer.from('payroll', 'utf8').toString('hex')}`;
 
 describe('the CLI alerts asset movements inside contract calls after /tx/multiple answers 410', () => {
-  const fake = createFakeHiro();
-  let server: RunningFakeHiro;
-  let dir: string;
-  let env: Record<string, string>;
-  const args = (state: string) => ['--once', '--json', '--config', join(dir, 'watch.json'), '--state', join(dir, state)];
-
-  beforeAll(async () => {
-    server = await fake.start();
-    dir = await mkdtemp(join(tmpdir(), 'stacks-watch-transfers-v3-'));
-    await writeFile(
-      join(dir, 'watch.json'),
-      JSON.stringify({
-        network: 'mainnet',
-        addresses: [seller],
-        transfers: [{ asset: sbtc, to: [alice], decimals: 8, symbol: 'sBTC' }, { asset: punks, from: [seller] }],
-        startHeight: 1,
-      }),
-    );
-    env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' };
-  }, 20_000);
-  afterAll(async () => {
-    await server?.close();
-    await rm(dir, { recursive: true, force: true });
+  const suite = cliSuite({
+    name: 'transfers-v3',
+    config: {
+      network: 'mainnet',
+      addresses: [seller],
+      transfers: [{ asset: sbtc, to: [alice], decimals: 8, symbol: 'sBTC' }, { asset: punks, from: [seller] }],
+      startHeight: 1,
+    },
+    setupTimeoutMs: 20_000,
   });
+  const { fake } = suite;
 
   it('prints the same stx_transfer, ft_transfer and nft_transfer alerts from the v3 events route as from v1', async () => {
     fake.chain.mine([coinbase()]);
@@ -83,12 +55,12 @@ describe('the CLI alerts asset movements inside contract calls after /tx/multipl
     ]);
     const tx = (i: number) => block.txs[i]!.txId;
 
-    const onV1 = await runCli(args('v1-state.json'), env);
+    const onV1 = await suite.run(suite.args('v1-state.json'));
     expect(onV1.code, onV1.stderr).toBe(0);
     expect(fake.count(ROUTES.v3TransactionEvents)).toBe(0);
     fake.retire(ROUTES.txMultiple);
     fake.clearLog();
-    const onV3 = await runCli(args('v3-state.json'), env);
+    const onV3 = await suite.run(suite.args('v3-state.json'));
     expect(onV3.code, onV3.stderr).toBe(0);
 
     const alerts = jsonLines(onV3.stdout);

@@ -1,25 +1,11 @@
 // Every asset movement of a tracked address, end to end: the real CLI against the fake Hiro API, asserting
 // the exact set of alerts for send-many-memo legs, a marketplace payout, an sBTC mint, token thresholds, a
 // treasury's outflows and burns, a failed call, a native transfer, and a reorg that retracts a movement.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Cl } from '@stacks/transactions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  coinbase,
-  contractCall,
-  createFakeHiro,
-  fakeAddress,
-  fakeContractId,
-  ftAssetEvent,
-  nftAssetEvent,
-  print,
-  stxTransferEvent,
-  transfer,
-  type RunningFakeHiro,
-} from '../support/fake-hiro';
-import { jsonLines, runCli } from './run-cli';
+import { describe, expect, it } from 'vitest';
+import { coinbase, contractCall, fakeAddress, fakeContractId, ftAssetEvent, nftAssetEvent, print, stxTransferEvent, transfer } from '../support/fake-hiro';
+import { cliSuite } from '../support/cli-suite';
+import { jsonLines } from './run-cli';
 import { API_PATHS, PrintedLines, useApiPath } from './api-paths';
 
 const exchange = fakeAddress('exchange');
@@ -49,39 +35,24 @@ const memoHex = (text: string) => `0x${Buffer.from(text, 'utf8').toString('hex')
 const printed = new PrintedLines();
 
 describe.each(API_PATHS)('the CLI alerts every asset movement of the tracked addresses, on $name', (path) => {
-  const fake = createFakeHiro();
-  const chain = fake.chain;
-  let server: RunningFakeHiro;
-  let dir: string;
-  let env: Record<string, string>;
-  let args: string[];
-
-  beforeAll(async () => {
-    server = await fake.start();
-    useApiPath(fake, path);
-    dir = await mkdtemp(join(tmpdir(), 'stacks-watch-transfers-'));
-    await writeFile(
-      join(dir, 'watch.json'),
-      JSON.stringify({
-        network: 'mainnet',
-        addresses: [exchange, seller, artist],
-        transfers: [
-          { asset: sbtc, to: [alice], decimals: 8, symbol: 'sBTC' },
-          { asset: diko, to: [bob], minAmount: '1000' },
-          { asset: '*', from: [treasury] },
-          { asset: punks, from: [seller], minAmount: 1 },
-          { asset: punks, from: [seller], actions: ['transfer'] },
-        ],
-        startHeight: 1,
-      }),
-    );
-    env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' };
-    args = ['--once', '--json', '--config', join(dir, 'watch.json'), '--state', join(dir, 'state.json')];
-  }, 20_000);
-  afterAll(async () => {
-    await server?.close();
-    await rm(dir, { recursive: true, force: true });
+  const suite = cliSuite({
+    name: 'transfers',
+    config: {
+      network: 'mainnet',
+      addresses: [exchange, seller, artist],
+      transfers: [
+        { asset: sbtc, to: [alice], decimals: 8, symbol: 'sBTC' },
+        { asset: diko, to: [bob], minAmount: '1000' },
+        { asset: '*', from: [treasury] },
+        { asset: punks, from: [seller], minAmount: 1 },
+        { asset: punks, from: [seller], actions: ['transfer'] },
+      ],
+      startHeight: 1,
+    },
+    setupTimeoutMs: 20_000,
   });
+  const { fake, chain } = suite;
+  useApiPath(fake, path);
 
   it('alerts each movement once, with its memo, direction and tracked address, and nothing else', async () => {
     chain.mine([coinbase()]); // 1
@@ -134,7 +105,7 @@ describe.each(API_PATHS)('the CLI alerts every asset movement of the tracked add
     ]);
     const tx = (i: number) => b2.txs[i]!.txId;
 
-    const run = await runCli(args, env);
+    const run = await suite.run(suite.args());
     expect(run.code, run.stderr).toBe(0);
     const alerts = jsonLines(printed.record(path, run.stdout));
     expect(alerts.map((a) => a.key)).toEqual([
@@ -179,7 +150,7 @@ describe.each(API_PATHS)('the CLI alerts every asset movement of the tracked add
       contractCall({ contractId: dex, events: [ftAssetEvent(diko, { action: 'transfer', from: buyer, to: bob }, 2_000_000)] }),
       contractCall({ contractId: marketplace, events: [stxTransferEvent(buyer, exchange, 1_250_500_000)] }),
     ]);
-    const run = await runCli(args.filter((a) => a !== '--json'), env);
+    const run = await suite.run(suite.args().filter((a) => a !== '--json'));
     expect(run.code, run.stderr).toBe(0);
     printed.record(path, run.stdout);
     const short = (address: string) => `${address.slice(0, 4)}...${address.slice(-3)}`;
@@ -192,12 +163,12 @@ describe.each(API_PATHS)('the CLI alerts every asset movement of the tracked add
   it('retracts an stx_transfer whose block a reorg replaced and that never came back', async () => {
     const lost = chain.mine([contractCall({ contractId: marketplace, events: [stxTransferEvent(buyer, seller, 77)] })]);
     const key = `stx_transfer:${lost.txs[0]!.txId}:0`;
-    const run1 = await runCli(args, env);
+    const run1 = await suite.run(suite.args());
     expect(jsonLines(printed.record(path, run1.stdout)).map((a) => a.key)).toEqual([key]);
 
     chain.reorg(1, [[coinbase()]]);
     for (let i = 0; i < 11; i += 1) chain.mine([coinbase()]);
-    const run2 = await runCli(args, env);
+    const run2 = await suite.run(suite.args());
     expect(run2.code, run2.stderr).toBe(0);
     expect(jsonLines(printed.record(path, run2.stdout))).toEqual([
       expect.objectContaining({
@@ -212,19 +183,15 @@ describe.each(API_PATHS)('the CLI alerts every asset movement of the tracked add
   }, 30_000);
 
   it('rejects bad transfer rules with exit code 2, naming every problem at once', async () => {
-    const bad = join(dir, 'bad-transfers.json');
-    await writeFile(
-      bad,
-      JSON.stringify({
-        network: 'mainnet',
-        transfers: [
-          { asset: 'SP000000000000000000002Q6VF78.bns', to: ['nope'] },
-          { asset: 'stx', minAmount: '-5' },
-          { asset: 'stx', to: [alice], actions: ['swap'], colour: 'red' },
-        ],
-      }),
-    );
-    const run = await runCli(['--once', '--config', bad, '--state', join(dir, 'never.json')], env);
+    const bad = await suite.write('bad-transfers.json', {
+      network: 'mainnet',
+      transfers: [
+        { asset: 'SP000000000000000000002Q6VF78.bns', to: ['nope'] },
+        { asset: 'stx', minAmount: '-5' },
+        { asset: 'stx', to: [alice], actions: ['swap'], colour: 'red' },
+      ],
+    });
+    const run = await suite.run(['--once', '--config', bad, '--state', suite.path('never.json')]);
     expect(run.code).toBe(2);
     for (const path of ['transfers[0].asset', 'transfers[0].to[0]', 'transfers[1].minAmount', 'transfers[1]', 'transfers[2].actions[0]', 'transfers[2].colour']) {
       expect(run.stderr).toContain(path);

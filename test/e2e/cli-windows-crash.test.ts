@@ -1,12 +1,10 @@
 // A window's counts and a crash: the CLI killed (SIGKILL) mid-run, after its checkpoint at block 50 and
 // before its last cursor write, then run again: the rescan starts from the counts written with that
 // checkpoint, so the window crosses once, in the same block, with the same key, as a run never killed.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Cl } from '@stacks/transactions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coinbase, contractCall, createFakeHiro, fakeAddress, fakeContractId, type FakeBlock, type RunningFakeHiro } from '../support/fake-hiro';
+import { describe, expect, it } from 'vitest';
+import { coinbase, contractCall, fakeAddress, fakeContractId, type FakeBlock } from '../support/fake-hiro';
+import { cliSuite } from '../support/cli-suite';
 import { bundleCli, KillableCli, printedKeys, type KillTrigger } from '../reliability/killable-cli';
 
 const alice = fakeAddress('alice');
@@ -25,32 +23,21 @@ const KILLS: { name: string; line: KillTrigger['line'] }[] = [
 ];
 
 describe('a window after a crash', () => {
-  const fake = createFakeHiro();
   const blocks = new Map<number, FakeBlock>();
-  let server: RunningFakeHiro;
-  let dir: string;
-  let config: string;
   let cliPath: string;
-
-  beforeAll(async () => {
-    for (let height = 1; height <= HEIGHT; height += 1) blocks.set(height, fake.chain.mine(FAILURES.includes(height) ? [failedWithdraw()] : [coinbase()]));
-    server = await fake.start();
-    dir = await mkdtemp(join(tmpdir(), 'stacks-watch-windows-crash-'));
-    cliPath = await bundleCli(dir);
-    config = join(dir, 'watch.json');
-    await writeFile(
-      config,
-      JSON.stringify({
-        network: 'mainnet',
-        calls: [{ name: 'vault withdraw failed', contractId: vault, functions: ['withdraw'], status: 'failed' }],
-        windows: [{ name: 'withdraw failures', of: 'vault withdraw failed', minutes: 10, count: 5 }],
-        startHeight: 1,
-      }),
-    );
-  }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await rm(dir, { recursive: true, force: true });
+  const suite = cliSuite({
+    name: 'windows-crash',
+    config: {
+      network: 'mainnet',
+      calls: [{ name: 'vault withdraw failed', contractId: vault, functions: ['withdraw'], status: 'failed' }],
+      windows: [{ name: 'withdraw failures', of: 'vault withdraw failed', minutes: 10, count: 5 }],
+      startHeight: 1,
+    },
+    setup: async ({ chain, dir }) => {
+      for (let height = 1; height <= HEIGHT; height += 1) blocks.set(height, chain.mine(FAILURES.includes(height) ? [failedWithdraw()] : [coinbase()]));
+      cliPath = await bundleCli(dir);
+    },
+    setupTimeoutMs: 60_000,
   });
 
   const windowKeys = (keys: readonly string[]) => keys.filter((key) => key.startsWith('window_threshold:'));
@@ -58,8 +45,8 @@ describe('a window after a crash', () => {
 
   for (const [index, kill] of KILLS.entries()) {
     it(`gives the alerts of a run never killed when killed ${kill.name}`, async () => {
-      const args = ['--once', '--json', '--config', config, '--state', join(dir, `state-${index}.json`)];
-      const env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000', LOG_LEVEL: 'debug' };
+      const args = suite.args(`state-${index}.json`);
+      const env = { ...suite.env, LOG_LEVEL: 'debug' };
       const cli = new KillableCli(cliPath);
       const killed = await cli.run(args, env, { line: kill.line });
       expect(killed.killed, killed.stderr).toBe(true);

@@ -2,13 +2,11 @@
 // past 2^53) and the failing vault (5 failed withdraw calls in 10 minutes) cross, fall below and cross
 // again by block time; the same blocks give the same alerts in --replay; a reorg that takes away a
 // crossing's matches retracts it. See docs/windows.md.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Cl } from '@stacks/transactions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coinbase, contractCall, createFakeHiro, fakeAddress, fakeContractId, transfer, type FakeBlock, type RunningFakeHiro } from '../support/fake-hiro';
-import { jsonLines, runCli } from './run-cli';
+import { describe, expect, it } from 'vitest';
+import { coinbase, contractCall, fakeAddress, fakeContractId, transfer, type FakeBlock } from '../support/fake-hiro';
+import { cliSuite } from '../support/cli-suite';
+import { jsonLines } from './run-cli';
 
 const treasury = fakeAddress('treasury');
 const alice = fakeAddress('alice');
@@ -37,18 +35,11 @@ const windowKey = (name: string, block: FakeBlock, tx: number, kind = 'token_tra
   `window_threshold:${name}:${kind}:${block.txs[tx]!.txId}`;
 
 describe('windows through the CLI', () => {
-  const fake = createFakeHiro();
-  const chain = fake.chain;
-  let server: RunningFakeHiro;
-  let dir: string;
-  let env: Record<string, string>;
   const blocks: FakeBlock[] = [];
+  const suite = cliSuite({ name: 'windows', config: WINDOWS_CONFIG, setup: () => mineWindows() });
+  const { chain } = suite;
 
-  beforeAll(async () => {
-    server = await fake.start();
-    dir = await mkdtemp(join(tmpdir(), 'stacks-watch-windows-'));
-    env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' };
-    await writeFile(join(dir, 'watch.json'), JSON.stringify(WINDOWS_CONFIG));
+  function mineWindows() {
     const at = (seconds: number, txs: Parameters<typeof chain.mine>[0]) => blocks.push(chain.mine(txs, { time: T0 + seconds }));
     at(0, [coinbase()]); // 1
     at(60, [transfer({ from: treasury, to: alice, amount: 6_000_000_000_000_000_000n })]); // 2: 6e18
@@ -61,11 +52,7 @@ describe('windows through the CLI', () => {
     at(4200, [failedWithdraw()]); // 9: 5 failed, crosses
     at(4620, [coinbase()]); // 10: block 7's three are 10 minutes old: 2, below
     at(4690, [failedWithdraw(), failedWithdraw(), failedWithdraw()]); // 11: with blocks 8 and 9, 5: crosses again
-  });
-  afterAll(async () => {
-    await server?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  }
 
   const expectedWindowKeys = () => [
     windowKey('treasury drain', blocks[2]!, 0),
@@ -75,7 +62,7 @@ describe('windows through the CLI', () => {
   ];
 
   it('crosses by sum (beyond 2^53) and by count, once per crossing, again only after falling below; a rule with "alert": false only feeds its window', async () => {
-    const run = await runCli(['--once', '--json', '--config', join(dir, 'watch.json'), '--state', join(dir, 'state.json')], env, { timeoutMs: 30_000 });
+    const run = await suite.run(suite.args(), { timeoutMs: 30_000 });
     expect(run.code, run.stderr).toBe(0);
     const alerts = jsonLines(run.stdout);
     const windows = alerts.filter((a) => a.type === 'window_threshold');
@@ -103,22 +90,21 @@ describe('windows through the CLI', () => {
   });
 
   it('gives the same alerts, keys and fields, with --replay over the same blocks', async () => {
-    const live = await runCli(['--once', '--json', '--config', join(dir, 'watch.json'), '--state', join(dir, 'fresh.json')], env, { timeoutMs: 30_000 });
-    const replay = await runCli(['--replay', `1..${chain.height}`, '--json', '--config', join(dir, 'watch.json')], env, { timeoutMs: 30_000 });
+    const live = await suite.run(suite.args('fresh.json'), { timeoutMs: 30_000 });
+    const replay = await suite.run(['--replay', `1..${chain.height}`, '--json', '--config', suite.configPath], { timeoutMs: 30_000 });
     expect(replay.code, replay.stderr).toBe(0);
     expect(jsonLines(replay.stdout).filter((a) => a.type === 'window_threshold').map((a) => a.key)).toEqual(expectedWindowKeys());
     expect(jsonLines(replay.stdout)).toEqual(jsonLines(live.stdout));
   });
 
   it('carries the counts from one run to the next: a window crossing spans runs', async () => {
-    const state = join(dir, 'runs.json');
-    const config = join(dir, 'split.json');
+    const state = suite.path('runs.json');
     // The first run stops after block 8 (four failed withdrawals); the fifth, in block 9, is seen by the second run.
-    await writeFile(config, JSON.stringify({ ...WINDOWS_CONFIG, maxBlocksPerRun: 8 }));
-    const first = await runCli(['--once', '--json', '--config', config, '--state', state], env, { timeoutMs: 30_000 });
+    const config = await suite.write('split.json', { ...WINDOWS_CONFIG, maxBlocksPerRun: 8 });
+    const first = await suite.run(['--once', '--json', '--config', config, '--state', state], { timeoutMs: 30_000 });
     expect(first.code, first.stderr).toBe(0);
     expect(jsonLines(first.stdout).filter((a) => a.type === 'window_threshold').map((a) => a.key)).toEqual(expectedWindowKeys().slice(0, 2));
-    const second = await runCli(['--once', '--json', '--config', config, '--state', state], env, { timeoutMs: 30_000 });
+    const second = await suite.run(['--once', '--json', '--config', config, '--state', state], { timeoutMs: 30_000 });
     expect(jsonLines(second.stdout).filter((a) => a.type === 'window_threshold').map((a) => a.key)).toEqual(expectedWindowKeys().slice(2));
   });
 
@@ -131,8 +117,7 @@ describe('windows through the CLI', () => {
         { name: 'c', of: 'treasury outflows', minutes: 1440, sum: 'amount', atLeast: '5' },
       ],
     };
-    await writeFile(join(dir, 'bad.json'), JSON.stringify(bad));
-    const run = await runCli(['--check', '--config', join(dir, 'bad.json')], env);
+    const run = await suite.run(['--check', '--config', await suite.write('bad.json', bad)]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('$.windows[0].of');
     expect(run.stderr).toContain('names no rule');
@@ -144,37 +129,21 @@ describe('windows through the CLI', () => {
 });
 
 describe('a window across a reorg', () => {
-  const fake = createFakeHiro();
-  const chain = fake.chain;
-  let server: RunningFakeHiro;
-  let dir: string;
-  let args: string[];
-  let env: Record<string, string>;
-
-  beforeAll(async () => {
-    server = await fake.start();
-    dir = await mkdtemp(join(tmpdir(), 'stacks-watch-windows-reorg-'));
-    env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' };
-    await writeFile(join(dir, 'watch.json'), JSON.stringify(WINDOWS_CONFIG));
-    args = ['--once', '--json', '--config', join(dir, 'watch.json'), '--state', join(dir, 'state.json')];
-  });
-  afterAll(async () => {
-    await server?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const suite = cliSuite({ name: 'windows-reorg', config: WINDOWS_CONFIG });
+  const { chain } = suite;
 
   it('retracts a crossing whose matches a reorg took away, and crosses again on the new chain', async () => {
     chain.mine([coinbase()]); // 1
     chain.mine([failedWithdraw(), failedWithdraw(), failedWithdraw()]); // 2
     const crossing = chain.mine([failedWithdraw(), failedWithdraw()]); // 3: 5 in 10 minutes
-    const first = await runCli(args, env, { timeoutMs: 30_000 });
+    const first = await suite.run(suite.args(), { timeoutMs: 30_000 });
     const key = windowKey('withdraw failures', crossing, 1, 'contract_call');
     expect(jsonLines(first.stdout).filter((a) => a.type === 'window_threshold').map((a) => a.key)).toEqual([key]);
 
     // Block 3 is replaced by one without the two failures; the old chain's height plus the grace passes.
     chain.reorg(1, [[coinbase()]]);
     chain.mineEmpty(11);
-    const second = await runCli(args, env, { timeoutMs: 30_000 });
+    const second = await suite.run(suite.args(), { timeoutMs: 30_000 });
     expect(second.code, second.stderr).toBe(0);
     const retractions = jsonLines(second.stdout).filter((a) => a.type === 'retraction');
     expect(retractions.map((a) => a.retracts)).toContain(key);
@@ -183,7 +152,7 @@ describe('a window across a reorg', () => {
     // The window now holds block 2's three failures and nothing of the replaced block 3, so two more (within
     // 10 minutes of block 2) cross it again; had block 3's two stayed, it would still be above and say nothing.
     const again = chain.mine([failedWithdraw(), failedWithdraw()]);
-    const third = await runCli(args, env, { timeoutMs: 30_000 });
+    const third = await suite.run(suite.args(), { timeoutMs: 30_000 });
     expect(jsonLines(third.stdout).filter((a) => a.type === 'window_threshold').map((a) => a.key)).toEqual([
       windowKey('withdraw failures', again, 1, 'contract_call'),
     ]);

@@ -1,18 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  coinbase,
-  contractCall,
-  createFakeHiro,
-  deploy,
-  fakeAddress,
-  fakeContractId,
-  transfer,
-  type RunningFakeHiro,
-} from '../support/fake-hiro';
-import { jsonLines, runCli } from './run-cli';
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { coinbase, contractCall, deploy, fakeAddress, fakeContractId, transfer } from '../support/fake-hiro';
+import { cliSuite } from '../support/cli-suite';
+import { jsonLines } from './run-cli';
 import { API_PATHS, PrintedLines, useApiPath } from './api-paths';
 import { StateJournal } from '../../lambda/adapters/file/state-journal';
 
@@ -25,37 +15,21 @@ const oracle = fakeContractId('oracle');
 const printed = new PrintedLines();
 
 describe.each(API_PATHS)('the CLI against a fake Hiro API, through a growing chain, on $name', (path) => {
-  const fake = createFakeHiro();
-  const chain = fake.chain;
-  let server: RunningFakeHiro;
-  let dir: string;
-  let env: Record<string, string>;
-  let args: string[];
+  const suite = cliSuite({
+    name: 'e2e',
+    config: {
+      network: 'mainnet',
+      contracts: [vault, oracle],
+      addresses: [alice],
+      contractLogs: [{ contractId: vault }, { contractId: oracle, contains: 'price' }],
+      startHeight: 1,
+      confirmations: 0,
+      maxBlocksPerRun: 500,
+    },
+  });
+  const { fake, chain } = suite;
+  useApiPath(fake, path);
   const expected = new Set<string>();
-
-  beforeAll(async () => {
-    server = await fake.start();
-    useApiPath(fake, path);
-    dir = await mkdtemp(join(tmpdir(), 'stacks-watch-e2e-'));
-    await writeFile(
-      join(dir, 'watch.json'),
-      JSON.stringify({
-        network: 'mainnet',
-        contracts: [vault, oracle],
-        addresses: [alice],
-        contractLogs: [{ contractId: vault }, { contractId: oracle, contains: 'price' }],
-        startHeight: 1,
-        confirmations: 0,
-        maxBlocksPerRun: 500,
-      }),
-    );
-    env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000' };
-    args = ['--once', '--json', '--config', join(dir, 'watch.json'), '--state', join(dir, 'state.json')];
-  });
-  afterAll(async () => {
-    await server?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
 
   const keysOf = (lines: Record<string, unknown>[]) => lines.map((l) => l.key as string);
 
@@ -76,48 +50,47 @@ describe.each(API_PATHS)('the CLI against a fake Hiro API, through a growing cha
     const b5 = chain.mine([contractCall({ contractId: router, logs: [{ printer: oracle, value: 'price-update' }, { printer: oracle, value: 'heartbeat' }] })]);
     expected.add(`contract_log:${b5.txs[0]!.txId}:0`);
 
-    const run = await runCli(args, env);
+    const run = await suite.run(suite.args());
     expect(run.code, run.stderr).toBe(0);
     const alerts = jsonLines(printed.record(path, run.stdout));
     const statusKeys = [`contract_status:${vault}:1`, `contract_status:${oracle}:1`];
     expect(new Set(keysOf(alerts))).toEqual(new Set([...statusKeys, ...expected]));
     expect(keysOf(alerts)).toHaveLength(statusKeys.length + expected.size);
     expect(alerts.find((a) => a.type === 'token_transfer')).toMatchObject({ recipient: alice, amount: '1250500000', block_height: 2 });
-    const state = (await new StateJournal(join(dir, 'state.json')).read())!;
+    const state = (await new StateJournal(suite.path('state.json')).read())!;
     expect(state.cursor).toMatchObject({ height: 5, hash: chain.tip!.hash });
   });
 
   it('alerts only the new blocks on the next run, and nothing twice after a reorg', async () => {
     const b6 = chain.mine([transfer({ to: alice, amount: 7 })]);
     const moved = b6.txs[0]!.txId;
-    const run1 = await runCli(args, env);
+    const run1 = await suite.run(suite.args());
     expect(keysOf(jsonLines(printed.record(path, run1.stdout)))).toEqual([`token_transfer:${moved}`]);
 
     // Block 6 is replaced; its transfer comes back in block 7 with a new one beside it.
     const replaced = chain.reorg(1, [[coinbase()], [{ ...transfer({ to: alice, amount: 7 }), txId: moved }, transfer({ to: alice, amount: 8 })]]);
     const fresh = replaced[1]!.txs[1]!.txId;
-    const run2 = await runCli(args, env);
+    const run2 = await suite.run(suite.args());
     expect(run2.code, run2.stderr).toBe(0);
     expect(keysOf(jsonLines(printed.record(path, run2.stdout)))).toEqual([`token_transfer:${fresh}`]);
     expect(run2.stderr).toMatch(/reorg/);
-    const state = (await new StateJournal(join(dir, 'state.json')).read())!;
+    const state = (await new StateJournal(suite.path('state.json')).read())!;
     expect(state.cursor).toMatchObject({ height: 7, hash: chain.tip!.hash });
   });
 
   it('pipes cleanly through `npm start --silent -- --once --json`: nothing but one JSON alert per line on stdout', async () => {
     const block = chain.mine([transfer({ to: alice, amount: 11 })]);
-    const run = await runCli(args, env, { viaNpm: true, timeoutMs: 30_000 });
+    const run = await suite.run(suite.args(), { viaNpm: true, timeoutMs: 30_000 });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe(`${JSON.stringify(jsonLines(run.stdout)[0])}\n`);
     expect(jsonLines(run.stdout)[0]).toMatchObject({ type: 'token_transfer', key: `token_transfer:${block.txs[0]!.txId}`, amount: '11' });
   });
 
   it('rejects an invalid config with exit code 2, naming each problem, and writes no state', async () => {
-    const bad = join(dir, 'bad.json');
-    await writeFile(bad, JSON.stringify({ network: 'mainnet', addresses: ['ST1PQHQKV0RJXZFY1DGX8MNSNYVE3VGZJSRTPGZGM', 'nope'], startHeight: 1.5 }));
-    const state = join(dir, 'untouched.json');
+    const bad = await suite.write('bad.json', { network: 'mainnet', addresses: ['ST1PQHQKV0RJXZFY1DGX8MNSNYVE3VGZJSRTPGZGM', 'nope'], startHeight: 1.5 });
+    const state = suite.path('untouched.json');
     const requestsBefore = fake.requests.length;
-    const run = await runCli(['--once', '--config', bad, '--state', state], env);
+    const run = await suite.run(['--once', '--config', bad, '--state', state]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/addresses\[0\]/);
     expect(run.stderr).toMatch(/addresses\[1\]/);
@@ -127,7 +100,7 @@ describe.each(API_PATHS)('the CLI against a fake Hiro API, through a growing cha
   });
 
   it('ends a usage error with the mistake and where the help is, not the whole help', async () => {
-    const run = await runCli(['--once', '--no-such-option'], env);
+    const run = await suite.run(['--once', '--no-such-option']);
     expect(run.code).toBe(2);
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(2);
@@ -136,7 +109,7 @@ describe.each(API_PATHS)('the CLI against a fake Hiro API, through a growing cha
   });
 
   it('prints usage for --help and exits 0', async () => {
-    const run = await runCli(['--help'], env);
+    const run = await suite.run(['--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/--once/);
     expect(run.stdout).toMatch(/STACKS_API_KEY/);

@@ -1,23 +1,15 @@
 // `npm run demo`, as the README shows it: the fake API, the scripted chain and the real CLI, no network.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEMO_STEPS } from '../../demo/script';
+import { freePort } from '../support/cli-suite';
 import { jsonLines } from './run-cli';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The demo's port is fixed for people; a test takes a free one so that parallel runs do not collide. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 async function runDemo(args: string[], options: { timeoutMs: number; onStdout?: (text: string, child: ReturnType<typeof spawn>) => void }) {
+  // The demo's port is fixed for people; a test takes a free one so that parallel runs do not collide.
   const port = await freePort();
   return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn('npm', ['run', '--silent', 'demo', '--', ...args], {

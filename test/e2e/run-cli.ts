@@ -11,16 +11,15 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(
-  args: string[],
-  env: Record<string, string>,
-  options: {
-    timeoutMs?: number;
-    onStderr?: (chunk: string, child: ReturnType<typeof spawn>) => void;
-    /** Through `npm start --silent --`, exactly as the README shows, rather than node directly. */
-    viaNpm?: boolean;
-  } = {},
-): Promise<CliRun> {
+export interface CliRunOptions {
+  /** 20 s unless given. */
+  timeoutMs?: number;
+  onStderr?: (chunk: string, child: ReturnType<typeof spawn>) => void;
+  /** Through `npm start --silent --`, exactly as the README shows, rather than node directly. */
+  viaNpm?: boolean;
+}
+
+export function runCli(args: string[], env: Record<string, string>, options: CliRunOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const [command, commandArgs] = options.viaNpm
       ? ['npm', ['start', '--silent', '--', ...args]]
