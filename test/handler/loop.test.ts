@@ -2,17 +2,16 @@
 // on dynalite, with SQS mocked at the SDK client. A test plays SQS by handing a sent turn back to the handler;
 // the schedule's ticks are invocations with a Scheduler-like event. Time is moved with a fake Date.
 import { SNSClient } from '@aws-sdk/client-sns';
-import { SendMessageCommand, SQSClient, type SendMessageCommandInput } from '@aws-sdk/client-sqs';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
 import type { InvocationResult } from '../../lambda/handler';
 import { LOOP_GRACE_MS } from '../../lambda/core/loop-turns';
 import { createFakeHiro, fakeAddress, transfer } from '../support/fake-hiro';
-import { alertOf, lambdaOnDynalite } from '../support/handler-environment';
-import { lambdaContext } from '../support/lambda-invocation';
+import { alertOf } from '../support/handler-environment';
+import { LOOP_QUEUE_URL as QUEUE_URL, loopOnDynalite, scheduleTick as tick, turnEvent } from '../support/loop-environment';
 
-const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/stacks-watch-turns';
 const DELAY_SECONDS = 8;
 const TURN_SECONDS = 20;
 /** Past the longest gap a healthy loop leaves between two turns. */
@@ -22,49 +21,22 @@ const alice = fakeAddress('alice');
 const sns = mockClient(SNSClient);
 const sqs = mockClient(SQSClient);
 
-const tick = { version: '0', 'detail-type': 'Scheduled Event', source: 'aws.scheduler' };
-const turnEvent = (...bodies: string[]) => ({
-  Records: bodies.map((body, i) => ({ eventSource: 'aws:sqs', messageId: `m-${i}`, body, receiptHandle: 'r', attributes: {} })),
-});
-
 describe('the self-rescheduling loop, end to end', () => {
   const fake = createFakeHiro();
-  const lambda = lambdaOnDynalite({
+  const loop = loopOnDynalite({
     fake,
     sns,
+    sqs,
     tableName: 'stacks-watch-loop',
-    beforeColdStart: () => fake.chain.mineEmpty(1),
     watchConfig: { network: 'mainnet', addresses: [alice], startHeight: 1 },
-    extra: { LOOP_QUEUE_URL: QUEUE_URL, LOOP_DELAY_SECONDS: String(DELAY_SECONDS), LOOP_TURN_SECONDS: String(TURN_SECONDS) },
-    keepPublished: true, // one record across the tests: the last checks every turn above
+    delaySeconds: DELAY_SECONDS,
+    turnSeconds: TURN_SECONDS,
+    startAt: '2026-11-25T12:00:00Z',
   });
-  const { handler } = lambda;
-  let sent: SendMessageCommandInput[];
-  let runs = 0;
-  let now = Date.parse('2026-11-25T12:00:00Z');
-  const invoke = (event: unknown) => handler(event, lambdaContext(`run-${++runs}`, 120_000));
-  const lastTurn = () => sent.at(-1)!.MessageBody!;
+  const { lambda, sent, invoke, later, lastTurn } = loop;
   const alertKeys = () => lambda.published.map((e) => alertOf(e).key);
   const skipped = (result: InvocationResult) => ('loopTurnSkipped' in result ? result.loopTurnSkipped : undefined);
   const scanned = (result: InvocationResult) => ('blocksScanned' in result ? result.blocksScanned : undefined);
-  const later = (ms: number) => {
-    now += ms;
-    vi.setSystemTime(now);
-  };
-
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(now);
-    sqs.reset();
-    sent = [];
-    sqs.on(SendMessageCommand).callsFake((input: SendMessageCommandInput) => {
-      sent.push(input);
-      return { MessageId: `turn-${sent.length}` };
-    });
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
 
   it('is started by a schedule tick, and each turn scans and queues the next with a fresh token and the delay', async () => {
     const b2 = fake.chain.mine([transfer({ to: alice, amount: 2_000_000 })]);
@@ -88,7 +60,7 @@ describe('the self-rescheduling loop, end to end', () => {
   it('leaves a live loop alone at a schedule tick: no cycle, nothing queued, nothing logged', async () => {
     later(DELAY_SECONDS * 1000);
     await invoke(turnEvent(JSON.stringify({ turn: (await loopToken())! })));
-    sent = [];
+    sent.length = 0;
     lambda.output.length = 0;
     later(5_000);
     expect(skipped(await invoke(tick))).toBe('loop-alive');
@@ -164,7 +136,7 @@ describe('the self-rescheduling loop, end to end', () => {
         .flatMap((l) => (l._aws as { CloudWatchMetrics: { Metrics: { Name: string }[] }[] }).CloudWatchMetrics[0]!.Metrics.map((m) => m.Name));
     const infoLines = () => jsonLines(lambda.output).filter((l) => l.level === 'INFO').map((l) => l.message);
 
-    later(60_000 - (now % 60_000) + 30_000); // mid-minute
+    later(60_000 - (loop.now() % 60_000) + 30_000); // mid-minute
     lambda.output.length = 0;
     expect(scanned(await invoke(turnEvent(lastTurn())))).toBe(0);
     expect(infoLines()).toEqual([]);
@@ -178,13 +150,13 @@ describe('the self-rescheduling loop, end to end', () => {
     expect(scanned(await invoke(turnEvent(lastTurn())))).toBe(1);
     expect(jsonLines(lambda.output).filter((l) => l.level === 'WARN' || l.level === 'INFO').map((l) => l.message)).toEqual([]);
 
-    later(60_000 - (now % 60_000) + 1_000); // the first second of the next minute
+    later(60_000 - (loop.now() % 60_000) + 1_000); // the first second of the next minute
     lambda.output.length = 0;
     await invoke(turnEvent(lastTurn()));
     expect(infoLines()).toEqual([]);
     expect(metricNames()).toEqual(['ChainLagSeconds']);
 
-    later(60_000 - (now % 60_000) + 30_000);
+    later(60_000 - (loop.now() % 60_000) + 30_000);
     fake.chain.mine([transfer({ to: alice, amount: 31 })]);
     lambda.output.length = 0;
     await invoke(turnEvent(lastTurn()));

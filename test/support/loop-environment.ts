@@ -1,0 +1,92 @@
+// The self-rescheduling loop's test bench (docs/latency.md): the real handler over a fake Hiro server and
+// DynamoDB on dynalite (handler-environment.ts), SQS mocked at the SDK client, time moved with a fake Date. A
+// test plays SQS by handing a queued turn back to the handler (`turnEvent(loop.lastTurn())`) and plays the
+// schedule with `scheduleTick`.
+import type { SNSClient } from '@aws-sdk/client-sns';
+import { SendMessageCommand, type SQSClient, type SendMessageCommandInput } from '@aws-sdk/client-sqs';
+import type { AwsClientStub } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, vi } from 'vitest';
+import type { WatchConfig } from '../../lambda/core/watch-config/watch-config-schema';
+import type { FakeHiro } from './fake-hiro';
+import { lambdaOnDynalite, type LambdaOnDynalite } from './handler-environment';
+import { lambdaContext } from './lambda-invocation';
+import type { InvocationResult } from '../../lambda/handler';
+
+export const LOOP_QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/stacks-watch-turns';
+
+/** What EventBridge Scheduler sends the function every minute. */
+export const scheduleTick = { version: '0', 'detail-type': 'Scheduled Event', source: 'aws.scheduler' };
+
+/** An SQS event source batch carrying these turn message bodies. */
+export const turnEvent = (...bodies: string[]) => ({
+  Records: bodies.map((body, i) => ({ eventSource: 'aws:sqs', messageId: `m-${i}`, body, receiptHandle: 'r', attributes: {} })),
+});
+
+export interface LoopOnDynaliteOptions {
+  fake: FakeHiro;
+  sns: AwsClientStub<SNSClient>;
+  sqs: AwsClientStub<SQSClient>;
+  tableName: string;
+  watchConfig: Partial<WatchConfig>;
+  delaySeconds: number;
+  turnSeconds: number;
+  /** The fake Date the first test starts at. */
+  startAt: string;
+}
+
+export interface LoopOnDynalite {
+  lambda: LambdaOnDynalite<InvocationResult>;
+  /** The turns queued since the test began (emptied before each test). */
+  sent: SendMessageCommandInput[];
+  /** The body of the last turn queued, across the tests. */
+  lastTurn(): string;
+  /** One invocation of the handler with a fresh request id. */
+  invoke(event: unknown): Promise<InvocationResult>;
+  /** Moves the fake Date on. */
+  later(ms: number): void;
+  now(): number;
+}
+
+/** Sets up a describe block's loop: the handler on dynalite, SQS's SendMessage recorded, a fake Date. */
+export function loopOnDynalite(options: LoopOnDynaliteOptions): LoopOnDynalite {
+  const lambda = lambdaOnDynalite({
+    fake: options.fake,
+    sns: options.sns,
+    tableName: options.tableName,
+    beforeColdStart: () => options.fake.chain.mineEmpty(1),
+    watchConfig: options.watchConfig,
+    extra: { LOOP_QUEUE_URL, LOOP_DELAY_SECONDS: String(options.delaySeconds), LOOP_TURN_SECONDS: String(options.turnSeconds) },
+    keepPublished: true, // one record across a block's tests: its last checks every alert above
+  });
+  const sent: SendMessageCommandInput[] = [];
+  let lastTurn = '';
+  let runs = 0;
+  let now = Date.parse(options.startAt);
+
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(now);
+    options.sqs.reset();
+    sent.length = 0;
+    options.sqs.on(SendMessageCommand).callsFake((input: SendMessageCommandInput) => {
+      sent.push(input);
+      lastTurn = input.MessageBody!;
+      return { MessageId: `turn-${sent.length}` };
+    });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  return {
+    lambda,
+    sent,
+    lastTurn: () => lastTurn,
+    invoke: (event) => lambda.handler(event, lambdaContext(`run-${++runs}`, 120_000)),
+    later(ms) {
+      now += ms;
+      vi.setSystemTime(now);
+    },
+    now: () => now,
+  };
+}
