@@ -2,6 +2,7 @@
 // counts ride on the cursor item, so a crossing that spans invocations is seen, once, and the item says
 // what the window holds.
 import { SNSClient } from '@aws-sdk/client-sns';
+import { brotliDecompressSync } from 'node:zlib';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { Cl } from '@stacks/transactions';
@@ -43,7 +44,7 @@ describe('a window on the Lambda path', () => {
 
     const { dynamo } = lambda;
     const item = await dynamo.client.send(new GetItemCommand({ TableName: dynamo.tableName, Key: { pk: { S: 'NET#mainnet' }, sk: { S: 'CURSOR' } } }));
-    const windows = JSON.parse(item.Item!.windows!.S!) as Record<string, { entries: { h: number; n: number }[] }>;
+    const windows = JSON.parse(brotliDecompressSync(item.Item!.windows!.B!).toString('utf8')) as Record<string, { entries: { h: number; n: number }[] }>;
     expect(windows['withdraw failures']!.entries.map((e) => [e.h, e.n])).toEqual([
       [1, 2],
       [2, 1],

@@ -3,7 +3,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CursorConflictError, type Cursor, type CursorPosition, type PendingRetractions } from '../../core/ports';
-import { cursorItem, cursorUpdate, parseItem, parseWindows, toCursor } from './items';
+import { cursorItem, cursorUpdate, parseItem, toCursor } from './items';
+import { parseWindows } from './window-counts';
 import { deleteKeyListParts, fitsInline, MAX_KEY_LIST_BYTES, keyListDigest, readKeyListParts, splitKeyList, writeKeyListParts } from './key-lists';
 import type { ItemKey, StateKeys } from './keys';
 import { callTable, isConditionalCheckFailed, type TableAccess } from './table-access';

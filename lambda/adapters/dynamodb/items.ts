@@ -3,8 +3,8 @@
 // later as a wrong alert.
 import * as z from '../../zod-mini';
 import type { Cursor, ScannedBlock, StoredContractStatus } from '../../core/ports';
-import type { WindowStates } from '../../core/window-state';
 import type { ItemKey } from './keys';
+import { encodeWindows, storedWindows } from './window-counts';
 
 const height = z.int().check(z.nonnegative());
 const nonEmpty = z.string().check(z.minLength(1));
@@ -53,35 +53,11 @@ export const cursorItem = z.object({
       digest: z.optional(nonEmpty),
     }),
   ),
-  /** The windows' counts (core/window-state.ts) as JSON text: one attribute, written with the cursor. */
-  windows: z.optional(z.string()),
+  /** The windows' counts (core/window-state.ts), compressed (window-counts.ts): one attribute, written with the cursor. */
+  windows: z.optional(storedWindows),
   /** What rules' cooldowns and mutes hold (core/quiet-state.ts). */
   quiet: z.optional(quietItem),
 });
-
-const windowEntry = z.object({
-  h: height,
-  t: z.number(),
-  n: z.int().check(z.nonnegative()),
-  v: z.string().check(z.regex(/^-?\d+$/)),
-  c: z.int().check(z.nonnegative()),
-  tx: z.array(z.string()),
-  d: z.optional(height),
-});
-const windowStates = z.record(z.string(), z.object({ of: z.string(), entries: z.array(windowEntry), exactFrom: z.optional(height) }));
-
-/** The windows' counts as stored; text that is not that shape stops the run, naming the item. */
-export function parseWindows(text: string, tableName: string): WindowStates {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = undefined;
-  }
-  const parsed = windowStates.safeParse(value);
-  if (!parsed.success) throw new Error(`the cursor item in ${tableName} holds window counts that are not valid (windows: ${text.slice(0, 80)}…); remove the attribute to start the windows afresh`);
-  return parsed.data as WindowStates;
-}
 
 export const scannedBlockItem = z.object({
   height,
@@ -168,7 +144,7 @@ export function toCursor(item: z.infer<typeof cursorItem>): Cursor {
 function windowsUpdate(cursor: Cursor, names: Record<string, string>, values: Record<string, unknown>, set: string[], remove: string[]): void {
   names['#windows'] = 'windows';
   if (cursor.windows) {
-    values[':windows'] = JSON.stringify(cursor.windows);
+    values[':windows'] = encodeWindows(cursor.windows);
     set.push('#windows = :windows');
   } else {
     remove.push('#windows');
