@@ -19,6 +19,7 @@ import { configParseSection, type ConfigParseRow } from './config-parse';
 import { balanceRequestsSection, type BalanceRequestsRow } from './balance-requests';
 import { configStoreSection, type ConfigStoreFigures } from './config-store-read';
 import { latencyFloorSection, type LatencyFloor } from './latency-floor';
+import { windowItemCostSection, type WindowItemCostRow } from './window-item-cost';
 
 export interface BenchResults {
   requests?: RequestsPerBlockRow[];
@@ -30,6 +31,7 @@ export interface BenchResults {
   cost?: CycleCosts;
   bills?: NamedBill[];
   floor?: LatencyFloor;
+  windowItem?: WindowItemCostRow[];
   memory?: { rows: MemoryFigures[]; stackMemoryMb: number; stackLimitMb: number };
   latency?: LatencyRow[];
   matching?: MatchingRow;
@@ -348,6 +350,7 @@ export function renderResults(results: BenchResults, meta: { date: string; secon
     results.cost && costSection(results.cost),
     results.bills && billSection(results.bills),
     results.floor && latencyFloorSection(results.floor),
+    results.windowItem && windowItemCostSection(results.windowItem),
     results.latency && latencySection(results.latency),
     results.matching && matchingSection(results.matching),
     results.memory && memorySection(results.memory),

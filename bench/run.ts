@@ -4,6 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { measureAlertLatency, type LatencyMode } from './alert-latency';
 import { latencyFloor } from './latency-floor';
+import { measureWindowItemCost } from './window-item-cost';
 import { DEFAULT_LOOP_DELAY_SECONDS } from '../infra/settings/latency-settings';
 import { measureBundles } from './bundle';
 import { measureCatchUp } from './catch-up';
@@ -143,6 +144,10 @@ async function main(): Promise<void> {
         }
       }
     }
+  }
+  if (only.has('cost')) {
+    progress('5d. a window\'s entries on every write of the cursor item');
+    results.windowItem = await measureWindowItemCost();
   }
   if (only.has('latency')) {
     progress('alert latency with and without polling');
