@@ -2,8 +2,8 @@
 // binary attribute. They ride on the cursor item so that a crash counts nothing twice, and DynamoDB bills every
 // write of that item (the lease take included) for the whole item per KB: an hour-long sum window of a rule
 // matching every block holds 720 entries, about 50 KB of JSON, which would cost some 100 write units a run.
-// Compressed they take about a fifth (block heights and times repeat their digits; amounts do not), at well
-// under a millisecond a write (bench table 5d). Items written before as plain JSON text are still read.
+// Compressed they take about a fifth (block heights and times repeat their digits; amounts do not); bench
+// table 5d measures the write units and the time it takes. Items written before as JSON text are still read.
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import * as z from '../../zod-mini';
 import type { WindowStates } from '../../core/window-state';
