@@ -40,6 +40,17 @@ async function replayed(chain: MemoryChain, to: number): Promise<Alert[]> {
   return alerts;
 }
 
+/** Two matches of the cooled rule at 101 and 102 and quiet blocks to 107, which ends the cooldown; one run scans them. */
+async function cooldownEndedAt107() {
+  const first = transfer(WATCHED, '1');
+  const chain = new MemoryChain(100, 1);
+  const second = transfer(WATCHED, '2');
+  mineAll(chain, [[first], [second], ...quietBlocks(5)]); // 101–107: 107 ends it
+  const h = harness(chain, cooldownConfig);
+  await h.run();
+  return { first, second, chain, h };
+}
+
 describe('a reorg during a cooldown', () => {
   it('that drops held matches: the summary counts only the new chain\'s, as a run that only saw the new chain sends it', async () => {
     const first = transfer(WATCHED, '1');
@@ -122,12 +133,7 @@ describe('a reorg after a cooldown\'s summary went out', () => {
   });
 
   it('whose new chain holds nothing in that cooldown retracts its summary (a live run on the new chain sends none)', async () => {
-    const first = transfer(WATCHED, '1');
-    const chain = new MemoryChain(100, 1);
-    const second = transfer(WATCHED, '2');
-    mineAll(chain, [[first], [second], ...quietBlocks(5)]); // 101–107: 107 ends it
-    const h = harness(chain, cooldownConfig);
-    await h.run();
+    const { first, second, chain, h } = await cooldownEndedAt107();
     expect(h.publisher.keys()).toEqual([key(first), summaryOf(first, [second])]);
 
     const newChain = quietBlocks(16); // 102–117: the held match is gone
@@ -143,12 +149,7 @@ describe('a reorg after a cooldown\'s summary went out', () => {
 
 describe('a reorg that mines the same matches again', () => {
   it('keeps the summary already sent: the same cooldown holding the same matches is the same alert, not retracted', async () => {
-    const first = transfer(WATCHED, '1');
-    const second = transfer(WATCHED, '2');
-    const chain = new MemoryChain(100, 1);
-    mineAll(chain, [[first], [second], ...quietBlocks(5)]); // 101–107: 107 ends it
-    const h = harness(chain, cooldownConfig);
-    await h.run();
+    const { first, second, chain, h } = await cooldownEndedAt107();
 
     chain.reorg(6, [[second], ...quietBlocks(15)]); // 102–117: the same held match, other block hashes
     await h.run();
@@ -160,12 +161,7 @@ describe('a reorg that mines the same matches again', () => {
 
 describe('a reorg below the block that ended a cooldown', () => {
   it('takes the end back: a match the new chain mines before the cooldown\'s end is held, as a live run on it holds it', async () => {
-    const first = transfer(WATCHED, '1');
-    const chain = new MemoryChain(100, 1);
-    const second = transfer(WATCHED, '2');
-    mineAll(chain, [[first], [second], ...quietBlocks(5)]); // 101–107: 107 ends it
-    const h = harness(chain, cooldownConfig);
-    await h.run();
+    const { first, second, chain, h } = await cooldownEndedAt107();
 
     const late = transfer(WATCHED, '3');
     const newChain = [[late], ...quietBlocks(12)]; // 106–118: 106 is still within the cooldown

@@ -33,16 +33,21 @@ describe('getBalances', () => {
   });
 });
 
+/** A sponsored call with a fee and an STX lock, mined and read back through the client with its events. */
+async function readSponsoredLock(h: Awaited<ReturnType<typeof startHarness>>) {
+  const call = contractCall({ contractId: fakeContractId('pool'), sender: fakeAddress('user'), events: [stxLockEvent(relayer, 5, 1234)] });
+  const block = h.fake.chain.mine([{ ...call, feeRate: '777', sponsor: relayer }]);
+  const client = h.client();
+  const read = await client.getBlock(block.height);
+  const tx = read!.transactions[0]!;
+  const events = await client.getTransactionEvents([{ txId: tx.txId, eventCount: tx.eventCount }]);
+  return { block, read, tx, events };
+}
+
 describe('what balance rules read of blocks', () => {
   it('gives each transaction its fee and its sponsor, and each lock among the events', async () => {
     const h = await startHarness();
-    const call = contractCall({ contractId: fakeContractId('pool'), sender: fakeAddress('user'), events: [stxLockEvent(relayer, 5, 1234)] });
-    const block = h.fake.chain.mine([{ ...call, feeRate: '777', sponsor: relayer }]);
-    const client = h.client();
-
-    const read = await client.getBlock(block.height);
-    const tx = read!.transactions[0]!;
-    const events = await client.getTransactionEvents([{ txId: tx.txId, eventCount: tx.eventCount }]);
+    const { tx, events } = await readSponsoredLock(h);
 
     expect({ fee: tx.fee, sponsor: tx.sponsor }).toEqual({ fee: '777', sponsor: relayer });
     expect(events.get(tx.txId)?.locks).toEqual([{ eventIndex: 0, address: relayer, amount: '5', unlockBurnHeight: 1234 }]);
@@ -51,13 +56,7 @@ describe('what balance rules read of blocks', () => {
   it('reads the same on the v3 routes, once the deprecated ones are retired: fee, sponsor, lock and Bitcoin height', async () => {
     const h = await startHarness();
     h.fake.retire(ROUTES.blockTransactions, ROUTES.txMultiple, ROUTES.block);
-    const call = contractCall({ contractId: fakeContractId('pool'), sender: fakeAddress('user'), events: [stxLockEvent(relayer, 5, 1234)] });
-    const block = h.fake.chain.mine([{ ...call, feeRate: '777', sponsor: relayer }]);
-    const client = h.client();
-
-    const read = await client.getBlock(block.height);
-    const tx = read!.transactions[0]!;
-    const events = await client.getTransactionEvents([{ txId: tx.txId, eventCount: tx.eventCount }]);
+    const { block, read, tx, events } = await readSponsoredLock(h);
 
     expect({ fee: tx.fee, sponsor: tx.sponsor, burnHeight: read!.header.burnHeight }).toEqual({ fee: '777', sponsor: relayer, burnHeight: block.burnBlockHeight });
     expect(events.get(tx.txId)?.locks).toEqual([{ eventIndex: 0, address: relayer, amount: '5', unlockBurnHeight: 1234 }]);
