@@ -4,9 +4,10 @@
 
 /**
  * A URL with a scheme, a `www.` name, or a bare domain name (`evil.example/path`): what the services link.
- * A Stacks contract id (`SP….vault`) reads like a domain too; it is left as it is (below).
+ * A whole word only: a shortened principal (`SP4S...PBG.stacking-dao`) is no domain. A Stacks contract id
+ * (`SP….vault`) reads like one too; it is left as it is (below).
  */
-const LINK_LIKE = /(?:\b[a-z][a-z0-9+.-]*:\/\/|\bwww\.)[^\s`<>"'()[\]{}]*|\b(?:[a-z0-9-]+\.)+[a-z]{2,}\b(?:\/[^\s`<>"'()[\]{}]*)?/gi;
+const LINK_LIKE = /(?:\b[a-z][a-z0-9+.-]*:\/\/|\bwww\.)[^\s`<>"'()[\]{}]*|(?<![\w.…-])(?:[a-z0-9-]+\.)+[a-z]{2,}(?![\w-])(?:\/[^\s`<>"'()[\]{}]*)?/gi;
 const CONTRACT_ID = /^S[PMTN][0-9A-Z]{20,}\.[a-zA-Z][a-zA-Z0-9_-]*$/;
 
 /** `text` as parts, each with whether the services would link it. */

@@ -148,3 +148,12 @@ describe('URLs written on chain', () => {
     expect(html).toMatch(/<a href="https:\/\/explorer\.hiro\.so\/txid\//);
   });
 });
+
+describe('ids that read like domain names', () => {
+  it('stay text, not code: a contract id, a shortened principal in the subject, an asset id', async () => {
+    const { telegram } = await bodies(sample('contract_status'));
+    expect(String(telegram!.text)).not.toContain('<code>');
+    const ft = await bodies(sample('ft_transfer'));
+    expect(String(ft.telegram!.text)).not.toContain('<code>');
+  });
+});
