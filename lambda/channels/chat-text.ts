@@ -7,7 +7,7 @@
  * A whole word only: a shortened principal (`SP4S...PBG.stacking-dao`) is no domain. A Stacks contract id
  * (`SP….vault`) reads like one too; it is left as it is (below).
  */
-const LINK_LIKE = /(?:\b[a-z][a-z0-9+.-]*:\/\/|\bwww\.)[^\s`<>"'()[\]{}]*|(?<![\w.…-])(?:[a-z0-9-]+\.)+[a-z]{2,}(?![\w-])(?:\/[^\s`<>"'()[\]{}]*)?/gi;
+const LINK_LIKE = /(?:\b[a-z][a-z0-9+.-]*:\/\/|\bwww\.)[^\s`<>"'()[\]{}]*|(?<![\w.…-])(?:[a-z0-9-]+\.)+[a-z]{2,}\b(?:\/[^\s`<>"'()[\]{}]*)?/gi;
 const CONTRACT_ID = /^S[PMTN][0-9A-Z]{20,}\.[a-zA-Z][a-zA-Z0-9_-]*$/;
 
 /** `text` as parts, each with whether the services would link it. */
@@ -43,8 +43,9 @@ const MARKER = '… (cut)';
  * once rendered, with a marker. Cut before rendering, so that no escape, tag or code span is split.
  */
 export function fit(text: string, max: number, format: TextFormat): string {
-  const whole = render(text, format);
-  if (whole.length <= max) return whole;
+  // Rendering only ever adds characters: a text longer than `max` is cut without rendering it whole.
+  const whole = text.length <= max ? render(text, format) : null;
+  if (whole !== null && whole.length <= max) return whole;
   let low = 0;
   let high = Math.min(text.length, max);
   while (low < high) {

@@ -2,7 +2,7 @@
 // words, addresses whole, a link for every alert that has a transaction or block, on-chain URLs that stay
 // text, and every body within what the service takes (the stand-in refuses what the service would refuse).
 import { describe, expect, it } from 'vitest';
-import { chatView } from '../../lambda/channels/chat-view';
+import { chatView, type ChatView } from '../../lambda/channels/chat-view';
 import { channelsFromEnv } from '../../lambda/channels/registry';
 import { sendChat } from '../../lambda/adapters/chat/chat-sender';
 import type { Alert } from '../../lambda/core/alert-kinds/alert';
@@ -29,10 +29,10 @@ const every = () =>
   });
 
 /** Each channel's body for the alert, posted to the stand-in, which refuses what its service would. */
-async function bodies(alert: Alert): Promise<Record<string, Record<string, unknown>>> {
+async function bodies(alert: Alert, view: Partial<ChatView> = {}): Promise<Record<string, Record<string, unknown>>> {
   const out: Record<string, Record<string, unknown>> = {};
   for (const channel of every()) {
-    const request = channel.request(chatView(alert));
+    const request = channel.request({ ...chatView(alert), ...view });
     if (request === null) continue;
     const sent = await sendChat(request, { sleep: async () => {} });
     expect(sent, `${channel.name}: ${JSON.stringify(sent)}`).toMatchObject({ ok: true });
@@ -55,10 +55,11 @@ describe('a long default rule name', () => {
     expect(Object.keys(got)).toEqual(['slack', 'discord', 'telegram', 'pagerduty']);
   });
 
-  it('reaches PagerDuty under its 512 KB when a rule lists 15,000 addresses', async () => {
+  it('is cut by each channel itself, whatever name it is given: 15,000 addresses fit PagerDuty\'s 512 KB and Telegram\'s 4,096', async () => {
     const rule = defaultTransferRuleName({ asset: 'stx', to: principals(15_000), from: [] } as never);
     expect(rule.length).toBeGreaterThan(600_000);
-    const got = await bodies(transfer({ rule, severity: 'critical' }));
+    const got = await bodies(transfer({ rule, severity: 'critical' }), { rule });
+    expect(Object.keys(got)).toEqual(['slack', 'discord', 'telegram', 'pagerduty']);
     expect(whole(got.pagerduty).length).toBeLessThan(20_000);
   });
 
@@ -153,7 +154,25 @@ describe('ids that read like domain names', () => {
   it('stay text, not code: a contract id, a shortened principal in the subject, an asset id', async () => {
     const { telegram } = await bodies(sample('contract_status'));
     expect(String(telegram!.text)).not.toContain('<code>');
+    const vault = await bodies({ ...sample('contract_status'), contract_id: 'SP4SZE494VC2YC5JYG7AYFQ44F5Q4PYV7DVMDPBG.vault' } as Alert);
+    expect(String(vault.telegram!.text)).toContain('contract SP4S...PBG.vault deployed');
+    expect(String(vault.telegram!.text)).not.toContain('<code>');
     const ft = await bodies(sample('ft_transfer'));
     expect(String(ft.telegram!.text)).not.toContain('<code>');
+  });
+});
+
+describe('the stand-in', () => {
+  const post = async (path: string, body: Record<string, unknown>) =>
+    sendChat({ url: `${standIn().url}${path}`, body }, { sleep: async () => {} });
+
+  it('refuses what each service refuses, as the service answers it', async () => {
+    expect(await post('/bot1:x/sendMessage', { text: 'x'.repeat(4_097) })).toMatchObject({ ok: false, reason: expect.stringContaining('message is too long') });
+    expect(await post('/bot1:x/sendMessage', { text: '<b>open' })).toMatchObject({ ok: false, reason: expect.stringContaining("can't parse entities") });
+    expect(await post('/services/T/B/X', { blocks: [{ type: 'header', text: { type: 'plain_text', text: 'x'.repeat(151) } }] })).toMatchObject({ ok: false, reason: expect.stringContaining('invalid_blocks') });
+    const field = { name: 'n', value: 'v'.repeat(1_000) };
+    expect(await post('/api/webhooks/1/a', { embeds: [{ title: 't', fields: Array.from({ length: 7 }, () => field) }] })).toMatchObject({ ok: false, reason: expect.stringContaining('Invalid Form Body') });
+    expect(await post('/v2/enqueue', { dedup_key: 'k', event_action: 'trigger', payload: { summary: 's'.repeat(1_025), source: 's' } })).toMatchObject({ ok: false, reason: expect.stringContaining('summary') });
+    expect(await post('/v2/enqueue', { dedup_key: 'k', event_action: 'trigger', payload: { summary: 's', source: 's', custom_details: { x: 'x'.repeat(600_000) } } })).toMatchObject({ ok: false, reason: expect.stringContaining('413') });
   });
 });
