@@ -123,7 +123,8 @@ export const contractCallKind = {
         ['Contract', id(a.contract_id)],
         ['Function', sanitizeUntrusted(a.function_name, LIMITS.topic)],
         ['Caller', id(a.sender)],
-        ['Status', `${outcome(a)} (${sanitizeUntrusted(a.tx_status, LIMITS.status)})`],
+        // The chain's own word beside a failure's, for whoever looks the transaction up.
+        ['Status', a.tx_status === 'success' ? 'succeeded' : `${outcome(a)} (${sanitizeUntrusted(a.tx_status, LIMITS.status)})`],
         ...chainRows(a),
       ]),
       '',
