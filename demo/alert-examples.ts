@@ -1,24 +1,15 @@
 // `npm run docs:alerts`: writes docs/alerts.md from what `npm run demo -- --json` prints, so the examples are
 // the watcher's real output and stay so: the first alert of each type, as an email (subject and body) and as
-// its JSON line. Kinds the demo does not raise (the SMS digest) are shown from the registry's sample.
+// its JSON line. Kinds the demo does not raise (the SMS digest) are shown from the registry's sample. Then the
+// chat examples of docs/chat-channels.md (demo/chat-examples.ts).
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { ALERT_TYPES, alertKinds } from '../lambda/core/alert-kinds/registry';
 import type { Alert, AlertType } from '../lambda/core/alert-kinds/alert';
 import { render, renderTerminal } from '../lambda/core/render';
 import { chatView } from '../lambda/channels/chat-view';
-import { channelsFromEnv } from '../lambda/channels/registry';
-
-/** Placeholder settings, so that each channel's payload can be shown (no request is sent). */
-const CHANNELS = channelsFromEnv({
-  SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T000/B000/XXXX',
-  DISCORD_WEBHOOK_URL: 'https://discord.com/api/webhooks/000/XXXX',
-  TELEGRAM_BOT_TOKEN: '000:XXXX',
-  TELEGRAM_CHAT_ID: '-100000',
-  PAGERDUTY_ROUTING_KEY: 'XXXX',
-  PAGERDUTY_MIN_SEVERITY: 'info',
-});
+import { EXAMPLE_CHANNELS as CHANNELS, withChatExamples } from './chat-examples';
 
 /** Each chat channel's request body for the alert, folded away: they are long. */
 function chatPayloads(alert: Alert): string[] {
@@ -139,6 +130,9 @@ const doc = [
 ].join('\n');
 await writeFile(new URL('../docs/alerts.md', import.meta.url), doc);
 process.stdout.write(`docs/alerts.md: ${sections.length} kinds from ${alerts.length} demo alerts\n`);
+const chatDoc = new URL('../docs/chat-channels.md', import.meta.url);
+await writeFile(chatDoc, withChatExamples(await readFile(chatDoc, 'utf8')));
+process.stdout.write('docs/chat-channels.md: the chat examples\n');
 if (missing.length > 0) {
   process.stderr.write(`no example for: ${missing.join(', ')} (add a demo step that raises it)\n`);
   process.exitCode = 1;

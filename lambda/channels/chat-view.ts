@@ -1,17 +1,20 @@
-// What every chat channel shows of an alert, once: severity first, the subject, the fields that matter (the
-// terminal's, already cleaned of invisible and line-breaking characters), the explorer link, and for a
-// retraction the key of the alert it voids. Each channel then escapes and cuts it for its own format.
+// What every chat channel shows of an alert, once: severity first, the subject, the rule in words, the fields
+// that matter (the terminal's, already cleaned of invisible and line-breaking characters: amounts in the
+// asset's units, addresses whole), the explorer link, and for a retraction the key of the alert it voids.
+// Each channel then escapes and cuts it for its own format.
 import type { Alert } from '../core/alert-kinds/alert';
 import type { Field } from '../core/alert-kinds/kind';
 import { kindOf, ruleOf } from '../core/alert-kinds/registry';
 import { renderSubject } from '../core/render';
+import { explorerBlockUrl } from '../core/render/chain-text';
+import { ruleNameWords } from '../core/render/rule-name';
 import type { Severity } from '../core/rule-meta';
 
 export interface ChatView {
   severity: Severity;
   /** `CRITICAL`, `WARNING` or `INFO`: the first word of every chat message. */
   level: string;
-  /** The rule that raised it (its name, or its default name). */
+  /** The rule that raised it: its name, or its default name in words (render/rule-name.ts). */
   rule: string;
   /** The subject line, without the `[stacks-watch]` prefix. */
   title: string;
@@ -22,16 +25,27 @@ export interface ChatView {
   alert: Alert;
 }
 
+/**
+ * The alert's own explorer link (its transaction), else its block's: a deep reorg, a cooldown's summary or a
+ * balance read name a block and no transaction. The SMS keeps the kind's link alone: it has no room for more.
+ */
+function explorerLink(alert: Alert): string | null {
+  const own = kindOf(alert).link(alert);
+  if (own !== null) return own;
+  const hash = 'block_hash' in alert ? alert.block_hash : 'cursor_hash' in alert ? alert.cursor_hash : null;
+  return typeof hash === 'string' && /^0x[0-9a-fA-F]+$/.test(hash) ? explorerBlockUrl(hash, alert.network) : null;
+}
+
 export function chatView(alert: Alert): ChatView {
   const kind = kindOf(alert);
   const { rule, severity } = ruleOf(alert);
   return {
     severity,
     level: severity.toUpperCase(),
-    rule,
-    title: renderSubject(alert).replace(/^\[stacks-watch\]\s*/, ''),
+    rule: ruleNameWords(rule),
+    title: renderSubject(alert).replace(/^\[stacks-watch[^\]]*\]\s*/, ''),
     fields: kind.terminal(alert),
-    link: kind.link(alert),
+    link: explorerLink(alert),
     retracts: alert.type === 'retraction' ? alert.retracts : null,
     alert,
   };

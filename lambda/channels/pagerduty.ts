@@ -1,11 +1,20 @@
 // PagerDuty Events API v2: `trigger` with the alert's key as `dedup_key`, so a re-delivery never opens a
 // second incident; a retraction `resolve`s the incident of the alert it voids. Only rules at or above
-// PAGERDUTY_MIN_SEVERITY (default critical) page.
+// PAGERDUTY_MIN_SEVERITY (default critical) page. The summary is cut at 1,024 characters, each detail at 1,024.
 import { compareSeverity, SEVERITIES, type Severity } from '../core/rule-meta';
 import { cut, type ChatView } from './chat-view';
 import { ChatSettingsError, serviceUrl, type ChatChannel } from './channel';
 
 const EVENTS_URL = 'https://events.pagerduty.com/v2/enqueue';
+/** PagerDuty refuses an event over 512 KB; 40 details of at most this many characters stay far below it. */
+const DETAIL_MAX = 1_024;
+const DETAILS_MAX = 40;
+
+/** The rule and the fields, each cut: the incident's details, well inside the event's 512 KB. */
+function details(view: ChatView): Record<string, string> {
+  const fields = view.fields.slice(0, DETAILS_MAX).map(([label, value]) => [cut(label, 100), cut(value, DETAIL_MAX)]);
+  return { rule: cut(view.rule, DETAIL_MAX), ...Object.fromEntries(fields) };
+}
 
 function minSeverity(value: string | undefined): Severity {
   if (value === undefined) return 'critical';
@@ -38,7 +47,7 @@ export const pagerDutyChannel = {
           summary: cut(`${view.level}: ${view.title}`, 1_024),
           source: 'stacks-watch',
           severity: view.severity,
-          custom_details: { rule: view.rule, ...Object.fromEntries(view.fields.map(([label, value]) => [label, value])) },
+          custom_details: details(view),
         },
         ...(view.link ? { links: [{ href: view.link, text: 'Open in the explorer' }] } : {}),
       },

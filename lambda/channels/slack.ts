@@ -1,7 +1,10 @@
-// Slack incoming webhook: `text` (the notification's fallback) and Block Kit `blocks`: a header, the fields as
-// one mrkdwn section each, and a button to the explorer. Slack caps a header at 150 characters and a section's
-// text at 3,000; on-chain text is escaped (&, <, >), so it can never form a link or a <!channel> mention.
+// Slack incoming webhook: `text` (the notification's fallback) and Block Kit `blocks`: a header, the rule, the
+// fields as one mrkdwn section each, and a button to the explorer. Slack caps a header at 150 characters, a
+// mrkdwn text at 3,000 and a message at 50 blocks. On-chain text is escaped (&, <, >), so it can form no
+// link or <!channel> mention; mrkdwn is `verbatim` (Slack links no bare URL in it) and a URL or domain name
+// written on chain is a code span, which Slack never links, in the fallback text too.
 import { cut, type ChatView } from './chat-view';
+import { fit, type TextFormat } from './chat-text';
 import { serviceUrl, type ChatChannel } from './channel';
 
 const HEADER_MAX = 150;
@@ -11,6 +14,8 @@ const FALLBACK_MAX = 3_000;
 const FIELDS_MAX = 40;
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const MRKDWN: TextFormat = { plain: escape, inert: (text) => `\`${escape(text)}\`` };
+const mrkdwn = (text: string) => ({ type: 'mrkdwn', text, verbatim: true });
 
 export const slackChannel = {
   name: 'slack',
@@ -18,20 +23,20 @@ export const slackChannel = {
   fromEnv: (env) => (env.SLACK_WEBHOOK_URL ? { url: serviceUrl(env.SLACK_WEBHOOK_URL, 'SLACK_WEBHOOK_URL').href } : null),
   request(view, { url }) {
     const title = `${view.level}: ${view.title}`;
-    const fields = view.fields.slice(0, FIELDS_MAX).map(([label, value]) => ({
-      type: 'section',
-      text: { type: 'mrkdwn', text: cut(`*${escape(label)}*\n${escape(value)}`, SECTION_MAX) },
-    }));
+    const fields = view.fields.slice(0, FIELDS_MAX).map(([label, value]) => {
+      const head = `*${escape(cut(label, 200))}*\n`;
+      return { type: 'section', text: mrkdwn(`${head}${fit(value, SECTION_MAX - head.length, MRKDWN)}`) };
+    });
     const button = view.link
       ? [{ type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: 'Open in the explorer' }, url: view.link }] }]
       : [];
     return {
       url,
       body: {
-        text: cut(escape(title), FALLBACK_MAX),
+        text: fit(title, FALLBACK_MAX, MRKDWN),
         blocks: [
           { type: 'header', text: { type: 'plain_text', text: cut(title, HEADER_MAX) } },
-          { type: 'context', elements: [{ type: 'mrkdwn', text: cut(`${view.level} · rule: ${escape(view.rule)}`, SECTION_MAX) }] },
+          { type: 'context', elements: [mrkdwn(`${view.level} · rule: ${fit(view.rule, SECTION_MAX - 40, MRKDWN)}`)] },
           ...fields,
           ...button,
         ],

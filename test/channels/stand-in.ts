@@ -1,8 +1,10 @@
 // A real local HTTP server standing in for a chat service: it records each request (path, headers, JSON
-// body) and answers from a script (status, headers, body), then 200.
+// body) and answers from a script (status, headers, body), else refuses what the service would refuse
+// (service-rules.ts: over its limits, markup it cannot parse), else 200.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { serviceRefusal } from './service-rules';
 
 export interface Received {
   method: string;
@@ -20,7 +22,7 @@ export interface Answer {
 export interface StandIn {
   url: string;
   received: Received[];
-  /** Answers for the next requests, in order; after them, 200. */
+  /** Answers for the next requests, in order; after them, the service's refusal of a body it would refuse, else 200. */
   answers: Answer[];
   close(): Promise<void>;
 }
@@ -32,13 +34,10 @@ export async function startStandIn(): Promise<StandIn> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({
-        method: request.method ?? '',
-        path: request.url ?? '',
-        headers: request.headers,
-        body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>,
-      });
-      const answer = answers.shift() ?? { status: 200, body: 'ok' };
+      const raw = Buffer.concat(chunks);
+      const body = JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>;
+      received.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body });
+      const answer = answers.shift() ?? serviceRefusal(request.url ?? '', body, raw) ?? { status: 200, body: 'ok' };
       response.writeHead(answer.status, answer.headers ?? {});
       response.end(answer.body ?? '');
     });

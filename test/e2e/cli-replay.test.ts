@@ -79,7 +79,7 @@ describe('--replay: rules tried on past blocks', () => {
     const run = await replay('4', 'watch.json', false);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('withdraw on vault failed (block 4)');
-    expect(run.stdout).toContain('Result: (err u102)');
+    expect(run.stdout).toContain('failed: the contract refused: err u102');
   });
 
   it('reads the block lists only when the rules are calls: no event requests', async () => {

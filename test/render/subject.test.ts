@@ -24,7 +24,7 @@ describe('renderSubject', () => {
   });
 
   it('says a failed deploy failed', () => {
-    expect(renderSubject(contractStatus({ status: 'abort_by_response' }))).toContain('deploy failed: abort_by_response');
+    expect(renderSubject(contractStatus({ status: 'abort_by_response' }))).toContain('deploy failed: its code returned an error');
   });
 
   it('says a contract that vanished is no longer found', () => {

@@ -55,4 +55,5 @@ export const addressesList = {
       'address',
       `an alert for each transfer${config.addressesRule?.memo === undefined ? '' : ` ${memoWords(config.addressesRule.memo)}`}, native or inside a contract call${ruleWords(config.addressesRule)}`,
     ),
+  nameWords: () => 'STX arriving at the watched addresses',
 } satisfies RuleList<'addresses', ReturnType<typeof shape>, CompiledAddresses>;

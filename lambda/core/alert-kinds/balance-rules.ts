@@ -106,6 +106,16 @@ export function amountWords(rule: Pick<BalanceRule, 'asset' | 'decimals' | 'symb
   return formatTokenAmount(value, rule.decimals ?? null, rule.symbol ?? null, rule.asset);
 }
 
+/**
+ * `spendable STX of SP… below 50 STX`: a default name (above) as a message shows it. A token's threshold is in
+ * base units there, which the name cannot scale: the alert's own fields say it in the token's units.
+ */
+function balanceNameWords(detail: string | null): string {
+  const [, asset = '', address = '', limits = ''] = /^(\S+) of (\S+) ?(.*)$/.exec(detail ?? '') ?? [];
+  if (asset !== 'stx') return `balance of ${asset} of ${address}`;
+  return `spendable STX of ${address} ${limits.replace(/\d+/g, (units) => formatStx(units, 'short'))}`.trimEnd();
+}
+
 function ruleText(rule: BalanceRule): string {
   const what = rule.asset === 'stx' ? 'spendable STX' : rule.asset;
   const sides = [rule.below === undefined ? '' : `below ${amountWords(rule, rule.below)}`, rule.above === undefined ? '' : `above ${amountWords(rule, rule.above)}`];
@@ -131,4 +141,5 @@ export const balancesList = {
           `- balances by ${plural(balances.length, 'balance rule')} (an alert when one crosses, read from the API only to start and reconcile):`,
           ...summarised(balances.map((r) => `    ${ruleText(r)}${ruleWords(r)}`), 'rule'),
         ].join('\n'),
+  nameWords: balanceNameWords,
 } satisfies RuleList<'balances', ReturnType<typeof shape>, CompiledBalances>;

@@ -5,7 +5,7 @@ import { keysOf, pickRuleMeta, type RuleMetaParts } from '../watch-config/rule-m
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import type { Network } from '../domain';
 import { groupBy, type RuleList } from './rule-list';
-import { plural, ruleWords, summarised } from './rule-words';
+import { plural, principalsWords, ruleWords, summarised } from './rule-words';
 
 const CALL_STATUSES = ['success', 'failed', 'any'] as const;
 /** Which transaction outcomes a `calls` rule alerts on: `failed` is any abort. */
@@ -64,6 +64,20 @@ export function defaultCallRuleName(rule: ContractCallRule): string {
   return defaultRuleName('calls', `${rule.contractId}${functions}${from}${status}`);
 }
 
+/** `failed calls to SP….vault (withdraw, deposit) from SP…`: a default name (above) as a message shows it. */
+function callNameWords(detail: string | null): string {
+  const words = (detail ?? '').split(' ');
+  const contractId = words.shift() ?? '';
+  const status = words.at(-1) === 'failed' || words.at(-1) === 'success' ? words.pop() : undefined;
+  const from = words.at(-2) === 'from' ? words.splice(-2)[1] : undefined;
+  const functions = words[0];
+  return [
+    `${status === 'failed' ? 'failed calls' : status === 'success' ? 'successful calls' : 'calls'} to ${contractId}`,
+    functions && `(${functions.split(',').join(', ')})`,
+    from && `from ${principalsWords(from)}`,
+  ].filter(Boolean).join(' ');
+}
+
 const outcomes: Record<CallStatusFilter, string> = { any: 'every outcome', failed: 'failed calls', success: 'successful calls' };
 
 const shape = (network: Network | null, meta: RuleMetaParts) => ({
@@ -96,4 +110,5 @@ export const callsList = {
             'rule',
           ),
         ].join('\n'),
+  nameWords: callNameWords,
 } satisfies RuleList<'calls', ReturnType<typeof shape>, CompiledCallRules>;

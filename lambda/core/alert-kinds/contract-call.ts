@@ -8,6 +8,7 @@ import { fields, id, logValue, networkName, smsWhere, chainRows } from '../rende
 import { contractName, explorerTxUrl, isoTime, LIMITS, shortPrincipal } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
+import { outcomeWords, resultWords, shortOutcome } from '../render/tx-outcome';
 import { strongestRule } from '../rule-meta';
 import type { ChainKind, Matched } from './kind';
 import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
@@ -48,7 +49,7 @@ function meets(rule: CompiledCallRule, tx: Transaction, functionName: string): b
   return true;
 }
 
-const outcome = (a: ContractCallAlert) => (a.tx_status === 'success' ? 'succeeded' : `failed (${sanitizeUntrusted(a.tx_status, LIMITS.status)})`);
+const outcome = (a: ContractCallAlert) => outcomeWords(a.tx_status, a.result_repr);
 
 /** The arguments, numbered, joined by `separator` (a new line in the email, a comma at a terminal). */
 function argsText(args: string[] | null, max: number, separator: string): string {
@@ -106,7 +107,7 @@ export const contractCallKind = {
     },
     retraction: {
       label: 'contract call',
-      summary: (a) => `${a.function_name} on ${a.contract_id} by ${a.sender} (${a.tx_status})`,
+      summary: (a) => `${a.function_name} on ${a.contract_id} by ${a.sender} (${outcome(a)})`,
       carried: (a) => ({ contract_id: a.contract_id }),
     },
   },
@@ -122,7 +123,8 @@ export const contractCallKind = {
         ['Contract', id(a.contract_id)],
         ['Function', sanitizeUntrusted(a.function_name, LIMITS.topic)],
         ['Caller', id(a.sender)],
-        ['Status', sanitizeUntrusted(a.tx_status, LIMITS.status)],
+        // The chain's own word beside a failure's, for whoever looks the transaction up.
+        ['Status', a.tx_status === 'success' ? 'succeeded' : `${outcome(a)} (${sanitizeUntrusted(a.tx_status, LIMITS.status)})`],
         ...chainRows(a),
       ]),
       '',
@@ -136,13 +138,14 @@ export const contractCallKind = {
   sms: (a) =>
     `${sanitizeUntrusted(a.function_name, 40)} on ${contractName(a.contract_id)} ${a.tx_status === 'success' ? 'ok' : 'FAILED'} ` +
     `${smsWhere(a.block_height, a.tx_id)} by ${shortPrincipal(a.sender, MARKER)}` +
-    (a.result_repr === null ? '' : `: ${sanitizeUntrusted(a.result_repr, 60)}`),
+    (shortOutcome(a.tx_status, a.result_repr) === null ? '' : `: ${shortOutcome(a.tx_status, a.result_repr)}`),
 
   terminal: (a) => [
     ['Call', `${sanitizeUntrusted(a.function_name, LIMITS.topic)} on ${id(a.contract_id)}, ${outcome(a)}`],
     ['Caller', id(a.sender)],
     ['Args', argsText(a.args, TERMINAL_ARG_MAX, ', ')],
-    ...(a.result_repr === null ? [] : [['Result', sanitizeUntrusted(a.result_repr, TERMINAL_ARG_MAX)] as const]),
+    // A failed call's result is already in its outcome's words.
+    ...(a.result_repr === null || a.tx_status !== 'success' ? [] : [['Result', resultWords(a.result_repr)] as const]),
     ['Block', `${formatCount(a.block_height)} at ${isoTime(a.block_time)}`],
   ],
   link: (a) => explorerTxUrl(a.tx_id, a.network),

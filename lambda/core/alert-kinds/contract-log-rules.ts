@@ -4,6 +4,7 @@ import * as z from '../../zod-mini';
 import { comment, contractIdSchema, list, noDuplicates, sameRule } from '../watch-config/schema-parts';
 import { keysOf, pickRuleMeta, type RuleMetaParts } from '../watch-config/rule-meta-schema';
 import { compileWhere, conditionProblems, type Condition, type WhereSpec } from '../clarity/conditions';
+import { whereWords } from '../clarity/condition-words';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import type { Network } from '../domain';
 import { groupBy, type RuleList } from './rule-list';
@@ -62,6 +63,18 @@ export function defaultLogRuleName(rule: ContractLogRule): string {
   return defaultRuleName('contractLogs', `${rule.contractId}${contains}${whereText}`);
 }
 
+/** `logs of SP….vault containing "mint" where event is "deposit"`: a default name (above) as a message shows it. */
+function logNameWords(detail: string | null): string {
+  const [, contractId, contains, where] = /^(\S+)(?: contains ("(?:[^"\\]|\\.)*"))?(?: where (\{.*\}))?$/.exec(detail ?? '') ?? [];
+  if (contractId === undefined) return `logs of ${detail ?? 'watched contracts'}`;
+  let condition: string | undefined;
+  try {
+    condition = where === undefined ? undefined : `where ${whereWords(JSON.parse(where) as WhereSpec)}`;
+  } catch {
+    condition = `where ${where}`;
+  }
+  return [`logs of ${contractId}`, contains && `containing ${contains}`, condition].filter(Boolean).join(' ');
+}
 
 function logFilter(rule: ContractLogRule): string {
   if (rule.contains === undefined && rule.where === undefined) return ' (every log)';
@@ -99,4 +112,5 @@ export const contractLogsList = {
           `- logs printed by ${plural(contractLogs.length, 'contract rule')}:`,
           ...summarised(contractLogs.map((r) => `    ${r.contractId}${logFilter(r)}${ruleWords(r)}`), 'rule'),
         ].join('\n'),
+  nameWords: logNameWords,
 } satisfies RuleList<'contractLogs', ReturnType<typeof shape>, CompiledLogRules>;

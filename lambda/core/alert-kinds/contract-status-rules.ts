@@ -29,5 +29,6 @@ export const contractsList = {
   compile: (config): CompiledContracts => ({ ids: config.contracts, meta: ruleMeta(config.contractsRule, defaultRuleName('contracts')) }),
   describe: (config) =>
     bareListWords('deployment status of', config.contracts, 'contract', `an alert on first sight and on every change${ruleWords(config.contractsRule)}`),
+  nameWords: () => 'deployment status of the watched contracts',
 } satisfies RuleList<'contracts', ReturnType<typeof shape>, CompiledContracts>;
 

@@ -48,6 +48,16 @@ function tally(a: ContractStatusSummaryAlert): string {
 
 const headline = (a: ContractStatusSummaryAlert) => `first check of ${formatCount(a.contracts)} contracts`;
 
+/** How many not-found ids a terminal line (and a chat field) names, each whole, before counting the rest. */
+const NOT_FOUND_INLINE = 5;
+
+function notFoundRow(a: ContractStatusSummaryAlert): Field[] {
+  const total = a.statuses[NOT_FOUND] ?? 0;
+  if (total === 0) return [];
+  const shown = a.not_found.slice(0, NOT_FOUND_INLINE).map(id);
+  return [['Not found', `${shown.join(', ')}${total > shown.length ? ` and ${formatCount(total - shown.length)} more` : ''}`]];
+}
+
 function notFoundSection(a: ContractStatusSummaryAlert): string[] {
   const total = a.statuses[NOT_FOUND] ?? 0;
   if (total === 0) return [];
@@ -94,6 +104,7 @@ export const contractStatusSummaryKind = {
   terminal: (a) => [
     ['Contracts', `${formatCount(a.contracts)} checked for the first time`],
     ['Statuses', tally(a)],
+    ...notFoundRow(a),
   ],
   link: () => null,
   attributes: () => ({}),

@@ -5,6 +5,7 @@ import { fields, id, networkName, smsWhere } from '../render/email-parts';
 import { explorerTxUrl, LIMITS, shortPrincipal } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
+import { deployFailureWords } from '../render/tx-outcome';
 import type { Field, WatcherKind } from './kind';
 import type { ContractStatus } from '../domain';
 import type { RuleMeta } from '../rule-meta';
@@ -35,13 +36,13 @@ const key = (contractId: string, change: number) => `contract_status:${contractI
 const MARKER = '...';
 const FAILED = new Set(['abort_by_response', 'abort_by_post_condition', 'problematic_skipped']);
 
-/** What a deployment status means, e.g. `deployed: success`, `deploy failed: abort_by_response`. */
+/** What a deployment status means, e.g. `deployed: success`, `deploy failed: its code returned an error`. */
 export function deployPhrase(found: boolean, status: string | null): string {
   if (!found) return 'not found';
   const clean = sanitizeUntrusted(status ?? 'unknown', LIMITS.status);
   if (status === 'success') return 'deployed: success';
   if (status === 'pending') return 'deploy pending';
-  if (status !== null && FAILED.has(status)) return `deploy failed: ${clean}`;
+  if (status !== null && FAILED.has(status)) return `deploy failed: ${deployFailureWords(status)}`;
   return `status: ${clean}`;
 }
 

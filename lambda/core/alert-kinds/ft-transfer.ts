@@ -91,7 +91,7 @@ export const ftTransferKind = {
     `${whoMoved(a)} ${formatTokenAmount(a.amount, a.decimals, a.symbol, a.asset_id)} ${smsWhere(a.block_height, a.tx_id)} ${counterparty(a)}`.replace(/ +/g, ' ').trim(),
 
   terminal: (a) => [
-    ['Amount', exact(a)],
+    ['Amount', formatTokenAmount(a.amount, a.decimals, a.symbol, a.asset_id)],
     ['Token', id(a.asset_id)],
     ...sideRows(a),
     ...memoRow(a),

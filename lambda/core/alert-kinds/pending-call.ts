@@ -96,7 +96,7 @@ export const pendingCallKind = {
     ['Waiting', `${sanitizeUntrusted(a.function_name, LIMITS.topic)} on ${id(a.contract_id)}, not mined yet`],
     ['Caller', id(a.sender)],
     ['Args', argsText(a.args, 80, ', ')],
-    ['Fee', `${stxOrAsReceived(a.fee, 'exact')}, nonce ${a.nonce}, received ${isoTime(a.received_at)}`],
+    ['Fee', `${stxOrAsReceived(a.fee, 'short')}, nonce ${a.nonce}, received ${isoTime(a.received_at)}`],
   ],
   link: (a) => explorerTxUrl(a.tx_id, a.network),
 

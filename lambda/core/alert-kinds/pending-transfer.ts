@@ -100,11 +100,11 @@ export const pendingTransferKind = {
   },
 
   terminal: (a) => [
-    ['Waiting', `${amount(a.amount)}, not mined yet`],
+    ['Waiting', `${stxOrAsReceived(a.amount, 'short')}, not mined yet`],
     ['From', id(a.sender)],
     ['To', id(a.recipient)],
     ...(a.memo === null || decodeMemo(a.memo).kind === 'none' ? [] : [['Memo', memo(a.memo)] as const]),
-    ['Fee', `${stxOrAsReceived(a.fee, 'exact')}, nonce ${a.nonce}, received ${isoTime(a.received_at)}`],
+    ['Fee', `${stxOrAsReceived(a.fee, 'short')}, nonce ${a.nonce}, received ${isoTime(a.received_at)}`],
   ],
   link: (a) => explorerTxUrl(a.tx_id, a.network),
 

@@ -38,6 +38,11 @@ export interface RuleList<Name extends string, S extends Shape, Compiled> {
   compile(config: ShapeOutput<S>): Compiled;
   /** `--check`: what the list watches, in words (several lines for several rules); null to say nothing. */
   describe(config: ShapeOutput<S>): string | null;
+  /**
+   * How a default name of one of its rules reads in a message (`detail`: what follows `name:`, or null for the
+   * list's name alone): the name itself stays the alert's stable `rule`, which subscriptions filter on.
+   */
+  nameWords?(detail: string | null): string;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -36,6 +36,21 @@ export function someOf(items: readonly string[]): string {
   return `${items.slice(0, INLINE_SHOWN).join(', ')} and ${(items.length - INLINE_SHOWN).toLocaleString('en-US')} more`;
 }
 
+/** How many principals a rule's name names in a message before counting the rest. */
+const NAME_SHOWN = 3;
+
+/** `A, B, C and 97 more` from a default name's comma-joined principals, each whole. */
+export function principalsWords(joined: string): string {
+  const items = joined.split(',').filter(Boolean);
+  if (items.length <= NAME_SHOWN) return items.join(', ');
+  return `${items.slice(0, NAME_SHOWN).join(', ')} and ${(items.length - NAME_SHOWN).toLocaleString('en-US')} more`;
+}
+
+/** `STX`, `any asset`, or the asset id whole. */
+export function assetWords(asset: string): string {
+  return asset === 'stx' ? 'STX' : asset === '*' ? 'any asset' : asset;
+}
+
 /** The first entries a line each, then `… and 99,980 more addresses`. */
 export function summarised(lines: readonly string[], noun: string): string[] {
   if (lines.length <= CHECK_LIST_SHOWN) return [...lines];

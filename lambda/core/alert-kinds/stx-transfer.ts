@@ -86,7 +86,7 @@ export const stxTransferKind = {
     `${whoMoved(a)} ${stxOrAsReceived(a.amount, 'plain')}${memoText(a.memo)} ${smsWhere(a.block_height, a.tx_id)} ${counterparty(a)}`.replace(/ +/g, ' ').trim(),
 
   terminal: (a) => [
-    ['Amount', amount(a.amount)],
+    ['Amount', stxOrAsReceived(a.amount, 'short')],
     ...sideRows(a),
     ...(a.memo === null || decodeMemo(a.memo).kind === 'none' ? [] : [['Memo', memo(a.memo)] as const]),
     ['Event', `#${a.event_index} in block ${formatCount(a.block_height)} at ${isoTime(a.block_time)}`],

@@ -113,7 +113,7 @@ export const tokenTransferKind = {
   terminal: (a) => {
     const decoded = decodeMemo(a.memo);
     return [
-      ['Amount', amount(a.amount)],
+      ['Amount', stxOrAsReceived(a.amount, 'short')],
       ['From', id(a.sender)],
       ['To', id(a.recipient)],
       ...(decoded.kind === 'none' ? [] : [['Memo', memo(a.memo)] as const]),

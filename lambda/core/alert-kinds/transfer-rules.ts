@@ -9,7 +9,7 @@ import { isUnsafeInteger, TOO_BIG_FOR_A_JSON_NUMBER } from '../watch-config/conf
 import { ASSET_ACTIONS, type AssetAction, type Network } from '../domain';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import { groupBy, type RuleList } from './rule-list';
-import { plural, ruleWords, someOf, summarised } from './rule-words';
+import { assetWords, plural, principalsWords, ruleWords, someOf, summarised } from './rule-words';
 import { formatStx } from '../render/stx-amount';
 import { formatTokenAmount } from '../render/token-amount';
 import { compileMemo, memoFilterSchema, memoWords, type CompiledMemo } from './memo-filter';
@@ -123,6 +123,13 @@ export function defaultTransferRuleName(rule: TransferRule): string {
   return defaultRuleName('transfers', `${rule.asset}${to}${from}${memo}`);
 }
 
+/** `STX transfers to SP…A, SP…B, SP…C and 97 more`: a default name (above) as a message shows it. */
+function transferNameWords(detail: string | null): string {
+  const [, asset = '*', to, from, memo] = /^(\S+)(?: to (\S+))?(?: from (\S+))?(?: (.*))?$/.exec(detail ?? '') ?? [];
+  const parts = [`${assetWords(asset)} transfers`, to && `to ${principalsWords(to)}`, from && `from ${principalsWords(from)}`, memo];
+  return parts.filter(Boolean).join(' ');
+}
+
 function compileRule(rule: TransferRule, index: number): CompiledTransferRule {
   return {
     to: new Set(rule.to),
@@ -175,4 +182,5 @@ export const transfersList = {
     transfers.length === 0
       ? '- no transfer rules'
       : [`- asset movements by ${plural(transfers.length, 'transfer rule')}:`, ...summarised(transfers.map((r) => `    ${ruleText(r)}${ruleWords(r)}`), 'rule')].join('\n'),
+  nameWords: transferNameWords,
 } satisfies RuleList<'transfers', ReturnType<typeof shape>, CompiledTransfers>;

@@ -34,6 +34,10 @@ export function explorerTxUrl(txId: string, network: Network): string {
   return `https://explorer.hiro.so/txid/${encodeURIComponent(txId)}?chain=${network}`;
 }
 
+export function explorerBlockUrl(blockHash: string, network: Network): string {
+  return `https://explorer.hiro.so/block/${encodeURIComponent(blockHash)}?chain=${network}`;
+}
+
 /** Unix seconds as ISO 8601 UTC without milliseconds, or "unknown" when it is no time. */
 export function isoTime(unixSeconds: number): string {
   const date = new Date(unixSeconds * 1000);

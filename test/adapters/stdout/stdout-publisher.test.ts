@@ -30,7 +30,7 @@ describe('stdout publisher', () => {
     const blocks = text().split('\n\n');
     expect(blocks).toHaveLength(3); // two blocks and what follows the last blank line
     expect(blocks[0]!.split('\n')[0]).toBe('WARNING  1,250.5 STX to SP2C...YZR (block 182,345)');
-    expect(blocks[0]).toContain('\n  Amount: 1,250.500000 STX (1250500000 micro-STX)\n');
+    expect(blocks[0]).toContain('\n  Amount: 1,250.5 STX\n');
     expect(blocks[1]!.split('\n')[0]).toBe('WARNING  print from arkadiko-token (block 182,345)');
     expect(blocks[1]).toMatch(/\n {2}https:\/\/explorer\.hiro\.so\/txid\/0x20de\S+\?chain=mainnet$/);
     expect(text()).not.toContain('This email is plain text');

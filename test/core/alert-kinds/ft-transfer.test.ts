@@ -26,7 +26,7 @@ describe('ft_transfer kind', () => {
       }),
     });
     expect(renderSubject(found!.alert)).toBe('[stacks-watch] sBTC in: SP2C...YZR minted 0.5 sBTC (block 182,345)');
-    expect(renderTerminal(found!.alert)).toContain('0.5 sBTC (50000000 base units)');
+    expect(renderTerminal(found!.alert)).toContain('  Amount: 0.5 sBTC\n');
     expect(filterAttributes(found!.alert)).toEqual({
       type: 'ft_transfer',
       network: 'mainnet',

@@ -79,7 +79,7 @@ describe('token_transfer kind', () => {
     expect(renderTerminal(tokenTransferKind.sample)).toBe(
       [
         'WARNING  1,250.5 STX to SP2C...YZR (block 182,345)',
-        '  Amount: 1,250.500000 STX (1250500000 micro-STX)',
+        '  Amount: 1,250.5 STX',
         '  From:   SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9',
         '  To:     SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR',
         '  Memo:   "gm"',
