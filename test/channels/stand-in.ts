@@ -1,5 +1,5 @@
 // A real local HTTP server standing in for a chat service: it records each request (path, headers, JSON
-// body) and answers from a script (status, headers, body), then 200.
+// body) and answers from a script (status, headers, body, or no answer at all), then 200.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
@@ -12,7 +12,10 @@ export interface Received {
 }
 
 export interface Answer {
+  /** Ignored with `hang`. */
   status: number;
+  /** Never answer: the request is recorded and its connection left open until the stand-in closes. */
+  hang?: boolean;
   headers?: Record<string, string>;
   body?: string;
 }
@@ -39,6 +42,7 @@ export async function startStandIn(): Promise<StandIn> {
         body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>,
       });
       const answer = answers.shift() ?? { status: 200, body: 'ok' };
+      if (answer.hang) return;
       response.writeHead(answer.status, answer.headers ?? {});
       response.end(answer.body ?? '');
     });
@@ -49,7 +53,11 @@ export async function startStandIn(): Promise<StandIn> {
     url: `http://127.0.0.1:${port}`,
     received,
     answers,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
