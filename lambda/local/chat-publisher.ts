@@ -22,7 +22,7 @@ export interface ChatPublisher extends Publisher {
   drain(ms?: number): Promise<void>;
   /** Resolves when every queue is empty (tests). */
   idle(): Promise<void>;
-  /** Records failed what a stopped runner left queued or retrying, said once per channel: before watching. */
+  /** Records failed what a stopped runner left queued or retrying, said once per channel (done by the first publish). */
   reportUnfinished(): Promise<void>;
 }
 
@@ -56,9 +56,13 @@ export function withChatChannels(
       },
     ),
   }));
+  // Once, at the first publish: a cycle publishes holding the state's lock, so what is left is no live runner's.
+  let leftovers: Promise<void> | undefined;
+  const reportOnce = () => (leftovers ??= reportUnfinished(deliveries, log));
   return {
     async publish(alerts: readonly OutgoingAlert[], onAccepted?: OnAccepted): Promise<PublishOutcome> {
       const outcome = await inner.publish(alerts, onAccepted);
+      await reportOnce();
       const notOut = new Set([...outcome.failed, ...outcome.undeliverable].map((f) => f.key));
       for (const { alert } of alerts) {
         // The digest is for phones only; an alert that did not go out is not posted either.
@@ -81,7 +85,7 @@ export function withChatChannels(
     async idle() {
       await Promise.all(queues.map(({ queue }) => queue.idle()));
     },
-    reportUnfinished: () => reportUnfinished(deliveries, log),
+    reportUnfinished: reportOnce,
   };
 }
 
