@@ -11,6 +11,7 @@ import type { ConfiguredChannel } from '../channels/registry';
 import type { ChatDeliveryLog } from '../adapters/chat/chat-delivery';
 import { postChat } from '../adapters/chat/chat-sender';
 import { ChannelQueue, type ChannelQueueOptions } from '../adapters/chat/channel-queue';
+import { boundChainFields } from '../core/render/chain-fields';
 
 /** How long a post waits for its answer. */
 export const CHAT_POST_TIMEOUT_MS = 10_000;
@@ -67,7 +68,8 @@ export function withChatChannels(
       for (const { alert } of alerts) {
         // The digest is for phones only; an alert that did not go out is not posted either.
         if (alert.type === 'sms_digest' || notOut.has(alert.key)) continue;
-        const view = chatView(alert);
+        // Worded from the chain's texts as bounded for every output (a 300 KB call argument reads as its start).
+        const view = chatView(boundChainFields(alert));
         for (const { channel, queue } of queues) {
           const request = channel.request(view);
           if (request) await queue.enqueue(alert.key, request);
