@@ -29,10 +29,16 @@ export interface ChatPublisher extends Publisher {
 
 export type ChatQueueSettings = Partial<Omit<ChannelQueueOptions, 'log' | 'notify'>> & { timeoutMs?: number; fetch?: typeof fetch };
 
+/** A wait that the runner's stop ends early; its listener goes with it, so a long run does not pile them up. */
 const abortableSleep = (ms: number, stop: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    stop.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      stop.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    stop.addEventListener('abort', done, { once: true });
   });
 
 export function withChatChannels(
