@@ -53,7 +53,7 @@ async function main(): Promise<number> {
 
   if (options.replay) return replay(options, options.replay, config, telemetry, api);
 
-  let deps: CycleDeps & { chain: HiroClient };
+  let deps: CycleDeps & { chain: HiroClient; chat?: { drain(): Promise<void> } };
   try {
     deps = await buildDeps(options, config, telemetry, api);
   } catch (error) {
@@ -89,7 +89,10 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  return runLoop(deps, config, options, telemetry, api);
+  const code = await runLoop(deps, config, options, telemetry, api);
+  // The chat posts still queued get a bounded time to go out; what is left is recorded as not posted.
+  await deps.chat?.drain();
+  return code;
 }
 
 async function history(options: CliOptions, { sinceMs }: { sinceMs?: number }): Promise<number> {

@@ -16,6 +16,8 @@ export interface ChatChannel<Settings> {
   variables: readonly string[];
   /** The channel's settings from the environment, or null when it is not configured. Throws on a bad value. */
   fromEnv(env: Readonly<Record<string, string | undefined>>): Settings | null;
+  /** The service de-duplicates a repeated post (PagerDuty's dedup_key): one left without an answer may be sent again. */
+  repeatSafe?: true;
   /** The request for one alert, or null when this channel does not take it (PagerDuty below its severity). */
   request(view: ChatView, settings: Settings): ChatRequest | null;
 }

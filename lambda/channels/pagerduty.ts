@@ -24,6 +24,7 @@ function minSeverity(value: string | undefined): Severity {
 
 export const pagerDutyChannel = {
   name: 'pagerduty',
+  repeatSafe: true,
   variables: ['PAGERDUTY_ROUTING_KEY', 'PAGERDUTY_MIN_SEVERITY', 'PAGERDUTY_EVENTS_URL'],
   fromEnv(env) {
     if (!env.PAGERDUTY_ROUTING_KEY) return null;

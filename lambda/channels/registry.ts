@@ -18,6 +18,8 @@ export const chatChannels = {
 export interface ConfiguredChannel {
   name: string;
   request: (view: ChatView) => ChatRequest | null;
+  /** The service de-duplicates a post sent twice, so a post left without an answer may be sent again. */
+  repeatSafe: boolean;
 }
 
 /** The channels whose variables are set, each with its settings read (a bad value throws ChatSettingsError). */
@@ -25,7 +27,7 @@ export function channelsFromEnv(env: Readonly<Record<string, string | undefined>
   const configured: ConfiguredChannel[] = [];
   for (const channel of Object.values(chatChannels) as AnyChatChannel[]) {
     const settings = channel.fromEnv(env);
-    if (settings !== null) configured.push({ name: channel.name, request: (view) => channel.request(view, settings) });
+    if (settings !== null) configured.push({ name: channel.name, request: (view) => channel.request(view, settings), repeatSafe: channel.repeatSafe === true });
   }
   return configured;
 }

@@ -1,7 +1,8 @@
 // `npm start -- history`: what was alerted, from the alert records the state keeps (30 days, see
 // docs/running-locally.md), each with its delivery state: sent, parked (SNS will never take it, with the
 // reason), retracted (its block was replaced by a reorg), pending (being published, or left by a crash), or
-// held by a rule's cooldown or muted by its mute (recorded, never sent).
+// held by a rule's cooldown or muted by its mute (recorded, never sent); and, under it, its delivery to each
+// chat channel (sent, queued, retrying, failed with the reason).
 // It reads the state file without taking the lock, so it works while a runner is going; with --table it reads
 // the alert records of a DynamoDB state table (the deployed function's, or a --table runner's) instead.
 import type { Alert } from '../core/alert-kinds/alert';
@@ -11,6 +12,7 @@ import { StateJournal } from '../adapters/file/state-journal';
 import type { StateDocument } from '../adapters/file/state-document';
 import type { TableAlertRecord } from '../adapters/dynamodb/alert-history';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { ChatDeliveries } from '../adapters/chat/chat-delivery';
 
 export interface HistoryEntry {
   key: string;
@@ -21,13 +23,15 @@ export interface HistoryEntry {
   subject: string;
   reason?: string;
   alert?: unknown;
+  /** Its delivery to each chat channel, by channel (the local runner's, kept in the state file). */
+  chat?: ChatDeliveries;
 }
 
 /** One alert record as either store keeps it. */
-export type KeptAlertRecord = Omit<TableAlertRecord, 'network'>;
+export type KeptAlertRecord = Omit<TableAlertRecord, 'network'> & { chat?: ChatDeliveries };
 
 /** A state file's alert records. */
-export function fileRecords(doc: Pick<StateDocument, 'alerts'>): KeptAlertRecord[] {
+export function fileRecords(doc: Pick<StateDocument, 'alerts' | 'chat'>): KeptAlertRecord[] {
   return Object.entries(doc.alerts).map(([key, record]) => ({
     key,
     state: record.state,
@@ -35,6 +39,7 @@ export function fileRecords(doc: Pick<StateDocument, 'alerts'>): KeptAlertRecord
     expiresAtMs: record.expiresAt,
     ...(record.reason !== undefined ? { reason: record.reason } : {}),
     ...(record.alert !== undefined ? { alert: record.alert } : {}),
+    ...(doc.chat?.[key] !== undefined ? { chat: doc.chat[key] } : {}),
   }));
 }
 
@@ -42,7 +47,7 @@ export function fileRecords(doc: Pick<StateDocument, 'alerts'>): KeptAlertRecord
 export function historyEntries(records: readonly KeptAlertRecord[], nowMs: number, sinceMs = 0): HistoryEntry[] {
   return records
     .filter((record) => record.expiresAtMs > nowMs && record.at >= sinceMs)
-    .map(({ key, state, at, reason, alert }): HistoryEntry => {
+    .map(({ key, state, at, reason, alert, chat }): HistoryEntry => {
       const kept = alert as Partial<Alert> | undefined;
       return {
         key,
@@ -52,6 +57,7 @@ export function historyEntries(records: readonly KeptAlertRecord[], nowMs: numbe
         subject: subjectOf(kept),
         ...(reason !== undefined ? { reason } : {}),
         ...(alert !== undefined ? { alert } : {}),
+        ...(chat !== undefined ? { chat } : {}),
       };
     })
     .sort((a, b) => a.at - b.at || a.key.localeCompare(b.key));
@@ -71,12 +77,19 @@ function subjectOf(alert: Partial<Alert> | undefined): string {
 
 const stamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+/** Under an alert's line, its delivery to each chat channel: `slack sent · discord failed: HTTP 500`. */
+function chatLine(chat: ChatDeliveries | undefined): string {
+  if (chat === undefined) return '';
+  const parts = Object.entries(chat).map(([channel, d]) => `${channel} ${d.state}${d.reason ? `: ${d.reason}` : ''}`);
+  return `\n${' '.repeat(22)}chat: ${parts.join(' · ')}`;
+}
+
 /** One JSON object a line with --json; otherwise one line an alert and a count. */
 export function formatHistory(entries: readonly HistoryEntry[], json: boolean, sinceMs?: number): string {
   if (json) {
     return entries.map(({ at, ...entry }) => `${JSON.stringify({ alertedAt: stamp(at), ...entry })}\n`).join('');
   }
-  const lines = entries.map((e) => `${stamp(e.at)}  ${e.state.padEnd(9)}  ${e.subject}${e.reason ? `  (parked: ${e.reason})` : ''}`);
+  const lines = entries.map((e) => `${stamp(e.at)}  ${e.state.padEnd(9)}  ${e.subject}${e.reason ? `  (parked: ${e.reason})` : ''}${chatLine(e.chat)}`);
   const counts = (['sent', 'parked', 'retracted', 'pending'] as const)
     .map((state) => [state, entries.filter((e) => e.state === state).length] as const)
     .filter(([, n]) => n > 0)

@@ -14,8 +14,8 @@ import { describeStatus } from './describe';
 import { clearProgress, EXIT } from './terminal';
 import { SMS_PER_RUN_DEFAULT, SmsBudget } from '../core/sms-budget';
 import { channelsFromEnv } from '../channels/registry';
-import { sendChat } from '../adapters/chat/chat-sender';
-import { withChatChannels } from './chat-publisher';
+import { memoryChatLog } from '../adapters/chat/chat-delivery';
+import { withChatChannels, type ChatPublisher } from './chat-publisher';
 
 /**
  * The lease is renewed between blocks, so it can be short: a killed runner holds up the next one (on a
@@ -76,9 +76,8 @@ export async function buildDeps(options: CliOptions, config: WatchConfig, teleme
   const primary: Publisher = options.topic
     ? await openSnsPublisher(options.topic, telemetry)
     : createStdoutPublisher(process.stdout, options.json ? 'json' : 'human');
-  const channels = channelsFromEnv(process.env);
-  if (channels.length > 0) telemetry.log('info', `alerts also go to ${channels.map((c) => c.name).join(', ')}`);
-  const out = channels.length > 0 ? withChatChannels(primary, channels, (request) => sendChat(request), telemetry.log) : primary;
+  const chat = await chatChannels(primary, state, telemetry);
+  const out = chat ?? primary;
   const clearing: Publisher = {
     publish: (alerts, onAccepted) => {
       clearProgress();
@@ -90,7 +89,19 @@ export async function buildDeps(options: CliOptions, config: WatchConfig, teleme
   const smsBudget = options.topic
     ? new SmsBudget(clearing, ports, { network: config.network, perInvocation: config.smsPerRun ?? SMS_PER_RUN_DEFAULT, staleAfterMs: LEASE_TTL_MS })
     : undefined;
-  return { chain, ...ports, publisher: smsBudget ?? clearing, ...(smsBudget ? { smsBudget } : {}) };
+  return { chain, ...ports, publisher: smsBudget ?? clearing, ...(smsBudget ? { smsBudget } : {}), ...(chat ? { chat } : {}) };
+}
+
+/**
+ * The chat channels whose variables are set, each with its own queue; their deliveries are kept in the state
+ * file (in memory with a DynamoDB table).
+ */
+async function chatChannels(primary: Publisher, state: StateStore, telemetry: Telemetry): Promise<ChatPublisher | undefined> {
+  const channels = channelsFromEnv(process.env);
+  if (channels.length === 0) return undefined;
+  telemetry.log('info', `alerts also go to ${channels.map((c) => c.name).join(', ')}`);
+  const deliveries = state instanceof FileStateStore ? state : memoryChatLog();
+  return withChatChannels(primary, channels, deliveries, telemetry.log);
 }
 
 async function openDynamoState(tableName: string, config: WatchConfig, telemetry: Telemetry): Promise<StateStore> {

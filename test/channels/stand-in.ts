@@ -1,6 +1,6 @@
 // A real local HTTP server standing in for a chat service: it records each request (path, headers, JSON
-// body) and answers from a script (status, headers, body), else refuses what the service would refuse
-// (service-rules.ts: over its limits, markup it cannot parse), else 200.
+// body) and answers from a script (status, headers, body, or no answer at all), else refuses what the service
+// would refuse (service-rules.ts: over its limits, markup it cannot parse), else 200.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
@@ -14,7 +14,10 @@ export interface Received {
 }
 
 export interface Answer {
+  /** Ignored with `hang`. */
   status: number;
+  /** Never answer: the request is recorded and its connection left open until the stand-in closes. */
+  hang?: boolean;
   headers?: Record<string, string>;
   body?: string;
 }
@@ -38,6 +41,7 @@ export async function startStandIn(): Promise<StandIn> {
       const body = JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>;
       received.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body });
       const answer = answers.shift() ?? serviceRefusal(request.url ?? '', body, raw) ?? { status: 200, body: 'ok' };
+      if (answer.hang) return;
       response.writeHead(answer.status, answer.headers ?? {});
       response.end(answer.body ?? '');
     });
@@ -48,7 +52,11 @@ export async function startStandIn(): Promise<StandIn> {
     url: `http://127.0.0.1:${port}`,
     received,
     answers,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -57,3 +57,51 @@ export async function sendChat(request: ChatRequest, options: ChatSendOptions = 
   }
   return { ok: false, attempts: maxAttempts, reason };
 }
+
+/**
+ * One post and what its answer means for posting again:
+ * - `sent`; `refused`: the service said no (a 4xx other than 429), final;
+ * - `not-taken`: surely not posted (a 429, a 502 or 503, a connection never made): safe to post again;
+ * - `unanswered`: the request may have reached the service and been posted (no answer in time, a dropped
+ *   connection, a 500 or 504): posting again could post twice, unless the service de-duplicates.
+ */
+export type ChatPostOutcome =
+  | { kind: 'sent' }
+  | { kind: 'refused'; reason: string }
+  | { kind: 'not-taken'; reason: string; waitMs: number | null }
+  | { kind: 'unanswered'; reason: string };
+
+/** Network failures that show the request never left this machine. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+export async function postChat(request: ChatRequest, options: { fetch?: typeof fetch; timeoutMs: number; stop?: AbortSignal }): Promise<ChatPostOutcome> {
+  const signals = [AbortSignal.timeout(options.timeoutMs), ...(options.stop ? [options.stop] : [])];
+  let response: Response;
+  try {
+    response = await (options.fetch ?? fetch)(request.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request.body),
+      redirect: 'error',
+      signal: AbortSignal.any(signals),
+    });
+  } catch (error) {
+    const code = ((error as { cause?: { code?: unknown } }).cause?.code ?? '') as string;
+    if (NEVER_SENT.has(code)) return { kind: 'not-taken', reason: `could not connect (${code})`, waitMs: null };
+    if (options.stop?.aborted) return { kind: 'unanswered', reason: 'the runner stopped while it was being posted' };
+    if ((error as Error).name === 'TimeoutError') return { kind: 'unanswered', reason: `no answer in ${options.timeoutMs / 1000} s` };
+    return { kind: 'unanswered', reason: `the connection failed (${(error as Error).message})` };
+  }
+  let text = '';
+  try {
+    text = sanitizeUntrusted(await response.text(), 300);
+  } catch {
+    // The answer's status is what counts; a body cut short by the timeout adds nothing.
+  }
+  if (response.ok) return { kind: 'sent' };
+  const reason = `HTTP ${response.status}${text ? `: ${text}` : ''}`;
+  if (response.status === 429) return { kind: 'not-taken', reason, waitMs: retryAfterMs(response.headers.get('retry-after')) };
+  if (response.status === 502 || response.status === 503) return { kind: 'not-taken', reason, waitMs: null };
+  if (response.status >= 500) return { kind: 'unanswered', reason };
+  return { kind: 'refused', reason };
+}

@@ -8,19 +8,43 @@ import { dirname } from 'node:path';
 import type { ClaimOutcome, Cursor, CursorPosition } from '../../core/ports';
 import { DocumentStateStore, emptyDocument, type StateDocument } from './state-document';
 import { StateFileError, StateJournal } from './state-journal';
+import type { ChatDelivery, ChatDeliveryLog } from '../chat/chat-delivery';
 
 export { StateFileError } from './state-journal';
 
-export class FileStateStore extends DocumentStateStore {
+export class FileStateStore extends DocumentStateStore implements ChatDeliveryLog {
   /** When this runner took the lock (epoch ms); undefined until it has. */
   private lockTakenAt: number | undefined;
+  /** The journal's writes, one after another: the chat queues record beside the cycle, and a compaction must not race an append. */
+  private writes: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly path: string,
     private readonly journal: StateJournal,
     doc: StateDocument,
   ) {
-    super(doc, { onChange: (d, touched) => journal.record(d, touched) });
+    super(doc, { onChange: (d, touched) => this.inTurn(() => journal.record(d, touched)) });
+  }
+
+  private inTurn(write: () => Promise<void>): Promise<void> {
+    const next = this.writes.then(write);
+    this.writes = next.catch(() => {});
+    return next;
+  }
+
+  /** One chat channel's delivery of one alert (the local runner's chat queues; `history` shows it). */
+  async record(alertKey: string, channel: string, delivery: ChatDelivery): Promise<void> {
+    const chat = (this.doc.chat ??= {});
+    chat[alertKey] = { ...chat[alertKey], [channel]: delivery };
+    await this.changed(['chat', alertKey]);
+  }
+
+  async unfinished(): Promise<Array<{ alertKey: string; channel: string; delivery: ChatDelivery }>> {
+    return Object.entries(this.doc.chat ?? {}).flatMap(([alertKey, channels]) =>
+      Object.entries(channels)
+        .filter(([, delivery]) => delivery.state === 'queued' || delivery.state === 'retrying')
+        .map(([channel, delivery]) => ({ alertKey, channel, delivery })),
+    );
   }
 
   /** Opens the state file, or starts an empty state when there is none (nothing is written until a change). */
@@ -43,9 +67,18 @@ export class FileStateStore extends DocumentStateStore {
       await writeFile(this.lockPath, lease);
     }
     // Another runner may have written the file since we opened it: start from what is on disk.
-    this.doc = await readDocument(this.journal, this.path, this.doc.network);
+    // In turn with the writes, keeping the chat deliveries recorded since (the queues post between cycles too).
+    const chat = this.doc.chat;
+    await this.inTurn(async () => {
+      this.doc = await readDocument(this.journal, this.path, this.doc.network);
+    });
+    if (chat !== undefined) this.doc.chat = { ...this.doc.chat, ...chat };
     const pruned = this.pruneAlerts(nowMs);
-    if (pruned.length > 0) await this.journal.record(this.doc, pruned);
+    // A chat delivery goes with its alert's record.
+    const chatPruned = Object.keys(this.doc.chat ?? {}).filter((key) => !(key in this.doc.alerts));
+    for (const key of chatPruned) delete this.doc.chat![key];
+    const touched = [...pruned, ...chatPruned.map((key) => ['chat', key] as const)];
+    if (touched.length > 0) await this.inTurn(() => this.journal.record(this.doc, touched));
     this.lockTakenAt = nowMs;
     return true;
   }

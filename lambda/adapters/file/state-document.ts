@@ -4,28 +4,17 @@
 import type { PendingSmsDigest } from '../../core/alert-kinds/sms-digest';
 import type { BalanceBookRecord } from '../../core/balance-book';
 import type { SmsTally } from '../../core/sms-tally';
-import type {
-  AlertClaim,
-  AlertRecordStore,
-  AlertRecordSummary,
-  BlockStall,
-  ClaimOutcome,
-  ConditionalWrite,
-  Cursor,
-  CursorPosition,
-  ScannedBlock,
-  StateStore,
-  StoredContractStatus,
-} from '../../core/ports';
+import type { AlertClaim, AlertRecordStore, AlertRecordSummary, BlockStall, ClaimOutcome, ConditionalWrite } from '../../core/ports';
+import type { Cursor, CursorPosition, ScannedBlock, StateStore, StoredContractStatus } from '../../core/ports';
 import { CursorConflictError } from '../../core/ports';
 import { REORG_WINDOW } from '../../core/reorg';
 import { createAlertClaims, FREE_TO_CLAIM } from '../../core/alert-claims';
 import type { QuietRecordState } from '../../core/quiet-state';
 import type { MempoolState } from '../../core/mempool/mempool-ports';
 import { stored, type AlertRecord } from './document-alert-record';
+import type { ChatDeliveries } from '../chat/chat-delivery';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
 
 export interface StateDocument {
   format: 1;
@@ -44,6 +33,8 @@ export interface StateDocument {
   balances?: BalanceBookRecord;
   /** What the pending rules remember of the mempool (bounded; core/mempool/mempool-ports.ts). */
   mempool?: MempoolState;
+  /** Each alert's delivery to each chat channel, by alert key (the local runner's; file-state-store.ts). */
+  chat?: Record<string, ChatDeliveries>;
 }
 
 export function emptyDocument(network: string): StateDocument {
@@ -51,7 +42,7 @@ export function emptyDocument(network: string): StateDocument {
 }
 
 /** One entry of the document: a top-level member, or one block, contract or alert record. */
-export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally' | 'balances' | 'mempool'] | readonly ['blocks' | 'contracts' | 'alerts', string];
+export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally' | 'balances' | 'mempool'] | readonly ['blocks' | 'contracts' | 'alerts' | 'chat', string];
 
 export interface DocumentStoreOptions {
   /** Called after every change with the document and the entries it touched, to persist them. */

@@ -26,7 +26,7 @@ const COMPACT_MIN_BYTES = 1024 * 1024;
 type Op = [EntryPath] | [EntryPath, unknown];
 
 const TOP_LEVEL = new Set(['cursor', 'lease', 'blockStall', 'smsTally', 'balances', 'mempool']);
-const KEYED = new Set(['blocks', 'contracts', 'alerts']);
+const KEYED = new Set(['blocks', 'contracts', 'alerts', 'chat']);
 
 function isPath(path: unknown): path is EntryPath {
   if (!Array.isArray(path)) return false;
@@ -36,12 +36,13 @@ function isPath(path: unknown): path is EntryPath {
 
 function valueAt(doc: StateDocument, path: EntryPath): unknown {
   const entries = doc as unknown as Record<string, Record<string, unknown> | unknown>;
-  return path.length === 1 ? entries[path[0]] : (entries[path[0]] as Record<string, unknown>)[path[1]];
+  return path.length === 1 ? entries[path[0]] : (entries[path[0]] as Record<string, unknown> | undefined)?.[path[1]];
 }
 
 function apply(doc: StateDocument, [path, ...value]: Op): void {
   const entries = doc as unknown as Record<string, unknown>;
-  const target = path.length === 1 ? entries : (entries[path[0]] as Record<string, unknown>);
+  // A keyed member absent from files written before it existed (`chat`) is made by its first entry.
+  const target = path.length === 1 ? entries : ((entries[path[0]] ??= {}) as Record<string, unknown>);
   const key = path.length === 1 ? path[0] : path[1];
   if (value.length === 0) delete target[key];
   else target[key] = value[0];

@@ -68,26 +68,34 @@ function cutToBytes(text: string, maxBytes: number): string {
   return bytes.subarray(0, end).toString('utf8');
 }
 
+/** Every string in a JSON value (at any depth) longer than `cap` bytes, cut to it and marked. */
+function capTexts(value: unknown, cap: number): unknown {
+  if (typeof value === 'string') return utf8Bytes(value) > cap ? cutToBytes(value, cap) + FIELD_TRUNCATION_NOTE : value;
+  if (Array.isArray(value)) return value.map((item) => capTexts(item, cap));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, capTexts(v, cap)]));
+  return value;
+}
+
+function longestText(value: unknown): number {
+  if (typeof value === 'string') return utf8Bytes(value);
+  if (Array.isArray(value)) return value.reduce((most: number, item) => Math.max(most, longestText(item)), 0);
+  if (value !== null && typeof value === 'object') return longestText(Object.values(value));
+  return 0;
+}
+
 /**
- * The alert with its long text fields cut to one common length, the longest that lets its JSON fit in
- * `maxBytes`: only a huge contract log value can get here (its repr and hex), both stay readable from their
- * start, and a shortened value beats an alert that SNS refuses forever. The `key` is never cut.
+ * The alert with its long texts, at any depth (a call's arguments are a list), cut to one common length, the
+ * longest that lets its JSON fit in `maxBytes`: every text from the chain is bounded already (chain-fields.ts),
+ * so this is the guard for what those bounds still leave too big together; each text stays readable from its
+ * start, and a shortened alert beats one that SNS refuses forever. The `key` is never cut.
  */
 function shrinkAlertJson(alert: Alert, maxBytes: number): string {
-  const texts = Object.entries(alert).filter(
-    (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'key',
-  );
+  const members = Object.entries(alert);
   const withCap = (cap: number) =>
-    JSON.stringify({
-      ...alert,
-      ...Object.fromEntries(
-        texts.filter(([, value]) => utf8Bytes(value) > cap).map(([field, value]) => [field, cutToBytes(value, cap) + FIELD_TRUNCATION_NOTE]),
-      ),
-      truncated: true,
-    });
+    JSON.stringify({ ...Object.fromEntries(members.map(([name, value]) => [name, name === 'key' ? value : capTexts(value, cap)])), truncated: true });
   // Binary search for the largest cap that fits; about 20 rounds for a megabyte.
   let low = 0;
-  let high = Math.max(0, ...texts.map(([, value]) => utf8Bytes(value)));
+  let high = longestText(members.filter(([name]) => name !== 'key').map(([, value]) => value));
   while (low < high) {
     const mid = Math.ceil((low + high) / 2);
     if (utf8Bytes(withCap(mid)) <= maxBytes) low = mid;
@@ -102,7 +110,7 @@ export function buildSnsMessage(outgoing: OutgoingAlert): SnsMessage {
   // A big printed value is bounded first, by the same rule for every channel; the cuts below are the guard
   // for whatever else might still not fit.
   const alert = boundedAlert(outgoing.alert, sha256Hex);
-  if (alert !== outgoing.alert) adjustments.push('printed value cut to its bounds');
+  if (alert !== outgoing.alert) adjustments.push('chain texts cut to their bounds');
 
   const subject = cleanSubject(rendering.subject, `stacks-watch ${alert.type} on ${alert.network}`);
   if (subject !== rendering.subject) adjustments.push('subject cleaned to printable ASCII under 100 characters');

@@ -7,9 +7,13 @@
 //    receiver can check the value it reads from the API against the alert;
 //  - `value`: the decoded value with lists and tuples cut after their leading items, long strings after
 //    their first characters, and `value_truncated: true`.
+// Every other text from the chain (call arguments, memos, names…) has its own bound first (chain-fields.ts).
 import type { Alert } from '../alert-kinds/alert';
 import type { ClarityJson } from '../clarity/decode';
 import { formatCount } from './stx-amount';
+import { boundChainFields } from './chain-fields';
+
+export { FIELD_MAX_CHARS, LIST_MAX_BYTES } from './chain-fields';
 
 /** Characters of `value_repr` kept: enough to read what the value is. */
 export const VALUE_REPR_MAX_CHARS = 16_384;
@@ -102,8 +106,9 @@ export function cutClarityJson(value: ClarityJson, budget: number): { value: Cla
   };
 }
 
-/** The alert with its printed value bounded; the alert itself when nothing in it is big. */
-export function boundedAlert(alert: Alert, sha256: Sha256Hex): Alert & CutValueMembers {
+/** The alert with its printed value and every other text from the chain bounded; the alert itself when nothing in it is big. */
+export function boundedAlert(whole: Alert, sha256: Sha256Hex): Alert & CutValueMembers {
+  const alert = boundChainFields(whole);
   if (!('value_hex' in alert)) return alert;
   const repr = cutRepr(alert.value_repr);
   const hex = cutHex(alert.value_hex, sha256);

@@ -4,8 +4,11 @@ import type { Rendering } from '../outgoing-alert';
 import { renderEmail } from './email';
 import { renderSms } from './sms';
 import { renderSubject } from './subject';
+import { boundChainFields } from './chain-fields';
 
-export function render(alert: Alert): Rendering {
+export function render(whole: Alert): Rendering {
+  // Worded from the texts as bounded for every output: a 300 KB call argument reads as its start and its length.
+  const alert = boundChainFields(whole);
   return { subject: renderSubject(alert), email: renderEmail(alert), sms: renderSms(alert) };
 }
 

@@ -11,6 +11,9 @@ export function smsLink(link: string | null): string | null {
   return link === null ? null : link.replace(/\?chain=mainnet$/, '');
 }
 
+/** A real explorer link is at most about 110 characters (a testnet transaction's); the words keep the rest. */
+const LINK_MAX = SMS_GSM7_LIMIT - 40;
+
 const tidy = (text: string) => toGsm7(text).replace(/ {2,}/g, ' ').trim();
 
 export function renderSms(alert: Alert): string {
@@ -20,6 +23,7 @@ export function renderSms(alert: Alert): string {
   // A link leaves room for a few words only in GSM-7 (70 characters of UCS-2 hold no link); the link says
   // where the alert is from, so the brand gives its characters to the words.
   const words = tidy(`${ruleNamePrefix(alert)}${kind.sms(alert)}`);
-  if (link === null || !isGsm7(words) || !isGsm7(link)) return fitSms(branded);
+  // A link that leaves no room for words (a transaction id far longer than any real one) is left out.
+  if (link === null || !isGsm7(words) || !isGsm7(link) || gsm7Length(link) > LINK_MAX) return fitSms(branded);
   return `${fitSms(words, SMS_GSM7_LIMIT - gsm7Length(link) - 1)} ${link}`;
 }

@@ -124,3 +124,27 @@ describe('file state store', () => {
     expect(Object.keys((await onDisk(path)).alerts)).toEqual(['new']);
   });
 });
+
+describe('chat deliveries in the state file', () => {
+  it('keeps every delivery recorded while the cycle writes, through a compaction, one write at a time', async () => {
+    const store = await FileStateStore.open(path, 'mainnet');
+    await store.writeCursor({ ...at(1), height: 1 }, null);
+    // Chat queues record beside the cycle, several at once: in waves of 10, 300 deliveries of 4 KB pass the
+    // journal's 1 MiB, and the wave that finds it too big compacts it while the others in it write too.
+    const reason = 'r'.repeat(4_096);
+    for (let wave = 0; wave < 30; wave++) {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, j) => {
+          const i = wave * 10 + j;
+          return i % 50 === 0
+            ? store.claimAlert(`k${i}`, 1_000 + i, 60_000)
+            : store.record(`k${i}`, i % 2 === 0 ? 'slack' : 'discord', { state: 'failed', attempts: 1, at: i, reason });
+        }),
+      );
+    }
+    const doc = await onDisk(path);
+    const kept = Object.entries(doc.chat ?? {}).length;
+    expect(kept).toBe(300 - 6);
+    expect(Object.keys(doc.alerts)).toHaveLength(6);
+  });
+});

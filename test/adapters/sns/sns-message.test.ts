@@ -136,16 +136,27 @@ describe('256 KiB limit', () => {
     expect(built.adjustments).toEqual(['email body trimmed']);
   });
 
-  it('cuts the longest alert fields when the alert is over the limit for another reason than its value, keeping valid JSON', () => {
-    const bigTopic: ContractLogAlert = { ...contractLog, topic: 't'.repeat(300 * KIB) };
-    const built = buildSnsMessage({ ...rendered.contractLog, alert: bigTopic });
+  it('cuts the longest alert fields when the alert is over the limit for another reason than its chain texts, keeping valid JSON', () => {
+    // A rule's default name lists its addresses: the config, not the chain, makes it this long.
+    const bigRule: ContractLogAlert = { ...contractLog, rule: 't'.repeat(300 * KIB) };
+    const built = buildSnsMessage({ ...rendered.contractLog, alert: bigRule });
     const body = JSON.parse(built.message) as { default: string; email: string };
     const sent = JSON.parse(body.default) as ContractLogAlert & { truncated?: boolean };
     expect(built.bytes).toBeLessThanOrEqual(SNS_MAX_PAYLOAD_BYTES);
     expect(sent).toMatchObject({ key: contractLog.key, tx_id: contractLog.tx_id, truncated: true });
-    expect(sent.topic.endsWith('...[truncated]')).toBe(true);
+    expect(sent.rule!.endsWith('...[truncated]')).toBe(true);
     expect(body.email).toBe(rendered.contractLog.rendering.email);
     expect(built.adjustments).toEqual(['alert fields truncated']);
+  });
+
+  it('cuts a chain text nested in a list (a 300 KB call argument) to its bound, so the message fits', () => {
+    const call = { ...contractLog, type: 'contract_call', args: ['u1', 'a'.repeat(300 * KIB)], result_repr: '(ok true)' } as unknown as ContractLogAlert;
+    const built = buildSnsMessage({ alert: call, rendering: rendered.contractLog.rendering });
+    const sent = JSON.parse((JSON.parse(built.message) as { default: string }).default) as { args: string[] };
+    expect(built.bytes).toBeLessThan(64 * KIB);
+    expect(sent.args[0]).toBe('u1');
+    expect(sent.args[1]).toMatch(/^a{16384}…\[cut: 307,200 characters in all\]$/);
+    expect(built.adjustments).toEqual(['chain texts cut to their bounds']);
   });
 
   it('keeps the readable email of a 1 MB print: the untrusted fields are shortened, not the whole body', () => {
@@ -163,7 +174,7 @@ describe('256 KiB limit', () => {
     expect(body.sms).toBe(rendering.sms);
     expect(sent).toMatchObject({ key: print.key, tx_id: print.tx_id, contract_id: print.contract_id, value_hex_bytes: 512 * KIB });
     expect(sent.value_repr.startsWith('(buff 0xabab')).toBe(true);
-    expect(built.adjustments).toEqual(['printed value cut to its bounds']);
+    expect(built.adjustments).toEqual(['chain texts cut to their bounds']);
   });
 
   it('leaves a message under the limit untouched', () => {
