@@ -44,7 +44,7 @@ export function configCeilingsSection(rows: CeilingRow[]): string {
     '',
     'A config at the ceiling of each function memory (`addresses` alone, or `contractLogs` rules with a name and a `where`), written one entry a line, ' +
       'checked once by the function\'s validator in a process with that function\'s heap limit (half its memory), as a cold start checks it. ' +
-      `Ceilings per 256 MB: ${thousands(sample.addresses)} addresses, ${thousands(sample.rules)} rules, ${fixed(sample.bytes / 2 ** 20, 0)} MiB, growing with the memory up to 2 GB; ` +
+      `Ceilings per 256 MB: ${thousands(sample.addresses)} addresses, ${thousands(sample.rules)} rules, ${fixed(sample.bytes / 2 ** 20, 0)} MiB, ${thousands(sample.tokens)} JSON tokens, growing with the memory up to 2 GB; ` +
       'nesting at most 64 deep whatever the memory. RSS includes Node and tsx (about 100 MB before the config); the Lambda\'s bundle starts smaller. ' +
       'Holds: the parse ended under the heap limit and the process grew by less than half the memory. ' +
       'Parse times are one cold parse on this machine at the load shown (on 2 cores); table 9 gives the idle, warmed figure per address.',

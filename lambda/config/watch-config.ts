@@ -12,7 +12,7 @@ import { type ConfigProblem, WatchConfigError, formatPath, valueAt } from '../co
 import { pickRuleMeta } from '../core/watch-config/rule-meta-schema';
 import { jsonMistakes } from '../core/watch-config/json-mistakes';
 import { windowProblems } from '../core/watch-config/window-checks';
-import { bytesProblem, configCeilings, countProblems, nestingProblem, type ConfigCeilings } from '../core/watch-config/config-ceilings';
+import { bytesProblem, configCeilings, countProblems, nestingProblem, tokensProblem, type ConfigCeilings } from '../core/watch-config/config-ceilings';
 import { allowedKeys, NETWORKS, watchConfigSchema, type WatchConfigSchema } from '../core/watch-config/watch-config-schema';
 
 export { type ConfigProblem, WatchConfigError, formatConfigProblems } from '../core/watch-config/config-problems';
@@ -145,7 +145,8 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
  * `ceilings`: those of the function that will run it (the default memory's unless given).
  */
 export function parseWatchConfigText(text: string, source: string, ceilings: ConfigCeilings = configCeilings()): ConfigResult {
-  const tooLong = bytesProblem(Buffer.byteLength(text, 'utf8'), ceilings, source);
+  // The length, then the tokens, before the parse: a text the heap cannot hold parsed is never parsed.
+  const tooLong = bytesProblem(Buffer.byteLength(text, 'utf8'), ceilings, source) ?? tokensProblem(text, ceilings, source);
   if (tooLong) return { ok: false, problems: [tooLong] };
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text; // editors on Windows may save a BOM
   if (body.trim() === '') {

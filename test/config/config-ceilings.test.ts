@@ -49,7 +49,7 @@ describe('the nesting ceiling', () => {
 });
 
 describe('the size ceilings', () => {
-  const small: ConfigCeilings = { memoryMb: 256, bytes: 4_000, addresses: 3, rules: 2 };
+  const small: ConfigCeilings = { memoryMb: 256, bytes: 4_000, tokens: 40, addresses: 3, rules: 2 };
 
   it('refuses more addresses than the ceiling with one problem, before checking each address', () => {
     const result = parseWatchConfigText(JSON.stringify({ network: 'mainnet', addresses: [...addresses(3), 'not an address'] }), 'watch.json', small);
@@ -75,9 +75,19 @@ describe('the size ceilings', () => {
     if (!result.ok) expect(result.problems).toEqual([{ path: '$', value: undefined, message: expect.stringMatching(/^watch.json is 4,\d{3} bytes; a function of 256 MB reads at most 4,000/) }]);
   });
 
+  it('refuses a text of more JSON tokens than the ceiling before parsing it: 16 MiB of empty lists would not fit a 128 MB heap', () => {
+    const lists = `{"network":"mainnet","addresses":["${alice}"],"x":[${Array<string>(300_000).fill('[]').join(',')}]}`;
+    const result = parseWatchConfigText(lists, 'watch.json', configCeilings(256));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.problems).toEqual([{ path: '$', value: undefined, message: expect.stringMatching(/^watch.json holds 600,00\d JSON tokens \(values, keys, lists and objects\); a function of 256 MB parses at most 600,000: deploy with memorySize 384 or more/) }]);
+    // Commas, colons and brackets inside strings are not values.
+    const quoted = JSON.stringify({ network: 'mainnet', addresses: [alice], $comment: '[{,:}]'.repeat(100) });
+    expect(parseWatchConfigText(quoted, 'watch.json', small).ok).toBe(true);
+  });
+
   it('grows the ceilings with the function memory: the default 256 MB, and 1 GB holding a million addresses', () => {
-    expect(configCeilings(256)).toEqual({ memoryMb: 256, bytes: 16 * 2 ** 20, addresses: 250_000, rules: 10_000 });
-    expect(configCeilings(1024)).toMatchObject({ bytes: 64 * 2 ** 20, addresses: 1_000_000, rules: 40_000 });
+    expect(configCeilings(256)).toEqual({ memoryMb: 256, bytes: 16 * 2 ** 20, tokens: 600_000, addresses: 250_000, rules: 10_000 });
+    expect(configCeilings(1024)).toMatchObject({ bytes: 64 * 2 ** 20, tokens: 2_400_000, addresses: 1_000_000, rules: 40_000 });
     expect(configCeilings(128).addresses).toBe(125_000);
     // Past 2 GB a parse would take most of a run: the ceilings stop growing.
     expect(configCeilings(10_240)).toEqual({ ...configCeilings(2048), memoryMb: 10_240 });

@@ -17,9 +17,10 @@ export const MAX_NESTING_DEPTH = 64;
 /**
  * What each 256 MB of function memory (a 128 MB heap: the stack gives V8 half) holds: parsing is the peak,
  * the text and every address held at once, then the checked config stays for the run beside a catch-up's
- * blocks (bench tables 7 and 9c). 250,000 addresses are 11 MiB of JSON written one a line.
+ * blocks (bench tables 7 and 9c). 250,000 addresses are 9 MiB of JSON written one a line. `tokens` bounds
+ * what the bytes alone do not: 16 MiB of `[],` parse into 5 million lists, past a 128 MB heap.
  */
-const PER_256_MB = { bytes: 16 * 2 ** 20, addresses: 250_000, rules: 10_000 };
+const PER_256_MB = { bytes: 16 * 2 ** 20, tokens: 600_000, addresses: 250_000, rules: 10_000 };
 
 /** Past this memory the ceilings stop growing: 2,000,000 addresses already take seconds to check at a cold start. */
 const GROWS_UP_TO_MB = 2048;
@@ -29,6 +30,11 @@ export interface ConfigCeilings {
   memoryMb: number;
   /** The config's text, in bytes (UTF-8): checked before it is downloaded or parsed. */
   bytes: number;
+  /**
+   * What the parse allocates, counted in the text before it is parsed: each value after a comma, each key
+   * (its colon) and each list or object (its opening bracket) counts one.
+   */
+  tokens: number;
   /** Entries of `addresses`. */
   addresses: number;
   /** Entries of every other rule list together (contracts, contractLogs, transfers, calls, windows, balances). */
@@ -41,6 +47,7 @@ export function configCeilings(memoryMb: number = DEFAULT_FUNCTION_MEMORY_MB): C
   return {
     memoryMb,
     bytes: Math.floor(PER_256_MB.bytes * scale),
+    tokens: Math.floor(PER_256_MB.tokens * scale),
     addresses: Math.floor(PER_256_MB.addresses * scale),
     rules: Math.floor(PER_256_MB.rules * scale),
   };
@@ -49,12 +56,14 @@ export function configCeilings(memoryMb: number = DEFAULT_FUNCTION_MEMORY_MB): C
 const count = (n: number) => n.toLocaleString('en-US');
 
 /** The smallest memory (in 128 MB steps) whose ceiling holds `needed`, or null past the largest ceilings. */
-function memoryHolding(needed: number, of: 'bytes' | 'addresses' | 'rules'): number | null {
+type Counted = 'bytes' | 'tokens' | 'addresses' | 'rules';
+
+function memoryHolding(needed: number, of: Counted): number | null {
   for (let memoryMb = 128; memoryMb <= GROWS_UP_TO_MB; memoryMb += 128) if (configCeilings(memoryMb)[of] >= needed) return memoryMb;
   return null;
 }
 
-function remedy(needed: number, of: 'bytes' | 'addresses' | 'rules'): string {
+function remedy(needed: number, of: Counted): string {
   const memoryMb = memoryHolding(needed, of);
   return memoryMb === null
     ? 'more than any function memory holds: split the config across stacks (-c stackName=…)'
@@ -68,6 +77,36 @@ export function bytesProblem(bytes: number, ceilings: ConfigCeilings, source: st
     path: '$',
     value: undefined,
     message: `${source} is ${count(bytes)} bytes; a function of ${ceilings.memoryMb} MB reads at most ${count(ceilings.bytes)}: ${remedy(bytes, 'bytes')}`,
+  };
+}
+
+/**
+ * The JSON tokens of `text` (a comma, a colon or an opening bracket outside a string, and the root), counted
+ * without parsing it: a text within the bytes ceiling may still parse into many times its size when it is
+ * made of tiny values.
+ */
+export function countJsonTokens(text: string): number {
+  let tokens = 1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x2c || c === 0x3a || c === 0x5b || c === 0x7b) tokens++;
+  }
+  return tokens;
+}
+
+/** Too many JSON tokens for the function's heap, counted on the text before the parse. */
+export function tokensProblem(text: string, ceilings: ConfigCeilings, source: string): ConfigProblem | null {
+  const tokens = countJsonTokens(text);
+  if (tokens <= ceilings.tokens) return null;
+  return {
+    path: '$',
+    value: undefined,
+    message: `${source} holds ${count(tokens)} JSON tokens (values, keys, lists and objects); a function of ${ceilings.memoryMb} MB parses at most ${count(ceilings.tokens)}: ${remedy(tokens, 'tokens')}`,
   };
 }
 
