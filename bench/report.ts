@@ -18,6 +18,7 @@ import { stateFileSection, type StateFileRow } from './state-file';
 import { configParseSection, type ConfigParseRow } from './config-parse';
 import { balanceRequestsSection, type BalanceRequestsRow } from './balance-requests';
 import { configStoreSection, type ConfigStoreFigures } from './config-store-read';
+import { configCeilingsSection, type CeilingRow } from './config-ceilings';
 import { latencyFloorSection, type LatencyFloor } from './latency-floor';
 import { windowItemCostSection, type WindowItemCostRow } from './window-item-cost';
 
@@ -38,6 +39,7 @@ export interface BenchResults {
   stateFile?: StateFileRow[];
   configParse?: ConfigParseRow[];
   configStore?: { figures: ConfigStoreFigures; monthly: { gets: number; storage: number } };
+  configCeilings?: CeilingRow[];
 }
 
 export function requestsSection(rows: RequestsPerBlockRow[]): string {
@@ -357,6 +359,7 @@ export function renderResults(results: BenchResults, meta: { date: string; secon
     results.stateFile && stateFileSection(results.stateFile),
     results.configParse && configParseSection(results.configParse),
     results.configStore && configStoreSection(results.configStore.figures, results.configStore.monthly),
+    results.configCeilings && configCeilingsSection(results.configCeilings),
   ];
   return parts.filter(Boolean).join('\n\n');
 }

@@ -22,6 +22,7 @@ import { measureStateFile } from './state-file';
 import { measureConfigParse } from './config-parse';
 import { measureBalanceRequests } from './balance-requests';
 import { measureConfigStore } from './config-store-read';
+import { measureConfigCeilings } from './config-ceilings';
 import type { CycleCost } from './cycle-cost';
 
 /** The store's lines of the bill do not depend on the cycles: any figures price them. */
@@ -61,7 +62,7 @@ const LATENCY_MODES: LatencyMode[] = [
   { kind: 'loop', delaySeconds: DEFAULT_LOOP_DELAY_SECONDS, pickupMs: 3_000 },
 ];
 
-const BENCHMARKS = ['requests', 'balances', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory', 'state-file', 'config-parse'] as const;
+const BENCHMARKS = ['requests', 'balances', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory', 'state-file', 'config-parse', 'config-ceilings'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 function selected(argv: readonly string[]): Set<Benchmark> {
@@ -181,6 +182,10 @@ async function main(): Promise<void> {
     const bill = priceTemplate(synthTemplate(), () => ({ run: ZERO_CYCLE, poll: ZERO_CYCLE }), figures.bytes).lines;
     const sum = (pattern: RegExp) => bill.filter((line) => pattern.test(line.item)).reduce((total, line) => total + line.dollars, 0);
     results.configStore = { figures, monthly: { gets: sum(/^S3 GET/), storage: sum(/^S3 storage/) } };
+  }
+  if (only.has('config-ceilings')) {
+    progress('9c. the watch config at its ceilings, 128 MB to 1 GB');
+    results.configCeilings = measureConfigCeilings();
   }
 
   const markdown = renderResults(results, { date: new Date().toISOString().slice(0, 10), seconds: (performance.now() - started) / 1000 });

@@ -8,7 +8,7 @@ import { StacksWatchStack } from './stacks-watch-stack';
 export function buildStacksWatch(app: App, cwd = process.cwd()): StacksWatchStack {
   const context = (key: string) => app.node.tryGetContext(key) as unknown;
   const settings = readDeploySettings(context, cwd, Object.keys(app.node.getAllContext()), settingsFileFor(context, cwd));
-  const watchConfig = loadBundledWatchConfig(settings.watchConfigPath);
+  const watchConfig = loadBundledWatchConfig(settings.watchConfigPath, settings.memorySize);
   return new StacksWatchStack(app, settings.stackName, {
     settings,
     watchConfig,

@@ -2,6 +2,7 @@
 // function runs, so that a bad config fails `cdk synth` instead of every invocation after the deploy.
 import { readFileSync } from 'node:fs';
 import { parseWatchConfigText, WatchConfigError } from '../lambda/config/watch-config';
+import { configCeilings } from '../lambda/core/watch-config/config-ceilings';
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 
 export interface BundledWatchConfig {
@@ -18,15 +19,18 @@ function readProblem(path: string, error: unknown): string {
   return `${path} cannot be read (${code ?? String(error)}); check the path given in -c watchConfig=PATH`;
 }
 
-/** Throws WatchConfigError, whose message lists every problem as the validator reports it. */
-export function loadBundledWatchConfig(path: string): BundledWatchConfig {
+/**
+ * Throws WatchConfigError, whose message lists every problem as the validator reports it; the ceilings are
+ * those of the function's memory, as the function checks them.
+ */
+export function loadBundledWatchConfig(path: string, memoryMb?: number): BundledWatchConfig {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     throw new WatchConfigError([{ path: '$', value: undefined, message: readProblem(path, error) }], path);
   }
-  const result = parseWatchConfigText(text, path);
+  const result = parseWatchConfigText(text, path, configCeilings(memoryMb));
   if (!result.ok) throw new WatchConfigError(result.problems, path);
   return { path, config: result.config };
 }

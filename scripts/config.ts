@@ -15,6 +15,8 @@ import type { Network } from '../lambda/core/domain';
 import { describeConfigDiff } from './config/diff-words';
 import { ConfigCommandError, findLiveLocation, LiveStore, stackNameFrom } from './config/live-store';
 import { starterConfig } from './config/starter';
+import { functionMemoryFrom } from './config/function-memory';
+import { configCeilings } from '../lambda/core/watch-config/config-ceilings';
 
 export const CONFIG_USAGE = `Usage: npm run config -- COMMAND [options]
 
@@ -30,6 +32,7 @@ Commands:
 
 Options:
   -c stackName=NAME   the stack (default: STACK_NAME, else cdk.json's context, else StacksWatch)
+  -c memorySize=MB    the function memory whose ceilings validate and push check (default: deploy.json's, else 256)
   -h, --help          this text
 
 AWS credentials and region: the standard chain (AWS_PROFILE, AWS_REGION, environment, SSO…).`;
@@ -71,6 +74,10 @@ class Command {
     private readonly values: Values,
   ) {}
 
+  private get context(): Record<string, string> {
+    return Object.fromEntries(this.values.context.map((pair) => pair.split(/=(.*)/s).slice(0, 2) as [string, string]));
+  }
+
   private file(arg: string | undefined): string {
     return resolve(this.deps.cwd, arg ?? 'watch.json');
   }
@@ -84,7 +91,8 @@ class Command {
     } catch (error) {
       throw new ConfigCommandError(`cannot read ${path} (${(error as NodeJS.ErrnoException).code}); name the file, or write one with npm run config -- init`);
     }
-    const result = parseWatchConfigText(text, path);
+    // The ceilings of the memory the stack deploys: what the function would refuse, refused here.
+    const result = parseWatchConfigText(text, path, configCeilings(functionMemoryFrom(this.context, this.deps.cwd)));
     if (!result.ok) {
       this.deps.err(formatConfigProblems(result.problems, path));
       return 2;
@@ -93,8 +101,7 @@ class Command {
   }
 
   private async store(): Promise<LiveStore> {
-    const context = Object.fromEntries(this.values.context.map((pair) => pair.split(/=(.*)/s).slice(0, 2) as [string, string]));
-    const stackName = stackNameFrom(context, this.deps.env, resolve(this.deps.cwd, 'cdk.json'));
+    const stackName = stackNameFrom(this.context, this.deps.env, resolve(this.deps.cwd, 'cdk.json'));
     return new LiveStore(this.deps.s3(), await findLiveLocation(this.deps.cloudFormation(), stackName));
   }
 
@@ -166,7 +173,7 @@ class Command {
       this.deps.out(`nothing to do: ${versionId} is the live version`);
       return 0;
     }
-    const checked = parseWatchConfigText(earlier.text, `version ${versionId}`);
+    const checked = parseWatchConfigText(earlier.text, `version ${versionId}`, configCeilings(functionMemoryFrom(this.context, this.deps.cwd)));
     if (!checked.ok) {
       this.deps.err(`version ${versionId} was not restored: the watcher would refuse it.\n${formatConfigProblems(checked.problems, `version ${versionId}`)}`);
       return 2;

@@ -12,7 +12,8 @@ import type {
   WatchConfigVersion,
 } from '../core/watch-config-source';
 import { type ConfigProblem, describeValue, WatchConfigError } from '../core/watch-config/config-problems';
-import { parseWatchConfigText } from './watch-config';
+import { bytesProblem, configCeilings, type ConfigCeilings } from '../core/watch-config/config-ceilings';
+import { parseWatchConfigText, type ConfigResult } from './watch-config';
 
 /** The memo is one DynamoDB item (400 KB at most): a longer config is remembered by version id alone. */
 export const MEMO_TEXT_MAX_BYTES = 300_000;
@@ -30,6 +31,8 @@ export interface LiveConfig {
 export interface LiveWatchConfigDeps {
   source: WatchConfigSource;
   memo: WatchConfigMemoStore;
+  /** The ceilings of the function's memory (the default memory's unless given); the source's read follows them too. */
+  ceilings?: ConfigCeilings;
 }
 
 /** Who hears of a refused version: given per run, since each run has its own telemetry. */
@@ -38,11 +41,11 @@ export interface ConfigListeners {
   log: Telemetry['log'];
 }
 
+/** The version in use: its config, not its text, which would double what a long list holds for the whole run. */
 interface Good {
   versionId: string;
   etag: string;
   config: WatchConfig;
-  text: string;
 }
 
 /** The settings a running watcher cannot change: its state (cursor, alerts) belongs to them. */
@@ -74,7 +77,17 @@ export class LiveWatchConfig {
   private seenEtag: string | undefined;
   private listeners: ConfigListeners = { operator: { notify: async () => {} }, log: () => {} };
 
-  constructor(private readonly deps: LiveWatchConfigDeps) {}
+  private readonly ceilings: ConfigCeilings;
+
+  constructor(private readonly deps: LiveWatchConfigDeps) {
+    this.ceilings = deps.ceilings ?? configCeilings();
+  }
+
+  /** A version's text checked within the ceilings; one the source did not download for its size is refused by it. */
+  private parse(version: { text: string; tooLongBytes?: number }, source: string): ConfigResult {
+    if (version.tooLongBytes !== undefined) return { ok: false, problems: [bytesProblem(version.tooLongBytes, this.ceilings, source)!] };
+    return parseWatchConfigText(version.text, source, this.ceilings);
+  }
 
   async current(listeners: ConfigListeners): Promise<LiveConfig> {
     this.listeners = listeners;
@@ -102,9 +115,9 @@ export class LiveWatchConfig {
     this.memo = await this.deps.memo.readConfigMemo();
     const text = this.memo?.good.text;
     if (this.memo && text !== undefined) {
-      const parsed = parseWatchConfigText(text, this.deps.source.location);
+      const parsed = this.parse({ text }, this.deps.source.location);
       // A memo written by an older release whose schema has since changed is simply not used.
-      if (parsed.ok) this.good = { ...this.memo.good, text, config: parsed.config };
+      if (parsed.ok) this.good = { versionId: this.memo.good.versionId, etag: this.memo.good.etag, config: parsed.config };
     }
     return this.memo;
   }
@@ -122,9 +135,9 @@ export class LiveWatchConfig {
     if (memo?.rejected?.versionId === version.versionId) return; // refused before, told already
     if (!this.good && memo?.good.versionId === version.versionId) {
       // The memo's version, downloaded because its text did not fit the memo: it was valid when taken.
-      const parsed = parseWatchConfigText(version.text, this.deps.source.location);
+      const parsed = this.parse(version, this.deps.source.location);
       if (parsed.ok) {
-        this.good = { ...version, config: parsed.config };
+        this.good = { versionId: version.versionId, etag: version.etag, config: parsed.config };
         return;
       }
     }
@@ -139,7 +152,7 @@ export class LiveWatchConfig {
   }
 
   private problemsOf(version: WatchConfigVersion): { ok: true; config: WatchConfig } | { ok: false; problems: ConfigProblem[] } {
-    const parsed = parseWatchConfigText(version.text, `version ${version.versionId}`);
+    const parsed = this.parse(version, `version ${version.versionId}`);
     if (!parsed.ok) return parsed;
     const changes = this.good ? changeProblems(this.good.config, parsed.config) : [];
     return changes.length > 0 ? { ok: false, problems: changes } : parsed;
@@ -147,7 +160,7 @@ export class LiveWatchConfig {
 
   private async accept(version: WatchConfigVersion, config: WatchConfig): Promise<void> {
     const previous = this.good?.versionId;
-    this.good = { ...version, config };
+    this.good = { versionId: version.versionId, etag: version.etag, config };
     const fits = Buffer.byteLength(version.text, 'utf8') <= MEMO_TEXT_MAX_BYTES;
     this.memo = { good: { versionId: version.versionId, etag: version.etag, ...(fits ? { text: version.text } : {}) } };
     await this.deps.memo.writeConfigMemo(this.memo);
@@ -179,9 +192,10 @@ export class LiveWatchConfig {
   private async recoverGood(memo: WatchConfigMemo | null): Promise<void> {
     if (!memo) throw new WatchConfigError([{ path: '$', value: undefined, message: 'no watch config version was found' }], this.deps.source.location);
     const version = await this.deps.source.fetchVersion(memo.good.versionId);
-    const parsed = parseWatchConfigText(version.text, `${this.deps.source.location} version ${version.versionId}`);
-    if (!parsed.ok) throw new WatchConfigError(parsed.problems, `${this.deps.source.location} version ${version.versionId}`);
-    this.good = { ...version, config: parsed.config };
+    const where = `${this.deps.source.location} version ${version.versionId}`;
+    const parsed = this.parse(version, where);
+    if (!parsed.ok) throw new WatchConfigError(parsed.problems, where);
+    this.good = { versionId: version.versionId, etag: version.etag, config: parsed.config };
   }
 
   private result(memo: WatchConfigMemo | null): LiveConfig {

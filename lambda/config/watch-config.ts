@@ -12,6 +12,7 @@ import { type ConfigProblem, WatchConfigError, formatPath, valueAt } from '../co
 import { pickRuleMeta } from '../core/watch-config/rule-meta-schema';
 import { jsonMistakes } from '../core/watch-config/json-mistakes';
 import { windowProblems } from '../core/watch-config/window-checks';
+import { bytesProblem, configCeilings, countProblems, nestingProblem, tokensProblem, type ConfigCeilings } from '../core/watch-config/config-ceilings';
 import { allowedKeys, NETWORKS, watchConfigSchema, type WatchConfigSchema } from '../core/watch-config/watch-config-schema';
 
 export { type ConfigProblem, WatchConfigError, formatConfigProblems } from '../core/watch-config/config-problems';
@@ -105,9 +106,14 @@ function nothingToWatch(input: unknown, lists: readonly AnyRuleList[]): ConfigPr
 
 /**
  * Validates an already-parsed JSON value against the shipped rule lists, or `lists` when given (the config
- * then also holds their keys, each list reading its own).
+ * then also holds their keys, each list reading its own), within the ceilings of a function of the default
+ * memory unless others are given. Depth and counts first: the checks after them recurse and allocate per entry.
  */
-export function parseWatchConfig(input: unknown, lists: readonly AnyRuleList[] = ruleLists): ConfigResult {
+export function parseWatchConfig(input: unknown, lists: readonly AnyRuleList[] = ruleLists, ceilings: ConfigCeilings = configCeilings()): ConfigResult {
+  const tooDeep = nestingProblem(input);
+  if (tooDeep) return { ok: false, problems: [tooDeep] };
+  const tooMany = countProblems(input, ceilings, lists.map((list) => list.name));
+  if (tooMany.length > 0) return { ok: false, problems: tooMany };
   const schema = schemaFor(declaredNetwork(input), lists);
   const parsed = schema.safeParse(input);
   const problems = [...(parsed.success ? [] : toProblems(parsed.error.issues, input, schema, lists)), ...nothingToWatch(input, lists)];
@@ -134,8 +140,14 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   return { line, column: offset - before.lastIndexOf('\n') };
 }
 
-/** Parses JSON text and validates it; a syntax error becomes one problem naming `source` and the position. */
-export function parseWatchConfigText(text: string, source: string): ConfigResult {
+/**
+ * Parses JSON text and validates it; a syntax error becomes one problem naming `source` and the position.
+ * `ceilings`: those of the function that will run it (the default memory's unless given).
+ */
+export function parseWatchConfigText(text: string, source: string, ceilings: ConfigCeilings = configCeilings()): ConfigResult {
+  // The length, then the tokens, before the parse: a text the heap cannot hold parsed is never parsed.
+  const tooLong = bytesProblem(Buffer.byteLength(text, 'utf8'), ceilings, source) ?? tokensProblem(text, ceilings, source);
+  if (tooLong) return { ok: false, problems: [tooLong] };
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text; // editors on Windows may save a BOM
   if (body.trim() === '') {
     return {
@@ -149,7 +161,7 @@ export function parseWatchConfigText(text: string, source: string): ConfigResult
   } catch (error) {
     return { ok: false, problems: syntaxProblems(body, source, error) };
   }
-  return parseWatchConfig(input);
+  return parseWatchConfig(input, ruleLists, ceilings);
 }
 
 /**

@@ -9,6 +9,11 @@ export interface WatchConfigVersion {
   /** The store's entity tag of the content, quotes and all, as sent back in If-None-Match. */
   etag: string;
   text: string;
+  /**
+   * Set when the stored object is longer than the reader takes (its size in bytes): the text was not
+   * downloaded (it is empty), and the version is refused for its size like any bad version.
+   */
+  tooLongBytes?: number;
 }
 
 /** What a conditional read found: the same content as `ifNoneMatch` (nothing downloaded), or a version. */

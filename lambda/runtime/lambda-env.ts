@@ -27,6 +27,8 @@ export interface LambdaSettings {
   scheduleSeconds?: number;
   /** The self-rescheduling loop (LOOP_QUEUE_URL set): each turn queues the next on this queue. */
   loop?: LoopSettings;
+  /** The function's memory in MB, as Lambda tells it (AWS_LAMBDA_FUNCTION_MEMORY_SIZE): the watch config's ceilings follow it. */
+  functionMemoryMb?: number;
 }
 
 export interface LoopSettings {
@@ -96,6 +98,7 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
   const key = env.WATCH_CONFIG_KEY?.trim() || 'watch.json';
   if (problems.length > 0) throw new EnvironmentError(`invalid Lambda environment:\n- ${problems.join('\n- ')}`);
   const watchConfigText = env.WATCH_CONFIG?.trim() || undefined;
+  const functionMemoryMb = Number(env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE);
   return {
     tableName,
     topicArn,
@@ -109,5 +112,6 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
     ...(watchConfigText ? { watchConfigText } : {}),
     ...(bucket ? { watchConfigStore: { bucket, key } } : {}),
     ...(loop ? { loop } : {}),
+    ...(Number.isInteger(functionMemoryMb) && functionMemoryMb > 0 ? { functionMemoryMb } : {}),
   };
 }

@@ -6,6 +6,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { OperatorChannel, Telemetry } from '../core/ports';
 import { LiveWatchConfig, type LiveConfig } from '../config/live-watch-config';
 import { parseWatchConfigText, WatchConfigError } from '../config/watch-config';
+import { configCeilings, type ConfigCeilings } from '../core/watch-config/config-ceilings';
 import { createS3WatchConfigSource } from '../adapters/aws/s3-watch-config';
 import { createDynamoConfigMemoStore } from '../adapters/dynamodb/config-memo';
 import type { LambdaSettings } from './lambda-env';
@@ -51,14 +52,17 @@ export class LambdaWatchConfig {
   ) {}
 
   async current(settings: LambdaSettings, operator: OperatorChannel, log: Telemetry['log']): Promise<LiveConfig> {
-    if (settings.watchConfigText) return (this.fixed ??= parseFixed(settings.watchConfigText, 'WATCH_CONFIG'));
+    // The ceilings of this function's memory: a version it could not hold is refused, never loaded.
+    const ceilings = configCeilings(settings.functionMemoryMb);
+    if (settings.watchConfigText) return (this.fixed ??= parseFixed(settings.watchConfigText, 'WATCH_CONFIG', ceilings));
     const store = settings.watchConfigStore;
-    if (!store) return (this.fixed ??= parseFixed(await readConfigFile(settings.watchConfigPath), settings.watchConfigPath));
+    if (!store) return (this.fixed ??= parseFixed(await readConfigFile(settings.watchConfigPath), settings.watchConfigPath, ceilings));
     const nowMs = this.now();
     if (settings.loop && this.lastCheck && nowMs - this.lastCheck.atMs < LOOP_CONFIG_CHECK_MS) return this.lastCheck.config;
     this.live ??= new LiveWatchConfig({
-      source: createS3WatchConfigSource({ client: this.clients.s3(), ...store }),
+      source: createS3WatchConfigSource({ client: this.clients.s3(), ...store, maxBytes: ceilings.bytes }),
       memo: createDynamoConfigMemoStore(this.clients.doc, settings.tableName),
+      ceilings,
     });
     const config = await this.live.current({ operator, log });
     this.lastCheck = { atMs: nowMs, config };
@@ -66,8 +70,8 @@ export class LambdaWatchConfig {
   }
 }
 
-function parseFixed(text: string, source: string): LiveConfig {
-  const result = parseWatchConfigText(text, source);
+function parseFixed(text: string, source: string, ceilings: ConfigCeilings): LiveConfig {
+  const result = parseWatchConfigText(text, source, ceilings);
   if (!result.ok) throw new WatchConfigError(result.problems, source);
   return { config: result.config, versionId: source };
 }

@@ -155,6 +155,36 @@ describe('npm run config', () => {
     expect(err.at(-1)).toMatch(/exists: pass --force/);
   });
 
+  it('refuses a file nested thousands deep with exit 2 and the place, instead of overflowing the stack', async () => {
+    const where = `${'{"not":'.repeat(2_500)}{"a":1}${'}'.repeat(2_500)}`;
+    writeFileSync(join(dir, 'deep.json'), `{"network":"mainnet","contractLogs":[{"contractId":"${vault}","where":${where}}]}`);
+    expect(await run('validate', 'deep.json')).toBe(2);
+    expect(err.join('\n')).toMatch(/1 problem[^]*\$\.contractLogs\[0\]\.where: nests arrays and objects more than 64 deep/);
+  });
+
+  it('refuses a file past the ceilings of the default memory, naming the memory that holds it, and pushes nothing', async () => {
+    write('many.json', { network: 'mainnet', addresses: Array<string>(250_001).fill(alice), startHeight: 100 });
+    expect(await run('validate', 'many.json')).toBe(2);
+    expect(err.join('\n')).toMatch(/1 problem[^]*\$\.addresses: lists 250,001 addresses; a function of 256 MB holds at most 250,000: deploy with memorySize 384 or more/);
+    const before = s3.versions(BUCKET, 'watch.json').length;
+    expect(await run('push', 'many.json')).toBe(2);
+    expect(s3.versions(BUCKET, 'watch.json')).toHaveLength(before);
+  });
+
+  it('checks the ceilings of the memory the stack deploys: deploy.json\'s memorySize, or -c memorySize=…', async () => {
+    // 9 MiB: within a 256 MB function's 16 MiB, past a 128 MB function's 8 MiB.
+    write('long.json', { network: 'mainnet', addresses: [alice], $comment: 'x'.repeat(9 * 2 ** 20) });
+    writeFileSync(join(dir, 'deploy.json'), JSON.stringify({ memorySize: 128 }));
+    try {
+      expect(await run('validate', 'long.json')).toBe(2);
+      expect(err.join('\n')).toMatch(/is 9,437,\d{3} bytes; a function of 128 MB reads at most 8,388,608: deploy with memorySize 256 or more/);
+      expect(await run('validate', 'long.json', '-c', 'memorySize=256')).toBe(0);
+    } finally {
+      rmSync(join(dir, 'deploy.json'));
+    }
+    expect(await run('validate', 'long.json')).toBe(0);
+  });
+
   it('names what is missing: the stack, its output, the credentials, the permission', async () => {
     cloudFormation.on(DescribeStacksCommand, { StackName: 'Other' }).rejects(Object.assign(new Error('Stack with id Other does not exist'), { name: 'ValidationError' }));
     expect(await run('history', '-c', 'stackName=Other')).toBe(1);

@@ -46,6 +46,13 @@ describe('the watch config at synth', () => {
     expect(() => synthStack({ watchConfig: path })).toThrow(`${path} is not valid JSON at line`);
   });
 
+  it('fails the synth on a config past the ceilings of the memory it deploys, as the function would refuse it', () => {
+    const path = join(dir, 'long.json');
+    // 9 MiB: within a 256 MB function's 16 MiB, past a 128 MB function's 8 MiB.
+    writeFileSync(path, JSON.stringify({ network: 'mainnet', addresses: [address(1)], $comment: 'x'.repeat(9 * 2 ** 20) }));
+    expect(() => synthStack({ watchConfig: path, memorySize: 128 })).toThrow(/a function of 128 MB reads at most 8,388,608: deploy with memorySize 256/);
+  });
+
   describe('with 1,000 addresses and 200 contracts', () => {
     let environment: Record<string, unknown>;
     let path: string;

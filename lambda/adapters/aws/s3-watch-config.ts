@@ -8,6 +8,8 @@ export interface S3WatchConfigOptions {
   client: S3Client;
   bucket: string;
   key: string;
+  /** The longest object read (the function's bytes ceiling): a longer one is refused by its size, unread. */
+  maxBytes?: number;
 }
 
 const statusOf = (error: unknown) => (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
@@ -26,13 +28,20 @@ function advice(error: unknown, location: string): Error {
 }
 
 export function createS3WatchConfigSource(options: S3WatchConfigOptions): WatchConfigSource {
-  const { client, bucket, key } = options;
+  const { client, bucket, key, maxBytes = Infinity } = options;
   const location = `s3://${bucket}/${key}`;
   async function get(input: { IfNoneMatch?: string; VersionId?: string }): Promise<WatchConfigFetch> {
     try {
       const response = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, ...input }));
+      const head = { versionId: response.VersionId ?? 'null', etag: response.ETag ?? '' };
+      const size = response.ContentLength ?? 0;
+      if (size > maxBytes) {
+        // The size is known before the body is read: a version the function could not hold is never downloaded.
+        (response.Body as { destroy?: () => void } | undefined)?.destroy?.();
+        return { changed: true, version: { ...head, text: '', tooLongBytes: size } };
+      }
       const text = (await response.Body?.transformToString('utf-8')) ?? '';
-      const version: WatchConfigVersion = { versionId: response.VersionId ?? 'null', etag: response.ETag ?? '', text };
+      const version: WatchConfigVersion = { ...head, text };
       return { changed: true, version };
     } catch (error) {
       if (statusOf(error) === 304) return { changed: false };

@@ -8,8 +8,13 @@
 // next append). When the journal outgrows the snapshot, the document is written as a new snapshot (temp
 // file, fsync, rename) and the journal emptied; a crash between the two replays the old journal over the new
 // snapshot, which changes nothing, since each line sets its entries to whole values, last write winning.
-import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+//
+// Half a state is refused, never read as a whole one: a snapshot says it is followed by a journal (the journal
+// file is made before the snapshot is renamed into place), so a snapshot whose journal is gone, or a journal
+// whose snapshot is gone, stops the runner with the file named, rather than starting over from startHeight and
+// sending every alert again.
+import { mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import type { EntryPath, StateDocument } from './state-document';
 
 export class StateFileError extends Error {
@@ -21,6 +26,12 @@ export class StateFileError extends Error {
 
 /** A journal smaller than this is never compacted: a small state is cheap to replay. */
 const COMPACT_MIN_BYTES = 1024 * 1024;
+
+/** The snapshot's mark that a journal follows it: absent in snapshots written before the check existed. */
+const JOURNALED = 'journaled';
+
+/** How to start over on purpose, named in every refusal of half a state. */
+const START_OVER = 'to start over from startHeight on purpose (every alert since is sent again)';
 
 /** One entry set to a value, or (no value) removed. */
 type Op = [EntryPath] | [EntryPath, unknown];
@@ -87,7 +98,14 @@ export class StateJournal {
   async read(): Promise<StateDocument | null> {
     const snapshot = await this.readText(this.path);
     this.snapshotBytes = snapshot === null ? null : Buffer.byteLength(snapshot);
-    if (snapshot === null) return null;
+    const journal = await this.readText(this.journalPath);
+    if (snapshot === null) {
+      if (journal === null || (journal === '' && (await this.firstSnapshotCut()))) return null;
+      throw new StateFileError(
+        `the state file ${this.path} is missing, but its journal ${this.journalPath} is there: half of the local state is gone. ` +
+          `Restore ${this.path}, or, ${START_OVER}, move ${this.journalPath} away`,
+      );
+    }
     let doc: StateDocument;
     try {
       doc = JSON.parse(snapshot) as StateDocument;
@@ -97,8 +115,26 @@ export class StateJournal {
     if (doc?.format !== 1 || typeof doc.blocks !== 'object' || typeof doc.alerts !== 'object' || typeof doc.contracts !== 'object') {
       throw new StateFileError(`the state file ${this.path} is not a stacks-watch state file (format 1)`);
     }
-    this.replay(doc, (await this.readText(this.journalPath)) ?? '');
+    const marks = doc as unknown as Record<string, unknown>;
+    if (marks[JOURNALED] === true && journal === null) {
+      throw new StateFileError(
+        `the state journal ${this.journalPath} is missing, but the state file ${this.path} was written with one: the changes since it ` +
+          `(the cursor, the alerts sent) are gone. Restore ${this.journalPath}, or, ${START_OVER}, move ${this.path} away`,
+      );
+    }
+    delete marks[JOURNALED];
+    this.replay(doc, journal ?? '');
     return doc;
+  }
+
+  /**
+   * A first snapshot cut short: its journal made, the snapshot still a temp file when the runner died. The
+   * one case where a journal without its snapshot is not half a state: an empty journal, nothing yet watched.
+   */
+  private async firstSnapshotCut(): Promise<boolean> {
+    const prefix = `${basename(this.path)}.`;
+    const names = await readdir(dirname(this.path)).catch(() => [] as string[]);
+    return names.some((name) => name.startsWith(prefix) && /^\d+\.tmp$/.test(name.slice(prefix.length)));
   }
 
   /** Writes what a change touched: one journal line, or a new snapshot when the journal has outgrown the last. */
@@ -132,7 +168,7 @@ export class StateJournal {
   /** The whole document as the new snapshot, then an empty journal. */
   async compact(doc: StateDocument): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true });
-    const text = JSON.stringify(doc);
+    const text = JSON.stringify({ ...doc, [JOURNALED]: true });
     const temp = `${this.path}.${process.pid}.tmp`;
     const handle = await open(temp, 'w');
     try {
@@ -141,6 +177,8 @@ export class StateJournal {
     } finally {
       await handle.close();
     }
+    // The journal exists before the snapshot that says it does: no crash leaves a marked snapshot without one.
+    await (await open(this.journalPath, 'a')).close();
     await rename(temp, this.path);
     await syncDirectory(dirname(this.path));
     if ((await sizeOf(this.journalPath)) !== null) {

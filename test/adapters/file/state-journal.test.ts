@@ -113,14 +113,36 @@ describe('compaction', () => {
     expect(Object.keys((await onDisk(path)).alerts)).toHaveLength(1_500);
   });
 
-  it('starts over from an empty state when the state file was deleted and its journal left behind', async () => {
+  it('refuses a state whose file was deleted and its journal left behind, and starts over once the journal is moved away', async () => {
     const store = await FileStateStore.open(path, 'mainnet');
     await store.writeCursor({ height: 9, hash: '0x09', time: 9 }, null);
     await deliver(store, 1);
     await rm(path);
+    await expect(FileStateStore.open(path, 'mainnet')).rejects.toThrow(/the state file .* is missing, but its journal .* is there/);
+    await rm(`${path}.journal`);
     const fresh = await FileStateStore.open(path, 'mainnet');
     expect(await fresh.readCursor()).toBeNull();
     await fresh.writeCursor({ height: 1, hash: '0x01', time: 1 }, null);
     expect(await (await FileStateStore.open(path, 'mainnet')).getAlertRecord(copy(1).key)).toBeNull();
+  });
+
+  it('refuses a state whose journal was deleted and its file kept, naming the journal', async () => {
+    const store = await FileStateStore.open(path, 'mainnet');
+    await store.writeCursor({ height: 9, hash: '0x09', time: 9 }, null);
+    await deliver(store, 1);
+    await rm(journalOf(path));
+    await expect(FileStateStore.open(path, 'mainnet')).rejects.toThrow(/the state journal .*state\.json\.journal is missing, but the state file .* was written with one/);
+  });
+
+  it('opens a state file written before snapshots were marked, with no journal beside it', async () => {
+    const old = { format: 1, network: 'mainnet', cursor: { height: 7, hash: '0x07', time: 7, version: 1 }, lease: null, blocks: {}, contracts: {}, alerts: {} };
+    await writeFile(path, JSON.stringify(old));
+    expect(await (await FileStateStore.open(path, 'mainnet')).readCursor()).toMatchObject({ height: 7 });
+  });
+
+  it('opens as new a state whose first snapshot was cut short: an empty journal, the snapshot still a temp file', async () => {
+    await writeFile(journalOf(path), '');
+    await writeFile(`${path}.4242.tmp`, '{"format":1');
+    expect(await (await FileStateStore.open(path, 'mainnet')).readCursor()).toBeNull();
   });
 });
