@@ -11,7 +11,11 @@ import type { Block, PrincipalBalances } from './domain';
 import type { BalanceTracker, CompiledBalanceRule } from './balance-tracker';
 import type { BalanceEntry } from './balance-book';
 import { ApiBackoffError } from './api-backoff';
+import { isNoticeDue } from './block-stalls';
 import type { ChainApi, OperatorChannel, Telemetry } from './ports';
+
+/** A cause is kept to this many characters in the book and the notice. */
+const MAX_CAUSE_CHARS = 500;
 
 export interface BalancePorts {
   chain: ChainApi;
@@ -59,7 +63,7 @@ export class BalanceReads {
       const address = reading[index]!;
       const rules = due.filter((rule) => rule.address === address);
       if (outcome.status === 'fulfilled') await this.apply(rules, outcome.value, at);
-      else failures.push(this.failed(address, rules, outcome.reason, at));
+      else failures.push(await this.failed(address, rules, outcome.reason, at));
     }
     return failures;
   }
@@ -71,18 +75,36 @@ export class BalanceReads {
     }
   }
 
-  private failed(address: string, rules: readonly CompiledBalanceRule[], error: unknown, at: number): BalanceReadFailure {
+  private async failed(address: string, rules: readonly CompiledBalanceRule[], error: unknown, at: number): Promise<BalanceReadFailure> {
     const names = rules.map((rule) => `"${rule.meta.rule}"`).join(', ');
-    const reason = error instanceof Error ? error.message : String(error);
-    // The API asks to wait longer than the run has: no more balance reads this run; the blocks go on.
-    if (error instanceof ApiBackoffError) this.allowance.left = 0;
-    else this.failedAddresses.add(address);
+    const reason = (error instanceof Error ? error.message : String(error)).slice(0, MAX_CAUSE_CHARS);
+    if (error instanceof ApiBackoffError) {
+      // The API asks to wait longer than the run has: no more balance reads this run; the blocks go on.
+      this.allowance.left = 0;
+    } else {
+      this.failedAddresses.add(address);
+      const failures = Math.max(...rules.map((rule) => this.tracker.readFailed(rule, reason)));
+      if (isNoticeDue(failures)) await this.tellUnread(address, names, failures, reason);
+    }
     this.ports.telemetry.log('warn', `could not read the balance of ${address} at block ${at} (balance rules ${names}): ${reason}; these rules alert nothing until a later run reads it, and the other rules and the blocks go on`, {
       address,
       rules: rules.map((rule) => rule.meta.rule),
       height: at,
     });
     return { address, rules, error };
+  }
+
+  /** A read that failed run after run: at the 3rd run in a row, then each time the count doubles (block-stalls.ts). */
+  private async tellUnread(address: string, names: string, failures: number, reason: string): Promise<void> {
+    await this.ports.operator?.notify({
+      kind: 'balance-unread',
+      subject: `stacks-watch: the balance of a watched address could not be read (${failures} runs)`,
+      message:
+        `The last ${failures} runs could not read the balance of ${address} (balance rules ${names}). Until it is read, ` +
+        `these rules alert nothing; the other rules and the blocks go on.\n\nLatest cause: ${reason}\n\n` +
+        'Fix what the cause names (an address the API does not know, a retired route, an API key); each run tries again. ' +
+        'This notice repeats each time the count doubles.',
+    });
   }
 
   /** Once a run: rules left due because the run's share of reads is spent. */

@@ -131,9 +131,21 @@ export class BalanceTracker {
     };
     const differed = known && !old.stale && (old.balance !== entry.balance || old.locked !== entry.locked);
     this.set(rule, entry);
+    if (this.book.unread?.[rule.key]) {
+      const { [rule.key]: _read, ...still } = this.book.unread;
+      this.book.unread = Object.keys(still).length > 0 ? still : undefined;
+    }
     const crossing = this.evaluate(rule, known ? spendable(rule, old) : null, null, `read:${at}`, { txIndex: -1, eventIndex: -1 });
     if (crossing) this.readCrossings.push(crossing);
     return differed ? old : null;
+  }
+
+  /** Counts a failed read of the rule in this run (one a run) and returns the runs in a row it has failed. */
+  readFailed(rule: CompiledBalanceRule, cause: string): number {
+    const failures = (this.book.unread?.[rule.key]?.failures ?? 0) + 1;
+    this.book.unread = { ...this.book.unread, [rule.key]: { failures, cause } };
+    this.dirty = true;
+    return failures;
   }
 
   /** The crossings of `block`: the reads' first, then each transaction's in chain order. */

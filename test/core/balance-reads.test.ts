@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Block, PrincipalBalances, Transaction } from '../../lambda/core/domain';
 import { BalanceReads, readDueBalances } from '../../lambda/core/balance-reads';
 import { balancesList } from '../../lambda/core/alert-kinds/balance-rules';
-import type { ChainApi, Telemetry } from '../../lambda/core/ports';
+import type { ChainApi, OperatorNotice, Telemetry } from '../../lambda/core/ports';
 import { ApiBackoffError } from '../../lambda/core/api-backoff';
 import { fakeAddress } from '../support/fake-hiro';
 
@@ -109,6 +109,30 @@ describe('a run\'s balance reads', () => {
     await new BalanceReads(t, ports, { left: 2 }).before(block(13));
     expect(crossings(t, block(13))).toEqual([{ address: wallets[4], balance: 900n, previous: null, cause: 'read:12' }]);
     expect(reads.map((r) => r.at)).toEqual([9, 9, 11, 11, 12]);
+  });
+
+  it('tells the operator when a rule\'s read keeps failing, at the 3rd run in a row and as the count doubles, the count kept with the book', async () => {
+    let t = tracker(wallets.slice(0, 2));
+    const { ports } = api((address) => {
+      if (address === wallets[0]) throw new Error('410 Gone: the balance route is retired');
+      return 2_000n;
+    });
+    const notices: OperatorNotice[] = [];
+    const operator = { notify: async (n: OperatorNotice) => void notices.push(n) };
+    const counts: number[] = [];
+    for (let run = 1; run <= 6; run += 1) {
+      await new BalanceReads(t, { ...ports, operator }).before(block(10 + run));
+      t.apply(block(10 + run), new Map());
+      // Each run a fresh tracker from the stored book, as each run loads it.
+      const book = t.takeRecord(10 + run);
+      t = tracker(wallets.slice(0, 2));
+      t.load(book, 10 + run);
+      counts.push(notices.length);
+    }
+    expect(counts).toEqual([0, 0, 1, 1, 1, 2]);
+    expect(notices[0]).toMatchObject({ kind: 'balance-unread', subject: expect.stringContaining('3 runs') });
+    expect(notices[0]!.message).toContain(wallets[0]);
+    expect(notices[0]!.message).toContain('410 Gone: the balance route is retired');
   });
 
   it('stops reading for the run when the API asks to wait longer than the run has, and leaves the rules due', async () => {
