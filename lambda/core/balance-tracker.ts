@@ -92,8 +92,9 @@ export class BalanceTracker {
   }
 
   /**
-   * The rules whose balance must be read at block `at` (the block before the one about to be applied): one
-   * with no balance yet (a first check), gone stale, changed in the config, or due a reconciliation.
+   * The rules whose balance must be read at block `at` (the block before the one about to be applied), in the
+   * order a run's share of reads takes them: those not tracking (no balance yet, gone stale, changed in the
+   * config) in config order, then those due a reconciliation, the most overdue first.
    */
   due(at: number): CompiledBalanceRule[] {
     const waiting = this.rules.filter((rule) => !this.tracking(rule));

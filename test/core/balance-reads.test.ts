@@ -135,6 +135,17 @@ describe('a run\'s balance reads', () => {
     expect(notices[0]!.message).toContain('410 Gone: the balance route is retired');
   });
 
+  it('reads the rules not started before the reconciliations due, and those the most overdue first', async () => {
+    const t = tracker(wallets.slice(0, 3));
+    const { ports } = api(() => 5_000n);
+    await new BalanceReads(t, ports, { left: 1 }).before(block(10)); // a, the first in config order, read at 9
+    t.apply(block(10), new Map());
+    await new BalanceReads(t, ports, { left: 1 }).before(block(20)); // b, read at 19
+    t.apply(block(20), new Map());
+    // Long after: a and b are both due a reconciliation, c has never been read.
+    expect(t.due(10_000).map((rule) => rule.address)).toEqual([wallets[2], wallets[0], wallets[1]]);
+  });
+
   it('stops reading for the run when the API asks to wait longer than the run has, and leaves the rules due', async () => {
     const t = tracker(wallets.slice(0, 2));
     const { ports } = api((address) => {
