@@ -1,7 +1,7 @@
 // Balance thresholds end to end: the real CLI against the fake Hiro API, a relayer drained by fees alone,
 // refilled and drained again; a vault's token balance crossing `above`; a wallet already below at the first
 // check; a reorg undoing a crossing; the same blocks tried again with --replay. The API's balance is read once
-// per address to start, never per block.
+// per address to start, never per block; a rule whose first block is 1 starts from nothing held, with no request.
 import { describe, expect, it } from 'vitest';
 import { coinbase, contractCall, fakeAddress, fakeContractId, ftTransferEvent, ROUTES, transfer } from '../support/fake-hiro';
 import { cliSuite } from '../support/cli-suite';
@@ -163,4 +163,23 @@ describe('a reorg that undoes a balance crossing', () => {
     expect(jsonLines(run3.stdout)).toEqual([expect.objectContaining({ crossed: 'below', balance: '49999000', previous_balance: '50001000', tx_id: crossing.txs[0]!.txId })]);
     expect(fake.count(ROUTES.balances)).toBe(1);
   }, 60_000);
+});
+
+describe('a balance rule whose first block is 1', () => {
+  const suite = cliSuite({
+    name: 'balances-block-1',
+    config: { network: 'mainnet', startHeight: 1, balances: [{ name: 'treasury cap', address: treasury, asset: 'stx', above: 1_000 }] },
+    setupTimeoutMs: 20_000,
+  });
+  const { fake, chain } = suite;
+
+  it('starts from nothing held before block 1, without a request, and alerts the block-1 transfer that crossed', async () => {
+    const b1 = chain.mine([transfer({ to: treasury, amount: 5_000, from: user })]);
+    const run = await suite.run(suite.args());
+    expect(run.code, run.stderr).toBe(0);
+    expect(pick(jsonLines(run.stdout))).toEqual([
+      expect.objectContaining({ rule: 'treasury cap', crossed: 'above', balance: '5000', previous_balance: '0', tx_id: b1.txs[0]!.txId, block_height: 1 }),
+    ]);
+    expect(fake.count(ROUTES.balances)).toBe(0);
+  }, 30_000);
 });
