@@ -18,7 +18,7 @@ import { LOOP_SMS_WINDOW_MS } from './core/sms-window';
 import type { CycleBudget, CycleDeps, CycleSummary } from './core/cycle-types';
 import type { TurnDecision } from './core/loop-turns';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
-import { contractStatusSweep, createHiroClient, type HiroClient } from './hiro';
+import { balanceReadAllowance, contractStatusSweep, createHiroClient, type HiroClient } from './hiro';
 import { createDynamoStateStore } from './adapters/dynamodb';
 import { createSnsPublisher } from './adapters/sns';
 import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
@@ -99,6 +99,8 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
       leaseTtlMs: timeLeftMs,
       alertStaleAfterMs: timeLeftMs,
       deprecationsNoticed,
+      // The invocation's share of balance reads (its cycles share it): a loop turn's is one turn period's.
+      balanceReads: balanceReadAllowance(apiSettings.requestsPerMinute, (settings.loop?.delaySeconds ?? settings.scheduleSeconds ?? 60) * 1000),
       ...(turn ? { leaseTaken: true } : {}),
       ...(settings.scheduleSeconds
         ? { statusSweep: contractStatusSweep(apiSettings.requestsPerMinute, settings.scheduleSeconds * 1000) }

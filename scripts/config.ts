@@ -11,6 +11,8 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { changeProblems } from '../lambda/config/live-watch-config';
 import { formatConfigProblems, parseWatchConfigText, type WatchConfig } from '../lambda/config/watch-config';
 import { ruleLists } from '../lambda/core/alert-kinds/rule-lists';
+import { RATE_LIMIT_WITHOUT_KEY } from '../lambda/hiro/options';
+import { balanceBudgetWords } from '../lambda/local/describe-balances';
 import type { Network } from '../lambda/core/domain';
 import { describeConfigDiff } from './config/diff-words';
 import { ConfigCommandError, findLiveLocation, LiveStore, stackNameFrom } from './config/live-store';
@@ -109,6 +111,9 @@ class Command {
     const file = await this.readValid(arg);
     if (typeof file === 'number') return file;
     this.deps.out(`${file.path}: valid (${summary(file.config)})`);
+    // The deployed function runs once a minute: what its request budget carries of the balance rules.
+    const balanceReads = balanceBudgetWords(file.config, { requestsPerMinute: RATE_LIMIT_WITHOUT_KEY, hasKey: false }, { seconds: 60, word: 'run' });
+    if (balanceReads !== null) this.deps.out(balanceReads);
     return 0;
   }
 

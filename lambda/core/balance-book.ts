@@ -32,12 +32,20 @@ export interface BalanceDelta {
   entries: Entries;
 }
 
+/** A rule whose read keeps failing: how many runs in a row, and the latest cause (the operator hears of it). */
+export interface UnreadRule {
+  failures: number;
+  cause: string;
+}
+
 /** What the state store keeps: one small record, written with the cursor when a balance moved. */
 export interface BalanceBookRecord {
   /** The entries as of block `height` (-1: before any block). */
   base: { height: number; entries: Entries };
   /** Ascending by height, each above `base.height`. */
   deltas: BalanceDelta[];
+  /** By rule key: the rules whose read failed in the last runs in a row; absent when none. */
+  unread?: Record<string, UnreadRule>;
 }
 
 /** How many blocks of changes are kept: rollbacks within them are exact; deeper ones reread the API. */
@@ -66,10 +74,11 @@ export function entriesAt(book: BalanceBookRecord, height: number): Entries {
  * the kept changes) every entry is marked stale, so the next block rereads it, its threshold side kept.
  */
 export function rolledBack(book: BalanceBookRecord, height: number): BalanceBookRecord {
-  if (height >= book.base.height) return { base: book.base, deltas: book.deltas.filter((d) => d.height <= height) };
+  const unread = book.unread ? { unread: book.unread } : {};
+  if (height >= book.base.height) return { base: book.base, deltas: book.deltas.filter((d) => d.height <= height), ...unread };
   const entries: Entries = {};
   for (const [key, entry] of Object.entries(entriesAt(book, book.base.height))) entries[key] = { ...entry, stale: true };
-  return { base: { height, entries }, deltas: [] };
+  return { base: { height, entries }, deltas: [], ...unread };
 }
 
 /** The changes older than `keepFrom` folded into the base, so the record stays small. */
@@ -78,11 +87,16 @@ export function pruned(book: BalanceBookRecord, keepFrom: number): BalanceBookRe
   if (old.length === 0) return book;
   const entries = { ...book.base.entries };
   for (const delta of old) Object.assign(entries, delta.entries);
-  return { base: { height: old.at(-1)!.height, entries }, deltas: book.deltas.filter((d) => d.height >= keepFrom) };
+  return { ...book, base: { height: old.at(-1)!.height, entries }, deltas: book.deltas.filter((d) => d.height >= keepFrom) };
 }
 
 /** Only the entries of rules still configured (by key); a removed rule's balance is forgotten. */
 export function keepOnly(book: BalanceBookRecord, keys: ReadonlySet<string>): BalanceBookRecord {
-  const filter = (entries: Entries) => Object.fromEntries(Object.entries(entries).filter(([key]) => keys.has(key)));
-  return { base: { height: book.base.height, entries: filter(book.base.entries) }, deltas: book.deltas.map((d) => ({ ...d, entries: filter(d.entries) })) };
+  const filter = <T>(entries: Record<string, T>) => Object.fromEntries(Object.entries(entries).filter(([key]) => keys.has(key)));
+  const unread = book.unread ? filter(book.unread) : {};
+  return {
+    base: { height: book.base.height, entries: filter(book.base.entries) },
+    deltas: book.deltas.map((d) => ({ ...d, entries: filter(d.entries) })),
+    ...(Object.keys(unread).length > 0 ? { unread } : {}),
+  };
 }

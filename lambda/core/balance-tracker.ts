@@ -92,14 +92,27 @@ export class BalanceTracker {
   }
 
   /**
-   * The rules whose balance must be read at block `at` (the block before the one about to be applied): one
-   * with no balance yet (a first check), gone stale, changed in the config, or due a reconciliation.
+   * The rules whose balance must be read at block `at` (the block before the one about to be applied), in the
+   * order a run's share of reads takes them: those not tracking (no balance yet, gone stale, changed in the
+   * config) in config order, then those due a reconciliation, the most overdue first.
    */
   due(at: number): CompiledBalanceRule[] {
-    return this.rules.filter((rule) => {
-      const entry = this.current[rule.key];
-      return !entry || entry.stale || entry.fingerprint !== rule.fingerprint || at - entry.readAt >= RECONCILE_BLOCKS;
-    });
+    const waiting = this.rules.filter((rule) => !this.tracking(rule));
+    const reconciling = this.rules
+      .filter((rule) => this.tracking(rule) && at - this.current[rule.key]!.readAt >= RECONCILE_BLOCKS)
+      .sort((a, b) => this.current[a.key]!.readAt - this.current[b.key]!.readAt);
+    // The rules that alert nothing until read come first; a reconciliation that waits loses nothing.
+    return [...waiting, ...reconciling];
+  }
+
+  /**
+   * Whether the blocks move the rule's balance: it has been read (a first check) and not gone stale or changed
+   * since. A rule waiting for its read (its run's share of reads was spent, or the read failed) is left out of
+   * the blocks until then: it alerts nothing, and its read starts it at the block it is made at.
+   */
+  tracking(rule: CompiledBalanceRule): boolean {
+    const entry = this.current[rule.key];
+    return entry !== undefined && !entry.stale && entry.fingerprint === rule.fingerprint;
   }
 
   /**
@@ -119,9 +132,21 @@ export class BalanceTracker {
     };
     const differed = known && !old.stale && (old.balance !== entry.balance || old.locked !== entry.locked);
     this.set(rule, entry);
+    if (this.book.unread?.[rule.key]) {
+      const { [rule.key]: _read, ...still } = this.book.unread;
+      this.book.unread = Object.keys(still).length > 0 ? still : undefined;
+    }
     const crossing = this.evaluate(rule, known ? spendable(rule, old) : null, null, `read:${at}`, { txIndex: -1, eventIndex: -1 });
     if (crossing) this.readCrossings.push(crossing);
     return differed ? old : null;
+  }
+
+  /** Counts a failed read of the rule in this run (one a run) and returns the runs in a row it has failed. */
+  readFailed(rule: CompiledBalanceRule, cause: string): number {
+    const failures = (this.book.unread?.[rule.key]?.failures ?? 0) + 1;
+    this.book.unread = { ...this.book.unread, [rule.key]: { failures, cause } };
+    this.dirty = true;
+    return failures;
   }
 
   /** The crossings of `block`: the reads' first, then each transaction's in chain order. */
@@ -134,7 +159,7 @@ export class BalanceTracker {
       const move = (address: string | null, asset: string, delta: bigint) => {
         if (address === null || delta === 0n) return;
         for (const rule of this.byAddress.get(address) ?? []) {
-          if (rule.asset !== asset) continue;
+          if (rule.asset !== asset || !this.tracking(rule)) continue;
           const entry = this.current[rule.key]!;
           if (!before.has(rule.key)) before.set(rule.key, spendable(rule, entry));
           this.set(rule, { ...entry, balance: String(BigInt(entry.balance) + delta) });
@@ -178,7 +203,7 @@ export class BalanceTracker {
     }
     for (const lock of txEvents?.locks ?? []) {
       for (const rule of this.byAddress.get(lock.address) ?? []) {
-        if (rule.asset !== 'stx') continue;
+        if (rule.asset !== 'stx' || !this.tracking(rule)) continue;
         const entry = this.current[rule.key]!;
         if (!before.has(rule.key)) before.set(rule.key, spendable(rule, entry));
         this.set(rule, { ...entry, locked: lock.amount, unlockBurnHeight: lock.unlockBurnHeight });
@@ -192,7 +217,7 @@ export class BalanceTracker {
     if (burnHeight === undefined) return;
     for (const rule of this.rules) {
       const entry = this.current[rule.key];
-      if (!entry || entry.unlockBurnHeight === null || burnHeight < entry.unlockBurnHeight) continue;
+      if (!entry || !this.tracking(rule) || entry.unlockBurnHeight === null || burnHeight < entry.unlockBurnHeight) continue;
       const previous = spendable(rule, entry);
       this.set(rule, { ...entry, locked: '0', unlockBurnHeight: null });
       const crossing = this.evaluate(rule, previous, null, `unlock:${block.header.height}`, { txIndex: -1, eventIndex: -1 });

@@ -8,7 +8,7 @@ import { deepReorgKind } from './alert-kinds/deep-reorg';
 import { cooldownSummaryOf } from './alert-kinds/cooldown-summary';
 import type { WatchRules } from './alert-kinds/rule-lists';
 import { blockAlerts } from './block-alerts';
-import { readDueBalances } from './balance-reads';
+import { BalanceReads } from './balance-reads';
 import { clearBlockStall, recordBlockFailure } from './block-stalls';
 import { ChainFollower } from './chain-follower';
 import { ChainUnlinkedError } from './chain-unlinked';
@@ -62,6 +62,8 @@ export class BlockScanner {
   private readonly delivery: DeliveryStage;
   /** Rules' cooldowns and mutes (rule-quiet.ts), by rule name. */
   private readonly policies: RulePolicies;
+  /** The balance reads before each block, within the run's share of the request budget. */
+  private readonly balanceReads: BalanceReads;
 
   constructor(
     private readonly deps: CycleDeps,
@@ -73,6 +75,7 @@ export class BlockScanner {
     this.keeper = stages.keeper;
     this.delivery = stages.delivery;
     this.policies = rulePolicies(plan.rules);
+    this.balanceReads = new BalanceReads(plan.rules.balances.tracker, deps, budget.balanceReads);
   }
 
   async run(): Promise<ScanResult> {
@@ -136,7 +139,8 @@ export class BlockScanner {
   private async apply(block: Block, events: ReadonlyMap<string, TxEvents>): Promise<void> {
     const { state, telemetry } = this.deps;
     const { network, rules } = this.plan;
-    await readDueBalances(rules.balances.tracker, block, this.deps);
+    // A read that fails or does not fit the run's share leaves its rule waiting, never the block (balance-reads.ts).
+    await this.balanceReads.before(block);
     const head = this.keeper.head();
     const found = blockAlerts(block, events, rules, network);
     // A mined transaction first seen in the mempool: its alert names the pending one (mempool stage).

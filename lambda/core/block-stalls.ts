@@ -3,6 +3,7 @@
 // for a blip as for a block that will never pass. So the failures at a height are counted in state, and the
 // operator gets the block and its cause after a few runs in a row, then again each time the count doubles.
 import type { BlockStall, OperatorChannel, StateStore, Telemetry } from './ports';
+import { ApiBackoffError } from './api-backoff';
 
 /** Runs in a row failing at one block before the operator hears of it (a blip or a redeploy passes sooner). */
 export const STUCK_AFTER_RUNS = 3;
@@ -53,10 +54,22 @@ export async function recordBlockFailure(deps: BlockStallDeps, height: number, e
     message:
       `The last ${stall.failures} runs failed at block ${height} (the first ${minutes} minutes ago); the cursor ` +
       `stays below it and nothing after it is alerted until it passes.\n\nLatest cause: ${cause}\n\n` +
-      'If the cause is the API, the watcher recovers by itself once the API answers well; otherwise fix what ' +
-      'the cause names. This notice repeats each time the count doubles.',
+      `${adviceFor(error)} This notice repeats each time the count doubles.`,
   });
   return stall;
+}
+
+/** What to do: an API that answers badly passes by itself; a spent request budget passes only once it has room. */
+function adviceFor(error: unknown): string {
+  if (error instanceof ApiBackoffError) {
+    return (
+      'Every one of these runs spent the request budget (the requests a minute the API allows, shared with anything ' +
+      'else using the same API key) before this block was done. This does not pass by itself while the load stays ' +
+      'the same: give the watcher an API key, take other traffic off the key, or lower what a run reads (see ' +
+      '`npm start -- --check` for what the budget carries).'
+    );
+  }
+  return 'If the cause is the API, the watcher recovers by itself once the API answers well; otherwise fix what the cause names.';
 }
 
 /** A run got past the failing block: drop the record (one read a run that scanned blocks, a delete if there was one). */

@@ -9,6 +9,7 @@ import type { DeliveryStage } from './delivery-stage';
 import type { ChainApi, StateStore, StoredContractStatus } from './ports';
 import { defaultRuleName, ruleMeta, type RuleMeta } from './rule-meta';
 import { isoTime } from './rule-quiet';
+import { settleAll } from './settle';
 
 export function statusChanged(previous: StoredContractStatus | undefined, current: ContractStatus): boolean {
   if (!previous) return true;
@@ -31,7 +32,7 @@ export async function watchContractStatuses(
   at: { blockTime: number | null; nowMs: number } = { blockTime: null, nowMs: 0 },
 ): Promise<StatusWatchResult> {
   if (contractIds.length === 0) return { checked: 0, alerts: [] };
-  const [current, stored] = await Promise.all([
+  const [current, stored] = await settleAll([
     chain.getContractStatuses(contractIds),
     state.readContractStatuses(contractIds),
   ]);

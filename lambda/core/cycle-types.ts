@@ -4,6 +4,7 @@ import type { BlockRef } from './domain';
 import type { WatchConfig } from './watch-config/watch-config-schema';
 import type { ChainApi, Clock, OperatorChannel, Publisher, StateStore, Telemetry } from './ports';
 import type { StatusSweep } from './contract-status-sweep';
+import type { BalanceReadAllowance } from './balance-reads';
 
 /** Keys (route and UTC day, `apiDeprecationKey`) of the API deprecation notices this process has seen sent. */
 export type DeprecationsNoticed = Set<string>;
@@ -33,6 +34,11 @@ export interface CycleBudget {
   alertStaleAfterMs: number;
   /** Spreads the contract-status checks of a long watch list over cycles; absent, every cycle checks all. */
   statusSweep?: StatusSweep;
+  /**
+   * The balance reads left to this run, its share of the request budget (lambda/hiro/balance-share.ts); the
+   * cycles of one invocation share the one object. Absent, every due balance is read.
+   */
+  balanceReads?: BalanceReadAllowance;
   /**
    * Deprecated API routes whose day's notice this process has seen sent (lambda/core/api-deprecations.ts): kept
    * by the caller across its runs, so that a warm container or the local runner warns once a day, not every run.

@@ -15,6 +15,7 @@ import { CursorKeeper } from './cursor-keeper';
 import { reportApiDeprecations } from './api-deprecations';
 import type { ChainTip } from './domain';
 import { MempoolWatch } from './mempool/mempool-watch';
+import { settleAll } from './settle';
 
 /**
  * A run starting further than this behind the tip is a catch-up (a first run from an old startHeight, or
@@ -46,16 +47,13 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
   }
   try {
     // The tip is asked for while the statuses are checked: independent requests, so one round trip for
-    // both. Status alerts still go out before any block's; a failed tip is seen where it is awaited.
-    const tipRequest = deps.chain.getTip();
-    tipRequest.catch(() => {});
-    const run = await startRun(deps, config, budget, lease);
-    const statuses = await checkContractStatuses(run);
+    // both. Status alerts still go out before any block's. Both settle before either's failure ends the run.
+    const started = startRun(deps, config, budget, lease).then(async (run) => ({ run, statuses: await checkContractStatuses(run) }));
+    const [{ run, statuses }, tip] = await settleAll([started, deps.chain.getTip()]);
     summary.contractsChecked = statuses.checked;
     // Polling cycles inside one invocation skip the status check (contracts: []); only a real check reports.
     if (config.contracts.length > 0) deps.telemetry.metric('ContractsWatched', config.contracts.length);
 
-    const tip = await tipRequest;
     if (!tip) {
       deps.telemetry.log('warn', 'the API has no chain tip yet (still syncing); no block scanned');
       await run.mempool?.finish(run.delivery, budget.runId);

@@ -45,6 +45,7 @@ export type OperatorNoticeKind =
   | 'deep-reorg'
   | 'rate-limited'
   | 'balance-mismatch'
+  | 'balance-unread'
   | 'watch-config-rejected'
   | 'loop-restarts';
 

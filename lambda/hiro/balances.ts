@@ -7,7 +7,12 @@ import { principalBalancesSchema } from './schemas';
 
 export const BALANCES_ROUTE = 'GET /extended/v1/address/{principal}/balances';
 
+/** What everyone holds before block 1: nothing. */
+const NOTHING_HELD: PrincipalBalances = { stxTotal: 0n, stxLocked: 0n, unlockBurnHeight: null, fts: new Map() };
+
 export async function readBalances(http: HiroHttp, principal: string, atHeight: number): Promise<PrincipalBalances> {
+  // A rule starting at block 1 reads before it: the API answers `until_block=0` with a 400, and the answer is known.
+  if (atHeight === 0) return { ...NOTHING_HELD, fts: new Map() };
   const body = await http.getBody(
     {
       route: BALANCES_ROUTE,

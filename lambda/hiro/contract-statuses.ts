@@ -2,6 +2,7 @@
 import type { ContractStatus } from '../core/domain';
 import type { HiroHttp } from './http';
 import { contractStatusesSchema } from './schemas';
+import { settleAll } from '../core/settle';
 
 /** Ids per status call: the API has no maximum, but URLs past ~16 KiB get 431. */
 export const CONTRACT_STATUS_BATCH = 100;
@@ -12,7 +13,8 @@ export async function readContractStatuses(http: HiroHttp, contractIds: readonly
   const ids = [...new Set(contractIds)];
   const batches: string[][] = [];
   for (let i = 0; i < ids.length; i += CONTRACT_STATUS_BATCH) batches.push(ids.slice(i, i + CONTRACT_STATUS_BATCH));
-  const answers = await Promise.all(
+  // Settled together: a failed batch fails the call once every batch has answered, none left in flight.
+  const answers = await settleAll(
     batches.map((batch) =>
       http.getBody(
         {

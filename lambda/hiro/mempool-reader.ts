@@ -11,6 +11,7 @@ import { TX_MULTIPLE_ROUTE, type EventReaderContext } from './event-reader';
 import { HiroBadRequestError } from './errors';
 import type { HiroRequest } from './request';
 import { v1TxStatusesSchema, v3MempoolPageSchema, v3MempoolSummarySchema, v3TxStatusSchema, type RawMempoolSummary } from './schemas-mempool';
+import { settleAll } from '../core/settle';
 
 export const V3_MEMPOOL_ROUTE = 'GET /extended/v3/mempool/transactions';
 /** The list's largest page (the API's transaction limit). */
@@ -69,7 +70,7 @@ export function createMempoolReader(context: EventReaderContext): MempoolApi {
         http.deprecations,
         TX_MULTIPLE_ROUTE,
         () => statusesV1(context, txIds),
-        async () => new Map(await Promise.all(txIds.map(async (txId) => [txId, await statusV3(context, txId)] as const))),
+        async () => new Map(await settleAll(txIds.map(async (txId) => [txId, await statusV3(context, txId)] as const))),
         context.log,
       ),
 
@@ -78,7 +79,7 @@ export function createMempoolReader(context: EventReaderContext): MempoolApi {
         http.deprecations,
         TX_MULTIPLE_ROUTE,
         async () => new Map([...(await multiple(context, txIds, true))].map(([txId, entry]) => [txId, entry?.contract_call?.function_args?.map((a) => a.repr) ?? null])),
-        async () => new Map(await Promise.all(txIds.map(async (txId) => [txId, await callArgsV3(context, txId)] as const))),
+        async () => new Map(await settleAll(txIds.map(async (txId) => [txId, await callArgsV3(context, txId)] as const))),
         context.log,
       ),
   };

@@ -7,9 +7,10 @@ import { withDigests, type SmsBudget } from '../core/sms-budget';
 import { LEASE_TTL_MS } from './local-deps';
 import type { CycleDeps, CycleSummary } from '../core/cycle-types';
 import type { StatusSweep } from '../core/contract-status-sweep';
+import type { BalanceReadAllowance } from '../core/balance-reads';
 import type { Telemetry } from '../core/ports';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
-import { contractStatusSweep, HiroNetworkError } from '../hiro';
+import { balanceReadAllowance, contractStatusSweep, HiroNetworkError } from '../hiro';
 import type { ApiSettings } from '../runtime/api-env';
 import type { CliOptions } from './args';
 import { unreachableMessage } from './api-check';
@@ -43,7 +44,9 @@ export async function runLoop(deps: CycleDeps & { smsBudget?: SmsBudget }, confi
   for (;;) {
     let pauseMs = options.intervalSeconds * 1000;
     try {
-      const summary = await oneCycle(deps, config, () => stopRequested, statusSweep);
+      // A runner that keeps going reads its share of balances a cycle; `--once` reads every one due.
+      const balanceReads = options.once ? undefined : balanceReadAllowance(api.requestsPerMinute, options.intervalSeconds * 1000);
+      const summary = await oneCycle(deps, config, () => stopRequested, { statusSweep, balanceReads });
       worked = true;
       outage.succeeded();
       const line = cycleLine(summary);
@@ -79,8 +82,9 @@ async function oneCycle(
   deps: CycleDeps & { smsBudget?: SmsBudget },
   config: WatchConfig,
   shouldStop: () => boolean,
-  statusSweep: StatusSweep | undefined,
+  shares: { statusSweep: StatusSweep | undefined; balanceReads: BalanceReadAllowance | undefined },
 ): Promise<CycleSummary> {
+  const { statusSweep, balanceReads } = shares;
   startProgress();
   try {
     const owed = (await deps.smsBudget?.start()) ?? [];
@@ -91,6 +95,7 @@ async function oneCycle(
       alertStaleAfterMs: LEASE_TTL_MS,
       shouldStop,
       ...(statusSweep ? { statusSweep } : {}),
+      ...(balanceReads ? { balanceReads } : {}),
       onBlockDone: showProgress,
     });
     return withDigests(summary, [...owed, ...((await deps.smsBudget?.flush()) ?? [])], deps.telemetry);

@@ -69,4 +69,14 @@ describe('an API asking to wait past the run', () => {
     expect(h.operator.notices[0]!.subject).toContain('block 104');
     expect(h.operator.notices[0]!.message).toContain('the API asked to wait 600 s');
   });
+
+  it('tells the operator that a block stuck on the request budget does not pass by itself, and what frees the budget', async () => {
+    const { h } = backoffAt104();
+    for (let run = 0; run <= STUCK_AFTER_RUNS; run++) await h.run();
+
+    const { message } = h.operator.notices[0]!;
+    expect(message).not.toContain('recovers by itself');
+    expect(message).toContain('request budget');
+    expect(message).toContain('API key');
+  });
 });

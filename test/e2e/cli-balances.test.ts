@@ -1,7 +1,7 @@
 // Balance thresholds end to end: the real CLI against the fake Hiro API, a relayer drained by fees alone,
 // refilled and drained again; a vault's token balance crossing `above`; a wallet already below at the first
 // check; a reorg undoing a crossing; the same blocks tried again with --replay. The API's balance is read once
-// per address to start, never per block.
+// per address to start, never per block; a rule whose first block is 1 starts from nothing held, with no request.
 import { describe, expect, it } from 'vitest';
 import { coinbase, contractCall, fakeAddress, fakeContractId, ftTransferEvent, ROUTES, transfer } from '../support/fake-hiro';
 import { cliSuite } from '../support/cli-suite';
@@ -26,7 +26,8 @@ describe('the CLI alerts balances crossing their thresholds', () => {
     name: 'balances',
     config: {
       network: 'mainnet',
-      startHeight: 1,
+      // Nothing is held before block 1: the watch starts at block 2, its first checks read at block 1.
+      startHeight: 2,
       balances: [
         { name: 'relayer gas', address: relayer, asset: 'stx', below: '50000000', severity: 'critical' },
         { name: 'vault cap', address: vault, asset: sbtc, above: '2500', decimals: 8, symbol: 'sBTC' },
@@ -45,7 +46,7 @@ describe('the CLI alerts balances crossing their thresholds', () => {
 
   it('alerts a first check already below, and fees alone draining the relayer, in the block and transaction that crossed', async () => {
     const b1 = chain.mine([coinbase()]);
-    chain.mine([relay(4_000), relay(4_000)]); // 50,002,000: still above
+    const b2 = chain.mine([relay(4_000), relay(4_000)]); // 50,002,000: still above
     const b3 = chain.mine([transfer({ to: treasury, amount: 5, from: user }), relay(4_000)]); // 49,998,000: crossed at tx 1
     const run = await suite.run(suite.args());
     expect(run.code, run.stderr).toBe(0);
@@ -53,7 +54,7 @@ describe('the CLI alerts balances crossing their thresholds', () => {
     seen.push(...alerts);
     expect(pick(alerts)).toEqual([
       {
-        key: `balance_threshold:dry wallet|${dry}|stx|1000|:below:read:0`,
+        key: `balance_threshold:dry wallet|${dry}|stx|1000|:below:read:${b1.height}`,
         type: 'balance_threshold',
         rule: 'dry wallet',
         crossed: 'below',
@@ -61,7 +62,7 @@ describe('the CLI alerts balances crossing their thresholds', () => {
         previous_balance: null,
         threshold: '1000',
         tx_id: null,
-        block_height: b1.height,
+        block_height: b2.height,
       },
       {
         key: `balance_threshold:relayer gas|${relayer}|stx|50000000|:below:${b3.txs[1]!.txId}`,
@@ -121,7 +122,7 @@ describe('the CLI alerts balances crossing their thresholds', () => {
   }, 30_000);
 
   it('gives the same alerts with --replay over the same blocks', async () => {
-    const replay = await suite.run(['--replay', `1..${chain.height}`, '--json', '--config', suite.configPath]);
+    const replay = await suite.run(['--replay', `2..${chain.height}`, '--json', '--config', suite.configPath]);
     expect(replay.code, replay.stderr).toBe(0);
     expect(pick(jsonLines(replay.stdout))).toEqual(pick(seen));
   }, 30_000);
@@ -130,13 +131,14 @@ describe('the CLI alerts balances crossing their thresholds', () => {
 describe('a reorg that undoes a balance crossing', () => {
   const suite = cliSuite({
     name: 'balances-reorg',
-    config: { network: 'mainnet', startHeight: 1, balances: [{ name: 'relayer gas', address: relayer, asset: 'stx', below: '50000000' }] },
+    config: { network: 'mainnet', startHeight: 2, balances: [{ name: 'relayer gas', address: relayer, asset: 'stx', below: '50000000' }] },
     setup: ({ chain }) => chain.setGenesisBalance(relayer, 'stx', 50_005_000),
     setupTimeoutMs: 20_000,
   });
   const { fake, chain } = suite;
 
   it('retracts the crossing, restores the balance, and alerts the next real crossing once', async () => {
+    chain.mine([coinbase()]); // history: the watch starts at block 2
     chain.mine([coinbase()]);
     const lost = chain.mine([relay(10_000)]); // 49,995,000: crossed
     const key = `balance_threshold:relayer gas|${relayer}|stx|50000000|:below:${lost.txs[0]!.txId}`;
@@ -161,4 +163,23 @@ describe('a reorg that undoes a balance crossing', () => {
     expect(jsonLines(run3.stdout)).toEqual([expect.objectContaining({ crossed: 'below', balance: '49999000', previous_balance: '50001000', tx_id: crossing.txs[0]!.txId })]);
     expect(fake.count(ROUTES.balances)).toBe(1);
   }, 60_000);
+});
+
+describe('a balance rule whose first block is 1', () => {
+  const suite = cliSuite({
+    name: 'balances-block-1',
+    config: { network: 'mainnet', startHeight: 1, balances: [{ name: 'treasury cap', address: treasury, asset: 'stx', above: 1_000 }] },
+    setupTimeoutMs: 20_000,
+  });
+  const { fake, chain } = suite;
+
+  it('starts from nothing held before block 1, without a request, and alerts the block-1 transfer that crossed', async () => {
+    const b1 = chain.mine([transfer({ to: treasury, amount: 5_000, from: user })]);
+    const run = await suite.run(suite.args());
+    expect(run.code, run.stderr).toBe(0);
+    expect(pick(jsonLines(run.stdout))).toEqual([
+      expect.objectContaining({ rule: 'treasury cap', crossed: 'above', balance: '5000', previous_balance: '0', tx_id: b1.txs[0]!.txId, block_height: 1 }),
+    ]);
+    expect(fake.count(ROUTES.balances)).toBe(0);
+  }, 30_000);
 });

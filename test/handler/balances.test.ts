@@ -6,7 +6,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
 import type { CycleSummary } from '../../lambda/core/cycle-types';
-import { contractCall, createFakeHiro, fakeAddress, fakeContractId, ROUTES } from '../support/fake-hiro';
+import { coinbase, contractCall, createFakeHiro, fakeAddress, fakeContractId, ROUTES } from '../support/fake-hiro';
 import { alertOf, lambdaOnDynalite } from '../support/handler-environment';
 import { lambdaContext } from '../support/lambda-invocation';
 
@@ -23,11 +23,13 @@ describe('a balance rule in the Lambda, state in DynamoDB', () => {
     sns,
     tableName: 'stacks-watch-balances',
     beforeColdStart: () => fake.chain.setGenesisBalance(relayer, 'stx', 50_006_000),
-    watchConfig: { network: 'mainnet', startHeight: 1, balances: [{ name: 'relayer gas', address: relayer, asset: 'stx', below: '50000000', severity: 'critical' }] },
+    // Nothing is held before block 1: the watch starts at block 2, its first check read at block 1.
+    watchConfig: { network: 'mainnet', startHeight: 2, balances: [{ name: 'relayer gas', address: relayer, asset: 'stx', below: '50000000', severity: 'critical' }] },
   });
   const { handler } = lambda;
 
   it('keeps the balance in its table item across invocations and publishes the crossing once', async () => {
+    fake.chain.mine([coinbase()]);
     fake.chain.mine([relay(3_000)]); // 50,003,000
     await handler({}, lambdaContext('run-1'));
     expect(lambda.published).toEqual([]);

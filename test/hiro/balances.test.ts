@@ -22,6 +22,16 @@ describe('getBalances', () => {
     expect(request?.query.get('until_block')).toBe(String(first.height));
   });
 
+  it('answers nothing held before block 1 without asking the API, which refuses until_block=0', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine([]);
+
+    const balances = await h.client().getBalances!(relayer, 0);
+
+    expect(balances).toEqual({ stxTotal: 0n, stxLocked: 0n, unlockBurnHeight: null, fts: new Map() });
+    expect(h.fake.count(ROUTES.balances)).toBe(0);
+  });
+
   it('refuses a body whose balance is not a whole number of micro-STX, naming the field', async () => {
     const h = await startHarness();
     h.fake.chain.mine([]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deploy, fakeContractId, ROUTES } from '../support/fake-hiro';
-import { startHarness } from './harness';
+import { rejectionOf, startHarness } from './harness';
 
 describe('getContractStatuses', () => {
   it('sends one contract_id key per id, never a comma-separated list', async () => {
@@ -62,6 +62,17 @@ describe('getContractStatuses', () => {
     const status = (await h.client().getContractStatuses([id])).get(id);
 
     expect(status?.found).toBe(false);
+  });
+
+  it('fails a long list only once every batch has answered, none left in flight', async () => {
+    const h = await startHarness();
+    const ids = Array.from({ length: 250 }, (_, i) => fakeContractId(`batch-${i}`));
+    h.fake.faults.once({ status: 400 }, ROUTES.contractStatus);
+    h.fake.faults.times(2, { delayMs: 300 }, ROUTES.contractStatus);
+
+    await rejectionOf(h.client().getContractStatuses(ids));
+
+    expect(h.events.filter((e) => e.endpoint === 'GET /extended/v2/smart-contracts/status').map((e) => e.status).sort()).toEqual([200, 200, 400]);
   });
 
   it('sends nothing for an empty list', async () => {

@@ -59,6 +59,20 @@ describe('the mempool reader', () => {
     expect(h.fake.count(ROUTES.v3Transaction)).toBe(3);
   });
 
+  it('fails the v3 reads of several transactions only once each has answered, none left in flight', async () => {
+    const h = await startHarness();
+    h.fake.retire(ROUTES.txMultiple);
+    const txs = [1, 2, 3].map((amount) => h.fake.chain.submit(transfer({ to: alice, amount })));
+    const mempool = h.client().mempool!;
+    await mempool.readPendingStatuses([]); // the retired route found out once, before the faults
+    h.fake.faults.once({ status: 400 }, ROUTES.v3Transaction);
+    h.fake.faults.times(2, { delayMs: 300 }, ROUTES.v3Transaction);
+
+    await rejectionOf(mempool.readPendingStatuses(txs.map((tx) => tx.txId)));
+
+    expect(h.events.filter((e) => e.endpoint === ROUTES.v3Transaction).map((e) => e.status).sort()).toEqual([200, 200, 400]);
+  });
+
   it('reads the list without the type filter, from then on, when the API refuses it', async () => {
     const h = await startHarness();
     h.fake.faults.use((r) => (r.route === ROUTES.v3Mempool && r.query.has('type') ? { status: 400 } : undefined));

@@ -10,7 +10,7 @@ import { silentTelemetry } from '../../lambda/core/ports';
 import { createHiroClient } from '../../lambda/hiro';
 import { RecordingOperator } from '../core/harness';
 import { CrashSwitch, crashingState, InjectedCrash } from '../support/crash-points';
-import { contractCall, createFakeHiro, fakeAddress, fakeContractId, ROUTES } from '../support/fake-hiro';
+import { coinbase, contractCall, createFakeHiro, fakeAddress, fakeContractId, ROUTES } from '../support/fake-hiro';
 import { RecordingPublisher } from '../support/recording-publisher';
 
 const relayer = fakeAddress('relayer');
@@ -22,7 +22,9 @@ describe('a crash between the balance write and the cursor write', () => {
     const server = await fake.start();
     try {
       fake.chain.setGenesisBalance(relayer, 'stx', 50_004_000);
-      const parsed = parseWatchConfig({ network: 'mainnet', startHeight: 1, balances: [{ name: 'relayer gas', address: relayer, asset: 'stx', below: '50000000' }] });
+      // Block 1 is history: nothing is held before it, so the watch starts at block 2 (read at 1).
+      fake.chain.mine([coinbase()]);
+      const parsed = parseWatchConfig({ network: 'mainnet', startHeight: 2, balances: [{ name: 'relayer gas', address: relayer, asset: 'stx', below: '50000000' }] });
       if (!parsed.ok) throw new Error('bad config');
       const config: WatchConfig = parsed.config;
       const state = new DocumentStateStore(emptyDocument('mainnet'));
@@ -49,11 +51,11 @@ describe('a crash between the balance write and the cursor write', () => {
       const crash = new CrashSwitch('before moving the cursor', 1);
       await expect(run(crash)).rejects.toBeInstanceOf(InjectedCrash);
       // The book went out with the new blocks' changes; the cursor did not.
-      expect((await state.readBalanceBook())!.deltas.at(-1)!.height).toBe(3);
-      expect((await state.readCursor())!.height).toBe(1);
+      expect((await state.readBalanceBook())!.deltas.at(-1)!.height).toBe(4);
+      expect((await state.readCursor())!.height).toBe(2);
 
       const after = await run(null);
-      expect(after.cursor?.height).toBe(3);
+      expect(after.cursor?.height).toBe(4);
       const keys = publisher.sent.map((a) => a.alert.key);
       expect(keys).toEqual([`balance_threshold:relayer gas|${relayer}|stx|50000000|:below:${crossing.txs[1]!.txId}`]);
       const book = (await state.readBalanceBook())!;

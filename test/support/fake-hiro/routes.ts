@@ -251,6 +251,7 @@ function blockNotFound(): FakeAnswer {
 function balances(chain: FakeChain, principal: string, query: URLSearchParams): FakeAnswer {
   const until = query.get('until_block');
   const height = until === null ? chain.height : Number(until);
-  if (!Number.isSafeInteger(height) || height < 0) return json(400, errorBody(400, 'Bad Request', 'until_block must be a block height'));
+  // The API refuses 0 as it refuses any height that is not a block (the first block is 1).
+  if (!Number.isSafeInteger(height) || height < 1) return json(400, errorBody(400, 'Bad Request', 'until_block must be a block height'));
   return json(200, renderBalances(balancesAt(chain, principal, height)));
 }
