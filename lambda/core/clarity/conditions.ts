@@ -67,11 +67,12 @@ function operandProblem(operator: Operator, operand: unknown): string | null {
       return (typeof operand === 'number' && Number.isSafeInteger(operand)) || (typeof operand === 'string' && INTEGER_TEXT.test(operand))
         ? null
         : `"${operator}" compares integers: it needs a whole number, or one in quotes for big values like "1000000000000"`;
-    case 'contains':
     case 'startsWith':
-      // A quoted number finds that number in a list as well as in text, so quotes lose nothing.
-      if (typeof operand === 'number') return `"${operator}" compares text: write the number in quotes, {"${operator}": "${operand}"}`;
-      if (operator === 'startsWith') return typeof operand === 'string' ? null : '"startsWith" needs a string';
+      if (typeof operand === 'number') return `"startsWith" compares text: write the number in quotes, {"startsWith": "${operand}"}`;
+      return typeof operand === 'string' ? null : '"startsWith" needs a string';
+    case 'contains':
+      // A list is searched in its own items' type: a bare number finds an int or uint item of that value.
+      if (isUnsafeInteger(operand)) return `"contains" ${TOO_BIG_FOR_A_JSON_NUMBER}`;
       return isScalar(operand) && operand !== null ? null : `"contains" needs a string (or, to find a list item, ${SCALAR})`;
     case 'exists':
       return typeof operand === 'boolean' ? null : '"exists" needs true or false';
