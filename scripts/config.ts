@@ -11,6 +11,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { changeProblems } from '../lambda/config/live-watch-config';
 import { formatConfigProblems, parseWatchConfigText, type WatchConfig } from '../lambda/config/watch-config';
 import { ruleLists } from '../lambda/core/alert-kinds/rule-lists';
+import { bareAmountWarnings } from '../lambda/core/watch-config/amount-warnings';
 import type { Network } from '../lambda/core/domain';
 import { describeConfigDiff } from './config/diff-words';
 import { ConfigCommandError, findLiveLocation, LiveStore, stackNameFrom } from './config/live-store';
@@ -102,6 +103,7 @@ class Command {
     const file = await this.readValid(arg);
     if (typeof file === 'number') return file;
     this.deps.out(`${file.path}: valid (${summary(file.config)})`);
+    for (const warning of bareAmountWarnings(file.config)) this.deps.out(warning);
     return 0;
   }
 

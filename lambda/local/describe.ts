@@ -7,6 +7,7 @@ import type { WatchConfig } from '../core/watch-config/watch-config-schema';
 import { compileWatchRules, ruleLists } from '../core/alert-kinds/rule-lists';
 import { rulePolicies } from '../core/rule-quiet';
 import { describeQuiet, pastMuteWarnings } from './describe-quiet';
+import { bareAmountWarnings } from '../core/watch-config/amount-warnings';
 import type { AnyRuleList } from '../core/alert-kinds/rule-list';
 import { plural } from '../core/alert-kinds/rule-words';
 import { FIRST_SIGHTS_ALONE_MAX, sweepCycles } from '../core/contract-status-sweep';
@@ -41,6 +42,7 @@ export function describeWatch(
     if (words !== null) lines.push(words);
   }
   lines.push(...pastMuteWarnings(rulePolicies(compileWatchRules(config, lists)), nowMs));
+  lines.push(...bareAmountWarnings(config));
   const sweep = sweepWords(config.contracts.length, api);
   if (sweep !== null) lines.push(sweep);
   const start = config.startHeight === 'latest' ? 'at the current tip' : `at block ${config.startHeight}`;

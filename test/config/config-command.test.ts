@@ -77,6 +77,12 @@ describe('npm run config', () => {
     expect(out).toEqual([`${join(dir, 'watch.json')}: valid (mainnet; 1 addresses)`]);
   });
 
+  it('warns, while validating, of an STX amount under 1 STX written without a unit', async () => {
+    write('low.json', { network: 'mainnet', balances: [{ address: alice, asset: 'stx', below: '10000' }] });
+    expect(await run('validate', 'low.json')).toBe(0);
+    expect(out).toEqual([`${join(dir, 'low.json')}: valid (mainnet; 1 balances)`, expect.stringMatching(/^warning: \$\.balances\[0\]\.below is 10000 without a unit.*did you mean "10,000 STX"\?/)]);
+  });
+
   it('pushes a valid file as a new version and prints it, and refuses an invalid one before it is stored', async () => {
     expect(await run('push')).toBe(0);
     const first = s3.versions(BUCKET, 'watch.json')[0]!;

@@ -6,6 +6,7 @@ import { comment, list, noDuplicates, principal, recipientSchema, sameJson, whol
 import { keysOf, pickRuleMeta, type RuleMetaParts } from '../watch-config/rule-meta-schema';
 import { assetIdProblem } from '../watch-config/stacks-principals';
 import { amountOutput, amountSchema, checkAmounts, readAmounts } from '../watch-config/amount-fields';
+import { asWritten } from '../watch-config/amounts';
 import type { Network } from '../domain';
 import { defaultRuleName, ruleMeta } from '../rule-meta';
 import { BalanceTracker, type CompiledBalanceRule } from '../balance-tracker';
@@ -109,7 +110,8 @@ export function amountWords(rule: Pick<BalanceRule, 'asset' | 'decimals' | 'symb
 
 function ruleText(rule: BalanceRule): string {
   const what = rule.asset === 'stx' ? 'spendable STX' : rule.asset;
-  const sides = [rule.below === undefined ? '' : `below ${amountWords(rule, rule.below)}`, rule.above === undefined ? '' : `above ${amountWords(rule, rule.above)}`];
+  const words = (field: 'below' | 'above', value: string) => asWritten(rule, field, value) ?? amountWords(rule, value);
+  const sides = [rule.below === undefined ? '' : `below ${words('below', rule.below)}`, rule.above === undefined ? '' : `above ${words('above', rule.above)}`];
   return `${what} of ${rule.address} ${sides.filter(Boolean).join(' or ')}`;
 }
 

@@ -6,6 +6,7 @@ import { comment, evenWithBadEntries, list, noDuplicates, principal, recipientSc
 import { keysOf, pickRuleMeta, type RuleMetaParts } from '../watch-config/rule-meta-schema';
 import { assetIdProblem } from '../watch-config/stacks-principals';
 import { amountOutput, amountSchema, checkAmounts } from '../watch-config/amount-fields';
+import { asWritten } from '../watch-config/amounts';
 import { ASSET_ACTIONS, type AssetAction, type Network } from '../domain';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import { groupBy, type RuleList } from './rule-list';
@@ -153,6 +154,8 @@ function ruleText(rule: TransferRule): string {
 
 /** `100 base units = 0.0001 STX`: the threshold as written, and in the asset's units when they are known. */
 function minAmountWords(rule: TransferRule, minAmount: string): string {
+  const written = asWritten(rule, 'minAmount', minAmount);
+  if (written !== null) return written;
   const base = `${minAmount} base units`;
   if (rule.asset === 'stx') return `${base} = ${formatStx(minAmount, 'short')}`;
   if (rule.asset === '*') return `${base} (= ${formatStx(minAmount, 'short')} when the asset is STX)`;

@@ -3,6 +3,7 @@
 // units the matchers compare: the whole part times 10^decimals plus the fraction's digits. A unit must be one
 // the rule's asset is counted in; a fraction finer than the asset's smallest unit is refused.
 import { isUnsafeInteger, TOO_BIG_FOR_A_JSON_NUMBER } from './config-problems';
+import { groupDigits } from '../render/stx-amount';
 
 /** One way an asset's amounts may be written: its name and how many decimals it scales by. */
 export interface Unit {
@@ -114,4 +115,19 @@ export function toBaseUnits(text: AmountText, asset: string, units: readonly Uni
   const scale = 10n ** BigInt(unit.decimals);
   const fraction = text.fraction.replace(/0+$/, '').padEnd(unit.decimals, '0');
   return { base: BigInt(text.whole) * scale + (fraction === '' ? 0n : BigInt(fraction)), unit };
+}
+
+/** `10,000 STX`, `0.5 sBTC`, `2,500,000 uSTX`: base units shown in `unit`, exactly (trailing zeros dropped). */
+export function inUnit(base: string, unit: Unit): string {
+  const value = BigInt(base);
+  const scale = 10n ** BigInt(unit.decimals);
+  const fraction = unit.decimals === 0 ? '' : (value % scale).toString().padStart(unit.decimals, '0').replace(/0+$/, '');
+  return `${groupDigits(value / scale)}${fraction ? `.${fraction}` : ''} ${unit.name}`;
+}
+
+/** An amount field in the unit the rule wrote it in; null when it was written in base units alone. */
+export function asWritten(rule: TokenFacts & { asset: string; amountUnits?: Readonly<Record<string, string | undefined>> }, field: string, base: string): string | null {
+  const name = rule.amountUnits?.[field];
+  const unit = name === undefined ? undefined : unitsOf(rule.asset, rule)?.find((u) => u.name === name);
+  return unit ? inUnit(base, unit) : null;
 }
