@@ -92,3 +92,29 @@ describe('amounts written with their unit', () => {
     expect(balance({ below: '40 STX', above: '50000000' }).problems).toEqual([]);
   });
 });
+
+describe('amounts with a unit in a where comparison on a printed uint', () => {
+  const VAULT = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.vault';
+  const logs = (rule: Record<string, unknown>) => parseWatchConfig({ network: 'mainnet', contractLogs: [{ contractId: VAULT, ...rule }] });
+  const problemsOf = (rule: Record<string, unknown>) => {
+    const result = logs(rule);
+    return result.ok ? [] : result.problems.map(say);
+  };
+
+  it('takes STX, uSTX and the known tokens\' units, and keeps the condition as written', () => {
+    const where = { amount: { gte: '1,000,000 STX', lt: '2500000 uSTX' }, fee: { lte: '0.5 sBTC' }, sats: { gt: '21,000 sats' } };
+    expect(logs({ where })).toMatchObject({ ok: true, config: { contractLogs: [{ where }] } });
+  });
+
+  it('takes the unit of the rule\'s own token when the rule gives its decimals and symbol', () => {
+    expect(problemsOf({ decimals: 6, symbol: 'DIKO', where: { amount: { gte: '1,500.5 DIKO' } } })).toEqual([]);
+  });
+
+  it('refuses a unit it cannot scale, saying what the rule needs', () => {
+    expect(problemsOf({ where: { amount: { gte: '100 DIKO' } } })).toEqual([
+      '$.contractLogs[0].where.amount.gte: "gte" names "DIKO", a unit the watcher does not know: give the rule "decimals" and "symbol": "DIKO" (the token\'s), or write base units',
+    ]);
+    expect(problemsOf({ decimals: 6, where: { amount: { gte: '1 STX' } } })).toEqual([expect.stringMatching(/^\$\.contractLogs\[0\]\.symbol: goes with "decimals" and "symbol" both/)]);
+    expect(problemsOf({ where: { amount: { gte: '0.0000001 STX' } } })).toEqual([expect.stringContaining('"gte" is finer than STX counts')]);
+  });
+});

@@ -2,6 +2,7 @@ import { Cl, serializeCV, type ClarityValue } from '@stacks/transactions';
 import { describe, expect, it } from 'vitest';
 import { compileWhere, conditionProblems, type WhereSpec } from '../../../lambda/core/clarity/conditions';
 import { decodeClarity } from '../../../lambda/core/clarity/decode';
+import { logUnits } from '../../../lambda/core/clarity/condition-amounts';
 
 const ALICE = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR';
 const BOB = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9';
@@ -85,6 +86,20 @@ describe('where conditions on a decoded value', () => {
     expect(holds({ ids: { contains: '1180591620717411303424' } }, ids)).toBe(true);
     expect(holds({ ids: { contains: 4 } }, ids)).toBe(false);
     expect(holds({ ids: { contains: 42 } }, Cl.tuple({ ids: Cl.stringAscii('id 42') }))).toBe(false);
+  });
+
+  it('compares a uint with an amount written in its unit, scaled exactly', () => {
+    const units = logUnits({ decimals: 6, symbol: 'DIKO' });
+    const matches = (where: WhereSpec) => {
+      expect(conditionProblems(where, [], units)).toEqual([]);
+      return compileWhere(where, units)(decodeClarity(`0x${serializeCV(withdrawal)}`));
+    };
+    expect(matches({ amount: { gte: '2,500 STX' } })).toBe(true);
+    expect(matches({ amount: { gt: '2,500 STX' } })).toBe(false);
+    expect(matches({ amount: { lte: '25 sBTC' } })).toBe(true);
+    expect(matches({ amount: { lt: '25 sBTC' } })).toBe(false);
+    expect(matches({ amount: { gte: '2500.000001 DIKO' } })).toBe(false);
+    expect(matches({ 'details.btc-amount': { gte: '1 sBTC', lt: '100,000,001 sats' } })).toBe(true);
   });
 
   it('compares integers as big integers, past what a JSON number holds', () => {
