@@ -118,3 +118,26 @@ describe('amounts with a unit in a where comparison on a printed uint', () => {
     expect(problemsOf({ where: { amount: { gte: '0.0000001 STX' } } })).toEqual([expect.stringContaining('"gte" is finer than STX counts')]);
   });
 });
+
+describe('a sum window\'s atLeast with a unit, read for the rule it adds up', () => {
+  const outflows = { name: 'outflows', asset: 'stx', from: [MAINNET.alex], alert: false };
+  const windowOf = (rules: Record<string, unknown>, atLeast: unknown) =>
+    parseWatchConfig({ network: 'mainnet', ...rules, windows: [{ name: 'drain', of: 'outflows', minutes: 60, sum: 'amount', atLeast }] });
+
+  it('scales it by the summed rule\'s asset when the windows compile, and keeps it as written for --check', async () => {
+    const { compileWatchRules } = await import('../../lambda/core/alert-kinds/rule-lists');
+    const result = windowOf({ transfers: [outflows] }, '10,000 STX');
+    expect(result).toMatchObject({ ok: true, config: { windows: [{ atLeast: '10,000 STX' }] } });
+    if (result.ok) expect(compileWatchRules(result.config).windows.windows[0]!.threshold).toBe(10_000_000_000n);
+    const sbtc = windowOf({ transfers: [{ ...outflows, asset: SBTC }] }, '0.5 sBTC');
+    if (sbtc.ok) expect(compileWatchRules(sbtc.config).windows.windows[0]!.threshold).toBe(50_000_000n);
+    else throw new Error(JSON.stringify(sbtc.problems));
+  });
+
+  it('refuses a unit that is not the summed rule\'s asset\'s, at the window\'s atLeast', () => {
+    const result = windowOf({ transfers: [outflows] }, '1 sBTC');
+    expect(result.ok ? [] : result.problems.map(say)).toEqual([
+      '$.windows[0].atLeast: names "sBTC", which is not a unit of STX: write "STX", "uSTX", "microSTX", or base units without a unit',
+    ]);
+  });
+});
