@@ -22,6 +22,8 @@ const ADDRESS = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR';
 const LISTS: readonly AnyRuleList[] = [...ruleLists, deployersList];
 const TOP_KEYS = new Set(Object.keys(watchConfigSchema('mainnet', LISTS).shape));
 const OPERATOR_SET = new Set<string>(OPERATORS);
+/** Keys of some rule: a snippet holding one is a rule, not a condition, wherever it is shown. */
+const RULE_KEYS = new Set(LISTS.flatMap((list) => list.entryKeys));
 
 /** A rule each list accepts with nothing more, to which an inline key is added. */
 const BASE_RULES: Record<string, Record<string, unknown>> = {
@@ -103,7 +105,7 @@ function verdict(value: unknown, section: string): Verdict {
     const targets = windowTargets(value);
     return check({ network: 'mainnet', contracts: [`${ADDRESS}.vault`], ...targets, ...value });
   }
-  if (/conditions|where/i.test(section) && keys.length > 0) return check({ network: 'mainnet', contractLogs: [{ ...BASE_RULES.contractLogs, where: conditionOf(value) }] });
+  if (/conditions|where/i.test(section) && keys.length > 0 && !keys.some((key) => RULE_KEYS.has(key))) return check({ network: 'mainnet', contractLogs: [{ ...BASE_RULES.contractLogs, where: conditionOf(value) }] });
   return asRule(value);
 }
 
