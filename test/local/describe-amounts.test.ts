@@ -39,6 +39,14 @@ describe('a bare STX amount under 1 STX', () => {
     );
   });
 
+  it('is warned of in a sum window over an STX rule, at the window\'s atLeast', () => {
+    const text = check({
+      transfers: [{ name: 'outflows', asset: 'stx', from: [ALICE] }],
+      windows: [{ name: 'drain', of: 'outflows', minutes: 60, sum: 'amount', atLeast: '5000' }],
+    });
+    expect(text).toContain('warning: $.windows[0].atLeast is 5000 without a unit, so 5000 micro-STX (0.005 STX): did you mean "5,000 STX"?');
+  });
+
   it('is not warned of when written with a unit, at 1 STX or more, or at 0, or on a token', () => {
     const config = (rules: unknown[]) => {
       const result = parseWatchConfig({ network: 'mainnet', transfers: rules });

@@ -24,7 +24,7 @@ function bareStxWarning(path: (string | number)[], value: unknown): string | nul
   );
 }
 
-/** Every bare STX amount under 1 STX in the rules that hold amounts (`transfers`, `balances`), at its path. */
+/** Every bare STX amount under 1 STX in the rules that hold amounts (`transfers`, `balances`, `windows`), at its path. */
 export function bareAmountWarnings(config: Readonly<Record<string, unknown>>): string[] {
   const warnings: string[] = [];
   const fieldsOf: Record<string, readonly string[]> = { transfers: ['minAmount'], balances: ['below', 'above'] };
@@ -39,5 +39,20 @@ export function bareAmountWarnings(config: Readonly<Record<string, unknown>>): s
       }
     });
   }
+  warnings.push(...windowWarnings(config));
   return warnings;
+}
+
+/** A sum window's bare `atLeast` under 1 STX over a rule on STX (its own `asset`, or the addresses' STX alerts). */
+function windowWarnings(config: Readonly<Record<string, unknown>>): string[] {
+  const windows = (Array.isArray(config.windows) ? config.windows : []) as { of?: unknown; atLeast?: unknown }[];
+  const stxRules = new Set<unknown>();
+  for (const rule of Array.isArray(config.transfers) ? (config.transfers as AmountRule[]) : []) if (rule.asset === 'stx') stxRules.add(rule.name);
+  const addressesRule = config.addressesRule as AmountRule | undefined;
+  if (addressesRule?.name !== undefined) stxRules.add(addressesRule.name);
+  return windows.flatMap((window, index) => {
+    if (!stxRules.has(window.of)) return [];
+    const warning = bareStxWarning(['windows', index, 'atLeast'], window.atLeast);
+    return warning ? [warning] : [];
+  });
 }
