@@ -141,3 +141,16 @@ describe('a sum window\'s atLeast with a unit, read for the rule it adds up', ()
     ]);
   });
 });
+
+describe('alerts of a rule whose amount was written in a token unit', () => {
+  it('read in that token\'s units: the rule carries the decimals and symbol the unit implies', async () => {
+    const { compileWatchRules } = await import('../../lambda/core/alert-kinds/rule-lists');
+    const { tokenDisplay } = await import('../../lambda/core/alert-kinds/asset-moves');
+    const { formatTokenAmount } = await import('../../lambda/core/render/token-amount');
+    const result = parseWatchConfig({ network: 'mainnet', transfers: [{ asset: SBTC, to: [MAINNET.alex], minAmount: '0.5 sBTC' }] });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    const display = tokenDisplay(compileWatchRules(result.config), SBTC);
+    expect(display).toEqual({ decimals: 8, symbol: 'sBTC' });
+    expect(formatTokenAmount('75000000', display.decimals, display.symbol, SBTC)).toBe('0.75 sBTC');
+  });
+});
