@@ -70,7 +70,7 @@ export interface AmountText {
   unit: string | null;
 }
 
-/** The shape of an amount, or why it is none; `what` names the field in the message. */
+/** The shape of an amount (digits, fraction, unit), or why it is none. */
 export function amountText(value: unknown): AmountText | string {
   if (isUnsafeInteger(value)) return TOO_BIG_FOR_A_JSON_NUMBER;
   if (typeof value === 'number') {
