@@ -12,6 +12,7 @@ import { parseCliArgs, UsageError, USAGE, type CliOptions } from './local/args';
 import { createStderrTelemetry, parseLogLevel } from './local/stderr-telemetry';
 import { ApiUnreachableError, checkApiNetwork, NetworkMismatchError } from './local/api-check';
 import { describeWatch } from './local/describe';
+import { bareAmountWarnings } from './core/watch-config/amount-warnings';
 import { buildDeps, dynamoClient, firstContactClient, printStatus } from './local/local-deps';
 import { replay } from './local/replay-command';
 import { printHistory } from './local/history-command';
@@ -89,6 +90,7 @@ async function main(): Promise<number> {
     }
     throw error;
   }
+  for (const warning of bareAmountWarnings(config)) telemetry.log('warn', warning.replace(/^warning: /, ''));
   const code = await runLoop(deps, config, options, telemetry, api);
   // The chat posts still queued get a bounded time to go out; what is left is recorded as not posted.
   await deps.chat?.drain();

@@ -13,6 +13,7 @@ import { formatConfigProblems, parseWatchConfigText, type WatchConfig } from '..
 import { ruleLists } from '../lambda/core/alert-kinds/rule-lists';
 import { RATE_LIMIT_WITHOUT_KEY } from '../lambda/hiro/options';
 import { balanceBudgetWords } from '../lambda/local/describe-balances';
+import { bareAmountWarnings } from '../lambda/core/watch-config/amount-warnings';
 import type { Network } from '../lambda/core/domain';
 import { describeConfigDiff } from './config/diff-words';
 import { ConfigCommandError, findLiveLocation, LiveStore, stackNameFrom } from './config/live-store';
@@ -114,6 +115,7 @@ class Command {
     // The deployed function runs once a minute: what its request budget carries of the balance rules.
     const balanceReads = balanceBudgetWords(file.config, { requestsPerMinute: RATE_LIMIT_WITHOUT_KEY, hasKey: false }, { seconds: 60, word: 'run' });
     if (balanceReads !== null) this.deps.out(balanceReads);
+    for (const warning of bareAmountWarnings(file.config)) this.deps.out(warning);
     return 0;
   }
 

@@ -8,6 +8,7 @@ import { compileWatchRules, ruleLists } from '../core/alert-kinds/rule-lists';
 import { rulePolicies } from '../core/rule-quiet';
 import { describeQuiet, pastMuteWarnings } from './describe-quiet';
 import { balanceBudgetWords } from './describe-balances';
+import { bareAmountWarnings } from '../core/watch-config/amount-warnings';
 import type { AnyRuleList } from '../core/alert-kinds/rule-list';
 import { plural } from '../core/alert-kinds/rule-words';
 import { FIRST_SIGHTS_ALONE_MAX, sweepCycles } from '../core/contract-status-sweep';
@@ -42,6 +43,7 @@ export function describeWatch(
     if (words !== null) lines.push(words);
   }
   lines.push(...pastMuteWarnings(rulePolicies(compileWatchRules(config, lists)), nowMs));
+  lines.push(...bareAmountWarnings(config));
   const sweep = sweepWords(config.contracts.length, api);
   if (sweep !== null) lines.push(sweep);
   const balanceReads = balanceBudgetWords(config, api, { seconds: api.cycleSeconds ?? DEFAULT_CYCLE_SECONDS, word: 'cycle' });

@@ -78,13 +78,19 @@ describe('npm run config', () => {
   });
 
   it('says what the one-minute runs\' request budget carries of the balance rules, and warns past it', async () => {
-    const balances = (count: number) => Array.from({ length: count }, (_, i) => ({ address: fakeAddress(`validate-${i}`), asset: 'stx', below: '1000' }));
+    const balances = (count: number) => Array.from({ length: count }, (_, i) => ({ address: fakeAddress(`validate-${i}`), asset: 'stx', below: '1,000 STX' }));
     write('few.json', { network: 'mainnet', balances: balances(3) });
     expect(await run('validate', 'few.json')).toBe(0);
     expect(out[1]).toBe('- balance reads: the balance rules read 3 addresses, all in the first run (a run reads up to 10 without an API key, 100 with one: a fifth of the request budget)');
     write('many.json', { network: 'mainnet', balances: balances(150) });
     expect(await run('validate', 'many.json')).toBe(0);
     expect(out[3]).toMatch(/^warning: the balance rules read 150 addresses, more than a run reads .*: they start over 15 runs \(about 15 min\) without a key, 2 runs \(about 2 min\) with one/);
+  });
+
+  it('warns, while validating, of an STX amount under 1 STX written without a unit', async () => {
+    write('low.json', { network: 'mainnet', balances: [{ address: alice, asset: 'stx', below: '10000' }] });
+    expect(await run('validate', 'low.json')).toBe(0);
+    expect(out).toEqual([`${join(dir, 'low.json')}: valid (mainnet; 1 balances)`, expect.stringMatching(/^- balance reads: /), expect.stringMatching(/^warning: \$\.balances\[0\]\.below is 10000 without a unit.*did you mean "10,000 STX"\?/)]);
   });
 
   it('pushes a valid file as a new version and prints it, and refuses an invalid one before it is stored', async () => {

@@ -60,11 +60,14 @@ describe('where values newcomers write', () => {
     ]);
   });
 
-  it('rejects a number where text is compared, and quotes it in the fix', () => {
-    expect(problemsOfConfig({ network: 'mainnet', contractLogs: [{ contractId: VAULT, where: { memo: { contains: 5 }, name: { startsWith: 12 } } }] })).toEqual([
-      ['$.contractLogs[0].where.memo.contains', '"contains" compares text: write the number in quotes, {"contains": "5"}'],
+  it('rejects a number where only text is compared (startsWith), and quotes it in the fix', () => {
+    expect(problemsOfConfig({ network: 'mainnet', contractLogs: [{ contractId: VAULT, where: { name: { startsWith: 12 } } }] })).toEqual([
       ['$.contractLogs[0].where.name.startsWith', '"startsWith" compares text: write the number in quotes, {"startsWith": "12"}'],
     ]);
+  });
+
+  it('takes a bare number in contains: a list of integers holds numbers, found in the list\'s own type', () => {
+    expect(parseWatchConfig({ network: 'mainnet', contractLogs: [{ contractId: VAULT, where: { ids: { contains: 42 } } }] })).toMatchObject({ ok: true });
   });
 
   it('still takes the text itself through eq, and numbers where numbers are compared', () => {

@@ -126,6 +126,13 @@ describe('the CLI alerts balances crossing their thresholds', () => {
     expect(replay.code, replay.stderr).toBe(0);
     expect(pick(jsonLines(replay.stdout))).toEqual(pick(seen));
   }, 30_000);
+
+  it('warns at its start of an STX amount under 1 STX written without a unit (the dry wallet\'s 1000), and of no other', async () => {
+    const run = await suite.run(suite.args());
+    expect(run.code, run.stderr).toBe(0);
+    const warnings = run.stderr.split('\n').filter((line) => line.includes('without a unit'));
+    expect(warnings).toEqual([expect.stringContaining('$.balances[2].below is 1000 without a unit, so 1000 micro-STX (0.001 STX): did you mean "1,000 STX"?')]);
+  }, 30_000);
 });
 
 describe('a reorg that undoes a balance crossing', () => {

@@ -5,7 +5,8 @@ import * as z from '../../zod-mini';
 import { comment, list, noDuplicates, principal, recipientSchema, sameJson, wholeNumber } from '../watch-config/schema-parts';
 import { keysOf, pickRuleMeta, type RuleMetaParts } from '../watch-config/rule-meta-schema';
 import { assetIdProblem } from '../watch-config/stacks-principals';
-import { isUnsafeInteger, TOO_BIG_FOR_A_JSON_NUMBER } from '../watch-config/config-problems';
+import { amountOutput, amountSchema, checkAmounts, readAmounts } from '../watch-config/amount-fields';
+import { asWritten } from '../watch-config/amounts';
 import type { Network } from '../domain';
 import { defaultRuleName, ruleMeta } from '../rule-meta';
 import { BalanceTracker, type CompiledBalanceRule } from '../balance-tracker';
@@ -14,14 +15,8 @@ import { plural, ruleWords, summarised } from './rule-words';
 import { formatStx } from '../render/stx-amount';
 import { formatTokenAmount } from '../render/token-amount';
 
-const amountMessage = 'must be a whole number of base units (micro-STX for stx), 0 or more: digits in quotes, or a whole number';
-const tooBigForJson = (issue: { input?: unknown }) => (isUnsafeInteger(issue.input) ? TOO_BIG_FOR_A_JSON_NUMBER : amountMessage);
-const amount = () =>
-  z.optional(
-    z.union([z.string().check(z.regex(/^\d+$/, { error: amountMessage })), z.int({ error: tooBigForJson }).check(z.minimum(0, { error: amountMessage }))], {
-      error: amountMessage,
-    }),
-  );
+const AMOUNTS = ['below', 'above'] as const;
+const amount = () => z.optional(amountSchema(0));
 
 function ruleObject(network: Network | null, meta: RuleMetaParts) {
   return z.strictObject(
@@ -50,25 +45,32 @@ function ruleObject(network: Network | null, meta: RuleMetaParts) {
 function ruleSchema(network: Network | null, meta: RuleMetaParts) {
   const rule = ruleObject(network, meta).check(
     z.superRefine((r, ctx) => {
+      const { values } = readAmounts(r, AMOUNTS);
       if (r.below === undefined && r.above === undefined) {
-        ctx.addIssue({ code: 'custom', message: 'has no threshold: give "below", "above" or both (base units, e.g. "50000000" for 50 STX)' });
-      } else if (r.below !== undefined && r.above !== undefined && BigInt(r.below) > BigInt(r.above)) {
+        ctx.addIssue({ code: 'custom', message: 'has no threshold: give "below", "above" or both, e.g. "50 STX"' });
+      } else if (values.below !== undefined && values.above !== undefined && BigInt(values.below) > BigInt(values.above)) {
         ctx.addIssue({ code: 'custom', path: ['below'], message: `must not be more than "above" (${String(r.above)}): a balance cannot be under one and over the other` });
       }
     }),
+    checkAmounts(AMOUNTS),
   );
   return z.pipe(
     rule,
-    z.transform(({ $comment: _note, below, above, decimals, symbol, address, asset, ...meta }) => ({
-      address,
-      asset,
-      // Integer strings or JSON integers alike, kept as a string: balances can exceed 2^53.
-      ...(below === undefined ? {} : { below: String(below) }),
-      ...(above === undefined ? {} : { above: String(above) }),
-      ...(decimals === undefined ? {} : { decimals }),
-      ...(symbol === undefined ? {} : { symbol }),
-      ...pickRuleMeta(meta),
-    })),
+    z.transform(({ $comment: _note, below: _below, above: _above, decimals, symbol, address, asset, ...meta }) => {
+      // In base units, kept as strings (balances can exceed 2^53), with the units they were written in.
+      const { below, above, amountUnits, ...token } = amountOutput({ asset, below: _below, above: _above, decimals, symbol }, AMOUNTS);
+      return {
+        address,
+        asset,
+        ...(below === undefined ? {} : { below }),
+        ...(above === undefined ? {} : { above }),
+        ...(decimals === undefined ? {} : { decimals }),
+        ...(symbol === undefined ? {} : { symbol }),
+        ...token,
+        ...(amountUnits === undefined ? {} : { amountUnits }),
+        ...pickRuleMeta(meta),
+      };
+    }),
   );
 }
 
@@ -118,7 +120,8 @@ function balanceNameWords(detail: string | null): string {
 
 function ruleText(rule: BalanceRule): string {
   const what = rule.asset === 'stx' ? 'spendable STX' : rule.asset;
-  const sides = [rule.below === undefined ? '' : `below ${amountWords(rule, rule.below)}`, rule.above === undefined ? '' : `above ${amountWords(rule, rule.above)}`];
+  const words = (field: 'below' | 'above', value: string) => asWritten(rule, field, value) ?? amountWords(rule, value);
+  const sides = [rule.below === undefined ? '' : `below ${words('below', rule.below)}`, rule.above === undefined ? '' : `above ${words('above', rule.above)}`];
   return `${what} of ${rule.address} ${sides.filter(Boolean).join(' or ')}`;
 }
 

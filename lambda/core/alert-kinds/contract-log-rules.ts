@@ -1,7 +1,8 @@
 // `contractLogs`: rules on the logs watched contracts print, each with an optional `contains` and typed
 // `where` conditions (clarity/conditions.ts). Read by contract-log.ts.
 import * as z from '../../zod-mini';
-import { comment, contractIdSchema, list, noDuplicates, sameRule } from '../watch-config/schema-parts';
+import { comment, contractIdSchema, list, noDuplicates, sameRule, wholeNumber } from '../watch-config/schema-parts';
+import { logUnits } from '../clarity/condition-amounts';
 import { keysOf, pickRuleMeta, type RuleMetaParts } from '../watch-config/rule-meta-schema';
 import { compileWhere, conditionProblems, type Condition, type WhereSpec } from '../clarity/conditions';
 import { whereWords } from '../clarity/condition-words';
@@ -19,6 +20,10 @@ const where = z.optional(
   ),
 );
 
+const symbolSchema = z
+  .string({ error: 'must be the token\'s symbol in quotes, e.g. "sBTC": the unit an amount in "where" may name' })
+  .check(z.regex(/^[\x21-\x7e]{1,20}$/, { error: 'must be 1 to 20 printable characters without spaces, e.g. "sBTC"' }));
+
 function ruleSchema(network: Network | null, meta: RuleMetaParts) {
   const rule = z.strictObject(
     {
@@ -31,15 +36,28 @@ function ruleSchema(network: Network | null, meta: RuleMetaParts) {
           .check(z.minLength(1, { error: 'must not be empty; leave "contains" out to match every log of the contract' })),
       ),
       where,
+      decimals: z.optional(wholeNumber(0, 38)),
+      symbol: z.optional(symbolSchema),
     },
     { error: 'must be an object like {"contractId": "ADDRESS.contract-name", "contains": "optional text", "name": "optional", "severity": "optional"}' },
   );
   return z.pipe(
-    rule,
-    z.transform(({ contractId, contains, where: spec, ...meta }) => ({
+    rule.check(
+      // The units an amount in `where` names, known only beside the rule's own token (its decimals and symbol).
+      z.superRefine((r, ctx) => {
+        if ((r.decimals === undefined) !== (r.symbol === undefined)) {
+          ctx.addIssue({ code: 'custom', path: [r.decimals === undefined ? 'decimals' : 'symbol'], message: 'goes with "decimals" and "symbol" both: the token unit an amount in "where" names, and how many decimals it has' });
+        }
+        if (r.where === undefined || conditionProblems(r.where).length > 0) return;
+        for (const problem of conditionProblems(r.where, [], logUnits(r))) ctx.addIssue({ code: 'custom', path: ['where', ...problem.path], message: problem.message });
+      }),
+    ),
+    z.transform(({ contractId, contains, where: spec, decimals, symbol, ...meta }) => ({
       contractId,
       ...(contains === undefined ? {} : { contains }),
       ...(spec === undefined ? {} : { where: spec as WhereSpec }),
+      ...(decimals === undefined ? {} : { decimals }),
+      ...(symbol === undefined ? {} : { symbol }),
       ...pickRuleMeta(meta),
     })),
   );
@@ -99,7 +117,7 @@ export const contractLogsList = {
       contractLogs.map(
         (rule): CompiledLogRule => ({
           ...rule,
-          ...(rule.where ? { condition: compileWhere(rule.where) } : {}),
+          ...(rule.where ? { condition: compileWhere(rule.where, logUnits(rule)) } : {}),
           meta: ruleMeta(rule, defaultLogRuleName(rule)),
         }),
       ),

@@ -5,7 +5,8 @@ import * as z from '../../zod-mini';
 import { comment, evenWithBadEntries, list, noDuplicates, principal, recipientSchema, sameJson, sameString, wholeNumber } from '../watch-config/schema-parts';
 import { keysOf, pickRuleMeta, type RuleMetaParts } from '../watch-config/rule-meta-schema';
 import { assetIdProblem } from '../watch-config/stacks-principals';
-import { isUnsafeInteger, TOO_BIG_FOR_A_JSON_NUMBER } from '../watch-config/config-problems';
+import { amountOutput, amountSchema, checkAmounts } from '../watch-config/amount-fields';
+import { asWritten } from '../watch-config/amounts';
 import { ASSET_ACTIONS, type AssetAction, type Network } from '../domain';
 import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
 import { groupBy, type RuleList } from './rule-list';
@@ -14,9 +15,7 @@ import { formatStx } from '../render/stx-amount';
 import { formatTokenAmount } from '../render/token-amount';
 import { compileMemo, memoFilterSchema, memoWords, type CompiledMemo } from './memo-filter';
 
-const minAmountMessage = 'must be a whole number of base units (micro-STX for stx), 0 or more: digits in quotes, or a whole number';
-/** A number past 2^53 has already lost digits when JSON is read: only its text keeps them. */
-const tooBigForJson = (issue: { input?: unknown }) => (isUnsafeInteger(issue.input) ? TOO_BIG_FOR_A_JSON_NUMBER : minAmountMessage);
+const AMOUNTS = ['minAmount'] as const;
 
 function ruleObject(network: Network | null, meta: RuleMetaParts) {
   const recipient = recipientSchema(network);
@@ -32,11 +31,7 @@ function ruleObject(network: Network | null, meta: RuleMetaParts) {
       ),
       to: z.optional(list(recipient, 'recipients to watch', noDuplicates(sameString, 'to', 'the same address'))),
       from: z.optional(list(recipient, 'senders to watch', noDuplicates(sameString, 'from', 'the same address'))),
-      minAmount: z.optional(
-        z.union([z.string().check(z.regex(/^\d+$/, { error: minAmountMessage })), z.int({ error: tooBigForJson }).check(z.minimum(0, { error: minAmountMessage }))], {
-          error: minAmountMessage,
-        }),
-      ),
+      minAmount: z.optional(amountSchema(0)),
       actions: z.optional(
         z
           .array(z.enum(ASSET_ACTIONS, { error: 'must be "transfer", "mint" or "burn"' }), {
@@ -73,22 +68,28 @@ function ruleSchema(network: Network | null, meta: RuleMetaParts) {
         ctx.addIssue({ code: 'custom', message: '"pending" watches native STX transfers waiting in the mempool: it needs "asset": "stx" or "*"' });
       }
     }),
+    checkAmounts(AMOUNTS),
   );
   return z.pipe(
     rule,
-    z.transform(({ $comment: _note, minAmount, actions, memo, decimals, symbol, to, from, asset, pending, ...meta }) => ({
-      asset,
-      to: to ?? [],
-      from: from ?? [],
-      // Integer strings or JSON integers alike, kept as a string: amounts can exceed 2^53.
-      ...(minAmount === undefined ? {} : { minAmount: String(minAmount) }),
-      actions: actions ?? ([...ASSET_ACTIONS] as AssetAction[]),
-      ...(memo === undefined ? {} : { memo }),
-      ...(decimals === undefined ? {} : { decimals }),
-      ...(symbol === undefined ? {} : { symbol }),
-      ...(pending === true ? { pending } : {}),
-      ...pickRuleMeta(meta),
-    })),
+    z.transform(({ $comment: _note, minAmount, actions, memo, decimals, symbol, to, from, asset, pending, ...meta }) => {
+      // In base units, kept as a string (amounts can exceed 2^53), with the unit it was written in.
+      const { minAmount: base, amountUnits, ...token } = amountOutput({ asset, minAmount, decimals, symbol }, AMOUNTS);
+      return {
+        asset,
+        to: to ?? [],
+        from: from ?? [],
+        ...(base === undefined ? {} : { minAmount: base }),
+        actions: actions ?? ([...ASSET_ACTIONS] as AssetAction[]),
+        ...(memo === undefined ? {} : { memo }),
+        ...(decimals === undefined ? {} : { decimals }),
+        ...(symbol === undefined ? {} : { symbol }),
+        ...token,
+        ...(amountUnits === undefined ? {} : { amountUnits }),
+        ...(pending === true ? { pending } : {}),
+        ...pickRuleMeta(meta),
+      };
+    }),
   );
 }
 
@@ -160,6 +161,8 @@ function ruleText(rule: TransferRule): string {
 
 /** `100 base units = 0.0001 STX`: the threshold as written, and in the asset's units when they are known. */
 function minAmountWords(rule: TransferRule, minAmount: string): string {
+  const written = asWritten(rule, 'minAmount', minAmount);
+  if (written !== null) return written;
   const base = `${minAmount} base units`;
   if (rule.asset === 'stx') return `${base} = ${formatStx(minAmount, 'short')}`;
   if (rule.asset === '*') return `${base} (= ${formatStx(minAmount, 'short')} when the asset is STX)`;

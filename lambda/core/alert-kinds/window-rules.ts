@@ -5,7 +5,8 @@ import * as z from '../../zod-mini';
 import { comment, list, noDuplicates, wholeNumber } from '../watch-config/schema-parts';
 import type { RuleMetaParts } from '../watch-config/rule-meta-schema';
 import { DEFAULT_SEVERITY, type Severity } from '../rule-meta';
-import { isUnsafeInteger, TOO_BIG_FOR_A_JSON_NUMBER } from '../watch-config/config-problems';
+import { amountSchema } from '../watch-config/amount-fields';
+import { windowThreshold } from '../watch-config/window-amounts';
 import type { Network } from '../domain';
 import type { RuleList } from './rule-list';
 import { plural, summarised } from './rule-words';
@@ -13,7 +14,6 @@ import { plural, summarised } from './rule-words';
 /** A window may look back at most a day of block time. */
 export const WINDOW_MINUTES_MAX = 1440;
 
-const atLeastMessage = 'must be a whole number (base units for an amount), 1 or more: digits in quotes, or a whole number';
 const sumPath = /^[a-zA-Z0-9\-_!?+<>=/*]+(\.[a-zA-Z0-9\-_!?+<>=/*]+)*$/;
 
 function windowSchema(meta: RuleMetaParts) {
@@ -30,15 +30,7 @@ function windowSchema(meta: RuleMetaParts) {
           .string({ error: 'must be the alert field to add up, in quotes: "amount", or a path into a log\'s decoded value ("amount", "details.amount")' })
           .check(z.regex(sumPath, { error: 'must be a field name or a path of tuple keys joined by "." (e.g. "amount", "details.amount")' })),
       ),
-      atLeast: z.optional(
-        z.union(
-          [
-            z.string().check(z.regex(/^\d+$/, { error: atLeastMessage })),
-            z.int({ error: (issue) => (isUnsafeInteger(issue.input) ? TOO_BIG_FOR_A_JSON_NUMBER : atLeastMessage) }).check(z.minimum(1, { error: atLeastMessage })),
-          ],
-          { error: atLeastMessage },
-        ),
-      ),
+      atLeast: z.optional(amountSchema(1)),
     },
     { error: 'must be an object like {"name": "treasury drain", "of": "treasury outflows", "minutes": 60, "sum": "amount", "atLeast": "1000000000000"}' },
   );
@@ -102,13 +94,14 @@ export function quietRuleNames(config: Readonly<Record<string, unknown>>): Set<s
   return quiet;
 }
 
-export function compileWindow(rule: WindowRule): CompiledWindow {
+/** A window as the stage runs it; `config` holds the rule it sums, whose asset scales an `atLeast` with a unit. */
+export function compileWindow(rule: WindowRule, config: Readonly<Record<string, unknown>> = {}): CompiledWindow {
   return {
     name: rule.name,
     of: rule.of,
     minutes: rule.minutes,
     sum: rule.sum ?? null,
-    threshold: rule.sum !== undefined ? BigInt(rule.atLeast!) : BigInt(rule.count!),
+    threshold: rule.sum !== undefined ? windowThreshold(config, { of: rule.of, atLeast: rule.atLeast! }) : BigInt(rule.count!),
     severity: rule.severity ?? DEFAULT_SEVERITY,
   };
 }
@@ -125,7 +118,7 @@ export const windowsList = {
   entryKeys: ['$comment', 'name', 'severity', 'of', 'minutes', 'count', 'sum', 'atLeast'],
   aggregate: true,
   compile: (config): CompiledWindows => ({
-    windows: config.windows.map(compileWindow),
+    windows: config.windows.map((window) => compileWindow(window, config as unknown as Record<string, unknown>)),
     quiet: quietRuleNames(config as unknown as Record<string, unknown>),
   }),
   describe: (config) => {

@@ -4,6 +4,7 @@
 // not match: a print whose shape changed must not raise alerts nor stop the scan.
 import type { ClarityTree } from './decode';
 import { isUnsafeInteger, TOO_BIG_FOR_A_JSON_NUMBER } from '../watch-config/config-problems';
+import { amountOperandProblem, boundOf, type UnitsOf } from './condition-amounts';
 
 /** `where` as written in the config: path → bare value or operators, plus `anyOf` and `not`. */
 export type WhereSpec = { [key: string]: unknown };
@@ -50,7 +51,7 @@ function comparisonInText(value: unknown): string | null {
   return `looks like a comparison but is text to equal: to compare numbers write {"${operator}": "${match[2]}"} (for the text itself, {"eq": ${JSON.stringify(value)}})`;
 }
 
-function operandProblem(operator: Operator, operand: unknown): string | null {
+function operandProblem(operator: Operator, operand: unknown, unitsOf: UnitsOf): string | null {
   switch (operator) {
     case 'eq':
     case 'ne':
@@ -64,14 +65,19 @@ function operandProblem(operator: Operator, operand: unknown): string | null {
     case 'lt':
     case 'lte':
       if (isUnsafeInteger(operand)) return `"${operator}" ${TOO_BIG_FOR_A_JSON_NUMBER}`;
+      if (typeof operand === 'string') {
+        const amount = amountOperandProblem(operator, operand, unitsOf);
+        if (amount !== undefined) return amount;
+      }
       return (typeof operand === 'number' && Number.isSafeInteger(operand)) || (typeof operand === 'string' && INTEGER_TEXT.test(operand))
         ? null
-        : `"${operator}" compares integers: it needs a whole number, or one in quotes for big values like "1000000000000"`;
-    case 'contains':
+        : `"${operator}" compares integers: it needs a whole number, one in quotes for big values like "1000000000000", or an amount with its unit like "1,000 STX"`;
     case 'startsWith':
-      // A quoted number finds that number in a list as well as in text, so quotes lose nothing.
-      if (typeof operand === 'number') return `"${operator}" compares text: write the number in quotes, {"${operator}": "${operand}"}`;
-      if (operator === 'startsWith') return typeof operand === 'string' ? null : '"startsWith" needs a string';
+      if (typeof operand === 'number') return `"startsWith" compares text: write the number in quotes, {"startsWith": "${operand}"}`;
+      return typeof operand === 'string' ? null : '"startsWith" needs a string';
+    case 'contains':
+      // A list is searched in its own items' type: a bare number finds an int or uint item of that value.
+      if (isUnsafeInteger(operand)) return `"contains" ${TOO_BIG_FOR_A_JSON_NUMBER}`;
       return isScalar(operand) && operand !== null ? null : `"contains" needs a string (or, to find a list item, ${SCALAR})`;
     case 'exists':
       return typeof operand === 'boolean' ? null : '"exists" needs true or false';
@@ -82,8 +88,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Every mistake in a `where` object, each at its path; [] when it is sound. */
-export function conditionProblems(where: unknown, at: (string | number)[] = []): ConditionProblem[] {
+/**
+ * Every mistake in a `where` object, each at its path; [] when it is sound. `unitsOf` says which units an
+ * amount may name (null: any, for a check that cannot see the rule's `decimals` and `symbol`).
+ */
+export function conditionProblems(where: unknown, at: (string | number)[] = [], unitsOf: UnitsOf = null): ConditionProblem[] {
   if (!isObject(where) || Object.keys(where).length === 0) {
     return [{ path: at, message: 'must be an object of conditions like {"action": "withdraw", "amount": {"gte": "1000"}}' }];
   }
@@ -92,11 +101,11 @@ export function conditionProblems(where: unknown, at: (string | number)[] = []):
     const here = [...at, key];
     if (key === 'anyOf') {
       if (!Array.isArray(spec) || spec.length === 0) problems.push({ path: here, message: 'must be a non-empty list of condition objects' });
-      else spec.forEach((item, index) => problems.push(...conditionProblems(item, [...here, index])));
+      else spec.forEach((item, index) => problems.push(...conditionProblems(item, [...here, index], unitsOf)));
       continue;
     }
     if (key === 'not') {
-      problems.push(...conditionProblems(spec, here));
+      problems.push(...conditionProblems(spec, here, unitsOf));
       continue;
     }
     const badPath = pathProblem(key);
@@ -110,7 +119,7 @@ export function conditionProblems(where: unknown, at: (string | number)[] = []):
           problems.push({ path: [...here, operator], message: `unknown operator "${operator}": use one of ${OPERATORS.join(', ')}` });
           continue;
         }
-        const problem = operandProblem(operator as Operator, operand);
+        const problem = operandProblem(operator as Operator, operand, unitsOf);
         if (problem) problems.push({ path: [...here, operator], message: problem });
       }
     } else if (!isScalar(spec)) {
@@ -178,7 +187,7 @@ function test(operator: Operator, operand: unknown, value: ClarityTree | undefin
     case 'lt':
     case 'lte': {
       if (value.type !== 'int' && value.type !== 'uint') return false;
-      const bound = BigInt(operand as string | number);
+      const bound = operand as bigint;
       if (operator === 'gt') return value.value > bound;
       if (operator === 'gte') return value.value >= bound;
       if (operator === 'lt') return value.value < bound;
@@ -204,19 +213,25 @@ function hexContains(bufferHex: string, operand: string, atStart: boolean): bool
   return false;
 }
 
-/** Compiles a `where` the config check accepted; the conditions of one object all hold (AND). */
-export function compileWhere(where: WhereSpec): Condition {
+const ORDERING: ReadonlySet<string> = new Set(['gt', 'gte', 'lt', 'lte']);
+
+/**
+ * Compiles a `where` the config check accepted; the conditions of one object all hold (AND). The bounds of
+ * the ordering operators are read once here, amounts with a unit scaled by `unitsOf`.
+ */
+export function compileWhere(where: WhereSpec, unitsOf: UnitsOf = null): Condition {
   const parts: Condition[] = Object.entries(where).map(([key, spec]): Condition => {
     if (key === 'anyOf') {
-      const options = (spec as WhereSpec[]).map(compileWhere);
+      const options = (spec as WhereSpec[]).map((option) => compileWhere(option, unitsOf));
       return (value) => options.some((option) => option(value));
     }
     if (key === 'not') {
-      const inner = compileWhere(spec as WhereSpec);
+      const inner = compileWhere(spec as WhereSpec, unitsOf);
       return (value) => !inner(value);
     }
     const segments = key === '$' ? [] : key.split('.');
-    const tests = isObject(spec) ? Object.entries(spec) : [['eq', spec] as const];
+    const written = isObject(spec) ? Object.entries(spec) : [['eq', spec] as const];
+    const tests = written.map(([operator, operand]) => [operator, ORDERING.has(operator) ? boundOf(operand as string | number, unitsOf) : operand] as const);
     return (value) => {
       const found = resolve(value, segments);
       return tests.every(([operator, operand]) => test(operator as Operator, operand, found));

@@ -4,6 +4,7 @@
 import type { AnyRuleList } from '../alert-kinds/rule-list';
 import { WINDOW_REORG_MARGIN_BLOCKS, WINDOW_TX_IDS } from '../window-state';
 import { formatPath, type ConfigProblem } from './config-problems';
+import { windowAmountProblems } from './window-amounts';
 
 /** Blocks a minute a window is sized for: Stacks' fast blocks come about every 5 seconds, and a match in each. */
 export const PLAUSIBLE_BLOCKS_PER_MINUTE = 12;
@@ -118,5 +119,5 @@ export function windowProblems(config: Readonly<Record<string, unknown>>, lists:
           : 'needs a "name" that a window\'s "of" names: with "alert": false the rule only feeds a window',
     });
   }
-  return [...problems, ...sizeProblems(windows)];
+  return [...problems, ...windowAmountProblems(config), ...sizeProblems(windows)];
 }

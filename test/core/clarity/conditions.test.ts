@@ -2,6 +2,7 @@ import { Cl, serializeCV, type ClarityValue } from '@stacks/transactions';
 import { describe, expect, it } from 'vitest';
 import { compileWhere, conditionProblems, type WhereSpec } from '../../../lambda/core/clarity/conditions';
 import { decodeClarity } from '../../../lambda/core/clarity/decode';
+import { logUnits } from '../../../lambda/core/clarity/condition-amounts';
 
 const ALICE = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR';
 const BOB = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9';
@@ -78,6 +79,29 @@ describe('where conditions on a decoded value', () => {
     expect(holds(no as WhereSpec)).toBe(false);
   });
 
+  it('finds a number in a list of integers by its value, written bare or in quotes', () => {
+    const ids = Cl.tuple({ ids: Cl.list([Cl.uint(7), Cl.uint(42), Cl.uint(2n ** 70n)]) });
+    expect(holds({ ids: { contains: 42 } }, ids)).toBe(true);
+    expect(holds({ ids: { contains: '42' } }, ids)).toBe(true);
+    expect(holds({ ids: { contains: '1180591620717411303424' } }, ids)).toBe(true);
+    expect(holds({ ids: { contains: 4 } }, ids)).toBe(false);
+    expect(holds({ ids: { contains: 42 } }, Cl.tuple({ ids: Cl.stringAscii('id 42') }))).toBe(false);
+  });
+
+  it('compares a uint with an amount written in its unit, scaled exactly', () => {
+    const units = logUnits({ decimals: 6, symbol: 'DIKO' });
+    const matches = (where: WhereSpec) => {
+      expect(conditionProblems(where, [], units)).toEqual([]);
+      return compileWhere(where, units)(decodeClarity(`0x${serializeCV(withdrawal)}`));
+    };
+    expect(matches({ amount: { gte: '2,500 STX' } })).toBe(true);
+    expect(matches({ amount: { gt: '2,500 STX' } })).toBe(false);
+    expect(matches({ amount: { lte: '25 sBTC' } })).toBe(true);
+    expect(matches({ amount: { lt: '25 sBTC' } })).toBe(false);
+    expect(matches({ amount: { gte: '2500.000001 DIKO' } })).toBe(false);
+    expect(matches({ 'details.btc-amount': { gte: '1 sBTC', lt: '100,000,001 sats' } })).toBe(true);
+  });
+
   it('compares integers as big integers, past what a JSON number holds', () => {
     const huge = Cl.tuple({ amount: Cl.uint(2n ** 128n - 1n) });
     expect(holds({ amount: { gt: '340282366920938463463374607431768211454' } }, huge)).toBe(true);
@@ -121,6 +145,7 @@ describe('where conditions in the config', () => {
         nested: { exists: 'yes' },
         size: { lt: 1.5 },
         x: { startsWith: 5 },
+        y: { contains: 1.5 },
       }),
     ).toEqual([
       { path: ['amount', 'gte'], message: expect.stringMatching(/"gte" compares integers/) },
@@ -134,6 +159,7 @@ describe('where conditions in the config', () => {
       { path: ['nested', 'exists'], message: '"exists" needs true or false' },
       { path: ['size', 'lt'], message: expect.stringMatching(/"lt" compares integers/) },
       { path: ['x', 'startsWith'], message: '"startsWith" compares text: write the number in quotes, {"startsWith": "5"}' },
+      { path: ['y', 'contains'], message: expect.stringMatching(/^"contains" needs a string \(or, to find a list item, a string, a whole number/) },
     ]);
   });
 
