@@ -125,11 +125,12 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
 }
 
 /**
- * The URL as it may be shown: whatever sits between `//` and the last `@` before the path (a user and a
- * password) replaced, even when the rest does not parse, so that no message or log line echoes a secret.
+ * The URL as it may be shown: whatever sits between `//` and the last `@` (a user and a password) replaced,
+ * even when the rest does not parse, so that no message or log line echoes a secret. A password written
+ * unencoded may hold `/`, `?`, `#` or `@`: the last `@` anywhere is taken, hiding too much rather than too little.
  */
 export function withoutCredentials(raw: string): string {
-  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
+  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/is, (_, scheme: string | undefined) => `${scheme ?? ''}***@`);
 }
 
 function parseBaseUrl(given: string): URL {
