@@ -4,6 +4,7 @@
 // unless `-c allowFewerSubscribers=true` says it is meant.
 import type { AlertSubscription } from './alert-subscriptions';
 import type { ChatSubscription } from './chat-settings';
+import { shownEndpoint } from './endpoint-names';
 
 /** The settings that subscribe someone to a topic: alert subscribers, the operations list and chat channels. */
 export const SUBSCRIBER_KEYS = ['alertEmails', 'alertPhoneNumbers', 'alertWebhooks', 'alertSubscriptions', 'opsEmails', 'chat'];
@@ -18,7 +19,7 @@ export interface Subscribers {
 function subscriberLabels({ alertSubscriptions, opsEmails, chat }: Subscribers): Map<string, string> {
   const labels = new Map<string, string>();
   for (const { protocol, endpoint } of alertSubscriptions) {
-    labels.set(`alerts:${protocol}:${protocol === 'email' ? endpoint.toLowerCase() : endpoint}`, `${endpoint} (${protocol})`);
+    labels.set(`alerts:${protocol}:${protocol === 'email' ? endpoint.toLowerCase() : endpoint}`, `${shownEndpoint(protocol, endpoint)} (${protocol})`);
   }
   for (const address of opsEmails) labels.set(`ops:email:${address.toLowerCase()}`, `${address} (operations email)`);
   for (const { channel, parameterName } of chat) labels.set(`chat:${channel}:${parameterName}`, `${channel} ${parameterName} (chat)`);
