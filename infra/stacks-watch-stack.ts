@@ -116,6 +116,7 @@ export class StacksWatchStack extends Stack {
         logRetention: settings.logRetentionDays,
         serviceName: settings.serviceName,
         logLevel: settings.logLevel,
+        reserveConcurrency: settings.reserveConcurrency,
       });
     }
     const fn = this.watcher.function;
