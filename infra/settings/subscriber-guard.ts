@@ -43,3 +43,18 @@ export function droppedSubscribersProblem(file: Subscribers, deploy: Subscribers
     'or pass -c allowFewerSubscribers=true to remove them on purpose'
   );
 }
+
+/**
+ * The other way round: a `-c` list that subscribes someone `file` does not list. This deploy subscribes them,
+ * and the next one without that `-c` (a plain `npx cdk deploy`) unsubscribes them again, unasked. Said as a
+ * synth warning rather than refused, so that a one-deploy trial subscriber stays possible.
+ */
+export function addedSubscribersWarning(file: Subscribers, deploy: Subscribers, source: string, overridden: readonly string[]): string | undefined {
+  const listed = subscriberLabels(file);
+  const added = [...subscriberLabels(deploy)].filter(([key]) => !listed.has(key)).map(([, label]) => label);
+  if (added.length === 0 || overridden.length === 0) return undefined;
+  return (
+    `-c ${overridden.join(', -c ')} subscribes ${added.length} that ${source} does not list (${added.join(', ')}): ` +
+    `the next deploy without that -c unsubscribes them; write them in ${source} to keep them`
+  );
+}
