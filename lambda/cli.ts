@@ -12,6 +12,7 @@ import { parseCliArgs, UsageError, USAGE, type CliOptions } from './local/args';
 import { createStderrTelemetry, parseLogLevel } from './local/stderr-telemetry';
 import { ApiUnreachableError, checkApiNetwork, NetworkMismatchError } from './local/api-check';
 import { describeWatch } from './local/describe';
+import { describeChatChannels } from './channels/registry';
 import { buildDeps, dynamoClient, firstContactClient, printStatus } from './local/local-deps';
 import { replay } from './local/replay-command';
 import { printHistory } from './local/history-command';
@@ -30,7 +31,7 @@ async function main(): Promise<number> {
   try {
     options = parseCliArgs(process.argv.slice(2));
     if (options.help) {
-      process.stdout.write(USAGE);
+      process.stdout.write(`${USAGE}\n${describeChatChannels(process.env)}`);
       return EXIT.ok;
     }
     if (options.version) {
@@ -67,7 +68,8 @@ async function main(): Promise<number> {
   if (options.check) {
     const fromEnvironment = Boolean(process.env.STACKS_API_URL?.trim());
     process.stdout.write(
-      describeWatch(config, { ...api, fromEnvironment, hasKey: api.apiKey !== undefined, cycleSeconds: options.intervalSeconds }, options.config),
+      describeWatch(config, { ...api, fromEnvironment, hasKey: api.apiKey !== undefined, cycleSeconds: options.intervalSeconds }, options.config) +
+        describeChatChannels(process.env),
     );
     return EXIT.ok;
   }

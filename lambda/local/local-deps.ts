@@ -13,7 +13,7 @@ import type { CliOptions } from './args';
 import { describeStatus } from './describe';
 import { clearProgress, EXIT } from './terminal';
 import { SMS_PER_RUN_DEFAULT, SmsBudget } from '../core/sms-budget';
-import { channelsFromEnv } from '../channels/registry';
+import { channelsFromEnv, channelVariableNearMisses } from '../channels/registry';
 import { sendChat } from '../adapters/chat/chat-sender';
 import { withChatChannels } from './chat-publisher';
 
@@ -76,6 +76,7 @@ export async function buildDeps(options: CliOptions, config: WatchConfig, teleme
   const primary: Publisher = options.topic
     ? await openSnsPublisher(options.topic, telemetry)
     : createStdoutPublisher(process.stdout, options.json ? 'json' : 'human');
+  for (const warning of channelVariableNearMisses(process.env)) telemetry.log('warn', warning);
   const channels = channelsFromEnv(process.env);
   if (channels.length > 0) telemetry.log('info', `alerts also go to ${channels.map((c) => c.name).join(', ')}`);
   const out = channels.length > 0 ? withChatChannels(primary, channels, (request) => sendChat(request), telemetry.log) : primary;
