@@ -116,6 +116,7 @@ export class StacksWatchStack extends Stack {
         logRetention: settings.logRetentionDays,
         serviceName: settings.serviceName,
         logLevel: settings.logLevel,
+        reserveConcurrency: settings.reserveConcurrency,
       });
     }
     const fn = this.watcher.function;
@@ -164,12 +165,14 @@ export class StacksWatchStack extends Stack {
 
   /** A deploy without subscribers is valid (subscribe later in the console) but is usually a mistake. */
   private warnAboutMissingSubscribers(settings: DeploySettings): void {
-    if (settings.alertSubscriptions.length === 0) {
+    // Pointed at deploy.json, which every deploy reads: a -c subscriber is dropped by the next plain deploy.
+    if (settings.alertSubscriptions.length === 0 && settings.chat.length === 0) {
       Annotations.of(this).addWarningV2(
         'stacks-watch:noAlertSubscribers',
-        'Nobody is subscribed to the alerts: deploy with -c alertEmails=you@example.com (or alertPhoneNumbers, alertSubscriptions).',
+        'Nobody is subscribed to the alerts: write alertEmails (or alertPhoneNumbers, alertWebhooks, alertSubscriptions, chat) in deploy.json and deploy again.',
       );
     }
+    for (const warning of settings.warnings ?? []) Annotations.of(this).addWarningV2('stacks-watch:subscriberNotInSettingsFile', warning);
     if (settings.dashboard && !settings.detailedMetrics) {
       Annotations.of(this).addWarningV2(
         'stacks-watch:dashboardWithoutDetailedMetrics',
@@ -179,7 +182,7 @@ export class StacksWatchStack extends Stack {
     if (settings.opsEmails.length === 0) {
       Annotations.of(this).addWarningV2(
         'stacks-watch:noOperationsSubscribers',
-        'Nobody is subscribed to the alarms: deploy with -c opsEmails=you@example.com.',
+        'Nobody is subscribed to the alarms: write opsEmails (e.g. ["you@example.com"]) in deploy.json and deploy again.',
       );
     }
   }

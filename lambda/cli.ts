@@ -13,6 +13,7 @@ import { createStderrTelemetry, parseLogLevel } from './local/stderr-telemetry';
 import { ApiUnreachableError, checkApiNetwork, NetworkMismatchError } from './local/api-check';
 import { describeWatch } from './local/describe';
 import { bareAmountWarnings } from './core/watch-config/amount-warnings';
+import { describeChatChannels } from './channels/registry';
 import { buildDeps, dynamoClient, firstContactClient, printStatus } from './local/local-deps';
 import { replay } from './local/replay-command';
 import { printHistory } from './local/history-command';
@@ -31,7 +32,7 @@ async function main(): Promise<number> {
   try {
     options = parseCliArgs(process.argv.slice(2));
     if (options.help) {
-      process.stdout.write(USAGE);
+      process.stdout.write(`${USAGE}\n${describeChatChannels(process.env)}`);
       return EXIT.ok;
     }
     if (options.version) {
@@ -68,7 +69,8 @@ async function main(): Promise<number> {
   if (options.check) {
     const fromEnvironment = Boolean(process.env.STACKS_API_URL?.trim());
     process.stdout.write(
-      describeWatch(config, { ...api, fromEnvironment, hasKey: api.apiKey !== undefined, cycleSeconds: options.intervalSeconds }, options.config),
+      describeWatch(config, { ...api, fromEnvironment, hasKey: api.apiKey !== undefined, cycleSeconds: options.intervalSeconds }, options.config) +
+        describeChatChannels(process.env),
     );
     return EXIT.ok;
   }

@@ -55,8 +55,10 @@ export const ENCRYPTED_TOPIC_RULES = [
 ];
 
 const PLAIN_OPERATIONS_TOPIC_REASON =
-  'It carries only alarm notices about the watcher (alarm names and states, no alert content), and CloudWatch ' +
-  'alarms cannot publish to a topic under the AWS-managed aws/sns key; deploy with encryptionKey=customer to encrypt it.';
+  "It carries the CloudWatch alarms' state changes and the watcher's notices (a stuck block and its error, a deep reorg, " +
+  "an unlinked chain, an undeliverable alert's key, a tracked balance that differed, API deprecations): public chain " +
+  'data and error text, no alert body and no credential. CloudWatch alarms cannot publish to a topic under the ' +
+  'AWS-managed aws/sns key; deploy with encryptionKey=customer to encrypt it.';
 
 function topicKeyPolicy(): PolicyDocument {
   return new PolicyDocument({

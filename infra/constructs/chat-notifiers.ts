@@ -20,6 +20,17 @@ import type { ChatSubscription } from '../settings/chat-settings';
 
 export const NOTIFIER_ENTRY = 'lambda/notifier/handler.ts';
 
+/**
+ * Concurrent executions reserved for each notifier. Chat APIs take about one post a second per webhook or chat
+ * (Slack, Telegram; Discord five in two seconds), so a catch-up's burst of alerts, each its own invocation,
+ * would otherwise run in parallel and be refused with 429s that burn its retries. Two lets one post wait out a
+ * Retry-After while the next goes; the rest of a burst is throttled, which Lambda retries for up to six hours
+ * without spending the function's retries. Reserved concurrency comes out of the account's unreserved pool (at
+ * least 100 must stay unreserved): 2 per channel, beside the watcher's 1 or 2; `reserveConcurrency: false`
+ * reserves none, for accounts whose quota has no room.
+ */
+export const NOTIFIER_CONCURRENCY = 2;
+
 export interface ChatNotifiersProps {
   projectRoot: string;
   alertsTopic: ITopic;
@@ -28,6 +39,8 @@ export interface ChatNotifiersProps {
   logRetention: RetentionDays;
   serviceName: string;
   logLevel: string;
+  /** Reserve NOTIFIER_CONCURRENCY executions per notifier (the deploy setting `reserveConcurrency`). */
+  reserveConcurrency: boolean;
 }
 
 export class ChatNotifiers extends Construct {
@@ -93,6 +106,7 @@ export class ChatNotifiers extends Construct {
       },
       retryAttempts: 2,
       onFailure,
+      ...(props.reserveConcurrency ? { reservedConcurrentExecutions: NOTIFIER_CONCURRENCY } : {}),
       bundling: ESM_BUNDLING,
     });
     fn.addPermission('FromAlertsTopic', { principal: new ServicePrincipal('sns.amazonaws.com'), sourceArn: props.alertsTopic.topicArn });

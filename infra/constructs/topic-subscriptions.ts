@@ -6,6 +6,7 @@ import { CfnSubscription, type ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { alertFilterPolicy, routedFilterPolicy } from '../alert-filter-policy';
 import type { AlertSubscription } from '../settings/alert-subscriptions';
+import { webhookId } from '../settings/endpoint-names';
 
 export interface TopicSubscriptionsProps {
   topic: ITopic;
@@ -19,8 +20,10 @@ export class TopicSubscriptions extends Construct {
     super(scope, id);
     for (const { protocol, endpoint, filter, envelope } of props.subscriptions) {
       const filterPolicy = props.routeSms ? routedFilterPolicy(filter, protocol) : alertFilterPolicy(filter);
-      // Named by endpoint, so that reordering the list does not replace (and unconfirm) a subscription.
-      new CfnSubscription(this, `${protocol}:${endpoint.replaceAll('/', '_')}`, {
+      // Named by endpoint, so that reordering the list does not replace (and unconfirm) a subscription; a
+      // webhook by a hash of its URL, which may hold its secret (endpoint-names.ts).
+      const id = protocol === 'https' ? webhookId(endpoint) : `${protocol}:${endpoint.replaceAll('/', '_')}`;
+      new CfnSubscription(this, id, {
         topicArn: props.topic.topicArn,
         protocol,
         endpoint,

@@ -56,7 +56,10 @@ export class WatchConfigStore extends Construct {
     });
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',
-      reason: 'One small object written by the config command and read by the watcher; CloudTrail records who changed it, and access logs would need a second bucket.',
+      reason:
+        'One small object written by the config command and read by the watcher; the bucket keeps its versions (what was ' +
+        'watched when). Who wrote one is in CloudTrail only where a trail logs S3 data events, which is not by default; ' +
+        'access logs would need a second bucket.',
     });
     this.seed = this.seedResource(props);
   }

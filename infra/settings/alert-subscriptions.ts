@@ -8,6 +8,7 @@ import { type AlertFilter, MAX_FILTER_COMBINATIONS, routedCombinations } from '.
 import { SEVERITIES } from '../../lambda/core/rule-meta';
 import { ALERT_TYPES } from '../alert-message';
 import { jsonValue, stringList } from './context-values';
+import { shownEndpoint, shownUrl } from './endpoint-names';
 
 export interface AlertSubscription {
   protocol: 'email' | 'sms' | 'https';
@@ -32,7 +33,7 @@ export const phoneNumber = z.string().regex(E164, {
 
 export const webhookUrl = z.url({
   protocol: /^https$/,
-  error: (issue) => `"${String(issue.input)}" is not an https:// URL (SNS delivers webhooks over HTTPS only here)`,
+  error: (issue) => `"${shownUrl(String(issue.input))}" is not an https:// URL (SNS delivers webhooks over HTTPS only here)`,
 });
 
 function principal(problemOf: (text: string, network: null) => string | null) {
@@ -133,7 +134,7 @@ export function alertSubscriptions(values: {
     const key = `${protocol}:${protocol === 'email' ? endpoint.toLowerCase() : endpoint}`;
     if (seen.has(key)) {
       problems.push(
-        `${endpoint} is subscribed more than once across alertEmails, alertPhoneNumbers, alertWebhooks and alertSubscriptions; ` +
+        `${shownEndpoint(protocol, endpoint)} is subscribed more than once across alertEmails, alertPhoneNumbers, alertWebhooks and alertSubscriptions; ` +
           'SNS allows one subscription per endpoint, so keep one (with the filter you want)',
       );
     }

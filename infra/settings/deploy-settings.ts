@@ -9,7 +9,7 @@ import { flag, stringList, wholeNumber } from './context-values';
 import { unknownKeyProblems } from './unknown-keys';
 import { issueProblems } from './settings-problems';
 import { chatContext, chatSubscriptions, type ChatSubscription } from './chat-settings';
-import { droppedSubscribersProblem, SUBSCRIBER_KEYS } from './subscriber-guard';
+import { addedSubscribersWarning, droppedSubscribersProblem, SUBSCRIBER_KEYS } from './subscriber-guard';
 import { latencyContext, latencyProblems, type LatencyMode } from './latency-settings';
 
 export type ApiKeySource = { kind: 'none' } | { kind: 'existing'; secretArn: string } | { kind: 'created' };
@@ -59,6 +59,7 @@ export interface DeploySettings {
   detailedMetrics: boolean;
   /** Put watch.json in the config store as a new version even over a newer one pushed at runtime. */
   replaceWatchConfig: boolean;
+  warnings?: string[]; // what the synth warns about without refusing (subscriber-guard.ts)
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -249,10 +250,13 @@ export function readDeploySettings(
   if (unknown.length + inFile.length + inContext.length > 0 || !parsed.success) throw new DeploySettingsError([...inFile, ...unknown, ...inContext]);
   const problems: string[] = [];
   const settings = { ...settingsFrom(parsed.data, cwd, problems), replaceWatchConfig: replaceWatchConfig.data ?? false };
-  if (file && problems.length === 0 && !allowFewer.data) {
+  if (file && problems.length === 0) {
     const fileSettings = settingsFrom(settingsSchema.parse(Object.fromEntries(CONTEXT_KEYS.map((key) => [key, file.values[key]]))), cwd, []);
-    const dropped = droppedSubscribersProblem(fileSettings, settings, file.source, SUBSCRIBER_KEYS.filter(given));
+    const overridden = SUBSCRIBER_KEYS.filter(given);
+    const dropped = allowFewer.data ? undefined : droppedSubscribersProblem(fileSettings, settings, file.source, overridden);
     if (dropped) problems.push(dropped);
+    const added = addedSubscribersWarning(fileSettings, settings, file.source, overridden);
+    if (added) settings.warnings = [added];
   }
   if (problems.length > 0) throw new DeploySettingsError(problems);
   return settings;

@@ -2,6 +2,7 @@
 // wrong, and what was found.
 import type { z } from 'zod';
 import { describeValue, formatPath, valueAt } from '../../lambda/core/watch-config/config-problems';
+import { shownUrl } from './endpoint-names';
 
 function issueProblem(issue: z.core.$ZodIssue, raw: Record<string, unknown>, fromFile: (key: string) => string | undefined): string {
   const source = fromFile(String(issue.path[0]));
@@ -11,7 +12,8 @@ function issueProblem(issue: z.core.$ZodIssue, raw: Record<string, unknown>, fro
   // has nothing at the issue's path, the issue's own input is the value found.
   const asGiven = valueAt(raw, issue.path);
   const found = asGiven === undefined && 'input' in issue ? issue.input : asGiven;
-  const shown = describeValue(found);
+  // A URL found where it does not belong (a chat webhook written in place of its SSM parameter) is the secret.
+  const shown = shownUrl(describeValue(found));
   // Messages that quote the text (E.164, email, principals) already say what was found.
   if (found === undefined || (typeof found === 'string' && issue.message.includes(shown))) return `${where}: ${issue.message}`;
   return `${where}: ${issue.message} (found: ${shown})`;

@@ -4,6 +4,7 @@
 // unless `-c allowFewerSubscribers=true` says it is meant.
 import type { AlertSubscription } from './alert-subscriptions';
 import type { ChatSubscription } from './chat-settings';
+import { shownEndpoint } from './endpoint-names';
 
 /** The settings that subscribe someone to a topic: alert subscribers, the operations list and chat channels. */
 export const SUBSCRIBER_KEYS = ['alertEmails', 'alertPhoneNumbers', 'alertWebhooks', 'alertSubscriptions', 'opsEmails', 'chat'];
@@ -18,7 +19,7 @@ export interface Subscribers {
 function subscriberLabels({ alertSubscriptions, opsEmails, chat }: Subscribers): Map<string, string> {
   const labels = new Map<string, string>();
   for (const { protocol, endpoint } of alertSubscriptions) {
-    labels.set(`alerts:${protocol}:${protocol === 'email' ? endpoint.toLowerCase() : endpoint}`, `${endpoint} (${protocol})`);
+    labels.set(`alerts:${protocol}:${protocol === 'email' ? endpoint.toLowerCase() : endpoint}`, `${shownEndpoint(protocol, endpoint)} (${protocol})`);
   }
   for (const address of opsEmails) labels.set(`ops:email:${address.toLowerCase()}`, `${address} (operations email)`);
   for (const { channel, parameterName } of chat) labels.set(`chat:${channel}:${parameterName}`, `${channel} ${parameterName} (chat)`);
@@ -40,5 +41,20 @@ export function droppedSubscribersProblem(file: Subscribers, deploy: Subscribers
     `${because}, and CloudFormation deletes every subscription the template no longer has. ` +
     `Change ${source} instead (it is read on every deploy), include them in the -c value, ` +
     'or pass -c allowFewerSubscribers=true to remove them on purpose'
+  );
+}
+
+/**
+ * The other way round: a `-c` list that subscribes someone `file` does not list. This deploy subscribes them,
+ * and the next one without that `-c` (a plain `npx cdk deploy`) unsubscribes them again, unasked. Said as a
+ * synth warning rather than refused, so that a one-deploy trial subscriber stays possible.
+ */
+export function addedSubscribersWarning(file: Subscribers, deploy: Subscribers, source: string, overridden: readonly string[]): string | undefined {
+  const listed = subscriberLabels(file);
+  const added = [...subscriberLabels(deploy)].filter(([key]) => !listed.has(key)).map(([, label]) => label);
+  if (added.length === 0 || overridden.length === 0) return undefined;
+  return (
+    `-c ${overridden.join(', -c ')} subscribes ${added.length} that ${source} does not list (${added.join(', ')}): ` +
+    `the next deploy without that -c unsubscribes them; write them in ${source} to keep them`
   );
 }

@@ -71,7 +71,7 @@ export class BlockScanner {
     private readonly budget: CycleBudget,
     private readonly stages: ScanStages,
   ) {
-    this.follower = new ChainFollower(deps, plan);
+    this.follower = new ChainFollower(deps, { ...plan, ...(budget.stop ? { stop: budget.stop } : {}) });
     this.keeper = stages.keeper;
     this.delivery = stages.delivery;
     this.policies = rulePolicies(plan.rules);
@@ -118,6 +118,7 @@ export class BlockScanner {
         deadlineMs: this.budget.deadlineMs,
       });
       if (step.kind === 'end') return 'caught-up';
+      if (step.kind === 'stopped') return 'stop-requested';
       if (step.kind === 'fork') {
         // The fork search starts from the stored cursor and its remembered blocks: store them first.
         await this.keeper.save();
@@ -218,7 +219,7 @@ export class BlockScanner {
   }
 
   private stopReason(): StopReason | null {
-    if (this.budget.shouldStop?.()) return 'stop-requested';
+    if (this.budget.shouldStop?.() || this.budget.stop?.aborted) return 'stop-requested';
     if (this.blocksScanned >= this.plan.maxBlocks) return 'max-blocks';
     if (this.deps.clock.now() >= this.budget.deadlineMs) return 'time-budget';
     return null;

@@ -18,7 +18,9 @@ export type FollowStep =
   /** The next block does not build on the head: store the progress, then roll back (see rollback()). */
   | { kind: 'fork'; newChainHash: string }
   /** The API knows no block there: its tip moved back since it was read. The next cycle goes on. */
-  | { kind: 'end' };
+  | { kind: 'end' }
+  /** The stop signal aborted the reads: the scan stops where it is. */
+  | { kind: 'stopped' };
 
 /** Where a rollback goes: the fork point, with the replaced blocks' alerts pending confirmation or retraction. */
 export interface Rollback {
@@ -33,6 +35,8 @@ export interface Rollback {
 
 export interface FollowPlan {
   rules: WatchRules;
+  /** Aborted: the reads ahead are given up at once (the local runner's Ctrl-C). */
+  stop?: AbortSignal;
   /** The chain tip read at the start of the cycle. */
   tip: { height: number; hash: string };
 }
@@ -54,7 +58,7 @@ export class ChainFollower {
     private readonly ports: FollowPorts,
     private readonly plan: FollowPlan,
   ) {
-    this.readAhead = new BlockReadAhead(ports.chain, plan, ports.clock);
+    this.readAhead = new BlockReadAhead(ports.chain, plan, ports.clock, plan.stop);
     this.links = new ChainLinks(ports.chain, ports.telemetry);
   }
 
@@ -74,6 +78,7 @@ export class ChainFollower {
   /** The block at `height`, which should build on `head` (the last block done). */
   async next(height: number, head: CursorPosition | null, limits: ReadAheadLimits): Promise<FollowStep> {
     const read = await this.readAhead.take(height, limits);
+    if (this.plan.stop?.aborted) return { kind: 'stopped' };
     if (!read) return { kind: 'end' };
     if (head && !(await this.links.buildsOn(read.block, head))) {
       this.readAhead.discard();

@@ -26,6 +26,8 @@ export interface CycleBudget {
   deadlineMs: number;
   /** Asked between blocks; true stops the cycle at the next block boundary (Ctrl-C). */
   shouldStop?: () => boolean;
+  /** Aborted to stop (Ctrl-C): as shouldStop, and the reads ahead of the scan are given up at once. */
+  stop?: AbortSignal;
   /** How long the lease is held; renewed between blocks once half is gone, so a dead run's lapses soon. */
   leaseTtlMs: number;
   /** The caller already holds the lease under `runId` for `leaseTtlMs` (a loop turn takes it with its token). */

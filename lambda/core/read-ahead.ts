@@ -17,8 +17,8 @@ export const MAX_READ_AHEAD = 64;
 /** The first batch of a scan, before the time a block takes is known: a minute of blocks and more. */
 export const FIRST_READ_AHEAD = 16;
 /**
- * How long reading one batch may take at the pace seen: the first block's alerts, and a Ctrl-C of the local
- * runner (which stops at a block boundary), wait for the whole batch.
+ * How long reading one batch may take at the pace seen: the first block's alerts wait for the whole batch.
+ * A stop (the local runner's Ctrl-C) does not: it aborts the batch's reads, queued or in flight.
  */
 export const MAX_BATCH_MS = 45_000;
 
@@ -44,17 +44,26 @@ export class BlockReadAhead {
   private msPerBlock: number | null = null;
   private lastBatch: { startedAt: number; blocks: number } | null = null;
 
+  /** `stop` aborted: the batch being read is given up at once, its requests not yet sent never are. */
   constructor(
     private readonly chain: ChainApi,
     private readonly watch: { rules: WatchRules },
     private readonly clock: Clock,
+    private readonly stop?: AbortSignal,
   ) {}
 
-  /** The block at `height` with its events, or null when the API knows no block there. */
+  /** The block at `height` with its events, or null when the API knows no block there or the scan is stopping. */
   async take(height: number, limits: ReadAheadLimits): Promise<ReadBlock | null> {
+    if (this.stop?.aborted) return null;
     if (this.queue[0]?.block.header.height !== height) {
       this.discard();
-      this.queue = await this.readBatch(height, this.batchSize(height, limits));
+      try {
+        this.queue = await this.readBatch(height, this.batchSize(height, limits));
+      } catch (error) {
+        // The reads failed because they were aborted: the scan stops, nothing went wrong.
+        if (this.stop?.aborted) return null;
+        throw error;
+      }
     }
     return this.queue.shift() ?? null;
   }
@@ -88,7 +97,7 @@ export class BlockReadAhead {
       read = await this.withEvents(blocks);
       this.nextBatch = Math.min(MAX_READ_AHEAD, this.nextBatch * 2);
     } catch (error) {
-      if (blocks.length === 1) throw error;
+      if (blocks.length === 1 || this.stop?.aborted) throw error;
       // The batch's events failed: fall back to the first block alone, as a scan one block at a time
       // would, so that the blocks before a bad one still get through.
       read = await this.withEvents(blocks.slice(0, 1));
@@ -100,7 +109,8 @@ export class BlockReadAhead {
 
   /** The blocks from `from` on, up to the first one missing, failing or not building on the one before. */
   private async readBlocks(from: number, size: number): Promise<Block[]> {
-    const answers = await Promise.allSettled(Array.from({ length: size }, (_, i) => this.chain.getBlock(from + i)));
+    const reads = Promise.allSettled(Array.from({ length: size }, (_, i) => this.chain.getBlock(from + i, this.stop)));
+    const answers = await untilStopped(reads, this.stop);
     const blocks: Block[] = [];
     for (const answer of answers) {
       if (answer.status === 'rejected') {
@@ -119,8 +129,23 @@ export class BlockReadAhead {
 
   private async withEvents(blocks: Block[]): Promise<ReadBlock[]> {
     const reads = blocks.flatMap((block) => transactionReads(block, this.watch.rules));
-    const events: ReadonlyMap<string, TxEvents> = reads.length > 0 ? await this.chain.getTransactionEvents(reads) : new Map();
+    const events: ReadonlyMap<string, TxEvents> = reads.length > 0 ? await untilStopped(this.chain.getTransactionEvents(reads, this.stop), this.stop) : new Map();
     // Every block of the batch shares the one map: a transaction id belongs to one block.
     return blocks.map((block) => ({ block, events }));
   }
+}
+
+/**
+ * `reading`, or the stop's reason as soon as `stop` aborts: an adapter that cannot abort its reads keeps them
+ * going in the background, but the scan does not wait for them.
+ */
+function untilStopped<T>(reading: Promise<T>, stop: AbortSignal | undefined): Promise<T> {
+  if (!stop) return reading;
+  reading.catch(() => {});
+  return new Promise<T>((resolve, reject) => {
+    const onStop = () => reject(stop.reason);
+    if (stop.aborted) return onStop();
+    stop.addEventListener('abort', onStop, { once: true });
+    reading.then(resolve, reject).finally(() => stop.removeEventListener('abort', onStop));
+  });
 }

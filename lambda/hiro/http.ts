@@ -68,6 +68,17 @@ export class HiroHttp {
     });
   }
 
+  /**
+   * This client with `signal` added to every request made through it: the reads of one caller that must all
+   * give up together (the scan's reads ahead on Ctrl-C). Same limiter, counters and deprecations.
+   */
+  withSignal(signal: AbortSignal | undefined): HiroHttp {
+    if (!signal) return this;
+    const scoped: HiroHttp = Object.create(this);
+    scoped.get = (request, schema) => this.get({ ...request, signal }, schema);
+    return scoped;
+  }
+
   stats(): ApiStats {
     return { ...this.counters, byEndpoint: { ...this.counters.byEndpoint } };
   }
@@ -84,7 +95,7 @@ export class HiroHttp {
     const id: RequestIdentity = { endpoint: describeRequest(request), route: request.route };
     const url = requestUrl(this.options.baseUrl, request);
     for (let retry = 0; ; retry += 1) {
-      const attempt = await this.limiter.run(() => this.attempt(url, request, retry));
+      const attempt = await this.limiter.run(() => this.attempt(url, request, retry), request.signal);
       if (attempt.kind === 'answer') await this.throttling.answered(attempt.status, id.endpoint);
       const verdict = this.judge(attempt, request, id, schema, retry);
       if ('answer' in verdict) return verdict.answer;
@@ -100,7 +111,7 @@ export class HiroHttp {
         retry: retry + 1,
         waitMs: Math.round(verdict.waitMs),
       });
-      await this.options.sleep(verdict.waitMs);
+      await this.options.sleep(verdict.waitMs, request.signal);
     }
   }
 
@@ -146,12 +157,15 @@ export class HiroHttp {
     let result: Attempt;
     try {
       // No redirects: a redirect to another host would carry the X-API-Key header with it.
-      const response = await this.options.fetch(url, { headers, signal: controller.signal, redirect: 'manual' });
+      const signal = request.signal ? AbortSignal.any([controller.signal, request.signal]) : controller.signal;
+      const response = await this.options.fetch(url, { headers, signal, redirect: 'manual' });
       const body = await readBoundedBody(response, this.options.maxBodyBytes);
       result = body.ok
         ? { kind: 'answer', status: response.status, headers: response.headers, text: body.text }
         : { kind: 'too-large', status: response.status, bytes: body.bytes, declared: body.declared };
     } catch (error) {
+      // Given up by the caller: no answer to judge, nothing to retry.
+      if (request.signal?.aborted) throw request.signal.reason;
       result = controller.signal.aborted ? { kind: 'timeout' } : { kind: 'network-error', reason: this.networkReason(error) };
     } finally {
       clearTimeout(timer);

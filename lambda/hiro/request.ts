@@ -14,6 +14,8 @@ export interface HiroRequest {
   expect?: readonly number[];
   /** Retries for this request, below the client's own; 0 for a read the next run makes anyway (the mempool). */
   retries?: number;
+  /** Aborted: the request, waiting for its turn, in flight or between retries, gives up at once (a Ctrl-C). */
+  signal?: AbortSignal;
 }
 
 export function requestUrl(baseUrl: URL, request: HiroRequest): URL {

@@ -24,7 +24,7 @@ export async function checkApiNetwork(chain: Pick<HiroClient, 'getNetwork'>, net
   } catch (error) {
     if (error instanceof HiroNetworkError) throw new ApiUnreachableError(unreachableMessage(baseUrl, error));
     // A proxy that forwards only /extended, or an API whose node is down, cannot tell; the watcher runs and says so.
-    if (error instanceof HiroApiError) return { verified: false, reason: `${hostOf(baseUrl)} did not answer /v2/info (${error.message})` };
+    if (error instanceof HiroApiError) return { verified: false, reason: `${hostOf(baseUrl)} did not answer /v2/info (${withoutNextRunAdvice(error.message)})` };
     throw error;
   }
   if (served.network === network) return { verified: true };
@@ -36,6 +36,17 @@ export async function checkApiNetwork(chain: Pick<HiroClient, 'getNetwork'>, net
 }
 
 /** What an operator reads when the API is out of reach: the host, and what to try. */
+/**
+ * The client's errors end with advice for a scheduled run ("the next run retries"); the runner goes on with
+ * this run, so that sentence would be untrue here.
+ */
+function withoutNextRunAdvice(message: string): string {
+  return message
+    .split(/(?<=\.)\s+/)
+    .filter((sentence) => !/\bnext run\b/i.test(sentence))
+    .join(' ');
+}
+
 export function unreachableMessage(baseUrl: string, error: Error): string {
   return (
     `cannot reach the Stacks API at ${hostOf(baseUrl)}: ${error.message}\n` +

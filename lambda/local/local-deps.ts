@@ -5,7 +5,7 @@ import { operatorChannelOverLog } from '../core/operator-log';
 import type { CycleDeps } from '../core/cycle-types';
 import type { Publisher, StateStore, Telemetry } from '../core/ports';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
-import { createHiroClient, type HiroClient, type HiroRequestEvent } from '../hiro';
+import { createHiroClient, type HiroClient, type HiroClientOptions, type HiroRequestEvent } from '../hiro';
 import { FileStateStore } from '../adapters/file/file-state-store';
 import { createStdoutPublisher } from '../adapters/stdout/stdout-publisher';
 import { EnvironmentError, type ApiSettings } from '../runtime/api-env';
@@ -13,7 +13,7 @@ import type { CliOptions } from './args';
 import { describeStatus } from './describe';
 import { clearProgress, EXIT } from './terminal';
 import { SMS_PER_RUN_DEFAULT, SmsBudget } from '../core/sms-budget';
-import { channelsFromEnv } from '../channels/registry';
+import { channelsFromEnv, channelVariableNearMisses } from '../channels/registry';
 import { memoryChatLog } from '../adapters/chat/chat-delivery';
 import { withChatChannels, type ChatPublisher } from './chat-publisher';
 
@@ -50,6 +50,15 @@ export function requestLog(telemetry: Telemetry): (event: HiroRequestEvent) => v
 }
 
 /**
+ * The client's log on the terminal. A retried request is debug here, not a warning: a request that gives up
+ * fails the cycle, which the outage tracker says once (outage.ts), and one that got through changed nothing,
+ * so a warning per retry would say the same outage four times a cycle. Its other warnings stay warnings.
+ */
+export function hiroLog(telemetry: Telemetry): NonNullable<HiroClientOptions['log']> {
+  return (level, message, attributes) => telemetry.log(level === 'warn' && attributes?.retry !== undefined ? 'debug' : level, message, attributes);
+}
+
+/**
  * The first request, which checks the API is there and serves the config's network, gives up after two
  * attempts of 3.5 s each (with the start, under 10 s in all): an API that accepts the connection but never answers, or no network,
  * is then named at once, instead of after the five attempts of 10 s a cycle's requests get (about a minute).
@@ -57,7 +66,7 @@ export function requestLog(telemetry: Telemetry): (event: HiroRequestEvent) => v
 export const FIRST_CONTACT = { timeoutMs: 3_500, maxRetries: 1 } as const;
 
 export function firstContactClient(api: ApiSettings, telemetry: Telemetry): HiroClient {
-  return createHiroClient({ ...api, ...FIRST_CONTACT, log: (level, message, attributes) => telemetry.log(level, message, attributes), onRequest: requestLog(telemetry) });
+  return createHiroClient({ ...api, ...FIRST_CONTACT, log: hiroLog(telemetry), onRequest: requestLog(telemetry) });
 }
 
 export async function buildDeps(options: CliOptions, config: WatchConfig, telemetry: Telemetry, api: ApiSettings) {
@@ -67,7 +76,7 @@ export async function buildDeps(options: CliOptions, config: WatchConfig, teleme
     onRequest: requestLog(telemetry),
     // --status asks for the tip once and says when it cannot: no retries behind its back.
     ...(options.status ? { maxRetries: 0 } : {}),
-    log: (level, message, attributes) => telemetry.log(level, message, attributes),
+    log: hiroLog(telemetry),
     operator,
   });
   const state: StateStore = options.table
@@ -76,6 +85,7 @@ export async function buildDeps(options: CliOptions, config: WatchConfig, teleme
   const primary: Publisher = options.topic
     ? await openSnsPublisher(options.topic, telemetry)
     : createStdoutPublisher(process.stdout, options.json ? 'json' : 'human');
+  for (const warning of channelVariableNearMisses(process.env)) telemetry.log('warn', warning);
   const chat = await chatChannels(primary, state, telemetry);
   const out = chat ?? primary;
   const clearing: Publisher = {

@@ -26,16 +26,17 @@ export async function runLoop(deps: CycleDeps & { smsBudget?: SmsBudget }, confi
   const statusSweep = options.once
     ? undefined
     : contractStatusSweep(api.requestsPerMinute, options.intervalSeconds * 1000);
-  let stopRequested = false;
+  // Aborted on Ctrl-C: the block in hand is finished and saved, the reads ahead of it are dropped at once.
+  const stop = new AbortController();
   let wake: (() => void) | undefined;
   process.on('SIGINT', () => {
-    if (stopRequested) process.exit(130);
-    stopRequested = true;
+    if (stop.signal.aborted) process.exit(130);
     telemetry.log('info', 'stopping after the current block (Ctrl-C again to quit at once)');
+    stop.abort(new Error('stop requested'));
     wake?.();
   });
   process.on('SIGTERM', () => {
-    stopRequested = true;
+    stop.abort(new Error('stop requested'));
     wake?.();
   });
 
@@ -46,7 +47,7 @@ export async function runLoop(deps: CycleDeps & { smsBudget?: SmsBudget }, confi
     try {
       // A runner that keeps going reads its share of balances a cycle; `--once` reads every one due.
       const balanceReads = options.once ? undefined : balanceReadAllowance(api.requestsPerMinute, options.intervalSeconds * 1000);
-      const summary = await oneCycle(deps, config, () => stopRequested, { statusSweep, balanceReads });
+      const summary = await oneCycle(deps, config, stop.signal, { statusSweep, balanceReads });
       worked = true;
       outage.succeeded();
       const line = cycleLine(summary);
@@ -64,7 +65,7 @@ export async function runLoop(deps: CycleDeps & { smsBudget?: SmsBudget }, confi
       }
       pauseMs = outage.failed(failure);
     }
-    if (options.once || stopRequested) return EXIT.ok;
+    if (options.once || stop.signal.aborted) return EXIT.ok;
     if (pauseMs > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, pauseMs);
@@ -74,14 +75,14 @@ export async function runLoop(deps: CycleDeps & { smsBudget?: SmsBudget }, confi
         };
       });
     }
-    if (stopRequested) return EXIT.ok;
+    if (stop.signal.aborted) return EXIT.ok;
   }
 }
 
 async function oneCycle(
   deps: CycleDeps & { smsBudget?: SmsBudget },
   config: WatchConfig,
-  shouldStop: () => boolean,
+  stop: AbortSignal,
   shares: { statusSweep: StatusSweep | undefined; balanceReads: BalanceReadAllowance | undefined },
 ): Promise<CycleSummary> {
   const { statusSweep, balanceReads } = shares;
@@ -93,7 +94,7 @@ async function oneCycle(
       deadlineMs: deps.clock.now() + CYCLE_BUDGET_MS,
       leaseTtlMs: LEASE_TTL_MS,
       alertStaleAfterMs: LEASE_TTL_MS,
-      shouldStop,
+      stop,
       ...(statusSweep ? { statusSweep } : {}),
       ...(balanceReads ? { balanceReads } : {}),
       onBlockDone: showProgress,

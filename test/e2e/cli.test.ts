@@ -114,6 +114,24 @@ describe.each(API_PATHS)('the CLI against a fake Hiro API, through a growing cha
     expect(run.stdout).toMatch(/--once/);
     expect(run.stdout).toMatch(/STACKS_API_KEY/);
   });
+
+  it('lists the chat channels that are on and the host each posts to in --help and --check, warning of a misspelled variable', async () => {
+    const env = { SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T1/B2/SLACKSECRET', DISCORD_URL: 'https://discord.com/api/webhooks/1/DISCORDSECRET' };
+    for (const args of [['--help'], ['--check', '--config', suite.configPath]]) {
+      const run = await suite.run(args, { env });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('Chat: slack posts to hooks.slack.com');
+      expect(run.stdout).toContain('DISCORD_URL is set, but no chat channel reads it: did you mean DISCORD_WEBHOOK_URL?');
+      expect(run.stdout + run.stderr).not.toMatch(/SLACKSECRET|DISCORDSECRET/);
+    }
+  });
+
+  it('warns of a misspelled channel variable when it runs', async () => {
+    const run = await suite.run(suite.args('misspelled.json'), { env: { TELEGRAM_TOKEN: '123:TGSECRET' } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/WARN .*TELEGRAM_TOKEN is set, but no chat channel reads it: did you mean TELEGRAM_BOT_TOKEN\?/);
+    expect(run.stderr).not.toContain('TGSECRET');
+  });
 });
 
 printed.samePrintedLines('the CLI through a growing chain');

@@ -15,6 +15,8 @@ export interface CliRunOptions {
   /** 20 s unless given. */
   timeoutMs?: number;
   onStderr?: (chunk: string, child: ReturnType<typeof spawn>) => void;
+  /** Called once the child is started: to signal it on a condition other than its output. */
+  onSpawn?: (child: ReturnType<typeof spawn>) => void;
   /** Through `npm start --silent --`, exactly as the README shows, rather than node directly. */
   viaNpm?: boolean;
 }
@@ -29,6 +31,7 @@ export function runCli(args: string[], env: Record<string, string>, options: Cli
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    options.onSpawn?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -148,4 +148,34 @@ describe('request limiter', () => {
 
     expect(starts).toEqual([0, 15_000]);
   });
+
+  it('never sends a request whose signal aborts while it waits for a permit, and the permit goes to the next', async () => {
+    const clock = new VirtualClock();
+    const { limiter } = limiterOn(clock, { concurrency: 1 });
+    let finishFirst!: () => void;
+    const ran: string[] = [];
+    const first = limiter.run(() => new Promise<void>((resolve) => (finishFirst = resolve)));
+    const stop = new AbortController();
+    const queued = limiter.run(async () => void ran.push('aborted one'), stop.signal);
+    const third = limiter.run(async () => void ran.push('third'));
+    stop.abort(new Error('stop requested'));
+    await expect(queued).rejects.toThrow('stop requested');
+    finishFirst();
+    await Promise.all([first, third]);
+    expect(ran).toEqual(['third']);
+  });
+
+  it('never sends a request whose signal aborts while it waits for its start slot', async () => {
+    const clock = new VirtualClock();
+    const { limiter } = limiterOn(clock, { requestsPerMinute: 60, burst: 1 });
+    const ran: number[] = [];
+    await limiter.run(async () => void ran.push(clock.now()));
+    const stop = new AbortController();
+    const spaced = limiter.run(async () => void ran.push(clock.now()), stop.signal);
+    spaced.catch(() => {});
+    stop.abort(new Error('stop requested'));
+    clock.advance(1_000);
+    await expect(spaced).rejects.toThrow('stop requested');
+    expect(ran).toHaveLength(1);
+  });
 });

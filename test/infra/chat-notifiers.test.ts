@@ -6,6 +6,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { synthStack } from './support/synth';
 import { readDeploySettings } from '../../infra/settings/deploy-settings';
+import { NOTIFIER_CONCURRENCY } from '../../infra/constructs/chat-notifiers';
 
 const CHAT = [
   { slack: 'ssm:/stacks-watch/slack-ops', severities: ['critical', 'warning'] },
@@ -23,6 +24,19 @@ describe('chat channels in the stack', () => {
       ['pagerduty', '/stacks-watch/pagerduty'],
     ]);
     for (const v of variables) expect(Object.keys(v).sort()).toEqual(['CHAT_CHANNEL', 'CHAT_PARAMETER', 'NODE_OPTIONS', 'POWERTOOLS_LOG_LEVEL', 'POWERTOOLS_SERVICE_NAME']);
+  });
+
+  it('reserves 2 concurrent executions per notifier, so a burst of alerts waits its turn rather than flooding the chat API', () => {
+    const notifiers = template.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: { CHAT_CHANNEL: Match.anyValue() } } } });
+    const reserved = Object.values(notifiers).map((r) => (r as { Properties: { ReservedConcurrentExecutions?: number } }).Properties.ReservedConcurrentExecutions);
+    expect(reserved).toEqual([NOTIFIER_CONCURRENCY, NOTIFIER_CONCURRENCY]);
+    expect(NOTIFIER_CONCURRENCY).toBe(2);
+  });
+
+  it('reserves nothing for the notifiers when reserveConcurrency is off (an account whose quota has no room to reserve)', () => {
+    const { template: unreserved } = synthStack({ chat: JSON.stringify(CHAT), reserveConcurrency: false });
+    const notifiers = unreserved.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: { CHAT_CHANNEL: Match.anyValue() } } } });
+    for (const r of Object.values(notifiers)) expect((r as { Properties: Record<string, unknown> }).Properties.ReservedConcurrentExecutions).toBeUndefined();
   });
 
   it('subscribes each to the alerts topic with its own filter, never the SMS digest', () => {

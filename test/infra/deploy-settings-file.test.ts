@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import type { Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
 import { DeploySettingsError } from '../../infra/settings/deploy-settings';
 import { DEPLOY_SCHEMA_PATH, deploySchemaText } from '../../scripts/deploy-schema';
 import { fixture, REPO_ROOT, synthStack } from './support/synth';
@@ -67,6 +67,18 @@ describe('the deploy settings file', () => {
   it('counts the operations list and phones too', () => {
     const problems = problemsOf(() => withFile('deploy-subscribers.json', { opsEmails: '[]', alertPhoneNumbers: '[]' }));
     expect(problems[0]).toMatch(/unsubscribe 2 of the 5 .*\(\+14155550123 \(sms\), ops@example\.com \(operations email\)\): -c alertPhoneNumbers, -c opsEmails replaces/);
+  });
+
+  it('warns loudly when -c subscribes someone the file does not list: the next plain deploy would drop them', () => {
+    const { stack } = withFile('deploy-subscribers.json', { alertEmails: 'cto@example.com,team@example.com,new@example.com' });
+    Annotations.fromStack(stack).hasWarning(
+      '/StacksWatch',
+      Match.stringLikeRegexp('-c alertEmails subscribes 1 that .*deploy-subscribers\\.json does not list \\(new@example\\.com \\(email\\)\\): the next deploy without that -c unsubscribes them; write them in .*deploy-subscribers\\.json'),
+    );
+  });
+
+  it('does not warn when the file lists every subscriber', () => {
+    Annotations.fromStack(withFile('deploy-subscribers.json').stack).hasNoWarning('/StacksWatch', Match.stringLikeRegexp('does not list'));
   });
 
   it('drops subscribers when -c allowFewerSubscribers=true says it is meant', () => {

@@ -184,10 +184,11 @@ describe('subscriptions', () => {
 });
 
 describe('synth warnings', () => {
-  it('warn when nobody would receive the alerts or the alarms', () => {
+  it('warn when nobody would receive the alerts or the alarms, pointing to deploy.json rather than a -c the next deploy drops', () => {
     const annotations = Annotations.fromStack(defaults.stack);
-    annotations.hasWarning('/StacksWatch', Match.stringLikeRegexp('Nobody is subscribed to the alerts: deploy with -c alertEmails='));
-    annotations.hasWarning('/StacksWatch', Match.stringLikeRegexp('Nobody is subscribed to the alarms: deploy with -c opsEmails='));
+    annotations.hasWarning('/StacksWatch', Match.stringLikeRegexp('Nobody is subscribed to the alerts: write alertEmails .* in deploy\\.json'));
+    annotations.hasWarning('/StacksWatch', Match.stringLikeRegexp('Nobody is subscribed to the alarms: write opsEmails .* in deploy\\.json'));
+    annotations.hasNoWarning('/StacksWatch', Match.stringLikeRegexp('deploy with -c'));
   });
 
   it('stay quiet once both have subscribers', () => {

@@ -153,6 +153,26 @@ describe('backfill progress', () => {
     for (const rate of rates) expect(Math.abs(rate - 120) / 120).toBeLessThan(0.2);
   });
 
+  it('holds steady through read-ahead batches: blocks come in bursts after each read, the rate is that of whole batches', () => {
+    const t = terminal();
+    let now = 0;
+    const progress = createProgressReporter(t.out, () => now);
+    // Each batch: 18 s reading 48 blocks, then 48 blocks done 20 ms apart. The real pace: 48 blocks per 18.96 s.
+    let done = 0;
+    for (let batch = 0; batch < 6; batch += 1) {
+      now += 18_000;
+      for (let i = 0; i < 48; i += 1) {
+        done += 1;
+        progress.update({ height: done, done, total: 2_000 });
+        now += 20;
+      }
+    }
+    const pace = 48 / (18.96 / 60);
+    const rates = [...t.text().matchAll(/([\d.]+) blocks\/min/g)].map((m) => Number(m[1]));
+    expect(rates.length).toBeGreaterThan(0);
+    for (const rate of rates) expect(Math.abs(rate - pace) / pace).toBeLessThan(0.1);
+  });
+
   it('gives a long ETA in hours and minutes', () => {
     expect(formatEta(45)).toBe('45 min');
     expect(formatEta(0.2)).toBe('1 min');
