@@ -1,6 +1,7 @@
 // Every way a Hiro call can fail, as typed errors the watch cycle can tell apart. Each names the request it
 // failed on (`endpoint`: method, path and query, never headers) and says what to do about it. None ever
 // carries the API key: messages read from the server are scrubbed of it before they get here.
+import { ApiBackoffError } from '../core/api-backoff';
 
 /** The answer's HTTP status, or null when no answer arrived (network error, timeout). */
 export type HiroStatus = number | null;
@@ -140,6 +141,23 @@ export class HiroTimeoutError extends HiroNetworkError {
   override name = 'HiroTimeoutError';
   constructor(id: RequestIdentity, timeoutMs: number, attempts: number) {
     super(id, `timed out after ${timeoutMs} ms`, attempts);
+  }
+}
+
+/**
+ * No answer before the run's deadline: a request is never given longer than the run has left (however long its
+ * own timeout), so a hanging API ends the run cleanly, as a wait past the deadline does, instead of holding it
+ * past the deadline (or the Lambda's timeout, which kills the run mid-block).
+ */
+export class HiroDeadlineError extends ApiBackoffError {
+  override name = 'HiroDeadlineError';
+  readonly endpoint: string;
+  constructor(id: RequestIdentity, waitedMs: number) {
+    super(0, 0);
+    this.endpoint = id.endpoint;
+    this.message =
+      `${id.endpoint}: no answer before the run deadline (${waitedMs > 0 ? `cut after ${Math.round(waitedMs)} ms` : 'not sent: no time left'}): ` +
+      'the run ends here with its finished blocks saved, and the next run resumes';
   }
 }
 

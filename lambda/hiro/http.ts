@@ -5,6 +5,7 @@ import {
   HiroApiKeyInvalidError,
   HiroApiKeyMissingError,
   HiroBadRequestError,
+  HiroDeadlineError,
   HiroGoneError,
   HiroNetworkError,
   HiroNotFoundError,
@@ -43,7 +44,9 @@ type Attempt =
   | { kind: 'answer'; status: number; headers: Headers; text: string; throttledForMs?: number }
   | { kind: 'too-large'; status: number; bytes: number; declared: boolean }
   | { kind: 'network-error'; reason: string }
-  | { kind: 'timeout' };
+  | { kind: 'timeout' }
+  /** Cut (or never sent) because the run's deadline came first. */
+  | { kind: 'deadline'; waitedMs: number };
 
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 20_000;
@@ -113,6 +116,7 @@ export class HiroHttp {
     retry: number,
   ): { answer: HiroAnswer<T> } | { waitMs: number; giveUp: () => Error } {
     const attempts = retry + 1;
+    if (attempt.kind === 'deadline') throw new HiroDeadlineError(id, attempt.waitedMs);
     if (attempt.kind === 'timeout') {
       return { waitMs: this.backoffMs(retry), giveUp: () => new HiroTimeoutError(id, this.options.timeoutMs, attempts) };
     }
@@ -139,10 +143,14 @@ export class HiroHttp {
 
   private async attempt(url: URL, request: HiroRequest, retry: number): Promise<Attempt> {
     const started = this.options.now();
+    // Never longer than the run has left: a hanging API must not hold the run past its deadline.
+    const timeLeftMs = this.options.timeLeftMs();
+    if (timeLeftMs <= 0) return { kind: 'deadline', waitedMs: 0 };
+    const cutByDeadline = timeLeftMs < this.options.timeoutMs;
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
     if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
+    const timer = setTimeout(() => controller.abort(), Math.min(this.options.timeoutMs, timeLeftMs));
     let result: Attempt;
     try {
       // No redirects: a redirect to another host would carry the X-API-Key header with it.
@@ -152,11 +160,12 @@ export class HiroHttp {
         ? { kind: 'answer', status: response.status, headers: response.headers, text: body.text }
         : { kind: 'too-large', status: response.status, bytes: body.bytes, declared: body.declared };
     } catch (error) {
-      result = controller.signal.aborted ? { kind: 'timeout' } : { kind: 'network-error', reason: this.networkReason(error) };
+      if (!controller.signal.aborted) result = { kind: 'network-error', reason: this.networkReason(error) };
+      else result = cutByDeadline ? { kind: 'deadline', waitedMs: this.options.now() - started } : { kind: 'timeout' };
     } finally {
       clearTimeout(timer);
     }
-    const status = result.kind === 'answer' || result.kind === 'too-large' ? result.status : result.kind;
+    const status = result.kind === 'answer' || result.kind === 'too-large' ? result.status : result.kind === 'deadline' ? 'timeout' : result.kind;
     this.count(request.route, status);
     this.options.onRequest({ endpoint: request.route, status, durationMs: this.options.now() - started, retry });
     if (result.kind === 'answer') {

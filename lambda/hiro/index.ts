@@ -11,6 +11,7 @@ export {
   HiroApiKeyMissingError,
   HiroBadRequestError,
   HiroConfigError,
+  HiroDeadlineError,
   HiroGoneError,
   HiroInconsistentDataError,
   HiroNetworkError,
