@@ -14,10 +14,10 @@ import {
   HiroResponseError,
   HiroServerError,
   HiroTimeoutError,
+  oneLine,
   redact,
   type RequestIdentity,
 } from './errors';
-import { showControlCharacters } from '../core/render/untrusted-text';
 import { readBoundedBody } from './bounded-body';
 import { RouteDeprecations } from './deprecations';
 import { RequestLimiter } from './limiter';
@@ -194,7 +194,7 @@ export class HiroHttp {
     const checked = json.ok ? checkBody(schema, json.value) : json;
     if (checked.ok) return checked.value;
     this.counters.errors += 1;
-    throw new HiroResponseError(id, status, showControlCharacters(redact(checked.problem, this.options.apiKey)));
+    throw new HiroResponseError(id, status, oneLine(redact(checked.problem, this.options.apiKey)));
   }
 
   private clientError(id: RequestIdentity, status: number, text: string, headers: Headers): Error {
@@ -202,7 +202,7 @@ export class HiroHttp {
     const message = this.serverMessage(text, status);
     switch (status) {
       case 400:
-        return new HiroBadRequestError(id, message);
+        return new HiroBadRequestError(id, message, isMalformedRequest(text));
       case 401:
         return new HiroApiKeyMissingError(id, message);
       case 403:
@@ -233,8 +233,8 @@ export class HiroHttp {
     } else if (text.trim()) {
       message = text.trim();
     }
-    // The server's words reach terminals, logs and ops notices: escape codes in them are shown, not obeyed.
-    return showControlCharacters(redact((message ?? `HTTP ${status}`).slice(0, 300), this.options.apiKey));
+    // The server's words reach terminals, logs and ops notices: escape codes and line breaks in them are shown, not obeyed.
+    return oneLine(redact((message ?? `HTTP ${status}`).slice(0, 300), this.options.apiKey));
   }
 
   private networkReason(error: unknown): string {
@@ -247,10 +247,21 @@ export class HiroHttp {
           : error instanceof Error
             ? error.message
             : String(error);
-    return showControlCharacters(redact(reason, this.options.apiKey));
+    return oneLine(redact(reason, this.options.apiKey));
   }
 
   private backoffMs(retry: number): number {
     return this.options.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry);
   }
+}
+
+/**
+ * Whether a 400 is the API's schema validation refusing the request's shape (Fastify's FST_ERR_VALIDATION,
+ * `querystring/limit must be <= 50`), as opposed to a value it does not know.
+ */
+function isMalformedRequest(text: string): boolean {
+  const json = parseJson(text);
+  if (!json.ok || !json.value || typeof json.value !== 'object') return false;
+  const { code, message } = json.value as { code?: unknown; message?: unknown };
+  return code === 'FST_ERR_VALIDATION' || (typeof message === 'string' && /^(querystring|params|body|headers)\//.test(message));
 }
