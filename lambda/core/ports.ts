@@ -18,6 +18,11 @@ export interface TxReadRequest {
   call?: boolean;
 }
 
+/** How a caller may give a read up: aborting `signal` cancels its requests (in flight or not yet sent), and the read rejects with the signal's reason. */
+export interface ReadOptions {
+  signal?: AbortSignal;
+}
+
 export interface ChainApi {
   /** The current tip, or null when the API has not synced yet (no chain_tip). */
   getTip(): Promise<ChainTip | null>;
@@ -28,7 +33,7 @@ export interface ChainApi {
    * there (above its tip). An empty block (the API's 404 on an empty page) comes back with no
    * transactions and its header.
    */
-  getBlock(height: number): Promise<Block | null>;
+  getBlock(height: number, options?: ReadOptions): Promise<Block | null>;
   /** A canonical block header by height or hash; null when unknown. */
   getBlockHeader(heightOrHash: number | string): Promise<BlockHeader | null>;
   /**

@@ -28,22 +28,22 @@ export class BlockSource {
     this.v3Headers = new V3BlockHeaders(http, onUnreadable);
   }
 
-  async getBlock(height: number): Promise<Block | null> {
+  async getBlock(height: number, signal?: AbortSignal): Promise<Block | null> {
     // The scan reads several blocks at once: the first read alone finds out whether the v2 list is retired,
     // so a retired route costs one 410, not one per block in flight.
     if (this.firstRead) await this.firstRead.catch(() => undefined);
-    const reading = this.readBlock(height);
+    const reading = this.readBlock(height, signal);
     this.firstRead ??= reading;
     return reading;
   }
 
-  private async readBlock(height: number): Promise<Block | null> {
+  private async readBlock(height: number, signal: AbortSignal | undefined): Promise<Block | null> {
     const block = await withSuccessor(
       this.http.deprecations,
       BLOCK_TRANSACTIONS_ROUTE,
-      () => readBlock(this.http, height, (h) => this.getBlockHeader(h)),
+      () => readBlock(this.http, height, (h) => this.getBlockHeader(h), signal),
       () =>
-        readBlockV3(this.http, height, { readHeader: (h) => this.headerForBlock(h), fallbackTime: this.fallbackTime }).catch((error: unknown) => {
+        readBlockV3(this.http, height, { readHeader: (h) => this.headerForBlock(h), fallbackTime: this.fallbackTime }, signal).catch((error: unknown) => {
           // A header that disagrees with the block's transactions may be from before a reorg: none is reused.
           if (error instanceof HiroInconsistentDataError) this.v3Headers.forget();
           throw error;

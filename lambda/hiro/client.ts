@@ -44,7 +44,7 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
     // While the v3 block list serves this client's headers, its newest page is the tip (and the next blocks' headers).
     getTip: async () => (blocks.v3Headers.serving ? ((await blocks.v3Headers.tip()) ?? tip.read()) : tip.read()),
     getContractStatuses: (contractIds) => readContractStatuses(http, contractIds),
-    getBlock: (height) => blocks.getBlock(checkHeight(height)),
+    getBlock: (height, options) => blocks.getBlock(checkHeight(height), options?.signal),
     getBlockHeader: (heightOrHash) => blocks.getBlockHeader(heightOrHash),
     getTransactionEvents: (txs: readonly TxReadRequest[]) => readTransactions(events, txs),
     getBalances: (principal, atHeight) => readBalances(http, principal, checkHeight(atHeight)),

@@ -87,7 +87,12 @@ export class HiroHttp {
     const id: RequestIdentity = { endpoint: describeRequest(request), route: request.route };
     const url = requestUrl(this.options.baseUrl, request);
     for (let retry = 0; ; retry += 1) {
-      const attempt = await this.limiter.run(() => this.attempt(url, request, retry));
+      request.signal?.throwIfAborted();
+      const attempt = await this.limiter.run(() => {
+        // Aborted while it waited for its turn: never sent.
+        request.signal?.throwIfAborted();
+        return this.attempt(url, request, retry);
+      });
       if (attempt.kind === 'answer') await this.throttling.answered(attempt.status, id.endpoint);
       const verdict = this.judge(attempt, request, id, schema, retry);
       if ('answer' in verdict) return verdict.answer;
@@ -154,12 +159,15 @@ export class HiroHttp {
     let result: Attempt;
     try {
       // No redirects: a redirect to another host would carry the X-API-Key header with it.
-      const response = await this.options.fetch(url, { headers, signal: controller.signal, redirect: 'manual' });
+      const signal = request.signal ? AbortSignal.any([controller.signal, request.signal]) : controller.signal;
+      const response = await this.options.fetch(url, { headers, signal, redirect: 'manual' });
       const body = await readBoundedBody(response, this.options.maxBodyBytes);
       result = body.ok
         ? { kind: 'answer', status: response.status, headers: response.headers, text: body.text }
         : { kind: 'too-large', status: response.status, bytes: body.bytes, declared: body.declared };
     } catch (error) {
+      // The caller gave the read up: neither a failure of the API nor worth a retry.
+      if (request.signal?.aborted) throw request.signal.reason;
       if (!controller.signal.aborted) result = { kind: 'network-error', reason: this.networkReason(error) };
       else result = cutByDeadline ? { kind: 'deadline', waitedMs: this.options.now() - started } : { kind: 'timeout' };
     } finally {

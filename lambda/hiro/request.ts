@@ -14,6 +14,8 @@ export interface HiroRequest {
   expect?: readonly number[];
   /** Retries for this request, below the client's own; 0 for a read the next run makes anyway (the mempool). */
   retries?: number;
+  /** Aborts the request: not sent if it has not started, cancelled if in flight, not retried; it rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export function requestUrl(baseUrl: URL, request: HiroRequest): URL {
