@@ -40,7 +40,7 @@ export interface ChainApi {
    * All events of the given transactions that the core can use (logs, asset movements, STX locks), every page
    * of them, batched into as few calls as URLs allow; `eventCount` lets it skip those with none and plan paging.
    */
-  getTransactionEvents(txs: readonly TxReadRequest[]): Promise<Map<string, TxEvents>>;
+  getTransactionEvents(txs: readonly TxReadRequest[], options?: ReadOptions): Promise<Map<string, TxEvents>>;
   /** What `principal` holds after block `atHeight`: read to start a balance rule, after a gap, to reconcile (balance-reads.ts). */
   getBalances?(principal: string, atHeight: number): Promise<PrincipalBalances>;
   /**

@@ -46,7 +46,7 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
     getContractStatuses: (contractIds) => readContractStatuses(http, contractIds),
     getBlock: (height, options) => blocks.getBlock(checkHeight(height), options?.signal),
     getBlockHeader: (heightOrHash) => blocks.getBlockHeader(heightOrHash),
-    getTransactionEvents: (txs: readonly TxReadRequest[]) => readTransactions(events, txs),
+    getTransactionEvents: (txs: readonly TxReadRequest[], options) => readTransactions(events, txs, options?.signal),
     getBalances: (principal, atHeight) => readBalances(http, principal, checkHeight(atHeight)),
     takeApiDeprecations: () => [...http.deprecations.take(), ...unreadable.splice(0)],
     mempool: createMempoolReader(events),

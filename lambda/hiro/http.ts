@@ -71,6 +71,11 @@ export class HiroHttp {
     });
   }
 
+  /** Requests the client sends at once: a read's parallel work needs no more in hand. */
+  get concurrency(): number {
+    return this.options.concurrency;
+  }
+
   stats(): ApiStats {
     return { ...this.counters, byEndpoint: { ...this.counters.byEndpoint } };
   }
