@@ -20,6 +20,7 @@ import { balanceRequestsSection, type BalanceRequestsRow } from './balance-reque
 import { configStoreSection, type ConfigStoreFigures } from './config-store-read';
 import { latencyFloorSection, type LatencyFloor } from './latency-floor';
 import { windowItemCostSection, type WindowItemCostRow } from './window-item-cost';
+import { bigBlockMemorySection, type BigBlockMemoryRow } from './big-block-memory';
 
 export interface BenchResults {
   requests?: RequestsPerBlockRow[];
@@ -33,6 +34,7 @@ export interface BenchResults {
   floor?: LatencyFloor;
   windowItem?: WindowItemCostRow[];
   memory?: { rows: MemoryFigures[]; stackMemoryMb: number; stackLimitMb: number };
+  bigBlock?: BigBlockMemoryRow[];
   latency?: LatencyRow[];
   matching?: MatchingRow;
   stateFile?: StateFileRow[];
@@ -354,6 +356,7 @@ export function renderResults(results: BenchResults, meta: { date: string; secon
     results.latency && latencySection(results.latency),
     results.matching && matchingSection(results.matching),
     results.memory && memorySection(results.memory),
+    results.bigBlock && bigBlockMemorySection(results.bigBlock),
     results.stateFile && stateFileSection(results.stateFile),
     results.configParse && configParseSection(results.configParse),
     results.configStore && configStoreSection(results.configStore.figures, results.configStore.monthly),

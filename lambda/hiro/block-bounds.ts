@@ -48,7 +48,7 @@ export const PAGES_IN_FLIGHT = 4;
  * transactions while its pages are read, and a call's arguments can be megabytes (a big buffer): past this they
  * are dropped (null, as a v3 list gives them), and read again only for a call that a `calls` rule alerts on.
  */
-export const MAX_LISTED_CALL_TEXT = 16 * 1024;
+export const MAX_LISTED_CALL_TEXT = 2 * 1024;
 
 /** The transaction as a block holds it: a listed call's text past MAX_LISTED_CALL_TEXT left to be read when needed. */
 export function compactTransaction(tx: Transaction): Transaction {
