@@ -2,7 +2,6 @@
 import type { ContractStatus } from '../core/domain';
 import type { HiroHttp } from './http';
 import { contractStatusesSchema } from './schemas';
-import { settleAll } from './settle';
 
 /** Ids per status call: the API has no maximum, but URLs past ~16 KiB get 431. */
 export const CONTRACT_STATUS_BATCH = 100;
@@ -13,17 +12,17 @@ export async function readContractStatuses(http: HiroHttp, contractIds: readonly
   const ids = [...new Set(contractIds)];
   const batches: string[][] = [];
   for (let i = 0; i < ids.length; i += CONTRACT_STATUS_BATCH) batches.push(ids.slice(i, i + CONTRACT_STATUS_BATCH));
-  // The first call that fails cancels the others; all have settled when it is thrown.
-  const answers = await settleAll(batches, http.concurrency, (batch, signal) =>
-    http.getBody(
-      {
-        route: CONTRACT_STATUS_ROUTE,
-        path: '/extended/v2/smart-contracts/status',
-        // One key per id: the API reads a comma-separated list as one malformed id (400).
-        query: batch.map((id) => ['contract_id', id] as const),
-        signal,
-      },
-      contractStatusesSchema,
+  const answers = await Promise.all(
+    batches.map((batch) =>
+      http.getBody(
+        {
+          route: CONTRACT_STATUS_ROUTE,
+          path: '/extended/v2/smart-contracts/status',
+          // One key per id: the API reads a comma-separated list as one malformed id (400).
+          query: batch.map((id) => ['contract_id', id] as const),
+        },
+        contractStatusesSchema,
+      ),
     ),
   );
   const statuses = new Map<string, ContractStatus>();

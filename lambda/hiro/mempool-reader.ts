@@ -9,7 +9,6 @@ import { V3_TRANSACTION_ROUTE } from './call-details-v3';
 import { withSuccessor } from './deprecations';
 import { TX_MULTIPLE_ROUTE, type EventReaderContext } from './event-reader';
 import { HiroBadRequestError } from './errors';
-import { settleAll } from './settle';
 import type { HiroRequest } from './request';
 import { v1TxStatusesSchema, v3MempoolPageSchema, v3MempoolSummarySchema, v3TxStatusSchema, type RawMempoolSummary } from './schemas-mempool';
 
@@ -70,8 +69,7 @@ export function createMempoolReader(context: EventReaderContext): MempoolApi {
         http.deprecations,
         TX_MULTIPLE_ROUTE,
         () => statusesV1(context, txIds),
-        // The first failure stops the reads not yet sent; all have settled when it is thrown.
-        async () => new Map(await settleAll(txIds, http.concurrency, async (txId) => [txId, await statusV3(context, txId)] as const)),
+        async () => new Map(await Promise.all(txIds.map(async (txId) => [txId, await statusV3(context, txId)] as const))),
         context.log,
       ),
 
@@ -80,7 +78,7 @@ export function createMempoolReader(context: EventReaderContext): MempoolApi {
         http.deprecations,
         TX_MULTIPLE_ROUTE,
         async () => new Map([...(await multiple(context, txIds, true))].map(([txId, entry]) => [txId, entry?.contract_call?.function_args?.map((a) => a.repr) ?? null])),
-        async () => new Map(await settleAll(txIds, http.concurrency, async (txId) => [txId, await callArgsV3(context, txId)] as const)),
+        async () => new Map(await Promise.all(txIds.map(async (txId) => [txId, await callArgsV3(context, txId)] as const))),
         context.log,
       ),
   };

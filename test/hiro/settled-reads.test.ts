@@ -70,20 +70,4 @@ describe('an events read whose requests fail', () => {
     expect(counting.startedAfter()).toBe(0);
     expect(h.fake.requestsTo(ROUTES.v3Transaction).length).toBeLessThan(txIds.length);
   });
-
-  it('has nothing in flight when a contract status read rejects (its batches settle together)', async () => {
-    const h = await startHarness();
-    const ids = Array.from({ length: 250 }, (_, i) => fakeContractId(`c${i}`));
-    h.fake.faults.use((r) =>
-      r.route === ROUTES.contractStatus ? (r.query.getAll('contract_id')[0] === ids[0] ? { body: 'not json' } : { delayMs: 50 }) : undefined,
-    );
-    const counting = countingFetch();
-
-    const error = await rejectionOf(h.client({ fetch: counting.fetch }).getContractStatuses(ids));
-    const inFlight = counting.close();
-    await settle(200);
-
-    expect(error).toBeInstanceOf(HiroResponseError);
-    expect(inFlight).toBe(0);
-  });
 });
