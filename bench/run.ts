@@ -62,7 +62,7 @@ const LATENCY_MODES: LatencyMode[] = [
   { kind: 'loop', delaySeconds: DEFAULT_LOOP_DELAY_SECONDS, pickupMs: 3_000 },
 ];
 
-const BENCHMARKS = ['requests', 'balances', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory', 'big-block', 'state-file', 'config-parse'] as const;
+const BENCHMARKS = ['requests', 'balances', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory', 'state-file', 'config-parse'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 function selected(argv: readonly string[]): Set<Benchmark> {
@@ -165,8 +165,6 @@ async function main(): Promise<void> {
     if (!Number.isFinite(stackLimitMb)) throw new Error(`the stack sets no V8 heap limit (NODE_OPTIONS: "${nodeOptions}")`);
     const rows = await measureMemory(workload, [null, stackLimitMb, 64]);
     results.memory = { rows, stackMemoryMb: Number(fn.Properties!.MemorySize), stackLimitMb };
-  }
-  if (only.has('big-block')) {
     progress('7b. memory reading one big block');
     results.bigBlock = await measureBigBlockMemory();
   }

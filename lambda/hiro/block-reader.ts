@@ -19,7 +19,7 @@ import type { HiroHttp } from './http';
 import { headerFromTransaction, toTransaction } from './mappers';
 import type { HiroRequest } from './request';
 import { blockTransactionsPageSchema, type RawBlockTransactionsPage } from './schemas';
-import { settleAll } from './settle';
+import { cancelOnFailure } from './cancel-on-failure';
 
 /** The route's maximum page size (51 is a 400). */
 export const BLOCK_PAGE_LIMIT = 50;
@@ -63,7 +63,7 @@ async function readListedBlock(http: HiroHttp, height: number, first: FirstPage,
   checkPage(height, total, first);
   const offsets: number[] = [];
   for (let offset = BLOCK_PAGE_LIMIT; offset < total; offset += BLOCK_PAGE_LIMIT) offsets.push(offset);
-  const rest = await settleAll(
+  const rest = await cancelOnFailure(
     offsets,
     PAGES_IN_FLIGHT,
     async (offset, pageSignal) => {

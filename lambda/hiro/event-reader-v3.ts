@@ -10,7 +10,7 @@ import { V3_ROUTES } from './deprecations';
 import { fromV3AssetEvent, fromV3Event, fromV3StxLock } from './mappers-v3';
 import { describeRequest, type HiroRequest } from './request';
 import { v3TransactionEventsPageSchema } from './schemas-v3';
-import { settleAll } from './settle';
+import { cancelOnFailure } from './cancel-on-failure';
 
 /** The route's maximum events per page. */
 export const V3_EVENT_PAGE_LIMIT = 100;
@@ -23,7 +23,7 @@ export async function readTransactionEventsV3(
   const wanted = new Map<string, number | null>();
   for (const { txId, eventCount } of txs) if (!wanted.has(txId)) wanted.set(txId, eventCount);
   // As many at once as the client sends; the first that fails cancels the rest, all settled when it is thrown.
-  const entries = await settleAll(
+  const entries = await cancelOnFailure(
     [...wanted],
     context.http.concurrency,
     async ([txId, eventCount], txSignal): Promise<[string, TxEvents]> => {

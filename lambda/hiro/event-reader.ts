@@ -7,7 +7,7 @@ import type { HiroHttp } from './http';
 import { toAssetEvent, toContractLog, toStxLock } from './mappers';
 import { describeRequest, requestUrl, type HiroRequest } from './request';
 import { txMultipleSchema } from './schemas';
-import { settleAll } from './settle';
+import { cancelOnFailure } from './cancel-on-failure';
 
 /** The route's maximum events per transaction per call. */
 export const EVENT_PAGE_LIMIT = 100;
@@ -47,7 +47,7 @@ export async function readTransactionEvents(
   while (pending.length > 0) {
     const batches = planBatches(context.baseUrl, pending);
     // The first call that fails cancels the others; all have settled when it is thrown.
-    const next = await settleAll(batches, context.http.concurrency, (batch, batchSignal) => readBatch(context, batch, logs, batchSignal), signal);
+    const next = await cancelOnFailure(batches, context.http.concurrency, (batch, batchSignal) => readBatch(context, batch, logs, batchSignal), signal);
     pending = next.flat();
   }
   const result = new Map<string, TxEvents>();

@@ -7,7 +7,7 @@ import { readCallDetailsV3 } from './call-details-v3';
 import { withSuccessor } from './deprecations';
 import { readTransactionEvents, TX_MULTIPLE_ROUTE, type EventReaderContext } from './event-reader';
 import { readTransactionEventsV3 } from './event-reader-v3';
-import { settleAll } from './settle';
+import { cancelOnFailure } from './cancel-on-failure';
 
 export async function readTransactions(context: EventReaderContext, txs: readonly TxReadRequest[], signal?: AbortSignal): Promise<Map<string, TxEvents>> {
   const withEvents = txs.filter((tx) => tx.events !== false);
@@ -20,10 +20,10 @@ export async function readTransactions(context: EventReaderContext, txs: readonl
       events = await readEvents(context, withEvents, partSignal);
     },
     async (partSignal: AbortSignal) => {
-      details = await settleAll(calls, context.http.concurrency, async (txId, callSignal) => [txId, await readCallDetailsV3(context.http, txId, callSignal)] as const, partSignal);
+      details = await cancelOnFailure(calls, context.http.concurrency, async (txId, callSignal) => [txId, await readCallDetailsV3(context.http, txId, callSignal)] as const, partSignal);
     },
   ];
-  await settleAll(parts, parts.length, (part, partSignal) => part(partSignal), signal);
+  await cancelOnFailure(parts, parts.length, (part, partSignal) => part(partSignal), signal);
   const read = new Map(events);
   for (const [txId, call] of details) read.set(txId, { ...(read.get(txId) ?? { txId, logs: [], assets: [] }), call });
   return read;

@@ -2,10 +2,11 @@
 // at once, and the first failure aborts the rest (pieces not started never start; running ones get the abort
 // through their signal, which cancels their requests) and is thrown once every started piece has settled. So a
 // failed read leaves nothing of itself in flight or queued behind it, and a second failure is never left
-// unhandled. A caller's signal (a Ctrl-C, a read-ahead given up) aborts the same way.
+// unhandled. A caller's signal (a Ctrl-C, a read-ahead given up) aborts the same way. It starts each piece
+// itself, rather than waiting on promises already started, so that a failure can stop those not yet begun.
 
 /** Runs `work` over `items`, at most `limit` at once; results in the order of `items`. */
-export async function settleAll<T, R>(
+export async function cancelOnFailure<T, R>(
   items: readonly T[],
   limit: number,
   work: (item: T, signal: AbortSignal) => Promise<R>,
