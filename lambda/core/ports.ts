@@ -18,11 +18,6 @@ export interface TxReadRequest {
   call?: boolean;
 }
 
-/** How a caller may give a read up: aborting `signal` cancels its requests (in flight or not yet sent), and the read rejects with the signal's reason. */
-export interface ReadOptions {
-  signal?: AbortSignal;
-}
-
 export interface ChainApi {
   /** The current tip, or null when the API has not synced yet (no chain_tip). */
   getTip(): Promise<ChainTip | null>;
@@ -31,16 +26,16 @@ export interface ChainApi {
   /**
    * The canonical block at `height` with all its transactions, or null when the API knows no block
    * there (above its tip). An empty block (the API's 404 on an empty page) comes back with no
-   * transactions and its header.
+   * transactions and its header. `signal` aborted: the read gives up, its requests not yet sent never are.
    */
-  getBlock(height: number, options?: ReadOptions): Promise<Block | null>;
+  getBlock(height: number, signal?: AbortSignal): Promise<Block | null>;
   /** A canonical block header by height or hash; null when unknown. */
   getBlockHeader(heightOrHash: number | string): Promise<BlockHeader | null>;
   /**
    * All events of the given transactions that the core can use (logs, asset movements, STX locks), every page
    * of them, batched into as few calls as URLs allow; `eventCount` lets it skip those with none and plan paging.
    */
-  getTransactionEvents(txs: readonly TxReadRequest[], options?: ReadOptions): Promise<Map<string, TxEvents>>;
+  getTransactionEvents(txs: readonly TxReadRequest[], signal?: AbortSignal): Promise<Map<string, TxEvents>>;
   /** What `principal` holds after block `atHeight`: read to start a balance rule, after a gap, to reconcile (balance-reads.ts). */
   getBalances?(principal: string, atHeight: number): Promise<PrincipalBalances>;
   /**

@@ -28,22 +28,24 @@ export class BlockSource {
     this.v3Headers = new V3BlockHeaders(http, onUnreadable);
   }
 
+  /** `signal` aborted: the block's page reads not yet answered give up (the scan is stopping). */
   async getBlock(height: number, signal?: AbortSignal): Promise<Block | null> {
     // The scan reads several blocks at once: the first read alone finds out whether the v2 list is retired,
     // so a retired route costs one 410, not one per block in flight.
     if (this.firstRead) await this.firstRead.catch(() => undefined);
-    const reading = this.readBlock(height, signal);
+    signal?.throwIfAborted();
+    const reading = this.readBlock(height, this.http.withSignal(signal));
     this.firstRead ??= reading;
     return reading;
   }
 
-  private async readBlock(height: number, signal: AbortSignal | undefined): Promise<Block | null> {
+  private async readBlock(height: number, http: HiroHttp): Promise<Block | null> {
     const block = await withSuccessor(
       this.http.deprecations,
       BLOCK_TRANSACTIONS_ROUTE,
-      () => readBlock(this.http, height, (h) => this.getBlockHeader(h), signal),
+      () => readBlock(http, height, (h) => this.getBlockHeader(h)),
       () =>
-        readBlockV3(this.http, height, { readHeader: (h) => this.headerForBlock(h), fallbackTime: this.fallbackTime }, signal).catch((error: unknown) => {
+        readBlockV3(http, height, { readHeader: (h) => this.headerForBlock(h), fallbackTime: this.fallbackTime }).catch((error: unknown) => {
           // A header that disagrees with the block's transactions may be from before a reorg: none is reused.
           if (error instanceof HiroInconsistentDataError) this.v3Headers.forget();
           throw error;

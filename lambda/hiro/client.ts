@@ -44,9 +44,9 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
     // While the v3 block list serves this client's headers, its newest page is the tip (and the next blocks' headers).
     getTip: async () => (blocks.v3Headers.serving ? ((await blocks.v3Headers.tip()) ?? tip.read()) : tip.read()),
     getContractStatuses: (contractIds) => readContractStatuses(http, contractIds),
-    getBlock: (height, options) => blocks.getBlock(checkHeight(height), options?.signal),
+    getBlock: (height, signal) => blocks.getBlock(checkHeight(height), signal),
     getBlockHeader: (heightOrHash) => blocks.getBlockHeader(heightOrHash),
-    getTransactionEvents: (txs: readonly TxReadRequest[], options) => readTransactions(events, txs, options?.signal),
+    getTransactionEvents: (txs: readonly TxReadRequest[], signal?: AbortSignal) => readTransactions({ ...events, http: http.withSignal(signal) }, txs),
     getBalances: (principal, atHeight) => readBalances(http, principal, checkHeight(atHeight)),
     takeApiDeprecations: () => [...http.deprecations.take(), ...unreadable.splice(0)],
     mempool: createMempoolReader(events),

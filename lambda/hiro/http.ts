@@ -76,6 +76,18 @@ export class HiroHttp {
     return this.options.concurrency;
   }
 
+  /**
+   * This client with `signal` added to every request made through it: the reads of one caller that must all
+   * give up together (the scan's reads ahead on Ctrl-C). Same limiter, counters and deprecations. A request's
+   * own signal (one piece of a read that a failure elsewhere cancels) still holds beside it.
+   */
+  withSignal(signal: AbortSignal | undefined): HiroHttp {
+    if (!signal) return this;
+    const scoped: HiroHttp = Object.create(this);
+    scoped.get = (request, schema) => this.get({ ...request, signal: request.signal ? AbortSignal.any([request.signal, signal]) : signal }, schema);
+    return scoped;
+  }
+
   stats(): ApiStats {
     return { ...this.counters, byEndpoint: { ...this.counters.byEndpoint } };
   }
@@ -92,12 +104,7 @@ export class HiroHttp {
     const id: RequestIdentity = { endpoint: describeRequest(request), route: request.route };
     const url = requestUrl(this.options.baseUrl, request);
     for (let retry = 0; ; retry += 1) {
-      request.signal?.throwIfAborted();
-      const attempt = await this.limiter.run(() => {
-        // Aborted while it waited for its turn: never sent.
-        request.signal?.throwIfAborted();
-        return this.attempt(url, request, retry);
-      });
+      const attempt = await this.limiter.run(() => this.attempt(url, request, retry), request.signal);
       if (attempt.kind === 'answer') await this.throttling.answered(attempt.status, id.endpoint);
       const verdict = this.judge(attempt, request, id, schema, retry);
       if ('answer' in verdict) return verdict.answer;
@@ -113,7 +120,7 @@ export class HiroHttp {
         retry: retry + 1,
         waitMs: Math.round(verdict.waitMs),
       });
-      await this.options.sleep(verdict.waitMs);
+      await this.options.sleep(verdict.waitMs, request.signal);
     }
   }
 
@@ -171,7 +178,7 @@ export class HiroHttp {
         ? { kind: 'answer', status: response.status, headers: response.headers, text: body.text }
         : { kind: 'too-large', status: response.status, bytes: body.bytes, declared: body.declared };
     } catch (error) {
-      // The caller gave the read up: neither a failure of the API nor worth a retry.
+      // Given up by the caller: no answer to judge, nothing to retry.
       if (request.signal?.aborted) throw request.signal.reason;
       if (!controller.signal.aborted) result = { kind: 'network-error', reason: this.networkReason(error) };
       else result = cutByDeadline ? { kind: 'deadline', waitedMs: this.options.now() - started } : { kind: 'timeout' };

@@ -29,7 +29,8 @@ export interface RequestLimiterOptions {
   /** Longest pause taken on the server's word (a reset or retry-after far in the future). */
   maxWaitMs: number;
   now: () => number;
-  sleep: (ms: number) => Promise<void>;
+  /** Ends early, rejecting, when `signal` aborts. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   onPause?: (waitMs: number, reason: string) => void;
 }
 
@@ -53,7 +54,7 @@ export class RequestLimiter {
   private permitsOut = 0;
   /** Requests sent and not yet answered: they spend from the server's budget before it reports them. */
   private sent = 0;
-  private readonly queue: (() => void)[] = [];
+  private readonly queue: { resolve: () => void; reject: (reason: unknown) => void }[] = [];
   /** Start slots are handed out one request at a time, in arrival order. */
   private turns: Promise<void> = Promise.resolve();
 
@@ -62,11 +63,14 @@ export class RequestLimiter {
     this.windowLimit = Math.max(1, Math.floor(options.requestsPerMinute));
   }
 
-  /** Runs `task` once a concurrency permit and a start slot are free. */
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    await this.takePermit();
+  /**
+   * Runs `task` once a concurrency permit and a start slot are free. A request whose `signal` aborts while it
+   * waits for either gives up its place at once, rejecting with the signal's reason: it is never sent.
+   */
+  async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await this.takePermit(signal);
     try {
-      await this.takeTurn();
+      await this.takeTurn(signal);
       this.sent += 1;
       try {
         return await task();
@@ -109,14 +113,15 @@ export class RequestLimiter {
     }
   }
 
-  private takeTurn(): Promise<void> {
-    const turn = this.turns.then(() => this.waitForStartSlot());
+  private takeTurn(signal: AbortSignal | undefined): Promise<void> {
+    const turn = this.turns.then(() => this.waitForStartSlot(signal));
     this.turns = turn.catch(() => {});
     return turn;
   }
 
-  private async waitForStartSlot(): Promise<void> {
+  private async waitForStartSlot(signal: AbortSignal | undefined): Promise<void> {
     for (;;) {
+      signal?.throwIfAborted();
       const now = this.options.now();
       const startAt = this.earliestStart(now);
       if (startAt <= now) {
@@ -124,7 +129,7 @@ export class RequestLimiter {
         return;
       }
       // A pause that begins while this request waits is seen when it wakes.
-      await this.options.sleep(startAt - now);
+      await this.options.sleep(startAt - now, signal);
     }
   }
 
@@ -149,18 +154,33 @@ export class RequestLimiter {
     }
   }
 
-  private takePermit(): Promise<void> {
+  private takePermit(signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.permitsOut < this.options.concurrency) {
       this.permitsOut += 1;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.queue.push(resolve));
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        resolve: () => {
+          signal?.removeEventListener('abort', giveUp);
+          resolve();
+        },
+        reject,
+      };
+      const giveUp = () => {
+        this.queue.splice(this.queue.indexOf(waiter), 1);
+        reject(signal!.reason);
+      };
+      signal?.addEventListener('abort', giveUp, { once: true });
+      this.queue.push(waiter);
+    });
   }
 
   private returnPermit(): void {
     const next = this.queue.shift();
     // The permit passes straight to the next waiter, so permitsOut stays as it is.
-    if (next) next();
+    if (next) next.resolve();
     else this.permitsOut -= 1;
   }
 }

@@ -1,5 +1,6 @@
 // The client's options, their defaults, and the checks that turn a bad option into a message at start-up
 // rather than a confusing failure on the first request.
+import { setTimeout as wait } from 'node:timers/promises';
 import type { OperatorChannel } from '../core/ports';
 import { ApiBackoffError } from '../core/api-backoff';
 import { MAX_BODY_BYTES } from './bounded-body';
@@ -48,8 +49,8 @@ export interface HiroClientOptions {
    * gets at most the time left before it (HiroDeadlineError, an ApiBackoffError, when it is cut or never sent).
    */
   deadline?: () => number;
-  /** Injectable for tests; the default waits on a real timer. */
-  sleep?: (ms: number) => Promise<void>;
+  /** Injectable for tests; the default waits on a real timer, which a request's abort signal ends. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Injectable for tests; the default is Date.now. */
   now?: () => number;
   /** Injectable for tests; the default is Math.random (backoff jitter). */
@@ -72,7 +73,7 @@ export interface ResolvedHiroOptions {
   /** Largest answer body read, counted after decompression. */
   maxBodyBytes: number;
   fetch: typeof fetch;
-  sleep: (ms: number) => Promise<void>;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Time left before the caller's deadline, in ms (Infinity without one): no request is given longer. */
   timeLeftMs: () => number;
   now: () => number;
@@ -91,15 +92,15 @@ export const DEFAULT_BASE_URLS = { mainnet: DEFAULT_BASE_URL, testnet: 'https://
 export const RATE_LIMIT_WITHOUT_KEY = 50;
 export const RATE_LIMIT_WITH_KEY = 500;
 
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const realSleep = (ms: number, signal?: AbortSignal) => wait(ms, undefined, signal ? { signal } : {});
 
 /** Every wait of the client (limiter spacing, 429 pauses, retry backoff) goes through here: none outlives the run. */
-function withinDeadline(sleep: (ms: number) => Promise<void>, now: () => number, deadline: (() => number) | undefined) {
+function withinDeadline(sleep: (ms: number, signal?: AbortSignal) => Promise<void>, now: () => number, deadline: (() => number) | undefined) {
   if (!deadline) return sleep;
-  return async (ms: number): Promise<void> => {
+  return async (ms: number, signal?: AbortSignal): Promise<void> => {
     const timeLeftMs = deadline() - now();
     if (ms > timeLeftMs) throw new ApiBackoffError(ms, timeLeftMs);
-    await sleep(ms);
+    await sleep(ms, signal);
   };
 }
 
@@ -132,11 +133,12 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
 }
 
 /**
- * The URL as it may be shown: whatever sits between `//` and the last `@` before the path (a user and a
- * password) replaced, even when the rest does not parse, so that no message or log line echoes a secret.
+ * The URL as it may be shown: whatever sits between `//` and the last `@` (a user and a password) replaced,
+ * even when the rest does not parse, so that no message or log line echoes a secret. A password written
+ * unencoded may hold `/`, `?`, `#` or `@`: the last `@` anywhere is taken, hiding too much rather than too little.
  */
 export function withoutCredentials(raw: string): string {
-  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
+  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/is, (_, scheme: string | undefined) => `${scheme ?? ''}***@`);
 }
 
 function parseBaseUrl(given: string): URL {

@@ -14,7 +14,7 @@ export interface HiroRequest {
   expect?: readonly number[];
   /** Retries for this request, below the client's own; 0 for a read the next run makes anyway (the mempool). */
   retries?: number;
-  /** Aborts the request: not sent if it has not started, cancelled if in flight, not retried; it rejects with the signal's reason. */
+  /** Aborted: the request, waiting for its turn, in flight or between retries, gives up at once (a Ctrl-C). */
   signal?: AbortSignal;
 }
 

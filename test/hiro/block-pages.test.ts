@@ -83,7 +83,7 @@ describe('reading a big block page by page', () => {
     const reason = new Error('given up');
     h.fake.faults.use((r) => (pageAt(0)(r) ? { transform: (body) => (controller.abort(reason), body) } : undefined));
 
-    const error = await rejectionOf(h.client().getBlock(height, { signal: controller.signal }));
+    const error = await rejectionOf(h.client().getBlock(height, controller.signal));
 
     expect(error).toBe(reason);
     expect(await pageRequestsWhenQuiet(h)).toBeLessThanOrEqual(1 + PAGES_IN_FLIGHT);
