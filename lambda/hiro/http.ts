@@ -71,15 +71,9 @@ export class HiroHttp {
     });
   }
 
-  /** Requests the client sends at once: a read's parallel work needs no more in hand. */
-  get concurrency(): number {
-    return this.options.concurrency;
-  }
-
   /**
    * This client with `signal` added to every request made through it: the reads of one caller that must all
-   * give up together (the scan's reads ahead on Ctrl-C). Same limiter, counters and deprecations. A request's
-   * own signal (one piece of a read that a failure elsewhere cancels) still holds beside it.
+   * give up together (the scan's reads ahead on Ctrl-C). Same limiter, counters and deprecations.
    */
   withSignal(signal: AbortSignal | undefined): HiroHttp {
     if (!signal) return this;
@@ -90,6 +84,11 @@ export class HiroHttp {
 
   stats(): ApiStats {
     return { ...this.counters, byEndpoint: { ...this.counters.byEndpoint } };
+  }
+
+  /** Requests the client sends at once: a read's parallel work needs no more in hand. */
+  get concurrency(): number {
+    return this.options.concurrency;
   }
 
   /** Sends `request` and returns its validated 2xx body; for requests that expect no other status. */

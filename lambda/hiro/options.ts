@@ -68,14 +68,14 @@ export interface ResolvedHiroOptions {
   burst: number;
   concurrency: number;
   timeoutMs: number;
+  /** Time left before the caller's deadline, in ms (Infinity without one): no request is given longer. */
+  timeLeftMs: () => number;
   maxRetries: number;
   maxWaitMs: number;
   /** Largest answer body read, counted after decompression. */
   maxBodyBytes: number;
   fetch: typeof fetch;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Time left before the caller's deadline, in ms (Infinity without one): no request is given longer. */
-  timeLeftMs: () => number;
   now: () => number;
   random: () => number;
   onRequest: (event: HiroRequestEvent) => void;
