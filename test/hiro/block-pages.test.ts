@@ -51,6 +51,25 @@ describe('reading a big block page by page', () => {
     expect(await pageRequestsWhenQuiet(h)).toBeLessThanOrEqual(1 + PAGES_IN_FLIGHT);
   });
 
+  it('still cancels the other pages of a failed block read under a caller\'s signal', async () => {
+    const { h, height } = await bigBlock();
+    h.fake.faults.use((r) => (pageAt(100)(r) ? { body: 'not json' } : r.route === ROUTES.blockTransactions && !pageAt(0)(r) ? { delayMs: 300 } : undefined));
+
+    let cancelled = 0;
+    const fetchCounted: typeof fetch = (...args) =>
+      fetch(...args).catch((error: unknown) => {
+        if (args[1]?.signal?.aborted) cancelled += 1;
+        throw error;
+      });
+
+    const error = await rejectionOf(h.client({ fetch: fetchCounted }).getBlock(height, new AbortController().signal));
+
+    expect(error).toBeInstanceOf(HiroResponseError);
+    expect(await pageRequestsWhenQuiet(h)).toBeLessThanOrEqual(1 + PAGES_IN_FLIGHT);
+    // The pages in flight beside the failed one were cancelled, not left to run out.
+    expect(cancelled).toBeGreaterThan(0);
+  });
+
   it('has settled every request of the read when it rejects, even when several pages fail', async () => {
     const { h, height } = await bigBlock();
     h.fake.faults.use((r) => (r.route === ROUTES.blockTransactions && !pageAt(0)(r) ? { body: 'not json', delayMs: Number(r.query.get('offset')) % 7 } : undefined));
