@@ -21,6 +21,7 @@ import { configStoreSection, type ConfigStoreFigures } from './config-store-read
 import { configCeilingsSection, type CeilingRow } from './config-ceilings';
 import { latencyFloorSection, type LatencyFloor } from './latency-floor';
 import { windowItemCostSection, type WindowItemCostRow } from './window-item-cost';
+import { bigBlockMemorySection, type BigBlockMemoryRow } from './big-block-memory';
 
 export interface BenchResults {
   requests?: RequestsPerBlockRow[];
@@ -34,6 +35,7 @@ export interface BenchResults {
   floor?: LatencyFloor;
   windowItem?: WindowItemCostRow[];
   memory?: { rows: MemoryFigures[]; stackMemoryMb: number; stackLimitMb: number };
+  bigBlock?: BigBlockMemoryRow[];
   latency?: LatencyRow[];
   matching?: MatchingRow;
   stateFile?: StateFileRow[];
@@ -356,6 +358,7 @@ export function renderResults(results: BenchResults, meta: { date: string; secon
     results.latency && latencySection(results.latency),
     results.matching && matchingSection(results.matching),
     results.memory && memorySection(results.memory),
+    results.bigBlock && bigBlockMemorySection(results.bigBlock),
     results.stateFile && stateFileSection(results.stateFile),
     results.configParse && configParseSection(results.configParse),
     results.configStore && configStoreSection(results.configStore.figures, results.configStore.monthly),

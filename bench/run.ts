@@ -10,6 +10,7 @@ import { measureBundles } from './bundle';
 import { measureCatchUp } from './catch-up';
 import { DEFAULT_CYCLE_OPTIONS, measureCycleCosts, type CycleCosts } from './cycle-cost';
 import { measureMemory } from './memory';
+import { measureBigBlockMemory } from './big-block-memory';
 import { priceTemplate, synthTemplate, watcherFunction, type MeasuredCycles } from './monthly-bill';
 import { stepFunctionsBill } from './step-functions-bill';
 import { measureFollowingTip } from './following-tip';
@@ -165,6 +166,8 @@ async function main(): Promise<void> {
     if (!Number.isFinite(stackLimitMb)) throw new Error(`the stack sets no V8 heap limit (NODE_OPTIONS: "${nodeOptions}")`);
     const rows = await measureMemory(workload, [null, stackLimitMb, 64]);
     results.memory = { rows, stackMemoryMb: Number(fn.Properties!.MemorySize), stackLimitMb };
+    progress('7b. memory reading one big block');
+    results.bigBlock = await measureBigBlockMemory();
   }
   if (only.has('matching')) {
     progress('6. matching throughput');

@@ -1,6 +1,7 @@
 // What the block readers believe of a page of block transactions, and where they stop believing it.
 // `total` is the API's word and sizes the paging, so a hostile or broken `total` (1e7) must not decide how many
 // requests are made or how much is allocated; and the genesis era is listed the way the API really lists it.
+import type { Transaction } from '../core/domain';
 import { HiroInconsistentDataError } from './errors';
 import { describeRequest, type HiroRequest } from './request';
 
@@ -34,6 +35,27 @@ export function checkedTotal(request: HiroRequest, height: number | string, tota
     throw inconsistent(request, `block ${height} claims ${total} transactions, more than the ${MAX_BLOCK_TRANSACTIONS} any Stacks block holds.`);
   }
   return total;
+}
+
+/**
+ * Pages of one block's list in flight at once: as many as the client's default concurrency, so a lone block is
+ * read as fast as before, and a failed page leaves at most this many requests to cancel, none queued behind it.
+ */
+export const PAGES_IN_FLIGHT = 4;
+
+/**
+ * Most Clarity text a listed call keeps, its arguments and result together. A block is held as its domain
+ * transactions while its pages are read, and a call's arguments can be megabytes (a big buffer): past this they
+ * are dropped (null, as a v3 list gives them), and read again only for a call that a `calls` rule alerts on.
+ */
+export const MAX_LISTED_CALL_TEXT = 2 * 1024;
+
+/** The transaction as a block holds it: a listed call's text past MAX_LISTED_CALL_TEXT left to be read when needed. */
+export function compactTransaction(tx: Transaction): Transaction {
+  const call = tx.contractCall;
+  if (!call) return tx;
+  const size = (call.resultRepr?.length ?? 0) + (call.args ?? []).reduce((sum, arg) => sum + arg.length, 0);
+  return size <= MAX_LISTED_CALL_TEXT ? tx : { ...tx, contractCall: { ...call, args: null, resultRepr: null } };
 }
 
 export function inconsistent(request: HiroRequest, problem: string): HiroInconsistentDataError {

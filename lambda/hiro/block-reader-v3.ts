@@ -2,9 +2,10 @@
 // cursor paging (each page names the next, so pages follow one another), results in DESCENDING tx_index,
 // summaries without events (with event counts since API 9.7.0), and an existing empty block as a 200 with no
 // results (only an unknown block is a 404). The header comes from a block route where one is left. Pages that disagree are refused as in the v2 reader: a half-read block must never
-// look like a complete one.
-import { UNKNOWN_BLOCK_HASH, type Block, type BlockHeader } from '../core/domain';
-import { checkedTotal, genesisTransactions, inconsistent, isGenesisEra, MAX_BLOCK_TRANSACTIONS } from './block-bounds';
+// look like a complete one. Each page is checked and folded into domain transactions as it arrives (its answer
+// is not kept), as in the v2 reader; the cursor makes pages follow one another, so one is in flight at a time.
+import { UNKNOWN_BLOCK_HASH, type Block, type BlockHeader, type Transaction } from '../core/domain';
+import { checkedTotal, compactTransaction, genesisTransactions, inconsistent, isGenesisEra, MAX_BLOCK_TRANSACTIONS } from './block-bounds';
 import { HiroInconsistentDataError } from './errors';
 import type { HiroHttp } from './http';
 import { V3_ROUTES } from './deprecations';
@@ -25,32 +26,44 @@ export interface V3BlockReading {
   fallbackTime: () => number;
 }
 
+/** A page as the block keeps it: checked, folded into domain transactions, its answer let go. */
 interface Page {
   request: HiroRequest;
-  body: RawV3BlockTransactionsPage;
+  total: number;
+  transactions: Transaction[];
+}
+
+/** A block's pages, and the first transaction listed (its block's hash, time and Bitcoin height). */
+interface Pages {
+  pages: Page[];
+  head: RawTransactionSummary | undefined;
 }
 
 /** Reads block `heightOrHash` (a height, or a hash when checking that a block is still canonical). */
-export async function readBlockV3(http: HiroHttp, height: number, reading: V3BlockReading): Promise<Block | null> {
-  const read = await readCheckedPages(http, height);
+export async function readBlockV3(http: HiroHttp, height: number, reading: V3BlockReading, signal?: AbortSignal): Promise<Block | null> {
+  const read = await readCheckedPages(http, height, signal);
   if (!read) return null;
-  const { pages, raws, genesis } = read;
+  const { pages, head, transactions, genesis } = read;
   // The genesis era's `total` undercounts what it lists: there the listing is the count.
-  const total = genesis ? raws.length : pages[0]!.body.total;
-  const header = await blockHeader(height, total, raws[0], pages[0]!.request, reading);
+  const total = genesis ? transactions.length : pages[0]!.total;
+  const header = await blockHeader(height, total, head, pages[0]!.request, reading);
   if (!header) return null;
-  return { header, transactions: raws.map(fromTransactionSummary) };
+  return { header, transactions };
 }
 
 /** The block's pages and transactions; a genesis-era block that does not add up is read again as listed. */
-async function readCheckedPages(http: HiroHttp, height: number): Promise<{ pages: Page[]; raws: RawTransactionSummary[]; genesis: boolean } | null> {
+async function readCheckedPages(
+  http: HiroHttp,
+  height: number,
+  signal: AbortSignal | undefined,
+): Promise<(Pages & { transactions: Transaction[]; genesis: boolean }) | null> {
   try {
-    const pages = await readPages(http, String(height), V3_BLOCK_PAGE_LIMIT, Infinity);
-    return pages && { pages, raws: checkPages(height, pages), genesis: false };
+    const read = await readPages(http, String(height), V3_BLOCK_PAGE_LIMIT, Infinity, { height, signal });
+    return read && { ...read, transactions: checkPages(height, read.pages), genesis: false };
   } catch (error) {
     if (!(error instanceof HiroInconsistentDataError) || !isGenesisEra(height)) throw error;
-    const pages = await readPages(http, String(height), V3_BLOCK_PAGE_LIMIT, Infinity, true);
-    return pages && { pages, raws: genesisPages(height, pages), genesis: true };
+    const read = await readPages(http, String(height), V3_BLOCK_PAGE_LIMIT, Infinity, { height, signal, genesis: true });
+    return read && { ...read, transactions: genesisPages(read.pages), genesis: true };
   }
 }
 
@@ -59,47 +72,70 @@ async function readCheckedPages(http: HiroHttp, height: number): Promise<{ pages
  * retired; null when the API knows no such block. By hash it answers only for a canonical block.
  */
 export async function readHeaderV3(http: HiroHttp, heightOrHash: string, fallbackTime: () => number): Promise<BlockHeader | null> {
-  const pages = await readPages(http, heightOrHash, 1, 1);
-  if (!pages) return null;
-  const { request, body } = pages[0]!;
-  const first = body.results[0];
-  if (first) return { height: first.block.height, hash: first.block.hash, parentHash: null, time: first.block.time, txCount: body.total, ...burnHeightOf(first) };
+  const read = await readPages(http, heightOrHash, 1, 1, {});
+  if (!read) return null;
+  const { request, total } = read.pages[0]!;
+  const first = read.head;
+  if (first) return { height: first.block.height, hash: first.block.hash, parentHash: null, time: first.block.time, txCount: total, ...burnHeightOf(first) };
   if (!/^\d+$/.test(heightOrHash)) {
     throw inconsistent(request, `block ${heightOrHash} is canonical but lists no transaction, so nothing tells its height.`);
   }
   return emptyBlockHeader(Number(heightOrHash), fallbackTime);
 }
 
-async function readPages(http: HiroHttp, heightOrHash: string, limit: number, maxPages: number, genesis = false): Promise<Page[] | null> {
+interface PageReading {
+  /** The height the block is read at: each transaction is checked to be from it, and from one block hash. */
+  height?: number;
+  signal?: AbortSignal | undefined;
+  genesis?: boolean;
+}
+
+async function readPages(http: HiroHttp, heightOrHash: string, limit: number, maxPages: number, reading: PageReading): Promise<Pages | null> {
   const pages: Page[] = [];
+  let head: RawTransactionSummary | undefined;
   let listed = 0;
   let cursor: string | null = null;
   do {
-    const request = pageRequest(heightOrHash, limit, cursor);
+    const request = pageRequest(heightOrHash, limit, cursor, reading.signal);
     const answer = await http.get(request, v3BlockTransactionsPageSchema);
     if (!answer.ok) {
       if (pages.length === 0) return null; // 404: the API knows no such block
       throw inconsistent(request, `block ${heightOrHash} is gone between two pages of its transactions.`);
     }
-    pages.push({ request, body: answer.body });
+    head ??= answer.body.results[0];
+    pages.push(fold(reading.height, head?.block.hash, request, answer.body));
     listed += answer.body.results.length;
     cursor = answer.body.cursor.next;
     // Bounded by total (by the cap in the genesis era, whose total undercounts): a cursor that never ends, or a
     // page with nothing in it, would page for ever.
-    const bound = genesis ? MAX_BLOCK_TRANSACTIONS : checkedTotal(request, heightOrHash, answer.body.total);
+    const bound = reading.genesis ? MAX_BLOCK_TRANSACTIONS : checkedTotal(request, heightOrHash, answer.body.total);
     if (cursor !== null && (answer.body.results.length === 0 || listed >= bound)) {
       throw inconsistent(request, `block ${heightOrHash} names a next page after ${listed} of its ${answer.body.total} transactions.`);
     }
   } while (cursor !== null && pages.length < maxPages);
-  return pages;
+  return { pages, head };
 }
 
-function pageRequest(heightOrHash: string, limit: number, cursor: string | null): HiroRequest {
+/** One page into domain transactions, each from block `height` (when reading one) and hash `blockHash`, or a throw naming the first that is not. */
+function fold(height: number | undefined, blockHash: string | undefined, request: HiroRequest, body: RawV3BlockTransactionsPage): Page {
+  for (const tx of body.results) {
+    if (height !== undefined && tx.block.height !== height) {
+      throw inconsistent(request, `transaction ${tx.tx_id} is from block ${tx.block.height}, not ${height}.`);
+    }
+    if (tx.block.hash !== blockHash) {
+      throw inconsistent(request, `block ${height ?? tx.block.height} has transactions from two block hashes (${blockHash} and ${tx.block.hash}): it was replaced while being read.`);
+    }
+  }
+  return { request, total: body.total, transactions: body.results.map((tx) => compactTransaction(fromTransactionSummary(tx))) };
+}
+
+function pageRequest(heightOrHash: string, limit: number, cursor: string | null, signal: AbortSignal | undefined): HiroRequest {
   return {
     route: V3_ROUTES.blockTransactions,
     path: `/extended/v3/blocks/${heightOrHash}/transactions`,
     query: [['limit', limit], ...(cursor === null ? [] : [['cursor', cursor] as const])],
     expect: [404],
+    ...(signal ? { signal } : {}),
   };
 }
 
@@ -133,44 +169,31 @@ function emptyBlockHeader(height: number, fallbackTime: () => number): BlockHead
   return { height, hash: UNKNOWN_BLOCK_HASH, parentHash: null, time: fallbackTime(), txCount: 0 };
 }
 
-/** A genesis-era block's listing, each transaction once, in ascending tx_index; one height and one hash still. */
-function genesisPages(height: number, pages: Page[]): RawTransactionSummary[] {
-  const listed = pages.flatMap((page) => page.body.results).reverse();
-  const raws = genesisTransactions(listed, (tx) => tx.tx_id, (tx) => tx.block.tx_index);
-  for (const tx of raws) {
-    if (tx.block.height !== height || tx.block.hash !== raws[0]!.block.hash) {
-      throw inconsistent(pages[0]!.request, `transaction ${tx.tx_id} is from block ${tx.block.height} (${tx.block.hash}), not ${height} (${raws[0]!.block.hash}).`);
-    }
-  }
-  return raws;
+/** A genesis-era block's listing, each transaction once, in ascending tx_index (one height and one hash, checked as each page was folded). */
+function genesisPages(pages: Page[]): Transaction[] {
+  const listed = pages.flatMap((page) => page.transactions).reverse();
+  return genesisTransactions(listed, (tx) => tx.txId, (tx) => tx.txIndex);
 }
 
 /** Returns the block's transactions in ascending tx_index, or throws naming the first disagreement. */
-function checkPages(height: number, pages: Page[]): RawTransactionSummary[] {
-  const total = pages[0]!.body.total;
-  const byIndex = new Map<number, RawTransactionSummary>();
-  const blockHash = pages[0]!.body.results[0]?.block.hash;
-  for (const { request, body } of pages) {
-    if (body.total !== total) {
-      throw inconsistent(request, `total changed from ${total} to ${body.total} between pages of block ${height}.`);
+function checkPages(height: number, pages: Page[]): Transaction[] {
+  const total = pages[0]!.total;
+  const byIndex = new Map<number, Transaction>();
+  for (const { request, total: pageTotal, transactions } of pages) {
+    if (pageTotal !== total) {
+      throw inconsistent(request, `total changed from ${total} to ${pageTotal} between pages of block ${height}.`);
     }
-    for (const tx of body.results) {
-      if (tx.block.height !== height) {
-        throw inconsistent(request, `transaction ${tx.tx_id} is from block ${tx.block.height}, not ${height}.`);
+    for (const tx of transactions) {
+      if (byIndex.has(tx.txIndex)) {
+        throw inconsistent(request, `tx_index ${tx.txIndex} appears twice in block ${height}.`);
       }
-      if (tx.block.hash !== blockHash) {
-        throw inconsistent(request, `block ${height} has transactions from two block hashes (${blockHash} and ${tx.block.hash}): it was replaced while being read.`);
-      }
-      if (byIndex.has(tx.block.tx_index)) {
-        throw inconsistent(request, `tx_index ${tx.block.tx_index} appears twice in block ${height}.`);
-      }
-      byIndex.set(tx.block.tx_index, tx);
+      byIndex.set(tx.txIndex, tx);
     }
   }
   if (byIndex.size !== total) {
     throw inconsistent(pages.at(-1)!.request, `block ${height} listed ${byIndex.size} transactions; total says ${total}.`);
   }
-  const ordered: RawTransactionSummary[] = [];
+  const ordered: Transaction[] = [];
   for (let index = 0; index < total; index += 1) {
     const tx = byIndex.get(index);
     if (!tx) throw inconsistent(pages[0]!.request, `tx_index ${index} is missing from block ${height} (total ${total}).`);

@@ -1,89 +1,131 @@
 // Reads one whole block through `GET /extended/v2/blocks/{h}/transactions`, page by page up to `total`,
 // and refuses a block whose pages disagree: a half-read block must never look like a complete one, or
-// the watcher would advance past transactions it never saw.
-import type { Block, BlockHeader } from '../core/domain';
-import { checkedTotal, genesisTransactions, inconsistent, isGenesisEra, MAX_BLOCK_TRANSACTIONS } from './block-bounds';
+// the watcher would advance past transactions it never saw. Each page is checked and folded into the domain's
+// transactions as it arrives (its answer is not kept), a few pages are in flight at once, and the first page
+// that fails cancels the others: a block of thousands of transactions costs the memory of its compact form,
+// and a failed one sends no request past the ones already in flight.
+import type { Block, BlockHeader, Transaction } from '../core/domain';
+import {
+  checkedTotal,
+  compactTransaction,
+  genesisTransactions,
+  inconsistent,
+  isGenesisEra,
+  MAX_BLOCK_TRANSACTIONS,
+  PAGES_IN_FLIGHT,
+} from './block-bounds';
 import { HiroInconsistentDataError } from './errors';
 import type { HiroHttp } from './http';
 import { headerFromTransaction, toTransaction } from './mappers';
 import type { HiroRequest } from './request';
-import { blockTransactionsPageSchema, type RawBlockTransaction, type RawBlockTransactionsPage } from './schemas';
+import { blockTransactionsPageSchema, type RawBlockTransactionsPage } from './schemas';
+import { cancelOnFailure } from './cancel-on-failure';
 
 /** The route's maximum page size (51 is a 400). */
 export const BLOCK_PAGE_LIMIT = 50;
 export const BLOCK_TRANSACTIONS_ROUTE = 'GET /extended/v2/blocks/{height_or_hash}/transactions';
 
+/** A page as the block keeps it: checked, folded into domain transactions, its answer let go. */
 interface Page {
   request: HiroRequest;
   offset: number;
-  body: RawBlockTransactionsPage;
+  total: number;
+  /** Listed entries (the genesis era lists more than it counts). */
+  listed: number;
+  transactions: Transaction[];
+}
+
+/** The first page also gives what every other page is checked against. */
+interface FirstPage extends Page {
+  header: BlockHeader;
+  blockHash: string;
 }
 
 export async function readBlock(
   http: HiroHttp,
   height: number,
   readHeader: (height: number) => Promise<BlockHeader | null>,
+  signal?: AbortSignal,
 ): Promise<Block | null> {
-  const first = await readPage(http, height, 0);
-  if (!first || first.body.results.length === 0) return readEmptyBlock(height, readHeader, pageRequest(height, 0));
+  const first = await readFirstPage(http, height, signal);
+  if (!first) return readEmptyBlock(height, readHeader, pageRequest(height, 0));
   if (isGenesisEra(height)) {
-    return readListedBlock(http, height, first).catch((error: unknown) => {
-      if (error instanceof HiroInconsistentDataError) return readGenesisBlock(http, height, first);
+    return readListedBlock(http, height, first, signal).catch((error: unknown) => {
+      if (error instanceof HiroInconsistentDataError) return readGenesisBlock(http, height, first, signal);
       throw error;
     });
   }
-  return readListedBlock(http, height, first);
+  return readListedBlock(http, height, first, signal);
 }
 
-async function readListedBlock(http: HiroHttp, height: number, first: Page): Promise<Block> {
-  const total = checkedTotal(first.request, height, first.body.total);
+async function readListedBlock(http: HiroHttp, height: number, first: FirstPage, signal: AbortSignal | undefined): Promise<Block> {
+  const total = checkedTotal(first.request, height, first.total);
+  checkPage(height, total, first);
   const offsets: number[] = [];
   for (let offset = BLOCK_PAGE_LIMIT; offset < total; offset += BLOCK_PAGE_LIMIT) offsets.push(offset);
-  // The rest in parallel: the limiter spaces them and bounds how many are in flight.
-  const rest = await Promise.all(
-    offsets.map(async (offset) => {
-      const page = await readPage(http, height, offset);
+  const rest = await cancelOnFailure(
+    offsets,
+    PAGES_IN_FLIGHT,
+    async (offset, pageSignal) => {
+      const page = await readPage(http, height, offset, first.blockHash, pageSignal);
       if (!page) {
         throw inconsistent(pageRequest(height, offset), `the page at offset ${offset} is gone although the first page said total ${total}.`);
       }
-      return page;
-    }),
+      return checkPage(height, total, page);
+    },
+    signal,
   );
-  const pages = [first, ...rest];
-  const raws = checkPages(height, total, pages);
-  return { header: headerFromTransaction(raws[0]!, total), transactions: raws.map(toTransaction) };
+  const transactions = inIndexOrder(height, total, [first, ...rest]);
+  return { header: { ...first.header, txCount: total }, transactions };
 }
 
 /**
  * A genesis-era block that does not add up, as the API lists it: pages until one comes back short (its `total` undercounts), each
- * transaction once; still one block hash and one height, or it is refused like any other block.
+ * transaction once; still one block hash and one height (checked as each page is folded), or it is refused like any other block.
  */
-async function readGenesisBlock(http: HiroHttp, height: number, first: Page): Promise<Block> {
-  const listed = [...first.body.results];
-  for (let page: Page | null = first; page && page.body.results.length >= BLOCK_PAGE_LIMIT; ) {
+async function readGenesisBlock(http: HiroHttp, height: number, first: FirstPage, signal: AbortSignal | undefined): Promise<Block> {
+  const listed = [...first.transactions];
+  for (let page: Page | null = first; page && page.listed >= BLOCK_PAGE_LIMIT; ) {
     if (listed.length >= MAX_BLOCK_TRANSACTIONS) {
       throw inconsistent(page.request, `block ${height} lists more than ${MAX_BLOCK_TRANSACTIONS} transactions.`);
     }
-    page = await readPage(http, height, page.offset + BLOCK_PAGE_LIMIT);
-    listed.push(...(page?.body.results ?? []));
+    page = await readPage(http, height, page.offset + BLOCK_PAGE_LIMIT, first.blockHash, signal);
+    listed.push(...(page?.transactions ?? []));
   }
-  const raws = genesisTransactions(listed, (tx) => tx.tx_id, (tx) => tx.tx_index);
-  for (const tx of raws) {
-    if (tx.block_height !== height || tx.block_hash !== raws[0]!.block_hash) {
-      throw inconsistent(first.request, `transaction ${tx.tx_id} is from block ${tx.block_height} (${tx.block_hash}), not ${height} (${raws[0]!.block_hash}).`);
-    }
-  }
-  return { header: headerFromTransaction(raws[0]!, raws.length), transactions: raws.map(toTransaction) };
+  const transactions = genesisTransactions(listed, (tx) => tx.txId, (tx) => tx.txIndex);
+  return { header: { ...first.header, txCount: transactions.length }, transactions };
 }
 
-async function readPage(http: HiroHttp, height: number, offset: number): Promise<Page | null> {
-  const request = pageRequest(height, offset);
+async function readFirstPage(http: HiroHttp, height: number, signal: AbortSignal | undefined): Promise<FirstPage | null> {
+  const request = pageRequest(height, 0, signal);
+  const answer = await http.get(request, blockTransactionsPageSchema);
+  const head = answer.ok ? answer.body.results[0] : undefined;
+  if (!answer.ok || !head) return null; // 404 or no results: an empty page
+  const page = fold(height, head.block_hash, request, 0, answer.body);
+  return { ...page, header: headerFromTransaction(head, answer.body.total), blockHash: head.block_hash };
+}
+
+async function readPage(http: HiroHttp, height: number, offset: number, blockHash: string, signal: AbortSignal | undefined): Promise<Page | null> {
+  const request = pageRequest(height, offset, signal);
   const answer = await http.get(request, blockTransactionsPageSchema);
   if (!answer.ok) return null; // 404: an empty page
-  return { request, offset, body: answer.body };
+  return fold(height, blockHash, request, offset, answer.body);
 }
 
-function pageRequest(height: number, offset: number): HiroRequest {
+/** One page into the block's domain transactions, each from block `height` and hash `blockHash`, or a throw naming the first that is not. */
+function fold(height: number, blockHash: string, request: HiroRequest, offset: number, body: RawBlockTransactionsPage): Page {
+  for (const tx of body.results) {
+    if (tx.block_height !== height) {
+      throw inconsistent(request, `transaction ${tx.tx_id} is from block ${tx.block_height}, not ${height}.`);
+    }
+    if (tx.block_hash !== blockHash) {
+      throw inconsistent(request, `block ${height} has transactions from two block hashes (${blockHash} and ${tx.block_hash}): it was replaced while being read.`);
+    }
+  }
+  return { request, offset, total: body.total, listed: body.results.length, transactions: body.results.map((tx) => compactTransaction(toTransaction(tx))) };
+}
+
+function pageRequest(height: number, offset: number, signal?: AbortSignal): HiroRequest {
   return {
     route: BLOCK_TRANSACTIONS_ROUTE,
     path: `/extended/v2/blocks/${height}/transactions`,
@@ -92,6 +134,7 @@ function pageRequest(height: number, offset: number): HiroRequest {
       ['offset', offset],
     ],
     expect: [404],
+    ...(signal ? { signal } : {}),
   };
 }
 
@@ -112,40 +155,38 @@ async function readEmptyBlock(
   return { header, transactions: [] };
 }
 
+/** A page that says the block's `total` and holds as many transactions as its offset leaves. */
+function checkPage(height: number, total: number, page: Page): Page {
+  if (page.total !== total) {
+    throw inconsistent(page.request, `total changed from ${total} to ${page.total} between pages of block ${height}.`);
+  }
+  const expected = Math.min(BLOCK_PAGE_LIMIT, total - page.offset);
+  if (page.listed !== expected) {
+    throw inconsistent(page.request, `the page at offset ${page.offset} has ${page.listed} transactions; total ${total} means ${expected}.`);
+  }
+  return page;
+}
+
 /** Returns the block's transactions in tx_index order, or throws naming the first disagreement. */
-function checkPages(height: number, total: number, pages: Page[]): RawBlockTransaction[] {
-  const byIndex = new Map<number, RawBlockTransaction>();
+function inIndexOrder(height: number, total: number, pages: Page[]): Transaction[] {
+  const byIndex = new Map<number, Transaction>();
   // A transaction is in a block once; a repeated id would give two alerts one key, and the second claim
   // would find the first "in flight" and stop every run at this block without an error.
   const indexById = new Map<string, number>();
-  const blockHash = pages[0]!.body.results[0]!.block_hash;
-  for (const { request, offset, body } of pages) {
-    if (body.total !== total) {
-      throw inconsistent(request, `total changed from ${total} to ${body.total} between pages of block ${height}.`);
-    }
-    const expected = Math.min(BLOCK_PAGE_LIMIT, total - offset);
-    if (body.results.length !== expected) {
-      throw inconsistent(request, `the page at offset ${offset} has ${body.results.length} transactions; total ${total} means ${expected}.`);
-    }
-    for (const tx of body.results) {
-      if (tx.block_height !== height) {
-        throw inconsistent(request, `transaction ${tx.tx_id} is from block ${tx.block_height}, not ${height}.`);
+  for (const { request, transactions } of pages) {
+    for (const tx of transactions) {
+      if (byIndex.has(tx.txIndex)) {
+        throw inconsistent(request, `tx_index ${tx.txIndex} appears twice in block ${height}.`);
       }
-      if (tx.block_hash !== blockHash) {
-        throw inconsistent(request, `block ${height} has transactions from two block hashes (${blockHash} and ${tx.block_hash}): it was replaced while being read.`);
-      }
-      if (byIndex.has(tx.tx_index)) {
-        throw inconsistent(request, `tx_index ${tx.tx_index} appears twice in block ${height}.`);
-      }
-      const seenAt = indexById.get(tx.tx_id);
+      const seenAt = indexById.get(tx.txId);
       if (seenAt !== undefined) {
-        throw inconsistent(request, `transaction ${tx.tx_id} appears twice in block ${height} (tx_index ${seenAt} and ${tx.tx_index}).`);
+        throw inconsistent(request, `transaction ${tx.txId} appears twice in block ${height} (tx_index ${seenAt} and ${tx.txIndex}).`);
       }
-      indexById.set(tx.tx_id, tx.tx_index);
-      byIndex.set(tx.tx_index, tx);
+      indexById.set(tx.txId, tx.txIndex);
+      byIndex.set(tx.txIndex, tx);
     }
   }
-  const ordered: RawBlockTransaction[] = [];
+  const ordered: Transaction[] = [];
   for (let index = 0; index < total; index += 1) {
     const tx = byIndex.get(index);
     if (!tx) throw inconsistent(pages[0]!.request, `tx_index ${index} is missing from block ${height} (total ${total}).`);

@@ -9,7 +9,7 @@ import { v3CallDetailSchema } from './schemas-v3';
 
 export const V3_TRANSACTION_ROUTE = 'GET /extended/v3/transactions/{tx_id}';
 
-export async function readCallDetailsV3(http: HiroHttp, txId: string): Promise<ContractCallDetails> {
+export async function readCallDetailsV3(http: HiroHttp, txId: string, signal?: AbortSignal): Promise<ContractCallDetails> {
   const id = txId.toLowerCase().startsWith('0x') ? txId.toLowerCase() : `0x${txId.toLowerCase()}`;
   const request: HiroRequest = {
     route: V3_TRANSACTION_ROUTE,
@@ -18,6 +18,7 @@ export async function readCallDetailsV3(http: HiroHttp, txId: string): Promise<C
       ['include', 'function_args'],
       ['include', 'result'],
     ],
+    ...(signal ? { signal } : {}),
   };
   const body = await http.getBody(request, v3CallDetailSchema).catch((error: unknown) => {
     // The block list just named it: a 404 means the API is mid-reorg or lagging (tried again next run).

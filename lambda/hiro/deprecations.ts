@@ -2,7 +2,7 @@
 // (still served, to be retired one day) and which answered 410 Gone (retired: the client uses their v3
 // replacement from then on, for the rest of the process's life, rather than asking again on every block).
 import type { ApiDeprecation } from '../core/domain';
-import { HiroGoneError } from './errors';
+import { HiroGoneError, oneLine } from './errors';
 
 export const DEPRECATED_ROUTES = {
   blockTransactions: 'GET /extended/v2/blocks/{height_or_hash}/transactions',
@@ -60,7 +60,7 @@ export class RouteDeprecations {
       replacement: named ?? REPLACEMENT[route] ?? null,
       replacementNamedByApi: named !== null,
       gone: this.retired.has(route),
-      detail: warning.trim(),
+      detail: oneLine(warning.trim()),
     });
   }
 

@@ -1,6 +1,20 @@
 // Every way a Hiro call can fail, as typed errors the watch cycle can tell apart. Each names the request it
 // failed on (`endpoint`: method, path and query, never headers) and says what to do about it. None ever
 // carries the API key: messages read from the server are scrubbed of it before they get here.
+import { ApiBackoffError } from '../core/api-backoff';
+import { showControlCharacters } from '../core/render/untrusted-text';
+
+const BREAKS: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u2028': '\\u2028', '\u2029': '\\u2029' };
+
+/**
+ * Text from the API on one line: a line break in a server's message or in a value it sent (a cursor, an id)
+ * would start a line of its own in a log and could pass for one the watcher wrote, so breaks are shown as their
+ * escapes (`\n`), as every other control or format character is (showControlCharacters keeps breaks, for
+ * multi-line text of our own).
+ */
+export function oneLine(text: string): string {
+  return showControlCharacters(text.replace(/[\n\r\t\u2028\u2029]/g, (ch) => BREAKS[ch]!));
+}
 
 /** The answer's HTTP status, or null when no answer arrived (network error, timeout). */
 export type HiroStatus = number | null;
@@ -17,7 +31,8 @@ export class HiroApiError extends Error {
   readonly retryable: boolean;
 
   constructor(message: string, details: { status: HiroStatus; endpoint: string; route: string; retryable: boolean }) {
-    super(`${details.endpoint}: ${message}`);
+    // Every message, whatever API text it quotes, is one line.
+    super(oneLine(`${details.endpoint}: ${message}`));
     this.status = details.status;
     this.endpoint = details.endpoint;
     this.route = details.route;
@@ -30,15 +45,21 @@ export interface RequestIdentity {
   route: string;
 }
 
-/** 400: the watcher sent something the API rejects; retrying the same request cannot help. */
+/**
+ * 400: the API refused the request; retrying the same request cannot help. `malformed` when its schema
+ * validation refused the request's shape (a query parameter out of range): stacks-watch built it, so that is a
+ * bug (or an API that changed what it accepts). Any other 400 is about a value the request carried (an id it
+ * does not know, a transaction it calls not found): the message says what, on which route.
+ */
 export class HiroBadRequestError extends HiroApiError {
   override name = 'HiroBadRequestError';
-  constructor(id: RequestIdentity, serverMessage: string) {
-    super(`the API rejected the request (400 Bad Request: ${serverMessage}). This is a bug in stacks-watch; please report it with this message.`, {
-      ...id,
-      status: 400,
-      retryable: false,
-    });
+  readonly malformed: boolean;
+  constructor(id: RequestIdentity, serverMessage: string, malformed: boolean) {
+    const message = malformed
+      ? `the API refused the request to ${id.route} as malformed (400 Bad Request: ${serverMessage}). This is a bug in stacks-watch, or the API changed what it accepts; please report it with this message.`
+      : `the API refused the request to ${id.route} (400 Bad Request: ${serverMessage}).`;
+    super(message, { ...id, status: 400, retryable: false });
+    this.malformed = malformed;
   }
 }
 
@@ -119,7 +140,7 @@ export class HiroServerError extends HiroApiError {
 export class HiroRequestRejectedError extends HiroApiError {
   override name = 'HiroRequestRejectedError';
   constructor(id: RequestIdentity, status: number, serverMessage: string) {
-    super(`the API rejected the request (${status}: ${serverMessage}).`, { ...id, status, retryable: false });
+    super(`the API refused the request to ${id.route} (${status}: ${serverMessage}).`, { ...id, status, retryable: false });
   }
 }
 
@@ -140,6 +161,23 @@ export class HiroTimeoutError extends HiroNetworkError {
   override name = 'HiroTimeoutError';
   constructor(id: RequestIdentity, timeoutMs: number, attempts: number) {
     super(id, `timed out after ${timeoutMs} ms`, attempts);
+  }
+}
+
+/**
+ * No answer before the run's deadline: a request is never given longer than the run has left (however long its
+ * own timeout), so a hanging API ends the run cleanly, as a wait past the deadline does, instead of holding it
+ * past the deadline (or the Lambda's timeout, which kills the run mid-block).
+ */
+export class HiroDeadlineError extends ApiBackoffError {
+  override name = 'HiroDeadlineError';
+  readonly endpoint: string;
+  constructor(id: RequestIdentity, waitedMs: number) {
+    super(0, 0);
+    this.endpoint = id.endpoint;
+    this.message =
+      `${id.endpoint}: no answer before the run deadline (${waitedMs > 0 ? `cut after ${Math.round(waitedMs)} ms` : 'not sent: no time left'}): ` +
+      'the run ends here with its finished blocks saved, and the next run resumes';
   }
 }
 

@@ -10,6 +10,7 @@ import { V3_ROUTES } from './deprecations';
 import { fromV3AssetEvent, fromV3Event, fromV3StxLock } from './mappers-v3';
 import { describeRequest, type HiroRequest } from './request';
 import { v3TransactionEventsPageSchema } from './schemas-v3';
+import { cancelOnFailure } from './cancel-on-failure';
 
 /** The route's maximum events per page. */
 export const V3_EVENT_PAGE_LIMIT = 100;
@@ -17,21 +18,25 @@ export const V3_EVENT_PAGE_LIMIT = 100;
 export async function readTransactionEventsV3(
   context: EventReaderContext,
   txs: readonly { txId: string; eventCount: number | null }[],
+  signal?: AbortSignal,
 ): Promise<Map<string, TxEvents>> {
   const wanted = new Map<string, number | null>();
   for (const { txId, eventCount } of txs) if (!wanted.has(txId)) wanted.set(txId, eventCount);
-  // All at once: the limiter spaces the requests and bounds how many are in flight.
-  const entries = await Promise.all(
-    [...wanted].map(async ([txId, eventCount]): Promise<[string, TxEvents]> => {
+  // As many at once as the client sends; the first that fails cancels the rest, all settled when it is thrown.
+  const entries = await cancelOnFailure(
+    [...wanted],
+    context.http.concurrency,
+    async ([txId, eventCount], txSignal): Promise<[string, TxEvents]> => {
       // A count of 0 (every summary has one since API 9.7.0) needs no request.
-      const events = eventCount === 0 ? { txId, logs: [], assets: [] } : await readEvents(context, txId);
+      const events = eventCount === 0 ? { txId, logs: [], assets: [] } : await readEvents(context, txId, txSignal);
       return [txId, events];
-    }),
+    },
+    signal,
   );
   return new Map(entries);
 }
 
-async function readEvents(context: EventReaderContext, txId: string): Promise<TxEvents> {
+async function readEvents(context: EventReaderContext, txId: string, signal: AbortSignal): Promise<TxEvents> {
   // Keyed by event index: ascending, once each, however the pages overlap.
   const logs = new Map<number, ContractLogEvent>();
   const assets = new Map<number, AssetEvent>();
@@ -40,7 +45,7 @@ async function readEvents(context: EventReaderContext, txId: string): Promise<Tx
   let received = 0;
   let total = 0;
   do {
-    const request = pageRequest(txId, cursor);
+    const request: HiroRequest = { ...pageRequest(txId, cursor), signal };
     const body = await context.http.getBody(request, v3TransactionEventsPageSchema).catch((error: unknown) => {
       throw notFound(request, txId, error);
     });

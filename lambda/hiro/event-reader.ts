@@ -7,6 +7,7 @@ import type { HiroHttp } from './http';
 import { toAssetEvent, toContractLog, toStxLock } from './mappers';
 import { describeRequest, requestUrl, type HiroRequest } from './request';
 import { txMultipleSchema } from './schemas';
+import { cancelOnFailure } from './cancel-on-failure';
 
 /** The route's maximum events per transaction per call. */
 export const EVENT_PAGE_LIMIT = 100;
@@ -33,6 +34,7 @@ interface Pending {
 export async function readTransactionEvents(
   context: EventReaderContext,
   txs: readonly { txId: string; eventCount: number | null }[],
+  signal?: AbortSignal,
 ): Promise<Map<string, TxEvents>> {
   const logs = new Map<string, Found>();
   let pending: Pending[] = [];
@@ -44,7 +46,8 @@ export async function readTransactionEvents(
   }
   while (pending.length > 0) {
     const batches = planBatches(context.baseUrl, pending);
-    const next = await Promise.all(batches.map((batch) => readBatch(context, batch, logs)));
+    // The first call that fails cancels the others; all have settled when it is thrown.
+    const next = await cancelOnFailure(batches, context.http.concurrency, (batch, batchSignal) => readBatch(context, batch, logs, batchSignal), signal);
     pending = next.flat();
   }
   const result = new Map<string, TxEvents>();
@@ -68,8 +71,8 @@ function byEventIndex<E extends { eventIndex: number }>(found: readonly E[]): E[
 }
 
 /** Reads one call's worth; returns the transactions that need another page. */
-async function readBatch(context: EventReaderContext, batch: Pending[], logs: Map<string, Found>): Promise<Pending[]> {
-  const request = batchRequest(batch);
+async function readBatch(context: EventReaderContext, batch: Pending[], logs: Map<string, Found>, signal: AbortSignal): Promise<Pending[]> {
+  const request = { ...batchRequest(batch), signal };
   const body = await context.http.getBody(request, txMultipleSchema);
   const entries = new Map(Object.entries(body).map(([key, entry]) => [apiTxId(key), entry]));
   const next: Pending[] = [];

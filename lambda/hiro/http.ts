@@ -5,6 +5,7 @@ import {
   HiroApiKeyInvalidError,
   HiroApiKeyMissingError,
   HiroBadRequestError,
+  HiroDeadlineError,
   HiroGoneError,
   HiroNetworkError,
   HiroNotFoundError,
@@ -13,10 +14,10 @@ import {
   HiroResponseError,
   HiroServerError,
   HiroTimeoutError,
+  oneLine,
   redact,
   type RequestIdentity,
 } from './errors';
-import { showControlCharacters } from '../core/render/untrusted-text';
 import { readBoundedBody } from './bounded-body';
 import { RouteDeprecations } from './deprecations';
 import { RequestLimiter } from './limiter';
@@ -43,7 +44,9 @@ type Attempt =
   | { kind: 'answer'; status: number; headers: Headers; text: string; throttledForMs?: number }
   | { kind: 'too-large'; status: number; bytes: number; declared: boolean }
   | { kind: 'network-error'; reason: string }
-  | { kind: 'timeout' };
+  | { kind: 'timeout' }
+  /** Cut (or never sent) because the run's deadline came first. */
+  | { kind: 'deadline'; waitedMs: number };
 
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 20_000;
@@ -75,12 +78,17 @@ export class HiroHttp {
   withSignal(signal: AbortSignal | undefined): HiroHttp {
     if (!signal) return this;
     const scoped: HiroHttp = Object.create(this);
-    scoped.get = (request, schema) => this.get({ ...request, signal }, schema);
+    scoped.get = (request, schema) => this.get({ ...request, signal: request.signal ? AbortSignal.any([request.signal, signal]) : signal }, schema);
     return scoped;
   }
 
   stats(): ApiStats {
     return { ...this.counters, byEndpoint: { ...this.counters.byEndpoint } };
+  }
+
+  /** Requests the client sends at once: a read's parallel work needs no more in hand. */
+  get concurrency(): number {
+    return this.options.concurrency;
   }
 
   /** Sends `request` and returns its validated 2xx body; for requests that expect no other status. */
@@ -124,6 +132,7 @@ export class HiroHttp {
     retry: number,
   ): { answer: HiroAnswer<T> } | { waitMs: number; giveUp: () => Error } {
     const attempts = retry + 1;
+    if (attempt.kind === 'deadline') throw new HiroDeadlineError(id, attempt.waitedMs);
     if (attempt.kind === 'timeout') {
       return { waitMs: this.backoffMs(retry), giveUp: () => new HiroTimeoutError(id, this.options.timeoutMs, attempts) };
     }
@@ -150,10 +159,14 @@ export class HiroHttp {
 
   private async attempt(url: URL, request: HiroRequest, retry: number): Promise<Attempt> {
     const started = this.options.now();
+    // Never longer than the run has left: a hanging API must not hold the run past its deadline.
+    const timeLeftMs = this.options.timeLeftMs();
+    if (timeLeftMs <= 0) return { kind: 'deadline', waitedMs: 0 };
+    const cutByDeadline = timeLeftMs < this.options.timeoutMs;
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
     if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
+    const timer = setTimeout(() => controller.abort(), Math.min(this.options.timeoutMs, timeLeftMs));
     let result: Attempt;
     try {
       // No redirects: a redirect to another host would carry the X-API-Key header with it.
@@ -166,11 +179,12 @@ export class HiroHttp {
     } catch (error) {
       // Given up by the caller: no answer to judge, nothing to retry.
       if (request.signal?.aborted) throw request.signal.reason;
-      result = controller.signal.aborted ? { kind: 'timeout' } : { kind: 'network-error', reason: this.networkReason(error) };
+      if (!controller.signal.aborted) result = { kind: 'network-error', reason: this.networkReason(error) };
+      else result = cutByDeadline ? { kind: 'deadline', waitedMs: this.options.now() - started } : { kind: 'timeout' };
     } finally {
       clearTimeout(timer);
     }
-    const status = result.kind === 'answer' || result.kind === 'too-large' ? result.status : result.kind;
+    const status = result.kind === 'answer' || result.kind === 'too-large' ? result.status : result.kind === 'deadline' ? 'timeout' : result.kind;
     this.count(request.route, status);
     this.options.onRequest({ endpoint: request.route, status, durationMs: this.options.now() - started, retry });
     if (result.kind === 'answer') {
@@ -199,7 +213,7 @@ export class HiroHttp {
     const checked = json.ok ? checkBody(schema, json.value) : json;
     if (checked.ok) return checked.value;
     this.counters.errors += 1;
-    throw new HiroResponseError(id, status, showControlCharacters(redact(checked.problem, this.options.apiKey)));
+    throw new HiroResponseError(id, status, oneLine(redact(checked.problem, this.options.apiKey)));
   }
 
   private clientError(id: RequestIdentity, status: number, text: string, headers: Headers): Error {
@@ -207,7 +221,7 @@ export class HiroHttp {
     const message = this.serverMessage(text, status);
     switch (status) {
       case 400:
-        return new HiroBadRequestError(id, message);
+        return new HiroBadRequestError(id, message, isMalformedRequest(text));
       case 401:
         return new HiroApiKeyMissingError(id, message);
       case 403:
@@ -238,8 +252,8 @@ export class HiroHttp {
     } else if (text.trim()) {
       message = text.trim();
     }
-    // The server's words reach terminals, logs and ops notices: escape codes in them are shown, not obeyed.
-    return showControlCharacters(redact((message ?? `HTTP ${status}`).slice(0, 300), this.options.apiKey));
+    // The server's words reach terminals, logs and ops notices: escape codes and line breaks in them are shown, not obeyed.
+    return oneLine(redact((message ?? `HTTP ${status}`).slice(0, 300), this.options.apiKey));
   }
 
   private networkReason(error: unknown): string {
@@ -252,10 +266,21 @@ export class HiroHttp {
           : error instanceof Error
             ? error.message
             : String(error);
-    return showControlCharacters(redact(reason, this.options.apiKey));
+    return oneLine(redact(reason, this.options.apiKey));
   }
 
   private backoffMs(retry: number): number {
     return this.options.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry);
   }
+}
+
+/**
+ * Whether a 400 is the API's schema validation refusing the request's shape (Fastify's FST_ERR_VALIDATION,
+ * `querystring/limit must be <= 50`), as opposed to a value it does not know.
+ */
+function isMalformedRequest(text: string): boolean {
+  const json = parseJson(text);
+  if (!json.ok || !json.value || typeof json.value !== 'object') return false;
+  const { code, message } = json.value as { code?: unknown; message?: unknown };
+  return code === 'FST_ERR_VALIDATION' || (typeof message === 'string' && /^(querystring|params|body|headers)\//.test(message));
 }

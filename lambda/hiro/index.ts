@@ -12,6 +12,7 @@ export {
   HiroApiKeyMissingError,
   HiroBadRequestError,
   HiroConfigError,
+  HiroDeadlineError,
   HiroGoneError,
   HiroInconsistentDataError,
   HiroNetworkError,

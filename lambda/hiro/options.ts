@@ -34,7 +34,7 @@ export interface HiroClientOptions {
   burst?: number;
   /** Requests in flight at once, within the per-minute budget. Default 4. */
   concurrency?: number;
-  /** Per request, including reading the body. Default 10 000. */
+  /** Per request, including reading the body, and never past `deadline`. Default 10 000. */
   timeoutMs?: number;
   /** Retries after the first attempt, for 429, 5xx, network errors and timeouts. Default 4. */
   maxRetries?: number;
@@ -45,7 +45,8 @@ export interface HiroClientOptions {
   fetch?: typeof fetch;
   /**
    * When the caller's run must end (ms since the epoch, read at each wait). A wait that would end past it,
-   * a Retry-After, a rate-limit reset or a backoff, throws ApiBackoffError at once instead of sleeping.
+   * a Retry-After, a rate-limit reset or a backoff, throws ApiBackoffError at once instead of sleeping; a request
+   * gets at most the time left before it (HiroDeadlineError, an ApiBackoffError, when it is cut or never sent).
    */
   deadline?: () => number;
   /** Injectable for tests; the default waits on a real timer, which a request's abort signal ends. */
@@ -67,6 +68,8 @@ export interface ResolvedHiroOptions {
   burst: number;
   concurrency: number;
   timeoutMs: number;
+  /** Time left before the caller's deadline, in ms (Infinity without one): no request is given longer. */
+  timeLeftMs: () => number;
   maxRetries: number;
   maxWaitMs: number;
   /** Largest answer body read, counted after decompression. */
@@ -101,6 +104,10 @@ function withinDeadline(sleep: (ms: number, signal?: AbortSignal) => Promise<voi
   };
 }
 
+function timeLeft(now: () => number, deadline: (() => number) | undefined): () => number {
+  return deadline ? () => deadline() - now() : () => Number.POSITIVE_INFINITY;
+}
+
 export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOptions {
   const apiKey = options.apiKey?.trim() || undefined;
   const requestsPerMinute = positive('requestsPerMinute', options.requestsPerMinute ?? (apiKey ? RATE_LIMIT_WITH_KEY : RATE_LIMIT_WITHOUT_KEY));
@@ -116,6 +123,7 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes ?? MAX_BODY_BYTES),
     fetch: options.fetch ?? globalThis.fetch,
     sleep: withinDeadline(options.sleep ?? realSleep, options.now ?? Date.now, options.deadline),
+    timeLeftMs: timeLeft(options.now ?? Date.now, options.deadline),
     now: options.now ?? Date.now,
     random: options.random ?? Math.random,
     onRequest: options.onRequest ?? (() => {}),

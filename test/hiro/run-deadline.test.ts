@@ -33,3 +33,33 @@ describe('a wait past the run deadline', () => {
     expect(h.clock.sleeps).toContain(5_000);
   });
 });
+
+describe('a request that hangs near the run deadline', () => {
+  const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+  it('is cut at the deadline, not at its own longer timeout, and ends the run as an API backoff', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine([coinbase()]);
+    h.fake.faults.use((request) => (request.route === ROUTES.tip ? { delayMs: 4_000 } : undefined));
+    const started = Date.now();
+    const deadline = started + 300;
+
+    const error = await rejectionOf(h.client({ now: Date.now, sleep: realSleep, timeoutMs: 3_000, deadline: () => deadline }).getTip());
+
+    expect(error).toBeInstanceOf(ApiBackoffError);
+    expect(error.message).toContain('no answer before the run deadline');
+    expect(Date.now() - deadline).toBeLessThan(500);
+    expect(h.fake.requestsTo(ROUTES.tip)).toHaveLength(1);
+  });
+
+  it('is not sent at all once the deadline has passed', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine([coinbase()]);
+    const deadline = Date.now() - 1;
+
+    const error = await rejectionOf(h.client({ now: Date.now, sleep: realSleep, deadline: () => deadline }).getTip());
+
+    expect(error).toBeInstanceOf(ApiBackoffError);
+    expect(h.fake.requestsTo(ROUTES.tip)).toHaveLength(0);
+  });
+});

@@ -11,6 +11,7 @@ import { strongestRule, type RuleMeta } from '../rule-meta';
 import { addressesList, type CompiledAddresses } from './address-rules';
 import { transfersList, type CompiledTransferRule, type CompiledTransfers } from './transfer-rules';
 import { readMemo, type ReadMemo } from './memo-filter';
+import { hasEventsBeyondList, isOwnTransferEvent } from './listed-events';
 
 /**
  * The rules every asset kind reads: `transfers`, and for the STX kinds `addresses` (STX arriving at them).
@@ -31,13 +32,9 @@ function watchesAssets(rules: AssetRules): boolean {
   return (rules.addresses?.principals.size ?? 0) > 0 || rules.transfers.size > 0;
 }
 
-// Only these transaction types run contract code, so only they move assets as events; a native
-// token_transfer's own STX event is the transaction itself, alerted once as `token_transfer`.
-const EVENT_CARRYING_TYPES = new Set(['contract_call', 'smart_contract']);
-
 /** A failed transaction's events were rolled back (and are never returned), so they are not fetched. */
 export function needsAssetEvents(tx: Transaction, rules: AssetRules): boolean {
-  return watchesAssets(rules) && tx.txStatus === 'success' && tx.eventCount !== 0 && EVENT_CARRYING_TYPES.has(tx.txType);
+  return watchesAssets(rules) && tx.txStatus === 'success' && hasEventsBeyondList(tx);
 }
 
 /** The fields every asset alert has, from its block, transaction, event and watched side. */
@@ -69,7 +66,7 @@ export interface FoundMove<E extends AssetEvent> {
   base: AssetAlertBase & RuleMeta;
 }
 
-/** Every event of the wanted asset class in the block's successful event-carrying transactions that a rule watches. */
+/** Every event of the wanted asset class in the block's successful transactions that a rule watches (a native transfer's own aside). */
 export function watchedMoves<E extends AssetEvent>(
   block: Block,
   events: ReadonlyMap<string, TxEvents>,
@@ -79,11 +76,11 @@ export function watchedMoves<E extends AssetEvent>(
   if (!watchesAssets(rules)) return [];
   const found: FoundMove<E>[] = [];
   for (const tx of block.transactions) {
-    if (tx.txStatus !== 'success' || !EVENT_CARRYING_TYPES.has(tx.txType)) continue;
+    if (tx.txStatus !== 'success') continue;
     const txEvents = events.get(tx.txId);
     if (!txEvents) continue;
     for (const event of txEvents.assets) {
-      if (event.asset !== asset) continue;
+      if (event.asset !== asset || isOwnTransferEvent(tx, event)) continue;
       const memoHex = lazy(() => eventMemo(tx, txEvents, event));
       const tracked = trackedSide(rules, {
         asset: event.asset === 'stx' ? 'stx' : event.assetId,

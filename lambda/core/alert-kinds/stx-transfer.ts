@@ -1,6 +1,7 @@
 // `stx_transfer`: STX moved by an event inside a successful contract call or deploy (send-many legs,
-// marketplace payouts, DeFi withdrawals, `stx-transfer-memo?`), to or from a watched principal. A native
-// token_transfer transaction is never this kind: it alerts once, as `token_transfer`.
+// marketplace payouts, DeFi withdrawals, `stx-transfer-memo?`), or by any other event a successful transaction
+// carries (the genesis STX mints, events of block 1's token_transfer), to or from a watched principal. A native
+// transfer's own event is never this kind: the transaction alerts once, as `token_transfer`.
 import type { AlertBase } from './alert-base';
 import type { StxAssetEvent } from '../domain';
 import { amount, fields, id, memo, networkName, smsWhere, chainRows } from '../render/email-parts';

@@ -11,6 +11,9 @@ const stx = (eventIndex: number, over: Partial<StxAssetEvent> = {}): StxAssetEve
   eventIndex, asset: 'stx', action: 'transfer', sender: SEND_MANY, recipient: WATCHED, amount: '1000000', memo: null, ...over,
 });
 const match = (...args: Parameters<typeof input>) => stxTransferKind.chain.match(input(...args));
+/** A native STX transfer whose own `stx_asset` event is `stx(0)`. */
+const nativeTransfer = (eventCount = 1) =>
+  callTx({ txType: 'token_transfer', sender: SEND_MANY, contractId: undefined, eventCount, tokenTransfer: { recipient: WATCHED, amount: '1000000', memo: '0x' } });
 
 describe('stx_transfer kind', () => {
   it('alerts STX arriving at a watched address inside a contract call, as the documented JSON, placed at its event', () => {
@@ -49,10 +52,18 @@ describe('stx_transfer kind', () => {
   });
 
   it('skips native transfers (alerted as token_transfer), failed transactions, and STX nobody watches', () => {
-    expect(match(callTx({ txType: 'token_transfer', contractId: undefined }), [stx(0)], rules())).toEqual([]);
+    expect(match(nativeTransfer(), [stx(0)], rules())).toEqual([]);
     expect(match(callTx({ txStatus: 'abort_by_response' }), [stx(0)], rules())).toEqual([]);
     expect(match(callTx(), [stx(0, { recipient: OTHER })], rules())).toEqual([]);
     expect(match(callTx(), [stx(0)], rules({ addresses: [] }))).toEqual([]);
+  });
+
+  it('alerts the STX mints a token_transfer carries beyond its own event (the genesis block\'s), and reads events for them', () => {
+    const mints = [stx(1, { action: 'mint', sender: null }), stx(2, { action: 'mint', sender: null, recipient: OTHER })];
+    const found = match(nativeTransfer(3), [stx(0), ...mints], rules());
+    expect(found.map((m) => [m.alert.event_index, m.alert.direction, m.alert.address])).toEqual([[1, 'minted', WATCHED]]);
+    expect(stxTransferKind.chain.needsEvents(nativeTransfer(3), rules())).toBe(true);
+    expect(stxTransferKind.chain.needsEvents(callTx({ txType: 'coinbase', eventCount: 2 }), rules())).toBe(true);
   });
 
   it('alerts an outflow or a burn from a watched sender, naming the sender as the tracked address', () => {
@@ -92,7 +103,8 @@ describe('stx_transfer kind', () => {
     expect(needsEvents(callTx({ txType: 'smart_contract' }), rules({ addresses: [] }, [{ asset: 'stx', to: [WATCHED] }]))).toBe(true);
     expect(needsEvents(callTx({ eventCount: 0 }), rules())).toBe(false);
     expect(needsEvents(callTx({ txStatus: 'abort_by_post_condition' }), rules())).toBe(false);
-    expect(needsEvents(callTx({ txType: 'token_transfer' }), rules())).toBe(false);
+    expect(needsEvents(callTx({ txType: 'token_transfer', eventCount: 1 }), rules())).toBe(false);
+    expect(needsEvents(callTx({ txType: 'token_transfer', eventCount: null }), rules())).toBe(false);
     expect(needsEvents(callTx(), rules({ addresses: [] }))).toBe(false);
   });
 
