@@ -71,12 +71,13 @@ async function main(): Promise<number> {
     say((error as Error).message);
   } finally {
     stop();
-    const code = await exited;
-    clearTimeout(deadline);
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-    return code === 0 || code === 130 ? 0 : code;
   }
+  // The watcher's exit, its SIGINT (130) as a clean stop; the API and the directory go once it has exited.
+  const code = await exited;
+  clearTimeout(deadline);
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+  return code === 0 || code === 130 ? 0 : code;
 }
 
 main().then(

@@ -4,7 +4,9 @@
 //    decision it makes can be tested with in-memory ports;
 //  - the Lambda code never imports the CDK app (infra/) or tests, which are not in its bundle;
 //  - lambda/ reaches zod only through lambda/zod-mini.ts (zod/mini keeps the bundle small);
-//  - no import leaves the repository: a clone has nothing beside it.
+//  - no import leaves the repository: a clone has nothing beside it;
+//  - the core reads no `process` (its environment, argv, exit) and calls no global `fetch`: what it is told
+//    comes through its ports (an import would be caught above; these are globals, no import needed).
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +67,40 @@ export function violation({ from, target, relative: isRelative }: Import): strin
   return null;
 }
 
+/** The Node and web globals the core must not reach for; a local binding of the same name is fine. */
+const CORE_FORBIDDEN_GLOBALS = new Set(['process', 'fetch']);
+
+/** Each use of a forbidden global in `text`: `process.env.X`, `fetch(url)`, `globalThis.fetch`… */
+export function forbiddenGlobalsIn(path: string, text = readFileSync(join(ROOT, path), 'utf8')): string[] {
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const declared = new Set<string>();
+  const used: { name: string; line: number }[] = [];
+  const visit = (node: ts.Node) => {
+    const named = (node as { name?: ts.Node }).name;
+    if (named && ts.isIdentifier(named) && (ts.isVariableDeclaration(node) || ts.isParameter(node) || ts.isFunctionDeclaration(node) || ts.isImportSpecifier(node) || ts.isBindingElement(node))) {
+      declared.add(named.text);
+    }
+    const line = file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
+    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'globalThis' && CORE_FORBIDDEN_GLOBALS.has(node.name.text)) {
+      used.push({ name: `globalThis.${node.name.text}`, line });
+    } else if (ts.isIdentifier(node) && CORE_FORBIDDEN_GLOBALS.has(node.text) && isReference(node)) {
+      used.push({ name: node.text, line });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return used.filter(({ name }) => name.startsWith('globalThis.') || !declared.has(name)).map(({ name, line }) => `${path}:${line} uses ${name}`);
+}
+
+/** The identifier names a value (not a property, a key or a declaration of that name). */
+function isReference(node: ts.Identifier): boolean {
+  const parent = node.parent;
+  if (ts.isPropertyAccessExpression(parent) && parent.name === node) return false;
+  if (ts.isQualifiedName(parent) && parent.right === node) return false;
+  const namesIt = (parent as { name?: ts.Node }).name === node;
+  return !(namesIt && (ts.isPropertyAssignment(parent) || ts.isPropertySignature(parent) || ts.isPropertyDeclaration(parent) || ts.isMethodDeclaration(parent) || ts.isMethodSignature(parent)));
+}
+
 describe('layers', () => {
   it('hold for every import in lambda/ and infra/', () => {
     const broken = [...sourceFiles('lambda'), ...sourceFiles('infra')]
@@ -97,5 +133,28 @@ describe('layers', () => {
       'c32check: ok',
     ]);
     expect(violation({ from: 'infra/app.ts', target: '../shared/x', relative: true })).toBe('leaves the repository');
+  });
+
+  it('keep the core off process and the global fetch: its environment and its HTTP come through ports', () => {
+    expect(sourceFiles('lambda/core').flatMap((path) => forbiddenGlobalsIn(path))).toEqual([]);
+  });
+
+  it('find each way the core could reach process or fetch in a sample, and not a property or a local of that name', () => {
+    const sample = [
+      'const level = process.env.LOG_LEVEL;',
+      'const answer = await fetch(url);',
+      'const viaGlobal = globalThis.fetch;',
+      'const { env } = globalThis.process;',
+      'const ports = { fetch: api.fetch, process: step.process };',
+      'function run(chain: { fetchBlock(): void }) { chain.fetchBlock(); }',
+      'interface Port { fetch(url: string): Promise<string>; process: number }',
+    ].join('\n');
+    expect(forbiddenGlobalsIn('lambda/core/sample.ts', sample)).toEqual([
+      'lambda/core/sample.ts:1 uses process',
+      'lambda/core/sample.ts:2 uses fetch',
+      'lambda/core/sample.ts:3 uses globalThis.fetch',
+      'lambda/core/sample.ts:4 uses globalThis.process',
+    ]);
+    expect(forbiddenGlobalsIn('lambda/core/sample.ts', 'function read(fetch: (u: string) => string) { return fetch("x"); }')).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runConfigCommand } from '../../scripts/config';
 import { fakeAddress, fakeContractId } from '../support/fake-hiro';
 import { startFakeS3, type FakeS3 } from '../support/fake-s3';
+import { TESTNET } from './principals';
 
 const BUCKET = 'stackswatch-watchconfigbucket-1a2b3c';
 const cloudFormation = mockClient(CloudFormationClient);
@@ -130,6 +131,15 @@ describe('npm run config', () => {
     write('moved.json', { ...live(), startHeight: 5 });
     expect(await run('push', 'moved.json')).toBe(2);
     expect(err.join('\n')).toMatch(/was not pushed: the watcher would refuse it[^]*\$\.startHeight: startHeight was 100/);
+    expect(s3.versions(BUCKET, 'watch.json')).toHaveLength(before);
+  });
+
+  it('refuses a push that changes network alone, naming the network, and stores nothing', async () => {
+    const before = s3.versions(BUCKET, 'watch.json').length;
+    write('testnet.json', { network: 'testnet', addresses: [TESTNET.boot], startHeight: live().startHeight });
+    expect(await run('push', 'testnet.json')).toBe(2);
+    expect(err.join('\n')).toMatch(/was not pushed: the watcher would refuse it[^]*\$\.network: the watcher runs on mainnet/);
+    expect(err.join('\n')).not.toMatch(/\$\.startHeight/);
     expect(s3.versions(BUCKET, 'watch.json')).toHaveLength(before);
   });
 

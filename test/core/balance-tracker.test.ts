@@ -69,6 +69,14 @@ describe('a balance rule on STX', () => {
     expect(await step(t, ports, block(3, [sponsored]))).toEqual([{ crossed: 'below', balance: 600n, previous: 1_100n, txId: sponsored.txId }]);
   });
 
+  it('debits the fee of a failed transaction, whose transfer moves nothing', async () => {
+    const t = tracker(1_000n);
+    const { ports } = api(() => ({ stxTotal: 1_100n }));
+    await step(t, ports, block(1));
+    const failed = tx({ sender: WALLET, txType: 'token_transfer', txStatus: 'abort_by_response', fee: '300', tokenTransfer: { recipient: 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9', amount: '50', memo: '0x' } });
+    expect(await step(t, ports, block(2, [failed]))).toEqual([{ crossed: 'below', balance: 800n, previous: 1_100n, txId: failed.txId }]);
+  });
+
   it('reads the API again only every RECONCILE_BLOCKS blocks; a difference is corrected, logged and told once', async () => {
     const t = tracker(1_000n);
     let total = 5_000n;

@@ -1,6 +1,8 @@
-// Runs the real CLI (`lambda/cli.ts` under tsx) as a child process, as `npm start` would, bounded in time.
+// Runs the real CLI (`lambda/cli.ts`) as a child process, as `npm start` would, bounded in time: the run's
+// bundle of it when the global setup built one (test/support/cli-bundle.ts), else the sources under tsx.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runCliBundle } from '../support/cli-bundle';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -23,9 +25,10 @@ export interface CliRunOptions {
 
 export function runCli(args: string[], env: Record<string, string>, options: CliRunOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
+    const bundle = runCliBundle();
     const [command, commandArgs] = options.viaNpm
       ? ['npm', ['start', '--silent', '--', ...args]]
-      : [process.execPath, ['--import', 'tsx', 'lambda/cli.ts', ...args]];
+      : [process.execPath, bundle ? [bundle, ...args] : ['--import', 'tsx', 'lambda/cli.ts', ...args]];
     const child = spawn(command, commandArgs, {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },

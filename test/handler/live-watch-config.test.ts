@@ -125,6 +125,18 @@ describe('the handler reading a new watch config version between two invocations
     expect(alertKeys()).toContain(`contract_status:${vault}:1`);
   });
 
+  it('refuses a version that changes the network alone, naming it, and keeps watching with the version in use', async () => {
+    const refused = push({ ...base, network: 'testnet', addresses: [fakeAddress('alice', 'testnet')] });
+    await handler({}, lambdaContext('run-network'));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.Message).toMatch(/\$\.network: the watcher runs on mainnet/);
+    expect(notices[0]!.Message).not.toMatch(/\$\.startHeight/);
+    const done = runLines('run-network').find((l) => l.message === 'invocation done')!;
+    expect(done.watchConfigVersion).toEqual(expect.any(String));
+    expect(done.watchConfigVersion).not.toBe(refused.versionId);
+    expect(done.watchConfigRejected).toMatchObject({ problems: expect.any(Array) });
+  });
+
   it('lets WATCH_CONFIG override the store (tests, emergencies): the store is not read', async () => {
     process.env.WATCH_CONFIG = JSON.stringify({ ...base, contracts: [vault] });
     try {

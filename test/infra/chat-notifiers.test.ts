@@ -7,6 +7,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { synthStack } from './support/synth';
 import { readDeploySettings } from '../../infra/settings/deploy-settings';
 import { NOTIFIER_CONCURRENCY } from '../../infra/constructs/chat-notifiers';
+import { chatChannels } from '../../lambda/channels/registry';
 
 const CHAT = [
   { slack: 'ssm:/stacks-watch/slack-ops', severities: ['critical', 'warning'] },
@@ -89,7 +90,7 @@ describe('the chat setting', () => {
   };
 
   it('refuses an entry naming no channel or two, a secret written in place of its parameter, and a repeat', () => {
-    expect(problems([{ severities: ['critical'] }])).toContain('needs exactly one of "slack", "discord", "telegram", "pagerduty"');
+    expect(problems([{ severities: ['critical'] }])).toContain(`needs exactly one of ${Object.keys(chatChannels).map((name) => `"${name}"`).join(', ')}`);
     expect(problems([{ slack: 'ssm:/a', discord: 'ssm:/b' }])).toContain('needs exactly one of');
     expect(problems([{ slack: 'https://hooks.slack.com/services/T/B/X' }])).toContain('must name an SSM parameter as "ssm:/path/name"');
     expect(problems([{ slack: 'ssm:/a' }, { slack: 'ssm:/a' }])).toContain('chat lists slack with /a twice');

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
-import { DeploySettingsError } from '../../infra/settings/deploy-settings';
+import { DeploySettingsError, readDeploySettings } from '../../infra/settings/deploy-settings';
 import { DEPLOY_SCHEMA_PATH, deploySchemaText } from '../../scripts/deploy-schema';
 import { fixture, REPO_ROOT, synthStack } from './support/synth';
 
@@ -79,6 +79,15 @@ describe('the deploy settings file', () => {
 
   it('does not warn when the file lists every subscriber', () => {
     Annotations.fromStack(withFile('deploy-subscribers.json').stack).hasNoWarning('/StacksWatch', Match.stringLikeRegexp('does not list'));
+  });
+
+  it('counts chat channels too: a -c chat that leaves one out is refused, naming it, unless allowFewerSubscribers', () => {
+    const file = { source: 'deploy.json', values: { chat: [{ slack: 'ssm:/stacks-watch/slack' }, { pagerduty: 'ssm:/stacks-watch/pagerduty' }] } };
+    const context = (extra: Record<string, string>) => (key: string) => ({ chat: JSON.stringify([{ slack: 'ssm:/stacks-watch/slack' }]), ...extra })[key];
+    const problems = problemsOf(() => readDeploySettings(context({}), REPO_ROOT, ['chat'], file));
+    expect(problems).toEqual([expect.stringMatching(/^this deploy would unsubscribe 1 of the 2 subscribers deploy\.json lists \(pagerduty \/stacks-watch\/pagerduty \(chat\)\): -c chat replaces/)]);
+    const meant = readDeploySettings(context({ allowFewerSubscribers: 'true' }), REPO_ROOT, ['chat', 'allowFewerSubscribers'], file);
+    expect(meant.chat.map((c) => `${c.channel} ${c.parameterName}`)).toEqual(['slack /stacks-watch/slack']);
   });
 
   it('drops subscribers when -c allowFewerSubscribers=true says it is meant', () => {

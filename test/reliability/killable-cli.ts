@@ -1,32 +1,19 @@
 // The real CLI (`lambda/cli.ts`) as a child process that a test can SIGKILL at a chosen moment: when the
 // fake API sees its Nth request, or when a line it writes matches. Every run is bounded in time.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleCliInto, runCliBundle } from '../support/cli-bundle';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RUN_TIMEOUT_MS = 15_000;
 
 /**
- * Bundles `lambda/cli.ts` into `dir` once, with esbuild, as the deploy bundles the handler. These suites
- * start the CLI some twenty times: node starts the bundle in a third of the time tsx takes to compile the
- * sources on every start.
+ * The CLI as a bundle, as the deploy bundles the handler: the run's (test/support/cli-bundle.ts), or one built
+ * into `dir` when the file runs without the global setup. These suites start the CLI some twenty times: node
+ * starts the bundle in a third of the time tsx takes to compile the sources on every start.
  */
 export async function bundleCli(dir: string): Promise<string> {
-  const outfile = join(dir, 'cli.mjs');
-  await build({
-    entryPoints: [join(ROOT, 'lambda/cli.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'warning',
-    // CommonJS dependencies call require(), which an ES module lacks.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  });
-  return outfile;
+  return runCliBundle() ?? (await bundleCliInto(dir));
 }
 
 export interface CliRunResult {

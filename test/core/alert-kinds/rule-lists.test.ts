@@ -12,7 +12,7 @@ import { config, WATCHED } from '../harness';
 
 describe('the rule-list registry', () => {
   it('reserves every list\'s name (and the watcher\'s) for default rule names: refused as a given name, left out of renderings', () => {
-    expect(defaultNamePrefixes()).toEqual(['contracts', 'addresses', 'contractLogs', 'transfers', 'calls', 'windows', 'balances', WATCHER_RULE]);
+    expect(defaultNamePrefixes()).toEqual([...ruleLists.map((list) => list.name), WATCHER_RULE]);
     for (const prefix of defaultNamePrefixes()) {
       const result = parseWatchConfig({ network: 'mainnet', contracts: [`${WATCHED}.vault`], contractsRule: { name: `${prefix}:mine` } });
       expect(result.ok ? [] : result.problems.map((p) => p.message)).toEqual([expect.stringContaining('kept for default names')]);
