@@ -8,6 +8,7 @@ import { nextTurnDelaySeconds } from '../lambda/runtime/loop-invocation';
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import { contractCall, coinbase, FakeChain, fakeAddress, fakeContractId, transfer } from '../test/support/fake-hiro';
 import { seededRandom } from './prng';
+import { fixed, table, verdict } from './markdown';
 import { cycleDeps, memoryState, runOneCycle, ScaledClock, startFakeApi, TimedPublisher } from './watcher-harness';
 import type { CycleSummary } from '../lambda/core/cycle-types';
 import { emptyWatchConfig } from '../lambda/config/watch-config';
@@ -141,4 +142,38 @@ export async function measureAlertLatency(options: { mode: LatencyMode; apiMinut
     p90Seconds: percentile(latencies, 0.9),
     maxSeconds: latencies.at(-1)!,
   };
+}
+
+const modeName = (mode: LatencyRow['mode']) =>
+  mode.kind === 'schedule' ? '1-minute schedule' : mode.kind === 'poll' ? `polling every ${mode.seconds} s inside the invocation` : mode.pickupMs === undefined
+      ? `loop, a turn every ${mode.delaySeconds} s (SQS delay)`
+      : `loop, a turn every ${mode.delaySeconds} s, if the pickup took ${mode.pickupMs / 1000} s`;
+
+export function latencySection(rows: LatencyRow[]): string {
+  return [
+    `### Alert latency: the schedule, polling inside the invocation, and the loop`,
+    '',
+    'From a block being mined to its alert being published. Blocks every 4 to 12 s, one watched transfer each; the fake API enforcing 50 requests a minute; time-scaled (an API minute lasts 2 real seconds). ' +
+      'Schedule and polling: invocations every 60 s (polling is the stack option `pollSeconds`). Loop (`latency=loop`, docs/latency.md): the first tick starts it, each turn runs one cycle and queues the next ' +
+      `so that turns start every \`loopDelaySeconds\` (at once while behind the tip), each picked up ${LOOP_PICKUP_MS} ms after its delay runs out (SQS and the event source's long poll, assumed: no AWS here to measure it; ` +
+      'the "if the pickup took" rows show the p90 if it took longer). ' +
+      'Billed: what the invocations would be billed for, per hour, on the scaled clock (local work counts 30 times over, so short turns are over-stated; table 5 has the bill\'s figure). Goal: p90 at most 10 s.',
+    '',
+    table(
+      ['mode', 'API minutes', 'alerts', 'mean', 'p50', 'p90', 'max', 'goal', 'invocations', 'billed s an hour', 'API requests a minute'],
+      rows.map((r) => [
+        modeName(r.mode),
+        fixed(r.apiMinutes, 0),
+        r.alerts,
+        `${fixed(r.meanSeconds, 1)} s`,
+        `${fixed(r.p50Seconds, 1)} s`,
+        `${fixed(r.p90Seconds, 1)} s`,
+        `${fixed(r.maxSeconds, 1)} s`,
+        verdict(r.p90Seconds <= 10),
+        r.invocations,
+        fixed(r.billedSecondsPerHour, 0),
+        fixed(r.requestsPerMinute, 1),
+      ]),
+    ),
+  ].join('\n');
 }

@@ -5,7 +5,7 @@ import type { BundleComparison } from './bundle';
 import type { CatchUpRow } from './catch-up';
 import { FOLLOWING_BLOCKS, FOLLOWING_RUN_GOAL_MS, HIRO_LATENCY_MS, MEMORY_GB, type CycleCosts } from './cycle-cost';
 import type { FollowingTipRow } from './following-tip';
-import { LOOP_PICKUP_MS, type LatencyRow } from './alert-latency';
+import { latencySection, type LatencyRow } from './alert-latency';
 import { totalWithAlwaysFreeTiers } from './free-tier';
 import { ESM_POLLERS, WATCHDOG_TICK_SECONDS } from './monthly-bill';
 import type { MemoryFigures } from './memory';
@@ -294,40 +294,6 @@ export function memorySection(m: { rows: MemoryFigures[]; stackMemoryMb: number;
     ),
     '',
     `The stack's function: ${m.stackMemoryMb} MB, ${ratio(m.stackMemoryMb / peak)} the peak under its limit (${fixed(peak, 0)} MB): ${verdict(m.stackMemoryMb >= 1.3 * peak)}.`,
-  ].join('\n');
-}
-
-const modeName = (mode: LatencyRow['mode']) =>
-  mode.kind === 'schedule' ? '1-minute schedule' : mode.kind === 'poll' ? `polling every ${mode.seconds} s inside the invocation` : mode.pickupMs === undefined
-      ? `loop, a turn every ${mode.delaySeconds} s (SQS delay)`
-      : `loop, a turn every ${mode.delaySeconds} s, if the pickup took ${mode.pickupMs / 1000} s`;
-
-export function latencySection(rows: LatencyRow[]): string {
-  return [
-    `### Alert latency: the schedule, polling inside the invocation, and the loop`,
-    '',
-    'From a block being mined to its alert being published. Blocks every 4 to 12 s, one watched transfer each; the fake API enforcing 50 requests a minute; time-scaled (an API minute lasts 2 real seconds). ' +
-      'Schedule and polling: invocations every 60 s (polling is the stack option `pollSeconds`). Loop (`latency=loop`, docs/latency.md): the first tick starts it, each turn runs one cycle and queues the next ' +
-      `so that turns start every \`loopDelaySeconds\` (at once while behind the tip), each picked up ${LOOP_PICKUP_MS} ms after its delay runs out (SQS and the event source's long poll, assumed: no AWS here to measure it; ` +
-      'the "if the pickup took" rows show the p90 if it took longer). ' +
-      'Billed: what the invocations would be billed for, per hour, on the scaled clock (local work counts 30 times over, so short turns are over-stated; table 5 has the bill\'s figure). Goal: p90 at most 10 s.',
-    '',
-    table(
-      ['mode', 'API minutes', 'alerts', 'mean', 'p50', 'p90', 'max', 'goal', 'invocations', 'billed s an hour', 'API requests a minute'],
-      rows.map((r) => [
-        modeName(r.mode),
-        fixed(r.apiMinutes, 0),
-        r.alerts,
-        `${fixed(r.meanSeconds, 1)} s`,
-        `${fixed(r.p50Seconds, 1)} s`,
-        `${fixed(r.p90Seconds, 1)} s`,
-        `${fixed(r.maxSeconds, 1)} s`,
-        verdict(r.p90Seconds <= 10),
-        r.invocations,
-        fixed(r.billedSecondsPerHour, 0),
-        fixed(r.requestsPerMinute, 1),
-      ]),
-    ),
   ].join('\n');
 }
 

@@ -14,7 +14,7 @@ import { measureBigBlockMemory } from './big-block-memory';
 import { priceTemplate, synthTemplate, watcherFunction, type MeasuredCycles } from './monthly-bill';
 import { stepFunctionsBill } from './step-functions-bill';
 import { measureFollowingTip } from './following-tip';
-import { CONFIG_NAMES, mainnetWorkload } from './mainnet-workload';
+import { CONFIG_NAMES, mainnetWorkload, type Workload } from './mainnet-workload';
 import { measureMatching } from './matching-throughput';
 import { renderResults, type BenchResults } from './report';
 import { measureRequestsPerBlock } from './requests-per-block';
@@ -81,6 +81,37 @@ function progress(message: string): void {
   process.stderr.write(`bench: ${message}\n`);
 }
 
+/** Table 5: a cycle's cost, and each billed stack priced from its synthesized template with measured cycles. */
+async function measureCosts(prefix: (blocks: number) => Workload, results: BenchResults): Promise<void> {
+  progress('5. cost of a cycle, and the monthly bill from the template');
+  results.cost = await measureCycleCosts(prefix(200));
+  const measured = new Map<string, CycleCosts>([['50/lean', results.cost]]);
+  const cyclesFor = async (withApiKey: boolean, detailedMetrics: boolean, pending: boolean): Promise<MeasuredCycles> => {
+    const requestsPerMinute = withApiKey ? 500 : DEFAULT_CYCLE_OPTIONS.requestsPerMinute;
+    const key = `${requestsPerMinute}/${detailedMetrics ? 'detailed' : 'lean'}`;
+    if (!measured.has(key)) measured.set(key, await measureCycleCosts(prefix(200), { requestsPerMinute, detailedMetrics }));
+    const costs = measured.get(key)!;
+    return { run: costs.following, poll: pending ? costs.pollPending : costs.poll };
+  };
+  results.bills = [];
+  for (const [name, context, goalDollars, pending] of BILLED_STACKS) {
+    const template = synthTemplate(context);
+    // Measure first what the template asks for, then price it with those figures.
+    const env = watcherFunction(template)[1].Properties!.Environment.Variables;
+    const cycles = await cyclesFor(env.STACKS_API_KEY_SECRET_ARN !== undefined, env.DETAILED_METRICS === 'true', pending === 'pending');
+    const bill = priceTemplate(template, () => cycles);
+    results.bills.push({ name, bill, ...(goalDollars !== undefined ? { goalDollars } : {}) });
+    if (pending) continue;
+    if (bill.loop?.delaySeconds === DEFAULT_LOOP_DELAY_SECONDS) results.floor = latencyFloor(`loop at a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s`, bill);
+    // Step Functions as the timer instead of the queue: the same turns, priced from the same model.
+    if (bill.loop?.delaySeconds === DEFAULT_LOOP_DELAY_SECONDS) {
+      for (const kind of ['standard', 'express'] as const) {
+        results.bills.push({ name: `Step Functions ${kind} as the loop's timer, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s (priced, not deployable)`, bill: stepFunctionsBill(bill, kind) });
+      }
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const only = selected(process.argv.slice(2));
   const started = performance.now();
@@ -118,35 +149,7 @@ async function main(): Promise<void> {
     progress('4. bundle size and init time');
     results.bundle = await measureBundles();
   }
-  if (only.has('cost')) {
-    progress('5. cost of a cycle, and the monthly bill from the template');
-    results.cost = await measureCycleCosts(prefix(200));
-    const measured = new Map<string, CycleCosts>([['50/lean', results.cost]]);
-    const cyclesFor = async (withApiKey: boolean, detailedMetrics: boolean, pending: boolean): Promise<MeasuredCycles> => {
-      const requestsPerMinute = withApiKey ? 500 : DEFAULT_CYCLE_OPTIONS.requestsPerMinute;
-      const key = `${requestsPerMinute}/${detailedMetrics ? 'detailed' : 'lean'}`;
-      if (!measured.has(key)) measured.set(key, await measureCycleCosts(prefix(200), { requestsPerMinute, detailedMetrics }));
-      const costs = measured.get(key)!;
-      return { run: costs.following, poll: pending ? costs.pollPending : costs.poll };
-    };
-    results.bills = [];
-    for (const [name, context, goalDollars, pending] of BILLED_STACKS) {
-      const template = synthTemplate(context);
-      // Measure first what the template asks for, then price it with those figures.
-      const env = watcherFunction(template)[1].Properties!.Environment.Variables;
-      const cycles = await cyclesFor(env.STACKS_API_KEY_SECRET_ARN !== undefined, env.DETAILED_METRICS === 'true', pending === 'pending');
-      const bill = priceTemplate(template, () => cycles);
-      results.bills.push({ name, bill, ...(goalDollars !== undefined ? { goalDollars } : {}) });
-      if (pending) continue;
-      if (bill.loop?.delaySeconds === DEFAULT_LOOP_DELAY_SECONDS) results.floor = latencyFloor(`loop at a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s`, bill);
-      // Step Functions as the timer instead of the queue: the same turns, priced from the same model.
-      if (bill.loop?.delaySeconds === DEFAULT_LOOP_DELAY_SECONDS) {
-        for (const kind of ['standard', 'express'] as const) {
-          results.bills.push({ name: `Step Functions ${kind} as the loop's timer, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s (priced, not deployable)`, bill: stepFunctionsBill(bill, kind) });
-        }
-      }
-    }
-  }
+  if (only.has('cost')) await measureCosts(prefix, results);
   if (only.has('cost')) {
     progress('5d. a window\'s entries on every write of the cursor item');
     results.windowItem = await measureWindowItemCost();
