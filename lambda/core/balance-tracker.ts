@@ -6,6 +6,7 @@
 // run, loaded from the state with the cursor, saved with it (balance-book.ts says what is kept and why).
 import type { Block, PrincipalBalances, TxEvents } from './domain';
 import type { RuleMeta } from './rule-meta';
+import { isOwnTransferEvent } from './alert-kinds/listed-events';
 import { BALANCE_DELTA_BLOCKS, emptyBook, entriesAt, keepOnly, pruned, rolledBack, type BalanceBookRecord, type BalanceEntry, type Entries, type Zone } from './balance-book';
 
 /** At most one reconciling read per address in this many blocks (about 1 to 2 hours of Nakamoto blocks). */
@@ -182,21 +183,21 @@ export class BalanceTracker {
     return crossings;
   }
 
-  /** A native transfer from the block's list; a contract's movements and locks from its events. */
+  /** A native transfer from the block's list; every other movement and lock from the transaction's events. */
   private txMoves(
     tx: Block['transactions'][number],
     txEvents: TxEvents | undefined,
     move: (address: string | null, asset: string, delta: bigint) => void,
     before: Map<string, bigint>,
   ): void {
-    if (tx.txType === 'token_transfer') {
-      if (!tx.tokenTransfer) return;
+    if (tx.txType === 'token_transfer' && tx.tokenTransfer) {
       move(tx.sender, 'stx', -BigInt(tx.tokenTransfer.amount));
       move(tx.tokenTransfer.recipient, 'stx', BigInt(tx.tokenTransfer.amount));
-      return;
     }
+    // Any type may carry events beyond its listing (block 1's token_transfer holds the genesis mints); a native
+    // transfer's own event is the transaction counted above.
     for (const event of txEvents?.assets ?? []) {
-      if (event.asset === 'nft') continue;
+      if (event.asset === 'nft' || isOwnTransferEvent(tx, event)) continue;
       const asset = event.asset === 'stx' ? 'stx' : event.assetId;
       move(event.sender, asset, -BigInt(event.amount));
       move(event.recipient, asset, BigInt(event.amount));

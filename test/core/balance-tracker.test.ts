@@ -77,6 +77,24 @@ describe('a balance rule on STX', () => {
     expect(await step(t, ports, block(2, [failed]))).toEqual([{ crossed: 'below', balance: 800n, previous: 1_100n, txId: failed.txId }]);
   });
 
+  it('counts the STX a native transfer carries beyond its own transfer (the genesis mints), and its own once', async () => {
+    const t = tracker(1_000n, 2_000n);
+    const { ports } = api(() => ({ stxTotal: 1_500n }));
+    await step(t, ports, block(1));
+    const other = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9';
+    const genesis = tx({ txType: 'token_transfer', sender: other, eventCount: 3, tokenTransfer: { recipient: other, amount: '5', memo: '0x' } });
+    const stx = (eventIndex: number, sender: string | null, recipient: string | null, amount: string) =>
+      ({ eventIndex, asset: 'stx' as const, action: sender === null ? ('mint' as const) : ('transfer' as const), sender, recipient, amount, memo: null });
+    const assets = [stx(0, other, other, '5'), stx(1, null, WALLET, '300'), stx(2, null, WALLET, '400')];
+    const events = new Map([[genesis.txId, { txId: genesis.txId, logs: [], assets, locks: [] }]]);
+    expect(await step(t, ports, block(2, [genesis]), events)).toEqual([{ crossed: 'above', balance: 2_200n, previous: 1_500n, txId: genesis.txId }]);
+    // The transfer's own event is the transaction itself: counted from the list, never twice.
+    const own = tx({ txType: 'token_transfer', sender: other, eventCount: 1, tokenTransfer: { recipient: WALLET, amount: '100', memo: '0x' } });
+    const ownEvents = new Map([[own.txId, { txId: own.txId, logs: [], assets: [stx(0, other, WALLET, '100')], locks: [] }]]);
+    await step(t, ports, block(3, [own]), ownEvents);
+    expect(t.entry(t.rules[0]!)?.balance).toBe('2300');
+  });
+
   it('reads the API again only every RECONCILE_BLOCKS blocks; a difference is corrected, logged and told once', async () => {
     const t = tracker(1_000n);
     let total = 5_000n;

@@ -10,6 +10,7 @@ import { formatCount, formatStx } from '../render/stx-amount';
 import { assetName, formatTokenAmount } from '../render/token-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
 import { balancesList, type CompiledBalances } from './balance-rules';
+import { hasEventsBeyondList } from './listed-events';
 import type { ChainKind, Matched } from './kind';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
 
@@ -54,11 +55,11 @@ const what = (a: BalanceThresholdAlert) => (a.asset_id === 'stx' ? 'spendable ST
 /** The side as stored, read back from state: only the two words it can be. */
 const side = (a: Pick<BalanceThresholdAlert, 'crossed'>) => (a.crossed === 'above' ? 'above' : 'below');
 
-/** Fees and native transfers come from the block's list; what a contract call or deploy moved, only its events say. */
+/** Fees and native transfers come from the block's list; whatever else a transaction moved, only its events say. */
 function needsEvents(tx: Transaction, rules: { balances: CompiledBalances | undefined }): boolean {
   const balances = rules.balances;
   if (!balances || balances.rules.length === 0) return false;
-  return tx.txStatus === 'success' && tx.eventCount !== 0 && (tx.txType === 'contract_call' || tx.txType === 'smart_contract');
+  return tx.txStatus === 'success' && hasEventsBeyondList(tx);
 }
 
 export const balanceThresholdKind = {
