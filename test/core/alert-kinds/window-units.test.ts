@@ -112,6 +112,17 @@ describe('the unit a sum window speaks in', () => {
     ]);
   });
 
+  it('is none when the rules it adds up count in different assets (base units then, never one asset\'s scale on another\'s)', () => {
+    const config = {
+      transfers: [
+        { name: 'out', asset: 'stx', from: [treasury] },
+        { name: 'out', asset: SBTC, from: [treasury] },
+      ],
+      windows: [{ name: 'mixed', of: 'out', minutes: 10, sum: 'amount', atLeast: '1000' }],
+    };
+    expect(crossings(config, '5000')).toEqual([{ window: 'mixed', unit: null, decimals: null, sum: '5000' }]);
+  });
+
   it('leaves a count window without a unit', () => {
     const config = { transfers: [{ name: 'stx out', asset: 'stx', from: [treasury] }], windows: [{ name: 'many', of: 'stx out', minutes: 60, count: 1 }] };
     expect(crossings(config, '5000')).toEqual([{ window: 'many', unit: null, decimals: null, sum: null }]);
