@@ -87,6 +87,8 @@ function crossing(
     count: all.reduce((n, e) => n + e.n, 0),
     sum: window.sum === null ? null : String(reached),
     threshold: String(window.threshold),
+    unit: window.unit?.name ?? null,
+    decimals: window.unit?.decimals ?? null,
     first_block_height: all[0]!.h,
     last_block_height: header.height,
     tx_ids: all.flatMap((e) => e.tx).slice(-WINDOW_TX_IDS),

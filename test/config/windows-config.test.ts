@@ -77,7 +77,7 @@ describe('windows in the watch config', () => {
     ]);
   });
 
-  it('words each window for --check, saying when the counted rule sends no alerts of its own', () => {
+  it('words each window for --check, its base-unit threshold also in the unit its alert speaks in, saying when the counted rule sends no alerts of its own', () => {
     const result = parseWatchConfig({
       ...base,
       transfers: [{ name: 'treasury outflows', asset: 'stx', from: [treasury], alert: false }],
@@ -90,7 +90,7 @@ describe('windows in the watch config', () => {
     expect(windowsList.describe(result.config)).toBe(
       [
         "- 2 windows over other rules' matches:",
-        '    "drain": the sum of amount reaches 10000000000 over the matches of "treasury outflows" (its own alerts not sent: "alert": false) within 60 minutes of block time, critical',
+        '    "drain": the sum of amount reaches 10000000000 base units = 10,000 STX over the matches of "treasury outflows" (its own alerts not sent: "alert": false) within 60 minutes of block time, critical',
         '    "failing": 5 matches of "vault failed" within 10 minutes of block time',
       ].join('\n'),
     );

@@ -13,7 +13,7 @@ const matches = (height: number, n: number, rule = 'failures', amount = '1'): Ch
   Array.from({ length: n }, (_, i) => ({ type: 'stx_transfer', key: `m${height}-${i}`, rule, tx_id: `0xtx${height}-${i}`, amount }) as unknown as ChainAlert);
 
 const count = (threshold: number, minutes = 10): CompiledWindows => ({
-  windows: [{ name: 'w', of: 'failures', minutes, sum: null, threshold: BigInt(threshold), severity: 'critical' }],
+  windows: [{ name: 'w', of: 'failures', minutes, sum: null, threshold: BigInt(threshold), unit: null, severity: 'critical' }],
   quiet: new Set(),
 });
 
@@ -73,7 +73,7 @@ describe('windows over blocks', () => {
 
   it('adds amounts as bigints past 2^53, and leaves a rule with "alert": false out of what is sent', () => {
     const compiled: CompiledWindows = {
-      windows: [{ name: 'drain', of: 'outflows', minutes: 60, sum: 'amount', threshold: 10n ** 19n, severity: 'critical' }],
+      windows: [{ name: 'drain', of: 'outflows', minutes: 60, sum: 'amount', threshold: 10n ** 19n, unit: null, severity: 'critical' }],
       quiet: new Set(['outflows']),
     };
     const first = advanceWindows(compiled, undefined, header(1, 0), matches(1, 1, 'outflows', '9007199254740993000'), 'mainnet');
@@ -86,7 +86,7 @@ describe('windows over blocks', () => {
   it('adds a log\'s decoded value along its path, and skips a log without an integer there', () => {
     const log = (key: string, value: unknown) => ({ type: 'contract_log', key, rule: 'prints', tx_id: `0x${key}`, value }) as unknown as ChainAlert;
     const compiled: CompiledWindows = {
-      windows: [{ name: 'printed', of: 'prints', minutes: 60, sum: 'details.amount', threshold: 10n, severity: 'warning' }],
+      windows: [{ name: 'printed', of: 'prints', minutes: 60, sum: 'details.amount', threshold: 10n, unit: null, severity: 'warning' }],
       quiet: new Set(),
     };
     const out = advanceWindows(

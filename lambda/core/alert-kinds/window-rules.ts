@@ -6,7 +6,8 @@ import { comment, list, noDuplicates, wholeNumber } from '../watch-config/schema
 import type { RuleMetaParts } from '../watch-config/rule-meta-schema';
 import { DEFAULT_SEVERITY, type Severity } from '../rule-meta';
 import { amountSchema } from '../watch-config/amount-fields';
-import { windowThreshold } from '../watch-config/window-amounts';
+import { windowThreshold, windowUnit } from '../watch-config/window-amounts';
+import { inUnit, type Unit } from '../watch-config/amounts';
 import type { Network } from '../domain';
 import type { RuleList } from './rule-list';
 import { plural, summarised } from './rule-words';
@@ -64,6 +65,8 @@ export interface CompiledWindow {
   /** The summed field, or null for a count window. */
   sum: string | null;
   threshold: bigint;
+  /** The unit a sum window's alert shows its sum and threshold in (window-amounts.ts); null: base units, or a count. */
+  unit: Unit | null;
   severity: Severity;
 }
 
@@ -102,12 +105,21 @@ export function compileWindow(rule: WindowRule, config: Readonly<Record<string, 
     minutes: rule.minutes,
     sum: rule.sum ?? null,
     threshold: rule.sum !== undefined ? windowThreshold(config, { of: rule.of, atLeast: rule.atLeast! }) : BigInt(rule.count!),
+    unit: rule.sum !== undefined ? windowUnit(config, { of: rule.of, atLeast: rule.atLeast! }) : null,
     severity: rule.severity ?? DEFAULT_SEVERITY,
   };
 }
 
-function words(w: WindowRule, quiet: ReadonlySet<string>): string {
-  const what = w.sum !== undefined ? `the sum of ${w.sum} reaches ${w.atLeast} over the matches of` : `${w.count} ${w.count === 1 ? 'match' : 'matches'} of`;
+/** `atLeast` as written, or in base units followed by the unit the window's alert will speak in. */
+function atLeastWords(w: WindowRule, config: Readonly<Record<string, unknown>>): string {
+  const atLeast = w.atLeast!;
+  if (!/^\d+$/.test(atLeast)) return atLeast;
+  const unit = windowUnit(config, { of: w.of, atLeast });
+  return unit === null || unit.decimals === 0 ? atLeast : `${atLeast} base units = ${inUnit(atLeast, unit)}`;
+}
+
+function words(w: WindowRule, quiet: ReadonlySet<string>, config: Readonly<Record<string, unknown>>): string {
+  const what = w.sum !== undefined ? `the sum of ${w.sum} reaches ${atLeastWords(w, config)} over the matches of` : `${w.count} ${w.count === 1 ? 'match' : 'matches'} of`;
   const counted = quiet.has(w.of) ? ' (its own alerts not sent: "alert": false)' : '';
   return `    "${w.name}": ${what} "${w.of}"${counted} within ${plural(w.minutes, 'minute')} of block time${w.severity ? `, ${w.severity}` : ''}`;
 }
@@ -122,8 +134,9 @@ export const windowsList = {
     quiet: quietRuleNames(config as unknown as Record<string, unknown>),
   }),
   describe: (config) => {
-    const quiet = quietRuleNames(config as unknown as Record<string, unknown>);
+    const all = config as unknown as Record<string, unknown>;
+    const quiet = quietRuleNames(all);
     const { windows } = config;
-    return windows.length === 0 ? null : [`- ${plural(windows.length, 'window')} over other rules' matches:`, ...summarised(windows.map((w) => words(w, quiet)), 'window')].join('\n');
+    return windows.length === 0 ? null : [`- ${plural(windows.length, 'window')} over other rules' matches:`, ...summarised(windows.map((w) => words(w, quiet, all)), 'window')].join('\n');
   },
 } satisfies RuleList<'windows', ReturnType<typeof shape>, CompiledWindows>;

@@ -6,6 +6,7 @@ import type { AlertBase } from './alert-base';
 import { fields, id, networkName, chainRows } from '../render/email-parts';
 import { explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount, groupDigits } from '../render/stx-amount';
+import { inUnit } from '../watch-config/amounts';
 import { sanitizeUntrusted } from '../render/untrusted-text';
 import type { ChainKind } from './kind';
 import { windowsList, type CompiledWindows } from './window-rules';
@@ -27,6 +28,13 @@ export interface WindowThresholdAlert extends AlertBase {
   sum: string | null;
   /** `count` or `atLeast`, as a decimal string. */
   threshold: string;
+  /**
+   * The unit `sum` and `threshold` are shown in (`STX`, `sBTC`, the token's symbol, or the unit `atLeast` names)
+   * and its decimals; both null for a count window or a sum with no unit (shown in base units). The JSON keeps
+   * base units either way.
+   */
+  unit: string | null;
+  decimals: number | null;
   first_block_height: number;
   last_block_height: number;
   /** The contributing transactions, the latest 20 at most, oldest first. */
@@ -40,16 +48,29 @@ const key = (window: string, crossingKey: string) => `window_threshold:${window}
 
 const name = (a: WindowThresholdAlert) => sanitizeUntrusted(a.rule ?? 'window', 60);
 const of = (a: WindowThresholdAlert) => sanitizeUntrusted(a.of, 60);
-const amount = (value: string) => (/^-?\d+$/.test(value) ? groupDigits(BigInt(value)) : sanitizeUntrusted(value, 60));
 
-/** `5 matches` or `sum 1,200,000,000,000 (at least 1,000,000,000,000)`. */
-function reached(a: WindowThresholdAlert): string {
-  if (a.sum === null) return `${formatCount(a.count)} matches (at least ${amount(a.threshold)})`;
-  return `sum ${amount(a.sum)} over ${formatCount(a.count)} matches (at least ${amount(a.threshold)})`;
+/** The alert's unit when it has a sound one; an alert stored before units has neither field. */
+function unitOf(a: WindowThresholdAlert): { name: string; decimals: number } | null {
+  const { unit, decimals } = a;
+  if (typeof unit !== 'string' || typeof decimals !== 'number' || !Number.isInteger(decimals) || decimals < 0 || decimals > 38) return null;
+  return { name: sanitizeUntrusted(unit, 20), decimals };
 }
 
-/** `5 matches` or `sum 1,200,000,000,000`. */
-const headline = (a: WindowThresholdAlert) => (a.sum === null ? `${formatCount(a.count)} matches` : `sum ${amount(a.sum)}`);
+/** A count grouped (`5`); a sum in the alert's unit, exactly (`10,250 STX`), else its base units grouped. */
+function amount(a: WindowThresholdAlert, value: string): string {
+  if (!/^\d+$/.test(value)) return sanitizeUntrusted(value, 60);
+  const unit = a.sum === null ? null : unitOf(a);
+  return unit === null ? groupDigits(BigInt(value)) : inUnit(value, unit);
+}
+
+/** `5 matches (at least 5)` or `sum 1,200,000 STX over 3 matches (at least 1,000,000 STX)`. */
+function reached(a: WindowThresholdAlert): string {
+  if (a.sum === null) return `${formatCount(a.count)} matches (at least ${amount(a, a.threshold)})`;
+  return `sum ${amount(a, a.sum)} over ${formatCount(a.count)} matches (at least ${amount(a, a.threshold)})`;
+}
+
+/** `5 matches` or `sum 1,200,000 STX`. */
+const headline = (a: WindowThresholdAlert) => (a.sum === null ? `${formatCount(a.count)} matches` : `sum ${amount(a, a.sum)}`);
 
 const span = (a: WindowThresholdAlert) =>
   a.first_block_height === a.last_block_height ? `block ${formatCount(a.last_block_height)}` : `blocks ${formatCount(a.first_block_height)}–${formatCount(a.last_block_height)}`;
@@ -123,6 +144,8 @@ export const windowThresholdKind = {
     count: 3,
     sum: '1200000000000',
     threshold: '1000000000000',
+    unit: 'STX',
+    decimals: 6,
     first_block_height: 182301,
     last_block_height: 182345,
     tx_ids: [

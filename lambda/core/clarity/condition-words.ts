@@ -2,6 +2,7 @@
 // in a message: the config's JSON is the developer's spelling of it.
 import type { WhereSpec } from './conditions';
 import { groupDigits } from '../render/stx-amount';
+import { amountText } from '../watch-config/amounts';
 
 const COMPARISONS: Record<string, string> = { gt: '>', gte: '≥', lt: '<', lte: '≤' };
 
@@ -10,7 +11,13 @@ function operand(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
 
-const number = (value: unknown) => (typeof value === 'string' && /^-?\d+$/.test(value) ? groupDigits(BigInt(value)) : operand(value));
+/** A bound: an integer grouped (`1,000,000`), an amount with its unit as written (`0.5 sBTC`), else its JSON. */
+function number(value: unknown): string {
+  if (typeof value !== 'string') return operand(value);
+  if (/^-?\d+$/.test(value)) return groupDigits(BigInt(value));
+  const text = amountText(value);
+  return typeof text !== 'string' && text.unit !== null ? value.trim() : operand(value);
+}
 
 function operatorWords(path: string, operator: string, value: unknown): string {
   if (operator in COMPARISONS) return `${path} ${COMPARISONS[operator]} ${number(value)}`;

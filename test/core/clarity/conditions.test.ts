@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compileWhere, conditionProblems, type WhereSpec } from '../../../lambda/core/clarity/conditions';
 import { decodeClarity } from '../../../lambda/core/clarity/decode';
 import { logUnits } from '../../../lambda/core/clarity/condition-amounts';
+import { whereWords } from '../../../lambda/core/clarity/condition-words';
 
 const ALICE = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR';
 const BOB = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9';
@@ -167,5 +168,12 @@ describe('where conditions in the config', () => {
     expect(conditionProblems({ action: 'withdraw', amount: { gte: '1000000000' }, user: { in: [ALICE, BOB] } })).toEqual([]);
     expect(conditionProblems({ topic: 'withdrawal-create', amount: { gte: 100000000 } })).toEqual([]);
     expect(conditionProblems({ $: { startsWith: 'err' } })).toEqual([]);
+  });
+});
+
+describe('where conditions in words', () => {
+  it('says an amount with its unit as written, unquoted, and a bare bound grouped', () => {
+    expect(whereWords({ event: 'deposit', amount: { gte: '1 STX' } })).toBe('event is "deposit" and amount ≥ 1 STX');
+    expect(whereWords({ amount: { lt: '0.5 sBTC', gt: '1000000' } })).toBe('amount < 0.5 sBTC and amount > 1,000,000');
   });
 });
