@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseWatchConfig } from '../../lambda/config/watch-config';
 import { tokensNeedingDecimals, withTokenDecimals } from '../../lambda/core/watch-config/token-decimals';
+import { windowThreshold } from '../../lambda/core/watch-config/window-amounts';
 import { MAINNET } from './principals';
 
 const SBTC = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token::sbtc-token';
@@ -52,6 +53,18 @@ describe('a config read with the decimals its tokens metadata gave', () => {
     const filled = withTokenDecimals(own, new Map([[ALEX, { decimals: 8, symbol: 'ALEX' }]])) as typeof own;
     expect(filled.balances[0]).toMatchObject({ decimals: 8, symbol: 'alex' });
     expect(own).toEqual(copy);
+  });
+
+  it('reads a sum window\'s atLeast over a rule written without a unit in the metadata decimals', () => {
+    const window = {
+      network: 'mainnet',
+      transfers: [{ name: 'diko in', asset: DIKO, to: [MAINNET.alex] }],
+      windows: [{ name: 'diko flood', of: 'diko in', minutes: 60, sum: 'amount', atLeast: '1,000 DIKO' }],
+    };
+    expect(parseWatchConfig(window).ok).toBe(false);
+    const result = parseWatchConfig(withTokenDecimals(window, new Map([[DIKO, { decimals: 6, symbol: 'DIKO' }]])));
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(windowThreshold(result.config, result.config.windows[0] as { of: string; atLeast: string })).toBe(1_000_000_000n);
   });
 
   it('refuses a token the metadata did not give, naming the fix', () => {

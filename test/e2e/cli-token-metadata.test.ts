@@ -2,6 +2,7 @@
 // balance rule written "below": "5 ALEX" with no `decimals`. The decimals are read once from the token
 // metadata API and kept in the state file; the alert speaks in ALEX; a token the API does not know refuses
 // the config naming the fix; `--check` asks no API.
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { contractCall, fakeAddress, fakeContractId, ftTransferEvent, ROUTES } from '../support/fake-hiro';
 import { cliSuite } from '../support/cli-suite';
@@ -62,5 +63,6 @@ describe('the CLI reads a token\'s decimals from its metadata, once', () => {
     expect(run.stderr).toContain(`${unknownToken}'s decimals are not in the token metadata API`);
     expect(run.stderr).toContain('give "decimals"');
     expect(run.stdout).toBe('');
+    expect(existsSync(statePath)).toBe(false);
   }, 30_000);
 });
