@@ -20,6 +20,7 @@ import { printHistory } from './local/history-command';
 import { packageVersion } from './local/version';
 import { clearProgress, EXIT } from './local/terminal';
 import { runLoop } from './local/watch-loop';
+import { tokenDecimalsStart } from './local/token-decimals-start';
 import { EnvironmentError, readApiSettings, type ApiSettings } from './runtime/api-env';
 
 export { EXIT };
@@ -29,6 +30,7 @@ async function main(): Promise<number> {
   let config: WatchConfig;
   let telemetry: Telemetry;
   let api: ApiSettings;
+  let tokenNotes: string[] = [];
   try {
     options = parseCliArgs(process.argv.slice(2));
     if (options.help) {
@@ -42,10 +44,12 @@ async function main(): Promise<number> {
     if (options.history) return await history(options, options.history);
     const base = createStderrTelemetry(process.stderr, parseLogLevel(process.env.LOG_LEVEL), clearProgress);
     telemetry = quietCycleDone(base);
-    config = await loadWatchConfigFile(options.config);
+    const tokens = tokenDecimalsStart(options, telemetry);
+    config = await loadWatchConfigFile(options.config, tokens.prepare);
+    tokenNotes = tokens.notes;
     api = readApiSettings(process.env, undefined, config.network);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof WatchConfigError || error instanceof EnvironmentError) {
+    if (error instanceof UsageError || error instanceof WatchConfigError || error instanceof EnvironmentError || error instanceof StateFileError || error instanceof HiroConfigError) {
       // The mistake is the last thing on the screen, not buried above the whole help.
       process.stderr.write(`${error.message}\n${error instanceof UsageError ? '(npm start -- --help lists every option)\n' : ''}`);
       return EXIT.usage;
@@ -70,6 +74,7 @@ async function main(): Promise<number> {
     const fromEnvironment = Boolean(process.env.STACKS_API_URL?.trim());
     process.stdout.write(
       describeWatch(config, { ...api, fromEnvironment, hasKey: api.apiKey !== undefined, cycleSeconds: options.intervalSeconds }, options.config) +
+        tokenNotes.map((note) => `${note}\n`).join('') +
         describeChatChannels(process.env),
     );
     return EXIT.ok;

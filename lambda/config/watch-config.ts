@@ -42,7 +42,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function declaredNetwork(input: unknown): Network | null {
+export function declaredNetwork(input: unknown): Network | null {
   const network = isRecord(input) ? input.network : undefined;
   return NETWORKS.find((n) => n === network) ?? null;
 }
@@ -140,11 +140,8 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   return { line, column: offset - before.lastIndexOf('\n') };
 }
 
-/**
- * Parses JSON text and validates it; a syntax error becomes one problem naming `source` and the position.
- * `ceilings`: those of the function that will run it (the default memory's unless given).
- */
-export function parseWatchConfigText(text: string, source: string, ceilings: ConfigCeilings = configCeilings()): ConfigResult {
+/** Parses JSON text within the ceilings, not yet validated; a syntax error becomes one problem naming `source` and the position. */
+export function readWatchConfigJson(text: string, source: string, ceilings: ConfigCeilings = configCeilings()): { ok: true; input: unknown } | { ok: false; problems: ConfigProblem[] } {
   // The length, then the tokens, before the parse: a text the heap cannot hold parsed is never parsed.
   const tooLong = bytesProblem(Buffer.byteLength(text, 'utf8'), ceilings, source) ?? tokensProblem(text, ceilings, source);
   if (tooLong) return { ok: false, problems: [tooLong] };
@@ -161,7 +158,16 @@ export function parseWatchConfigText(text: string, source: string, ceilings: Con
   } catch (error) {
     return { ok: false, problems: syntaxProblems(body, source, error) };
   }
-  return parseWatchConfig(input, ruleLists, ceilings);
+  return { ok: true, input };
+}
+
+/**
+ * Parses JSON text and validates it; a syntax error becomes one problem naming `source` and the position.
+ * `ceilings`: those of the function that will run it (the default memory's unless given).
+ */
+export function parseWatchConfigText(text: string, source: string, ceilings: ConfigCeilings = configCeilings()): ConfigResult {
+  const read = readWatchConfigJson(text, source, ceilings);
+  return read.ok ? parseWatchConfig(read.input, ruleLists, ceilings) : read;
 }
 
 /**
@@ -197,14 +203,17 @@ function readProblem(path: string, error: unknown): string {
 }
 
 /** Reads and validates a watch config file; throws WatchConfigError for every way it can fail. */
-export async function loadWatchConfigFile(path: string): Promise<WatchConfig> {
+export async function loadWatchConfigFile(path: string, prepare?: (input: unknown) => Promise<unknown>): Promise<WatchConfig> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
     throw new WatchConfigError([{ path: '$', value: undefined, message: readProblem(path, error) }], path);
   }
-  const result = parseWatchConfigText(text, path);
+  const read = readWatchConfigJson(text, path);
+  if (!read.ok) throw new WatchConfigError(read.problems, path);
+  // `prepare` adds what the file leaves to be read elsewhere (token decimals), or throws WatchConfigError.
+  const result = parseWatchConfig(prepare ? await prepare(read.input) : read.input);
   if (!result.ok) throw new WatchConfigError(result.problems, path);
   return result.config;
 }

@@ -6,6 +6,7 @@ import type { BalanceBookStore } from './balance-book';
 import type { WindowStates } from './window-state';
 import type { AlertRecordState, QuietCursorPart, QuietRecordStore, QuietRecordWrites } from './quiet-state';
 import type { MempoolApi, MempoolStateStore } from './mempool/mempool-ports';
+import type { TokenMetadata } from './watch-config/token-decimals';
 
 /** What to read of one transaction beyond the block's list: its events, its call's arguments and result, or both. */
 export interface TxReadRequest {
@@ -38,6 +39,8 @@ export interface ChainApi {
   getTransactionEvents(txs: readonly TxReadRequest[], signal?: AbortSignal): Promise<Map<string, TxEvents>>;
   /** What `principal` holds after block `atHeight`: read to start a balance rule, after a gap, to reconcile (balance-reads.ts). */
   getBalances?(principal: string, atHeight: number): Promise<PrincipalBalances>;
+  /** A token's decimals and symbol from its metadata (`contractId.token`), null when the API has none it can read. */
+  getTokenMetadata?(assetId: string): Promise<TokenMetadata | null>;
   /**
    * Deprecated routes used or found retired since the last call (each route once), so that the cycle can
    * tell the operator before a retirement stops the watcher. Adapters with no such notion leave it out.
@@ -218,6 +221,10 @@ export interface StateStore extends SmsTallyStore, QuietRecordStore, BalanceBook
   readBlockStall(): Promise<BlockStall | null>;
   /** Replace the record (null: remove it). One small record of its own, written only when a run fails or recovers. */
   writeBlockStall(stall: BlockStall | null): Promise<void>;
+  /** The decimals (and symbols) read from token metadata, by asset id; empty when none was read. Kept for ever. */
+  readTokenDecimals(): Promise<Map<string, TokenMetadata>>;
+  /** Replaces them all (the caller adds what it read to what it found). */
+  writeTokenDecimals(tokens: ReadonlyMap<string, TokenMetadata>): Promise<void>;
 }
 
 export * from './delivery-ports';

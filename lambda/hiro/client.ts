@@ -12,6 +12,7 @@ import { HiroHttp, type ApiStats } from './http';
 import { resolveHiroOptions, type HiroClientOptions } from './options';
 import { nodeInfoSchema } from './schemas';
 import { TipReader } from './tip-reader';
+import { readTokenMetadata } from './token-metadata';
 import { readTransactions } from './transaction-reads';
 import { createMempoolReader } from './mempool-reader';
 
@@ -48,6 +49,7 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
     getBlockHeader: (heightOrHash) => blocks.getBlockHeader(heightOrHash),
     getTransactionEvents: (txs: readonly TxReadRequest[], signal?: AbortSignal) => readTransactions({ ...events, http: http.withSignal(signal) }, txs),
     getBalances: (principal, atHeight) => readBalances(http, principal, checkHeight(atHeight)),
+    getTokenMetadata: (assetId) => readTokenMetadata(http, assetId),
     takeApiDeprecations: () => [...http.deprecations.take(), ...unreadable.splice(0)],
     mempool: createMempoolReader(events),
   };

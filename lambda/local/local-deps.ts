@@ -80,7 +80,7 @@ export async function buildDeps(options: CliOptions, config: WatchConfig, teleme
     operator,
   });
   const state: StateStore = options.table
-    ? await openDynamoState(options.table, config, telemetry)
+    ? await openDynamoState(options.table, config.network, telemetry)
     : await FileStateStore.open(options.state, config.network);
   const primary: Publisher = options.topic
     ? await openSnsPublisher(options.topic, telemetry)
@@ -114,9 +114,9 @@ async function chatChannels(primary: Publisher, state: StateStore, telemetry: Te
   return withChatChannels(primary, channels, deliveries, telemetry.log);
 }
 
-async function openDynamoState(tableName: string, config: WatchConfig, telemetry: Telemetry): Promise<StateStore> {
+export async function openDynamoState(tableName: string, network: WatchConfig['network'], telemetry: Telemetry): Promise<StateStore> {
   const { createDynamoStateStore } = await import('../adapters/dynamodb');
-  return createDynamoStateStore({ client: await dynamoClient(), tableName, network: config.network, log: telemetry.log });
+  return createDynamoStateStore({ client: await dynamoClient(), tableName, network, log: telemetry.log });
 }
 
 /** A DynamoDB client from the standard AWS chain, once a region is known (EnvironmentError otherwise). */

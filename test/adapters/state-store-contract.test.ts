@@ -279,4 +279,18 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     expect(await (await state.reopen()).readMempoolState()).toEqual({ seen: [], tracked: [] });
     expect(await (await state.reopen()).readCursor()).toEqual({ ...at(700), version: 1 });
   });
+
+  it('keeps the token decimals read from metadata across restarts, replaced whole by each write, beside the cursor', async () => {
+    const state = await fresh();
+    const store = await state.reopen();
+    expect(await store.readTokenDecimals()).toEqual(new Map());
+    const alex = 'SP102V8P0F7JX67ARQ77WEA3D3CFB5XW39REDT0AM.token-alex::alex';
+    const odd = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.odd-token::odd';
+    await store.writeTokenDecimals(new Map([[alex, { decimals: 8, symbol: 'ALEX' }]]));
+    await store.writeCursor(at(800), null);
+    expect(await (await state.reopen()).readTokenDecimals()).toEqual(new Map([[alex, { decimals: 8, symbol: 'ALEX' }]]));
+    await store.writeTokenDecimals(new Map([[alex, { decimals: 8, symbol: 'ALEX' }], [odd, { decimals: 0 }]]));
+    expect(await (await state.reopen()).readTokenDecimals()).toEqual(new Map([[alex, { decimals: 8, symbol: 'ALEX' }], [odd, { decimals: 0 }]]));
+    expect(await (await state.reopen()).readCursor()).toEqual({ ...at(800), version: 1 });
+  });
 });

@@ -13,6 +13,7 @@ import { createBlockStallRecord } from './block-stall';
 import { createSmsTallyRecord } from './sms-tally-record';
 import { createBalanceBookRecord } from './balance-book-record';
 import { createMempoolRecord } from './mempool-record';
+import { createTokenDecimalsRecord } from './token-decimals-record';
 import { createContractStatuses } from './contract-statuses';
 import { CursorRecord } from './cursor-record';
 import { stateKeys } from './keys';
@@ -68,5 +69,6 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     ...createSmsTallyRecord(table, keys),
     ...createBalanceBookRecord(table, keys),
     ...createMempoolRecord(table, keys),
+    ...createTokenDecimalsRecord(table, keys),
   };
 }

@@ -13,6 +13,7 @@ import type { QuietRecordState } from '../../core/quiet-state';
 import type { MempoolState } from '../../core/mempool/mempool-ports';
 import { stored, type AlertRecord } from './document-alert-record';
 import type { ChatDeliveries } from '../chat/chat-delivery';
+import type { TokenMetadata } from '../../core/watch-config/token-decimals';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -35,6 +36,7 @@ export interface StateDocument {
   mempool?: MempoolState;
   /** Each alert's delivery to each chat channel, by alert key (the local runner's; file-state-store.ts). */
   chat?: Record<string, ChatDeliveries>;
+  tokenDecimals?: Record<string, TokenMetadata>; // read from token metadata, by asset id; absent before any
 }
 
 export function emptyDocument(network: string): StateDocument {
@@ -42,7 +44,7 @@ export function emptyDocument(network: string): StateDocument {
 }
 
 /** One entry of the document: a top-level member, or one block, contract or alert record. */
-export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally' | 'balances' | 'mempool'] | readonly ['blocks' | 'contracts' | 'alerts' | 'chat', string];
+export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally' | 'balances' | 'mempool' | 'tokenDecimals'] | readonly ['blocks' | 'contracts' | 'alerts' | 'chat', string];
 
 export interface DocumentStoreOptions {
   /** Called after every change with the document and the entries it touched, to persist them. */
@@ -54,10 +56,7 @@ export interface DocumentStoreOptions {
 export class DocumentStateStore implements StateStore {
   private readonly retentionMs: number;
 
-  constructor(
-    protected doc: StateDocument,
-    private readonly options: DocumentStoreOptions = {},
-  ) {
+  constructor(protected doc: StateDocument, private readonly options: DocumentStoreOptions = {}) {
     this.retentionMs = options.alertRetentionMs ?? 30 * DAY_MS;
   }
 
@@ -233,6 +232,14 @@ export class DocumentStateStore implements StateStore {
     if (stall) this.doc.blockStall = { ...stall };
     else delete this.doc.blockStall;
     await this.changed(['blockStall']);
+  }
+
+  async readTokenDecimals(): Promise<Map<string, TokenMetadata>> {
+    return new Map(Object.entries(structuredClone(this.doc.tokenDecimals ?? {})));
+  }
+  async writeTokenDecimals(tokens: ReadonlyMap<string, TokenMetadata>): Promise<void> {
+    this.doc.tokenDecimals = structuredClone(Object.fromEntries(tokens));
+    await this.changed(['tokenDecimals']);
   }
 
   async readSmsTally(): Promise<SmsTally | null> {

@@ -23,6 +23,7 @@ export const ROUTES = {
   v3Transaction: 'GET /extended/v3/transactions/{tx_id}',
   balances: 'GET /extended/v1/address/{principal}/balances',
   v3Mempool: 'GET /extended/v3/mempool/transactions',
+  tokenMetadata: 'GET /metadata/v1/ft/{principal}',
   unknown: 'unknown',
 } as const;
 
@@ -57,6 +58,7 @@ const V3_TX_EVENTS_PATH = /^\/extended\/v3\/transactions\/([^/]+)\/events$/;
 const V3_BLOCK_PATH = /^\/extended\/v3\/blocks\/([^/]+)$/;
 const V3_TX_PATH = /^\/extended\/v3\/transactions\/([^/]+)$/;
 const BALANCES_PATH = /^\/extended\/v1\/address\/([^/]+)\/balances$/;
+const TOKEN_METADATA_PATH = /^\/metadata\/v1\/ft\/([^/]+)$/;
 
 /** The deprecated routes stacks-watch reads, with the `Warning` header the API's deprecation plugin adds. */
 export const DEPRECATION_WARNINGS: Readonly<Record<string, string>> = {
@@ -81,6 +83,7 @@ export function routeOf(method: string, path: string): string {
   if (V3_TX_PATH.test(path)) return ROUTES.v3Transaction;
   if (BLOCK_PATH.test(path)) return ROUTES.block;
   if (BALANCES_PATH.test(path)) return ROUTES.balances;
+  if (TOKEN_METADATA_PATH.test(path)) return ROUTES.tokenMetadata;
   return ROUTES.unknown;
 }
 
@@ -113,6 +116,11 @@ function serve(chain: FakeChain, request: SeenRequest): FakeAnswer {
       return v3TransactionEvents(chain, V3_TX_EVENTS_PATH.exec(request.path)![1]!, request.query);
     case ROUTES.balances:
       return balances(chain, decodeURIComponent(BALANCES_PATH.exec(request.path)![1]!), request.query);
+    case ROUTES.tokenMetadata: {
+      // The token metadata API answers a token it has not indexed with a 404 and `{ error: 'Token not found' }`.
+      const found = chain.tokenMetadata.get(decodeURIComponent(TOKEN_METADATA_PATH.exec(request.path)![1]!));
+      return found ? json(200, found) : json(404, { error: 'Token not found' });
+    }
     default:
       return json(404, errorBody(404, 'Not Found', `Route ${request.method}:${request.path} not found`));
   }
