@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
-import { PublishBatchCommand, SNSClient, type PublishBatchCommandInput, type PublishBatchRequestEntry } from '@aws-sdk/client-sns';
+import { PublishBatchCommand, SNSClient } from '@aws-sdk/client-sns';
+import { payloadBytes, snsWithItsLimit } from '../../support/sns-limit';
 import { createSnsPublisher } from '../../../lambda/adapters/sns';
 import { SNS_MAX_PAYLOAD_BYTES } from '../../../lambda/adapters/sns/sns-message';
 import { render } from '../../../lambda/core/render';
@@ -11,25 +12,6 @@ import { bigPrintAlert } from '../../support/big-print';
 
 const client = new SNSClient({ region: 'us-east-1' });
 const sns = mockClient(client);
-
-/** What SNS counts toward its limit: the message, the subject and every attribute's name, type and value. */
-function payloadBytes(entry: PublishBatchRequestEntry): number {
-  const attributes = Object.entries(entry.MessageAttributes ?? {}).reduce(
-    (sum, [name, value]) => sum + Buffer.byteLength(name) + Buffer.byteLength(value.DataType ?? '') + Buffer.byteLength(value.StringValue ?? ''),
-    0,
-  );
-  return Buffer.byteLength(entry.Message ?? '') + Buffer.byteLength(entry.Subject ?? '') + attributes;
-}
-
-/** SNS as it answers: an entry over the limit is refused as invalid, and will be on every attempt. */
-function snsWithItsLimit(input: PublishBatchCommandInput) {
-  const entries = input.PublishBatchRequestEntries ?? [];
-  const tooLong = entries.filter((e) => payloadBytes(e) > SNS_MAX_PAYLOAD_BYTES);
-  return {
-    Successful: entries.filter((e) => !tooLong.includes(e)).map((e) => ({ Id: e.Id!, MessageId: `m-${e.Id}` })),
-    Failed: tooLong.map((e) => ({ Id: e.Id!, Code: 'InvalidParameter', SenderFault: true, Message: 'Message too long' })),
-  };
-}
 
 beforeEach(() => {
   sns.reset();

@@ -3,7 +3,8 @@
 // published to SNS (aws-sdk-client-mock answering as SNS does at its 256 KiB limit), never parked.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
-import { PublishBatchCommand, SNSClient, type PublishBatchCommandInput, type PublishBatchRequestEntry } from '@aws-sdk/client-sns';
+import { PublishBatchCommand, SNSClient } from '@aws-sdk/client-sns';
+import { payloadBytes, snsWithItsLimit } from '../../support/sns-limit';
 import { createSnsPublisher } from '../../../lambda/adapters/sns';
 import { SNS_MAX_PAYLOAD_BYTES } from '../../../lambda/adapters/sns/sns-message';
 import { ALERT_TYPES, alertKinds } from '../../../lambda/core/alert-kinds/registry';
@@ -18,23 +19,6 @@ const BIG = 300 * 1024;
 
 /** Members the watcher writes itself (from its config or its own words), not from the chain. */
 const OWN = new Set(['type', 'key', 'retracts', 'retracted_type', 'network', 'rule', 'severity']);
-
-function payloadBytes(entry: PublishBatchRequestEntry): number {
-  const attributes = Object.entries(entry.MessageAttributes ?? {}).reduce(
-    (sum, [name, value]) => sum + Buffer.byteLength(name) + Buffer.byteLength(value.DataType ?? '') + Buffer.byteLength(value.StringValue ?? ''),
-    0,
-  );
-  return Buffer.byteLength(entry.Message ?? '') + Buffer.byteLength(entry.Subject ?? '') + attributes;
-}
-
-function snsWithItsLimit(input: PublishBatchCommandInput) {
-  const entries = input.PublishBatchRequestEntries ?? [];
-  const tooLong = entries.filter((e) => payloadBytes(e) > SNS_MAX_PAYLOAD_BYTES);
-  return {
-    Successful: entries.filter((e) => !tooLong.includes(e)).map((e) => ({ Id: e.Id!, MessageId: `m-${e.Id}` })),
-    Failed: tooLong.map((e) => ({ Id: e.Id!, Code: 'InvalidParameter', SenderFault: true, Message: 'Message too long' })),
-  };
-}
 
 /** Every text at any depth grown to 300 KB by repeating itself (numbers spelled as text stay as they are). */
 function grown(value: unknown): unknown {
