@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { anchorsOf, withoutCode } from './markdown-anchors';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BENCHMARKS = 'docs/benchmarks.md';
@@ -22,19 +23,6 @@ const FIGURES: readonly RegExp[] = [
   /\b\d+\.\d+ requests?\b/g, // a measured rate: 1.4 requests a block, 16.08 requests
   /\b\d+\.\d+ blocks? ?(?:\/ ?min|a minute|per minute)/g, // a measured pace: 33.2 blocks a minute
 ];
-
-/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
-const slug = (heading: string) =>
-  heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
-
-function anchorsOf(page: string): Set<string> {
-  const text = readFileSync(join(ROOT, page), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
-  return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1]!)));
-}
 
 /** A page's prose in units: paragraphs, each list item on its own, each table whole; code left out. */
 function units(text: string): string[] {
@@ -68,9 +56,9 @@ describe('figures measured by the bench', () => {
   });
 
   it('are linked to tables that exist: every benchmarks.md#anchor names one of its headings', () => {
-    const anchors = anchorsOf(BENCHMARKS);
+    const anchors = anchorsOf(ROOT, BENCHMARKS);
     const broken = PAGES.flatMap((page) =>
-      benchLinks(readFileSync(join(ROOT, page), 'utf8').replace(/^```[\s\S]*?^```/gm, ''))
+      benchLinks(withoutCode(readFileSync(join(ROOT, page), 'utf8')))
         .filter((anchor) => !anchors.has(anchor))
         .map((anchor) => `${page} → benchmarks.md#${anchor}`),
     );
