@@ -11,9 +11,13 @@ import { anchorsOf, withoutCode } from './markdown-anchors';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BENCHMARKS = 'docs/benchmarks.md';
-const PAGES = ['README.md', 'CONTRIBUTING.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)].filter(
-  (page) => page !== BENCHMARKS,
-);
+const PAGES = [
+  'README.md',
+  'CONTRIBUTING.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+].filter((page) => page !== BENCHMARKS);
 
 /** The forms the bench prints its measurements in (bench/markdown.ts and the tables of bench/report.ts). */
 const FIGURES: readonly RegExp[] = [
@@ -35,9 +39,9 @@ const MEASURED_COLUMN = /requests \/ (?:block|run|min)|blocks \/ (?:min|s)\b|\bp
 
 function figuresIn(unit: string): string[] {
   const inline = FIGURES.flatMap((form) => [...unit.matchAll(form)].map((m) => m[0]));
-  const [header, , ...rows] = unit.trim().split('\n');
-  const table = header?.startsWith('|') && MEASURED_COLUMN.test(header) && rows.some((row) => /\d\.\d/.test(row));
-  return table ? [...inline, `a table of ${MEASURED_COLUMN.exec(header)![0]}`] : inline;
+  const [header = '', , ...rows] = unit.trim().split('\n');
+  const column = header.startsWith('|') ? MEASURED_COLUMN.exec(header) : null;
+  return column && rows.some((row) => /\d\.\d/.test(row)) ? [...inline, `a table of ${column[0]}`] : inline;
 }
 
 /** The anchors of benchmarks.md a unit links to. */
@@ -79,6 +83,8 @@ describe('figures measured by the bench', () => {
     expect(stated('| config | requests / block |\n| --- | --- |\n| both | 1.38 |')).toEqual(['a table of requests / block']);
     expect(stated('| ceiling | 256 MB |\n| --- | --- |\n| addresses | 250,000 |')).toEqual([]);
     expect(stated('- $0.90 here\n- and [linked](benchmarks.md#5b-x) there').length).toBe(1);
-    expect(units('- $0.90 here\n- and [linked](benchmarks.md#5b-x) there').filter((u) => figuresIn(u).length > 0 && benchLinks(u).length === 0)).toHaveLength(1);
+    expect(units('- $0.90 here\n- and [linked](benchmarks.md#5b-x) there').filter((u) => figuresIn(u).length > 0 && benchLinks(u).length === 0)).toHaveLength(
+      1,
+    );
   });
 });
