@@ -83,11 +83,11 @@ export function latencyFloorSection(floor: LatencyFloor, goalDollars = 1): strin
     '### 5c. The floor under the latency goal',
     '',
     `What any design alerting within ${floor.p90Seconds} s at p90 must pay a month at list price, granting it everything else ` +
-      '(bench/latency-floor.ts): the stack\'s watch on itself kept as it is; a turn at least every ' +
+      '(bench/latency-floor.ts): the stack\'s watch on itself kept as it is (the 1-minute tick judging the lag with one read, three alarms on AWS\'s free metrics); a turn at least every ' +
       `${longestPeriodSeconds(floor.p90Seconds).toFixed(1)} s (a block lands at a random moment of the period, so the wait alone has a p90 of 0.9 periods), ` +
       `${thousands(floor.turns)} turns a month; the cheapest timer with second precision (SQS; EventBridge Scheduler invokes with 60 s precision, ` +
       'Step Functions Standard costs 2 transitions a turn, Express bills its waiting); one Lambda request billed for one API round trip at 128 MB; ' +
-      `no log, no read, no idle poll. Beside it, the same items as the ${floor.loopName} pays them (table 5b).`,
+      `no log, no read but the tick's, no idle poll. Beside it, the same items as the ${floor.loopName} pays them (table 5b).`,
     '',
     table(
       ['item', 'floor quantity a month', 'floor', 'the loop'],

@@ -3,8 +3,7 @@
 // named free, and a resource type this file does not know fails the bill, so a new resource can never be
 // left out in silence. Per-run quantities (billed time, capacity units, log bytes, metric series, SNS
 // publishes) come from measured cycles (bench/cycle-cost.ts); everything else is read from the template:
-// the schedule, the function's memory, polling and work time, the key, the alarms, the dashboard. Without
-// detailed metrics the function sends no metric series of its own; the stall watch is the tick's read.
+// the schedule, the function's memory, polling and work time, the key, the alarms, the dashboard.
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -240,8 +239,7 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor, 
         break;
       case 'AWS::DynamoDB::GlobalTable': {
         const writes = perRun.writeUnits * runs;
-        // Every schedule tick reads the cursor item once (strongly consistent, under 4 KB: one unit): the
-        // self-watch's read, which in the loop mode is also the watchdog's (lambda/runtime/tick-watch.ts).
+        // Every tick reads the cursor item once (consistent, < 4 KB: a unit) to judge the lag (runtime/tick-watch.ts).
         const reads = perRun.readUnits * runs + ticks;
         add(id, 'DynamoDB on-demand writes', `${count(writes)} WRU (${perRun.writeUnits.toFixed(1)} a run)`, writes * PRICES.dynamoWriteUnit);
         add(id, 'DynamoDB on-demand reads', `${count(reads)} RRU`, reads * PRICES.dynamoReadUnit);
