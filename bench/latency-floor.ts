@@ -1,14 +1,14 @@
 // The floor under the latency goal (alerts within 10 s at p90, the default stack at most $1.00 a month at list
 // price): the least any design must pay on AWS to wake often enough, granting it everything else. It keeps the
-// stack's own watch on itself as it is (the lag metric, the alarms, the 1-minute schedule as the loop's
-// watchdog, the stored config) and prices each turn at its bare minimum:
+// stack's own watch on itself as it is (the 1-minute tick that judges the lag and watches the loop, with its one
+// read; the three alarms on AWS's free metrics; the stored config) and prices each turn at its bare minimum:
 // - turns: a block lands at a random moment of a turn's period, so the wait alone has a p90 of 0.9 periods:
 //   a 10 s p90 needs a turn at least every 11.1 s, even if finding, matching and publishing took no time;
 // - a timer with second precision at its cheapest: an SQS message with a delay (sent, received, deleted: 3
 //   requests). EventBridge Scheduler invokes "with 60 second precision" (its user guide, schedule types), Step
 //   Functions Standard bills 2 transitions a turn ($50 a million turns), Express bills its waiting (table 5b);
 // - one Lambda request, billed for one round trip to the API (the bench's 100 ms) at the smallest memory, 128 MB;
-// - no log line, no read, no idle poll of the queue;
+// - no log line, no read (but the tick's), no idle poll of the queue;
 // - and then with, or without, the one DynamoDB write a turn that moves the cursor (a turn almost always finds a
 //   block: about 10 a minute).
 // Beside each item: what the loop at a turn every 8 s costs for it (table 5b), so the gap is priced line by line.
@@ -65,11 +65,12 @@ export function latencyFloor(loopName: string, loopBill: MonthlyBill, p90Seconds
   const count = thousands(turns);
   const computeGbSeconds = turns * (HIRO_LATENCY_MS / 1000) * SMALLEST_MEMORY_GB;
   const lines: FloorLine[] = [
-    { item: 'kept as they are: the lag metric, the alarms, the watchdog schedule and its ticks, the contract statuses once a minute, the config store, storage', quantity: 'as table 5b', floor: loop('kept'), loop: loop('kept') },
+    { item: 'kept as they are: the stall watch (the 1-minute tick and its read, three alarms on free metrics), the contract statuses once a minute, the config store, storage', quantity: 'as table 5b', floor: loop('kept'), loop: loop('kept') },
     { item: 'Lambda requests, one a turn', quantity: count, floor: turns * PRICES.lambdaRequest, loop: loop('requests') },
     { item: `Lambda compute: one API round trip (${HIRO_LATENCY_MS} ms) at 128 MB`, quantity: `${thousands(computeGbSeconds)} GB-s`, floor: computeGbSeconds * PRICES.lambdaGbSecond, loop: loop('compute') },
     { item: 'the timer: an SQS message with a delay (sent, received, deleted), no idle poll', quantity: thousands(turns * SQS_REQUESTS_A_TURN), floor: turns * SQS_REQUESTS_A_TURN * PRICES.sqsRequest, loop: loop('timer') },
-    { item: 'DynamoDB reads', quantity: '0', floor: 0, loop: loop('reads') },
+    // The tick's one read a minute is the stall watch's, kept; a turn reads nothing at the floor.
+    { item: 'DynamoDB reads: the tick\'s, none a turn', quantity: thousands(loopBill.loop.ticks), floor: loopBill.loop.ticks * PRICES.dynamoReadUnit, loop: loop('reads') },
     { item: 'logs', quantity: '0 B', floor: 0, loop: loop('logs') },
   ];
   const bare = lines.reduce((sum, line) => sum + line.floor, 0);
@@ -82,11 +83,11 @@ export function latencyFloorSection(floor: LatencyFloor, goalDollars = 1): strin
     '### 5c. The floor under the latency goal',
     '',
     `What any design alerting within ${floor.p90Seconds} s at p90 must pay a month at list price, granting it everything else ` +
-      '(bench/latency-floor.ts): the stack\'s watch on itself kept as it is; a turn at least every ' +
+      '(bench/latency-floor.ts): the stack\'s watch on itself kept as it is (the 1-minute tick judging the lag with one read, three alarms on AWS\'s free metrics); a turn at least every ' +
       `${longestPeriodSeconds(floor.p90Seconds).toFixed(1)} s (a block lands at a random moment of the period, so the wait alone has a p90 of 0.9 periods), ` +
       `${thousands(floor.turns)} turns a month; the cheapest timer with second precision (SQS; EventBridge Scheduler invokes with 60 s precision, ` +
       'Step Functions Standard costs 2 transitions a turn, Express bills its waiting); one Lambda request billed for one API round trip at 128 MB; ' +
-      `no log, no read, no idle poll. Beside it, the same items as the ${floor.loopName} pays them (table 5b).`,
+      `no log, no read but the tick's, no idle poll. Beside it, the same items as the ${floor.loopName} pays them (table 5b).`,
     '',
     table(
       ['item', 'floor quantity a month', 'floor', 'the loop'],

@@ -63,12 +63,21 @@ export async function measureMemory(workload: Workload, oldSpaceLimitsMb: readon
   return rows;
 }
 
-async function measureOnce(workload: Workload, oldSpaceLimitMb: number | null): Promise<MemoryFigures> {
+/**
+ * A loop turn's memory: one invocation that finds this many ordinary blocks (the workload's first ones, as a
+ * turn following the tip finds one or two), in a fresh process under the old-space limit the stack would set
+ * for a function of twice that memory. Whether the turn fits a smaller function is its peak RSS against it.
+ */
+export function measureTurnMemory(workload: Workload, oldSpaceLimitMb: number, blocks = 2): Promise<MemoryFigures> {
+  return measureOnce(workload, oldSpaceLimitMb, workload.blocks.slice(0, blocks));
+}
+
+async function measureOnce(workload: Workload, oldSpaceLimitMb: number | null, chosen?: Workload['blocks']): Promise<MemoryFigures> {
   const dir = await mkdtemp(join(tmpdir(), 'stacks-watch-memory-'));
   const dynamo = await startDynalite({ tableName: 'stacks-watch-memory' });
   const sns = await startFakeSns();
   const chain = new FakeChain({ seed: 'bench-memory' });
-  const blocks = heaviest(workload, HEAVY_BLOCKS);
+  const blocks = chosen ?? heaviest(workload, HEAVY_BLOCKS);
   for (const txs of blocks) chain.mine(txs);
   const api = await startFakeApi(chain);
   try {
@@ -98,7 +107,7 @@ async function measureOnce(workload: Workload, oldSpaceLimitMb: number | null): 
     });
     const last = stderr.trim().split('\n').at(-1) ?? '';
     const figures = JSON.parse(last) as Omit<MemoryFigures, 'transactions' | 'oldSpaceLimitMb'>;
-    if (figures.blocks !== HEAVY_BLOCKS) throw new Error(`the memory run scanned ${figures.blocks} of ${HEAVY_BLOCKS} blocks: ${stderr.slice(-2000)}`);
+    if (figures.blocks !== blocks.length) throw new Error(`the memory run scanned ${figures.blocks} of ${blocks.length} blocks: ${stderr.slice(-2000)}`);
     return { oldSpaceLimitMb, ...figures, transactions: blocks.reduce((sum, txs) => sum + txs.length, 0) };
   } finally {
     await api.server.close();

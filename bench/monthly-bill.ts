@@ -239,8 +239,8 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor, 
         break;
       case 'AWS::DynamoDB::GlobalTable': {
         const writes = perRun.writeUnits * runs;
-        // A tick of the loop mode reads the cursor item once (strongly consistent, under 4 KB: one unit).
-        const reads = perRun.readUnits * runs + (loop ? ticks : 0);
+        // Every tick reads the cursor item once (consistent, < 4 KB: a unit) to judge the lag (runtime/tick-watch.ts).
+        const reads = perRun.readUnits * runs + ticks;
         add(id, 'DynamoDB on-demand writes', `${count(writes)} WRU (${perRun.writeUnits.toFixed(1)} a run)`, writes * PRICES.dynamoWriteUnit);
         add(id, 'DynamoDB on-demand reads', `${count(reads)} RRU`, reads * PRICES.dynamoReadUnit);
         add(id, 'DynamoDB storage', `${STATE_TABLE_GB} GB`, STATE_TABLE_GB * PRICES.dynamoStorageGb);

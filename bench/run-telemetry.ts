@@ -76,7 +76,8 @@ export class CapturedTelemetry {
   finish(summary: CycleSummary, api: ApiStats): InvocationTelemetry {
     this.logger.info('invocation done', { summary, api });
     recordApiStats(this.telemetry, api);
-    this.metrics.publishStoredMetrics();
+    // As the handler: a run with no metric stored (the default) writes no EMF record and no "no metrics" warning.
+    if (this.metrics.hasStoredMetrics()) this.metrics.publishStoredMetrics();
     this.stop();
     const text = this.written.join('');
     const lines = text.split('\n');

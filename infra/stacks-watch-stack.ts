@@ -97,6 +97,8 @@ export class StacksWatchStack extends Stack {
         POWERTOOLS_SERVICE_NAME: settings.serviceName,
         POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
         POWERTOOLS_LOG_LEVEL: settings.logLevel,
+        // The schedule's tick tells the operations topic when the last scanned block is older than this.
+        LAG_ALARM_SECONDS: String(settings.lagAlarmSeconds),
         ...(settings.detailedMetrics ? { DETAILED_METRICS: 'true' } : {}),
         NODE_OPTIONS: `--enable-source-maps --max-old-space-size=${heapLimitMb(settings.memorySize)}`,
       },
@@ -137,17 +139,20 @@ export class StacksWatchStack extends Stack {
       operationsTopic: this.topics.operations,
       scheduleInterval: interval,
       lagAlarmSeconds: settings.lagAlarmSeconds,
+      alarmOnLagMetric: settings.detailedMetrics,
       alarmOnParkedAlerts: settings.detailedMetrics,
     });
-    const { functionErrors, deadLetters, chainLag, undeliverableAlerts } = this.alarms;
-    this.dashboard = settings.dashboard
-      ? new WatcherDashboard(this, 'Dashboard', {
-          fn,
-          deadLetterQueue,
-          metrics,
-          alarms: [chainLag, functionErrors, deadLetters, ...(undeliverableAlerts ? [undeliverableAlerts] : [])],
-        })
-      : undefined;
+    const { functionErrors, deadLetters, noInvocations, chainLag, undeliverableAlerts } = this.alarms;
+    // Its graphs need the detailed metrics, so they bring it; `dashboard` alone still asks for it.
+    this.dashboard =
+      settings.dashboard || settings.detailedMetrics
+        ? new WatcherDashboard(this, 'Dashboard', {
+            fn,
+            deadLetterQueue,
+            metrics,
+            alarms: [...(chainLag ? [chainLag] : []), functionErrors, deadLetters, noInvocations, ...(undeliverableAlerts ? [undeliverableAlerts] : [])],
+          })
+        : undefined;
 
     new CfnOutput(this, 'AlertsTopicArn', { value: this.topics.alerts.topicArn });
     new CfnOutput(this, 'OperationsTopicArn', { value: this.topics.operations.topicArn });

@@ -24,7 +24,8 @@ import { createSnsPublisher } from './adapters/sns';
 import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
 import { readApiSettings } from './runtime/api-env';
 import { readLambdaSettings, type LambdaSettings, type LoopSettings } from './runtime/lambda-env';
-import { beginTurn, isQuietTurn, nextTurnDelaySeconds, queueNextTurn, statusesDue } from './runtime/loop-invocation';
+import { beginTurn, isQuietTurn, nextTurnDelaySeconds, queuedTurnTokens, queueNextTurn, statusesDue } from './runtime/loop-invocation';
+import { judgeOnTick, loopStoreFrom, type TickJudgement, type TickWatchDeps } from './runtime/tick-watch';
 import { configLogFields, LambdaWatchConfig } from './runtime/lambda-watch-config';
 import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
 import { pollWhileCaughtUp } from './runtime/poll-loop';
@@ -68,6 +69,9 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
   let telemetry: PowertoolsTelemetry | undefined;
   // False for a quiet loop turn outside its minute's first seconds (isQuietTurn).
   let quietTurnSendsMetrics = true;
+  // A schedule tick (not a queued turn) judges the watcher's progress when it ends, failed or not.
+  let watch: TickWatchDeps | undefined;
+  const judged: TickJudgement = { nowMs: startedAt };
   try {
     const settings = readLambdaSettings(process.env);
     // The cold-start series is one more metric billed for each hour with a cold start: detailed mode only.
@@ -75,13 +79,19 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
     const run = await composeRun(settings, startedAt, timeLeftMs);
     ({ chain, telemetry } = run);
     const { config, apiSettings, deadlineMs, ports } = run;
+    watch = queuedTurnTokens(event) === null ? tickWatchDeps(settings, run) : undefined;
+    // The loop's watchdog reads the cursor item once: the heartbeat and the watch point together.
+    const point = settings.loop && watch ? await ports.state.readWatchPoint() : undefined;
+    const store = point ? loopStoreFrom(ports.state, point) : ports.state;
     const turn = settings.loop
-      ? await beginTurn(event, { store: ports.state, operator: ports.operator, loop: settings.loop, owner: context.awsRequestId, nowMs: startedAt, ttlMs: timeLeftMs })
+      ? await beginTurn(event, { store, operator: ports.operator, loop: settings.loop, owner: context.awsRequestId, nowMs: startedAt, ttlMs: timeLeftMs })
       : undefined;
     if (turn && !turn.run) {
       logger.debug('loop turn skipped', { why: turn.why });
+      if (point && turn.why === 'loop-alive') Object.assign(judged, { point });
       return { loopTurnSkipped: turn.why };
     }
+    if (point?.loop) judged.loopSilentMs = startedAt - point.loop.beatAt;
     if (run.live.rejected) telemetry.log('warn', 'the current watch config version is refused; running on the last good one', configLogFields(run.live));
     // SNS reaches phones: the invocation texts `smsPerRun` alerts and sums up the rest in one digest; in the
     // loop mode a minute does, shared by its turns (a turn is an invocation every few seconds).
@@ -112,11 +122,14 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
     const quiet = settings.loop !== undefined && isQuietTurn(summary, chain.stats());
     quietTurnSendsMetrics = !quiet || statusesDue(startedAt, settings.loop!);
     logger[quiet ? 'debug' : 'info']('invocation done', { summary, api: chain.stats() });
+    Object.assign(judged, { nowMs: Date.now(), tipHeight: summary.tip?.height ?? null });
     return summary;
   } catch (error) {
     logger.error('invocation failed', error as Error);
+    judged.nowMs = Date.now();
     throw error;
   } finally {
+    if (watch) await judgeOnTick(watch, judged);
     if (chain && telemetry) recordApiStats(telemetry, chain.stats());
     // A tick that finds the loop alive, or a stale turn, records nothing: no EMF line, and no warning that says so.
     if (quietTurnSendsMetrics && metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
@@ -197,6 +210,19 @@ async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftM
   const state = createDynamoStateStore({ client: dynamo, tableName: settings.tableName, network: config.network, log });
   const ports = { state, clock: { now: () => Date.now() }, telemetry, operator };
   return { live, config, apiSettings, deadlineMs, chain, telemetry, ports };
+}
+
+/** What a tick judges with: the state, the operations topic, the tip on demand, the limit. */
+function tickWatchDeps(settings: LambdaSettings, run: Awaited<ReturnType<typeof composeRun>>): TickWatchDeps {
+  const { ports, chain, config } = run;
+  return {
+    state: ports.state,
+    operator: ports.operator,
+    log: ports.telemetry.log,
+    tipHeight: () => chain.getTip().then((tip) => tip?.height ?? null, () => null),
+    lagLimitSeconds: settings.lagLimitSeconds,
+    confirmations: config.confirmations,
+  };
 }
 
 /** The secret holds the key as plain text, or as JSON with an `apiKey` field. The key is never logged. */

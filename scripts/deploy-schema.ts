@@ -33,15 +33,15 @@ const DESCRIPTIONS: Record<string, string> = {
   deletionProtection: 'Protect the state table from deletion (default true).',
   stacksApiUrl: 'The Stacks API (https only); default Hiro\'s for the watch config\'s network.',
   stacksApiRpm: 'Requests a minute the function may send (default 50 without a key, 500 with).',
-  lagAlarmSeconds: 'Alarm when the watcher is this far behind the chain (default 600).',
+  lagAlarmSeconds: 'Tell the operations topic when the last scanned block is this old (default 600).',
   logRetentionDays: 'Days CloudWatch Logs keeps the function logs (default 30).',
   logLevel: 'DEBUG, INFO, WARN or ERROR (default INFO).',
   serviceName: 'The Powertools service name (default stacks-watch).',
   metricsNamespace: 'The CloudWatch metrics namespace (default StacksWatch).',
   reserveConcurrency: 'Reserve one concurrent execution so runs never overlap (default true).',
-  dashboard: 'Add a CloudWatch dashboard ($3 a month).',
+  dashboard: 'Add a CloudWatch dashboard ($3 a month; detailedMetrics adds it too).',
   encryptionKey: '"aws-managed" (default) or "customer": both topics under a KMS key of the stack.',
-  detailedMetrics: 'Send every metric on every run (about $0.30 a month each).',
+  detailedMetrics: 'Send every metric on every run (about $0.30 a month each), with the lag metric\'s alarm and the dashboard.',
 };
 
 /** The file's schema: every setting, native JSON types, nothing else (one-deploy keys such as allowFewerSubscribers are -c only). */

@@ -1,9 +1,9 @@
-// The alarms that page someone, to the operations topic: the watcher failing, a lost run, or the watcher
-// falling behind or going silent (and, with detailed metrics, an alert parked as undeliverable, which the
-// function reports to the operations topic itself in any case). Each description says what to look at. Conditions the function itself can
-// name (a deep reorg, 429s that do not stop) are for it to report through its operator channel rather than
-// as alarms of their own ($0.10 a month each, and a metric sent on every run for their missing data to mean
-// anything).
+// The alarms that page someone, to the operations topic, on metrics AWS emits for free: the watcher failing,
+// a lost run, and a function nobody invokes any more (a schedule that stopped). A watcher that runs but makes
+// no progress (a stuck block, a chain that does not link, a dead loop, lag past the limit) is told of by the
+// schedule's tick itself, with the cause (lambda/core/self-watch.ts). With detailed metrics, the lag metric's
+// own alarm and one on alerts parked as undeliverable are added ($0.30 a series and $0.10 an alarm a month).
+// Each description says what to look at.
 import { Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -22,6 +22,8 @@ export interface WatcherAlarmsProps {
   operationsTopic: ITopic;
   scheduleInterval: Duration;
   lagAlarmSeconds: number;
+  /** The lag metric's alarm, beside the tick's own judgement (the metric is sent with detailed metrics only). */
+  alarmOnLagMetric: boolean;
   /**
    * An alarm on alerts parked as undeliverable. Off by default ($0.10 a month): the function itself tells the
    * operations topic of each alert it parks, with the alert's key and the reason, the moment it parks it.
@@ -32,7 +34,8 @@ export interface WatcherAlarmsProps {
 export class WatcherAlarms extends Construct {
   readonly functionErrors: Alarm;
   readonly deadLetters: Alarm;
-  readonly chainLag: Alarm;
+  readonly noInvocations: Alarm;
+  readonly chainLag: Alarm | undefined;
   readonly undeliverableAlerts: Alarm | undefined;
 
   constructor(scope: Construct, id: string, props: WatcherAlarmsProps) {
@@ -70,10 +73,25 @@ export class WatcherAlarms extends Construct {
             'and the reason (a refused message, a missing topic or permission), fix it, and publish it by hand if needed.',
         )
       : undefined;
-    // A watcher that stopped running emits no lag at all, so silence counts as lag.
+    // Free: Lambda reports Invocations for every function. No data at all is a function nobody invokes.
+    this.noInvocations = this.alarm('NoInvocations', props.operationsTopic, {
+      metric: props.fn.metricInvocations({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.BREACHING,
+      alarmDescription:
+        'The watcher was not invoked in five minutes: its schedule is disabled or deleted, or the function cannot start. ' +
+        'Check the EventBridge schedule and the function; nothing is watched meanwhile.',
+    });
+    this.chainLag = props.alarmOnLagMetric ? this.lagAlarm(props) : undefined;
+  }
+
+  /** A watcher that stopped running emits no lag at all, so silence counts as lag. */
+  private lagAlarm(props: WatcherAlarmsProps): Alarm {
     const lagPeriod = Duration.minutes(Math.max(FIVE_MINUTES.toMinutes(), props.scheduleInterval.toMinutes()));
-    this.chainLag = this.alarm('ChainLag', props.operationsTopic, {
-      metric: metrics.metric('ChainLagSeconds', { statistic: 'Maximum', period: lagPeriod }),
+    return this.alarm('ChainLag', props.operationsTopic, {
+      metric: props.metrics.metric('ChainLagSeconds', { statistic: 'Maximum', period: lagPeriod }),
       threshold: props.lagAlarmSeconds,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 2,

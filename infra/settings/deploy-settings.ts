@@ -55,7 +55,7 @@ export interface DeploySettings {
   /** A CloudWatch dashboard ($3 a month beyond an account's first three). */
   dashboard: boolean;
   encryptionKey: TopicEncryption;
-  /** Every metric on every run, instead of the lag and non-zero counters only. */
+  /** Every metric on every run, instead of the non-zero counters only; brings the lag metric's alarm and the dashboard. */
   detailedMetrics: boolean;
   /** Put watch.json in the config store as a new version even over a newer one pushed at runtime. */
   replaceWatchConfig: boolean;

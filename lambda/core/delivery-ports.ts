@@ -47,7 +47,9 @@ export type OperatorNoticeKind =
   | 'balance-mismatch'
   | 'balance-unread'
   | 'watch-config-rejected'
-  | 'loop-restarts';
+  | 'loop-restarts'
+  | 'watcher-stalled'
+  | 'watcher-moving';
 
 export interface OperatorNotice {
   kind: OperatorNoticeKind;

@@ -27,6 +27,8 @@ export interface LambdaSettings {
   scheduleSeconds?: number;
   /** The self-rescheduling loop (LOOP_QUEUE_URL set): each turn queues the next on this queue. */
   loop?: LoopSettings;
+  /** The last scanned block older than this is a stall the schedule's tick tells the operations topic of. */
+  lagLimitSeconds: number;
   /** The function's memory in MB, as Lambda tells it (AWS_LAMBDA_FUNCTION_MEMORY_SIZE): the watch config's ceilings follow it. */
   functionMemoryMb?: number;
 }
@@ -94,6 +96,11 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
     problems.push(`SCHEDULE_SECONDS must be a whole number of seconds from 60 to 3600, got "${scheduleText}"`);
   }
   const loop = readLoopSettings(env, problems);
+  const lagText = env.LAG_ALARM_SECONDS?.trim() || '600';
+  const lagLimitSeconds = Number(lagText);
+  if (!Number.isInteger(lagLimitSeconds) || lagLimitSeconds < 60 || lagLimitSeconds > 86_400) {
+    problems.push(`LAG_ALARM_SECONDS must be a whole number of seconds from 60 to 86400, got "${lagText}"`);
+  }
   const bucket = env.WATCH_CONFIG_BUCKET?.trim() || undefined;
   const key = env.WATCH_CONFIG_KEY?.trim() || 'watch.json';
   if (problems.length > 0) throw new EnvironmentError(`invalid Lambda environment:\n- ${problems.join('\n- ')}`);
@@ -104,6 +111,7 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
     topicArn,
     pollIntervalSeconds,
     detailedMetrics: detailedText === 'true',
+    lagLimitSeconds,
     watchConfigPath: env.WATCH_CONFIG_FILE?.trim() || `${env.LAMBDA_TASK_ROOT ?? process.cwd()}/watch.json`,
     ...(opsTopicArn ? { opsTopicArn } : {}),
     ...(apiKeySecretArn ? { apiKeySecretArn } : {}),

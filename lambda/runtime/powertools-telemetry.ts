@@ -2,8 +2,8 @@
 // stack's alarms select on.
 //
 // Each metric name sent in an hour is a custom metric series billed for that hour ($0.30 a month when sent
-// every hour), so by default a run sends only what an alarm needs, the chain lag, every time (the lag alarm
-// counts silence as breaching), plus counters of rare events when they happened. Blocks scanned, API
+// every hour), so by default a run sends only counters of rare events when they happened: the chain lag is
+// judged by the schedule's tick itself (lambda/core/self-watch.ts), which tells the operations topic. Blocks scanned, API
 // requests, durations and the rest are in each run's `cycle done` and `invocation done` log lines, for Logs
 // Insights. DETAILED_METRICS=true (`-c detailedMetrics=true`) sends everything on every run, as the
 // dashboard expects.
@@ -33,9 +33,8 @@ const UNITS: Record<LambdaMetricName, Unit> = {
   ApiErrors: MetricUnit.Count,
 };
 
-/** What a lean run sends: `always` for an alarm's input, `non-zero` for counters of rare events. */
+/** What a lean run sends: `non-zero` counters of rare events (`always` is for an alarm's input; none needs one now). */
 export const LEAN_METRICS: Partial<Record<LambdaMetricName, 'always' | 'non-zero'>> = {
-  ChainLagSeconds: 'always',
   AlertsPublished: 'non-zero',
   // Its alarm pages: a parked alert is one nobody received.
   AlertsUndeliverable: 'non-zero',

@@ -39,6 +39,17 @@ describe('the monthly bill from the synthesized template', () => {
     expect(bill.total).toBeCloseTo(bill.lines.reduce((sum, line) => sum + line.dollars, 0), 10);
   });
 
+  it('reads the cursor item once a schedule tick, the self-watch\'s read, on the schedule as in the loop', () => {
+    const reads = (t: TemplateJson) => linesOf(t, 'DynamoDB on-demand reads')[0]!.quantity;
+    expect(reads(defaults)).toBe('86,400 RRU'); // 43,200 runs of 1 read, and 43,200 tick reads
+  });
+
+  it('brings the lag metric\'s alarm, the parked alerts\' alarm and the dashboard with detailed metrics only', () => {
+    const detailed = priceTemplate(synthTemplate({ detailedMetrics: true }), fixedFigures);
+    expect(detailed.lines.filter((line) => line.item.startsWith('CloudWatch alarm'))).toHaveLength(5);
+    expect(detailed.lines.filter((line) => line.item === 'CloudWatch dashboard')).toHaveLength(1);
+  });
+
   it('prices chat channels: one shared alarm, and each notifier at its alerts, not at the watcher\'s runs', () => {
     const chat = synthTemplate({ chat: JSON.stringify([{ slack: 'ssm:/a' }, { pagerduty: 'ssm:/b' }]) });
     const bill = priceTemplate(chat, fixedFigures);

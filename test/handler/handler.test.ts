@@ -94,11 +94,11 @@ describe('the Lambda handler over a growing chain', () => {
       .filter((l) => '_aws' in l)
       .flatMap((l) => (l._aws as { CloudWatchMetrics: { Metrics: { Name: string }[] }[] }).CloudWatchMetrics[0]!.Metrics.map((m) => m.Name));
 
-  it('sends by default only the lag and the counters that are not zero, each with the service dimension', async () => {
+  it('sends by default only the counters that are not zero, each with the service dimension', async () => {
     fake.chain.mine([transfer({ to: alice, amount: 10 })]);
     await handler({}, lambdaContext('run-5'));
     const lines = jsonLines();
-    expect(new Set(metricNamesOf(lines))).toEqual(new Set(['ChainLagSeconds', 'AlertsPublished']));
+    expect(new Set(metricNamesOf(lines))).toEqual(new Set(['AlertsPublished']));
     const emf = lines.filter((l) => '_aws' in l);
     expect(emf.every((l) => l.service === 'stacks-watch')).toBe(true);
     expect(emf.find((l) => 'AlertsPublished' in l)).toMatchObject({ type: 'token_transfer', AlertsPublished: 1 });

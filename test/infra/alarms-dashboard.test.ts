@@ -10,8 +10,9 @@ let withDashboard: Synthesized;
 
 beforeAll(() => {
   defaults = synthStack();
-  custom = synthStack({ scheduleMinutes: 15, lagAlarmSeconds: 1800, serviceName: 'watch-testnet', metricsNamespace: 'Watch' });
-  withDashboard = synthStack({ dashboard: 'true', detailedMetrics: 'true' });
+  custom = synthStack({ scheduleMinutes: 15, lagAlarmSeconds: 1800, serviceName: 'watch-testnet', metricsNamespace: 'Watch', detailedMetrics: 'true' });
+  // Detailed metrics bring the lag metric's alarm and the dashboard with them.
+  withDashboard = synthStack({ detailedMetrics: 'true' });
 });
 
 const alarmProps = (s: Synthesized, pick: (alarms: Synthesized['stack']['alarms']) => Alarm) => {
@@ -21,17 +22,35 @@ const alarmProps = (s: Synthesized, pick: (alarms: Synthesized['stack']['alarms'
 const operationsTopic = (s: Synthesized) => ({ Ref: s.stack.getLogicalId(s.stack.topics.operations.node.defaultChild as CfnElement) });
 
 describe('alarms', () => {
-  it('are the three that page someone (errors, lost runs, lag or silence), each telling the operations topic when it fires and when it clears', () => {
+  it('are, by default, on metrics AWS emits for free only (errors, lost runs, no invocation), each telling the operations topic when it fires and when it clears', () => {
     const alarms = Object.values(defaults.template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual([
-      'ApproximateNumberOfMessagesVisible',
-      'ChainLagSeconds',
-      'Errors',
-    ]);
+    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual(['ApproximateNumberOfMessagesVisible', 'Errors', 'Invocations']);
+    expect(new Set(alarms.map((alarm) => alarm.Properties.Namespace))).toEqual(new Set(['AWS/Lambda', 'AWS/SQS']));
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([operationsTopic(defaults)]);
       expect(alarm.Properties.OKActions).toEqual([operationsTopic(defaults)]);
     }
+    expect(defaults.stack.alarms.chainLag).toBeUndefined();
+  });
+
+  it('fire when the function was not invoked in five minutes, no data counting as none (a schedule that stopped)', () => {
+    expect(alarmProps(defaults, (a) => a.noInvocations)).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Invocations',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: onlyResource(defaults.template, 'AWS::Lambda::Function').id } }],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+      ComparisonOperator: 'LessThanThreshold',
+      EvaluationPeriods: 1,
+      TreatMissingData: 'breaching',
+    });
+  });
+
+  it('give the function the lag limit its schedule tick judges the cursor by', () => {
+    const limitOf = (s: Synthesized) => onlyResource(s.template, 'AWS::Lambda::Function').resource.Properties.Environment.Variables.LAG_ALARM_SECONDS;
+    expect(limitOf(defaults)).toBe('600');
+    expect(limitOf(custom)).toBe('1800');
   });
 
   it('fire on any function error', () => {
@@ -73,8 +92,8 @@ describe('alarms', () => {
     });
   });
 
-  it('fire when the chain lag passes the threshold, on the service dimension Powertools emits', () => {
-    expect(alarmProps(defaults, (a) => a.chainLag)).toMatchObject({
+  it('with detailed metrics, fire when the chain lag passes the threshold, on the service dimension Powertools emits', () => {
+    expect(alarmProps(withDashboard, (a) => a.chainLag!)).toMatchObject({
       Namespace: 'StacksWatch',
       MetricName: 'ChainLagSeconds',
       Dimensions: [{ Name: 'service', Value: 'stacks-watch' }],
@@ -87,12 +106,12 @@ describe('alarms', () => {
     });
   });
 
-  it('count a silent watcher as lagging', () => {
-    expect(alarmProps(defaults, (a) => a.chainLag).TreatMissingData).toBe('breaching');
+  it('with detailed metrics, count a silent watcher as lagging', () => {
+    expect(alarmProps(withDashboard, (a) => a.chainLag!).TreatMissingData).toBe('breaching');
   });
 
   it('measure lag over at least one schedule interval, with the threshold, namespace and service from context', () => {
-    expect(alarmProps(custom, (a) => a.chainLag)).toMatchObject({
+    expect(alarmProps(custom, (a) => a.chainLag!)).toMatchObject({
       Namespace: 'Watch',
       Dimensions: [{ Name: 'service', Value: 'watch-testnet' }],
       Period: 900,
@@ -102,7 +121,7 @@ describe('alarms', () => {
 });
 
 describe('dashboard', () => {
-  it('is not in the stack unless asked for, nor its output', () => {
+  it('is not in the stack unless asked for (detailed metrics, or the dashboard setting), nor its output', () => {
     defaults.template.resourceCountIs('AWS::CloudWatch::Dashboard', 0);
     expect(Object.keys(defaults.template.findOutputs('*'))).not.toContain('DashboardUrl');
     expect(Object.keys(withDashboard.template.findOutputs('*'))).toContain('DashboardUrl');
@@ -172,6 +191,6 @@ describe('dashboard', () => {
 
   it('shows the state of every alarm', () => {
     const widget = body.widgets.find((w) => w.properties.title === 'Alarms') as unknown as { properties: { alarms: unknown[] } };
-    expect(widget.properties.alarms).toHaveLength(4);
+    expect(widget.properties.alarms).toHaveLength(5);
   });
 });

@@ -227,6 +227,7 @@ describe('function', () => {
       POWERTOOLS_SERVICE_NAME: 'stacks-watch',
       POWERTOOLS_METRICS_NAMESPACE: 'StacksWatch',
       POWERTOOLS_LOG_LEVEL: 'INFO',
+      LAG_ALARM_SECONDS: '600',
       NODE_OPTIONS: '--enable-source-maps --max-old-space-size=128',
     });
   });

@@ -85,6 +85,14 @@ describe('Lambda settings from the environment', () => {
     expect(() => readLambdaSettings({ ...base, RUN_SECONDS: '5' })).toThrow(/RUN_SECONDS must be/);
   });
 
+  it('reads the lag limit the schedule tick judges by (600 s unless set), and names a bad one', () => {
+    expect(readLambdaSettings(base).lagLimitSeconds).toBe(600);
+    expect(readLambdaSettings({ ...base, LAG_ALARM_SECONDS: '1800' }).lagLimitSeconds).toBe(1800);
+    for (const bad of ['59', '86401', '600.5', 'ten minutes']) {
+      expect(() => readLambdaSettings({ ...base, LAG_ALARM_SECONDS: bad })).toThrow(/LAG_ALARM_SECONDS must be a whole number of seconds from 60 to 86400/);
+    }
+  });
+
   it('sends lean metrics unless DETAILED_METRICS=true, and names a value that is neither', () => {
     expect(readLambdaSettings(base).detailedMetrics).toBe(false);
     expect(readLambdaSettings({ ...base, DETAILED_METRICS: 'true' }).detailedMetrics).toBe(true);

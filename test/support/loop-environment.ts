@@ -32,6 +32,8 @@ export interface LoopOnDynaliteOptions {
   turnSeconds: number;
   /** The fake Date the first test starts at. */
   startAt: string;
+  /** More variables for the handler (the ops topic, the lag limit...). */
+  extra?: Record<string, string>;
 }
 
 export interface LoopOnDynalite {
@@ -55,7 +57,7 @@ export function loopOnDynalite(options: LoopOnDynaliteOptions): LoopOnDynalite {
     tableName: options.tableName,
     beforeColdStart: () => options.fake.chain.mineEmpty(1),
     watchConfig: options.watchConfig,
-    extra: { LOOP_QUEUE_URL, LOOP_DELAY_SECONDS: String(options.delaySeconds), LOOP_TURN_SECONDS: String(options.turnSeconds) },
+    extra: { LOOP_QUEUE_URL, LOOP_DELAY_SECONDS: String(options.delaySeconds), LOOP_TURN_SECONDS: String(options.turnSeconds), ...options.extra },
     keepPublished: true, // one record across a block's tests: its last checks every alert above
   });
   const sent: SendMessageCommandInput[] = [];

@@ -20,6 +20,7 @@ import { stateKeys } from './keys';
 import { createLease } from './lease';
 import { createLoopRecord } from './loop-record';
 import { createScannedBlocks } from './scanned-blocks';
+import { createWatchPointRecord, type WatchPointStore } from './watch-point-record';
 import type { TableAccess } from './table-access';
 
 export interface DynamoStateStoreOptions {
@@ -44,8 +45,8 @@ function documentClient(client: DynamoDBClient | DynamoDBDocumentClient): Dynamo
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 
-/** The StateStore, and the polling loop's token beside the lease (the loop runs on DynamoDB only). */
-export function createDynamoStateStore(options: DynamoStateStoreOptions): StateStore & LoopStore {
+/** The StateStore, the polling loop's token beside the lease, and the tick's watch point (the Lambda's only). */
+export function createDynamoStateStore(options: DynamoStateStoreOptions): StateStore & LoopStore & WatchPointStore {
   const table: TableAccess = {
     doc: documentClient(options.client),
     tableName: options.tableName,
@@ -60,6 +61,7 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
   return {
     ...createLease(table, keys),
     ...createLoopRecord(table, keys),
+    ...createWatchPointRecord(table, keys),
     readCursor: cursor.readCursor,
     writeCursor: cursor.writeCursor,
     ...createScannedBlocks(table, keys, () => cursor.knownVersion),

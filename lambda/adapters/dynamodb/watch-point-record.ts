@@ -1,0 +1,61 @@
+// What the schedule's tick reads to watch the watcher (lambda/core/self-watch.ts): the cursor's height and block
+// time, the stall flag and the loop's heartbeat, all attributes of the cursor item, in one strongly consistent
+// read (the one the loop's watchdog made anyway). The flag is written alone, only when a stall begins or ends.
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { LoopState } from '../../core/loop-turns';
+import type { SelfWatchStore, StallCause, StallFlag, WatchPoint } from '../../core/self-watch';
+import type { StateKeys } from './keys';
+import { callTable, type TableAccess } from './table-access';
+
+const NAMES = {
+  '#height': 'height',
+  '#time': 'time',
+  '#version': 'version',
+  '#stall': 'stallNotice',
+  '#turn': 'loopTurn',
+  '#beatAt': 'loopBeatAt',
+  '#startedAt': 'loopStartedAt',
+  '#restarts': 'loopRestarts',
+};
+const CAUSES: readonly StallCause[] = ['stuck-block', 'chain-unlinked', 'loop-died', 'chain-quiet', 'behind'];
+
+export interface WatchPointStore extends SelfWatchStore {
+  /** The tick's one read: the watch point, and the loop's state as `readLoop` gives it. */
+  readWatchPoint(): Promise<WatchPoint & { loop: LoopState | null }>;
+}
+
+const num = (value: unknown) => (typeof value === 'number' ? value : 0);
+
+function stallOf(value: unknown): StallFlag | null {
+  const flag = value as Partial<StallFlag> | undefined;
+  if (!flag || !CAUSES.includes(flag.cause as StallCause) || typeof flag.since !== 'number') return null;
+  return { cause: flag.cause as StallCause, since: flag.since };
+}
+
+export function createWatchPointRecord(table: TableAccess, keys: StateKeys): Omit<WatchPointStore, 'readBlockStall'> {
+  const TableName = table.tableName;
+  return {
+    async readWatchPoint() {
+      const { Item } = await callTable(table, 'GetItem', () =>
+        table.doc.send(
+          new GetCommand({ TableName, Key: keys.cursor, ConsistentRead: true, ProjectionExpression: Object.keys(NAMES).join(', '), ExpressionAttributeNames: NAMES }),
+        ),
+      );
+      const cursor = Item && Item.version !== undefined && typeof Item.height === 'number' ? { height: Item.height, time: num(Item.time) } : null;
+      const loop =
+        Item && typeof Item.loopTurn === 'string'
+          ? { turn: Item.loopTurn, beatAt: num(Item.loopBeatAt), startedAt: num(Item.loopStartedAt), restarts: num(Item.loopRestarts) }
+          : null;
+      return { cursor, stall: stallOf(Item?.stallNotice), loop };
+    },
+
+    async writeStallFlag(flag) {
+      const update = flag
+        ? { UpdateExpression: 'SET #stall = :flag', ExpressionAttributeValues: { ':flag': { cause: flag.cause, since: flag.since } } }
+        : { UpdateExpression: 'REMOVE #stall' };
+      await callTable(table, 'UpdateItem', () =>
+        table.doc.send(new UpdateCommand({ TableName, Key: keys.cursor, ...update, ExpressionAttributeNames: { '#stall': NAMES['#stall'] } })),
+      );
+    },
+  };
+}
