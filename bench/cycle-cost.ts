@@ -117,12 +117,7 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
         chain.submit(contractCall({ contractId: fakeContractId('busy-dex'), sender: fakeAddress(`waiting-${cycle}-${i}`) }));
       }
       // A new Hiro client per cycle, as each invocation builds one: its pacing starts afresh.
-      const chainApi = api.client({
-        requestsPerMinute: options.requestsPerMinute,
-        now: clock.now,
-        sleep: clock.sleep,
-        fetch: clock.fetchWithLatency(HIRO_LATENCY_MS),
-      });
+      const chainApi = api.client({ requestsPerMinute: options.requestsPerMinute, now: clock.now, sleep: clock.sleep, fetch: clock.fetchWithLatency(HIRO_LATENCY_MS) });
       const before = { ...usage, writeUnitsByItem: { ...usage.writeUnitsByItem }, at: clock.now(), requests: api.fake.count() };
       const { telemetry } = captured;
       captured.start();
@@ -138,7 +133,7 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
           alertStaleAfterMs: 120_000,
           // One warm container runs the scenario's cycles, as the handler's module keeps it.
           deprecationsNoticed,
-          ...(scenario.checkStatuses === false ? { checkStatuses: false } : {}),
+          checkStatuses: scenario.checkStatuses ?? true,
         });
         await sms.flush();
         return done;

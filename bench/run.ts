@@ -60,6 +60,9 @@ const LATENCY_MODES: LatencyMode[] = [
   { kind: 'loop', delaySeconds: DEFAULT_LOOP_DELAY_SECONDS, pickupMs: 3_000 },
 ];
 
+/** Following the tip: the 1-minute schedule (0) and the loop at its default turn. */
+const FOLLOWING_MODES = [0, DEFAULT_LOOP_DELAY_SECONDS];
+
 const BENCHMARKS = ['requests', 'balances', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory', 'state-file', 'config-parse', 'config-ceilings'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
@@ -138,11 +141,9 @@ async function main(): Promise<void> {
     progress('3. following the tip');
     results.following = [];
     for (const config of CONFIG_NAMES) {
-      for (const loopDelaySeconds of [0, DEFAULT_LOOP_DELAY_SECONDS]) results.following.push(await measureFollowingTip(prefix(400), config, { loopDelaySeconds, minutes: 20 }));
+      for (const loopDelaySeconds of FOLLOWING_MODES) results.following.push(await measureFollowingTip(prefix(400), config, { loopDelaySeconds, minutes: 20 }));
     }
-    for (const loopDelaySeconds of [0, DEFAULT_LOOP_DELAY_SECONDS]) {
-      results.following.push(await measureFollowingTip(prefix(400), 'both', { loopDelaySeconds, minutes: 20, pending: true }));
-    }
+    for (const loopDelaySeconds of FOLLOWING_MODES) results.following.push(await measureFollowingTip(prefix(400), 'both', { loopDelaySeconds, minutes: 20, pending: true }));
   }
   if (only.has('bundle')) {
     progress('4. bundle size and init time');
