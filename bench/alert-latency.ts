@@ -1,9 +1,8 @@
 // Alert latency: from the moment a block is mined to the moment its alert is published, on the plain 1-minute
-// schedule, with polling inside the invocation, and with the self-rescheduling loop (a turn every few seconds,
+// schedule and with the self-rescheduling loop (a turn every few seconds,
 // each queuing the next on SQS with a delay: lambda/runtime/loop-invocation.ts decides the delay). Time-scaled:
 // blocks come every 4 to 12 API seconds, the fake API enforces 50 requests a minute, and the client paces
 // itself on the same scaled clock. Billed time is measured too: what each invocation would be billed for.
-import { pollWhileCaughtUp } from '../lambda/runtime/poll-loop';
 import { nextTurnDelaySeconds } from '../lambda/runtime/loop-invocation';
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import { contractCall, coinbase, FakeChain, fakeAddress, fakeContractId, transfer } from '../test/support/fake-hiro';
@@ -22,11 +21,10 @@ const SCHEDULE_MS = 60_000;
 export const LOOP_PICKUP_MS = 500;
 
 /** A loop's `pickupMs`: what if the pickup took longer than assumed (LOOP_PICKUP_MS when absent). */
-export type LatencyMode = { kind: 'schedule' } | { kind: 'poll'; seconds: number } | { kind: 'loop'; delaySeconds: number; pickupMs?: number };
+export type LatencyMode = { kind: 'schedule' } | { kind: 'loop'; delaySeconds: number; pickupMs?: number };
 
 export interface LatencyRow {
   mode: LatencyMode;
-  pollSeconds: number;
   /** Invocations of the function in the run (schedule ticks, or loop turns). */
   invocations: number;
   /** What the invocations would be billed for, in total, per hour of the run. */
@@ -45,10 +43,9 @@ function percentile(sorted: readonly number[], share: number): number {
 }
 
 export async function measureAlertLatency(options: { mode: LatencyMode; apiMinutes: number; timeScale: number; rpm?: number }): Promise<LatencyRow> {
-  const pollSeconds = options.mode.kind === 'poll' ? options.mode.seconds : 0;
   const clock = new ScaledClock(options.timeScale);
   const rpm = options.rpm ?? 50;
-  const chain = new FakeChain({ seed: `bench-latency-${options.mode.kind}-${pollSeconds}` });
+  const chain = new FakeChain({ seed: `bench-latency-${options.mode.kind}-0` });
   const watched = fakeAddress('latency-watched');
   const dex = fakeContractId('latency-dex');
   chain.mine([coinbase()]);
@@ -110,13 +107,7 @@ export async function measureAlertLatency(options: { mode: LatencyMode; apiMinut
       for (let invokeAt = startAt; invokeAt < endAt; invokeAt += SCHEDULE_MS) {
         const wait = invokeAt - clock.now();
         if (wait > 0) await clock.sleep(wait);
-        await invoke((deps) =>
-          pollWhileCaughtUp(
-            () => runOneCycle(deps, config),
-            () => runOneCycle(deps, { ...config, contracts: [] }),
-            { intervalMs: pollSeconds * 1000, deadlineMs: invokeAt + SCHEDULE_MS, now: clock.now, sleep: clock.sleep },
-          ),
-        );
+        await invoke((deps) => runOneCycle(deps, config));
       }
     }
   } finally {
@@ -131,7 +122,6 @@ export async function measureAlertLatency(options: { mode: LatencyMode; apiMinut
   const hours = options.apiMinutes / 60;
   return {
     mode: options.mode,
-    pollSeconds,
     invocations: billed.length,
     billedSecondsPerHour: billed.reduce((a, b) => a + b, 0) / 1000 / hours,
     requestsPerMinute: api.statuses.length / options.apiMinutes,
@@ -145,16 +135,18 @@ export async function measureAlertLatency(options: { mode: LatencyMode; apiMinut
 }
 
 const modeName = (mode: LatencyRow['mode']) =>
-  mode.kind === 'schedule' ? '1-minute schedule' : mode.kind === 'poll' ? `polling every ${mode.seconds} s inside the invocation` : mode.pickupMs === undefined
+  mode.kind === 'schedule'
+    ? '1-minute schedule'
+    : mode.pickupMs === undefined
       ? `loop, a turn every ${mode.delaySeconds} s (SQS delay)`
       : `loop, a turn every ${mode.delaySeconds} s, if the pickup took ${mode.pickupMs / 1000} s`;
 
 export function latencySection(rows: LatencyRow[]): string {
   return [
-    `### Alert latency: the schedule, polling inside the invocation, and the loop`,
+    `### Alert latency: the schedule and the loop`,
     '',
     'From a block being mined to its alert being published. Blocks every 4 to 12 s, one watched transfer each; the fake API enforcing 50 requests a minute; time-scaled (an API minute lasts 2 real seconds). ' +
-      'Schedule and polling: invocations every 60 s (polling is the stack option `pollSeconds`). Loop (`latency=loop`, docs/latency.md): the first tick starts it, each turn runs one cycle and queues the next ' +
+      'Schedule: invocations every 60 s. Loop (`latency=loop`, docs/latency.md): the first tick starts it, each turn runs one cycle and queues the next ' +
       `so that turns start every \`loopDelaySeconds\` (at once while behind the tip), each picked up ${LOOP_PICKUP_MS} ms after its delay runs out (SQS and the event source's long poll, assumed: no AWS here to measure it; ` +
       'the "if the pickup took" rows show the p90 if it took longer). ' +
       'Billed: what the invocations would be billed for, per hour, on the scaled clock (local work counts 30 times over, so short turns are over-stated; table 5 has the bill\'s figure). Goal: p90 at most 10 s.',

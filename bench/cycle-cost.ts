@@ -64,7 +64,7 @@ export interface CycleCosts {
   idle: CycleCost;
   following: CycleCost;
   withAlerts: CycleCost;
-  /** One poll of the fast mode: two new blocks. */
+  /** One loop turn's cycle (a poll a few seconds after the last): two new blocks, no status check. */
   poll: CycleCost;
   perAlert: { gbSeconds: number; readUnits: number; writeUnits: number; snsMessages: number };
   /** One poll with a pending rule (docs/pending.md), new transactions waiting in the mempool at each. */
@@ -82,6 +82,8 @@ interface Scenario {
   blocksPerCycle: number;
   /** Transactions put in the mempool before each measured cycle (none a pending rule matches). */
   waitingPerCycle?: number;
+  /** false: the cycles check no contract status (a loop turn between two due checks). */
+  checkStatuses?: boolean;
 }
 
 /** New waiting transactions a poll finds on a busy chain: the pending rule's record changes every poll. */
@@ -115,12 +117,7 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
         chain.submit(contractCall({ contractId: fakeContractId('busy-dex'), sender: fakeAddress(`waiting-${cycle}-${i}`) }));
       }
       // A new Hiro client per cycle, as each invocation builds one: its pacing starts afresh.
-      const chainApi = api.client({
-        requestsPerMinute: options.requestsPerMinute,
-        now: clock.now,
-        sleep: clock.sleep,
-        fetch: clock.fetchWithLatency(HIRO_LATENCY_MS),
-      });
+      const chainApi = api.client({ requestsPerMinute: options.requestsPerMinute, now: clock.now, sleep: clock.sleep, fetch: clock.fetchWithLatency(HIRO_LATENCY_MS) });
       const before = { ...usage, writeUnitsByItem: { ...usage.writeUnitsByItem }, at: clock.now(), requests: api.fake.count() };
       const { telemetry } = captured;
       captured.start();
@@ -136,6 +133,7 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
           alertStaleAfterMs: 120_000,
           // One warm container runs the scenario's cycles, as the handler's module keeps it.
           deprecationsNoticed,
+          checkStatuses: scenario.checkStatuses ?? true,
         });
         await sms.flush();
         return done;
@@ -204,16 +202,21 @@ export async function measureCycleCosts(workload: Workload, options: CycleOption
     const idle = await measureScenario(dynamo, workload, { name: 'tip unchanged', config: quiet, blocksPerCycle: 0 }, options);
     const following = await measureScenario(dynamo, workload, { name: '10 new blocks, no alert', config: quiet, blocksPerCycle: FOLLOWING_BLOCKS }, options);
     const withAlerts = await measureScenario(dynamo, workload, { name: '10 new blocks with alerts', config: alerting, blocksPerCycle: FOLLOWING_BLOCKS }, options);
-    // A poll checks no contract status: polling checks them in its invocation's first cycle, the loop in about
-    // one turn a minute (lambda/runtime/loop-invocation.ts, statusesDue); the bill prices that once a minute.
-    const polled: WatchConfig = { ...quiet, contracts: [] };
-    const poll = await measureScenario(dynamo, workload, { name: 'one poll: 2 new blocks', config: polled, blocksPerCycle: 2 }, options);
+    // A loop turn (a "poll": a cycle a few seconds after the last) checks no contract status: the loop checks them
+    // in about one turn a minute (lambda/runtime/loop-invocation.ts, statusesDue); the bill prices that once a minute.
+    const poll = await measureScenario(dynamo, workload, { name: 'one poll: 2 new blocks', config: quiet, blocksPerCycle: 2, checkStatuses: false }, options);
     // The same poll with a pending rule on a vault nobody calls: the mempool read and its record, nothing alerted.
-    const pending: WatchConfig = { ...polled, calls: [{ contractId: fakeContractId('quiet-vault'), functions: ['set-owner'], status: 'any', pending: true }] };
+    const pending: WatchConfig = { ...quiet, calls: [{ contractId: fakeContractId('quiet-vault'), functions: ['set-owner'], status: 'any', pending: true }] };
     const pollPending = await measureScenario(
       dynamo,
       workload,
-      { name: `one poll with a pending rule: 2 new blocks, ${WAITING_PER_POLL} new waiting`, config: pending, blocksPerCycle: 2, waitingPerCycle: WAITING_PER_POLL },
+      {
+        name: `one poll with a pending rule: 2 new blocks, ${WAITING_PER_POLL} new waiting`,
+        config: pending,
+        blocksPerCycle: 2,
+        waitingPerCycle: WAITING_PER_POLL,
+        checkStatuses: false,
+      },
       options,
     );
     // The same alerts, the watched deposits also counted by an hour-long window.

@@ -1,8 +1,9 @@
 // Benchmark 3: following the tip at mainnet's pace (a block every 2 to 8 s, about 12 a minute), how much of
 // the 50-requests-a-minute budget without an API key the watcher spends, per watch config, on the plain
-// 1-minute schedule and with polling inside the invocation. Simulated time: the benchmark moves a clock
-// from one invocation or poll to the next and mines the blocks that arrived meanwhile, so nothing waits.
-import { pollWhileCaughtUp } from '../lambda/runtime/poll-loop';
+// 1-minute schedule and in the loop (a turn every few seconds, the contract statuses checked about once a
+// minute). Simulated time: the benchmark moves a clock from one invocation or turn to the next and mines the
+// blocks that arrived meanwhile, so nothing waits.
+import { statusesDue } from '../lambda/runtime/loop-invocation';
 import { FakeChain, type FakeTxSpec } from '../test/support/fake-hiro';
 import { watchConfig, type ConfigName, type Workload } from './mainnet-workload';
 import { seededRandom } from './prng';
@@ -15,7 +16,8 @@ export interface FollowingTipRow {
   config: ConfigName;
   /** With pending rules: each block's transactions wait in the mempool from the block before (one in 25 is dropped). */
   pending: boolean;
-  pollSeconds: number;
+  /** 0: the 1-minute schedule; else the loop's turn every this many seconds. */
+  loopDelaySeconds: number;
   minutes: number;
   blocksPerMinute: number;
   requestsPerMinute: number;
@@ -39,7 +41,7 @@ export function blockArrivals(count: number, seed: number): number[] {
 export async function measureFollowingTip(
   workload: Workload,
   config: ConfigName,
-  options: { pollSeconds: number; minutes: number; pending?: boolean },
+  options: { loopDelaySeconds: number; minutes: number; pending?: boolean },
 ): Promise<FollowingTipRow> {
   const chain = new FakeChain({ seed: 'bench-following' });
   chain.mine(workload.blocks[0]!); // the tip the watcher starts from
@@ -59,28 +61,28 @@ export async function measureFollowingTip(
   const state = memoryState();
   const watch = options.pending ? withPendingRules(watchConfig(config, workload, 'latest'), workload) : watchConfig(config, workload, 'latest');
   try {
-    const invoke = async (atMs: number) => {
+    // A new client per invocation (a schedule tick or a loop turn), as the handler builds one.
+    const invoke = async (atMs: number, checkStatuses = true) => {
       clock.advanceTo(atMs);
-      // A new client per invocation, as the handler builds one.
-      const deps = cycleDeps(api.client(), clock, state);
-      await pollWhileCaughtUp(
-        () => runOneCycle(deps, watch),
-        () => runOneCycle(deps, { ...watch, contracts: [] }),
-        { intervalMs: options.pollSeconds * 1000, deadlineMs: atMs + SCHEDULE_MS, now: clock.now, sleep: clock.sleep },
-      );
+      await runOneCycle(cycleDeps(api.client(), clock, state), watch, { checkStatuses });
+    };
+    const loop = { queueUrl: '', delaySeconds: options.loopDelaySeconds, turnSeconds: 20 };
+    const minute = async (startMs: number) => {
+      if (options.loopDelaySeconds === 0) return invoke(startMs);
+      for (let at = startMs; at < startMs + SCHEDULE_MS; at += options.loopDelaySeconds * 1000) await invoke(at, statusesDue(at, loop));
     };
     await invoke(clock.startMs); // warm-up: the first cycle sets the cursor
     api.fake.clearLog();
     const firstHeight = chain.height;
-    for (let minute = 1; minute <= options.minutes; minute += 1) {
+    for (let m = 1; m <= options.minutes; m += 1) {
       if (pending.length === 0) throw new Error('the following-tip run ran out of generated blocks; generate more');
-      await invoke(clock.startMs + minute * SCHEDULE_MS);
+      await minute(clock.startMs + m * SCHEDULE_MS);
     }
     const requestsPerMinute = api.fake.count() / options.minutes;
     return {
       config,
       pending: options.pending === true,
-      pollSeconds: options.pollSeconds,
+      loopDelaySeconds: options.loopDelaySeconds,
       minutes: options.minutes,
       blocksPerMinute: (chain.height - firstHeight) / options.minutes,
       requestsPerMinute,

@@ -3,7 +3,7 @@
 // named free, and a resource type this file does not know fails the bill, so a new resource can never be
 // left out in silence. Per-run quantities (billed time, capacity units, log bytes, metric series, SNS
 // publishes) come from measured cycles (bench/cycle-cost.ts); everything else is read from the template:
-// the schedule, the function's memory, polling and work time, the key, the alarms, the dashboard.
+// the schedule or the loop, the function's memory, the key, the alarms, the dashboard.
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,7 +34,7 @@ export type TemplateJson = { Resources: Record<string, Resource> };
 export interface MeasuredCycles {
   /** One scheduled run following the tip (12 new blocks, no alert). */
   run: CycleCost;
-  /** One poll of the fast mode (2 new blocks, no alert). */
+  /** One loop turn's cycle (2 new blocks, no alert). */
   poll: CycleCost;
 }
 
@@ -58,7 +58,6 @@ export interface MonthlyBill {
   perRun: {
     billedSeconds: number;
     memoryMb: number;
-    cycles: number;
     writeUnits: number;
     readUnits: number;
     logBytes: number;
@@ -174,26 +173,20 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor, 
   const loop = env.LOOP_QUEUE_URL !== undefined ? loopMonth(Number(env.LOOP_DELAY_SECONDS), ticks, LOOP_PICKUP_MS) : undefined;
   const runs = loop ? loop.turns : ticks;
   const turnQueues = eventSourceQueues(template);
-  const pollSeconds = Number(env.POLL_INTERVAL_SECONDS ?? 0);
-  const runSeconds = Number(env.RUN_SECONDS ?? 0);
   const withApiKey = env.STACKS_API_KEY_SECRET_ARN !== undefined;
   const measured = measuredFor({ withApiKey, detailedMetrics: env.DETAILED_METRICS === 'true' });
 
-  // A polling run starts a cycle every pollSeconds until its work time is up, then ends with the last one.
-  const cycles = pollSeconds > 0 ? Math.ceil(runSeconds / pollSeconds) : 1;
-  const perCycle = pollSeconds > 0 || loop ? measured.poll : measured.run;
-  const billedSeconds = pollSeconds > 0 ? (cycles - 1) * pollSeconds + measured.poll.durationMs / 1000 : perCycle.durationMs / 1000;
+  // One cycle a run: a scheduled run follows a minute of chain, a loop turn a few seconds of it.
+  const perCycle = loop ? measured.poll : measured.run;
   const perRun = {
-    billedSeconds,
+    billedSeconds: perCycle.durationMs / 1000,
     memoryMb,
-    cycles,
-    writeUnits: cycles * perCycle.writeUnits,
-    readUnits: cycles * perCycle.readUnits,
-    // Each cycle's lines; the invocation's own line and Lambda's are counted once per cycle: a slight excess.
+    writeUnits: perCycle.writeUnits,
+    readUnits: perCycle.readUnits,
     // A loop turn: most are quiet (caught up, no alert), log no info line and send their EMF once a minute.
-    logBytes: loop ? perCycle.quietTurnLogBytes + (perCycle.emfBytes * (loop.delaySeconds + LOOP_PICKUP_MS / 1000)) / 60 : cycles * perCycle.logBytes,
+    logBytes: loop ? perCycle.quietTurnLogBytes + (perCycle.emfBytes * (loop.delaySeconds + LOOP_PICKUP_MS / 1000)) / 60 : perCycle.logBytes,
     metricSeries: perCycle.metricSeries,
-    snsPublishes: cycles * perCycle.snsMessages,
+    snsPublishes: perCycle.snsMessages,
   };
   const tickLogBytes = loop ? ticks * LAMBDA_PLATFORM_LOG_BYTES : 0;
   const logGb = (perRun.logBytes * runs + tickLogBytes) / GB;
@@ -214,8 +207,8 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor, 
           add(id, 'Lambda requests, chat notifier', count(CHAT_ALERTS_A_MONTH), CHAT_ALERTS_A_MONTH * PRICES.lambdaRequest);
           break;
         }
-        const gbSeconds = (memoryMb / 1024) * billedSeconds * runs;
-        add(id, 'Lambda compute (arm64)', `${count(gbSeconds)} GB-s (${memoryMb} MB × ${billedSeconds.toFixed(2)} s × ${count(runs)})`, gbSeconds * PRICES.lambdaGbSecond);
+        const gbSeconds = (memoryMb / 1024) * perRun.billedSeconds * runs;
+        add(id, 'Lambda compute (arm64)', `${count(gbSeconds)} GB-s (${memoryMb} MB × ${perRun.billedSeconds.toFixed(2)} s × ${count(runs)})`, gbSeconds * PRICES.lambdaGbSecond);
         add(id, 'Lambda requests', count(runs), runs * PRICES.lambdaRequest);
         if (loop) {
           // About one turn a minute also checks the contract statuses: one more API round trip, billed.

@@ -106,7 +106,7 @@ export function followingSection(rows: FollowingTipRow[]): string {
       ['config', 'mode', 'blocks / min', 'requests / min', 'requests / block', 'share of 50 / min', 'requests by route'],
       rows.map((r) => [
         r.pending ? `${r.config} + pending` : r.config,
-        r.pollSeconds === 0 ? '1-minute schedule' : `polling every ${r.pollSeconds} s`,
+        r.loopDelaySeconds === 0 ? '1-minute schedule' : `loop, a turn every ${r.loopDelaySeconds} s`,
         fixed(r.blocksPerMinute, 1),
         fixed(r.requestsPerMinute, 1),
         fixed(r.requestsPerMinute / r.blocksPerMinute, 2),
@@ -229,7 +229,7 @@ export function billSection(bills: NamedBill[]): string {
     `Every resource of the stack's template (\`bench/monthly-bill.ts\` synthesizes it for each setting and fails on a resource type it cannot price), ` +
       `priced at ${PRICES.region} list prices read ${PRICES.readOn}, free tiers not deducted, 30-day month, about ${FOLLOWING_BLOCKS} blocks a minute, no alerts. ` +
       'Per run: billed time, capacity units, log bytes (real Powertools output, plus about 350 B of Lambda\'s own lines) and metric series as measured in table 5 ' +
-      '(client paced at 50 requests a minute without a key, 500 with); polling: a cycle every 10 s until the run\'s work time is up, each a measured 2-block poll. ' +
+      '(client paced at 50 requests a minute without a key, 500 with). ' +
       `Prices: Lambda arm64 $${PRICES.lambdaGbSecond}/GB-s, $0.20 per million requests; Scheduler $1.00 per million; DynamoDB $0.625 / $0.125 per million write / read units, ` +
       `$${PRICES.dynamoStorageGb}/GB storage, $${PRICES.dynamoPitrGb}/GB PITR; CloudWatch $${PRICES.cloudWatchMetric} per metric series, $${PRICES.cloudWatchAlarm} per alarm, ` +
       `$${PRICES.cloudWatchDashboard} per dashboard, $${PRICES.cloudWatchLogsGb}/GB logs ingested, $${PRICES.cloudWatchLogsStoredGb}/GB kept; KMS $${PRICES.kmsKey} per key, ` +

@@ -46,10 +46,10 @@ export class CapturedTelemetry {
 
   /**
    * One measured cycle is one invocation, as on the schedule and in the loop: its summary is logged once, on the
-   * invocation's line. (A polling invocation logs each poll's summary and one invocation line: about the same.)
+   * invocation's line.
    */
   constructor(detailed: boolean) {
-    this.telemetry = createPowertoolsTelemetry(this.logger, this.metrics, { detailed, oneCycle: true });
+    this.telemetry = createPowertoolsTelemetry(this.logger, this.metrics, { detailed });
   }
 
   /** Starts capturing stdout and stderr (the streams Lambda sends to CloudWatch Logs). */

@@ -41,8 +41,6 @@ const SEED = 20261122;
 const BILLED_STACKS: [string, Record<string, unknown>, number?, 'pending'?][] = [
   ['default (1-minute schedule, no API key)', {}, 1],
   ['default with an API key', { createApiKeySecret: true }],
-  ['polling every 10 s, no API key', { pollSeconds: 10 }],
-  ['polling every 10 s, with an API key', { pollSeconds: 10, createApiKeySecret: true }],
   ['every option on: dashboard, customer key, detailed metrics', { dashboard: true, encryptionKey: 'customer', detailedMetrics: true }],
   ['loop, a turn every 6 s (latency=loop), no API key', { latency: 'loop', loopDelaySeconds: 6 }],
   [`loop, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s (latency=loop), no API key`, { latency: 'loop' }],
@@ -51,10 +49,9 @@ const BILLED_STACKS: [string, Record<string, unknown>, number?, 'pending'?][] = 
   ['default with Slack and PagerDuty (1,000 alerts a month each)', { chat: JSON.stringify([{ slack: 'ssm:/stacks-watch/slack' }, { pagerduty: 'ssm:/stacks-watch/pagerduty' }]) }],
 ];
 
-/** The modes the latency table compares: the schedule, polling inside the invocation, the loop at a few delays. */
+/** The modes the latency table compares: the schedule, the loop at a few delays. */
 const LATENCY_MODES: LatencyMode[] = [
   { kind: 'schedule' },
-  { kind: 'poll', seconds: 10 },
   { kind: 'loop', delaySeconds: 6 },
   { kind: 'loop', delaySeconds: DEFAULT_LOOP_DELAY_SECONDS },
   { kind: 'loop', delaySeconds: 10 },
@@ -62,6 +59,9 @@ const LATENCY_MODES: LatencyMode[] = [
   { kind: 'loop', delaySeconds: DEFAULT_LOOP_DELAY_SECONDS, pickupMs: 1_500 },
   { kind: 'loop', delaySeconds: DEFAULT_LOOP_DELAY_SECONDS, pickupMs: 3_000 },
 ];
+
+/** Following the tip: the 1-minute schedule (0) and the loop at its default turn. */
+const FOLLOWING_MODES = [0, DEFAULT_LOOP_DELAY_SECONDS];
 
 const BENCHMARKS = ['requests', 'balances', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory', 'state-file', 'config-parse', 'config-ceilings'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
@@ -141,9 +141,9 @@ async function main(): Promise<void> {
     progress('3. following the tip');
     results.following = [];
     for (const config of CONFIG_NAMES) {
-      for (const pollSeconds of [0, 10]) results.following.push(await measureFollowingTip(prefix(400), config, { pollSeconds, minutes: 20 }));
+      for (const loopDelaySeconds of FOLLOWING_MODES) results.following.push(await measureFollowingTip(prefix(400), config, { loopDelaySeconds, minutes: 20 }));
     }
-    for (const pollSeconds of [0, 10]) results.following.push(await measureFollowingTip(prefix(400), 'both', { pollSeconds, minutes: 20, pending: true }));
+    for (const loopDelaySeconds of FOLLOWING_MODES) results.following.push(await measureFollowingTip(prefix(400), 'both', { loopDelaySeconds, minutes: 20, pending: true }));
   }
   if (only.has('bundle')) {
     progress('4. bundle size and init time');
@@ -155,7 +155,7 @@ async function main(): Promise<void> {
     results.windowItem = await measureWindowItemCost();
   }
   if (only.has('latency')) {
-    progress('alert latency with and without polling');
+    progress('alert latency on the schedule and in the loop');
     results.latency = [];
     for (const mode of LATENCY_MODES) results.latency.push(await measureAlertLatency({ mode, apiMinutes: 8, timeScale: 1 / 30 }));
   }

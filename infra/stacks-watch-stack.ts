@@ -88,7 +88,6 @@ export class StacksWatchStack extends Stack {
         STACKS_API_URL: settings.stacksApiUrl ?? DEFAULT_API_URLS[watchConfig.config.network],
         ...(settings.stacksApiRpm !== undefined ? { STACKS_API_RPM: String(settings.stacksApiRpm) } : {}),
         ...(secret ? { STACKS_API_KEY_SECRET_ARN: secret.secretArn } : {}),
-        POLL_INTERVAL_SECONDS: String(settings.pollSeconds),
         // A run ends before the next is due: an overlap would be throttled (reserved concurrency 1) and,
         // once older than maxEventAge, land in the dead-letter queue and raise its alarm.
         RUN_SECONDS: String(runSecondsFor(interval.toSeconds())),

@@ -28,7 +28,6 @@ import { beginTurn, isQuietTurn, nextTurnDelaySeconds, queuedTurnTokens, queueNe
 import { judgeOnTick, loopStoreFrom, type TickJudgement, type TickWatchDeps } from './runtime/tick-watch';
 import { configLogFields, LambdaWatchConfig } from './runtime/lambda-watch-config';
 import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
-import { pollWhileCaughtUp } from './runtime/poll-loop';
 
 /** Stop starting blocks this long before the invocation times out (the issue's floor is 10 s). */
 export const SAFETY_MARGIN_MS = 15_000;
@@ -109,7 +108,7 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
       leaseTtlMs: timeLeftMs,
       alertStaleAfterMs: timeLeftMs,
       deprecationsNoticed,
-      // The invocation's share of balance reads (its cycles share it): a loop turn's is one turn period's.
+      // The invocation's share of balance reads: a loop turn's is one turn period's.
       balanceReads: balanceReadAllowance(apiSettings.requestsPerMinute, (settings.loop?.delaySeconds ?? settings.scheduleSeconds ?? 60) * 1000),
       ...(turn ? { leaseTaken: true } : {}),
       ...(settings.scheduleSeconds
@@ -117,8 +116,8 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
         : {}),
     };
     const owed = await publisher.start();
-    const cycles = await runCycles(deps, config, budget, settings, turn && settings.loop ? { ...settings.loop, next: turn.next, startedAt } : undefined);
-    const summary = withDigests(cycles, [...owed, ...(await publisher.flush())], telemetry);
+    const cycle = await runInvocationCycle(deps, config, budget, turn && settings.loop ? { ...settings.loop, next: turn.next, startedAt } : undefined);
+    const summary = withDigests(cycle, [...owed, ...(await publisher.flush())], telemetry);
     const quiet = settings.loop !== undefined && isQuietTurn(summary, chain.stats());
     quietTurnSendsMetrics = !quiet || statusesDue(startedAt, settings.loop!);
     logger[quiet ? 'debug' : 'info']('invocation done', { summary, api: chain.stats() });
@@ -139,46 +138,31 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
 }
 
 /**
- * The invocation's cycles: one; or, with polling on, more every few seconds within the invocation; or, as a
- * loop turn, one, then the next turn queued (also when the cycle failed: the loop outlives a bad run).
+ * The invocation's one cycle; as a loop turn, checking the contract statuses only when they are due, then the
+ * next turn queued (also when the cycle failed: the loop outlives a bad run).
  */
-async function runCycles(
+async function runInvocationCycle(
   deps: CycleDeps,
   config: WatchConfig,
   budget: CycleBudget,
-  settings: LambdaSettings,
   turn: (LoopSettings & { next: string; startedAt: number }) | undefined,
 ): Promise<CycleSummary> {
-  if (turn) {
-    let caughtUp = true;
+  if (!turn) return runCycle(deps, config, budget);
+  let caughtUp = true;
+  try {
+    const summary = await runCycle(deps, config, { ...budget, checkStatuses: statusesDue(turn.startedAt, turn) });
+    caughtUp = summary.stoppedBecause === 'caught-up';
+    return summary;
+  } finally {
+    const delaySeconds = nextTurnDelaySeconds(turn, caughtUp, Date.now() - turn.startedAt);
     try {
-      const statuses = statusesDue(turn.startedAt, turn);
-      const summary = await runCycle(deps, statuses ? config : { ...config, contracts: [] }, budget);
-      caughtUp = summary.stoppedBecause === 'caught-up';
-      return summary;
-    } finally {
-      const delaySeconds = nextTurnDelaySeconds(turn, caughtUp, Date.now() - turn.startedAt);
-      try {
-        await queueNextTurn(sqs, turn, turn.next, delaySeconds);
-        logger.debug('loop turn queued', { delaySeconds });
-      } catch (error) {
-        // The loop ends here; the schedule's next tick starts a new one (and counts it).
-        logger.error('loop turn: the next turn could not be queued', error as Error);
-      }
+      await queueNextTurn(sqs, turn, turn.next, delaySeconds);
+      logger.debug('loop turn queued', { delaySeconds });
+    } catch (error) {
+      // The loop ends here; the schedule's next tick starts a new one (and counts it).
+      logger.error('loop turn: the next turn could not be queued', error as Error);
     }
   }
-  // Optional fast mode: keep polling inside the invocation so an event is alerted seconds after its block.
-  // Its polls share the invocation's texts; the one digest goes out at its end.
-  return pollWhileCaughtUp(
-    () => runCycle(deps, config, budget),
-    () => runCycle(deps, { ...config, contracts: [] }, { ...budget, runId: `${budget.runId}:${Date.now()}` }),
-    {
-      intervalMs: settings.pollIntervalSeconds * 1000,
-      deadlineMs: budget.deadlineMs,
-      now: Date.now,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    },
-  );
 }
 
 /**
@@ -186,7 +170,7 @@ async function runCycles(
  * line), the Hiro client bounded by the run's deadline, and the state store.
  */
 async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftMs: number) {
-  const telemetry = createPowertoolsTelemetry(logger, metrics, { detailed: settings.detailedMetrics, oneCycle: settings.pollIntervalSeconds === 0 });
+  const telemetry = createPowertoolsTelemetry(logger, metrics, { detailed: settings.detailedMetrics });
   const log = telemetry.log;
   const operator = settings.opsTopicArn
     ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log })

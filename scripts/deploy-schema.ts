@@ -1,8 +1,8 @@
 // `npm run schema` (with watch-schema.ts): writes deploy.schema.json, the JSON Schema editors use to complete and
 // check deploy.json (`"$schema": "./deploy.schema.json"`), generated from the zod schema the synth validates the
 // settings with, so the two cannot drift (a test fails while the committed file is not what this writes).
-// JSON Schema cannot say everything the synth checks (a filter's 150 combinations, an endpoint listed twice,
-// pollSeconds against the schedule): `npx cdk synth` still names each such problem.
+// JSON Schema cannot say everything the synth checks (a filter's 150 combinations, an endpoint listed twice):
+// `npx cdk synth` still names each such problem.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -23,11 +23,10 @@ const DESCRIPTIONS: Record<string, string> = {
   chat: 'Chat channels: one of "slack", "discord", "telegram", "pagerduty" naming an SSM SecureString ("ssm:/path"), and an optional filter.',
   opsEmails: 'Email addresses that receive the alarms and operator notices.',
   scheduleMinutes: 'Minutes between runs (1 to 60).',
-  pollSeconds: 'Keep polling inside one run this often (0: off).',
   latency: '"schedule" (default): one run a schedule interval; "loop": a turn every loopDelaySeconds, each queuing the next on SQS (docs/latency.md).',
   loopDelaySeconds: 'With latency "loop": seconds from a caught-up turn to the next (1 to 60, default 8).',
   memorySize: 'The function memory in MB (default 256).',
-  timeoutSeconds: 'The function timeout in seconds (default 120, or the interval plus 30 with pollSeconds).',
+  timeoutSeconds: 'The function timeout in seconds (default 120).',
   apiKeySecretArn: 'The complete ARN of an existing Secrets Manager secret holding the Hiro API key.',
   createApiKeySecret: 'Create an empty secret for the Hiro API key (then put the key in it).',
   deletionProtection: 'Protect the state table from deletion (default true).',

@@ -10,7 +10,7 @@ import { unknownKeyProblems } from './unknown-keys';
 import { issueProblems } from './settings-problems';
 import { chatContext, chatSubscriptions, type ChatSubscription } from './chat-settings';
 import { addedSubscribersWarning, droppedSubscribersProblem, SUBSCRIBER_KEYS } from './subscriber-guard';
-import { latencyContext, latencyProblems, type LatencyMode } from './latency-settings';
+import { latencyContext, RETIRED_POLL_KEY, retiredPollProblem, type LatencyMode } from './latency-settings';
 
 export type ApiKeySource = { kind: 'none' } | { kind: 'existing'; secretArn: string } | { kind: 'created' };
 
@@ -28,8 +28,6 @@ export interface DeploySettings {
   chat: ChatSubscription[];
   opsEmails: string[];
   scheduleMinutes: number;
-  /** 0: one cycle per invocation; > 0: keep polling this often within an invocation. */
-  pollSeconds: number;
   /**
    * `schedule`: one run a schedule interval; `loop`: a turn every `loopDelaySeconds`, each queuing the next
    * on SQS with a delay, the schedule only restarting a loop that died (docs/latency.md).
@@ -83,8 +81,6 @@ export function heapLimitMb(memoryMb: number): number {
   return Math.floor(memoryMb / 2);
 }
 
-/** With polling on, the run ends this long after the next one is due, so no interval goes unwatched. */
-export const POLL_TIMEOUT_HEADROOM_SECONDS = 30;
 const LAMBDA_MAX_TIMEOUT_SECONDS = 900;
 
 const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+-[A-Za-z0-9]{6}$/;
@@ -103,7 +99,6 @@ export const settingsSchema = z.object({
   ...chatContext,
   opsEmails: stringList(email, 'email addresses').default([]),
   scheduleMinutes: wholeNumber(1, 60, ' of minutes').default(1),
-  pollSeconds: wholeNumber(0, 600, ' of seconds (0 turns polling off)').default(0),
   ...latencyContext,
   memorySize: wholeNumber(128, 10_240, ' of MB').default(DEFAULT_MEMORY_MB),
   timeoutSeconds: wholeNumber(1, LAMBDA_MAX_TIMEOUT_SECONDS, ' of seconds').optional(),
@@ -177,30 +172,6 @@ export class DeploySettingsError extends Error {
 
 type ContextValues = z.infer<typeof contextSchema>;
 
-function timeoutFor(values: ContextValues, problems: string[]): number {
-  const intervalSeconds = values.scheduleMinutes * 60;
-  if (values.pollSeconds === 0) return values.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
-  if (values.pollSeconds >= intervalSeconds) {
-    problems.push(
-      `pollSeconds: ${values.pollSeconds} s is not shorter than the schedule interval (${intervalSeconds} s); ` +
-        'poll more often, or set pollSeconds=0 and let the schedule run the cycles',
-    );
-  }
-  const timeout = values.timeoutSeconds ?? intervalSeconds + POLL_TIMEOUT_HEADROOM_SECONDS;
-  if (timeout <= intervalSeconds) {
-    problems.push(
-      `timeoutSeconds: ${timeout} s must exceed the schedule interval (${intervalSeconds} s) when pollSeconds is on, ` +
-        'or a polling run ends before the next one starts; raise it or leave it out',
-    );
-  } else if (timeout > LAMBDA_MAX_TIMEOUT_SECONDS) {
-    problems.push(
-      `scheduleMinutes: with pollSeconds on, the timeout must exceed the ${intervalSeconds} s interval, and Lambda ` +
-        `allows at most ${LAMBDA_MAX_TIMEOUT_SECONDS} s; use scheduleMinutes=14 or less`,
-    );
-  }
-  return timeout;
-}
-
 function apiKeySource(values: ContextValues, problems: string[]): ApiKeySource {
   if (values.apiKeySecretArn !== undefined && values.createApiKeySecret) {
     problems.push('apiKeySecretArn and createApiKeySecret=true both name the API key secret; keep one');
@@ -212,11 +183,13 @@ function apiKeySource(values: ContextValues, problems: string[]): ApiKeySource {
 /** The settings file's own problems: unknown keys (with a did-you-mean) and values the schema refuses. */
 function fileProblems(file: SettingsFileValues | undefined): string[] {
   if (!file) return [];
-  const keys = Object.keys(file.values).filter((key) => key !== '$schema' && key !== '$comment');
+  const keys = Object.keys(file.values).filter((key) => key !== '$schema' && key !== '$comment' && key !== RETIRED_POLL_KEY);
+  const retired = retiredPollProblem(file.values[RETIRED_POLL_KEY]);
   const oneDeploy = (key: string) => (ONE_DEPLOY_KEYS as readonly string[]).includes(key);
   const unknown = [
     ...keys.filter(oneDeploy).map((key) => `${key}: is for one deploy, not the file; give it with -c ${key}=… when you mean it`),
     ...unknownKeyProblems(keys.filter((key) => !oneDeploy(key)), CONTEXT_KEYS),
+    ...(retired ? [retired] : []),
   ].map((problem) => `${file.source} at $.${problem}`);
   const raw = Object.fromEntries(CONTEXT_KEYS.map((key) => [key, file.values[key]]));
   return [...unknown, ...issueProblems(settingsSchema.safeParse(raw, { reportInput: true }), raw, () => file.source)];
@@ -238,7 +211,12 @@ export function readDeploySettings(
   const given = (key: string) => context(key) !== undefined;
   const fromFile = (key: string) => (file && !given(key) && file.values[key] !== undefined ? file.source : undefined);
   const raw = Object.fromEntries(CONTEXT_KEYS.map((key) => [key, given(key) ? context(key) : file?.values[key]]));
-  const unknown = unknownKeyProblems(givenKeys, [...CONTEXT_KEYS, ...ONE_DEPLOY_KEYS]);
+  const unknown = unknownKeyProblems(
+    givenKeys.filter((key) => key !== RETIRED_POLL_KEY),
+    [...CONTEXT_KEYS, ...ONE_DEPLOY_KEYS],
+  );
+  const retired = given(RETIRED_POLL_KEY) ? retiredPollProblem(context(RETIRED_POLL_KEY)) : null;
+  if (retired) unknown.push(retired);
   const inFile = fileProblems(file);
   const parsed = contextSchema.safeParse(raw, { reportInput: true });
   // The file's values were checked on their own above; here only what -c gave can be wrong.
@@ -267,9 +245,7 @@ function settingsFrom(values: ContextValues, cwd: string, problems: string[]): D
   problems.push(...subscriptionProblems);
   const { chat, problems: chatProblems } = chatSubscriptions(values.chat);
   problems.push(...chatProblems);
-  const timeoutSeconds = timeoutFor(values, problems);
   const apiKey = apiKeySource(values, problems);
-  problems.push(...latencyProblems(values));
   return {
     stackName: values.stackName,
     watchConfigPath: resolve(cwd, values.watchConfig),
@@ -277,11 +253,10 @@ function settingsFrom(values: ContextValues, cwd: string, problems: string[]): D
     chat,
     opsEmails: values.opsEmails,
     scheduleMinutes: values.scheduleMinutes,
-    pollSeconds: values.pollSeconds,
     latency: values.latency,
     loopDelaySeconds: values.loopDelaySeconds,
     memorySize: values.memorySize,
-    timeoutSeconds,
+    timeoutSeconds: values.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
     apiKey,
     deletionProtection: values.deletionProtection,
     ...(values.stacksApiUrl !== undefined ? { stacksApiUrl: values.stacksApiUrl } : {}),

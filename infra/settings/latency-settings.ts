@@ -18,10 +18,18 @@ export const latencyContext = {
   loopDelaySeconds: wholeNumber(1, 60, ' of seconds').default(DEFAULT_LOOP_DELAY_SECONDS),
 };
 
-/** Settings that contradict the latency mode. */
-export function latencyProblems(values: { latency: LatencyMode; pollSeconds: number }): string[] {
-  if (values.latency === 'loop' && values.pollSeconds > 0) {
-    return ['pollSeconds: polling inside the invocation and latency=loop both shorten the wait for an alert; keep one (the loop is billed only for its turns)'];
-  }
-  return [];
+/**
+ * Polling inside the invocation (`pollSeconds`) is retired: the loop alerts as soon for about a third of the
+ * price (docs/latency.md). A settings file that still says `"pollSeconds": 0` (off, as the example once showed
+ * it) deploys; any other value is refused, naming the loop.
+ */
+export const RETIRED_POLL_KEY = 'pollSeconds';
+
+/** The refusal of `pollSeconds` set to `value` (a number in the file, text with -c), or null when it is off. */
+export function retiredPollProblem(value: unknown): string | null {
+  if (value === undefined || value === 0 || (typeof value === 'string' && value.trim() === '0')) return null;
+  return (
+    `${RETIRED_POLL_KEY}: polling inside the invocation is retired; set "latency": "loop" instead (a turn every ` +
+    `loopDelaySeconds, ${DEFAULT_LOOP_DELAY_SECONDS} s by default: alerts as soon, for about a third of the price; docs/latency.md) and remove pollSeconds`
+  );
 }

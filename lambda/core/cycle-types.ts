@@ -34,6 +34,8 @@ export interface CycleBudget {
   leaseTaken?: boolean;
   /** A claimed-but-unsent alert older than this is taken to belong to a dead run and is published again. */
   alertStaleAfterMs: number;
+  /** false: this cycle checks no contract status (a loop turn between two due checks); absent or true: it does. */
+  checkStatuses?: boolean;
   /** Spreads the contract-status checks of a long watch list over cycles; absent, every cycle checks all. */
   statusSweep?: StatusSweep;
   /**

@@ -51,8 +51,8 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     const started = startRun(deps, config, budget, lease).then(async (run) => ({ run, statuses: await checkContractStatuses(run) }));
     const [{ run, statuses }, tip] = await settleAll([started, deps.chain.getTip()]);
     summary.contractsChecked = statuses.checked;
-    // Polling cycles inside one invocation skip the status check (contracts: []); only a real check reports.
-    if (config.contracts.length > 0) deps.telemetry.metric('ContractsWatched', config.contracts.length);
+    // A cycle told to skip the status check does not report the watched count either: only a real check does.
+    if (budget.checkStatuses !== false && config.contracts.length > 0) deps.telemetry.metric('ContractsWatched', config.contracts.length);
 
     if (!tip) {
       deps.telemetry.log('warn', 'the API has no chain tip yet (still syncing); no block scanned');
@@ -94,7 +94,7 @@ async function startRun(deps: CycleDeps, config: WatchConfig, budget: CycleBudge
  */
 async function checkContractStatuses({ deps, config, budget, rules, delivery, keeper }: Run) {
   try {
-    const contracts = contractsThisCycle(config.contracts, budget.statusSweep, deps.clock.now());
+    const contracts = budget.checkStatuses === false ? [] : contractsThisCycle(config.contracts, budget.statusSweep, deps.clock.now());
     // A mute is on block time; before the first block is scanned, the clock's.
     const at = { blockTime: keeper.head()?.time ?? Math.floor(deps.clock.now() / 1000), nowMs: deps.clock.now() };
     return await watchContractStatuses(contracts, config.network, deps.chain, deps.state, delivery, rules.contracts.meta, at);

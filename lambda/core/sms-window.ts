@@ -1,7 +1,7 @@
 // The loop mode's SMS window (docs/latency.md): on the 1-minute schedule an invocation is a minute, but a loop
 // turn comes every few seconds, so there the SMS budget is counted over a window of wall-clock time shared by
 // every turn (and watchdog tick) that starts in it. The window is kept in the SMS tally record (sms-tally.ts);
-// a length of 0 counts per invocation, as the schedule, `pollSeconds` and the local runner do.
+// a length of 0 counts per invocation, as the schedule and the local runner do.
 import type { PendingSmsDigest } from './alert-kinds/sms-digest';
 import type { SmsTally, SmsWindow } from './sms-tally';
 

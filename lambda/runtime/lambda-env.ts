@@ -14,8 +14,6 @@ export interface LambdaSettings {
   watchConfigStore?: { bucket: string; key: string };
   /** A watch config file, read when neither WATCH_CONFIG nor the store is set (local runs of the handler). */
   watchConfigPath: string;
-  /** > 0: keep polling inside one invocation every this many seconds until the time budget is spent. */
-  pollIntervalSeconds: number;
   /**
    * How long one invocation may work, when set: the stack sets it a little under the schedule interval, so
    * a run catching up ends before the next one is due rather than overlapping (and being throttled) into it.
@@ -76,11 +74,6 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
   if (apiKeySecretArn && !SECRET_ARN.test(apiKeySecretArn)) {
     problems.push(`STACKS_API_KEY_SECRET_ARN is not a Secrets Manager secret ARN: "${apiKeySecretArn}"`);
   }
-  const pollText = env.POLL_INTERVAL_SECONDS?.trim() || '0';
-  const pollIntervalSeconds = Number(pollText);
-  if (!Number.isInteger(pollIntervalSeconds) || pollIntervalSeconds < 0 || pollIntervalSeconds > 600) {
-    problems.push(`POLL_INTERVAL_SECONDS must be a whole number of seconds from 0 (off) to 600, got "${pollText}"`);
-  }
   const runText = env.RUN_SECONDS?.trim();
   const runSeconds = runText ? Number(runText) : undefined;
   if (runSeconds !== undefined && (!Number.isInteger(runSeconds) || runSeconds < 10 || runSeconds > 3600)) {
@@ -109,7 +102,6 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
   return {
     tableName,
     topicArn,
-    pollIntervalSeconds,
     detailedMetrics: detailedText === 'true',
     lagLimitSeconds,
     watchConfigPath: env.WATCH_CONFIG_FILE?.trim() || `${env.LAMBDA_TASK_ROOT ?? process.cwd()}/watch.json`,

@@ -55,14 +55,14 @@ export function sendsMetric(name: LambdaMetricName, value: number, detailed: boo
 }
 
 /**
- * `oneCycle`: the invocation runs one cycle, so its `invocation done` line carries the cycle's whole summary,
- * and the core's `cycle done` line goes to debug rather than log the same summary twice at info (about a third
- * of a quiet run's log bytes, docs/benchmarks.md).
+ * An invocation runs one cycle, so its `invocation done` line carries the cycle's whole summary, and the core's
+ * `cycle done` line goes to debug rather than log the same summary twice at info (about a third of a quiet
+ * run's log bytes, docs/benchmarks.md).
  */
-export function createPowertoolsTelemetry(logger: Logger, metrics: Metrics, options: { detailed: boolean; oneCycle?: boolean }): PowertoolsTelemetry {
+export function createPowertoolsTelemetry(logger: Logger, metrics: Metrics, options: { detailed: boolean }): PowertoolsTelemetry {
   return {
     log(level, message, attributes) {
-      logger[options.oneCycle && message === 'cycle done' ? 'debug' : level](message, attributes ?? {});
+      logger[message === 'cycle done' ? 'debug' : level](message, attributes ?? {});
     },
     metric(name, value, dimensions) {
       if (!sendsMetric(name, value, options.detailed)) return;

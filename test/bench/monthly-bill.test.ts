@@ -75,12 +75,6 @@ describe('the monthly bill from the synthesized template', () => {
     expect(compute(slower) / compute(base)).toBeCloseTo(2 / 5, 6);
   });
 
-  it('bills a polling run for the cycles it starts until its work time is up', () => {
-    const bill = priceTemplate(synthTemplate({ pollSeconds: 10 }), fixedFigures);
-    // RUN_SECONDS 50: cycles start at 0, 10, 20, 30 and 40 s; the last one takes a measured 2 s.
-    expect(bill.perRun).toMatchObject({ cycles: 5, billedSeconds: 42, writeUnits: 25 });
-  });
-
   it('prices the API key secret and its reads only when the stack has a key', () => {
     expect(linesOf(defaults, 'Secrets Manager secret')).toEqual([]);
     const withKey = synthTemplate({ createApiKeySecret: true });

@@ -89,4 +89,17 @@ describe('contract status watch', () => {
     await h.run();
     expect(h.publisher.keys()).toEqual([`contract_status:${POX}:1`, `contract_status:${DAO}:1`]);
   });
+
+  it('checks no status in a cycle told not to (a loop turn between two due checks), and the next one told to checks them all', async () => {
+    const h = statusHarness();
+    const skipped = await h.run({ checkStatuses: false });
+    expect(skipped.contractsChecked).toBe(0);
+    expect(h.publisher.ofType('contract_status')).toEqual([]);
+    expect(h.telemetry.metrics.filter((m) => m.name === 'ContractsWatched')).toEqual([]);
+
+    const checked = await h.run({ checkStatuses: true });
+    expect(checked.contractsChecked).toBe(2);
+    expect(h.publisher.ofType('contract_status')).toHaveLength(2);
+    expect(h.telemetry.metrics.filter((m) => m.name === 'ContractsWatched')).toEqual([{ name: 'ContractsWatched', value: 2 }]);
+  });
 });

@@ -84,8 +84,8 @@ export function harness(chain = new MemoryChain(), cfg = config()) {
       return summary;
     },
     /**
-     * An invocation's SMS budget over the recording publisher, for invocations of several cycles (polling), or
-     * with `windowMs` as a loop turn's, counted over a window of the harness's clock.
+     * An invocation's SMS budget over the recording publisher, started and flushed by the caller around its
+     * cycle, or with `windowMs` as a loop turn's, counted over a window of the harness's clock.
      */
     smsInvocation(perInvocation: number, windowMs = 0) {
       const sms = new SmsBudget(publisher, { state, clock, telemetry, operator }, { network: cfg.network, perInvocation, staleAfterMs: 120_000, windowMs });

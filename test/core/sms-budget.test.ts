@@ -142,51 +142,7 @@ describe('the digest across crashes and retries', () => {
   });
 });
 
-describe('an invocation that polls', () => {
-  /** Three polls of one invocation, each finding three new alerts; the second may die publishing them. */
-  async function pollThrice(h: ReturnType<typeof flood>, failSecond = false) {
-    const invocation = h.smsInvocation(SMS.smsPerRun);
-    await invocation.start();
-    for (let poll = 0; poll < 3; poll++) {
-      h.chain.mine(Array.from({ length: 3 }, (_, i) => transfer(WATCHED, String(100 * poll + i + 1))));
-      if (failSecond && poll === 1) {
-        const realPublish = h.publisher.publish.bind(h.publisher);
-        h.publisher.publish = async () => {
-          h.publisher.publish = realPublish;
-          throw new Error('the invocation dies');
-        };
-        await expect(invocation.run()).rejects.toThrow(/dies/);
-        return;
-      }
-      await invocation.run();
-    }
-    await invocation.flush();
-  }
-
-  it('texts smsPerRun alerts in the whole invocation and sends one digest, at its end', async () => {
-    const h = flood([], 100);
-    await h.run(SMS); // a first run places the cursor
-    await pollThrice(h);
-    expect(routes(h.publisher.sent)).toEqual([...Array(2).fill('token_transfer:text'), ...Array(7).fill('token_transfer:held'), 'sms_digest:digest']);
-    expect(digests(h.publisher.sent)).toEqual([expect.objectContaining({ held: { critical: 7, warning: 0, info: 0 } })]);
-    expect(await h.state.readSmsTally()).toBeNull();
-  });
-
-  it('leaves the tally of an invocation that died between polls to the next, which sends it once', async () => {
-    const h = flood([], 100);
-    await h.run(SMS);
-    await pollThrice(h, true);
-    expect(digests(h.publisher.sent)).toHaveLength(0);
-    // The first poll held one alert; the second held its three before it died publishing them.
-    expect(await h.state.readSmsTally()).toMatchObject({ held: { counts: { critical: 4 } } });
-
-    h.advance(200_000); // the dead invocation's lease and claims are stale
-    await h.run(SMS);
-    expect(digests(h.publisher.sent)).toEqual([expect.objectContaining({ held: { critical: 4, warning: 0, info: 0 } })]);
-    expect(h.publisher.keys().filter((k) => k.startsWith('token_transfer'))).toHaveLength(6);
-    expect(await h.state.readSmsTally()).toBeNull();
-  });
-
+describe('the digest severity', () => {
   it('gives the digest the most severe level it holds, whatever order the held alerts came in', async () => {
     const chain = new MemoryChain();
     const h = harness(

@@ -70,22 +70,4 @@ describe('the handler pages phones within the per-run SMS budget', () => {
     expect(lambda.published.map((e) => attribute(e, 'sms'))).toEqual(['text', 'text', 'held', 'digest']);
     expect(await store().readSmsTally()).toBeNull();
   });
-
-  it('polling, counts the budget per invocation: its polls share the texts and one digest goes out at its end', async () => {
-    process.env.POLL_INTERVAL_SECONDS = '1';
-    // 2.5 s of work (the safety margin taken off): polls start at 0, 1 and 2 s; blocks arrive between them.
-    const mines = [300, 1_300].map((ms, i) =>
-      setTimeout(() => fake.chain.mine([1, 2, 3].map((n) => transfer({ to: treasury, amount: 100 * (i + 1) + n }))), ms),
-    );
-    try {
-      const summary = await handler({}, lambdaContext('sms-poll', SAFETY_MARGIN_MS + 2_500));
-      expect(summary.alertsPublished).toBe(7);
-    } finally {
-      mines.forEach(clearTimeout);
-      delete process.env.POLL_INTERVAL_SECONDS;
-    }
-    expect(lambda.published.map((e) => attribute(e, 'sms'))).toEqual(['text', 'text', 'held', 'held', 'held', 'held', 'digest']);
-    expect(JSON.parse(JSON.parse(lambda.published[6]!.Message!).default)).toMatchObject({ held: { critical: 4 } });
-    expect(await store().readSmsTally()).toBeNull();
-  }, 20_000);
 });

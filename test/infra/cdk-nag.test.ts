@@ -28,13 +28,13 @@ describe('cdk-nag AwsSolutions', () => {
     expect(violationsOf(synthStack().stack)).toEqual([]);
   });
 
-  it('finds nothing unacknowledged with every optional part on: created secret, subscriptions, polling, dashboard, customer key', () => {
+  it('finds nothing unacknowledged with every optional part on: created secret, subscriptions, the loop, dashboard, customer key', () => {
     const { stack } = synthStack({
       createApiKeySecret: true,
       dashboard: true,
       detailedMetrics: true,
       encryptionKey: 'customer',
-      pollSeconds: 15,
+      latency: 'loop',
       alertEmails: 'alice@example.com',
       alertPhoneNumbers: '+14155550123',
       opsEmails: 'ops@example.com',

@@ -23,7 +23,6 @@ describe('deploy settings from CDK context', () => {
       chat: [],
       opsEmails: [],
       scheduleMinutes: 1,
-      pollSeconds: 0,
       latency: 'schedule',
       loopDelaySeconds: 8,
       memorySize: 256,
@@ -98,9 +97,9 @@ describe('deploy settings from CDK context', () => {
   });
 
   it('rejects a context key that is not a setting, suggesting the one meant', () => {
-    expect(problemsOf({ alertEmail: 'you@example.com', pollSecond: '10', memory: '512' })).toEqual([
+    expect(problemsOf({ alertEmail: 'you@example.com', loopDelaySecond: '10', memory: '512' })).toEqual([
       'alertEmail: is not a setting; did you mean alertEmails?',
-      'pollSecond: is not a setting; did you mean pollSeconds?',
+      'loopDelaySecond: is not a setting; did you mean loopDelaySeconds?',
       'memory: is not a setting; did you mean memorySize?',
     ]);
   });
@@ -170,37 +169,29 @@ describe('deploy settings from CDK context', () => {
     expect(problems).toEqual(['apiKeySecretArn and createApiKeySecret=true both name the API key secret; keep one']);
   });
 
-  it('with polling on, defaults the timeout to 30 s past the schedule interval', () => {
-    expect(read({ pollSeconds: 10, scheduleMinutes: 5 }).timeoutSeconds).toBe(330);
-  });
-
-  it('with polling on, rejects a timeout that does not exceed the schedule interval', () => {
-    expect(problemsOf({ pollSeconds: 10, scheduleMinutes: 2, timeoutSeconds: 120 })).toEqual([
-      expect.stringMatching(/^timeoutSeconds: 120 s must exceed the schedule interval \(120 s\) when pollSeconds is on/),
-    ]);
-  });
-
-  it('with polling on, rejects a schedule too long for any Lambda timeout to exceed', () => {
-    expect(problemsOf({ pollSeconds: 30, scheduleMinutes: 15 })).toEqual([
-      expect.stringMatching(/^scheduleMinutes: .* Lambda allows at most 900 s; use scheduleMinutes=14 or less$/),
-    ]);
-  });
-
   it('reads the latency mode and the loop delay, and refuses an unknown mode', () => {
     expect(read({ latency: 'loop', loopDelaySeconds: '6' })).toMatchObject({ latency: 'loop', loopDelaySeconds: 6 });
     expect(problemsOf({ latency: 'fast' })).toEqual([expect.stringMatching(/^latency: must be schedule or loop/)]);
     expect(problemsOf({ latency: 'loop', loopDelaySeconds: 0 })[0]).toMatch(/^loopDelaySeconds: /);
   });
 
-  it('refuses the loop together with polling inside the invocation', () => {
-    expect(problemsOf({ latency: 'loop', pollSeconds: 10 })).toEqual([expect.stringMatching(/^pollSeconds: polling inside the invocation and latency=loop/)]);
+  it('refuses polling inside the invocation (pollSeconds), naming the loop that replaces it', () => {
+    const retired = /^pollSeconds: polling inside the invocation is retired; set "latency": "loop" instead/;
+    expect(problemsOf({ pollSeconds: '10' })).toEqual([expect.stringMatching(retired)]);
+    expect(problemsOf({ pollSeconds: 10, latency: 'loop' })).toEqual([expect.stringMatching(retired)]);
+    const fromFile = () => readDeploySettings(() => undefined, '/repo', [], { source: 'deploy.json', values: { pollSeconds: 15 } });
+    expect(fromFile).toThrow(DeploySettingsError);
+    expect(fromFile).toThrow(/deploy\.json at \$\.pollSeconds: polling inside the invocation is retired; set "latency": "loop" instead .*docs\/latency\.md/);
   });
 
-  it('rejects polling no more often than the schedule runs', () => {
-    expect(problemsOf({ pollSeconds: 60, scheduleMinutes: 1 })[0]).toMatch(/^pollSeconds: 60 s is not shorter than the schedule interval/);
+  it('still deploys a deploy.json that sets pollSeconds to 0 (off), as deploy.example.json once showed it', () => {
+    const settings = readDeploySettings(() => undefined, '/repo', [], { source: 'deploy.json', values: { pollSeconds: 0 } });
+    expect(settings).toMatchObject({ latency: 'schedule', timeoutSeconds: 120 });
+    expect(settings).not.toHaveProperty('pollSeconds');
+    expect(read({ pollSeconds: '0' })).not.toHaveProperty('pollSeconds');
   });
 
-  it('keeps the given timeout when polling is off, even below the interval', () => {
+  it('keeps the given timeout, even below the interval', () => {
     expect(read({ scheduleMinutes: 10, timeoutSeconds: 60 }).timeoutSeconds).toBe(60);
   });
 

@@ -14,7 +14,7 @@ beforeAll(() => {
   defaults = synthStack();
   custom = synthStack({
     scheduleMinutes: '5',
-    pollSeconds: '20',
+    timeoutSeconds: '330',
     memorySize: '512',
     deletionProtection: 'false',
     createApiKeySecret: 'true',
@@ -221,7 +221,6 @@ describe('function', () => {
       WATCH_CONFIG_BUCKET: { Ref: defaults.stack.getLogicalId(defaults.stack.watchConfigStore.bucket.node.defaultChild as CfnElement) },
       WATCH_CONFIG_KEY: 'watch.json',
       STACKS_API_URL: 'https://api.hiro.so',
-      POLL_INTERVAL_SECONDS: '0',
       RUN_SECONDS: '50',
       SCHEDULE_SECONDS: '60',
       POWERTOOLS_SERVICE_NAME: 'stacks-watch',
@@ -236,11 +235,10 @@ describe('function', () => {
     expect(environment(custom).NODE_OPTIONS).toBe('--enable-source-maps --max-old-space-size=256');
   });
 
-  it('passes the rate, polling, log level, detailed metrics and the created secret when they are set', () => {
+  it('passes the rate, log level, detailed metrics and the created secret when they are set', () => {
     expect(environment(custom)).toMatchObject({
       DETAILED_METRICS: 'true',
       STACKS_API_RPM: '120',
-      POLL_INTERVAL_SECONDS: '20',
       POWERTOOLS_LOG_LEVEL: 'DEBUG',
       STACKS_API_KEY_SECRET_ARN: ref(custom.template, 'AWS::SecretsManager::Secret'),
     });

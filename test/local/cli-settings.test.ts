@@ -74,8 +74,8 @@ describe('Lambda settings from the environment', () => {
   const base = { TABLE_NAME: 't', TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:alerts' };
 
   it('reports every missing or malformed variable at once', () => {
-    expect(() => readLambdaSettings({ STACKS_API_KEY_SECRET_ARN: 'key', POLL_INTERVAL_SECONDS: '-1' })).toThrow(
-      /TABLE_NAME is not set[\s\S]*TOPIC_ARN is not set[\s\S]*STACKS_API_KEY_SECRET_ARN[\s\S]*POLL_INTERVAL_SECONDS/,
+    expect(() => readLambdaSettings({ STACKS_API_KEY_SECRET_ARN: 'key', RUN_SECONDS: '-1' })).toThrow(
+      /TABLE_NAME is not set[\s\S]*TOPIC_ARN is not set[\s\S]*STACKS_API_KEY_SECRET_ARN[\s\S]*RUN_SECONDS/,
     );
   });
 
@@ -115,7 +115,7 @@ describe('Lambda settings from the environment', () => {
   it('reads the watch config store the stack names, a watch.json beside the function without one, WATCH_CONFIG over both', () => {
     expect(readLambdaSettings({ ...base, WATCH_CONFIG_BUCKET: 'config-bucket', WATCH_CONFIG_KEY: 'watch.json' }).watchConfigStore).toEqual({ bucket: 'config-bucket', key: 'watch.json' });
     expect(readLambdaSettings({ ...base, WATCH_CONFIG_BUCKET: 'config-bucket' }).watchConfigStore).toEqual({ bucket: 'config-bucket', key: 'watch.json' });
-    expect(readLambdaSettings({ ...base, LAMBDA_TASK_ROOT: '/var/task' })).toMatchObject({ watchConfigPath: '/var/task/watch.json', pollIntervalSeconds: 0 });
+    expect(readLambdaSettings({ ...base, LAMBDA_TASK_ROOT: '/var/task' })).toMatchObject({ watchConfigPath: '/var/task/watch.json' });
     expect(readLambdaSettings({ ...base, LAMBDA_TASK_ROOT: '/var/task' }).watchConfigStore).toBeUndefined();
     expect(readLambdaSettings({ ...base, WATCH_CONFIG: '{}' }).watchConfigText).toBe('{}');
   });

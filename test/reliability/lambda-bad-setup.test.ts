@@ -30,7 +30,7 @@ const SETUPS: BadSetup[] = [
   { name: 'TABLE_NAME missing', env: { TABLE_NAME: undefined }, error: /TABLE_NAME is not set/ },
   { name: 'TOPIC_ARN not an ARN', env: { TOPIC_ARN: 'alerts' }, error: /TOPIC_ARN is not an SNS topic ARN: "alerts"/ },
   { name: 'both missing, named together', env: { TABLE_NAME: undefined, TOPIC_ARN: undefined }, error: /TABLE_NAME is not set[^]*TOPIC_ARN is not set/ },
-  { name: 'POLL_INTERVAL_SECONDS not a number', env: { POLL_INTERVAL_SECONDS: 'often' }, error: /POLL_INTERVAL_SECONDS must be a whole number/ },
+  { name: 'RUN_SECONDS not a number', env: { RUN_SECONDS: 'often' }, error: /RUN_SECONDS must be a whole number/ },
   { name: 'the secret ARN malformed', env: { STACKS_API_KEY_SECRET_ARN: 'stacks-watch/api-key' }, error: /STACKS_API_KEY_SECRET_ARN is not a Secrets Manager secret ARN/ },
   { name: 'STACKS_API_RPM not a number', env: { STACKS_API_RPM: '1e9' }, error: /STACKS_API_RPM must be a whole number/ },
   {

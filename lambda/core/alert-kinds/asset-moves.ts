@@ -1,26 +1,20 @@
-// What the kinds reporting asset movements share, once: the rules they read (`addresses`, `transfers`), which
-// side of a movement is tracked and under which rule (also token_transfer's), which transactions the event
+// What the kinds reporting asset movements share, once: the rules they read (`addresses`, `transfers`; which
+// side of a movement is tracked and under which rule is transfer-predicate.ts), which transactions the event
 // kinds (stx_transfer, ft_transfer, nft_transfer) need events for, the walk over a block's asset events, how
 // a token's amounts read, and how a movement reads for the watched principal.
-import type { AssetAction, AssetEvent, Block, ContractLogEvent, Transaction, TxEvents } from '../domain';
+import type { AssetEvent, Block, ContractLogEvent, Transaction, TxEvents } from '../domain';
 import { decodeClarityOrNull } from '../clarity/decode';
 import { shortPrincipal } from '../render/chain-text';
 import { id, type Row } from '../render/email-parts';
 import { sanitizeUntrusted } from '../render/untrusted-text';
-import { strongestRule, type RuleMeta } from '../rule-meta';
-import { addressesList, type CompiledAddresses } from './address-rules';
-import { transfersList, type CompiledTransferRule, type CompiledTransfers } from './transfer-rules';
-import { readMemo, type ReadMemo } from './memo-filter';
+import type { RuleMeta } from '../rule-meta';
+import { addressesList } from './address-rules';
+import { transfersList } from './transfer-rules';
+import { readMemo } from './memo-filter';
+import { lazy, trackedSide, type AssetRules, type Direction, type Tracked } from './transfer-predicate';
 import { hasEventsBeyondList, isOwnTransferEvent } from './listed-events';
 
-/**
- * The rules every asset kind reads: `transfers`, and for the STX kinds `addresses` (STX arriving at them).
- * One matcher for all four kinds, so that a movement alerts under the same rule whichever kind reports it.
- */
-export interface AssetRules {
-  addresses?: CompiledAddresses;
-  transfers: CompiledTransfers;
-}
+export type { AssetRules } from './transfer-predicate';
 
 /** What the STX kinds read (`token_transfer`, `stx_transfer`). */
 export const stxReads = { addresses: addressesList, transfers: transfersList };
@@ -116,31 +110,6 @@ export function watchedMoves<E extends AssetEvent>(
   return found;
 }
 
-/** One asset movement as the rules see it; `amount` is null for an NFT. */
-export interface AssetMove {
-  /** `stx` or the token's asset id. */
-  asset: string;
-  action: AssetAction;
-  sender: string | null;
-  recipient: string | null;
-  amount: string | null;
-  /** Read only when a rule has a memo condition: most movements are matched on addresses alone. */
-  memo: () => ReadMemo;
-}
-
-/** `get` computed on the first call only. */
-export function lazy<T>(get: () => T): () => T {
-  let done = false;
-  let value: T;
-  return () => {
-    if (!done) {
-      value = get();
-      done = true;
-    }
-    return value;
-  };
-}
-
 /**
  * The memo of a movement: an STX event's own (`stx-transfer-memo?`), else the buffer the called contract
  * printed right after it (send-many-memo, SIP-010 `transfer`'s memo argument); an NFT movement has none.
@@ -148,71 +117,6 @@ export function lazy<T>(get: () => T): () => T {
 function eventMemo(tx: Transaction, txEvents: TxEvents, event: AssetEvent): string | null {
   if (event.asset === 'nft') return null;
   return (event.asset === 'stx' ? event.memo : null) ?? pairedMemo(tx, txEvents.logs, event.eventIndex);
-}
-
-export type Direction = 'received' | 'sent' | 'minted' | 'burned';
-
-/** Which watched principal a movement concerns, how it moved for that principal, and the rule it alerts under. */
-export interface Tracked {
-  address: string;
-  direction: Direction;
-  meta: RuleMeta;
-}
-
-/** The better of two matched rules: the more severe, then the first in config order (rule-meta.ts). */
-function stronger(best: CompiledTransferRule | undefined, rule: CompiledTransferRule): CompiledTransferRule {
-  if (!best) return rule;
-  const [first, second] = best.index <= rule.index ? [best, rule] : [rule, best];
-  return strongestRule([first.meta, second.meta]) === first.meta ? first : second;
-}
-
-/**
- * The strongest rule in `list` that watches `principal` on `side` of the movement. Set lookups first: the
- * amount is parsed only for a rule that names the principal, since most events of a block concern nobody
- * watched; nothing is allocated per event.
- */
-function sideMatch(
-  list: readonly CompiledTransferRule[] | undefined,
-  move: AssetMove,
-  principal: string,
-  side: 'to' | 'from',
-  best: CompiledTransferRule | undefined,
-): CompiledTransferRule | undefined {
-  if (!list) return best;
-  for (const rule of list) {
-    if (!rule[side].has(principal) || !rule.actions.has(move.action)) continue;
-    // NFT movements have no amount, so a rule with a threshold never matches them.
-    if (rule.minAmount !== null && !(move.amount !== null && /^\d+$/.test(move.amount) && BigInt(move.amount) >= rule.minAmount)) continue;
-    if (rule.memo !== null && !rule.memo(move.memo())) continue;
-    best = stronger(best, rule);
-  }
-  return best;
-}
-
-/**
- * The watched principal of a movement, or null when nothing watches it. The recipient side wins when both
- * are watched: one alert per event, however many rules it matches, under the most severe of them.
- */
-export function trackedSide(rules: AssetRules, move: AssetMove): Tracked | null {
-  const own = rules.transfers.get(move.asset);
-  const any = rules.transfers.get('*');
-  const { recipient, sender } = move;
-  if (recipient !== null) {
-    // A burn has no recipient (AssetEvent), so `addresses` never sees one.
-    const addresses = rules.addresses;
-    const byAddresses =
-      move.asset === 'stx' && addresses !== undefined && addresses.principals.has(recipient) && (addresses.memo === null || addresses.memo(move.memo()));
-    const rule = sideMatch(any, move, recipient, 'to', sideMatch(own, move, recipient, 'to', undefined));
-    if (byAddresses || rule) {
-      const meta = strongestRule([...(byAddresses ? [addresses!.meta] : []), ...(rule ? [rule.meta] : [])])!;
-      return { address: recipient, direction: move.action === 'mint' ? 'minted' : 'received', meta };
-    }
-  }
-  if (sender !== null) {
-    const rule = sideMatch(any, move, sender, 'from', sideMatch(own, move, sender, 'from', undefined));
-    if (rule) return { address: sender, direction: move.action === 'burn' ? 'burned' : 'sent', meta: rule.meta };
-  }
-  return null;
 }
 
 /** How a token's amounts read, from the first rule on its asset id that says (null fields when none does). */

@@ -2,14 +2,14 @@
 // function, sender and outcome. The block's transaction list tells it all, except on the API's v3 routes,
 // whose summaries leave out the arguments and the result: those are read for the calls that alert only.
 import type { AlertBase } from './alert-base';
-import { callsList, type CompiledCallRule, type CompiledCallRules } from './contract-call-rules';
+import { callsList, type CompiledCallRules } from './contract-call-rules';
+import { minedCall, strongestCallRule } from './call-predicate';
 import type { Transaction } from '../domain';
 import { fields, id, logValue, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { contractName, explorerTxUrl, isoTime, LIMITS, shortPrincipal } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
 import { outcomeWords, resultWords, shortOutcome } from '../render/tx-outcome';
-import { strongestRule } from '../rule-meta';
 import type { ChainKind, Matched } from './kind';
 import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
 
@@ -41,14 +41,6 @@ const MARKER = '...';
 /** How much of one argument the terminal shows. */
 const TERMINAL_ARG_MAX = 80;
 
-function meets(rule: CompiledCallRule, tx: Transaction, functionName: string): boolean {
-  if (rule.status === 'success' && tx.txStatus !== 'success') return false;
-  if (rule.status === 'failed' && tx.txStatus === 'success') return false;
-  if (rule.functions && !rule.functions.includes(functionName)) return false;
-  if (rule.from && !rule.from.includes(tx.sender)) return false;
-  return true;
-}
-
 const outcome = (a: ContractCallAlert) => outcomeWords(a.tx_status, a.result_repr);
 
 /** The arguments, numbered, joined by `separator` (a new line in the email, a comma at a terminal). */
@@ -58,12 +50,10 @@ function argsText(args: string[] | null, max: number, separator: string): string
   return args.map((arg, index) => `${index + 1}. ${sanitizeUntrusted(arg, max)}`).join(separator);
 }
 
-/** The most severe rule `tx` meets, null when it is no call to a watched contract or meets none: one alert a call however many match. */
+/** The most severe rule `tx` meets, null when it is no call to a watched contract or meets none (call-predicate.ts). */
 function matchedRule(tx: Transaction, rules: { calls: CompiledCallRules }) {
-  if (tx.txType !== 'contract_call' || tx.contractId === undefined || !tx.contractCall) return null;
-  const callRules = rules.calls.get(tx.contractId);
-  const functionName = tx.contractCall.functionName;
-  return (callRules && strongestRule(callRules.filter((rule) => meets(rule, tx, functionName)).map((rule) => rule.meta))) ?? null;
+  const call = minedCall(tx);
+  return call && strongestCallRule(rules.calls, call);
 }
 
 export const contractCallKind = {

@@ -6,8 +6,8 @@ import { fields, id, amount, memo, networkName, smsWhere, chainRows } from '../r
 import { decodeMemo, explorerTxUrl, isoTime, shortPrincipal } from '../render/chain-text';
 import { formatCount, stxOrAsReceived } from '../render/stx-amount';
 import type { ChainKind, Matched } from './kind';
-import { lazy, stxReads, trackedSide, type AssetRules } from './asset-moves';
-import { readMemo } from './memo-filter';
+import { stxReads, type AssetRules } from './asset-moves';
+import { stxTransferMove, trackedSide } from './transfer-predicate';
 import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
 
 export interface TokenTransferAlert extends AlertBase {
@@ -48,9 +48,8 @@ export const tokenTransferKind = {
       const found: Matched<TokenTransferAlert>[] = [];
       for (const tx of block.transactions) {
         if (tx.txType !== 'token_transfer' || tx.txStatus !== 'success' || !tx.tokenTransfer) continue;
-        const memo = lazy(() => readMemo(tx.tokenTransfer!.memo));
-        const { recipient, amount } = tx.tokenTransfer;
-        const tracked = trackedSide(rules, { asset: 'stx', action: 'transfer', sender: tx.sender, recipient, amount, memo });
+        const move = stxTransferMove(tx.sender, tx.tokenTransfer);
+        const tracked = trackedSide(rules, move);
         if (!tracked) continue;
         found.push({
           at: { txIndex: tx.txIndex, eventIndex: -1 },
@@ -66,7 +65,7 @@ export const tokenTransferKind = {
             recipient: tx.tokenTransfer.recipient,
             amount: tx.tokenTransfer.amount,
             memo: tx.tokenTransfer.memo,
-            memo_text: memo().text,
+            memo_text: move.memo().text,
             ...(tracked.direction === 'sent' ? { direction: 'sent' as const } : {}),
             ...tracked.meta,
           },

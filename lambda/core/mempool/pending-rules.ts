@@ -1,13 +1,14 @@
 // Which waiting transactions the pending rules watch: the `calls` and `transfers` rules with `"pending": true`,
-// matched against the mempool list's summaries the way the block kinds match mined transactions, save the
-// outcome (a waiting call has none yet, so a rule's `status` does not apply) and the call's arguments (the list
-// leaves them out; they are read for the matching calls only).
+// matched against the mempool list's summaries by the very predicates the block kinds use on mined
+// transactions (call-predicate.ts, transfer-predicate.ts): a waiting call is a call without an outcome yet (a
+// rule's `status` lets it through), a waiting STX transfer a movement. The call's arguments are not matched (the
+// list leaves them out; they are read for the matching calls only).
 import type { WatchRules } from '../alert-kinds/rule-lists';
 import type { CompiledCallRules } from '../alert-kinds/contract-call-rules';
 import type { CompiledTransfers } from '../alert-kinds/transfer-rules';
-import { lazy, trackedSide } from '../alert-kinds/asset-moves';
-import { readMemo } from '../alert-kinds/memo-filter';
-import { strongestRule, type RuleMeta } from '../rule-meta';
+import { strongestCallRule, type CallCandidate } from '../alert-kinds/call-predicate';
+import { stxTransferMove, trackedSide } from '../alert-kinds/transfer-predicate';
+import type { RuleMeta } from '../rule-meta';
 import type { MempoolTx } from './mempool-ports';
 
 /** The pending rules alone: a configuration without any reads no mempool. */
@@ -40,25 +41,29 @@ export type PendingMatch =
       meta: RuleMeta;
     };
 
+/** A waiting transaction as a calls rule sees it: a call with no outcome yet. */
+export function waitingCall(tx: MempoolTx): CallCandidate | null {
+  if (tx.type !== 'contract_call' || !tx.contractCall) return null;
+  return { contractId: tx.contractCall.contractId, functionName: tx.contractCall.functionName, sender: tx.sender, outcome: null };
+}
+
 /** The strongest pending rule `tx` meets, as what it would alert; null when none. */
 export function matchPending(tx: MempoolTx, rules: PendingRules): PendingMatch | null {
-  if (tx.type === 'contract_call' && tx.contractCall) {
-    const { contractId, functionName } = tx.contractCall;
-    const met = (rules.calls.get(contractId) ?? []).filter(
-      (rule) => (!rule.functions || rule.functions.includes(functionName)) && (!rule.from || rule.from.includes(tx.sender)),
-    );
-    const meta = strongestRule(met.map((rule) => rule.meta));
+  const call = waitingCall(tx);
+  if (call && tx.contractCall) {
+    const meta = strongestCallRule(rules.calls, call);
     return meta ? { kind: 'call', tx, call: tx.contractCall, meta } : null;
   }
   if (tx.type === 'token_transfer' && tx.tokenTransfer && rules.transfers.size > 0) {
-    const { recipient, amount, memo } = tx.tokenTransfer;
-    const read = lazy(() => readMemo(memo));
-    const tracked = trackedSide({ transfers: rules.transfers }, { asset: 'stx', action: 'transfer', sender: tx.sender, recipient, amount, memo: read });
+    const move = stxTransferMove(tx.sender, tx.tokenTransfer);
+    // The pending rules alone: `addresses` alerts mined transfers only.
+    const tracked = trackedSide({ transfers: rules.transfers }, move);
     if (!tracked || (tracked.direction !== 'sent' && tracked.direction !== 'received')) return null;
+    const { recipient, amount, memo } = tx.tokenTransfer;
     return {
       kind: 'transfer',
       tx,
-      transfer: { recipient, amount, memo, memoText: read().text },
+      transfer: { recipient, amount, memo, memoText: move.memo().text },
       direction: tracked.direction,
       address: tracked.address,
       meta: tracked.meta,
