@@ -4,7 +4,7 @@
 // `decimals` itself. The function's live config (live-watch-config.ts) reads every version through it.
 import type { Network } from '../core/domain';
 import { readTokenDecimals, type TokenDecimalsPorts } from '../core/token-decimals-reads';
-import { tokensNeedingDecimals, withTokenDecimals } from '../core/watch-config/token-decimals';
+import { tokensNeedingDecimals, withDecimalsToRead, withTokenDecimals } from '../core/watch-config/token-decimals';
 import { configCeilings, type ConfigCeilings } from '../core/watch-config/config-ceilings';
 import { ruleLists } from '../core/alert-kinds/rule-lists';
 import { declaredNetwork, parseWatchConfig, readWatchConfigJson, type ConfigResult } from './watch-config';
@@ -45,6 +45,22 @@ export interface DecimalsReadOptions {
 }
 
 export const isUnread = (result: PreparedConfigResult): result is DecimalsUnread => !result.ok && 'unread' in result;
+
+/**
+ * An offline check (the deploy's synth, `npm run config` without an API): every token whose decimals only its
+ * metadata gives is left to the function's first run, and everything else validated. `toRead`: those tokens.
+ */
+export function parseLeavingDecimalsToRead(text: string, source: string, ceilings: ConfigCeilings = configCeilings()): { result: ConfigResult; toRead: string[] } {
+  const read = readWatchConfigJson(text, source, ceilings);
+  if (!read.ok) return { result: read, toRead: [] };
+  const toRead = declaredNetwork(read.input) === null ? [] : tokensNeedingDecimals(read.input);
+  return { result: parseWatchConfig(withDecimalsToRead(read.input, toRead), ruleLists, ceilings), toRead };
+}
+
+/** The warning of an offline check for a token it left to be read, and what to do to have it read now (`now`). */
+export function decimalsAtFirstRun(asset: string, now: string): string {
+  return `warning: ${asset}'s decimals are read from its token metadata at the function's first run (no API was asked here: ${now})`;
+}
 
 /** Parses and validates `text`, first reading the decimals its tokens need when `decimalsFor` is given. */
 export async function parseWithTokenDecimals(text: string, source: string, options: DecimalsReadOptions = {}): Promise<PreparedConfigResult> {

@@ -7,16 +7,13 @@ import type { Network } from '../core/domain';
 import type { Telemetry } from '../core/ports';
 import { readTokenDecimals } from '../core/token-decimals-reads';
 import { WatchConfigError } from '../core/watch-config/config-problems';
-import { tokensNeedingDecimals, withTokenDecimals, writtenUnit, type TokenMetadata } from '../core/watch-config/token-decimals';
+import { tokensNeedingDecimals, withDecimalsToRead, withTokenDecimals } from '../core/watch-config/token-decimals';
 import { declaredNetwork } from '../config/watch-config';
 import { TokenDecimalsUnreadError, unreadMessage } from '../config/config-token-decimals';
 import { FileStateStore } from '../adapters/file/file-state-store';
 import type { HiroClient } from '../hiro';
 import type { CliOptions } from './args';
 import { openDynamoState } from './local-deps';
-
-/** Decimals that read any written fraction, for a check before the real ones are known: never run with. */
-const UNREAD_DECIMALS = 38;
 
 /** `prepare` for loadWatchConfigFile, and the notes `--check` prints of tokens it left to be read. `runChain`: the run's client for a network. */
 export function tokenDecimalsStart(options: CliOptions, telemetry: Telemetry, runChain: (network: Network) => HiroClient) {
@@ -29,13 +26,8 @@ export function tokenDecimalsStart(options: CliOptions, telemetry: Telemetry, ru
     const reading = await readTokenDecimals(raw, { state, ...(chain ? { chain } : {}) });
     if (reading.problems.length > 0) throw new WatchConfigError(reading.problems, options.config);
     if (reading.unread) throw new TokenDecimalsUnreadError(unreadMessage(options.config, { ok: false, unread: reading.unread }), { cause: reading.unread.cause });
-    const tokens = new Map<string, TokenMetadata>(reading.tokens);
-    for (const asset of reading.toRead) {
-      notes.push(`${asset}'s decimals will be read from the token metadata API at start`);
-      const unit = writtenUnit(raw, asset);
-      tokens.set(asset, { decimals: UNREAD_DECIMALS, ...(unit !== undefined ? { symbol: unit } : {}) });
-    }
-    return withTokenDecimals(raw, tokens);
+    for (const asset of reading.toRead) notes.push(`${asset}'s decimals will be read from the token metadata API at start`);
+    return withDecimalsToRead(withTokenDecimals(raw, reading.tokens), reading.toRead);
   };
   return { prepare, notes };
 }
