@@ -51,7 +51,6 @@ export interface ConfigListeners {
   decimalsFor?: TokenDecimalsFor;
 }
 
-
 /** The version in use: its config, not its text, which would double what a long list holds for the whole run. */
 interface Good {
   versionId: string;
