@@ -62,6 +62,7 @@ export class StacksWatchStack extends Stack {
     });
     const secret = apiKeySecret(this, settings.apiKey);
     this.warnAboutMissingSubscribers(settings);
+    for (const warning of watchConfig.warnings ?? []) Annotations.of(this).addWarningV2('stacks-watch:tokenDecimalsAtFirstRun', warning);
 
     this.watchConfigStore = new WatchConfigStore(this, 'WatchConfig', {
       projectRoot: props.projectRoot ?? PROJECT_ROOT,

@@ -6,21 +6,22 @@ import type { Telemetry } from './core/ports';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
 import { loadWatchConfigFile, WatchConfigError } from './config/watch-config';
 import { showControlCharacters } from './core/render/untrusted-text';
-import { HiroConfigError, type HiroClient } from './hiro';
+import { HiroConfigError, HiroNetworkError, type HiroClient } from './hiro';
 import { StateFileError } from './adapters/file/file-state-store';
 import { parseCliArgs, UsageError, USAGE, type CliOptions } from './local/args';
 import { createStderrTelemetry, parseLogLevel } from './local/stderr-telemetry';
-import { ApiUnreachableError, checkApiNetwork, NetworkMismatchError } from './local/api-check';
+import { ApiUnreachableError, checkApiNetwork, NetworkMismatchError, unreachableMessage } from './local/api-check';
 import { describeWatch } from './local/describe';
 import { bareAmountWarnings } from './core/watch-config/amount-warnings';
 import { describeChatChannels } from './channels/registry';
-import { buildDeps, dynamoClient, firstContactClient, printStatus } from './local/local-deps';
+import { buildDeps, dynamoClient, firstContactClient, printStatus, runClient } from './local/local-deps';
 import { replay } from './local/replay-command';
 import { printHistory } from './local/history-command';
 import { packageVersion } from './local/version';
 import { clearProgress, EXIT } from './local/terminal';
 import { runLoop } from './local/watch-loop';
 import { tokenDecimalsStart } from './local/token-decimals-start';
+import { TokenDecimalsUnreadError } from './config/config-token-decimals';
 import { EnvironmentError, readApiSettings, type ApiSettings } from './runtime/api-env';
 
 export { EXIT };
@@ -31,6 +32,8 @@ async function main(): Promise<number> {
   let telemetry: Telemetry;
   let api: ApiSettings;
   let tokenNotes: string[] = [];
+  let chainFor: (api: ApiSettings) => HiroClient;
+  let startApi: ApiSettings | undefined; // the API start-up read token decimals from, if any
   try {
     options = parseCliArgs(process.argv.slice(2));
     if (options.help) {
@@ -44,24 +47,20 @@ async function main(): Promise<number> {
     if (options.history) return await history(options, options.history);
     const base = createStderrTelemetry(process.stderr, parseLogLevel(process.env.LOG_LEVEL), clearProgress);
     telemetry = quietCycleDone(base);
-    const tokens = tokenDecimalsStart(options, telemetry);
+    chainFor = runClient(options, telemetry);
+    const tokens = tokenDecimalsStart(options, telemetry, (network) => chainFor((startApi = readApiSettings(process.env, undefined, network))));
     config = await loadWatchConfigFile(options.config, tokens.prepare);
     tokenNotes = tokens.notes;
     api = readApiSettings(process.env, undefined, config.network);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof WatchConfigError || error instanceof EnvironmentError || error instanceof StateFileError || error instanceof HiroConfigError) {
-      // The mistake is the last thing on the screen, not buried above the whole help.
-      process.stderr.write(`${error.message}\n${error instanceof UsageError ? '(npm start -- --help lists every option)\n' : ''}`);
-      return EXIT.usage;
-    }
-    throw error;
+    return startFailure(error, startApi);
   }
 
   if (options.replay) return replay(options, options.replay, config, telemetry, api);
 
   let deps: CycleDeps & { chain: HiroClient; chat?: { drain(): Promise<void> } };
   try {
-    deps = await buildDeps(options, config, telemetry, api);
+    deps = await buildDeps(options, config, telemetry, chainFor(api));
   } catch (error) {
     if (error instanceof EnvironmentError || error instanceof StateFileError || error instanceof HiroConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -102,6 +101,23 @@ async function main(): Promise<number> {
   // The chat posts still queued get a bounded time to go out; what is left is recorded as not posted.
   await deps.chat?.drain();
   return code;
+}
+
+/** The exit code of a start that failed before the config was in hand, its reason written; other errors are thrown on. */
+function startFailure(error: unknown, startApi: ApiSettings | undefined): number {
+  if (error instanceof UsageError || error instanceof WatchConfigError || error instanceof EnvironmentError || error instanceof StateFileError || error instanceof HiroConfigError) {
+    // The mistake is the last thing on the screen, not buried above the whole help.
+    process.stderr.write(`${error.message}\n${error instanceof UsageError ? '(npm start -- --help lists every option)\n' : ''}`);
+    return EXIT.usage;
+  }
+  // The API gave no answer for a token's decimals: the config is not at fault and a later start works, so
+  // this is the exit of an API out of reach (1), not of a bad config (2).
+  if (error instanceof TokenDecimalsUnreadError) {
+    const cause = error.cause instanceof HiroNetworkError && startApi ? `${unreachableMessage(startApi.baseUrl, error.cause)}\n` : '';
+    process.stderr.write(`${cause}${error.message}\n`);
+    return EXIT.failure;
+  }
+  throw error;
 }
 
 async function history(options: CliOptions, { sinceMs }: { sinceMs?: number }): Promise<number> {

@@ -18,11 +18,10 @@ import { LOOP_SMS_WINDOW_MS } from './core/sms-window';
 import type { CycleBudget, CycleDeps, CycleSummary } from './core/cycle-types';
 import type { TurnDecision } from './core/loop-turns';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
-import { balanceReadAllowance, contractStatusSweep, createHiroClient, type HiroClient } from './hiro';
-import { createDynamoStateStore } from './adapters/dynamodb';
+import { balanceReadAllowance, contractStatusSweep, type HiroClient } from './hiro';
 import { createSnsPublisher } from './adapters/sns';
 import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
-import { readApiSettings } from './runtime/api-env';
+import { runClients } from './runtime/run-clients';
 import { readLambdaSettings, type LambdaSettings, type LoopSettings } from './runtime/lambda-env';
 import { beginTurn, isQuietTurn, nextTurnDelaySeconds, queuedTurnTokens, queueNextTurn, statusesDue } from './runtime/loop-invocation';
 import { judgeOnTick, loopStoreFrom, type TickJudgement, type TickWatchDeps } from './runtime/tick-watch';
@@ -166,8 +165,8 @@ async function runInvocationCycle(
 }
 
 /**
- * The run's adapters: telemetry, the operator channel, the live watch config (its version named on every log
- * line), the Hiro client bounded by the run's deadline, and the state store.
+ * The run's adapters: telemetry, the operator channel, the Hiro client bounded by the run's deadline and the
+ * state store (runtime/run-clients.ts), and the live watch config (its version named on every log line).
  */
 async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftMs: number) {
   const telemetry = createPowertoolsTelemetry(logger, metrics, { detailed: settings.detailedMetrics });
@@ -175,23 +174,27 @@ async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftM
   const operator = settings.opsTopicArn
     ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log })
     : operatorChannelOverLog(telemetry);
-  const live = await watchConfigs.current(settings, operator, log);
-  const config = live.config;
-  // Every line of the run names the version in use (and a refused one, until it is fixed).
-  logger.appendKeys(configLogFields(live));
   const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
-  const apiSettings = readApiSettings(process.env, apiKey, config.network);
   // The run's deadline: no cycle starts past it, and no Retry-After or backoff sleeps past it. A loop turn
   // works at most its turnSeconds, so that the next turn follows at once when it stopped behind the tip.
   const workSeconds = settings.loop ? settings.loop.turnSeconds : (settings.runSeconds ?? Infinity);
   const deadlineMs = startedAt + Math.min(timeLeftMs - SAFETY_MARGIN_MS, workSeconds * 1000);
-  const chain = createHiroClient({
-    ...apiSettings,
-    log: (level, message, attributes) => logger[level](message, attributes ?? {}),
+  const clients = runClients({
+    apiKey,
+    deadlineMs,
     operator,
-    deadline: () => deadlineMs,
+    hiroLog: (level, message, attributes) => logger[level](message, attributes ?? {}),
+    dynamo,
+    tableName: settings.tableName,
+    log,
   });
-  const state = createDynamoStateStore({ client: dynamo, tableName: settings.tableName, network: config.network, log });
+  // A new version's token decimals are read through the run's own client and kept in its state.
+  const live = await watchConfigs.current(settings, operator, log, clients.decimalsFor);
+  const config = live.config;
+  // Every line of the run names the version in use (and a refused one, until it is fixed).
+  logger.appendKeys(configLogFields(live));
+  const { chain, apiSettings } = clients.api(config.network);
+  const state = clients.state(config.network);
   const ports = { state, clock: { now: () => Date.now() }, telemetry, operator };
   return { live, config, apiSettings, deadlineMs, chain, telemetry, ports };
 }

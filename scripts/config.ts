@@ -20,6 +20,8 @@ import { ConfigCommandError, findLiveLocation, LiveStore, stackNameFrom } from '
 import { starterConfig } from './config/starter';
 import { functionMemoryFrom } from './config/function-memory';
 import { configCeilings } from '../lambda/core/watch-config/config-ceilings';
+import { checkWithTokenDecimals } from './config/token-decimals-check';
+import { parseLeavingDecimalsToRead } from '../lambda/config/config-token-decimals';
 
 export const CONFIG_USAGE = `Usage: npm run config -- COMMAND [options]
 
@@ -36,6 +38,9 @@ Commands:
 Options:
   -c stackName=NAME   the stack (default: STACK_NAME, else cdk.json's context, else StacksWatch)
   -c memorySize=MB    the function memory whose ceilings validate and push check (default: deploy.json's, else 256)
+  --api URL           read the decimals of tokens outside the shipped table from this API's token metadata
+                      (default: STACKS_API_URL when set; else none is asked and validate and push warn that
+                      the function reads them at its first run)
   -h, --help          this text
 
 AWS credentials and region: the standard chain (AWS_PROFILE, AWS_REGION, environment, SSO…).`;
@@ -49,7 +54,7 @@ export interface ConfigCommandDeps {
   env: NodeJS.ProcessEnv;
 }
 
-type Values = { context: string[]; address: string[]; contract: string[]; network?: string; out?: string; force: boolean };
+type Values = { context: string[]; address: string[]; contract: string[]; network?: string; out?: string; force: boolean; api?: string };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -85,8 +90,8 @@ class Command {
     return resolve(this.deps.cwd, arg ?? 'watch.json');
   }
 
-  /** The file's text and config; invalid: every problem printed, exit 2. */
-  private async readValid(arg: string | undefined): Promise<{ path: string; text: string; config: WatchConfig } | number> {
+  /** The file's text and config, and the notes of its token decimals; invalid: every problem printed, exit 2. */
+  private async readValid(arg: string | undefined): Promise<{ path: string; text: string; config: WatchConfig; notes: string[] } | number> {
     const path = this.file(arg);
     let text: string;
     try {
@@ -95,12 +100,14 @@ class Command {
       throw new ConfigCommandError(`cannot read ${path} (${(error as NodeJS.ErrnoException).code}); name the file, or write one with npm run config -- init`);
     }
     // The ceilings of the memory the stack deploys: what the function would refuse, refused here.
-    const result = parseWatchConfigText(text, path, configCeilings(functionMemoryFrom(this.context, this.deps.cwd)));
+    const ceilings = configCeilings(functionMemoryFrom(this.context, this.deps.cwd));
+    const api = this.values.api ?? (this.deps.env.STACKS_API_URL?.trim() || undefined);
+    const { result, notes } = await checkWithTokenDecimals(text, path, ceilings, api, this.deps.env.STACKS_API_KEY?.trim() || undefined);
     if (!result.ok) {
       this.deps.err(formatConfigProblems(result.problems, path));
       return 2;
     }
-    return { path, text, config: result.config };
+    return { path, text, config: result.config, notes };
   }
 
   private async store(): Promise<LiveStore> {
@@ -116,6 +123,7 @@ class Command {
     const balanceReads = balanceBudgetWords(file.config, { requestsPerMinute: RATE_LIMIT_WITHOUT_KEY, hasKey: false }, { seconds: 60, word: 'run' });
     if (balanceReads !== null) this.deps.out(balanceReads);
     for (const warning of bareAmountWarnings(file.config)) this.deps.out(warning);
+    for (const note of file.notes) this.deps.out(note);
     return 0;
   }
 
@@ -134,7 +142,8 @@ class Command {
 
   /** What the watcher would refuse of `next` against the live version (network, startHeight). */
   private refusals(liveText: string, next: WatchConfig): string[] {
-    const live = parseWatchConfigText(liveText, 'live');
+    // Its token decimals aside: only network and startHeight are compared.
+    const live = parseLeavingDecimalsToRead(liveText, 'live').result;
     return live.ok ? changeProblems(live.config, next).map((p) => `${p.path}: ${p.message}`) : [];
   }
 
@@ -158,6 +167,7 @@ class Command {
     const versionId = await store.put(file.text);
     this.deps.out(`pushed ${file.path} to ${store.where} as version ${versionId}${live ? ` (was ${live.versionId})` : ''}; the watcher uses it from its next run`);
     if (live) for (const line of describeConfigDiff(objectOf(live.text), objectOf(file.text))) this.deps.out(`  ${line}`);
+    for (const note of file.notes) this.deps.out(note);
     return 0;
   }
 
@@ -180,7 +190,8 @@ class Command {
       this.deps.out(`nothing to do: ${versionId} is the live version`);
       return 0;
     }
-    const checked = parseWatchConfigText(earlier.text, `version ${versionId}`, configCeilings(functionMemoryFrom(this.context, this.deps.cwd)));
+    // A version the function took once: the decimals of its tokens are in its state already.
+    const checked = parseLeavingDecimalsToRead(earlier.text, `version ${versionId}`, configCeilings(functionMemoryFrom(this.context, this.deps.cwd))).result;
     if (!checked.ok) {
       this.deps.err(`version ${versionId} was not restored: the watcher would refuse it.\n${formatConfigProblems(checked.problems, `version ${versionId}`)}`);
       return 2;
@@ -225,6 +236,7 @@ export async function runConfigCommand(argv: readonly string[], deps: ConfigComm
         network: { type: 'string' },
         out: { type: 'string' },
         force: { type: 'boolean', default: false },
+        api: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });

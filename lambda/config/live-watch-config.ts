@@ -13,7 +13,15 @@ import type {
 } from '../core/watch-config-source';
 import { type ConfigProblem, describeValue, WatchConfigError } from '../core/watch-config/config-problems';
 import { bytesProblem, configCeilings, type ConfigCeilings } from '../core/watch-config/config-ceilings';
-import { parseWatchConfigText, type ConfigResult } from './watch-config';
+import {
+  isUnread,
+  parseWithTokenDecimals,
+  TokenDecimalsUnreadError,
+  unreadMessage,
+  type DecimalsUnread,
+  type PreparedConfigResult,
+  type TokenDecimalsFor,
+} from './config-token-decimals';
 
 /** The memo is one DynamoDB item (400 KB at most): a longer config is remembered by version id alone. */
 export const MEMO_TEXT_MAX_BYTES = 300_000;
@@ -35,10 +43,12 @@ export interface LiveWatchConfigDeps {
   ceilings?: ConfigCeilings;
 }
 
-/** Who hears of a refused version: given per run, since each run has its own telemetry. */
+/** Who hears of a refused version, and where token decimals are read: given per run, since each run has its own telemetry and API client. */
 export interface ConfigListeners {
   operator: OperatorChannel;
   log: Telemetry['log'];
+  /** Left out, a version whose token amounts need decimals from the token metadata is refused by the schema. */
+  decimalsFor?: TokenDecimalsFor;
 }
 
 /** The version in use: its config, not its text, which would double what a long list holds for the whole run. */
@@ -83,10 +93,13 @@ export class LiveWatchConfig {
     this.ceilings = deps.ceilings ?? configCeilings();
   }
 
-  /** A version's text checked within the ceilings; one the source did not download for its size is refused by it. */
-  private parse(version: { text: string; tooLongBytes?: number }, source: string): ConfigResult {
+  /**
+   * A version's text checked within the ceilings, with the token decimals it needs (stored, or read through
+   * the run's API client); one the source did not download for its size is refused by it.
+   */
+  private async parse(version: { text: string; tooLongBytes?: number }, source: string): Promise<PreparedConfigResult> {
     if (version.tooLongBytes !== undefined) return { ok: false, problems: [bytesProblem(version.tooLongBytes, this.ceilings, source)!] };
-    return parseWatchConfigText(version.text, source, this.ceilings);
+    return parseWithTokenDecimals(version.text, source, { decimalsFor: this.listeners.decimalsFor, ceilings: this.ceilings, network: this.good?.config.network });
   }
 
   async current(listeners: ConfigListeners): Promise<LiveConfig> {
@@ -115,7 +128,7 @@ export class LiveWatchConfig {
     this.memo = await this.deps.memo.readConfigMemo();
     const text = this.memo?.good.text;
     if (this.memo && text !== undefined) {
-      const parsed = this.parse({ text }, this.deps.source.location);
+      const parsed = await this.parse({ text }, this.deps.source.location);
       // A memo written by an older release whose schema has since changed is simply not used.
       if (parsed.ok) this.good = { versionId: this.memo.good.versionId, etag: this.memo.good.etag, config: parsed.config };
     }
@@ -135,7 +148,7 @@ export class LiveWatchConfig {
     if (memo?.rejected?.versionId === version.versionId) return; // refused before, told already
     if (!this.good && memo?.good.versionId === version.versionId) {
       // The memo's version, downloaded because its text did not fit the memo: it was valid when taken.
-      const parsed = this.parse(version, this.deps.source.location);
+      const parsed = await this.parse(version, this.deps.source.location);
       if (parsed.ok) {
         this.good = { versionId: version.versionId, etag: version.etag, config: parsed.config };
         return;
@@ -143,16 +156,14 @@ export class LiveWatchConfig {
     }
     // A new version after a cold start whose memo kept no text: the good one is needed to judge the change.
     if (!this.good && memo) await this.recoverGood(memo);
-    const problems = this.problemsOf(version);
-    if (problems.ok) {
-      await this.accept(version, problems.config);
-      return;
-    }
-    await this.refuse(version, problems.problems);
+    const problems = await this.problemsOf(version);
+    if (problems.ok) await this.accept(version, problems.config);
+    else if (isUnread(problems)) this.postpone(version, problems);
+    else await this.refuse(version, problems.problems);
   }
 
-  private problemsOf(version: WatchConfigVersion): { ok: true; config: WatchConfig } | { ok: false; problems: ConfigProblem[] } {
-    const parsed = this.parse(version, `version ${version.versionId}`);
+  private async problemsOf(version: WatchConfigVersion): Promise<PreparedConfigResult> {
+    const parsed = await this.parse(version, `version ${version.versionId}`);
     if (!parsed.ok) return parsed;
     const changes = this.good ? changeProblems(this.good.config, parsed.config) : [];
     return changes.length > 0 ? { ok: false, problems: changes } : parsed;
@@ -165,6 +176,20 @@ export class LiveWatchConfig {
     this.memo = { good: { versionId: version.versionId, etag: version.etag, ...(fits ? { text: version.text } : {}) } };
     await this.deps.memo.writeConfigMemo(this.memo);
     this.listeners.log('info', 'watch config version taken into use', { versionId: version.versionId, previousVersionId: previous ?? null });
+  }
+
+  /**
+   * No answer from the token metadata API: the version is neither taken nor refused (nothing remembered), the
+   * run goes on with the version in use and says why, and the next run downloads it again and retries.
+   */
+  private postpone(version: WatchConfigVersion, unread: DecimalsUnread): void {
+    const where = `the watch config version ${version.versionId}`;
+    if (!this.good) throw new TokenDecimalsUnreadError(`${unreadMessage(where, unread)}; there is no earlier version to run on`, { cause: unread.unread.cause });
+    this.seenEtag = undefined;
+    this.listeners.log('warn', `${unreadMessage(where, unread)}; running on version ${this.good.versionId} until then`, {
+      versionId: version.versionId,
+      tokens: unread.unread.tokens,
+    });
   }
 
   private async refuse(version: WatchConfigVersion, problems: ConfigProblem[]): Promise<void> {
@@ -193,7 +218,8 @@ export class LiveWatchConfig {
     if (!memo) throw new WatchConfigError([{ path: '$', value: undefined, message: 'no watch config version was found' }], this.deps.source.location);
     const version = await this.deps.source.fetchVersion(memo.good.versionId);
     const where = `${this.deps.source.location} version ${version.versionId}`;
-    const parsed = this.parse(version, where);
+    const parsed = await this.parse(version, where);
+    if (isUnread(parsed)) throw new TokenDecimalsUnreadError(unreadMessage(where, parsed), { cause: parsed.unread.cause });
     if (!parsed.ok) throw new WatchConfigError(parsed.problems, where);
     this.good = { versionId: version.versionId, etag: version.etag, config: parsed.config };
   }

@@ -69,16 +69,26 @@ export function firstContactClient(api: ApiSettings, telemetry: Telemetry): Hiro
   return createHiroClient({ ...api, ...FIRST_CONTACT, log: hiroLog(telemetry), onRequest: requestLog(telemetry) });
 }
 
-export async function buildDeps(options: CliOptions, config: WatchConfig, telemetry: Telemetry, api: ApiSettings) {
+/**
+ * The run's Hiro client, made on first use and the same after: start-up's token metadata reads and the cycles
+ * share it, and so its request budget (a second client would have a budget of its own, on top).
+ */
+export function runClient(options: CliOptions, telemetry: Telemetry): (api: ApiSettings) => HiroClient {
+  let chain: HiroClient | undefined;
+  return (api) =>
+    (chain ??= createHiroClient({
+      ...api,
+      onRequest: requestLog(telemetry),
+      // --status asks for the tip once and says when it cannot: no retries behind its back.
+      ...(options.status ? { maxRetries: 0 } : {}),
+      log: hiroLog(telemetry),
+      operator: operatorChannelOverLog(telemetry),
+    }));
+}
+
+/** `chain`: the run's client (runClient), which start-up may have used already. */
+export async function buildDeps(options: CliOptions, config: WatchConfig, telemetry: Telemetry, chain: HiroClient) {
   const operator = operatorChannelOverLog(telemetry);
-  const chain = createHiroClient({
-    ...api,
-    onRequest: requestLog(telemetry),
-    // --status asks for the tip once and says when it cannot: no retries behind its back.
-    ...(options.status ? { maxRetries: 0 } : {}),
-    log: hiroLog(telemetry),
-    operator,
-  });
   const state: StateStore = options.table
     ? await openDynamoState(options.table, config.network, telemetry)
     : await FileStateStore.open(options.state, config.network);

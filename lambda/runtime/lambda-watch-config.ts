@@ -5,7 +5,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { OperatorChannel, Telemetry } from '../core/ports';
 import { LiveWatchConfig, type LiveConfig } from '../config/live-watch-config';
-import { parseWatchConfigText, WatchConfigError } from '../config/watch-config';
+import { WatchConfigError } from '../config/watch-config';
+import { isUnread, parseWithTokenDecimals, TokenDecimalsUnreadError, unreadMessage, type TokenDecimalsFor } from '../config/config-token-decimals';
 import { configCeilings, type ConfigCeilings } from '../core/watch-config/config-ceilings';
 import { createS3WatchConfigSource } from '../adapters/aws/s3-watch-config';
 import { createDynamoConfigMemoStore } from '../adapters/dynamodb/config-memo';
@@ -51,12 +52,13 @@ export class LambdaWatchConfig {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async current(settings: LambdaSettings, operator: OperatorChannel, log: Telemetry['log']): Promise<LiveConfig> {
+  /** `decimalsFor`: where the run reads and keeps the token decimals a version needs (its state and API client). */
+  async current(settings: LambdaSettings, operator: OperatorChannel, log: Telemetry['log'], decimalsFor?: TokenDecimalsFor): Promise<LiveConfig> {
     // The ceilings of this function's memory: a version it could not hold is refused, never loaded.
     const ceilings = configCeilings(settings.functionMemoryMb);
-    if (settings.watchConfigText) return (this.fixed ??= parseFixed(settings.watchConfigText, 'WATCH_CONFIG', ceilings));
+    if (settings.watchConfigText) return (this.fixed ??= await parseFixed(settings.watchConfigText, 'WATCH_CONFIG', ceilings, decimalsFor));
     const store = settings.watchConfigStore;
-    if (!store) return (this.fixed ??= parseFixed(await readConfigFile(settings.watchConfigPath), settings.watchConfigPath, ceilings));
+    if (!store) return (this.fixed ??= await parseFixed(await readConfigFile(settings.watchConfigPath), settings.watchConfigPath, ceilings, decimalsFor));
     const nowMs = this.now();
     if (settings.loop && this.lastCheck && nowMs - this.lastCheck.atMs < LOOP_CONFIG_CHECK_MS) return this.lastCheck.config;
     this.live ??= new LiveWatchConfig({
@@ -64,14 +66,15 @@ export class LambdaWatchConfig {
       memo: createDynamoConfigMemoStore(this.clients.doc, settings.tableName),
       ceilings,
     });
-    const config = await this.live.current({ operator, log });
+    const config = await this.live.current({ operator, log, ...(decimalsFor ? { decimalsFor } : {}) });
     this.lastCheck = { atMs: nowMs, config };
     return config;
   }
 }
 
-function parseFixed(text: string, source: string, ceilings: ConfigCeilings): LiveConfig {
-  const result = parseWatchConfigText(text, source, ceilings);
+async function parseFixed(text: string, source: string, ceilings: ConfigCeilings, decimalsFor: TokenDecimalsFor | undefined): Promise<LiveConfig> {
+  const result = await parseWithTokenDecimals(text, source, { ceilings, decimalsFor });
+  if (isUnread(result)) throw new TokenDecimalsUnreadError(unreadMessage(source, result), { cause: result.unread.cause });
   if (!result.ok) throw new WatchConfigError(result.problems, source);
   return { config: result.config, versionId: source };
 }

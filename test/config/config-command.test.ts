@@ -8,7 +8,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runConfigCommand } from '../../scripts/config';
-import { fakeAddress, fakeContractId } from '../support/fake-hiro';
+import { createFakeHiro, fakeAddress, fakeContractId, ROUTES, type RunningFakeHiro } from '../support/fake-hiro';
 import { startFakeS3, type FakeS3 } from '../support/fake-s3';
 import { TESTNET } from './principals';
 
@@ -229,5 +229,50 @@ describe('npm run config', () => {
     s3.failWith(403, 'AccessDenied');
     expect(await run('push')).toBe(1);
     expect(err.at(-1)).toMatch(/^no permission to read s3:\/\/.*\/watch.json/);
+  });
+
+  describe('a token amount written in a unit whose decimals only the token metadata gives', () => {
+    const alex = `${fakeContractId('token-alex')}::alex`;
+    const mystery = `${fakeContractId('mystery-token')}::mystery`;
+    const withToken = (asset: string, unit: string) => ({ network: 'mainnet', balances: [{ address: alice, asset, below: `5 ${unit}` }] });
+    const fake = createFakeHiro();
+    let api: RunningFakeHiro;
+    beforeAll(async () => {
+      fake.chain.setTokenMetadata(alex, { decimals: 8, symbol: 'ALEX' });
+      api = await fake.start();
+    });
+    afterAll(async () => {
+      await api.close();
+    });
+
+    it('is valid offline, asking no API, with a warning that the function reads the decimals at its first run', async () => {
+      write('alex.json', withToken(alex, 'ALEX'));
+      expect(await run('validate', 'alex.json')).toBe(0);
+      expect(err).toEqual([]);
+      expect(out[0]).toBe(`${join(dir, 'alex.json')}: valid (mainnet; 1 balances)`);
+      expect(out).toContain(`warning: ${alex}'s decimals are read from its token metadata at the function's first run (no API was asked here: --api URL reads them now, or give "decimals" in the rule)`);
+      expect(fake.count(ROUTES.tokenMetadata)).toBe(0);
+    });
+
+    it('reads the decimals with --api and validates in full: a token the API knows is valid, one it does not know is refused naming it', async () => {
+      write('alex.json', withToken(alex, 'ALEX'));
+      expect(await run('validate', 'alex.json', '--api', api.url)).toBe(0);
+      expect(out.join('\n')).not.toContain("function's first run");
+      expect(out).toContain(`- ${alex}: 8 decimals, symbol ALEX, from the token metadata at ${api.url}`);
+      write('mystery.json', withToken(mystery, 'MYST'));
+      expect(await run('validate', 'mystery.json', '--api', api.url)).toBe(2);
+      expect(err.join('\n')).toContain(`${mystery}'s decimals are not in the token metadata API`);
+      expect(err.join('\n')).toContain('give "decimals"');
+    });
+
+    it('pushes it offline with the same warning', async () => {
+      // The live version's network and startHeight kept: a push may not change them.
+      const next = { ...live(), balances: withToken(alex, 'ALEX').balances };
+      write('alex.json', next);
+      expect(await run('push', 'alex.json')).toBe(0);
+      expect(out.join('\n')).toContain('pushed');
+      expect(out.join('\n')).toContain(`${alex}'s decimals are read from its token metadata at the function's first run`);
+      expect(live()).toEqual(next);
+    });
   });
 });

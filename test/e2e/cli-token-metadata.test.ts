@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { contractCall, fakeAddress, fakeContractId, ftTransferEvent, ROUTES } from '../support/fake-hiro';
-import { cliSuite } from '../support/cli-suite';
+import { cliSuite, freePort } from '../support/cli-suite';
 import { jsonLines } from './run-cli';
 
 const pool = fakeAddress('pool');
@@ -62,6 +62,19 @@ describe('the CLI reads a token\'s decimals from its metadata, once', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${unknownToken}'s decimals are not in the token metadata API`);
     expect(run.stderr).toContain('give "decimals"');
+    expect(run.stdout).toBe('');
+    expect(existsSync(statePath)).toBe(false);
+  }, 30_000);
+
+  it('exits 1, the code of an API out of reach, when the token metadata API gives no answer at start, and stores nothing', async () => {
+    const { configPath, statePath } = await suite.files('api-down', {
+      network: 'mainnet',
+      balances: [{ name: 'diko low', address: pool, asset: `${fakeContractId('token-diko')}::diko`, below: '5 DIKO' }],
+    });
+    const run = await suite.run(['--once', '--json', '--config', configPath, '--state', statePath], { env: { STACKS_API_URL: `http://127.0.0.1:${await freePort()}` } });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain('cannot reach the Stacks API at 127.0.0.1');
+    expect(run.stderr).toContain('token-diko::diko');
     expect(run.stdout).toBe('');
     expect(existsSync(statePath)).toBe(false);
   }, 30_000);

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AddressVersion, addressFromVersionHash, addressToString } from '@stacks/transactions';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatConfigProblems, parseWatchConfigText, WatchConfigError } from '../../lambda/config/watch-config';
 import { fixture, onlyResource, synthStack } from './support/synth';
@@ -51,6 +52,20 @@ describe('the watch config at synth', () => {
     // 9 MiB: within a 256 MB function's 16 MiB, past a 128 MB function's 8 MiB.
     writeFileSync(path, JSON.stringify({ network: 'mainnet', addresses: [address(1)], $comment: 'x'.repeat(9 * 2 ** 20) }));
     expect(() => synthStack({ watchConfig: path, memorySize: 128 })).toThrow(/a function of 128 MB reads at most 8,388,608: deploy with memorySize 256/);
+  });
+
+  it('synthesizes, offline, a token amount whose decimals the function reads from the token metadata at its first run, warning of it', () => {
+    const path = join(dir, 'token-unit.json');
+    const alex = `${address(7)}.token-alex::alex`;
+    writeFileSync(path, JSON.stringify({ network: 'mainnet', balances: [{ address: address(8), asset: alex, below: '5 ALEX' }] }));
+    const { stack } = synthStack({ watchConfig: path });
+    Annotations.fromStack(stack).hasWarning('/StacksWatch', Match.stringLikeRegexp(`${alex}'s decimals are read from its token metadata at the function's first run`));
+  });
+
+  it('still fails the synth on a token amount whose unit is not the token\'s own, naming it', () => {
+    const path = join(dir, 'token-wrong-unit.json');
+    writeFileSync(path, JSON.stringify({ network: 'mainnet', balances: [{ address: address(8), asset: 'stx', below: '5 ALEX' }] }));
+    expect(() => synthStack({ watchConfig: path })).toThrow(/\$\.balances\[0\]\.below/);
   });
 
   describe('with 1,000 addresses and 200 contracts', () => {

@@ -73,6 +73,23 @@ export function withTokenDecimals(raw: unknown, metadata: ReadonlyMap<string, To
   return Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, key !== 'windows' && Array.isArray(value) ? value.map(fill) : value]));
 }
 
+/** Decimals that read any written fraction, to check a config before a token's real ones are known: never run with. */
+const UNREAD_DECIMALS = 38;
+
+/**
+ * The raw config checked as far as it can be before `assets`' decimals are read (an offline check): each
+ * token given decimals that read any fraction written, and the unit its rules write as its symbol, so that
+ * everything else is validated, and a unit that is not the rule's asset's is still refused.
+ */
+export function withDecimalsToRead(raw: unknown, assets: readonly string[]): unknown {
+  const tokens = new Map<string, TokenMetadata>();
+  for (const asset of assets) {
+    const unit = writtenUnit(raw, asset);
+    tokens.set(asset, { decimals: UNREAD_DECIMALS, ...(unit !== undefined ? { symbol: unit } : {}) });
+  }
+  return withTokenDecimals(raw, tokens);
+}
+
 /** The first unit a rule of `asset` writes an amount in ("5 ALEX" → `ALEX`), to check a config before its decimals are read. */
 export function writtenUnit(raw: unknown, asset: string): string | undefined {
   if (!isRule(raw)) return undefined;
