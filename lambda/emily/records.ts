@@ -36,6 +36,11 @@ export function reclaimLockTime(scriptHex: string): number | null {
   return bytes.reduceRight((n, b) => n * 256 + b, 0);
 }
 
+/** The x-only key a deposit script `<deposit data> OP_DROP <32-byte key> OP_CHECKSIG` locks to. */
+export function depositScriptKey(scriptHex: string): string | null {
+  return /75(?:20)([0-9a-f]{64})ac$/.exec(scriptHex.replace(/^0x/, '').toLowerCase())?.[1] ?? null;
+}
+
 const txid0x = (txid: string): string => (txid.startsWith('0x') ? txid : `0x${txid}`).toLowerCase();
 
 function fulfillmentOf(body: FulfillmentBody | null | undefined): SbtcFulfillment | null {
@@ -67,6 +72,7 @@ export function readDeposit(raw: unknown, at: string): Read<SbtcDeposit> {
       statusMessage: body.statusMessage ?? null,
       lockTime: body.parameters?.lockTime ?? reclaimLockTime(body.reclaimScript),
       maxFeeSats: body.parameters ? BigInt(body.parameters.maxFee) : null,
+      signersKey: depositScriptKey(body.depositScript),
       fulfillment: fulfillmentOf(body.fulfillment),
       replacedByTx: body.replacedByTx?.toLowerCase() ?? null,
       lastUpdateHeight: body.lastUpdateHeight,

@@ -35,6 +35,7 @@ export const depositSchema = z.object({
   statusMessage: z.optional(z.string()),
   parameters: z.optional(z.object({ maxFee: sats, lockTime: height })),
   reclaimScript: hexText,
+  depositScript: hexText,
   fulfillment: z.nullish(fulfillment),
   replacedByTx: z.nullish(bitcoinTxid),
   lastUpdateHeight: height,

@@ -51,6 +51,7 @@ describe('Emily client: the routes', () => {
       status: 'confirmed',
       lockTime: 950,
       maxFeeSats: 80_000n,
+      signersKey: 'ab'.repeat(32),
       fulfillment: {
         bitcoinTxid: stored.fulfillment!.BitcoinTxid,
         stacksTxid: `0x${stored.fulfillment!.StacksTxid}`,

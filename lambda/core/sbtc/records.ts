@@ -30,6 +30,8 @@ export interface SbtcDeposit {
    */
   lockTime: number | null;
   maxFeeSats: bigint | null;
+  /** The signers' x-only key (32 bytes, hex) its deposit script locks to; null when the script could not be read. */
+  signersKey: string | null;
   fulfillment: SbtcFulfillment | null;
   /** For an `rbf` deposit: the transaction that replaced it. */
   replacedByTx: string | null;
