@@ -10,11 +10,19 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((close) => close()));
 });
 
-async function start(maxRequests = 12) {
+async function start(maxRequests = 12, pageSize?: number) {
   const fake = createFakeEmily();
   const server = await fake.start();
   running.push(server.close);
-  return { fake, client: createEmilyClient({ network: 'mainnet', baseUrl: server.url, sleep: async () => {}, maxRequests, maxRetries: 1 }) };
+  const client = createEmilyClient({
+    network: 'mainnet',
+    baseUrl: server.url,
+    sleep: async () => {},
+    maxRequests,
+    maxRetries: 1,
+    ...(pageSize ? { pageSize } : {}),
+  });
+  return { fake, client };
 }
 
 describe('pollEmily', () => {
@@ -52,6 +60,13 @@ describe('pollEmily', () => {
     expect(poll.observations).toHaveLength(1);
     expect(poll.error?.kind).toBe('server');
     expect(fake.count()).toBe(3);
+  });
+
+  it('reads a list page by page, up to its page bound', async () => {
+    const { fake, client } = await start(20, 1);
+    for (let i = 0; i < 3; i += 1) fake.putDeposit(depositJson({ seed: i }));
+    expect((await pollEmily(client)).observations.filter((o) => 'deposit' in o)).toHaveLength(3);
+    expect((await pollEmily(client, { maxPages: 2 })).observations.filter((o) => 'deposit' in o)).toHaveLength(2);
   });
 
   it('stays inside the run bound, naming it when spent', async () => {
