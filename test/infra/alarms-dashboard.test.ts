@@ -158,6 +158,7 @@ describe('dashboard', () => {
       'pending_call',
       'pending_transfer',
       'pending_dropped',
+      'sbtc_lifecycle',
     ]);
   });
 
