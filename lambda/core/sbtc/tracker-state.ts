@@ -74,10 +74,12 @@ export interface SbtcTrackerState {
   throttle: string | null;
   /** Records not followed because MAX_TRACKED was reached. */
   untracked: number;
+  /** What the operator was last told is wrong with Emily (emily-notices.ts); null while it answers well. */
+  emilyProblem: string | null;
 }
 
 export function emptySbtcState(): SbtcTrackerState {
-  return { version: SBTC_STATE_VERSION, deposits: {}, withdrawals: {}, rotations: [], throttle: null, untracked: 0 };
+  return { version: SBTC_STATE_VERSION, deposits: {}, withdrawals: {}, rotations: [], throttle: null, untracked: 0, emilyProblem: null };
 }
 
 /** A stored state read back: the same version, or a clear refusal naming what it found. */
