@@ -44,6 +44,7 @@ const TITLES: Record<AlertType, string> = {
   pending_call: 'Call waiting in the mempool',
   pending_transfer: 'STX transfer waiting in the mempool',
   pending_dropped: 'Waiting transaction dropped unmined',
+  sbtc_lifecycle: 'sBTC deposit or withdrawal past a signers\' deadline',
 };
 
 function demoJson(): Promise<Alert[]> {
@@ -67,6 +68,7 @@ function demoJson(): Promise<Alert[]> {
 const SAMPLE_ONLY: Partial<Record<AlertType, string>> = {
   sms_digest: 'SNS delivers it only to SMS subscriptions.',
   contract_status_summary: 'The demo watches too few contracts: more than 5 first seen in one check are summed up in it.',
+  sbtc_lifecycle: 'The demo has no Bitcoin side; the sBTC lifecycle tracker raises it (docs/sbtc.md).',
 };
 
 function section(alert: Alert, fromDemo: boolean): string {

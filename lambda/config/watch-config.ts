@@ -11,6 +11,7 @@ import type { AnyRuleList } from '../core/alert-kinds/rule-list';
 import { type ConfigProblem, WatchConfigError, formatPath, valueAt } from '../core/watch-config/config-problems';
 import { pickRuleMeta } from '../core/watch-config/rule-meta-schema';
 import { jsonMistakes } from '../core/watch-config/json-mistakes';
+import { expandPacks } from '../core/packs';
 import { windowProblems } from '../core/watch-config/window-checks';
 import { bytesProblem, configCeilings, countProblems, nestingProblem, tokensProblem, type ConfigCeilings } from '../core/watch-config/config-ceilings';
 import { allowedKeys, NETWORKS, watchConfigSchema, type WatchConfigSchema } from '../core/watch-config/watch-config-schema';
@@ -109,10 +110,18 @@ function nothingToWatch(input: unknown, lists: readonly AnyRuleList[]): ConfigPr
  * then also holds their keys, each list reading its own), within the ceilings of a function of the default
  * memory unless others are given. Depth and counts first: the checks after them recurse and allocate per entry.
  */
-export function parseWatchConfig(input: unknown, lists: readonly AnyRuleList[] = ruleLists, ceilings: ConfigCeilings = configCeilings()): ConfigResult {
-  const tooDeep = nestingProblem(input);
+export function parseWatchConfig(raw: unknown, lists: readonly AnyRuleList[] = ruleLists, ceilings: ConfigCeilings = configCeilings()): ConfigResult {
+  const tooDeep = nestingProblem(raw);
   if (tooDeep) return { ok: false, problems: [tooDeep] };
-  const tooMany = countProblems(input, ceilings, lists.map((list) => list.name));
+  // Packs first: their rules then count against the ceilings and obey every check a hand-written rule does.
+  const expanded = expandPacks(raw, declaredNetwork(raw));
+  if (!expanded.ok) return { ok: false, problems: expanded.problems };
+  const input = expanded.input;
+  const tooMany = countProblems(
+    input,
+    ceilings,
+    lists.map((list) => list.name),
+  );
   if (tooMany.length > 0) return { ok: false, problems: tooMany };
   const schema = schemaFor(declaredNetwork(input), lists);
   const parsed = schema.safeParse(input);
@@ -141,7 +150,11 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
 }
 
 /** Parses JSON text within the ceilings, not yet validated; a syntax error becomes one problem naming `source` and the position. */
-export function readWatchConfigJson(text: string, source: string, ceilings: ConfigCeilings = configCeilings()): { ok: true; input: unknown } | { ok: false; problems: ConfigProblem[] } {
+export function readWatchConfigJson(
+  text: string,
+  source: string,
+  ceilings: ConfigCeilings = configCeilings(),
+): { ok: true; input: unknown } | { ok: false; problems: ConfigProblem[] } {
   // The length, then the tokens, before the parse: a text the heap cannot hold parsed is never parsed.
   const tooLong = bytesProblem(Buffer.byteLength(text, 'utf8'), ceilings, source) ?? tokensProblem(text, ceilings, source);
   if (tooLong) return { ok: false, problems: [tooLong] };

@@ -9,6 +9,7 @@ import { rulePolicies } from '../core/rule-quiet';
 import { describeQuiet, pastMuteWarnings } from './describe-quiet';
 import { balanceBudgetWords } from './describe-balances';
 import { bareAmountWarnings } from '../core/watch-config/amount-warnings';
+import { describePacks } from '../core/packs';
 import type { AnyRuleList } from '../core/alert-kinds/rule-list';
 import { plural } from '../core/alert-kinds/rule-words';
 import { FIRST_SIGHTS_ALONE_MAX, sweepCycles } from '../core/contract-status-sweep';
@@ -43,6 +44,7 @@ export function describeWatch(
     if (words !== null) lines.push(words);
   }
   lines.push(...pastMuteWarnings(rulePolicies(compileWatchRules(config, lists)), nowMs));
+  lines.push(...describePacks(config));
   lines.push(...bareAmountWarnings(config));
   const sweep = sweepWords(config.contracts.length, api);
   if (sweep !== null) lines.push(sweep);
@@ -103,7 +105,9 @@ export interface StatusFacts {
 
 function liveConfigLine(memo: WatchConfigMemo | null): string {
   if (!memo) return 'deployed watch config: no version taken into use yet';
-  const refused = memo.rejected ? `; version ${memo.rejected.versionId} refused (${plural(memo.rejected.problemCount ?? memo.rejected.problems.length, 'problem')}: ${memo.rejected.problems[0]})` : '';
+  const refused = memo.rejected
+    ? `; version ${memo.rejected.versionId} refused (${plural(memo.rejected.problemCount ?? memo.rejected.problems.length, 'problem')}: ${memo.rejected.problems[0]})`
+    : '';
   return `deployed watch config: version ${memo.good.versionId}${refused}`;
 }
 
@@ -113,7 +117,7 @@ export function describeStatus(facts: StatusFacts): string {
   const lines = [`state: ${facts.statePath} (${facts.network})`, `watch config: ${facts.configPath}`];
   if (facts.liveConfig !== undefined) lines.push(liveConfigLine(facts.liveConfig));
   if (!cursor) {
-    lines.push('cursor: none yet (no block scanned; the first run starts at the config\'s startHeight)');
+    lines.push("cursor: none yet (no block scanned; the first run starts at the config's startHeight)");
   } else {
     const age = Math.max(0, Math.round(facts.nowMs / 1000 - cursor.time));
     lines.push(`cursor: block ${cursor.height} ${cursor.hash}, mined ${duration(age)} ago (${new Date(cursor.time * 1000).toISOString()})`);

@@ -177,6 +177,7 @@ describe('dashboard', () => {
       'pending_call',
       'pending_transfer',
       'pending_dropped',
+      'sbtc_lifecycle',
     ]);
   });
 

@@ -60,7 +60,7 @@ describe('alertSubscriptions context', () => {
 
   it('rejects an unknown alert type, listing the known ones', () => {
     expect(subscriptionProblems([{ email: 'a@example.com', types: ['transfer'] }])).toEqual([
-      'alertSubscriptions[0].types[0]: must be one of token_transfer, contract_log, contract_call, stx_transfer, ft_transfer, nft_transfer, window_threshold, balance_threshold, cooldown_summary, contract_status, contract_status_summary, retraction, deep_reorg, sms_digest, pending_call, pending_transfer, pending_dropped (found: "transfer")',
+      'alertSubscriptions[0].types[0]: must be one of token_transfer, contract_log, contract_call, stx_transfer, ft_transfer, nft_transfer, window_threshold, balance_threshold, cooldown_summary, contract_status, contract_status_summary, retraction, deep_reorg, sms_digest, pending_call, pending_transfer, pending_dropped, sbtc_lifecycle (found: "transfer")',
     ]);
   });
 

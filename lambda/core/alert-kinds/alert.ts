@@ -10,6 +10,7 @@ import type { SmsDigestAlert } from './sms-digest';
 import type { PendingCallAlert } from './pending-call';
 import type { PendingTransferAlert } from './pending-transfer';
 import type { PendingDroppedAlert } from './pending-dropped';
+import type { SbtcLifecycleAlert } from './sbtc-lifecycle';
 
 export type { ChainAlert, ChainAlertType } from './chain-kinds';
 export type { AlertBase } from './alert-base';
@@ -21,7 +22,7 @@ export type { FtTransferAlert } from './ft-transfer';
 export type { NftTransferAlert } from './nft-transfer';
 export type { WindowThresholdAlert } from './window-threshold';
 export type { ContractStatusAlert, ContractStatusSummaryAlert, CooldownSummaryAlert, DeepReorgAlert, RetractionAlert, SmsDigestAlert };
-export type { PendingCallAlert, PendingTransferAlert, PendingDroppedAlert };
+export type { PendingCallAlert, PendingTransferAlert, PendingDroppedAlert, SbtcLifecycleAlert };
 
 export type PendingAlert = PendingCallAlert | PendingTransferAlert | PendingDroppedAlert;
 export type Alert =
@@ -31,5 +32,6 @@ export type Alert =
   | RetractionAlert
   | DeepReorgAlert
   | SmsDigestAlert
+  | SbtcLifecycleAlert
   | PendingAlert;
 export type AlertType = Alert['type'];

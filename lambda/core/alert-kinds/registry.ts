@@ -11,6 +11,7 @@ import { smsDigestKind } from './sms-digest';
 import { pendingCallKind } from './pending-call';
 import { pendingTransferKind } from './pending-transfer';
 import { pendingDroppedKind } from './pending-dropped';
+import { sbtcLifecycleKind } from './sbtc-lifecycle';
 import { DEFAULT_SEVERITY, defaultRuleName, type RuleMeta, SEVERITIES, WATCHER_RULE } from '../rule-meta';
 
 export const alertKinds = {
@@ -23,6 +24,7 @@ export const alertKinds = {
   pending_call: pendingCallKind,
   pending_transfer: pendingTransferKind,
   pending_dropped: pendingDroppedKind,
+  sbtc_lifecycle: sbtcLifecycleKind,
 } satisfies { [T in AlertType]: AlertKind<Extract<Alert, { type: T }>> };
 
 /** A chain alert's kind has a matcher and a retraction; the watcher's own alerts' kinds have neither. */

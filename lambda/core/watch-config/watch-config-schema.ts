@@ -8,6 +8,7 @@ import { defaultNamePrefixes, ruleLists, type RuleLists } from '../alert-kinds/r
 import { ruleMetaParts } from './rule-meta-schema';
 import type { AnyRuleList, ShapesOf } from '../alert-kinds/rule-list';
 import { comment, needs, wholeNumber } from './schema-parts';
+import { packsSchema } from '../packs/expand';
 
 export const NETWORKS = ['mainnet', 'testnet'] as const satisfies readonly Network[];
 
@@ -45,11 +46,9 @@ export function watchConfigSchema(network: Network | null, lists: readonly AnyRu
       $comment: comment,
       network: z.enum(NETWORKS, { error: needs('"mainnet" or "testnet"') }),
       ...listKeys(lists, network),
+      packs: packsSchema(network),
       startHeight: z._default(
-        z.union(
-          [z.literal('latest'), z.int({ error: startHeightMessage }).check(z.minimum(0, { error: startHeightMessage }))],
-          { error: startHeightMessage },
-        ),
+        z.union([z.literal('latest'), z.int({ error: startHeightMessage }).check(z.minimum(0, { error: startHeightMessage }))], { error: startHeightMessage }),
         DEFAULTS.startHeight,
       ),
       confirmations: z._default(wholeNumber(0, 100), DEFAULTS.confirmations),

@@ -1,0 +1,70 @@
+// `sbtc-bridge`: the sBTC bridge seen from the Stacks side: the sbtc-registry's prints (large deposits minted,
+// large withdrawals requested, rejections, key rotations, protocol updates) and, for named addresses, every
+// sBTC mint to and burn from them. The deadlines between Bitcoin and Stacks are the lifecycle tracker's
+// (core/sbtc), which the pack's addresses scope once the tracker runs as a pipeline stage.
+import * as z from '../../zod-mini';
+import type { Network } from '../domain';
+import { list, noDuplicates, principal, recipientSchema, sameString } from '../watch-config/schema-parts';
+import { standardAddressProblem } from '../watch-config/stacks-principals';
+import type { RulePack } from './pack';
+
+/** The sBTC contracts' deployer on mainnet; testnet deployments differ, so a testnet entry names its own. */
+export const SBTC_MAINNET_DEPLOYER = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4';
+
+const amount = z
+  .string({ error: 'must be an sBTC amount in quotes with its unit, e.g. "1 sBTC" or "25000000 sats"' })
+  .check(z.regex(/^\d[\d,]*(\.\d{1,8})? (sBTC|sats)$/, { error: 'must be an amount with its unit, e.g. "1 sBTC", "0.5 sBTC" or "25000000 sats"' }));
+
+const params = (network: Network | null) =>
+  z.object({
+    addresses: z.optional(
+      list(recipientSchema(network), 'Stacks addresses whose sBTC mints and burns to watch', noDuplicates(sameString, 'addresses', 'the same address')),
+    ),
+    largeAmount: z._default(amount, '1 sBTC'),
+    deployer: z.optional(
+      principal(standardAddressProblem, network, 'the address that deployed the sBTC contracts, e.g. "SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4"'),
+    ),
+  });
+
+type Params = z.output<ReturnType<typeof params>>;
+
+const log = (contractId: string, name: string, severity: string, where: Record<string, unknown>) => ({
+  contractId,
+  where,
+  name: `sbtc-bridge: ${name}`,
+  severity,
+});
+
+export const sbtcBridgePack: RulePack<Params> = {
+  name: 'sbtc-bridge',
+  version: 1,
+  summary:
+    'sBTC: large mints and burns, rejected withdrawals, key rotations and protocol updates from the sbtc-registry; every mint and burn of named addresses',
+  params,
+  problems: (p, network) =>
+    network === 'testnet' && p.deployer === undefined
+      ? [{ path: ['deployer'], message: "is needed on testnet: give the address that deployed the sBTC contracts there (mainnet's is the default)" }]
+      : [],
+  expand(p, network) {
+    const deployer = p.deployer ?? (network === 'mainnet' ? SBTC_MAINNET_DEPLOYER : '');
+    const registry = `${deployer}.sbtc-registry`;
+    const token = `${deployer}.sbtc-token::sbtc-token`;
+    const addresses = p.addresses ?? [];
+    return {
+      contractLogs: [
+        log(registry, 'large deposit minted', 'warning', { topic: 'completed-deposit', amount: { gte: p.largeAmount } }),
+        log(registry, 'large withdrawal requested', 'warning', { topic: 'withdrawal-create', amount: { gte: p.largeAmount } }),
+        log(registry, 'withdrawal rejected', 'critical', { topic: 'withdrawal-reject' }),
+        log(registry, 'signers key rotated', 'warning', { topic: 'key-rotation' }),
+        log(registry, 'protocol contract updated', 'critical', { topic: 'update-protocol-contract' }),
+      ],
+      transfers:
+        addresses.length === 0
+          ? []
+          : [
+              { asset: token, to: addresses, actions: ['mint'], name: 'sbtc-bridge: sBTC minted to a watched address', severity: 'info' },
+              { asset: token, from: addresses, actions: ['burn'], name: 'sbtc-bridge: sBTC burned from a watched address', severity: 'info' },
+            ],
+    };
+  },
+};

@@ -1,0 +1,116 @@
+// Rule packs: named, versioned sets of rules shipped with stacks-watch, enabled by one entry in "packs",
+// expanded into the rules they stand for before the config is checked, shown by --check as JSON to copy out.
+import { describe, expect, it } from 'vitest';
+import { parseWatchConfig } from '../../lambda/config/watch-config';
+import { describePacks, RULE_PACKS } from '../../lambda/core/packs';
+import { MAINNET, TESTNET } from './principals';
+
+const WALLET = MAINNET.arkadiko;
+const SBTC = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4';
+
+function parsed(input: Record<string, unknown>) {
+  const result = parseWatchConfig(input);
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  return result.config;
+}
+
+function problems(input: Record<string, unknown>) {
+  const result = parseWatchConfig(input);
+  if (result.ok) throw new Error('expected problems');
+  return result.problems.map((p) => `${p.path}: ${p.message}`);
+}
+
+describe('rule packs', () => {
+  it('ships sbtc-bridge and pox-5-staking, each with a version', () => {
+    expect(RULE_PACKS.map((p) => `${p.name}@${p.version}`)).toEqual(['sbtc-bridge@1', 'pox-5-staking@1']);
+  });
+
+  it('sbtc-bridge alone is a whole config: the registry prints, large mints and burns by amount', () => {
+    const config = parsed({ network: 'mainnet', packs: [{ name: 'sbtc-bridge' }] });
+    expect(config.contractLogs.map((r) => r.name)).toEqual([
+      'sbtc-bridge: large deposit minted',
+      'sbtc-bridge: large withdrawal requested',
+      'sbtc-bridge: withdrawal rejected',
+      'sbtc-bridge: signers key rotated',
+      'sbtc-bridge: protocol contract updated',
+    ]);
+    expect(config.contractLogs[0]).toMatchObject({ contractId: `${SBTC}.sbtc-registry`, where: { topic: 'completed-deposit', amount: { gte: '1 sBTC' } } });
+    expect(config.contractLogs[2]!.severity).toBe('critical');
+  });
+
+  it('sbtc-bridge with addresses also watches every mint to and burn from them, and takes its own threshold', () => {
+    const config = parsed({ network: 'mainnet', packs: [{ name: 'sbtc-bridge', addresses: [WALLET], largeAmount: '5 sBTC' }] });
+    expect(config.transfers).toMatchObject([
+      { asset: `${SBTC}.sbtc-token::sbtc-token`, to: [WALLET], actions: ['mint'], name: 'sbtc-bridge: sBTC minted to a watched address' },
+      { asset: `${SBTC}.sbtc-token::sbtc-token`, from: [WALLET], actions: ['burn'], name: 'sbtc-bridge: sBTC burned from a watched address' },
+    ]);
+    expect(config.contractLogs[1]!.where).toEqual({ topic: 'withdrawal-create', amount: { gte: '5 sBTC' } });
+  });
+
+  it('keeps the rules a config lists beside those of its packs', () => {
+    const config = parsed({ network: 'mainnet', contractLogs: [{ contractId: `${SBTC}.sbtc-deposit` }], packs: [{ name: 'sbtc-bridge' }] });
+    expect(config.contractLogs[0]!.contractId).toBe(`${SBTC}.sbtc-deposit`);
+    expect(config.contractLogs).toHaveLength(6);
+  });
+
+  it('pox-5-staking watches every pox-5 print naming each stacker or signer key', () => {
+    const key = `0x02${'ab'.repeat(32)}`;
+    const config = parsed({ network: 'mainnet', packs: [{ name: 'pox-5-staking', stackers: [WALLET], signerKeys: [key] }] });
+    expect(config.contractLogs).toMatchObject([
+      { contractId: 'SP000000000000000000002Q6VF78.pox-5', contains: WALLET, name: `pox-5-staking: ${WALLET}` },
+      { contractId: 'SP000000000000000000002Q6VF78.pox-5', contains: key.slice(2), name: `pox-5-staking: signer key ${key.slice(0, 10)}…` },
+    ]);
+  });
+
+  it('pox-5-staking on testnet reads the testnet boot contract', () => {
+    const config = parsed({ network: 'testnet', packs: [{ name: 'pox-5-staking', stackers: [TESTNET.docsSender] }] });
+    expect(config.contractLogs[0]!.contractId).toBe('ST000000000000000000002AMW42H.pox-5');
+  });
+
+  it('names an unknown pack and lists the known ones', () => {
+    expect(problems({ network: 'mainnet', packs: [{ name: 'sbtc' }] })).toEqual([
+      '$.packs[0].name: unknown pack "sbtc": the packs are "sbtc-bridge", "pox-5-staking"',
+    ]);
+  });
+
+  it('refuses a pinned version the shipped pack no longer has, saying how to keep the old rules', () => {
+    expect(problems({ network: 'mainnet', packs: [{ name: 'sbtc-bridge', version: 0 }] })[0]).toMatch(/^\$\.packs\[0\]\.version: .*version 1.*copy/);
+  });
+
+  it('names a bad address inside a pack at its path', () => {
+    expect(problems({ network: 'mainnet', packs: [{ name: 'sbtc-bridge', addresses: ['SPnot-an-address'] }] })[0]).toMatch(/^\$\.packs\[0\]\.addresses\[0\]: /);
+  });
+
+  it('refuses pox-5-staking with nobody to watch', () => {
+    expect(problems({ network: 'mainnet', packs: [{ name: 'pox-5-staking' }] })[0]).toMatch(/^\$\.packs\[0\]: .*stackers.*signerKeys/);
+  });
+
+  it('refuses sbtc-bridge on testnet without the deployer of the sBTC contracts', () => {
+    expect(problems({ network: 'testnet', packs: [{ name: 'sbtc-bridge' }] })[0]).toMatch(/^\$\.packs\[0\]\.deployer: /);
+  });
+
+  it('refuses the same pack twice', () => {
+    expect(problems({ network: 'mainnet', packs: [{ name: 'sbtc-bridge' }, { name: 'sbtc-bridge' }] })[0]).toMatch(/^\$\.packs\[1\]: .*twice/);
+  });
+
+  it('--check shows each pack as the rules it stands for, JSON that parses to the same rules when pasted in its place', () => {
+    const input = { network: 'mainnet' as const, packs: [{ name: 'sbtc-bridge', addresses: [WALLET] }] };
+    const config = parsed(input);
+    const lines = describePacks(input);
+    expect(lines[0]).toMatch(/^- pack sbtc-bridge v1: 5 contractLogs rules, 2 transfers rules; to edit them, replace the pack entry with:$/);
+    const copied = JSON.parse(lines.slice(1).join('\n'));
+    const pasted = parsed({ network: 'mainnet', ...copied });
+    expect(pasted.contractLogs).toEqual(config.contractLogs);
+    expect(pasted.transfers).toEqual(config.transfers);
+  });
+});
+
+describe('rule packs in --check', () => {
+  it('lists each pack with its rules to copy out, beside the rules in words', async () => {
+    const { describeWatch } = await import('../../lambda/local/describe');
+    const config = parsed({ network: 'mainnet', packs: [{ name: 'pox-5-staking', stackers: [WALLET] }] });
+    const text = describeWatch(config, { baseUrl: 'https://api.hiro.so', fromEnvironment: false, requestsPerMinute: 50, hasKey: false }, 'watch.json');
+    expect(text).toContain('- pack pox-5-staking v1: 1 contractLogs rules; to edit them, replace the pack entry with:');
+    expect(text).toContain(`"contains": "${WALLET}"`);
+  });
+});
