@@ -53,6 +53,8 @@ export type FeedAnswer<T> =
   | { kind: 'missing'; route: string };
 
 export interface SubjectFeedApi {
+  /** The header chain's route, for errors. */
+  readonly headerRoute: string;
   /**
    * The canonical headers from the tip down to `fromHeight`, ascending, each with its index hash and its
    * parent (the lowest's may be null); null when the API has no header chain route.

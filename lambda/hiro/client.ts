@@ -78,6 +78,7 @@ async function readNetwork(http: HiroHttp): Promise<{ network: 'mainnet' | 'test
 function subjectReads(http: HiroHttp): SubjectReads {
   const feeds = new HiroSubjectFeeds(http);
   return {
+    headerRoute: feeds.headerRoute,
     headerChain: (fromHeight) => feeds.headerChain(fromHeight),
     contractLogs: (contractId, cursor, ifNoneMatch) => feeds.contractLogs(contractId, cursor, ifNoneMatch),
     principalTransactions: (principal, cursor, ifNoneMatch) => feeds.principalTransactions(principal, cursor, ifNoneMatch),

@@ -53,8 +53,18 @@ function pageRequest(route: string, path: string, limit: number, cursor: string 
 }
 
 /** One page of STX moving into (`inbound`) or out of `principal`; null when the API has no such route (before 9.1.0). */
-export async function readStxTransfers(http: HiroHttp, principal: string, direction: 'inbound' | 'outbound', cursor: string | null): Promise<TransferPage | null> {
-  const request = pageRequest(SUBJECT_ROUTES.stxTransfers, `/extended/v3/principals/${encodeURIComponent(principal)}/transfers/stx/${direction}`, TRANSFER_PAGE_LIMIT, cursor);
+export async function readStxTransfers(
+  http: HiroHttp,
+  principal: string,
+  direction: 'inbound' | 'outbound',
+  cursor: string | null,
+): Promise<TransferPage | null> {
+  const request = pageRequest(
+    SUBJECT_ROUTES.stxTransfers,
+    `/extended/v3/principals/${encodeURIComponent(principal)}/transfers/stx/${direction}`,
+    TRANSFER_PAGE_LIMIT,
+    cursor,
+  );
   const answer = await http.get(request, anyBody);
   if (!answer.ok) return null;
   const body = checked(request, stxTransfersPageSchema, answer.body);
@@ -106,9 +116,18 @@ export async function readFtBalancesNow(http: HiroHttp, principal: string): Prom
   const held = new Map<string, bigint>();
   let cursor: string | null = null;
   for (let pages = 0; ; pages += 1) {
-    const request = pageRequest(SUBJECT_ROUTES.ftBalances, `/extended/v3/principals/${encodeURIComponent(principal)}/balances/ft`, FT_BALANCE_PAGE_LIMIT, cursor);
+    const request = pageRequest(
+      SUBJECT_ROUTES.ftBalances,
+      `/extended/v3/principals/${encodeURIComponent(principal)}/balances/ft`,
+      FT_BALANCE_PAGE_LIMIT,
+      cursor,
+    );
     if (pages === MAX_FT_BALANCE_PAGES) {
-      throw new HiroResponseError({ endpoint: describeRequest(request), route: request.route }, 200, `the principal holds more than ${MAX_FT_BALANCE_PAGES * FT_BALANCE_PAGE_LIMIT} tokens, the most read`);
+      throw new HiroResponseError(
+        { endpoint: describeRequest(request), route: request.route },
+        200,
+        `the principal holds more than ${MAX_FT_BALANCE_PAGES * FT_BALANCE_PAGE_LIMIT} tokens, the most read`,
+      );
     }
     const body = await http.getBody({ ...request, expect: [] }, ftBalancesPageSchema);
     for (const row of body.results) held.set(row.asset_identifier, BigInt(row.balance));

@@ -59,9 +59,7 @@ export const stxTransfersPageSchema = z.object({
 export const ftTransfersPageSchema = z.object({
   total: count,
   cursor: v3Cursors(eventCursor),
-  results: z.array(
-    z.object({ sender: z.nullish(z.string()), recipient: z.nullish(z.string()), amount: units, asset_identifier: z.string(), ...located }),
-  ),
+  results: z.array(z.object({ sender: z.nullish(z.string()), recipient: z.nullish(z.string()), amount: units, asset_identifier: z.string(), ...located })),
 });
 
 // ---- GET /extended/v3/principals/{p}/balances/stx and /ft ----

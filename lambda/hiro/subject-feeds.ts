@@ -51,6 +51,7 @@ function located(raw: RawTransactionSummary): LocatedTransaction {
 }
 
 export class HiroSubjectFeeds implements SubjectFeedApi {
+  readonly headerRoute = V3_BLOCK_ROUTES.list;
   constructor(private readonly http: HiroHttp) {}
 
   async headerChain(fromHeight: number): Promise<HeaderLink[] | null> {
@@ -71,7 +72,11 @@ export class HiroSubjectFeeds implements SubjectFeedApi {
       for (const [index, header] of page.value.headers.entries()) {
         const above = headers.at(-1);
         if (above && header.height !== above.height - 1) {
-          throw new HiroResponseError({ endpoint: describeRequest(request), route: request.route }, 200, `block ${header.height} follows block ${above.height} across pages`);
+          throw new HiroResponseError(
+            { endpoint: describeRequest(request), route: request.route },
+            200,
+            `block ${header.height} follows block ${above.height} across pages`,
+          );
         }
         if (above && above.parentHash === null) above.parentHash = header.hash;
         const names = raw.results[index];
@@ -84,7 +89,13 @@ export class HiroSubjectFeeds implements SubjectFeedApi {
   }
 
   async contractLogs(contractId: string, cursor: string | null, ifNoneMatch?: string): Promise<FeedAnswer<LogFeedItem>> {
-    const request = this.feedRequest(SUBJECT_ROUTES.contractLogs, `/extended/v2/smart-contracts/${encodeURIComponent(contractId)}/logs`, LOG_PAGE_LIMIT, cursor, ifNoneMatch);
+    const request = this.feedRequest(
+      SUBJECT_ROUTES.contractLogs,
+      `/extended/v2/smart-contracts/${encodeURIComponent(contractId)}/logs`,
+      LOG_PAGE_LIMIT,
+      cursor,
+      ifNoneMatch,
+    );
     const answer = await this.http.get(request, anyBody);
     const early = this.early<LogFeedItem>(request, answer);
     if (early) return early;
@@ -95,7 +106,13 @@ export class HiroSubjectFeeds implements SubjectFeedApi {
         route: request.route,
         items: body.results.map((item) => ({
           txId: item.tx_id,
-          log: { eventIndex: item.event_index, contractId: item.contract_log.contract_id, topic: item.contract_log.topic, valueHex: item.contract_log.value.hex, valueRepr: item.contract_log.value.repr },
+          log: {
+            eventIndex: item.event_index,
+            contractId: item.contract_log.contract_id,
+            topic: item.contract_log.topic,
+            valueHex: item.contract_log.value.hex,
+            valueRepr: item.contract_log.value.repr,
+          },
         })),
         at: body.cursor === null ? null : cursorPosition(body.cursor),
         older: body.prev_cursor === null ? null : { cursor: body.prev_cursor, at: cursorPosition(body.prev_cursor) },
@@ -117,7 +134,11 @@ export class HiroSubjectFeeds implements SubjectFeedApi {
       page: {
         route: request.route,
         items: body.results.map((row) => located(row.transaction)),
-        at: body.cursor.current ? cursorPosition(body.cursor.current) : first ? { height: first.block.height, txIndex: first.block.tx_index, eventIndex: -1 } : null,
+        at: body.cursor.current
+          ? cursorPosition(body.cursor.current)
+          : first
+            ? { height: first.block.height, txIndex: first.block.tx_index, eventIndex: -1 }
+            : null,
         older: body.cursor.next === null ? null : { cursor: body.cursor.next, at: cursorPosition(body.cursor.next) },
         etag: etagOf((answer as { headers: Headers }).headers),
       },
@@ -133,7 +154,12 @@ export class HiroSubjectFeeds implements SubjectFeedApi {
       const body = await this.http.getBody(request, transactionBatchSchema);
       const asked = new Set(ids);
       for (const raw of body.results) {
-        if (!asked.has(raw.tx_id)) throw new HiroResponseError({ endpoint: describeRequest(request), route: request.route }, 200, `answered transaction ${raw.tx_id}, which was not asked for`);
+        if (!asked.has(raw.tx_id))
+          throw new HiroResponseError(
+            { endpoint: describeRequest(request), route: request.route },
+            200,
+            `answered transaction ${raw.tx_id}, which was not asked for`,
+          );
         found.set(raw.tx_id, located(raw));
       }
     }

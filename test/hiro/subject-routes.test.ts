@@ -16,7 +16,9 @@ const ALL_DEPRECATED = [ROUTES.blockTransactions, ROUTES.txMultiple, ROUTES.bloc
 describe('a watched contract’s logs', () => {
   it('pages from the newest log down by the older cursor, 100 a request, whatever the deprecated routes answer', async () => {
     const h = await startHarness();
-    const blocks = Array.from({ length: 3 }, (_, b) => h.fake.chain.mine([contractCall({ contractId: vault, logs: Array.from({ length: 60 }, (_, i) => `log-${b}-${i}`) })]));
+    const blocks = Array.from({ length: 3 }, (_, b) =>
+      h.fake.chain.mine([contractCall({ contractId: vault, logs: Array.from({ length: 60 }, (_, i) => `log-${b}-${i}`) })]),
+    );
     h.fake.retire(...ALL_DEPRECATED);
     const feeds = h.client().subjects;
 
@@ -26,10 +28,15 @@ describe('a watched contract’s logs', () => {
     if (second.kind !== 'page') throw new Error(second.kind);
 
     expect(first.page.items).toHaveLength(100);
-    expect(first.page.items[0]).toEqual({ txId: blocks[2]!.txs[0]!.txId, log: expect.objectContaining({ eventIndex: 59, contractId: vault, valueRepr: '"log-2-59"' }) });
+    expect(first.page.items[0]).toEqual({
+      txId: blocks[2]!.txs[0]!.txId,
+      log: expect.objectContaining({ eventIndex: 59, contractId: vault, valueRepr: '"log-2-59"' }),
+    });
     expect(first.page.at).toEqual({ height: blocks[2]!.height, txIndex: 0, eventIndex: 59 });
     expect(first.page.older?.at).toEqual({ height: blocks[1]!.height, txIndex: 0, eventIndex: 19 });
-    expect(second.page.items.map((item) => item.log.valueRepr)).toEqual(Array.from({ length: 80 }, (_, i) => `"log-${i < 20 ? 1 : 0}-${i < 20 ? 19 - i : 79 - i}"`));
+    expect(second.page.items.map((item) => item.log.valueRepr)).toEqual(
+      Array.from({ length: 80 }, (_, i) => `"log-${i < 20 ? 1 : 0}-${i < 20 ? 19 - i : 79 - i}"`),
+    );
     expect(second.page.older).toBeNull();
     expect(h.fake.requestsTo(ROUTES.contractLogs).map((r) => r.query.get('limit'))).toEqual(['100', '100']);
   });
@@ -63,7 +70,10 @@ describe('a watched contract’s logs', () => {
   it('refuses a malformed page naming the route and the field', async () => {
     const h = await startHarness();
     h.fake.chain.mine([contractCall({ contractId: vault, logs: ['one'] })]);
-    h.fake.faults.once({ transform: (body) => ({ ...(body as object), results: [{ event_index: 0, event_type: 'smart_contract_log', tx_id: 42 }] }) }, ROUTES.contractLogs);
+    h.fake.faults.once(
+      { transform: (body) => ({ ...(body as object), results: [{ event_index: 0, event_type: 'smart_contract_log', tx_id: 42 }] }) },
+      ROUTES.contractLogs,
+    );
 
     const error = await rejectionOf(h.client().subjects.contractLogs(vault, null));
 
@@ -97,7 +107,10 @@ describe('a tracked principal’s transactions', () => {
   it('refuses a row whose transaction lacks its block, naming the route', async () => {
     const h = await startHarness();
     h.fake.chain.mine([transfer({ from: alice, to: bob, amount: 10 })]);
-    h.fake.faults.once({ transform: (body) => ({ ...(body as object), results: [{ transaction: { tx_id: '0x01' }, involvement: 'sender', balance_changes: {} }] }) }, ROUTES.principalTransactions);
+    h.fake.faults.once(
+      { transform: (body) => ({ ...(body as object), results: [{ transaction: { tx_id: '0x01' }, involvement: 'sender', balance_changes: {} }] }) },
+      ROUTES.principalTransactions,
+    );
 
     const error = await rejectionOf(h.client().subjects.principalTransactions(alice, null));
 
@@ -115,7 +128,10 @@ describe('the transaction batch', () => {
     const found = await h.client().subjects.transactions(ids);
 
     expect(found.size).toBe(60);
-    expect(found.get(block.txs[59]!.txId)).toMatchObject({ block: { height: block.height, hash: block.hash }, transaction: { txIndex: 59, tokenTransfer: { amount: '60' } } });
+    expect(found.get(block.txs[59]!.txId)).toMatchObject({
+      block: { height: block.height, hash: block.hash },
+      transaction: { txIndex: 59, tokenTransfer: { amount: '60' } },
+    });
     expect(h.fake.count(ROUTES.transactionBatch)).toBe(2);
   });
 
@@ -141,7 +157,15 @@ describe('the header chain', () => {
     const chain = await h.client().subjects.headerChain(20);
 
     expect(chain?.map((header) => header.height)).toEqual(Array.from({ length: 51 }, (_, i) => 20 + i));
-    expect(chain?.[10]).toEqual({ height: 30, hash: blocks[29]!.hash, parentHash: blocks[28]!.hash, indexHash: blocks[29]!.indexBlockHash, time: blocks[29]!.time, txCount: 0, burnHeight: blocks[29]!.burnBlockHeight });
+    expect(chain?.[10]).toEqual({
+      height: 30,
+      hash: blocks[29]!.hash,
+      parentHash: blocks[28]!.hash,
+      indexHash: blocks[29]!.indexBlockHash,
+      time: blocks[29]!.time,
+      txCount: 0,
+      burnHeight: blocks[29]!.burnBlockHeight,
+    });
     expect(h.fake.count(ROUTES.v3Blocks)).toBe(2);
   });
 
@@ -156,7 +180,10 @@ describe('the header chain', () => {
 describe('a principal’s transfers and balances', () => {
   it('lists STX in and out with memo and block, tokens by asset, and null before API 9.1.0', async () => {
     const h = await startHarness();
-    const block = h.fake.chain.mine([transfer({ from: bob, to: alice, amount: 10, memo: 'rent' }), contractCall({ contractId: vault, events: [ftTransferEvent(token, alice, bob, 3)] })]);
+    const block = h.fake.chain.mine([
+      transfer({ from: bob, to: alice, amount: 10, memo: 'rent' }),
+      contractCall({ contractId: vault, events: [ftTransferEvent(token, alice, bob, 3)] }),
+    ]);
     const older = await startHarness({ subjectRoutes: 'before-9.1' });
     const feeds = h.client().subjects;
 
@@ -165,7 +192,15 @@ describe('a principal’s transfers and balances', () => {
     const tokens = await feeds.ftTransfers(alice, token, null);
 
     expect(inbound?.rows).toEqual([
-      { txId: block.txs[0]!.txId, eventIndex: 0, block: { height: block.height, hash: block.hash, txIndex: 0, time: block.time }, sender: bob, recipient: alice, amount: '10', memo: expect.stringMatching(/^0x72656e74/) },
+      {
+        txId: block.txs[0]!.txId,
+        eventIndex: 0,
+        block: { height: block.height, hash: block.hash, txIndex: 0, time: block.time },
+        sender: bob,
+        recipient: alice,
+        amount: '10',
+        memo: expect.stringMatching(/^0x72656e74/),
+      },
     ]);
     expect(outbound?.rows).toEqual([]);
     expect(tokens?.rows).toMatchObject([{ txId: block.txs[1]!.txId, sender: alice, recipient: bob, amount: '3', assetId: token }]);

@@ -82,7 +82,12 @@ function etagged(request: { headers: Record<string, string | string[] | undefine
 }
 
 /** `GET /extended/v2/smart-contracts/{contract_id}/logs?limit=(1..100)&cursor=H:M:T:E`; ETag: the tip's index hash. */
-export function contractLogs(chain: FakeChain, contractId: string, query: URLSearchParams, headers: Record<string, string | string[] | undefined>): SubjectAnswer {
+export function contractLogs(
+  chain: FakeChain,
+  contractId: string,
+  query: URLSearchParams,
+  headers: Record<string, string | string[] | undefined>,
+): SubjectAnswer {
   const limit = limitParam(query, 20, 100);
   if (typeof limit === 'string') return validation(limit);
   const raw = query.get('cursor');
@@ -115,7 +120,9 @@ function isLogOf(event: FakeEvent, contractId: string): boolean {
 }
 
 function assetOf(event: FakeEvent): Asset | null {
-  return event.event_type === 'stx_asset' || event.event_type === 'fungible_token_asset' || event.event_type === 'non_fungible_token_asset' ? (event.asset as Asset) : null;
+  return event.event_type === 'stx_asset' || event.event_type === 'fungible_token_asset' || event.event_type === 'non_fungible_token_asset'
+    ? (event.asset as Asset)
+    : null;
 }
 
 /** How `principal` takes part in `tx`, or null when it does not (the API's principal_txs rules). */
@@ -145,7 +152,12 @@ function stxChanges(tx: FakeTx, principal: string): { sent: string; received: st
 }
 
 /** `GET /extended/v3/principals/{p}/transactions?limit=(1..50)&cursor=H:M:T`; ETag from the newest transaction's id. */
-export function principalTransactions(chain: FakeChain, principal: string, query: URLSearchParams, headers: Record<string, string | string[] | undefined>): SubjectAnswer {
+export function principalTransactions(
+  chain: FakeChain,
+  principal: string,
+  query: URLSearchParams,
+  headers: Record<string, string | string[] | undefined>,
+): SubjectAnswer {
   const limit = limitParam(query, 20, 50);
   if (typeof limit === 'string') return validation(limit);
   const raw = query.get('cursor');
@@ -155,30 +167,59 @@ export function principalTransactions(chain: FakeChain, principal: string, query
   const found = pageOf(rows, cursor, limit) ?? { page: [], start: rows.length };
   const { page, start } = found;
   const tag = rows[0] ? createHash('sha256').update(`${rows[0].tx.txId}::`).digest('hex') : null;
-  return etagged({ headers }, tag, () => v3Page(rows, start, limit, page, (row) => position(row, false), ({ tx, block }) => {
-    const kinds = new Set(tx.events.filter((e) => { const a = assetOf(e); return a && (a.sender === principal || a.recipient === principal); }).map((e) => e.event_type));
-    const stx = stxChanges(tx, principal);
-    return {
-      transaction: renderTxSummary(tx, block),
-      involvement: involvement(tx, principal),
-      balance_changes: { stx },
-      affected_balances: { stx: stx.sent !== '0' || stx.received !== '0', ft: kinds.has('fungible_token_asset'), nft: kinds.has('non_fungible_token_asset') },
-    };
-  }));
+  return etagged({ headers }, tag, () =>
+    v3Page(
+      rows,
+      start,
+      limit,
+      page,
+      (row) => position(row, false),
+      ({ tx, block }) => {
+        const kinds = new Set(
+          tx.events
+            .filter((e) => {
+              const a = assetOf(e);
+              return a && (a.sender === principal || a.recipient === principal);
+            })
+            .map((e) => e.event_type),
+        );
+        const stx = stxChanges(tx, principal);
+        return {
+          transaction: renderTxSummary(tx, block),
+          involvement: involvement(tx, principal),
+          balance_changes: { stx },
+          affected_balances: {
+            stx: stx.sent !== '0' || stx.received !== '0',
+            ft: kinds.has('fungible_token_asset'),
+            nft: kinds.has('non_fungible_token_asset'),
+          },
+        };
+      },
+    ),
+  );
 }
 
 /** `GET /extended/v3/principals/{p}/transfers/stx/inbound|outbound?limit=(1..50)&cursor=H:M:T:E` (API 9.1.0). */
 export function stxTransfers(chain: FakeChain, principal: string, direction: string, query: URLSearchParams): SubjectAnswer {
   const side = direction === 'inbound' ? 'recipient' : 'sender';
-  return transfersPage(chain, query, (event) => event.event_type === 'stx_asset' && (event.asset as Asset).asset_event_type === 'transfer' && (event.asset as Asset)[side] === principal);
+  return transfersPage(
+    chain,
+    query,
+    (event) => event.event_type === 'stx_asset' && (event.asset as Asset).asset_event_type === 'transfer' && (event.asset as Asset)[side] === principal,
+  );
 }
 
 /** `GET /extended/v3/principals/{p}/transfers/ft/{asset_identifier}`: the token's movements in and out of `p`. */
 export function ftTransfers(chain: FakeChain, principal: string, assetId: string, query: URLSearchParams): SubjectAnswer {
-  return transfersPage(chain, query, (event) => {
-    const asset = event.event_type === 'fungible_token_asset' ? (event.asset as Asset) : null;
-    return asset !== null && asset.asset_id === assetId && (asset.sender === principal || asset.recipient === principal);
-  }, assetId);
+  return transfersPage(
+    chain,
+    query,
+    (event) => {
+      const asset = event.event_type === 'fungible_token_asset' ? (event.asset as Asset) : null;
+      return asset !== null && asset.asset_id === assetId && (asset.sender === principal || asset.recipient === principal);
+    },
+    assetId,
+  );
 }
 
 function transfersPage(chain: FakeChain, query: URLSearchParams, wanted: (event: FakeEvent) => boolean, assetId?: string): SubjectAnswer {
@@ -189,25 +230,45 @@ function transfersPage(chain: FakeChain, query: URLSearchParams, wanted: (event:
   if (raw !== null && cursor === null) return validation('querystring/cursor must match pattern "^[0-9]+:[0-9]+:[0-9]+:[0-9]+$"');
   const rows = canonicalRows(chain, (_, tx) => (tx.txStatus === 'success' ? tx.events.flatMap((event, index) => (wanted(event) ? [index] : [])) : []));
   const { page, start } = pageOf(rows, cursor, limit) ?? { page: [], start: rows.length };
-  return { status: 200, body: v3Page(rows, start, limit, page, (row) => position(row, true), ({ tx, block, eventIndex }) => {
-    const asset = tx.events[eventIndex]!.asset as Asset;
-    // A native transfer's memo is the transaction's; the route shows it on its movement.
-    const memo = asset.memo ?? ((tx.payload.token_transfer as { memo?: string } | undefined)?.memo || undefined);
-    return {
-      sender: asset.sender ?? null,
-      recipient: asset.recipient ?? null,
-      amount: asset.amount,
-      ...(assetId === undefined ? { memo: memo ? { hex: memo, repr: '' } : null } : { asset_identifier: assetId }),
-      transaction: { tx_id: tx.txId, event_index: eventIndex },
-      block: { height: block.height, hash: block.hash, index_hash: block.indexBlockHash, time: block.time, tx_index: tx.txIndex },
-    };
-  }) };
+  return {
+    status: 200,
+    body: v3Page(
+      rows,
+      start,
+      limit,
+      page,
+      (row) => position(row, true),
+      ({ tx, block, eventIndex }) => {
+        const asset = tx.events[eventIndex]!.asset as Asset;
+        // A native transfer's memo is the transaction's; the route shows it on its movement.
+        const memo = asset.memo ?? ((tx.payload.token_transfer as { memo?: string } | undefined)?.memo || undefined);
+        return {
+          sender: asset.sender ?? null,
+          recipient: asset.recipient ?? null,
+          amount: asset.amount,
+          ...(assetId === undefined ? { memo: memo ? { hex: memo, repr: '' } : null } : { asset_identifier: assetId }),
+          transaction: { tx_id: tx.txId, event_index: eventIndex },
+          block: { height: block.height, hash: block.hash, index_hash: block.indexBlockHash, time: block.time, tx_index: tx.txIndex },
+        };
+      },
+    ),
+  };
 }
 
 /** `GET /extended/v3/principals/{p}/balances/stx`: the balance now (no past block). */
 export function stxBalance(chain: FakeChain, principal: string): SubjectAnswer {
   const held = balancesAt(chain, principal, chain.height);
-  const locked = held.locked > 0n ? { amount: String(held.locked), pox_version: 5, lock_tx_id: `0x${'00'.repeat(32)}`, stacks_lock_height: 1, burn_lock_height: 1, burn_unlock_height: held.unlockHeight ?? 0 } : null;
+  const locked =
+    held.locked > 0n
+      ? {
+          amount: String(held.locked),
+          pox_version: 5,
+          lock_tx_id: `0x${'00'.repeat(32)}`,
+          stacks_lock_height: 1,
+          burn_lock_height: 1,
+          burn_unlock_height: held.unlockHeight ?? 0,
+        }
+      : null;
   return { status: 200, body: { balance: String(held.stx), available: String(held.stx - held.locked), locked, mempool: null } };
 }
 
@@ -215,7 +276,9 @@ export function stxBalance(chain: FakeChain, principal: string): SubjectAnswer {
 export function ftBalances(chain: FakeChain, principal: string, query: URLSearchParams): SubjectAnswer {
   const limit = limitParam(query, 100, 200);
   if (typeof limit === 'string') return validation(limit);
-  const held = [...balancesAt(chain, principal, chain.height).fts].filter(([, balance]) => balance > 0n).sort(([a, x], [b, y]) => (y > x ? 1 : y < x ? -1 : a.localeCompare(b)));
+  const held = [...balancesAt(chain, principal, chain.height).fts]
+    .filter(([, balance]) => balance > 0n)
+    .sort(([a, x], [b, y]) => (y > x ? 1 : y < x ? -1 : a.localeCompare(b)));
   const key = ([asset, balance]: [string, bigint]) => `${balance}:${asset}`;
   const raw = query.get('cursor');
   const start = raw === null ? 0 : held.findIndex((entry) => key(entry) === raw);
@@ -245,7 +308,14 @@ export function transactionBatch(chain: FakeChain, query: URLSearchParams): Subj
   return { status: 200, body: { results } };
 }
 
-function v3Page(rows: Positioned[], start: number, limit: number, page: Positioned[], cursorOf: (row: Positioned) => string, render: (row: Positioned) => unknown): unknown {
+function v3Page(
+  rows: Positioned[],
+  start: number,
+  limit: number,
+  page: Positioned[],
+  cursorOf: (row: Positioned) => string,
+  render: (row: Positioned) => unknown,
+): unknown {
   const older = rows[start + limit];
   const newer = start > 0 ? rows[Math.max(0, start - limit)] : undefined;
   return {
