@@ -62,6 +62,8 @@ export interface SubjectFeedApi {
   headerChain(fromHeight: number): Promise<HeaderLink[] | null>;
   contractLogs(contractId: string, cursor: string | null, ifNoneMatch?: string): Promise<FeedAnswer<LogFeedItem>>;
   principalTransactions(principal: string, cursor: string | null, ifNoneMatch?: string): Promise<FeedAnswer<PrincipalFeedItem>>;
+  /** True once the batched events route has answered 410: the block scan then pays a request per transaction. */
+  eventsRetired?(): boolean;
   /** The canonical transactions among `txIds` with their blocks; an id the API does not know is absent. */
   transactions(txIds: readonly string[]): Promise<Map<string, LocatedTransaction>>;
 }

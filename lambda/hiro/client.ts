@@ -18,6 +18,7 @@ import { readTransactions } from './transaction-reads';
 import { createMempoolReader } from './mempool-reader';
 import { readFtBalancesNow, readFtTransfers, readStxBalanceNow, readStxTransfers, type StxBalanceNow, type TransferPage } from './principal-reads';
 import { HiroSubjectFeeds } from './subject-feeds';
+import { TX_MULTIPLE_ROUTE } from './event-reader';
 
 export { CONTRACT_STATUS_BATCH } from './contract-statuses';
 
@@ -83,6 +84,7 @@ function subjectReads(http: HiroHttp): SubjectReads {
     contractLogs: (contractId, cursor, ifNoneMatch) => feeds.contractLogs(contractId, cursor, ifNoneMatch),
     principalTransactions: (principal, cursor, ifNoneMatch) => feeds.principalTransactions(principal, cursor, ifNoneMatch),
     transactions: (txIds) => feeds.transactions(txIds),
+    eventsRetired: () => http.deprecations.isRetired(TX_MULTIPLE_ROUTE),
     stxTransfers: (principal, direction, cursor) => readStxTransfers(http, principal, direction, cursor),
     ftTransfers: (principal, assetId, cursor) => readFtTransfers(http, principal, assetId, cursor),
     stxBalance: (principal) => readStxBalanceNow(http, principal),
