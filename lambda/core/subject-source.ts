@@ -7,7 +7,7 @@
 // skips items, a cursor the API no longer knows, an ETag naming an older tip than one seen before, or items
 // that disagree with the header chain stop the read before the block in doubt: the blocks below it come back
 // with the error (a SubjectFeedError naming the route), so the caller delivers them and fails on the rest.
-import type { Block, Transaction } from './domain';
+import type { Block, ContractLogEvent, Transaction, TxEvents } from './domain';
 import type { ChainApi } from './ports';
 import type { ReadBlock } from './read-ahead';
 import { transactionReads } from './block-alerts';
@@ -30,6 +30,10 @@ export interface SubjectRead {
 
 interface Found {
   txs: Map<string, LocatedTransaction>;
+  /** Transactions a principal's feed named: their events are read, since an asset movement may matter. */
+  full: Set<string>;
+  /** The watched contracts' logs of each transaction a logs feed named, in feed order. */
+  logs: Map<string, ContractLogEvent[]>;
   /** The read may not go past this height (a page as of an older tip, a walk cut short). */
   end: number;
   error: SubjectFeedError | null;
@@ -62,14 +66,26 @@ export class SubjectSource {
         ),
       };
     }
-    const found: Found = { txs: new Map(), end: Math.min(to, chain.at(-1)!.height), error: null };
+    const found: Found = { txs: new Map(), full: new Set(), logs: new Map(), end: Math.min(to, chain.at(-1)!.height), error: null };
     for (const contract of this.subjects.contracts) await this.guard(found, from, () => this.readLogs(contract, from, headers, found));
     for (const principal of this.subjects.principals) await this.guard(found, from, () => this.readPrincipal(principal, from, headers, found));
     const last = Math.min(found.end, (found.error ? stopBefore(found.error, from) : Infinity) - 1);
     const blocks = assemble(from, last, headers, found.txs);
-    const reads = blocks.flatMap((block) => transactionReads(block, this.watch.rules));
-    const events = reads.length > 0 ? await this.chain.getTransactionEvents(reads, signal) : new Map();
+    const events = await this.events(blocks, found, signal);
     return { blocks: blocks.map((block) => ({ block, events })), error: found.error };
+  }
+
+  /**
+   * The events the rules need: read for the transactions a principal's feed named; for those only a logs feed
+   * named, the feed's own logs (every log of every watched contract; no other rule looks at such a transaction).
+   */
+  private async events(blocks: readonly Block[], found: Found, signal: AbortSignal | undefined): Promise<Map<string, TxEvents>> {
+    const reads = blocks.flatMap((block) => transactionReads(block, this.watch.rules)).filter((read) => found.full.has(read.txId));
+    const events = reads.length > 0 ? new Map(await this.chain.getTransactionEvents(reads, signal)) : new Map<string, TxEvents>();
+    for (const [txId, logs] of found.logs) {
+      if (!found.full.has(txId)) events.set(txId, { txId, logs: [...logs].sort((a, b) => a.eventIndex - b.eventIndex), assets: [] });
+    }
+    return events;
   }
 
   /** A feed's error keeps the lowest stopping point of all, and the other feeds are still read below it. */
@@ -98,7 +114,12 @@ export class SubjectSource {
       return { item, at: { height: tx.block.height, txIndex: tx.transaction.txIndex, eventIndex: item.log.eventIndex }, blockHash: tx.block.hash };
     });
     checkPlaced(walk, placed, (item) => `log ${item.log.eventIndex} of ${item.txId}`);
-    accept(walk, placed, headers, found, (item) => placedTxs.get(item.txId)!);
+    accept(walk, placed, headers, found, (item) => {
+      const logs = found.logs.get(item.txId) ?? [];
+      logs.push(item.log);
+      found.logs.set(item.txId, logs);
+      return placedTxs.get(item.txId)!;
+    });
   }
 
   private async readPrincipal(principal: string, from: number, headers: ReadonlyMap<number, HeaderLink>, found: Found): Promise<void> {
@@ -110,7 +131,10 @@ export class SubjectSource {
       blockHash: item.block.hash,
     }));
     checkPlaced(walk, placed, (item) => `transaction ${item.transaction.txId}`);
-    accept(walk, placed, headers, found, (item) => item);
+    accept(walk, placed, headers, found, (item) => {
+      found.full.add(item.transaction.txId);
+      return item;
+    });
   }
 
   /** The logs route's ETag is its replica's tip: items above that tip are not in the page yet (delayed, not absent). */
