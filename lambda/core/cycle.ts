@@ -121,8 +121,8 @@ async function scanBlocks(run: Run, tip: ChainTip) {
         `: nothing to scan yet; each run checks again and starts there once the chain reaches it`,
     );
   }
-  const blocks = Math.min(config.maxBlocksPerRun, lastHeight - keeper.nextHeight(firstHeight) + 1);
-  const source = subjectSourceFor(budget.fetchWay, deps.chain, run.rules, blocks, deps.telemetry);
+  const behind = tip.height - keeper.nextHeight(firstHeight) + 1;
+  const source = subjectSourceFor(budget.fetchWay, deps.chain, run.rules, Math.min(config.maxBlocksPerRun, lastHeight - keeper.nextHeight(firstHeight) + 1), deps.telemetry, behind);
   const plan = { network: config.network, rules: run.rules, firstHeight, lastHeight, tip: { height: tip.height, hash: tip.hash }, maxBlocks: config.maxBlocksPerRun, source };
   const mempool = run.mempool;
   const stages = { keeper, delivery: run.delivery, lease: run.lease, ...(mempool ? { releaseLeaseAtEnd: false, markMined: (a: ChainAlert[]) => mempool.markMined(a) } : {}) };

@@ -50,4 +50,12 @@ describe('choosing the source of a run', () => {
     expect(subjectSourceFor('per-subject', chain(false), rules(10), 7, telemetry)).toBeInstanceOf(SubjectSource);
     expect(subjectSourceFor('per-subject', chain(false, false), rules(10), 7, telemetry)).toBeNull();
   });
+
+  it('keeps the block scan while the run is further behind the tip than the header chain reaches', () => {
+    const telemetry = new RecordingTelemetry();
+
+    expect(subjectSourceFor('per-subject', chain(true), rules(2), 500, telemetry, 601)).toBeNull();
+    expect(subjectSourceFor('per-subject', chain(true), rules(2), 500, telemetry, 600)).toBeInstanceOf(SubjectSource);
+    expect(telemetry.logs[0]?.attributes?.reason).toBe("601 blocks behind the tip, more than the header chain's reach of 600");
+  });
 });
