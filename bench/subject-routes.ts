@@ -15,7 +15,7 @@ export interface SubjectRoutesRow {
   blocks: number;
   requests: number;
   perBlock: number;
-  /** The goal for reading per subject: 3.0 a block for 20 subjects, 1.0 for 2; none for the block scan. */
+  /** The goal for reading per subject: 3.0 a block for 20 subjects, 1.0 for 2; none for the block scan. */
   goal: number | null;
   byRoute: Record<string, number>;
 }
