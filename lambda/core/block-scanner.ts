@@ -2,6 +2,7 @@
 // in one direction: the chain follower gives the next block (or a rollback when it does not build on the
 // last one), the kinds match it, the delivery stage sends its alerts, and only then the cursor keeper moves
 // past it. A reorg is found before anything is built on a replaced block.
+import type { SubjectSource } from './subject-source';
 import type { Block, Network, TxEvents } from './domain';
 import type { ChainAlert } from './alert-kinds/alert';
 import { deepReorgKind } from './alert-kinds/deep-reorg';
@@ -35,6 +36,8 @@ export interface ScanPlan {
   /** The chain tip read at the start of the cycle. */
   tip: { height: number; hash: string };
   maxBlocks: number;
+  /** Set when the run reads per subject (fetch-choice.ts). */
+  source?: SubjectSource | null;
 }
 
 export interface ScanResult {

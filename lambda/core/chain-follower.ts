@@ -8,7 +8,9 @@ import type { WatchRules } from './alert-kinds/rule-lists';
 import { ChainLinks } from './chain-links';
 import { ChainLinkCheck } from './chain-unlinked';
 import type { ChainApi, Clock, Cursor, CursorPosition, OperatorChannel, StateStore, Telemetry } from './ports';
-import { BlockReadAhead, type ReadAheadLimits } from './read-ahead';
+import { BlockReadAhead, type ReadAheadLimits, type ReadBlock } from './read-ahead';
+import type { SubjectSource } from './subject-source';
+import { SubjectReadAhead } from './subject-read-ahead';
 import { findForkPoint } from './reorg';
 import { mergePending } from './retractions';
 
@@ -39,6 +41,8 @@ export interface FollowPlan {
   stop?: AbortSignal;
   /** The chain tip read at the start of the cycle. */
   tip: { height: number; hash: string };
+  /** Set when the fetch plan reads per subject (fetch-plan.ts): the blocks come from the feeds. */
+  source?: SubjectSource | null;
 }
 
 export interface FollowPorts {
@@ -50,7 +54,7 @@ export interface FollowPorts {
 }
 
 export class ChainFollower {
-  private readonly readAhead: BlockReadAhead;
+  private readonly readAhead: { take(height: number, limits: ReadAheadLimits): Promise<ReadBlock | null>; discard(): void };
   private readonly links: ChainLinks;
   private readonly unlinked = new ChainLinkCheck();
 
@@ -58,7 +62,7 @@ export class ChainFollower {
     private readonly ports: FollowPorts,
     private readonly plan: FollowPlan,
   ) {
-    this.readAhead = new BlockReadAhead(ports.chain, plan, ports.clock, plan.stop);
+    this.readAhead = plan.source ? new SubjectReadAhead(plan.source, plan.stop) : new BlockReadAhead(ports.chain, plan, ports.clock, plan.stop);
     this.links = new ChainLinks(ports.chain, ports.telemetry);
   }
 

@@ -1,4 +1,5 @@
 // The watch cycle's contract with its two composition roots (lambda/handler.ts and lambda/cli.ts).
+import type { FetchWay } from './fetch-choice';
 import type { AlertType } from './alert-kinds/alert';
 import type { BlockRef } from './domain';
 import type { WatchConfig } from './watch-config/watch-config-schema';
@@ -48,6 +49,8 @@ export interface CycleBudget {
    * by the caller across its runs, so that a warm container or the local runner warns once a day, not every run.
    */
   deprecationsNoticed?: DeprecationsNoticed;
+  /** How blocks are read (fetch-choice.ts): the block scan when absent. */
+  fetchWay?: FetchWay;
   /** Called after each block is done (progress display). */
   onBlockDone?: (progress: { height: number; done: number; total: number }) => void;
 }

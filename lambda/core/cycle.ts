@@ -1,5 +1,6 @@
 // One watch cycle: take the lease; then statuses → for each block: match → deliver → advance; then report. Every alert goes through one delivery stage, every cursor write through one keeper.
 // Pure orchestration over the ports: no AWS SDK, no fetch, no process.env.
+import { subjectSourceFor } from './fetch-choice';
 import type { Alert, AlertType, ChainAlert } from './alert-kinds/alert';
 import type { WatchConfig } from './watch-config/watch-config-schema';
 import type { CycleBudget, CycleDeps, CycleSummary, StopReason } from './cycle-types';
@@ -120,7 +121,9 @@ async function scanBlocks(run: Run, tip: ChainTip) {
         `: nothing to scan yet; each run checks again and starts there once the chain reaches it`,
     );
   }
-  const plan = { network: config.network, rules: run.rules, firstHeight, lastHeight, tip: { height: tip.height, hash: tip.hash }, maxBlocks: config.maxBlocksPerRun };
+  const behind = tip.height - keeper.nextHeight(firstHeight) + 1;
+  const source = subjectSourceFor(budget.fetchWay, deps.chain, run.rules, Math.min(config.maxBlocksPerRun, lastHeight - keeper.nextHeight(firstHeight) + 1), deps.telemetry, behind);
+  const plan = { network: config.network, rules: run.rules, firstHeight, lastHeight, tip: { height: tip.height, hash: tip.hash }, maxBlocks: config.maxBlocksPerRun, source };
   const mempool = run.mempool;
   const stages = { keeper, delivery: run.delivery, lease: run.lease, ...(mempool ? { releaseLeaseAtEnd: false, markMined: (a: ChainAlert[]) => mempool.markMined(a) } : {}) };
   return new BlockScanner(deps, plan, budget, stages).run();

@@ -7,6 +7,7 @@ import type { WindowStates } from './window-state';
 import type { AlertRecordState, QuietCursorPart, QuietRecordStore, QuietRecordWrites } from './quiet-state';
 import type { MempoolApi, MempoolStateStore } from './mempool/mempool-ports';
 import type { TokenMetadata } from './watch-config/token-decimals';
+import type { SubjectFeedApi } from './subject-feeds';
 
 /** What to read of one transaction beyond the block's list: its events, its call's arguments and result, or both. */
 export interface TxReadRequest {
@@ -48,6 +49,8 @@ export interface ChainApi {
   takeApiDeprecations?(): ApiDeprecation[];
   /** The mempool, for pending rules (mempool/); adapters and fakes without one leave it out: no pending alerts. */
   mempool?: MempoolApi;
+  /** The per-subject feeds (subject-feeds.ts); adapters without them leave it out: the block scan. */
+  subjects?: SubjectFeedApi;
 }
 
 // ---- state ----

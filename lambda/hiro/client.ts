@@ -3,6 +3,7 @@
 // docs/api-routes.md.
 import type { ApiDeprecation } from '../core/domain';
 import type { ChainApi, TxReadRequest } from '../core/ports';
+import type { SubjectFeedApi } from '../core/subject-feeds';
 import { readBalances } from './balances';
 import { BlockSource, checkHeight } from './block-source';
 import { readContractStatuses } from './contract-statuses';
@@ -15,6 +16,9 @@ import { TipReader } from './tip-reader';
 import { readTokenMetadata } from './token-metadata';
 import { readTransactions } from './transaction-reads';
 import { createMempoolReader } from './mempool-reader';
+import { readFtBalancesNow, readFtTransfers, readStxBalanceNow, readStxTransfers, type StxBalanceNow, type TransferPage } from './principal-reads';
+import { HiroSubjectFeeds } from './subject-feeds';
+import { TX_MULTIPLE_ROUTE } from './event-reader';
 
 export { CONTRACT_STATUS_BATCH } from './contract-statuses';
 
@@ -23,7 +27,16 @@ export type HiroClient = ChainApi & {
   takeApiDeprecations(): ApiDeprecation[];
   /** The network the API serves, from the node's chain id; `unknown` with the id for anything else. */
   getNetwork(): Promise<{ network: 'mainnet' | 'testnet' | 'unknown'; chainId: number }>;
+  /** The per-subject routes: a contract's logs, a principal's transactions, transfers and balances now. */
+  subjects: SubjectReads;
 };
+
+export interface SubjectReads extends SubjectFeedApi {
+  stxTransfers(principal: string, direction: 'inbound' | 'outbound', cursor: string | null): Promise<TransferPage | null>;
+  ftTransfers(principal: string, assetId: string, cursor: string | null): Promise<TransferPage | null>;
+  stxBalance(principal: string): Promise<StxBalanceNow>;
+  ftBalances(principal: string): Promise<Map<string, bigint>>;
+}
 
 /** Chain ids as `/v2/info` reports them in `network_id` (the same as @stacks/network's ChainId). */
 export const CHAIN_IDS = { mainnet: 1, testnet: 0x8000_0000 } as const;
@@ -52,6 +65,7 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
     getTokenMetadata: (assetId) => readTokenMetadata(http, assetId),
     takeApiDeprecations: () => [...http.deprecations.take(), ...unreadable.splice(0)],
     mempool: createMempoolReader(events),
+    subjects: subjectReads(http),
   };
 }
 
@@ -60,4 +74,20 @@ async function readNetwork(http: HiroHttp): Promise<{ network: 'mainnet' | 'test
   const chainId = body.network_id;
   const network = chainId === CHAIN_IDS.mainnet ? 'mainnet' : chainId === CHAIN_IDS.testnet ? 'testnet' : 'unknown';
   return { network, chainId };
+}
+
+function subjectReads(http: HiroHttp): SubjectReads {
+  const feeds = new HiroSubjectFeeds(http);
+  return {
+    headerRoute: feeds.headerRoute,
+    headerChain: (fromHeight) => feeds.headerChain(fromHeight),
+    contractLogs: (contractId, cursor, ifNoneMatch) => feeds.contractLogs(contractId, cursor, ifNoneMatch),
+    principalTransactions: (principal, cursor, ifNoneMatch) => feeds.principalTransactions(principal, cursor, ifNoneMatch),
+    transactions: (txIds) => feeds.transactions(txIds),
+    eventsRetired: () => http.deprecations.isRetired(TX_MULTIPLE_ROUTE),
+    stxTransfers: (principal, direction, cursor) => readStxTransfers(http, principal, direction, cursor),
+    ftTransfers: (principal, assetId, cursor) => readFtTransfers(http, principal, assetId, cursor),
+    stxBalance: (principal) => readStxBalanceNow(http, principal),
+    ftBalances: (principal) => readFtBalancesNow(http, principal),
+  };
 }

@@ -1,5 +1,5 @@
 // The Hiro API adapter of the ChainApi port.
-export { CHAIN_IDS, createHiroClient, CONTRACT_STATUS_BATCH, type HiroClient } from './client';
+export { CHAIN_IDS, createHiroClient, CONTRACT_STATUS_BATCH, type HiroClient, type SubjectReads } from './client';
 export type { ApiStats } from './http';
 export { contractStatusSweep, STATUS_SHARE } from './status-share';
 export { BALANCE_SHARE, balanceReadAllowance, balanceReadsPerRun } from './balance-share';

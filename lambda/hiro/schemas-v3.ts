@@ -12,7 +12,7 @@ const cursorsSchema = z.object({ next: z.nullable(z.string()) });
 
 // ---- GET /extended/v3/blocks/{height_or_hash}/transactions ----
 
-const transactionSummarySchema = z
+export const transactionSummarySchema = z
   .object({
     tx_id: hex,
     sender: z.object({ address: z.string() }),

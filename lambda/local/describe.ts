@@ -8,6 +8,7 @@ import { compileWatchRules, ruleLists } from '../core/alert-kinds/rule-lists';
 import { rulePolicies } from '../core/rule-quiet';
 import { describeQuiet, pastMuteWarnings } from './describe-quiet';
 import { balanceBudgetWords } from './describe-balances';
+import { fetchPlanWords } from './describe-fetch-plan';
 import { bareAmountWarnings } from '../core/watch-config/amount-warnings';
 import { describePacks } from '../core/packs';
 import type { AnyRuleList } from '../core/alert-kinds/rule-list';
@@ -50,6 +51,7 @@ export function describeWatch(
   if (sweep !== null) lines.push(sweep);
   const balanceReads = balanceBudgetWords(config, api, { seconds: api.cycleSeconds ?? DEFAULT_CYCLE_SECONDS, word: 'cycle' });
   if (balanceReads !== null) lines.push(balanceReads);
+  lines.push(fetchPlanWords(config, api.requestsPerMinute, api.cycleSeconds ?? DEFAULT_CYCLE_SECONDS));
   const start = config.startHeight === 'latest' ? 'at the current tip' : `at block ${config.startHeight}`;
   lines.push(
     `- first run starts ${start} (later runs resume from the saved cursor), ${plural(config.confirmations, 'block')} behind the tip, ` +

@@ -43,7 +43,7 @@ export function watcher(
   state: StateStore,
   config: WatchConfig = watchConfig(),
   client: Partial<HiroClientOptions> = {},
-  budget: Partial<Pick<CycleBudget, 'deprecationsNoticed' | 'deadlineMs'>> = {},
+  budget: Partial<Pick<CycleBudget, 'deprecationsNoticed' | 'deadlineMs' | 'fetchWay'>> = {},
 ): Watcher {
   const chain = createHiroClient({ baseUrl, requestsPerMinute: 1_000_000, ...client });
   const publisher = new RecordingPublisher();

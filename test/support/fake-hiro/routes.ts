@@ -7,6 +7,7 @@ import { errorBody, renderBlock, renderNodeInfo, renderStatus, renderTx } from '
 import { v3BlockTransactions, v3TransactionEvents } from './routes-v3';
 import { v3Block, v3Blocks, v3Transaction, type V3BlockShape } from './routes-v3-blocks';
 import { mempoolTxV1, v3MempoolList, v3MempoolTransaction } from './routes-mempool';
+import { contractLogs, ftBalances, ftTransfers, principalTransactions, stxBalance, stxTransfers, SUBJECT_PATHS, transactionBatch } from './routes-subjects';
 
 /** Route names, as the request log and the per-route counts report them. */
 export const ROUTES = {
@@ -24,6 +25,13 @@ export const ROUTES = {
   balances: 'GET /extended/v1/address/{principal}/balances',
   v3Mempool: 'GET /extended/v3/mempool/transactions',
   tokenMetadata: 'GET /metadata/v1/ft/{principal}',
+  contractLogs: 'GET /extended/v2/smart-contracts/{contract_id}/logs',
+  principalTransactions: 'GET /extended/v3/principals/{principal}/transactions',
+  stxTransfers: 'GET /extended/v3/principals/{principal}/transfers/stx/{direction}',
+  ftTransfers: 'GET /extended/v3/principals/{principal}/transfers/ft/{asset_identifier}',
+  stxBalance: 'GET /extended/v3/principals/{principal}/balances/stx',
+  ftBalances: 'GET /extended/v3/principals/{principal}/balances/ft',
+  transactionBatch: 'GET /extended/v3/transactions/batch',
   unknown: 'unknown',
 } as const;
 
@@ -78,6 +86,8 @@ export function routeOf(method: string, path: string): string {
   if (BLOCK_TXS_PATH.test(path)) return ROUTES.blockTransactions;
   if (V3_BLOCK_TXS_PATH.test(path)) return ROUTES.v3BlockTransactions;
   if (V3_TX_EVENTS_PATH.test(path)) return ROUTES.v3TransactionEvents;
+  const subject = subjectRouteOf(path);
+  if (subject) return subject;
   if (path === '/extended/v3/blocks') return ROUTES.v3Blocks;
   if (V3_BLOCK_PATH.test(path)) return ROUTES.v3Block;
   if (V3_TX_PATH.test(path)) return ROUTES.v3Transaction;
@@ -87,9 +97,26 @@ export function routeOf(method: string, path: string): string {
   return ROUTES.unknown;
 }
 
+function subjectRouteOf(path: string): string | undefined {
+  for (const [name, pattern] of Object.entries(SUBJECT_PATHS)) if (pattern.test(path)) return ROUTES[name as keyof typeof SUBJECT_PATHS];
+  return undefined;
+}
+
+/**
+ * Which per-subject routes the API has: all of them (`'present'`, the default), all but the principal transfer
+ * routes (`'before-9.1'`, as API 9.0.x), or none (`'absent'`, an older API: 404 `Route … not found`).
+ */
+export type SubjectRoutes = 'present' | 'before-9.1' | 'absent';
+
 /** `v3BlockShape` 'absent' serves an API older than 9.7.0, which has no v3 block routes. */
-export function answer(chain: FakeChain, request: SeenRequest, deprecationWarnings = true, v3BlockShape: V3BlockShape | 'absent' = 'v3'): FakeAnswer {
-  const served = serveV3Blocks(chain, request, v3BlockShape) ?? serve(chain, request);
+export function answer(
+  chain: FakeChain,
+  request: SeenRequest,
+  deprecationWarnings = true,
+  v3BlockShape: V3BlockShape | 'absent' = 'v3',
+  subjectRoutes: SubjectRoutes = 'present',
+): FakeAnswer {
+  const served = serveSubjects(chain, request, subjectRoutes) ?? serveV3Blocks(chain, request, v3BlockShape) ?? serve(chain, request);
   const warning = deprecationWarnings ? DEPRECATION_WARNINGS[request.route] : undefined;
   return warning ? { ...served, headers: { ...served.headers, warning } } : served;
 }
@@ -123,6 +150,34 @@ function serve(chain: FakeChain, request: SeenRequest): FakeAnswer {
     }
     default:
       return json(404, errorBody(404, 'Not Found', `Route ${request.method}:${request.path} not found`));
+  }
+}
+
+function serveSubjects(chain: FakeChain, request: SeenRequest, routes: SubjectRoutes): FakeAnswer | null {
+  const name = Object.entries(SUBJECT_PATHS).find(([, pattern]) => pattern.test(request.path));
+  if (!name) return null;
+  const [key, pattern] = name as [keyof typeof SUBJECT_PATHS, RegExp];
+  const transfers = key === 'stxTransfers' || key === 'ftTransfers';
+  if (routes === 'absent' || (routes === 'before-9.1' && transfers)) {
+    return json(404, errorBody(404, 'Not Found', `Route ${request.method}:${request.path} not found`));
+  }
+  const [, first = '', second = ''] = pattern.exec(request.path)!;
+  const subject = decodeURIComponent(first);
+  switch (key) {
+    case 'contractLogs':
+      return contractLogs(chain, subject, request.query, request.headers);
+    case 'principalTransactions':
+      return principalTransactions(chain, subject, request.query, request.headers);
+    case 'stxTransfers':
+      return stxTransfers(chain, subject, second, request.query);
+    case 'ftTransfers':
+      return ftTransfers(chain, subject, decodeURIComponent(second), request.query);
+    case 'stxBalance':
+      return stxBalance(chain, subject);
+    case 'ftBalances':
+      return ftBalances(chain, subject, request.query);
+    case 'transactionBatch':
+      return transactionBatch(chain, request.query);
   }
 }
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { FakeChain } from './chain';
 import { FaultPlan, type FaultOverride } from './faults';
 import { FakeRateLimit, type FakeRateLimitOptions } from './rate-limit';
-import { answer, DEPRECATION_WARNINGS, routeOf, type FakeAnswer, type SeenRequest } from './routes';
+import { answer, DEPRECATION_WARNINGS, routeOf, type FakeAnswer, type SeenRequest, type SubjectRoutes } from './routes';
 import { errorBody } from './shapes';
 import type { V3BlockShape } from './routes-v3-blocks';
 
@@ -20,6 +20,8 @@ export interface FakeHiroOptions {
   deprecationWarnings?: boolean;
   /** How the v3 block routes answer (routes-v3-blocks.ts); 'absent' as before API 9.7.0. Default 'v3'. */
   v3BlockShape?: V3BlockShape | 'absent';
+  /** Which per-subject routes (contract logs, principal feeds, the batch) the API has (routes.ts). Default all. */
+  subjectRoutes?: SubjectRoutes;
 }
 
 export interface RunningFakeHiro {
@@ -147,7 +149,7 @@ export class FakeHiro {
         body: { error: 'Gone', message: 'This endpoint has been disabled. Deprecated endpoint' },
       };
     }
-    const served = answer(this.chain, seen, this.options.deprecationWarnings ?? true, this.options.v3BlockShape);
+    const served = answer(this.chain, seen, this.options.deprecationWarnings ?? true, this.options.v3BlockShape, this.options.subjectRoutes);
     const normal = fault?.status !== undefined ? { ...served, status: fault.status } : served;
     if (fault?.transform && normal.body !== undefined && typeof normal.body !== 'string') {
       return { ...normal, body: fault.transform(structuredClone(normal.body)) };

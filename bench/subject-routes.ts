@@ -1,0 +1,101 @@
+// Benchmark 1d: requests per block once every deprecated route answers 410, read per subject against the block
+// scan, on the mainnet-like chain at its block rate: one run a minute, 7 new blocks a run (mainnet's pace),
+// for a watch list of 20 subjects (14 addresses, 6 contracts' logs) and of 2 (1 and 1). Every request counts:
+// the tip, the header chain, the feeds and their 304s, the batch, the events, the 410s.
+import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
+import type { FetchWay } from '../lambda/core/fetch-choice';
+import { FakeChain, ROUTES } from '../test/support/fake-hiro';
+import { fixed, table, verdict } from './markdown';
+import { watchConfig, type Workload } from './mainnet-workload';
+import { cycleDeps, runOneCycle, startFakeApi } from './watcher-harness';
+
+export interface SubjectRoutesRow {
+  subjects: number;
+  way: FetchWay;
+  blocks: number;
+  requests: number;
+  perBlock: number;
+  /** The goal for reading per subject: 3.0 a block for 20 subjects, 1.0 for 2; none for the block scan. */
+  goal: number | null;
+  byRoute: Record<string, number>;
+}
+
+const RETIRED = [ROUTES.blockTransactions, ROUTES.txMultiple, ROUTES.block, ROUTES.balances];
+export const BLOCKS_PER_RUN = 7;
+const GOALS: Record<number, number> = { 20: 3, 2: 1 };
+
+function subjectsConfig(workload: Workload, subjects: 20 | 2, startHeight: number): WatchConfig {
+  const base = watchConfig('both', workload, startHeight);
+  const addresses = subjects === 20 ? 14 : 1;
+  return {
+    ...base,
+    contracts: [],
+    transfers: [],
+    calls: [],
+    addresses: workload.watchedAddresses.slice(0, addresses),
+    contractLogs: workload.watchedContracts.slice(0, subjects - addresses).map((contractId) => ({ contractId })),
+  };
+}
+
+async function measure(workload: Workload, subjects: 20 | 2, way: FetchWay): Promise<SubjectRoutesRow> {
+  const chain = new FakeChain({ seed: 'bench-subjects' });
+  const [first, ...rest] = workload.blocks;
+  chain.mine(first!);
+  const api = await startFakeApi(chain);
+  api.fake.retire(...RETIRED);
+  try {
+    const deps = cycleDeps(api.client(), { now: Date.now });
+    const config = subjectsConfig(workload, subjects, chain.firstHeight);
+    let blocks = 0;
+    const first = await runOneCycle(deps, config, { fetchWay: way });
+    blocks += first.blocksScanned;
+    api.fake.clearLog();
+    let scanned = 0;
+    for (let start = 0; start < rest.length; start += BLOCKS_PER_RUN) {
+      for (const block of rest.slice(start, start + BLOCKS_PER_RUN)) chain.mine(block);
+      const summary = await runOneCycle(deps, config, { fetchWay: way });
+      if (summary.stoppedBecause !== 'caught-up') throw new Error(`the ${way} run with ${subjects} subjects stopped early: ${summary.stoppedBecause}`);
+      scanned += summary.blocksScanned;
+    }
+    const requests = api.fake.count();
+    return {
+      subjects,
+      way,
+      blocks: scanned,
+      requests,
+      perBlock: requests / scanned,
+      goal: way === 'per-subject' ? GOALS[subjects]! : null,
+      byRoute: api.fake.counts(),
+    };
+  } finally {
+    await api.server.close();
+  }
+}
+
+export async function measureSubjectRoutes(workload: Workload): Promise<SubjectRoutesRow[]> {
+  const rows: SubjectRoutesRow[] = [];
+  for (const subjects of [20, 2] as const) for (const way of ['block-scan', 'per-subject'] as const) rows.push(await measure(workload, subjects, way));
+  return rows;
+}
+
+export function subjectRoutesSection(rows: SubjectRoutesRow[]): string {
+  return [
+    '### 1d. API requests per block per subject, every deprecated route answering 410',
+    '',
+    `The mainnet-like chain at its block rate: ${BLOCKS_PER_RUN} new blocks between runs, one run a minute, after a first run ` +
+      'that reads the first block (not counted). Every request of the later runs counts. Goal for reading per subject: at most 3.0 a block ' +
+      'for 20 subjects, 1.0 for 2.',
+    '',
+    table(
+      ['subjects', 'read', 'blocks', 'requests', 'requests / block', 'goal'],
+      rows.map((r) => [
+        String(r.subjects),
+        r.way,
+        String(r.blocks),
+        String(r.requests),
+        fixed(r.perBlock, 2),
+        r.goal === null ? '' : `${verdict(r.perBlock <= r.goal)} ≤ ${fixed(r.goal, 1)}`,
+      ]),
+    ),
+  ].join('\n');
+}

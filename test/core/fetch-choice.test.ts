@@ -1,0 +1,61 @@
+// The run's choice: the block scan unless the budget asks otherwise; `auto` follows the fetch plan and says it
+// in the run's log; `per-subject` reads per subject whenever the rules allow it; an adapter without the feeds
+// keeps the block scan.
+import { describe, expect, it } from 'vitest';
+import { parseWatchConfig } from '../../lambda/config/watch-config';
+import { compileWatchRules, type WatchRules } from '../../lambda/core/alert-kinds/rule-lists';
+import { subjectSourceFor } from '../../lambda/core/fetch-choice';
+import type { ChainApi } from '../../lambda/core/ports';
+import { SubjectSource } from '../../lambda/core/subject-source';
+import type { SubjectFeedApi } from '../../lambda/core/subject-feeds';
+import { fakeAddress } from '../support/fake-hiro';
+import { RecordingTelemetry } from './harness';
+
+function rules(addresses: number): WatchRules {
+  const parsed = parseWatchConfig({ network: 'mainnet', addresses: Array.from({ length: addresses }, (_, i) => fakeAddress(`a${i}`)) });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  return compileWatchRules(parsed.config);
+}
+
+function chain(retired: boolean, withFeeds = true): ChainApi {
+  const subjects = { headerRoute: 'GET /extended/v3/blocks', eventsRetired: () => retired } as unknown as SubjectFeedApi;
+  return { ...(withFeeds ? { subjects } : {}) } as ChainApi;
+}
+
+describe('choosing the source of a run', () => {
+  it('keeps the block scan when the budget does not ask, and says nothing', () => {
+    const telemetry = new RecordingTelemetry();
+
+    expect(subjectSourceFor(undefined, chain(true), rules(2), 7, telemetry)).toBeNull();
+    expect(telemetry.logs).toEqual([]);
+  });
+
+  it('follows the plan under auto: per subject once /tx/multiple is gone, the block scan while it answers', () => {
+    const telemetry = new RecordingTelemetry();
+
+    const gone = subjectSourceFor('auto', chain(true), rules(10), 7, telemetry);
+    const answering = subjectSourceFor('auto', chain(false), rules(10), 7, telemetry);
+
+    expect(gone).toBeInstanceOf(SubjectSource);
+    expect(answering).toBeNull();
+    expect(telemetry.logs.map((line) => [line.message, line.attributes?.reason])).toEqual([
+      ['fetch plan: per subject', 'reading 10 subjects over 7 blocks costs about 15 requests, against 113 for the block scan'],
+      ['fetch plan: the block scan', 'the block scan costs about 9 requests for 7 blocks, no more than the 15 of reading 10 subjects'],
+    ]);
+  });
+
+  it('reads per subject when asked even where the block scan is cheaper, but never without the feeds', () => {
+    const telemetry = new RecordingTelemetry();
+
+    expect(subjectSourceFor('per-subject', chain(false), rules(10), 7, telemetry)).toBeInstanceOf(SubjectSource);
+    expect(subjectSourceFor('per-subject', chain(false, false), rules(10), 7, telemetry)).toBeNull();
+  });
+
+  it('keeps the block scan while the run is further behind the tip than the header chain reaches', () => {
+    const telemetry = new RecordingTelemetry();
+
+    expect(subjectSourceFor('per-subject', chain(true), rules(2), 500, telemetry, 601)).toBeNull();
+    expect(subjectSourceFor('per-subject', chain(true), rules(2), 500, telemetry, 600)).toBeInstanceOf(SubjectSource);
+    expect(telemetry.logs[0]?.attributes?.reason).toBe("601 blocks behind the tip, more than the header chain's reach of 600");
+  });
+});

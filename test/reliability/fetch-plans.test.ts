@@ -1,0 +1,105 @@
+// The same chain read both ways, the block scan and per subject, through the real Hiro client against the
+// fake API: the same alerts, field for field, in the same order, before and after reorgs 3 and 150 deep,
+// with every deprecated route answering 410 (the case reading per subject is for).
+import { afterEach, describe, expect, it } from 'vitest';
+import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
+import { contractCall, createFakeHiro, fakeAddress, fakeContractId, ROUTES, stxTransferEvent, transfer, type RunningFakeHiro } from '../support/fake-hiro';
+import { STUCK_AFTER_RUNS } from '../../lambda/core/block-stalls';
+import { fork, mineForkable } from './fork-script';
+import { alice, vault, watcher, type Watcher } from './watched-chain';
+
+let server: RunningFakeHiro | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const RETIRED = [ROUTES.blockTransactions, ROUTES.txMultiple, ROUTES.block, ROUTES.balances];
+
+function bothWays(url: string): { scan: Watcher; subjects: Watcher } {
+  return {
+    scan: watcher(url, new DocumentStateStore(emptyDocument('mainnet')), undefined, {}, { fetchWay: 'block-scan' }),
+    subjects: watcher(url, new DocumentStateStore(emptyDocument('mainnet')), undefined, {}, { fetchWay: 'per-subject' }),
+  };
+}
+
+function sent(w: Watcher) {
+  return w.publisher.sent.map((alert) => alert.alert);
+}
+
+describe('the block scan and the per-subject source alert the same', () => {
+  it('on a chain of transfers, logs printed through another contract, contract payouts and empty blocks', async () => {
+    const fake = createFakeHiro();
+    const other = fakeContractId('other');
+    const bob = fakeAddress('bob');
+    for (let i = 0; i < 12; i++) {
+      fake.chain.mine([transfer({ from: bob, to: fakeAddress(`noise-${i}`), amount: i + 1 })]);
+      if (i % 3 === 0) fake.chain.mine([transfer({ from: bob, to: alice, amount: 100 + i, memo: `inv-${i}` })]);
+      if (i % 4 === 1) fake.chain.mine([contractCall({ contractId: other, logs: [{ printer: vault, value: `via-${i}` }, `own-${i}`] })]);
+      if (i % 5 === 2) fake.chain.mine([contractCall({ contractId: vault, logs: [`direct-${i}`], events: [stxTransferEvent(vault, alice, 7 + i)] })]);
+      if (i % 6 === 5) fake.chain.mineEmpty(2);
+    }
+    fake.retire(...RETIRED);
+    server = await fake.start();
+    const { scan, subjects } = bothWays(server.url);
+
+    await scan.runUntilCaughtUp(fake.chain);
+    const blockPages = fake.count(ROUTES.v3BlockTransactions);
+    await subjects.runUntilCaughtUp(fake.chain);
+
+    // Read from the feeds alone: not one block's transaction list.
+    expect(fake.count(ROUTES.v3BlockTransactions)).toBe(blockPages);
+    expect(fake.count(ROUTES.contractLogs)).toBeGreaterThan(0);
+    expect(sent(scan).length).toBeGreaterThan(10);
+    expect(sent(subjects)).toEqual(sent(scan));
+    expect(subjects.telemetry.logs.some((line) => line.message === 'fetch plan: per subject')).toBe(true);
+  });
+
+  for (const depth of [3, 150]) {
+    it(`across a reorg ${depth} deep: the same alerts and retractions`, async () => {
+      const fake = createFakeHiro();
+      const placed = mineForkable(fake.chain, depth);
+      fake.retire(...RETIRED);
+      server = await fake.start();
+      const { scan, subjects } = bothWays(server.url);
+      await scan.runUntilCaughtUp(fake.chain);
+      await subjects.runUntilCaughtUp(fake.chain);
+
+      fork(fake.chain, depth, placed);
+      await scan.runUntilCaughtUp(fake.chain);
+      const blockPages = fake.count(ROUTES.v3BlockTransactions);
+      await subjects.runUntilCaughtUp(fake.chain);
+
+      expect(fake.count(ROUTES.v3BlockTransactions)).toBe(blockPages);
+      expect(sent(scan).some((alert) => (alert as { type?: string }).type === 'retraction')).toBe(true);
+      expect(sent(subjects)).toEqual(sent(scan));
+    });
+  }
+
+  it('a feed that disagrees with the header chain: the blocks below go out, the bad block stalls and reaches the operator', async () => {
+    const fake = createFakeHiro();
+    const blocks = Array.from({ length: 6 }, (_, i) => fake.chain.mine([transfer({ to: alice, amount: 10 + i })]));
+    fake.retire(...RETIRED);
+    const forged = `0x${'ee'.repeat(32)}`;
+    fake.faults.use((request) => {
+      if (request.route !== ROUTES.principalTransactions) return undefined;
+      return {
+        transform: (body) => {
+          const page = body as { results: { transaction: { block: { height: number; hash: string } } }[] };
+          for (const row of page.results) if (row.transaction.block.height === 4) row.transaction.block.hash = forged;
+          return page;
+        },
+      };
+    });
+    server = await fake.start();
+    const { subjects } = bothWays(server.url);
+
+    for (let run = 1; run <= STUCK_AFTER_RUNS; run++) {
+      await expect(subjects.run()).rejects.toThrow(`GET /extended/v3/principals/{principal}/transactions: puts an item in block 4 ${forged}`);
+    }
+
+    expect(subjects.publisher.sent.map((alert) => (alert.alert as { amount?: string }).amount)).toEqual(['10', '11', '12']);
+    expect((await subjects.state.readCursor())?.hash).toBe(blocks[2]!.hash);
+    expect(subjects.operator.notices.map((notice) => notice.kind)).toEqual(['stuck-block']);
+  });
+});
