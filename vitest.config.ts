@@ -18,8 +18,9 @@ import { defineConfig } from 'vitest/config';
 // `npm run test:fast` runs the first with the type-check and the lint: the inner loop.
 export const INFRA_SUITES = [
   'test/infra/**/*.test.ts',
-  // Prices the synthesized template: a CDK synth per shape.
+  // Price the synthesized template: a CDK synth per shape.
   'test/bench/monthly-bill.test.ts',
+  'test/bench/latency-floor.test.ts',
 ];
 export const INTEGRATION_SUITES = [
   'test/handler/**/*.test.ts',
