@@ -1,24 +1,40 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// Two projects, so that `npm test` spends the machine on tests rather than on starting workers:
+// Four projects, so that `npm test` spends the machine on tests rather than on starting workers:
 //  - `unit`: the suites that need no server of their own beyond an in-process fake, no child process and no
 //    module reloading (the core, rendering, the config, the Hiro client on its fake API, the guards). They
 //    run in worker threads that each import the sources once and run file after file (isolate: false), so
 //    a suite must leave no global behind it: a mock restored, an environment variable put back.
-//  - `integration`: the CLI suites (starting the CLI bundled once per run: test/support/cli-bundle.ts), the
-//    Lambda handler on dynalite, the fault-injection suites, the CDK template. Each file in a fork of its own.
+//  - `infra`: the CDK template suites. A synth costs about a second and most suites read the same few shapes,
+//    so they share worker threads (isolate: false) in which each shape is synthesized once
+//    (test/infra/support/synth.ts) and aws-cdk-lib is loaded once.
+//  - `e2e`: the CLI suites (starting the CLI bundled once per run: test/support/cli-bundle.ts), the
+//    fault-injection suites and the DynamoDB adapter on dynalite. Their cost is in the processes and servers
+//    they start, each their own; they change no global, so they too share worker threads (isolate: false)
+//    rather than paying a fork and a fresh import of the sources per file.
+//  - `integration`: the suites that reload modules (a handler cold start), set process.env or mock an AWS
+//    client class: the Lambda handler on dynalite, and the few others below. Each file in a fork of its own.
 // `npm run test:fast` runs the first with the type-check and the lint: the inner loop.
-export const INTEGRATION_SUITES = [
-  'test/e2e/**/*.test.ts',
-  'test/reliability/**/*.test.ts',
-  'test/handler/**/*.test.ts',
+export const INFRA_SUITES = [
   'test/infra/**/*.test.ts',
-  'test/adapters/dynamodb/**/*.test.ts',
-  'test/adapters/state-store-contract.test.ts',
+  // Price the synthesized template: a CDK synth per shape.
+  'test/bench/monthly-bill.test.ts',
+  'test/bench/latency-floor.test.ts',
+];
+export const INTEGRATION_SUITES = [
+  'test/handler/**/*.test.ts',
+  'test/reliability/lambda-bad-setup.test.ts',
+  'test/reliability/hostile-chain-data.test.ts',
+  'test/adapters/dynamodb/dynamo-requests.test.ts',
   'test/runtime/lambda-watch-config.test.ts',
   'test/support/**/*.test.ts',
-  // Prices the synthesized template: a CDK synth per shape.
-  'test/bench/monthly-bill.test.ts',
+];
+export const E2E_SUITES = [
+  'test/e2e/**/*.test.ts',
+  'test/reliability/**/*.test.ts',
+  'test/adapters/dynamodb/**/*.test.ts',
+  'test/adapters/state-store-contract.test.ts',
 ];
 
 export default defineConfig({
@@ -27,15 +43,40 @@ export default defineConfig({
     // Every wait in a test is bounded: a hung socket or child process fails the test, it never stalls CI.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Vitest's own default is one worker fewer than the cores: a single worker on a 2-core machine, which ran
+    // the whole suite one file at a time. Many suites spend their time waiting on a child process or a server
+    // of their own, so one worker more than the cores keeps every core busy.
+    maxWorkers: availableParallelism() + 1,
     projects: [
       {
         extends: true,
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
+          exclude: [...INFRA_SUITES, ...E2E_SUITES, ...INTEGRATION_SUITES],
+          pool: 'threads',
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'infra',
+          include: INFRA_SUITES,
+          pool: 'threads',
+          isolate: false,
+          globalSetup: ['test/support/cdk-out-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: E2E_SUITES,
           exclude: INTEGRATION_SUITES,
           pool: 'threads',
           isolate: false,
+          globalSetup: ['test/support/cli-bundle-setup.ts'],
         },
       },
       {

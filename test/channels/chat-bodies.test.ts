@@ -3,7 +3,7 @@
 // text, and every body within what the service takes (the stand-in refuses what the service would refuse).
 import { describe, expect, it } from 'vitest';
 import { chatView, type ChatView } from '../../lambda/channels/chat-view';
-import { channelsFromEnv } from '../../lambda/channels/registry';
+import { channelsFromEnv, chatChannels } from '../../lambda/channels/registry';
 import { sendChat } from '../../lambda/adapters/chat/chat-sender';
 import type { Alert } from '../../lambda/core/alert-kinds/alert';
 import { alertKinds, ALERT_TYPES } from '../../lambda/core/alert-kinds/registry';
@@ -52,14 +52,14 @@ describe('a long default rule name', () => {
     const rule = defaultTransferRuleName({ asset: 'stx', to: principals(100), from: [] } as never);
     expect(rule.length).toBeGreaterThan(4_096);
     const got = await bodies(transfer({ rule, severity: 'critical' }));
-    expect(Object.keys(got)).toEqual(['slack', 'discord', 'telegram', 'pagerduty']);
+    expect(Object.keys(got)).toEqual(Object.keys(chatChannels));
   });
 
   it('is cut by each channel itself, whatever name it is given: 15,000 addresses fit PagerDuty\'s 512 KB and Telegram\'s 4,096', async () => {
     const rule = defaultTransferRuleName({ asset: 'stx', to: principals(15_000), from: [] } as never);
     expect(rule.length).toBeGreaterThan(600_000);
     const got = await bodies(transfer({ rule, severity: 'critical' }), { rule });
-    expect(Object.keys(got)).toEqual(['slack', 'discord', 'telegram', 'pagerduty']);
+    expect(Object.keys(got)).toEqual(Object.keys(chatChannels));
     expect(whole(got.pagerduty).length).toBeLessThan(20_000);
   });
 

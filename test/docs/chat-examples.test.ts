@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { chatExamples, END, START, withChatExamples } from '../../demo/chat-examples';
+import { chatChannels } from '../../lambda/channels/registry';
 
 const doc = () => readFileSync(new URL('../../docs/chat-channels.md', import.meta.url), 'utf8');
 
@@ -16,7 +17,7 @@ describe('docs/chat-channels.md', () => {
     const examples = chatExamples();
     const families = examples.split('\n').filter((line) => line.startsWith('### '));
     expect(families.length).toBeGreaterThanOrEqual(10);
-    for (const channel of ['slack', 'discord', 'telegram', 'pagerduty']) {
+    for (const channel of Object.keys(chatChannels)) {
       expect(examples.split(`<summary>${channel}</summary>`).length - 1, channel).toBe(families.length);
     }
   });

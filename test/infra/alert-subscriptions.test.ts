@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { alertFilterPolicy, filterCombinations } from '../../infra/alert-filter-policy';
 import { DeploySettingsError, readDeploySettings } from '../../infra/settings/deploy-settings';
+import { ALERT_TYPES } from '../../lambda/core/alert-kinds/registry';
 
 const CONTRACT = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-token';
 const ADDRESS = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9';
@@ -60,7 +61,7 @@ describe('alertSubscriptions context', () => {
 
   it('rejects an unknown alert type, listing the known ones', () => {
     expect(subscriptionProblems([{ email: 'a@example.com', types: ['transfer'] }])).toEqual([
-      'alertSubscriptions[0].types[0]: must be one of token_transfer, contract_log, contract_call, stx_transfer, ft_transfer, nft_transfer, window_threshold, balance_threshold, cooldown_summary, contract_status, contract_status_summary, retraction, deep_reorg, sms_digest, pending_call, pending_transfer, pending_dropped, sbtc_lifecycle (found: "transfer")',
+      `alertSubscriptions[0].types[0]: must be one of ${ALERT_TYPES.join(', ')} (found: "transfer")`,
     ]);
   });
 

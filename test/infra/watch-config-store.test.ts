@@ -1,7 +1,7 @@
 // The live watch config's bucket and the custom resource that seeds it, as synthesized.
 import { describe, expect, it } from 'vitest';
 import { NONCURRENT_DAYS, NONCURRENT_KEPT } from '../../infra/constructs/watch-config-store';
-import { synthStack } from './support/synth';
+import { freshSynth, synthStack } from './support/synth';
 
 const bucketOf = (s: ReturnType<typeof synthStack>) => {
   return Object.values(s.template.findResources('AWS::S3::Bucket'))[0] as { Properties: Record<string, any>; DeletionPolicy?: string };
@@ -47,8 +47,8 @@ describe('the seed custom resource', () => {
   });
 
   it('runs at every deploy, so that each one reports the live version', () => {
-    const first = seedOf(synthStack()).DeployId;
-    const later = new Promise((resolve) => setTimeout(resolve, 5)).then(() => seedOf(synthStack()).DeployId);
+    const first = seedOf(freshSynth()).DeployId;
+    const later = new Promise((resolve) => setTimeout(resolve, 5)).then(() => seedOf(freshSynth()).DeployId);
     return expect(later).resolves.not.toBe(first);
   });
 });

@@ -1,14 +1,17 @@
 // Synthesizes the stack the way `cdk synth` does (cdk.json's feature flags, the app's context), with
-// bundling skipped unless a test asks for it.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// bundling skipped unless a test asks for it. A synth costs about a second of CPU and most suites read the
+// same few shapes, so `synthStack` synthesizes each shape once per worker (the infra suites share a worker:
+// vitest.config.ts) and hands every suite the same result; `freshSynth` builds a new one.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { App, type AppProps } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildStacksWatch } from '../../../infra/build-stacks-watch';
 import type { StacksWatchStack } from '../../../infra/stacks-watch-stack';
+import type {} from '../../support/cdk-out-setup';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
@@ -21,16 +24,20 @@ function cdkJsonContext(): Record<string, unknown> {
 
 // Each synth (Template.fromStack, Annotations, cdk-nag's aspects) writes a cloud assembly to the app's outdir,
 // by default a fresh `cdk.out*` folder in the OS temp directory that nothing removes. Apps made here write to
-// a folder of their own, removed when the test file is done.
+// a folder of their own: under the run's folder when the global setup made one (cdk-out-setup.ts, removed
+// after the run: a shared synth outlives the file that made it), else removed when the test file is done.
+const runFolder = inject('cdkOutRoot') || undefined;
 const outdirs: string[] = [];
-afterAll(() => {
-  for (const dir of outdirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+if (runFolder === undefined) {
+  afterAll(() => {
+    for (const dir of outdirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+}
 
-/** A CDK app whose cloud assembly is removed after the test file. */
+/** A CDK app whose cloud assembly is removed after the run (or the test file). */
 export function testApp(props: Omit<AppProps, 'outdir'> = {}): App {
-  const outdir = mkdtempSync(join(tmpdir(), 'stacks-watch-cdk-'));
-  outdirs.push(outdir);
+  const outdir = mkdtempSync(join(runFolder ?? tmpdir(), 'stacks-watch-cdk-'));
+  if (runFolder === undefined) outdirs.push(outdir);
   return new App({ ...props, outdir });
 }
 
@@ -40,7 +47,34 @@ export interface Synthesized {
   template: Template;
 }
 
+const synthesized = new Map<string, Synthesized>();
+
+/** What makes two synths the same shape: the context, and the text of the files it names (a test may rewrite one). */
+function shapeOf(context: Record<string, unknown>): string {
+  const files = ['watchConfig', 'settingsFile'].map((name) => {
+    const path = context[name];
+    return typeof path === 'string' && existsSync(path) ? readFileSync(path, 'utf8') : null;
+  });
+  return JSON.stringify([context, files]);
+}
+
+/**
+ * The stack synthesized with this context, shared by every test that asks for the same shape: read it, never
+ * add to it (an aspect, a construct). A test that compares two synths of one shape, or changes the tree,
+ * takes a {@link freshSynth}. A synth that throws is not kept: each caller sees the error.
+ */
 export function synthStack(context: Record<string, unknown> = {}): Synthesized {
+  const shape = shapeOf(context);
+  let shared = synthesized.get(shape);
+  if (shared === undefined) {
+    shared = freshSynth(context);
+    synthesized.set(shape, shared);
+  }
+  return shared;
+}
+
+/** A stack synthesized anew, its own to change. */
+export function freshSynth(context: Record<string, unknown> = {}): Synthesized {
   const app = testApp({
     // The CloudFormation schema check costs seconds per synth; the `cdk synth` test runs it once.
     builtinCloudFormationValidation: false,
