@@ -117,5 +117,6 @@ function cursorToWrite(next: CursorPosition, expectedVersion: number | null): Cu
   }
   if (next.windows) written.windows = structuredClone(next.windows);
   if (next.quiet) written.quiet = structuredClone(next.quiet);
+  if (next.stages) written.stages = structuredClone(next.stages);
   return written;
 }

@@ -57,6 +57,8 @@ export const cursorItem = z.object({
   windows: z.optional(storedWindows),
   /** What rules' cooldowns and mutes hold (core/quiet-state.ts). */
   quiet: z.optional(quietItem),
+  /** The other stages' states kept with the cursor, by stage name, each with its version (core/stages/stage-states.ts). */
+  stages: z.optional(z.record(nonEmpty, z.object({ v: z.int().check(z.positive()), state: z.unknown() }))),
 });
 
 export const scannedBlockItem = z.object({
@@ -137,6 +139,7 @@ export function toCursor(item: z.infer<typeof cursorItem>): Cursor {
     cursor.pendingRetractions = { untilHeight: item.pendingRetractions.untilHeight, keys: item.pendingRetractions.keys };
   }
   if (item.quiet) cursor.quiet = structuredClone(item.quiet);
+  if (item.stages) cursor.stages = structuredClone(item.stages);
   return cursor;
 }
 
@@ -186,6 +189,13 @@ export function cursorUpdate(
     set.push('#quiet = :quiet');
   } else {
     remove.push('#quiet');
+  }
+  names['#stages'] = 'stages';
+  if (cursor.stages) {
+    values[':stages'] = structuredClone(cursor.stages);
+    set.push('#stages = :stages');
+  } else {
+    remove.push('#stages');
   }
   const conditions = [expectedVersion === null ? 'attribute_not_exists(#version)' : '#version = :expected'];
   if (expectedVersion !== null) values[':expected'] = expectedVersion;

@@ -9,7 +9,7 @@ import { amountOutput, amountSchema, checkAmounts, readAmounts } from '../watch-
 import { asWritten } from '../watch-config/amounts';
 import type { Network } from '../domain';
 import { defaultRuleName, ruleMeta } from '../rule-meta';
-import { BalanceTracker, type CompiledBalanceRule } from '../balance-tracker';
+import type { CompiledBalanceRule } from '../balance-tracker';
 import type { RuleList } from './rule-list';
 import { plural, ruleWords, summarised } from './rule-words';
 import { formatStx } from '../render/stx-amount';
@@ -77,10 +77,9 @@ function ruleSchema(network: Network | null, meta: RuleMetaParts) {
 /** A balance rule: see docs/rules-and-conditions.md, "Balance thresholds". */
 export type BalanceRule = z.output<ReturnType<typeof ruleSchema>>;
 
-/** What a run holds for `balances`: the rules and the tracker that keeps their balances. */
+/** The compiled `balances` rules: data only (the balances themselves are the balance stage's state, stages/balances.ts). */
 export interface CompiledBalances {
   rules: readonly CompiledBalanceRule[];
-  tracker: BalanceTracker;
 }
 
 function limits(rule: BalanceRule): string {
@@ -134,8 +133,7 @@ export const balancesList = {
   shape,
   entryKeys: keysOf((meta) => ruleObject(null, meta).shape),
   compile: ({ balances }): CompiledBalances => {
-    const rules = balances.map(compileRule);
-    return { rules, tracker: new BalanceTracker(rules) };
+    return { rules: balances.map(compileRule) };
   },
   describe: ({ balances }) =>
     balances.length === 0
