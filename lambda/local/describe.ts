@@ -5,7 +5,6 @@ import type { CycleSummary } from '../core/cycle-types';
 import type { Cursor } from '../core/ports';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
 import { compileWatchRules, ruleLists } from '../core/alert-kinds/rule-lists';
-import { rulePolicies } from '../core/rule-quiet';
 import { describeQuiet, pastMuteWarnings } from './describe-quiet';
 import { balanceBudgetWords } from './describe-balances';
 import { bareAmountWarnings } from '../core/watch-config/amount-warnings';
@@ -42,7 +41,7 @@ export function describeWatch(
     const words = list.describe(config);
     if (words !== null) lines.push(words);
   }
-  lines.push(...pastMuteWarnings(rulePolicies(compileWatchRules(config, lists)), nowMs));
+  lines.push(...pastMuteWarnings(compileWatchRules(config, lists).cooldownsAndMutes, nowMs));
   lines.push(...bareAmountWarnings(config));
   const sweep = sweepWords(config.contracts.length, api);
   if (sweep !== null) lines.push(sweep);
@@ -127,7 +126,7 @@ export function describeStatus(facts: StatusFacts): string {
       ? `pending retractions: ${plural(pending.keys.length, 'alert')} from replaced blocks, confirmed or retracted once the scan reaches block ${pending.untilHeight}`
       : 'pending retractions: none',
   );
-  lines.push(...describeQuiet(rulePolicies(compileWatchRules(facts.config)), cursor?.quiet, facts.nowMs));
+  lines.push(...describeQuiet(compileWatchRules(facts.config).cooldownsAndMutes, cursor?.quiet, facts.nowMs));
   return lines.join('\n') + '\n';
 }
 

@@ -8,7 +8,7 @@ import { assetIdProblem } from '../watch-config/stacks-principals';
 import { amountOutput, amountSchema, checkAmounts, readAmounts } from '../watch-config/amount-fields';
 import { asWritten } from '../watch-config/amounts';
 import type { Network } from '../domain';
-import { defaultRuleName, ruleMeta } from '../rule-meta';
+import { defaultRuleName, RuleMetaCompiler } from '../rule-meta';
 import type { CompiledBalanceRule } from '../balance-tracker';
 import type { RuleList } from './rule-list';
 import { plural, ruleWords, summarised } from './rule-words';
@@ -86,8 +86,8 @@ function limits(rule: BalanceRule): string {
   return [rule.below === undefined ? '' : `below ${rule.below}`, rule.above === undefined ? '' : `above ${rule.above}`].filter(Boolean).join(' or ');
 }
 
-function compileRule(rule: BalanceRule): CompiledBalanceRule {
-  const name = ruleMeta(rule, defaultRuleName('balances', `${rule.asset} of ${rule.address} ${limits(rule)}`));
+function compileRule(rule: BalanceRule, meta: RuleMetaCompiler): CompiledBalanceRule {
+  const name = meta.of(rule, defaultRuleName('balances', `${rule.asset} of ${rule.address} ${limits(rule)}`));
   return {
     key: `${name.rule}|${rule.address}|${rule.asset}|${rule.below ?? ''}|${rule.above ?? ''}`,
     address: rule.address,
@@ -132,8 +132,8 @@ export const balancesList = {
   name: 'balances',
   shape,
   entryKeys: keysOf((meta) => ruleObject(null, meta).shape),
-  compile: ({ balances }): CompiledBalances => {
-    return { rules: balances.map(compileRule) };
+  compile: ({ balances }, meta = new RuleMetaCompiler()): CompiledBalances => {
+    return { rules: balances.map((rule) => compileRule(rule, meta)) };
   },
   describe: ({ balances }) =>
     balances.length === 0

@@ -6,7 +6,7 @@
 import { cooldownSummaryOf } from '../alert-kinds/cooldown-summary';
 import type { QuietState } from '../quiet-state';
 import { rollbackQuiet } from '../quiet-rollback';
-import { quietBlock, rulePolicies } from '../rule-quiet';
+import { quietBlock } from '../rule-quiet';
 import type { BlockStage } from './block-stage';
 
 export const quietStage: BlockStage<QuietState> = {
@@ -14,7 +14,7 @@ export const quietStage: BlockStage<QuietState> = {
   version: 1,
   kept: 'cursor',
   open({ rules, deps }) {
-    const policies = rulePolicies(rules);
+    const policies = rules.cooldownsAndMutes;
     const store = deps.state;
     return {
       apply(at, alerts, state) {
