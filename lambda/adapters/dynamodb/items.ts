@@ -169,6 +169,8 @@ export function cursorUpdate(
   inParts: { parts: number; digest: string } | undefined,
   updatedAt: string,
   releaseLeaseOf: string | undefined,
+  /** Whether the cursor as last read or written carries stages' states (`stages`), for a write without any to remove. */
+  storedStages = false,
 ) {
   const names: Record<string, string> = { '#height': 'height', '#hash': 'hash', '#time': 'time', '#version': 'version', '#updatedAt': 'updatedAt' };
   const values: Record<string, unknown> = { ':height': cursor.height, ':hash': cursor.hash, ':time': cursor.time, ':version': cursor.version, ':updatedAt': updatedAt };
@@ -190,11 +192,12 @@ export function cursorUpdate(
   } else {
     remove.push('#quiet');
   }
-  names['#stages'] = 'stages';
+  // Named only when there are some, or the stored cursor had some: most cursors never carry any.
+  if (cursor.stages || storedStages) names['#stages'] = 'stages';
   if (cursor.stages) {
     values[':stages'] = structuredClone(cursor.stages);
     set.push('#stages = :stages');
-  } else {
+  } else if (storedStages) {
     remove.push('#stages');
   }
   const conditions = [expectedVersion === null ? 'attribute_not_exists(#version)' : '#version = :expected'];
