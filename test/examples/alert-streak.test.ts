@@ -14,9 +14,20 @@ import { config, RecordingTelemetry } from '../core/harness';
 import { MemoryChain } from '../support/memory-chain';
 
 const registry = [...BLOCK_STAGES, alertStreakStage];
-const block = (height: number): Block => ({ header: { height, hash: `0x${height}`, parentHash: `0x${height - 1}`, time: 1_700_000_000 + height * 10, txCount: 0 }, transactions: [] });
+const block = (height: number): Block => ({
+  header: { height, hash: `0x${height}`, parentHash: `0x${height - 1}`, time: 1_700_000_000 + height * 10, txCount: 0 },
+  transactions: [],
+});
 const alert = (height: number) =>
-  ({ type: 'stx_transfer', key: `stx_transfer:0x${height}:0`, network: 'mainnet', rule: 'transfers', severity: 'warning', tx_id: `0x${height}`, block_height: height }) as unknown as ChainAlert;
+  ({
+    type: 'stx_transfer',
+    key: `stx_transfer:0x${height}:0`,
+    network: 'mainnet',
+    rule: 'transfers',
+    severity: 'warning',
+    tx_id: `0x${height}`,
+    block_height: height,
+  }) as unknown as ChainAlert;
 
 function run(state: DocumentStateStore) {
   const telemetry = new RecordingTelemetry();
@@ -30,9 +41,18 @@ async function scan(state: DocumentStateStore, blocks: [number, number][]) {
   const keeper = new CursorKeeper(state, new RecordingTelemetry(), await state.readCursor());
   keeper.carry(stages, await stages.load(keeper.cursor));
   for (const [height, n] of blocks) {
-    const staged = await stages.apply({ block: block(height), events: new Map(), network: 'mainnet' }, Array.from({ length: n }, () => ({ alert: alert(height), at: { txIndex: 0, eventIndex: 0 } })), keeper.states);
+    const staged = await stages.apply(
+      { block: block(height), events: new Map(), network: 'mainnet' },
+      Array.from({ length: n }, () => ({ alert: alert(height), at: { txIndex: 0, eventIndex: 0 } })),
+      keeper.states,
+    );
     expect(staged.send).toHaveLength(n);
-    await keeper.blockDone(block(height).header, staged.alerts.map((a) => a.key), undefined, staged.states);
+    await keeper.blockDone(
+      block(height).header,
+      staged.alerts.map((a) => a.key),
+      undefined,
+      staged.states,
+    );
   }
   await keeper.save();
   return { stages, keeper };
@@ -41,7 +61,12 @@ async function scan(state: DocumentStateStore, blocks: [number, number][]) {
 describe('a stage added to the registry', () => {
   it('keeps its state with the cursor, under its name and version, and the next run loads it', async () => {
     const state = new DocumentStateStore(emptyDocument('mainnet'));
-    await scan(state, [[1, 1], [2, 0], [3, 2], [4, 1]]);
+    await scan(state, [
+      [1, 1],
+      [2, 0],
+      [3, 2],
+      [4, 1],
+    ]);
     const stored = await state.readCursor();
     expect(stored?.stages).toEqual({ alertStreak: { v: 1, state: { heights: [1, 3, 4] } } });
     const next = await scan(state, [[5, 1]]);
@@ -50,7 +75,11 @@ describe('a stage added to the registry', () => {
 
   it('is taken back to the fork point by a reorg, and says when the fork is deeper than it keeps', async () => {
     const state = new DocumentStateStore(emptyDocument('mainnet'));
-    const { stages, keeper } = await scan(state, [[1, 1], [2, 1], [3, 1]]);
+    const { stages, keeper } = await scan(state, [
+      [1, 1],
+      [2, 1],
+      [3, 1],
+    ]);
     const back = stages.rollback(keeper.states, 1);
     expect(back.states.alertStreak).toEqual({ heights: [1] });
     expect(back.inexact).toEqual({});

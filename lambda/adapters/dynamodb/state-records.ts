@@ -30,7 +30,13 @@ export const blockStallRecord: RecordShape<BlockStall> = {
 
 const height = z.nullable(z.int().check(z.nonnegative()));
 const count = z.int().check(z.nonnegative());
-const heldTally = z.object({ firstKey: z.string(), counts: z.object({ critical: count, warning: count, info: count }), fromHeight: height, toHeight: height, throughHeight: height });
+const heldTally = z.object({
+  firstKey: z.string(),
+  counts: z.object({ critical: count, warning: count, info: count }),
+  fromHeight: height,
+  toHeight: height,
+  throughHeight: height,
+});
 const smsTallyItem = z.object({ held: z.nullable(heldTally), window: z.optional(z.nullable(z.object({ startedAt: z.number(), texted: count }))) });
 
 function copyHeld({ firstKey, counts, fromHeight, toHeight, throughHeight }: z.infer<typeof heldTally>): NonNullable<SmsTally['held']> {
@@ -99,7 +105,11 @@ export const mempoolRecord: RecordShape<MempoolState> = {
     const { seen, newest, tracked } = parseItem(mempoolItem, item, tableName);
     return { seen: [...seen], ...(newest === undefined ? {} : { newest }), tracked: tracked.map((t) => ({ ...t })) };
   },
-  toItem: (state) => ({ seen: [...state.seen], ...(state.newest === undefined ? {} : { newest: state.newest }), tracked: state.tracked.map((t) => ({ ...t })) }),
+  toItem: (state) => ({
+    seen: [...state.seen],
+    ...(state.newest === undefined ? {} : { newest: state.newest }),
+    tracked: state.tracked.map((t) => ({ ...t })),
+  }),
 };
 
 const tokenDecimalsItem = z.object({

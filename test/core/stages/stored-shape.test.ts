@@ -15,7 +15,10 @@ import { config, RecordingTelemetry, WATCHED } from '../harness';
 import { MemoryChain } from '../../support/memory-chain';
 
 const FIXTURE = join(__dirname, 'fixtures', 'state-before-stages.json');
-const cfg = config({ addressesRule: { name: 'treasury', cooldownMinutes: 30 }, windows: [{ name: 'busy treasury', of: 'treasury', minutes: 60, count: 5 }] } as never);
+const cfg = config({
+  addressesRule: { name: 'treasury', cooldownMinutes: 30 },
+  windows: [{ name: 'busy treasury', of: 'treasury', minutes: 60, count: 5 }],
+} as never);
 let dir = '';
 afterEach(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -29,13 +32,27 @@ async function openFixture(): Promise<FileStateStore> {
 }
 
 const transfer = (n: number) =>
-  ({ type: 'token_transfer', key: `token_transfer:0x10${n}`, network: 'mainnet', rule: 'treasury', severity: 'warning', tx_id: `0x10${n}`, block_height: 104, recipient: WATCHED, amount: '5000000' }) as unknown as ChainAlert;
+  ({
+    type: 'token_transfer',
+    key: `token_transfer:0x10${n}`,
+    network: 'mainnet',
+    rule: 'treasury',
+    severity: 'warning',
+    tx_id: `0x10${n}`,
+    block_height: 104,
+    recipient: WATCHED,
+    amount: '5000000',
+  }) as unknown as ChainAlert;
 
 describe('a state stored before the stage shape', () => {
   it('loads the windows and the cooldowns from the cursor fields they were written in, and the next block goes on from them', async () => {
     const state = await openFixture();
     const cursor = await state.readCursor();
-    const stages = OpenStages.open({ deps: { chain: new MemoryChain(), state, clock: { now: () => 0 }, telemetry: new RecordingTelemetry() }, rules: compileWatchRules(cfg), network: 'mainnet' });
+    const stages = OpenStages.open({
+      deps: { chain: new MemoryChain(), state, clock: { now: () => 0 }, telemetry: new RecordingTelemetry() },
+      rules: compileWatchRules(cfg),
+      network: 'mainnet',
+    });
     const states = await stages.load(cursor);
     expect((states.windows as WindowStates)['busy treasury']!.entries.map((e) => e.h)).toEqual([101, 102, 103]);
     expect((states.quiet as QuietState).cooldowns[0]).toMatchObject({ rule: 'treasury', held: 2, startedHeight: 101 });
