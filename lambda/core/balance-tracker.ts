@@ -77,6 +77,19 @@ export class BalanceTracker {
     this.dirty = false;
   }
 
+  /** The book as kept now (the balance stage's state): the tracker adds each block's changes to it. */
+  get record(): BalanceBookRecord {
+    return this.book;
+  }
+
+  /** Works from `book` from now on (the balance stage's state after the block before), unless it already does. */
+  adopt(book: BalanceBookRecord): void {
+    if (book === this.book) return;
+    this.book = book;
+    this.current = entriesAt(book, Number.MAX_SAFE_INTEGER);
+    this.changed = {};
+  }
+
   /** Back to block `height` after a reorg: exact within the kept changes, a reread below them. */
   rollBack(height: number): void {
     this.book = rolledBack(this.book, height);

@@ -48,6 +48,17 @@ function chainOrder(a: Matched<ChainAlert>, b: Matched<ChainAlert>): number {
   return a.at.txIndex - b.at.txIndex || a.at.eventIndex - b.at.eventIndex;
 }
 
+/** Every kind's matches in `block`, with where each sits, in chain order. */
+export function blockMatches(
+  block: Block,
+  events: ReadonlyMap<string, TxEvents>,
+  rules: AllRules,
+  network: Network,
+  kinds: readonly ChainKind<ChainAlert>[] = chainKindList,
+): Matched<ChainAlert>[] {
+  return kinds.flatMap((kind) => kind.chain.match?.({ block, events, rules: rulesOf(kind, rules), network }) ?? []).sort(chainOrder);
+}
+
 export function blockAlerts(
   block: Block,
   events: ReadonlyMap<string, TxEvents>,
@@ -55,8 +66,5 @@ export function blockAlerts(
   network: Network,
   kinds: readonly ChainKind<ChainAlert>[] = chainKindList,
 ): ChainAlert[] {
-  return kinds
-    .flatMap((kind) => kind.chain.match({ block, events, rules: rulesOf(kind, rules), network }))
-    .sort(chainOrder)
-    .map((matched) => matched.alert);
+  return blockMatches(block, events, rules, network, kinds).map((matched) => matched.alert);
 }

@@ -6,10 +6,8 @@ import type { SubjectSource } from './subject-source';
 import type { Block, Network, TxEvents } from './domain';
 import type { ChainAlert } from './alert-kinds/alert';
 import { deepReorgKind } from './alert-kinds/deep-reorg';
-import { cooldownSummaryOf } from './alert-kinds/cooldown-summary';
 import type { WatchRules } from './alert-kinds/rule-lists';
-import { blockAlerts } from './block-alerts';
-import { BalanceReads } from './balance-reads';
+import { blockMatches } from './block-alerts';
 import { clearBlockStall, recordBlockFailure } from './block-stalls';
 import { ChainFollower } from './chain-follower';
 import { ChainUnlinkedError } from './chain-unlinked';
@@ -20,11 +18,9 @@ import { ApiBackoffError } from './api-backoff';
 import type { DeliveryStage } from './delivery-stage';
 import { CursorConflictError } from './ports';
 import { confirmOnNewChain, retractionsFor } from './retractions';
-import { advanceWindows } from './window-stage';
-import { rollbackWindows } from './window-state';
 import type { RunLease } from './run-lease';
-import { quietBlock, rulePolicies, type RulePolicies } from './rule-quiet';
-import { rollbackQuiet } from './quiet-rollback';
+import { OpenStages } from './stages/open-stages';
+import { bare } from './stages/stage-states';
 
 export interface ScanPlan {
   network: Network;
@@ -63,10 +59,8 @@ export class BlockScanner {
   private readonly follower: ChainFollower;
   private readonly keeper: CursorKeeper;
   private readonly delivery: DeliveryStage;
-  /** Rules' cooldowns and mutes (rule-quiet.ts), by rule name. */
-  private readonly policies: RulePolicies;
-  /** The balance reads before each block, within the run's share of the request budget. */
-  private readonly balanceReads: BalanceReads;
+  /** What remembers across blocks (stages/registry.ts), opened for the run's rules. */
+  private readonly blockStages: OpenStages;
 
   constructor(
     private readonly deps: CycleDeps,
@@ -77,14 +71,19 @@ export class BlockScanner {
     this.follower = new ChainFollower(deps, { ...plan, ...(budget.stop ? { stop: budget.stop } : {}) });
     this.keeper = stages.keeper;
     this.delivery = stages.delivery;
-    this.policies = rulePolicies(plan.rules);
-    this.balanceReads = new BalanceReads(plan.rules.balances.tracker, deps, budget.balanceReads);
+    this.blockStages = OpenStages.open({
+      deps,
+      rules: plan.rules,
+      network: plan.network,
+      budget,
+      ...(stages.markMined ? { mempool: { markMined: stages.markMined } } : {}),
+    });
   }
 
   async run(): Promise<ScanResult> {
     let stoppedBecause: StopReason;
     try {
-      await this.startBalances();
+      this.keeper.carry(this.blockStages, await this.blockStages.load(this.keeper.cursor));
       stoppedBecause = await this.scan();
     } catch (error) {
       const clean = cleanStopReason(error);
@@ -135,30 +134,23 @@ export class BlockScanner {
   }
 
   /**
-   * match → windows → quiet → deliver → advance: the block's alerts and its windows' crossings
-   * (window-stage.ts), less those their rules' cooldowns hold or mutes silence (recorded, never sent), after the
-   * summaries of the cooldowns its time ends (rule-quiet.ts); then the retractions its height makes due, then
-   * the cursor, which carries the windows' counts and the quiet state past the block.
+   * match → stages → deliver → advance: the kinds' matches in chain order, then every stage in turn (the
+   * mempool's marks, the windows' crossings, the cooldowns and mutes: stages/registry.ts), each from its state
+   * after the block before; then the alerts the stages pass on are delivered, what the stages do after
+   * delivery is done, the retractions its height makes due go out, and the cursor, carrying every stage's
+   * state, moves past the block.
    */
   private async apply(block: Block, events: ReadonlyMap<string, TxEvents>): Promise<void> {
     const { state, telemetry } = this.deps;
     const { network, rules } = this.plan;
-    // A read that fails or does not fit the run's share leaves its rule waiting, never the block (balance-reads.ts).
-    await this.balanceReads.before(block);
-    const head = this.keeper.head();
-    const found = blockAlerts(block, events, rules, network);
-    // A mined transaction first seen in the mempool: its alert names the pending one (mempool stage).
-    const mined = this.stages.markMined ? await this.stages.markMined(found) : found;
-    const windows = advanceWindows(rules.windows, head?.windows, block.header, mined, network);
-    const alerts: ChainAlert[] = [...windows.sent, ...windows.alerts];
-    const quiet = quietBlock(head?.quiet, block.header, alerts, this.policies);
-    const summaries = quiet.ended.map((ended) => cooldownSummaryOf(ended, network));
-    const report = await this.delivery.deliver([...summaries, ...quiet.send]);
-    for (const { alert, state: recorded, reason } of quiet.quieted) await state.recordQuietAlert(alert.key, this.deps.clock.now(), alert, recorded, reason);
+    const matched = blockMatches(block, events, rules, network);
+    const staged = await this.blockStages.apply({ block, events, network }, matched, this.keeper.states);
+    const report = await this.delivery.deliver(staged.send);
+    await staged.afterDelivery();
 
-    // The block's keys: its summaries and its matches, sent or quieted (a quieted one's record is never
-    // retracted). Those of a replaced block that the new chain carries again are confirmed, not retracted.
-    const keys = [...summaries, ...alerts].map((a) => a.key);
+    // The block's keys: its alerts, sent or quieted (a quieted one's record is never retracted). Those of a
+    // replaced block that the new chain carries again are confirmed, not retracted.
+    const keys = staged.alerts.map((a) => a.key);
     let pending = confirmOnNewChain(this.keeper.head()?.pendingRetractions, keys);
     if (pending && block.header.height >= pending.untilHeight) {
       const retractions = await retractionsFor(pending.keys, state, this.plan.network, telemetry);
@@ -166,14 +158,14 @@ export class BlockScanner {
       for (const r of retractions) await state.markAlertRetracted(r.retracts, this.deps.clock.now());
       pending = undefined;
     }
-    await this.keeper.blockDone(block.header, keys, { pendingRetractions: pending, windows: windows.states, quiet: quiet.state });
+    await this.keeper.blockDone(block.header, keys, pending, staged.states);
     this.blocksScanned += 1;
     telemetry.log('debug', 'block scanned', {
       blockHeight: block.header.height,
       transactions: block.transactions.length,
-      alerts: alerts.length,
+      alerts: staged.alerts.length - staged.unsent,
       published: report.published.length,
-      quieted: quiet.quieted.length,
+      quieted: staged.unsent,
     });
   }
 
@@ -188,33 +180,17 @@ export class BlockScanner {
       depth: rollback.from - rollback.to.height,
       alertsToRecheck: rollback.alertsToRecheck,
     });
-    // The windows, cooldowns and mutes go back to the fork point too: the replaced blocks' matches leave them,
-    // and a cooldown a replaced block started goes (quiet-rollback.ts).
+    // Every stage goes back to the fork point too: the replaced blocks' matches leave the windows, a cooldown
+    // a replaced block started goes (quiet-rollback.ts).
     const height = rollback.to.height;
-    const windows = rollbackWindows(this.keeper.cursor?.windows, height);
-    const quiet = rollbackQuiet(this.keeper.cursor?.quiet, height);
-    if (windows.inexact.length > 0 || quiet.inexact) {
-      this.deps.telemetry.log('warn', 'a reorg deeper than the windows and cooldowns keep: their counts may miss matches below the fork', {
-        windows: windows.inexact,
-        cooldownsAndMutes: quiet.inexact,
+    const back = this.blockStages.rollback(this.keeper.states, height);
+    if (Object.keys(back.inexact).length > 0) {
+      this.deps.telemetry.log('warn', 'a reorg deeper than the stages keep (windows, cooldowns): their counts may miss matches below the fork', {
+        stages: back.inexact,
         forkHeight: height,
       });
     }
-    const { windows: _w, quiet: _q, ...to } = rollback.to;
-    await this.keeper.rewind({ ...to, ...(windows.states ? { windows: windows.states } : {}), ...(quiet.state ? { quiet: quiet.state } : {}) });
-    this.plan.rules.balances.tracker.rollBack(rollback.to.height);
-  }
-
-  /** The tracked balances as of the stored cursor, saved with each cursor write from now on (balance-tracker.ts). */
-  private async startBalances(): Promise<void> {
-    const { tracker } = this.plan.rules.balances;
-    if (tracker.rules.length === 0) return;
-    const { state } = this.deps;
-    tracker.load(await state.readBalanceBook(), this.keeper.cursor?.height ?? null);
-    this.keeper.saveWith(async (headHeight) => {
-      const book = tracker.takeRecord(headHeight);
-      if (book) await state.writeBalanceBook(book);
-    });
+    await this.keeper.rewind(bare(rollback.to), back.states);
   }
 
   private nextHeight(): number {

@@ -7,7 +7,7 @@ import { withFirstSightsSummed } from './contract-status-sweep';
 import { contractStatusKind } from './alert-kinds/contract-status';
 import type { DeliveryStage } from './delivery-stage';
 import type { ChainApi, StateStore, StoredContractStatus } from './ports';
-import { defaultRuleName, ruleMeta, type RuleMeta } from './rule-meta';
+import { defaultRuleName, ruleMeta, type RuleMeta, type RuleQuiet } from './rule-meta';
 import { isoTime } from './rule-quiet';
 import { settleAll } from './settle';
 
@@ -30,6 +30,8 @@ export async function watchContractStatuses(
   meta: RuleMeta = ruleMeta(undefined, defaultRuleName('contracts')),
   /** The time (Unix seconds) of the last block scanned, which `contractsRule.mutedUntil` is compared with (none before the first), and the clock's. */
   at: { blockTime: number | null; nowMs: number } = { blockTime: null, nowMs: 0 },
+  /** The `contracts` rule's cooldown and mute (WatchRules.cooldownsAndMutes); only the mute applies to statuses. */
+  quiet?: RuleQuiet,
 ): Promise<StatusWatchResult> {
   if (contractIds.length === 0) return { checked: 0, alerts: [] };
   const [current, stored] = await settleAll([
@@ -62,7 +64,7 @@ export async function watchContractStatuses(
   }
   // One delivery for all changes; many first sights go out as one summary (contract-status-sweep.ts).
   const alerts = withFirstSightsSummed(changes.map((c) => c.alert), network, meta);
-  const mutedUntil = meta.quiet?.mutedUntil;
+  const mutedUntil = quiet?.mutedUntil;
   let published: StatusWatchResult['alerts'] = [];
   if (mutedUntil !== undefined && at.blockTime !== null && at.blockTime < mutedUntil) {
     // Muted: recorded, never sent; the statuses are stored all the same, so the mute's end sends none of it late.

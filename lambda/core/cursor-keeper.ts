@@ -8,8 +8,10 @@
 // doubles none: the next run rescans from the stored cursor, and the alert claims say `sent` for every
 // alert already delivered.
 import { UNKNOWN_BLOCK_HASH, type BlockHeader } from './domain';
-import type { Cursor, CursorPosition, ScannedBlock, StateStore, Telemetry } from './ports';
+import type { Cursor, CursorPosition, PendingRetractions, ScannedBlock, StateStore, Telemetry } from './ports';
 import type { RunLease } from './run-lease';
+import type { OpenStages } from './stages/open-stages';
+import type { StageStates } from './stages/stage-states';
 
 /** A catch-up writes the cursor at least this often, so a run killed mid-way rescans at most this many blocks. */
 export const CHECKPOINT_BLOCKS = 50;
@@ -19,8 +21,10 @@ export class CursorKeeper {
   private progress: CursorPosition | null = null;
   /** The blocks done since the stored cursor, written with the next cursor write. */
   private unsaved: ScannedBlock[] = [];
-  /** What must be stored before a cursor write passes the blocks done (the balances at the head). */
-  private beforeSave: ((headHeight: number) => Promise<void>) | null = null;
+  /** The run's stages, whose states every cursor write carries (stages/open-stages.ts). */
+  private stages: OpenStages | null = null;
+  /** Their states after the last block done. */
+  private headStates: StageStates = {};
 
   constructor(
     private readonly state: StateStore,
@@ -44,34 +48,33 @@ export class CursorKeeper {
     return head ? head.height + 1 : firstHeight;
   }
 
-  /**
-   * A block's alerts are all delivered: the scan is past it. Written at the next checkpoint, with what the
-   * cursor carries past it (retractions still pending, the windows' counts, what rules' cooldowns and mutes
-   * hold: rule-quiet.ts).
-   */
-  async blockDone(header: BlockHeader, alertKeys: string[], carried: Pick<CursorPosition, 'pendingRetractions' | 'windows' | 'quiet'>): Promise<void> {
-    this.unsaved.push({ height: header.height, hash: header.hash, parentHash: header.parentHash ?? UNKNOWN_BLOCK_HASH, alertKeys });
-    const { pendingRetractions, windows, quiet } = carried;
-    this.progress = {
-      height: header.height,
-      hash: header.hash,
-      time: header.time,
-      ...(pendingRetractions ? { pendingRetractions } : {}),
-      ...(windows ? { windows } : {}),
-      ...(quiet ? { quiet } : {}),
-    };
-    if (this.unsaved.length >= CHECKPOINT_BLOCKS) await this.save();
+  /** The run's stages: from now on every cursor write carries their states, from `states` (as of the stored cursor) on. */
+  carry(stages: OpenStages, states: StageStates): void {
+    this.stages = stages;
+    this.headStates = states;
   }
 
-  /** Store something kept per block (the tracked balances) before each cursor write that passes new blocks. */
-  saveWith(hook: (headHeight: number) => Promise<void>): void {
-    this.beforeSave = hook;
+  /** The stages' states after the last block done (or as of the stored cursor). */
+  get states(): StageStates {
+    return this.headStates;
+  }
+
+  /**
+   * A block's alerts are all delivered: the scan is past it. Written at the next checkpoint, with what the
+   * cursor carries past it: retractions still pending and every stage's state.
+   */
+  async blockDone(header: BlockHeader, alertKeys: string[], pendingRetractions: PendingRetractions | undefined, states: StageStates): Promise<void> {
+    this.unsaved.push({ height: header.height, hash: header.hash, parentHash: header.parentHash ?? UNKNOWN_BLOCK_HASH, alertKeys });
+    const position: CursorPosition = { height: header.height, hash: header.hash, time: header.time, ...(pendingRetractions ? { pendingRetractions } : {}) };
+    this.progress = this.stages ? this.stages.carrying(position, states) : position;
+    this.headStates = states;
+    if (this.unsaved.length >= CHECKPOINT_BLOCKS) await this.save();
   }
 
   /** Writes the progress: the blocks done since the stored cursor, then the cursor past them. */
   async save(options?: { releaseLeaseOf?: string }): Promise<boolean> {
     if (!this.progress) return false;
-    await this.beforeSave?.(this.progress.height);
+    await this.stages?.writeRecords(this.headStates, this.progress.height);
     await this.state.putScannedBlocks(this.unsaved);
     await this.write(this.progress, options);
     this.progress = null;
@@ -79,9 +82,10 @@ export class CursorKeeper {
     return true;
   }
 
-  /** Back to the fork point after a reorg, with the replaced blocks' alerts to confirm or retract. */
-  async rewind(forkPoint: CursorPosition): Promise<void> {
-    await this.write(forkPoint);
+  /** Back to the fork point after a reorg, with the replaced blocks' alerts to confirm or retract, and the stages' states there. */
+  async rewind(forkPoint: CursorPosition, states: StageStates): Promise<void> {
+    this.headStates = states;
+    await this.write(this.stages ? this.stages.carrying(forkPoint, states) : forkPoint);
   }
 
   /** The cycle's last write; it gives the lease back too, unless another run has taken it. */

@@ -98,7 +98,7 @@ async function checkContractStatuses({ deps, config, budget, rules, delivery, ke
     const contracts = budget.checkStatuses === false ? [] : contractsThisCycle(config.contracts, budget.statusSweep, deps.clock.now());
     // A mute is on block time; before the first block is scanned, the clock's.
     const at = { blockTime: keeper.head()?.time ?? Math.floor(deps.clock.now() / 1000), nowMs: deps.clock.now() };
-    return await watchContractStatuses(contracts, config.network, deps.chain, deps.state, delivery, rules.contracts.meta, at);
+    return await watchContractStatuses(contracts, config.network, deps.chain, deps.state, delivery, rules.contracts.meta, at, rules.cooldownsAndMutes.get(rules.contracts.meta.rule));
   } catch (error) {
     if (!(error instanceof AlertInFlightError)) throw error;
     deps.telemetry.log('warn', `${error.message}; contract statuses are checked again next run`, { runId: budget.runId });

@@ -72,6 +72,8 @@ export interface CursorPosition extends QuietCursorPart {
   pendingRetractions?: PendingRetractions;
   /** The windows' counts as of this block (window-state.ts): written with the cursor, so a crash counts nothing twice. */
   windows?: WindowStates;
+  /** The states of the other stages kept with the cursor, by stage name (stages/stage-states.ts). */
+  stages?: Record<string, { v: number; state: unknown }>;
 }
 
 /** The scan cursor: the last block whose alerts are all delivered. */

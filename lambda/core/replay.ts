@@ -1,18 +1,14 @@
 // Trying rules on past blocks: the block rules (transfers, logs, calls) evaluated on a range of canonical
 // blocks, exactly as a watch cycle would, but with no state read or written and nothing published: the
 // caller prints what would have alerted. Contract statuses are not block rules and are left out.
-import { blockAlerts } from './block-alerts';
+import { blockMatches } from './block-alerts';
 import type { Alert } from './alert-kinds/alert';
-import { cooldownSummaryOf } from './alert-kinds/cooldown-summary';
-import { quietBlock, rulePolicies } from './rule-quiet';
-import type { QuietState } from './quiet-state';
-import { readDueBalances } from './balance-reads';
 import type { WatchConfig } from './watch-config/watch-config-schema';
 import { silentTelemetry, type ChainApi, type Clock } from './ports';
 import { BlockReadAhead } from './read-ahead';
 import { compileWatchRules } from './alert-kinds/rule-lists';
-import { advanceWindows } from './window-stage';
-import type { WindowStates } from './window-state';
+import { OpenStages } from './stages/open-stages';
+import type { StageStates } from './stages/stage-states';
 
 export interface ReplayRange {
   from: number;
@@ -56,26 +52,21 @@ export async function replayBlocks(
   const rules = compileWatchRules(config);
   const readAhead = new BlockReadAhead(chain, { rules }, clock);
   const total = range.to - range.from + 1;
-  const policies = rulePolicies(rules);
-  let quiet: QuietState | undefined;
+  // The stages as a watch runs them, from nothing at the first block (as a watch starting there would; block
+  // time: the same answers). A fresh balance book: each rule reads its balance at the block before the range.
+  const stages = OpenStages.open({ deps: { chain, clock, telemetry: silentTelemetry }, rules, network: config.network, replay: true });
+  let states: StageStates = {};
   let alertCount = 0;
-  // Windows start empty at the first block, as a watch starting there would (block time: the same answers).
-  let windows: WindowStates | undefined;
   let quietedCount = 0;
   for (let height = range.from; height <= range.to; height += 1) {
     const read = await readAhead.take(height, { lastHeight: range.to, blocksLeft: range.to - height + 1, deadlineMs: Number.POSITIVE_INFINITY });
     if (read === null) throw new ReplayRangeError(`the API knows no block at height ${height}`);
-    // A fresh tracker: each balance rule reads its balance at the block before the range, then follows the blocks.
-    await readDueBalances(rules.balances.tracker, read.block, { chain, telemetry: silentTelemetry });
-    const found = blockAlerts(read.block, read.events, rules, config.network);
-    const outcome = advanceWindows(rules.windows, windows, read.block.header, found, config.network);
-    windows = outcome.states;
-    const decided = quietBlock(quiet, read.block.header, [...outcome.sent, ...outcome.alerts], policies);
-    quiet = decided.state;
-    quietedCount += decided.quieted.length;
-    const alerts = [...decided.ended.map((ended) => cooldownSummaryOf(ended, config.network)), ...decided.send];
-    alertCount += alerts.length;
-    if (alerts.length > 0) await hooks.onAlerts(alerts);
+    const matched = blockMatches(read.block, read.events, rules, config.network);
+    const staged = await stages.apply({ block: read.block, events: read.events, network: config.network }, matched, states);
+    states = staged.states;
+    quietedCount += staged.unsent;
+    alertCount += staged.send.length;
+    if (staged.send.length > 0) await hooks.onAlerts(staged.send);
     hooks.onBlockDone?.({ height, done: height - range.from + 1, total });
   }
   return { blocks: total, alerts: alertCount, quieted: quietedCount };

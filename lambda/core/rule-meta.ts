@@ -25,15 +25,13 @@ export interface RuleQuiet {
   mutedUntil?: number;
 }
 
+/** Each rule's cooldown and mute, by the rule name its alerts carry. */
+export type RulePolicies = ReadonlyMap<string, RuleQuiet>;
+
 /** The metadata an alert carries: `rule` is the rule's name, or a stable default made from what it watches. */
 export interface RuleMeta {
   rule: string;
   severity: Severity;
-  /**
-   * Present when the rule has a cooldown or a mute. Not enumerable: matchers spread a rule's metadata onto its
-   * alerts (`...meta`), and this stays behind.
-   */
-  readonly quiet?: RuleQuiet;
 }
 
 /** The "list" of alerts the watcher raises itself (a deep reorg, an SMS digest): `watcher:deep_reorg`. */
@@ -55,13 +53,45 @@ export function defaultRuleName(list: string, detail?: string): string {
 }
 
 export function ruleMeta(config: RuleMetaConfig | undefined, defaultName: string): RuleMeta {
-  const meta: RuleMeta = { rule: config?.name ?? defaultName, severity: config?.severity ?? DEFAULT_SEVERITY };
+  return { rule: config?.name ?? defaultName, severity: config?.severity ?? DEFAULT_SEVERITY };
+}
+
+/** The rule's cooldown and mute, or undefined when it has neither. */
+function ruleQuiet(config: RuleMetaConfig | undefined): RuleQuiet | undefined {
   const quiet: RuleQuiet = {
     ...(config?.cooldownMinutes !== undefined ? { cooldownMinutes: config.cooldownMinutes } : {}),
     ...(config?.mutedUntil !== undefined ? { mutedUntil: Math.floor(Date.parse(config.mutedUntil) / 1000) } : {}),
   };
-  if (quiet.cooldownMinutes !== undefined || quiet.mutedUntil !== undefined) Object.defineProperty(meta, 'quiet', { value: quiet, enumerable: false });
-  return meta;
+  return quiet.cooldownMinutes !== undefined || quiet.mutedUntil !== undefined ? quiet : undefined;
+}
+
+/** Two rules sharing a name share one cooldown and one mute: the longest and the latest. */
+function merged(a: RuleQuiet | undefined, b: RuleQuiet): RuleQuiet {
+  const most = (x: number | undefined, y: number | undefined) => (x === undefined ? y : y === undefined ? x : Math.max(x, y));
+  const cooldownMinutes = most(a?.cooldownMinutes, b.cooldownMinutes);
+  const mutedUntil = most(a?.mutedUntil, b.mutedUntil);
+  return { ...(cooldownMinutes !== undefined ? { cooldownMinutes } : {}), ...(mutedUntil !== undefined ? { mutedUntil } : {}) };
+}
+
+/**
+ * Makes each rule's metadata while a watch config compiles (every rule list's `compile` gets one), and keeps
+ * what each rule's cooldown and mute are, by rule name: `compileWatchRules` returns them as typed data beside
+ * the compiled lists (WatchRules.cooldownsAndMutes), which the cooldowns and mutes stage reads.
+ */
+export class RuleMetaCompiler {
+  private readonly byRule = new Map<string, RuleQuiet>();
+
+  /** The rule's metadata (as `ruleMeta`), its cooldown and mute noted under its name. */
+  of(config: RuleMetaConfig | undefined, defaultName: string): RuleMeta {
+    const meta = ruleMeta(config, defaultName);
+    const quiet = ruleQuiet(config);
+    if (quiet) this.byRule.set(meta.rule, merged(this.byRule.get(meta.rule), quiet));
+    return meta;
+  }
+
+  get policies(): RulePolicies {
+    return new Map(this.byRule);
+  }
 }
 
 const RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };

@@ -11,15 +11,15 @@ import { chainKindOf } from './alert-kinds/chain-kinds';
 import type { EndedCooldown } from './alert-kinds/cooldown-summary';
 import type { CooldownTally, MuteTally, QuietRecordState, QuietState, QuietTally } from './quiet-state';
 import { isIdle, settleQuiet, stepBefore } from './quiet-rollback';
-import { SEVERITIES, type RuleMeta, type RuleQuiet } from './rule-meta';
+import type { RulePolicies } from './rule-meta';
 
 /** How many held matches a summary and `--status` name; the rest are counted. */
 export const QUIET_LISTED = 5;
 /** A mute's tally stays this long after the mute ends (block time), for `--status`. */
 export const MUTE_TALLY_KEPT_SECONDS = 86_400;
 
-/** Each rule's cooldown and mute, by the rule name its alerts carry. */
-export type RulePolicies = ReadonlyMap<string, RuleQuiet>;
+/** Each rule's cooldown and mute, by the rule name its alerts carry (compileWatchRules gives them). */
+export type { RulePolicies } from './rule-meta';
 
 /** An alert that was not sent, and what its record says about it. */
 export interface QuietedAlert {
@@ -37,38 +37,6 @@ export interface QuietDecision {
   ended: EndedCooldown[];
   /** The state after this block (undefined: nothing held, nothing running). */
   state: QuietState | undefined;
-}
-
-function isRuleMeta(value: object): value is RuleMeta {
-  const meta = value as Partial<RuleMeta>;
-  return typeof meta.rule === 'string' && (SEVERITIES as readonly unknown[]).includes(meta.severity);
-}
-
-/**
- * Every rule's cooldown and mute in the compiled rules (any list: it looks for rule metadata wherever a list
- * keeps it). Rules sharing a name share one cooldown and one mute: the longest and the latest.
- */
-export function rulePolicies(compiled: unknown): RulePolicies {
-  const policies = new Map<string, RuleQuiet>();
-  const visit = (value: unknown): void => {
-    if (typeof value !== 'object' || value === null || value instanceof Set) return;
-    if (value instanceof Map) return value.forEach(visit);
-    if (Array.isArray(value)) return value.forEach(visit);
-    if (isRuleMeta(value)) {
-      if (value.quiet) policies.set(value.rule, merged(policies.get(value.rule), value.quiet));
-      return;
-    }
-    Object.values(value).forEach(visit);
-  };
-  visit(compiled);
-  return policies;
-}
-
-function merged(a: RuleQuiet | undefined, b: RuleQuiet): RuleQuiet {
-  const most = (x: number | undefined, y: number | undefined) => (x === undefined ? y : y === undefined ? x : Math.max(x, y));
-  const cooldownMinutes = most(a?.cooldownMinutes, b.cooldownMinutes);
-  const mutedUntil = most(a?.mutedUntil, b.mutedUntil);
-  return { ...(cooldownMinutes !== undefined ? { cooldownMinutes } : {}), ...(mutedUntil !== undefined ? { mutedUntil } : {}) };
 }
 
 /** Unix seconds as ISO-8601. */

@@ -5,7 +5,6 @@ import type { CycleSummary } from '../core/cycle-types';
 import type { Cursor } from '../core/ports';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
 import { compileWatchRules, ruleLists } from '../core/alert-kinds/rule-lists';
-import { rulePolicies } from '../core/rule-quiet';
 import { describeQuiet, pastMuteWarnings } from './describe-quiet';
 import { balanceBudgetWords } from './describe-balances';
 import { fetchPlanWords } from './describe-fetch-plan';
@@ -44,7 +43,7 @@ export function describeWatch(
     const words = list.describe(config);
     if (words !== null) lines.push(words);
   }
-  lines.push(...pastMuteWarnings(rulePolicies(compileWatchRules(config, lists)), nowMs));
+  lines.push(...pastMuteWarnings(compileWatchRules(config, lists).cooldownsAndMutes, nowMs));
   lines.push(...describePacks(config));
   lines.push(...bareAmountWarnings(config));
   const sweep = sweepWords(config.contracts.length, api);
@@ -133,7 +132,7 @@ export function describeStatus(facts: StatusFacts): string {
       ? `pending retractions: ${plural(pending.keys.length, 'alert')} from replaced blocks, confirmed or retracted once the scan reaches block ${pending.untilHeight}`
       : 'pending retractions: none',
   );
-  lines.push(...describeQuiet(rulePolicies(compileWatchRules(facts.config)), cursor?.quiet, facts.nowMs));
+  lines.push(...describeQuiet(compileWatchRules(facts.config).cooldownsAndMutes, cursor?.quiet, facts.nowMs));
   return lines.join('\n') + '\n';
 }
 

@@ -237,6 +237,17 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     expect(await (await state.reopen()).readCursor()).toEqual({ ...at(511), version: 2 });
   });
 
+  it("keeps other stages' states with the cursor under their names and versions, and drops them with a write that has none", async () => {
+    const state = await fresh();
+    const store = await state.reopen();
+    const stages = { alertStreak: { v: 1, state: { heights: [508, 509, 510], big: '18446744073709551616' } }, other: { v: 3, state: null } };
+    await store.writeCursor({ ...at(510), stages }, null);
+    const reopened = await state.reopen();
+    expect(await reopened.readCursor()).toEqual({ ...at(510), stages, version: 1 });
+    await reopened.writeCursor(at(511), 1);
+    expect(await (await state.reopen()).readCursor()).toEqual({ ...at(511), version: 2 });
+  });
+
   it('keeps the balance book of the balance rules, big balances and a stale entry included, replaced by each write', async () => {
     const state = await fresh();
     const store = await state.reopen();

@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Block, PrincipalBalances, Transaction } from '../../lambda/core/domain';
 import { BalanceReads, readDueBalances } from '../../lambda/core/balance-reads';
+import { BalanceTracker } from '../../lambda/core/balance-tracker';
 import { balancesList } from '../../lambda/core/alert-kinds/balance-rules';
 import type { ChainApi, OperatorNotice, Telemetry } from '../../lambda/core/ports';
 import { ApiBackoffError } from '../../lambda/core/api-backoff';
@@ -12,7 +13,7 @@ import { fakeAddress } from '../support/fake-hiro';
 const wallets = ['a', 'b', 'c', 'd', 'e'].map((label) => fakeAddress(`reads-${label}`));
 
 function tracker(addresses: readonly string[], below = 1_000n) {
-  return balancesList.compile({ balances: addresses.map((address) => ({ address, asset: 'stx', below: String(below) })) }).tracker;
+  return new BalanceTracker(balancesList.compile({ balances: addresses.map((address) => ({ address, asset: 'stx', below: String(below) })) }).rules);
 }
 
 /** An API whose balance read of an address answers `held(address)`, or fails when it throws. */

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Block, PrincipalBalances, Transaction, TxEvents } from '../../lambda/core/domain';
 import { readDueBalances } from '../../lambda/core/balance-reads';
-import { RECONCILE_BLOCKS, type CompiledBalanceRule } from '../../lambda/core/balance-tracker';
+import { BalanceTracker, RECONCILE_BLOCKS, type CompiledBalanceRule } from '../../lambda/core/balance-tracker';
 import { BALANCE_DELTA_BLOCKS } from '../../lambda/core/balance-book';
 import { balancesList } from '../../lambda/core/alert-kinds/balance-rules';
 import type { ChainApi, OperatorNotice, Telemetry } from '../../lambda/core/ports';
@@ -12,7 +12,7 @@ import type { ChainApi, OperatorNotice, Telemetry } from '../../lambda/core/port
 const WALLET = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR';
 
 function tracker(below = 1_000n, above: bigint | null = null) {
-  return balancesList.compile({ balances: [{ address: WALLET, asset: 'stx', below: String(below), ...(above === null ? {} : { above: String(above) }) }] }).tracker;
+  return new BalanceTracker(balancesList.compile({ balances: [{ address: WALLET, asset: 'stx', below: String(below), ...(above === null ? {} : { above: String(above) }) }] }).rules);
 }
 
 /** An API that answers every balance read with `held()` and counts the reads. */

@@ -17,6 +17,8 @@ interface PendingParts {
 export class CursorRecord {
   /** The cursor version last read or written: the blocks written before the next cursor write carry the one after. */
   knownVersion = 0;
+  /** Whether the stored cursor carries stages' states under `stages`, as last read or written. */
+  private storedStages = false;
   /** The parts of pending retraction keys the stored cursor names (null: kept inline), as last read or written. */
   private storedPendingParts: PendingParts | null = null;
 
@@ -43,6 +45,7 @@ export class CursorRecord {
     const cursor = toCursor(item);
     if (item.windows !== undefined) cursor.windows = parseWindows(item.windows, table.tableName);
     this.knownVersion = cursor.version;
+    this.storedStages = cursor.stages !== undefined;
     const { parts, digest } = item.pendingRetractions ?? {};
     const stored = parts && digest ? { parts, digest } : null;
     this.storedPendingParts = stored;
@@ -62,7 +65,7 @@ export class CursorRecord {
     // The windows ride inline (bounded by the config check); pending keys go to parts sooner to leave them room.
     const windowsBytes = written.windows ? Buffer.byteLength(JSON.stringify(written.windows)) : 0;
     const inParts = await this.writePendingParts(written.pendingRetractions, windowsBytes);
-    const update = cursorUpdate(written, expectedVersion, inParts, new Date(table.now()).toISOString(), options.releaseLeaseOf);
+    const update = cursorUpdate(written, expectedVersion, inParts, new Date(table.now()).toISOString(), options.releaseLeaseOf, this.storedStages);
     let attempts = 0;
     try {
       await callTable(table, 'UpdateItem', (attempt) => {
@@ -83,6 +86,7 @@ export class CursorRecord {
       );
     }
     this.knownVersion = written.version;
+    this.storedStages = written.stages !== undefined;
     await this.forgetPendingParts(inParts ?? null);
     return written;
   };
@@ -117,5 +121,6 @@ function cursorToWrite(next: CursorPosition, expectedVersion: number | null): Cu
   }
   if (next.windows) written.windows = structuredClone(next.windows);
   if (next.quiet) written.quiet = structuredClone(next.quiet);
+  if (next.stages) written.stages = structuredClone(next.stages);
   return written;
 }

@@ -9,11 +9,8 @@ import type { LoopStore } from '../../core/loop-turns';
 import type { StateStore, Telemetry } from '../../core/ports';
 import { realSleep, type RetryPolicy, type Sleep } from '../aws/retry';
 import { createAlertRecords } from './alert-records';
-import { createBlockStallRecord } from './block-stall';
-import { createSmsTallyRecord } from './sms-tally-record';
-import { createBalanceBookRecord } from './balance-book-record';
-import { createMempoolRecord } from './mempool-record';
-import { createTokenDecimalsRecord } from './token-decimals-record';
+import { jsonRecord } from './json-record';
+import { balanceBookRecord, blockStallRecord, mempoolRecord, smsTallyRecord, tokenDecimalsRecord } from './state-records';
 import { createContractStatuses } from './contract-statuses';
 import { CursorRecord } from './cursor-record';
 import { stateKeys } from './keys';
@@ -58,6 +55,11 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
   };
   const keys = stateKeys(options.network);
   const cursor = new CursorRecord(table, keys);
+  const stall = jsonRecord(table, keys, blockStallRecord);
+  const sms = jsonRecord(table, keys, smsTallyRecord);
+  const balances = jsonRecord(table, keys, balanceBookRecord);
+  const mempool = jsonRecord(table, keys, mempoolRecord);
+  const tokens = jsonRecord(table, keys, tokenDecimalsRecord);
   return {
     ...createLease(table, keys),
     ...createLoopRecord(table, keys),
@@ -67,10 +69,15 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     ...createScannedBlocks(table, keys, () => cursor.knownVersion),
     ...createContractStatuses(table, keys),
     ...createAlertRecords(table, keys),
-    ...createBlockStallRecord(table, keys),
-    ...createSmsTallyRecord(table, keys),
-    ...createBalanceBookRecord(table, keys),
-    ...createMempoolRecord(table, keys),
-    ...createTokenDecimalsRecord(table, keys),
+    readBlockStall: stall.read,
+    writeBlockStall: stall.write,
+    readSmsTally: sms.read,
+    writeSmsTally: sms.write,
+    readBalanceBook: balances.read,
+    writeBalanceBook: balances.write,
+    readMempoolState: mempool.read,
+    writeMempoolState: mempool.write,
+    readTokenDecimals: async () => new Map(await tokens.read()),
+    writeTokenDecimals: tokens.write,
   };
 }

@@ -57,6 +57,8 @@ export const cursorItem = z.object({
   windows: z.optional(storedWindows),
   /** What rules' cooldowns and mutes hold (core/quiet-state.ts). */
   quiet: z.optional(quietItem),
+  /** The other stages' states kept with the cursor, by stage name, each with its version (core/stages/stage-states.ts). */
+  stages: z.optional(z.record(nonEmpty, z.object({ v: z.int().check(z.positive()), state: z.unknown() }))),
 });
 
 export const scannedBlockItem = z.object({
@@ -137,6 +139,7 @@ export function toCursor(item: z.infer<typeof cursorItem>): Cursor {
     cursor.pendingRetractions = { untilHeight: item.pendingRetractions.untilHeight, keys: item.pendingRetractions.keys };
   }
   if (item.quiet) cursor.quiet = structuredClone(item.quiet);
+  if (item.stages) cursor.stages = structuredClone(item.stages);
   return cursor;
 }
 
@@ -166,6 +169,8 @@ export function cursorUpdate(
   inParts: { parts: number; digest: string } | undefined,
   updatedAt: string,
   releaseLeaseOf: string | undefined,
+  /** Whether the cursor as last read or written carries stages' states (`stages`), for a write without any to remove. */
+  storedStages = false,
 ) {
   const names: Record<string, string> = { '#height': 'height', '#hash': 'hash', '#time': 'time', '#version': 'version', '#updatedAt': 'updatedAt' };
   const values: Record<string, unknown> = { ':height': cursor.height, ':hash': cursor.hash, ':time': cursor.time, ':version': cursor.version, ':updatedAt': updatedAt };
@@ -186,6 +191,14 @@ export function cursorUpdate(
     set.push('#quiet = :quiet');
   } else {
     remove.push('#quiet');
+  }
+  // Named only when there are some, or the stored cursor had some: most cursors never carry any.
+  if (cursor.stages || storedStages) names['#stages'] = 'stages';
+  if (cursor.stages) {
+    values[':stages'] = structuredClone(cursor.stages);
+    set.push('#stages = :stages');
+  } else if (storedStages) {
+    remove.push('#stages');
   }
   const conditions = [expectedVersion === null ? 'attribute_not_exists(#version)' : '#version = :expected'];
   if (expectedVersion !== null) values[':expected'] = expectedVersion;

@@ -4,7 +4,7 @@
 import * as z from '../../zod-mini';
 import { comment, list, noDuplicates, recipientSchema, sameString } from '../watch-config/schema-parts';
 import { LIST_RULE_KEYS, pickRuleMeta, type RuleMetaParts } from '../watch-config/rule-meta-schema';
-import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
+import { defaultRuleName, RuleMetaCompiler, type RuleMeta } from '../rule-meta';
 import type { Network } from '../domain';
 import type { RuleList } from './rule-list';
 import { bareListWords, ruleWords } from './rule-words';
@@ -43,9 +43,9 @@ export const addressesList = {
   metaKey: 'addressesRule',
   entryKeys: [...LIST_RULE_KEYS, 'memo'],
   windowSum: 'amount',
-  compile: (config): CompiledAddresses => ({
+  compile: (config, meta = new RuleMetaCompiler()): CompiledAddresses => ({
     principals: new Set(config.addresses),
-    meta: ruleMeta(config.addressesRule, defaultRuleName('addresses')),
+    meta: meta.of(config.addressesRule, defaultRuleName('addresses')),
     memo: config.addressesRule?.memo === undefined ? null : compileMemo(config.addressesRule.memo),
   }),
   describe: (config) =>

@@ -8,8 +8,8 @@ import { assetIdProblem } from '../watch-config/stacks-principals';
 import { amountOutput, amountSchema, checkAmounts, readAmounts } from '../watch-config/amount-fields';
 import { asWritten } from '../watch-config/amounts';
 import type { Network } from '../domain';
-import { defaultRuleName, ruleMeta } from '../rule-meta';
-import { BalanceTracker, type CompiledBalanceRule } from '../balance-tracker';
+import { defaultRuleName, RuleMetaCompiler } from '../rule-meta';
+import type { CompiledBalanceRule } from '../balance-tracker';
 import type { RuleList } from './rule-list';
 import { plural, ruleWords, summarised } from './rule-words';
 import { formatStx } from '../render/stx-amount';
@@ -77,18 +77,17 @@ function ruleSchema(network: Network | null, meta: RuleMetaParts) {
 /** A balance rule: see docs/rules-and-conditions.md, "Balance thresholds". */
 export type BalanceRule = z.output<ReturnType<typeof ruleSchema>>;
 
-/** What a run holds for `balances`: the rules and the tracker that keeps their balances. */
+/** The compiled `balances` rules: data only (the balances themselves are the balance stage's state, stages/balances.ts). */
 export interface CompiledBalances {
   rules: readonly CompiledBalanceRule[];
-  tracker: BalanceTracker;
 }
 
 function limits(rule: BalanceRule): string {
   return [rule.below === undefined ? '' : `below ${rule.below}`, rule.above === undefined ? '' : `above ${rule.above}`].filter(Boolean).join(' or ');
 }
 
-function compileRule(rule: BalanceRule): CompiledBalanceRule {
-  const name = ruleMeta(rule, defaultRuleName('balances', `${rule.asset} of ${rule.address} ${limits(rule)}`));
+function compileRule(rule: BalanceRule, meta: RuleMetaCompiler): CompiledBalanceRule {
+  const name = meta.of(rule, defaultRuleName('balances', `${rule.asset} of ${rule.address} ${limits(rule)}`));
   return {
     key: `${name.rule}|${rule.address}|${rule.asset}|${rule.below ?? ''}|${rule.above ?? ''}`,
     address: rule.address,
@@ -133,9 +132,8 @@ export const balancesList = {
   name: 'balances',
   shape,
   entryKeys: keysOf((meta) => ruleObject(null, meta).shape),
-  compile: ({ balances }): CompiledBalances => {
-    const rules = balances.map(compileRule);
-    return { rules, tracker: new BalanceTracker(rules) };
+  compile: ({ balances }, meta = new RuleMetaCompiler()): CompiledBalances => {
+    return { rules: balances.map((rule) => compileRule(rule, meta)) };
   },
   describe: ({ balances }) =>
     balances.length === 0

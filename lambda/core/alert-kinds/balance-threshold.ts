@@ -3,7 +3,8 @@
 // a reread after a gap, a correction, or a stacking lock's end). Once per crossing: not again until it has
 // gone back across. The balances are kept by balance-tracker.ts; this module words what it finds.
 import type { AlertBase } from './alert-base';
-import type { Transaction } from '../domain';
+import type { BlockHeader, Network, Transaction } from '../domain';
+import type { BalanceCrossing } from '../balance-tracker';
 import { block as blockText, fields, id, networkName } from '../render/email-parts';
 import { explorerTxUrl, isoTime, shortPrincipal } from '../render/chain-text';
 import { formatCount, formatStx } from '../render/stx-amount';
@@ -11,7 +12,7 @@ import { assetName, formatTokenAmount } from '../render/token-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
 import { balancesList, type CompiledBalances } from './balance-rules';
 import { hasEventsBeyondList } from './listed-events';
-import type { ChainKind, Matched } from './kind';
+import type { ChainKind } from './kind';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
 
 export interface BalanceThresholdAlert extends AlertBase {
@@ -62,6 +63,28 @@ function needsEvents(tx: Transaction, rules: { balances: CompiledBalances | unde
   return tx.txStatus === 'success' && hasEventsBeyondList(tx);
 }
 
+/** The alert of a crossing the balance stage found in `header`'s block. */
+export function balanceThresholdOf(c: BalanceCrossing, header: BlockHeader, network: Network): BalanceThresholdAlert {
+  return {
+    type: 'balance_threshold',
+    key: key(c.rule.key, c.crossed, c.cause),
+    network,
+    ...c.rule.meta,
+    address: c.rule.address,
+    asset_id: c.rule.asset,
+    balance: String(c.balance),
+    threshold: String(c.threshold),
+    crossed: c.crossed,
+    previous_balance: c.previous === null ? null : String(c.previous),
+    tx_id: c.txId,
+    block_height: header.height,
+    block_hash: header.hash,
+    block_time: header.time,
+    decimals: c.rule.decimals,
+    symbol: c.rule.symbol,
+  };
+}
+
 export const balanceThresholdKind = {
   type: 'balance_threshold',
   key,
@@ -69,33 +92,7 @@ export const balanceThresholdKind = {
   chain: {
     reads: { balances: balancesList },
     needsEvents,
-    match({ block, events, rules, network }) {
-      const balances = rules.balances;
-      if (!balances || balances.rules.length === 0) return [];
-      return balances.tracker.apply(block, events).map(
-        (c): Matched<BalanceThresholdAlert> => ({
-          at: c.at,
-          alert: {
-            type: 'balance_threshold',
-            key: key(c.rule.key, c.crossed, c.cause),
-            network,
-            ...c.rule.meta,
-            address: c.rule.address,
-            asset_id: c.rule.asset,
-            balance: String(c.balance),
-            threshold: String(c.threshold),
-            crossed: c.crossed,
-            previous_balance: c.previous === null ? null : String(c.previous),
-            tx_id: c.txId,
-            block_height: block.header.height,
-            block_hash: block.header.hash,
-            block_time: block.header.time,
-            decimals: c.rule.decimals,
-            symbol: c.rule.symbol,
-          },
-        }),
-      );
-    },
+    // The balance stage (stages/balances.ts) follows the balances across blocks and raises these (balanceThresholdOf).
     retraction: {
       label: 'balance crossing',
       summary: (a) => `${shortPrincipal(a.address, MARKER)} ${what(a)} went ${side(a)} ${amountText(a, a.threshold)} (to ${amountText(a, a.balance)})`,

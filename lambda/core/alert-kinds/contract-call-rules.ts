@@ -2,7 +2,7 @@
 import * as z from '../../zod-mini';
 import { comment, contractIdSchema, list, noDuplicates, recipientSchema, sameRule } from '../watch-config/schema-parts';
 import { keysOf, pickRuleMeta, type RuleMetaParts } from '../watch-config/rule-meta-schema';
-import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
+import { defaultRuleName, RuleMetaCompiler, type RuleMeta } from '../rule-meta';
 import type { Network } from '../domain';
 import { groupBy, type RuleList } from './rule-list';
 import { plural, principalsWords, ruleWords, summarised } from './rule-words';
@@ -89,9 +89,9 @@ export const callsList = {
   shape,
   entryKeys: keysOf((meta) => ruleSchema(null, meta).def.in.shape),
   windowSum: null,
-  compile: ({ calls }): CompiledCallRules =>
+  compile: ({ calls }, meta = new RuleMetaCompiler()): CompiledCallRules =>
     groupBy(
-      calls.map((rule): CompiledCallRule => ({ ...rule, meta: ruleMeta(rule, defaultCallRuleName(rule)) })),
+      calls.map((rule): CompiledCallRule => ({ ...rule, meta: meta.of(rule, defaultCallRuleName(rule)) })),
       (rule) => rule.contractId,
     ),
   // Said only when there are some: most configs have none.

@@ -6,7 +6,7 @@ import { logUnits } from '../clarity/condition-amounts';
 import { keysOf, pickRuleMeta, type RuleMetaParts } from '../watch-config/rule-meta-schema';
 import { compileWhere, conditionProblems, type Condition, type WhereSpec } from '../clarity/conditions';
 import { whereWords } from '../clarity/condition-words';
-import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
+import { defaultRuleName, RuleMetaCompiler, type RuleMeta } from '../rule-meta';
 import type { Network } from '../domain';
 import { groupBy, type RuleList } from './rule-list';
 import { plural, ruleWords, summarised } from './rule-words';
@@ -112,13 +112,13 @@ export const contractLogsList = {
   shape,
   entryKeys: keysOf((meta) => ruleSchema(null, meta).def.in.shape),
   windowSum: 'value',
-  compile: ({ contractLogs }): CompiledLogRules =>
+  compile: ({ contractLogs }, meta = new RuleMetaCompiler()): CompiledLogRules =>
     groupBy(
       contractLogs.map(
         (rule): CompiledLogRule => ({
           ...rule,
           ...(rule.where ? { condition: compileWhere(rule.where, logUnits(rule)) } : {}),
-          meta: ruleMeta(rule, defaultLogRuleName(rule)),
+          meta: meta.of(rule, defaultLogRuleName(rule)),
         }),
       ),
       (rule) => rule.contractId,

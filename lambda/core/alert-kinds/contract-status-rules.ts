@@ -1,7 +1,7 @@
 // `contracts`: contract ids whose deployment status the watcher checks each run (contract-status.ts).
 import { contractIdSchema, list, noDuplicates, sameString } from '../watch-config/schema-parts';
 import { LIST_RULE_KEYS, type RuleMetaParts } from '../watch-config/rule-meta-schema';
-import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
+import { defaultRuleName, RuleMetaCompiler, type RuleMeta } from '../rule-meta';
 import type { Network } from '../domain';
 import type { RuleList } from './rule-list';
 import { bareListWords, ruleWords } from './rule-words';
@@ -26,7 +26,7 @@ export const contractsList = {
   metaKey: 'contractsRule',
   entryKeys: LIST_RULE_KEYS,
   // The status check reads the config itself (contract-status-watch.ts); compiled here for the alerts' rule.
-  compile: (config): CompiledContracts => ({ ids: config.contracts, meta: ruleMeta(config.contractsRule, defaultRuleName('contracts')) }),
+  compile: (config, meta = new RuleMetaCompiler()): CompiledContracts => ({ ids: config.contracts, meta: meta.of(config.contractsRule, defaultRuleName('contracts')) }),
   describe: (config) =>
     bareListWords('deployment status of', config.contracts, 'contract', `an alert on first sight and on every change${ruleWords(config.contractsRule)}`),
   nameWords: () => 'deployment status of the watched contracts',

@@ -109,8 +109,7 @@ export const cooldownSummaryKind = {
   chain: {
     reads: {},
     needsEvents: () => false,
-    // Summaries come from the quiet stage (rule-quiet.ts), after the block's matches: nothing to match here.
-    match: () => [],
+    // Raised by the cooldowns and mutes stage (core/stages/quiet.ts), after the block's matches: no matcher of its own.
     retraction: {
       label: 'cooldown summary',
       summary: (a) => `"${a.rule ?? 'rule'}": ${headline(a)}`,

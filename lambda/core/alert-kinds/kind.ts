@@ -133,8 +133,11 @@ export interface ChainKind<A extends AnyChainAlert, R = any> extends KindCommon<
      * (the scan reads them beside the events, into TxEvents.call). Kinds that read no call leave it out.
      */
     needsCallDetails?(tx: Transaction, rules: R): boolean;
-    /** The block's alerts of this kind, each with its position; in any order (the scan sorts). */
-    match(input: BlockMatch<R>): Matched<A>[];
+    /**
+     * The block's alerts of this kind, each with its position; in any order (the scan sorts). A kind whose
+     * alerts a stage raises (a window's crossing, a balance's, a cooldown's summary: core/stages/) has none.
+     */
+    match?(input: BlockMatch<R>): Matched<A>[];
     /**
      * What a window (`windows`, core/window-stage.ts) adds up of one alert: `field` is the window's `sum`.
      * Kinds whose alerts carry no amount leave it out: their matches can only be counted.

@@ -5,6 +5,7 @@
 import type * as z from '../../zod-mini';
 import type { Network } from '../domain';
 import type { RuleMetaParts } from '../watch-config/rule-meta-schema';
+import type { RuleMetaCompiler } from '../rule-meta';
 
 export type Shape = Record<string, z.ZodMiniType>;
 
@@ -34,8 +35,11 @@ export interface RuleList<Name extends string, S extends Shape, Compiled> {
   windowSum?: 'amount' | 'value' | null;
   /** true for a list over other lists' alerts (`windows`): it watches nothing alone. */
   aggregate?: true;
-  /** Compiled once per run into lookups its matchers answer per transaction or event. */
-  compile(config: ShapeOutput<S>): Compiled;
+  /**
+   * Compiled once per run into lookups its matchers answer per transaction or event: immutable data. Each
+   * rule's metadata comes from `meta`, which keeps its cooldown and mute for the compiled rules' settings.
+   */
+  compile(config: ShapeOutput<S>, meta: RuleMetaCompiler): Compiled;
   /** `--check`: what the list watches, in words (several lines for several rules); null to say nothing. */
   describe(config: ShapeOutput<S>): string | null;
   /**

@@ -8,7 +8,7 @@ import { contractsList } from './contract-status-rules';
 import type { AnyRuleList, CompiledRules, ShapeOutput, ShapesOf } from './rule-list';
 import { transfersList } from './transfer-rules';
 import { windowsList } from './window-rules';
-import { WATCHER_RULE } from '../rule-meta';
+import { RuleMetaCompiler, WATCHER_RULE, type RulePolicies } from '../rule-meta';
 
 export const ruleLists = [contractsList, addressesList, contractLogsList, transfersList, callsList, windowsList, balancesList] as const;
 
@@ -19,13 +19,19 @@ export function defaultNamePrefixes(lists: readonly AnyRuleList[] = ruleLists): 
   return [...lists.map((list) => list.name), WATCHER_RULE];
 }
 
-/** The watch config compiled into lookups the matchers answer in O(1) per transaction or event, by list name. */
-export type WatchRules = CompiledRules<RuleLists>;
+/**
+ * The watch config compiled into lookups the matchers answer in O(1) per transaction or event, by list name,
+ * and every rule's cooldown and mute by rule name (the cooldowns and mutes stage's settings). Immutable data:
+ * what a run remembers across blocks lives in the stages (core/stages/).
+ */
+export type WatchRules = CompiledRules<RuleLists> & { readonly cooldownsAndMutes: RulePolicies };
 
 /** What compiling needs: the slices of the config the lists own. */
 export type RuleListsConfig<L extends readonly AnyRuleList[]> = ShapeOutput<ShapesOf<L>>;
 
 /** Compiles every list once per run; other `lists` (a kind being tried out) add their compiled rules at run time. */
 export function compileWatchRules(config: RuleListsConfig<RuleLists>, lists: readonly AnyRuleList[] = ruleLists): WatchRules {
-  return Object.fromEntries(lists.map((list) => [list.name, list.compile(config)])) as WatchRules;
+  const meta = new RuleMetaCompiler();
+  const compiled = Object.fromEntries(lists.map((list) => [list.name, list.compile(config, meta)]));
+  return { ...compiled, cooldownsAndMutes: meta.policies } as WatchRules;
 }

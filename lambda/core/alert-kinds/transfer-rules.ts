@@ -8,7 +8,7 @@ import { assetIdProblem } from '../watch-config/stacks-principals';
 import { amountOutput, amountSchema, checkAmounts } from '../watch-config/amount-fields';
 import { asWritten } from '../watch-config/amounts';
 import { ASSET_ACTIONS, type AssetAction, type Network } from '../domain';
-import { defaultRuleName, ruleMeta, type RuleMeta } from '../rule-meta';
+import { defaultRuleName, RuleMetaCompiler, type RuleMeta } from '../rule-meta';
 import { groupBy, type RuleList } from './rule-list';
 import { assetWords, plural, principalsWords, ruleWords, someOf, summarised } from './rule-words';
 import { formatStx } from '../render/stx-amount';
@@ -131,7 +131,7 @@ function transferNameWords(detail: string | null): string {
   return parts.filter(Boolean).join(' ');
 }
 
-function compileRule(rule: TransferRule, index: number): CompiledTransferRule {
+function compileRule(rule: TransferRule, index: number, meta: RuleMetaCompiler): CompiledTransferRule {
   return {
     to: new Set(rule.to),
     from: new Set(rule.from),
@@ -141,7 +141,7 @@ function compileRule(rule: TransferRule, index: number): CompiledTransferRule {
     ...(rule.decimals === undefined ? {} : { decimals: rule.decimals }),
     ...(rule.symbol === undefined ? {} : { symbol: rule.symbol }),
     pending: rule.pending === true,
-    meta: ruleMeta(rule, defaultTransferRuleName(rule)),
+    meta: meta.of(rule, defaultTransferRuleName(rule)),
     index,
   };
 }
@@ -179,8 +179,8 @@ export const transfersList = {
   shape,
   entryKeys: keysOf((meta) => ruleObject(null, meta).shape),
   windowSum: 'amount',
-  compile: ({ transfers }): CompiledTransfers =>
-    new Map([...groupBy(transfers, (rule) => rule.asset)].map(([asset, rules]) => [asset, rules.map((rule) => compileRule(rule, transfers.indexOf(rule)))] as const)),
+  compile: ({ transfers }, meta = new RuleMetaCompiler()): CompiledTransfers =>
+    new Map([...groupBy(transfers, (rule) => rule.asset)].map(([asset, rules]) => [asset, rules.map((rule) => compileRule(rule, transfers.indexOf(rule), meta))] as const)),
   describe: ({ transfers }) =>
     transfers.length === 0
       ? '- no transfer rules'

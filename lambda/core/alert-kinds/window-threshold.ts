@@ -88,8 +88,7 @@ export const windowThresholdKind = {
   chain: {
     reads: { windows: windowsList },
     needsEvents: () => false,
-    // Windows read the other kinds' alerts, after them (window-stage.ts): nothing to match on the block itself.
-    match: () => [],
+    // Raised by the windows stage (core/stages/windows.ts) from the other kinds' alerts: no matcher of its own.
     retraction: {
       label: 'window crossing',
       summary: (a) => `"${name(a)}": ${reached(a)} of "${of(a)}" within ${a.minutes} min, ${span(a)}`,

@@ -36,7 +36,7 @@ describe('the rule-list registry', () => {
       ...kind,
       chain: {
         ...kind.chain,
-        match: (input: Parameters<typeof kind.chain.match>[0]) => {
+        match: (input: Parameters<NonNullable<typeof kind.chain.match>>[0]) => {
           seen.push(Object.keys(input.rules as object).sort());
           return [];
         },

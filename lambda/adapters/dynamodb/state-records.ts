@@ -1,0 +1,123 @@
+// The small records beside the cursor, each one item (json-record.ts) in the shape it has always been stored in:
+// - `STALL`: the runs failing at one block, written only when a run fails at a block or the first run after
+//   such failures gets past it (a lost count only delays the operator's notice by a run);
+// - `SMS`: what the SMS budget held back, and the loop's window (an item written before the window existed is
+//   the bare tally);
+// - `BALANCES`: the book of the balance rules as one JSON string (a nested map of every rule's entry would cost
+//   the same and read no better), written before the cursor write that passes its blocks (core/balance-book.ts
+//   bounds its size);
+// - `MEMPOOL`: what the pending rules saw of the mempool, bounded by the core well under the 400 KB item limit;
+// - `TOKEN_DECIMALS`: the decimals read from token metadata, kept for ever (a constant of the token's contract).
+import * as z from '../../zod-mini';
+import type { BalanceBookRecord } from '../../core/balance-book';
+import type { MempoolState } from '../../core/mempool/mempool-ports';
+import type { BlockStall } from '../../core/ports';
+import type { SmsTally } from '../../core/sms-tally';
+import type { TokenMetadata } from '../../core/watch-config/token-decimals';
+import { parseItem } from './items';
+import type { RecordShape } from './json-record';
+
+const blockStallItem = z.object({ height: z.int().check(z.nonnegative()), failures: z.int().check(z.positive()), since: z.number(), cause: z.string() });
+
+export const blockStallRecord: RecordShape<BlockStall> = {
+  sk: 'STALL',
+  parse(item, tableName) {
+    const { height, failures, since, cause } = parseItem(blockStallItem, item, tableName);
+    return { height, failures, since, cause };
+  },
+  toItem: ({ height, failures, since, cause }) => ({ height, failures, since, cause }),
+};
+
+const height = z.nullable(z.int().check(z.nonnegative()));
+const count = z.int().check(z.nonnegative());
+const heldTally = z.object({
+  firstKey: z.string(),
+  counts: z.object({ critical: count, warning: count, info: count }),
+  fromHeight: height,
+  toHeight: height,
+  throughHeight: height,
+});
+const smsTallyItem = z.object({ held: z.nullable(heldTally), window: z.optional(z.nullable(z.object({ startedAt: z.number(), texted: count }))) });
+
+function copyHeld({ firstKey, counts, fromHeight, toHeight, throughHeight }: z.infer<typeof heldTally>): NonNullable<SmsTally['held']> {
+  return { firstKey, counts: { ...counts }, fromHeight, toHeight, throughHeight };
+}
+
+export const smsTallyRecord: RecordShape<SmsTally> = {
+  sk: 'SMS',
+  parse(item, tableName) {
+    // The older shape: the tally's fields at the top of the item, no window.
+    if ('firstKey' in item) return { held: copyHeld(parseItem(heldTally, item, tableName)) };
+    const { held, window } = parseItem(smsTallyItem, item, tableName);
+    const tally: SmsTally = { held: held ? copyHeld(held) : null };
+    if (window) tally.window = { startedAt: window.startedAt, texted: window.texted };
+    return tally;
+  },
+  toItem: (tally) => ({ held: structuredClone(tally.held), ...(tally.window ? { window: { ...tally.window } } : {}) }),
+};
+
+const digits = z.string().check(z.regex(/^-?\d+$/));
+const entry = z.object({
+  balance: digits,
+  locked: digits,
+  unlockBurnHeight: z.nullable(z.int()),
+  zone: z.enum(['below', 'normal', 'above']),
+  fingerprint: z.string(),
+  readAt: z.int(),
+  stale: z.optional(z.boolean()),
+});
+const entries = z.record(z.string(), entry);
+const bookSchema = z.object({
+  base: z.object({ height: z.int(), entries }),
+  deltas: z.array(z.object({ height: z.int(), hash: z.string(), entries })),
+  unread: z.optional(z.record(z.string(), z.object({ failures: z.int(), cause: z.string() }))),
+});
+
+export const balanceBookRecord: RecordShape<BalanceBookRecord> = {
+  sk: 'BALANCES',
+  parse(item, tableName) {
+    const { book } = parseItem(z.object({ book: z.string() }), item, tableName);
+    return parseItem(bookSchema, JSON.parse(book) as Record<string, unknown>, tableName) as BalanceBookRecord;
+  },
+  toItem: (book) => ({ book: JSON.stringify(book) }),
+};
+
+const trackedItem = z.object({
+  txId: z.string(),
+  pendingKey: z.string(),
+  rule: z.string(),
+  severity: z.enum(['critical', 'warning', 'info']),
+  sender: z.string(),
+  nonce: z.optional(z.number()),
+  contractId: z.optional(z.string()),
+  address: z.optional(z.string()),
+  what: z.string(),
+  seenAt: z.number(),
+  nextCheckAt: z.number(),
+  checks: z.number(),
+  minedAt: z.optional(z.number()),
+});
+const mempoolItem = z.object({ seen: z.array(z.string()), newest: z.optional(z.number()), tracked: z.array(trackedItem) });
+
+export const mempoolRecord: RecordShape<MempoolState> = {
+  sk: 'MEMPOOL',
+  parse(item, tableName) {
+    const { seen, newest, tracked } = parseItem(mempoolItem, item, tableName);
+    return { seen: [...seen], ...(newest === undefined ? {} : { newest }), tracked: tracked.map((t) => ({ ...t })) };
+  },
+  toItem: (state) => ({
+    seen: [...state.seen],
+    ...(state.newest === undefined ? {} : { newest: state.newest }),
+    tracked: state.tracked.map((t) => ({ ...t })),
+  }),
+};
+
+const tokenDecimalsItem = z.object({
+  tokens: z.record(z.string(), z.object({ decimals: z.int().check(z.minimum(0), z.maximum(38)), symbol: z.optional(z.string()) })),
+});
+
+export const tokenDecimalsRecord: RecordShape<ReadonlyMap<string, TokenMetadata>> = {
+  sk: 'TOKEN_DECIMALS',
+  parse: (item, tableName) => new Map(Object.entries(parseItem(tokenDecimalsItem, item, tableName).tokens)),
+  toItem: (tokens) => ({ tokens: Object.fromEntries(tokens) }),
+};

@@ -1,0 +1,39 @@
+// Rules' cooldowns and mutes as a stage: each of the block's alerts is sent, held by its rule's cooldown or
+// muted (rule-quiet.ts decides, on block time); a held or muted one stays one of the block's alerts (its key
+// is the block's) but is recorded instead of sent, once the block's alerts are delivered. The summaries of
+// the cooldowns the block's time ends go out first. The state rides with the cursor (quiet-state.ts) and a
+// reorg takes it back to the fork point (quiet-rollback.ts).
+import { cooldownSummaryOf } from '../alert-kinds/cooldown-summary';
+import type { QuietState } from '../quiet-state';
+import { rollbackQuiet } from '../quiet-rollback';
+import { quietBlock } from '../rule-quiet';
+import type { BlockStage } from './block-stage';
+
+export const quietStage: BlockStage<QuietState> = {
+  name: 'quiet',
+  version: 1,
+  kept: 'cursor',
+  open({ rules, deps }) {
+    const policies = rules.cooldownsAndMutes;
+    const store = deps.state;
+    return {
+      apply(at, alerts, state) {
+        const decided = quietBlock(state, at.block.header, alerts, policies);
+        const summaries = decided.ended.map((ended) => cooldownSummaryOf(ended, at.network));
+        const record = async () => {
+          for (const { alert, state: recorded, reason } of decided.quieted) await store?.recordQuietAlert(alert.key, deps.clock.now(), alert, recorded, reason);
+        };
+        return {
+          alerts: [...summaries, ...alerts],
+          state: decided.state,
+          unsent: decided.quieted.map((q) => q.alert),
+          ...(decided.quieted.length > 0 && store ? { afterDelivery: record } : {}),
+        };
+      },
+      rollback(state, forkHeight) {
+        const back = rollbackQuiet(state, forkHeight);
+        return { state: back.state, inexact: back.inexact ? ['cooldowns and mutes'] : [] };
+      },
+    };
+  },
+};
