@@ -4,6 +4,7 @@ import type { ChainAlert } from './chain-kinds';
 import type { ContractStatusAlert } from './contract-status';
 import type { ContractStatusSummaryAlert } from './contract-status-summary';
 import type { DeepReorgAlert } from './deep-reorg';
+import type { ChainHealthAlert } from './chain-health';
 import type { CooldownSummaryAlert } from './cooldown-summary';
 import type { RetractionAlert } from './retraction';
 import type { SmsDigestAlert } from './sms-digest';
@@ -21,7 +22,7 @@ export type { FtTransferAlert } from './ft-transfer';
 export type { NftTransferAlert } from './nft-transfer';
 export type { WindowThresholdAlert } from './window-threshold';
 export type { ContractStatusAlert, ContractStatusSummaryAlert, CooldownSummaryAlert, DeepReorgAlert, RetractionAlert, SmsDigestAlert };
-export type { PendingCallAlert, PendingTransferAlert, PendingDroppedAlert };
+export type { PendingCallAlert, PendingTransferAlert, PendingDroppedAlert, ChainHealthAlert };
 
 export type PendingAlert = PendingCallAlert | PendingTransferAlert | PendingDroppedAlert;
 export type Alert =
@@ -30,6 +31,7 @@ export type Alert =
   | ContractStatusSummaryAlert
   | RetractionAlert
   | DeepReorgAlert
+  | ChainHealthAlert
   | SmsDigestAlert
   | PendingAlert;
 export type AlertType = Alert['type'];
