@@ -39,6 +39,7 @@ const TITLES: Record<AlertType, string> = {
   window_threshold: 'Window crossing (failed vault calls in 10 minutes)',
   retraction: 'Retraction after a reorg',
   deep_reorg: 'Deep reorg (for the operator)',
+  chain_health: 'Chain health: the chain stopped, the API is stale, no new tenure (and moving again)',
   sms_digest: 'SMS digest (for SMS subscribers only)',
   cooldown_summary: 'What a rule\'s cooldown held back',
   pending_call: 'Call waiting in the mempool',

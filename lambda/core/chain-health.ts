@@ -44,6 +44,13 @@ export interface OpenCondition {
   alert: ChainHealthAlert;
 }
 
+/** The small record chain health keeps in the state store: one per network, replaced whole. */
+export interface ChainHealthStore {
+  /** What the last run left, or null before any. */
+  readChainHealth(): Promise<ChainHealthState | null>;
+  writeChainHealth(state: ChainHealthState): Promise<void>;
+}
+
 /** What one run leaves the next: small, versioned, replaced whole by each write. */
 export interface ChainHealthState {
   version: typeof CHAIN_HEALTH_VERSION;
@@ -56,14 +63,18 @@ export interface ChainHealthState {
 const STALL: readonly ChainHealthCondition[] = ['chain_stopped', 'api_stale', 'chain_or_api_stopped'];
 const isStall = (c: ChainHealthCondition) => STALL.includes(c);
 
-/** Whether this run should ask the node: only when a condition not yet open could open now. */
+/**
+ * Whether this run should ask the node: only when a condition not yet open could open now. While a stall is
+ * open the tenure is not asked about: the stall is the news, and a run a minute would pay a request each.
+ */
 export function needsNodeReading(state: ChainHealthState | null, tip: ApiTipReading, nowMs: number, settings: ChainHealthSettings): boolean {
   if (!state) return false;
   const next = advanceTip(state, tip, nowMs);
   const open = (test: (c: ChainHealthCondition) => boolean) => state.open.some((o) => test(o.condition) && stillOpen(o, tip));
   const frozen = nowMs - next.tip.movedAt >= settings.stallMinutes * 60_000;
   const oldTenure = tip.burnHeight !== null && nowMs - next.tip.burnMovedAt >= settings.tenureBlocks * BITCOIN_BLOCK_MS;
-  return (frozen && !open(isStall)) || (oldTenure && !open((c) => c === 'no_new_tenure'));
+  const stalled = open(isStall);
+  return (frozen && !stalled) || (oldTenure && !stalled && !open((c) => c === 'no_new_tenure'));
 }
 
 /** The tip part of the state after this reading: a new hash is a move (a reorg's too). */

@@ -14,6 +14,7 @@ import { createSmsTallyRecord } from './sms-tally-record';
 import { createBalanceBookRecord } from './balance-book-record';
 import { createMempoolRecord } from './mempool-record';
 import { createTokenDecimalsRecord } from './token-decimals-record';
+import { createChainHealthRecord } from './chain-health-record';
 import { createContractStatuses } from './contract-statuses';
 import { CursorRecord } from './cursor-record';
 import { stateKeys } from './keys';
@@ -70,5 +71,6 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     ...createBalanceBookRecord(table, keys),
     ...createMempoolRecord(table, keys),
     ...createTokenDecimalsRecord(table, keys),
+    ...createChainHealthRecord(table, keys),
   };
 }

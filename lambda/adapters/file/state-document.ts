@@ -11,6 +11,7 @@ import { REORG_WINDOW } from '../../core/reorg';
 import { createAlertClaims, FREE_TO_CLAIM } from '../../core/alert-claims';
 import type { QuietRecordState } from '../../core/quiet-state';
 import type { MempoolState } from '../../core/mempool/mempool-ports';
+import type { ChainHealthState } from '../../core/chain-health';
 import { stored, type AlertRecord } from './document-alert-record';
 import type { ChatDeliveries } from '../chat/chat-delivery';
 import type { TokenMetadata } from '../../core/watch-config/token-decimals';
@@ -34,6 +35,8 @@ export interface StateDocument {
   balances?: BalanceBookRecord;
   /** What the pending rules remember of the mempool (bounded; core/mempool/mempool-ports.ts). */
   mempool?: MempoolState;
+  /** What chain health remembers: the tip's last move, the open conditions (core/chain-health.ts). */
+  chainHealth?: ChainHealthState;
   /** Each alert's delivery to each chat channel, by alert key (the local runner's; file-state-store.ts). */
   chat?: Record<string, ChatDeliveries>;
   tokenDecimals?: Record<string, TokenMetadata>; // read from token metadata, by asset id; absent before any
@@ -44,7 +47,7 @@ export function emptyDocument(network: string): StateDocument {
 }
 
 /** One entry of the document: a top-level member, or one block, contract or alert record. */
-export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally' | 'balances' | 'mempool' | 'tokenDecimals'] | readonly ['blocks' | 'contracts' | 'alerts' | 'chat', string];
+export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally' | 'balances' | 'mempool' | 'tokenDecimals' | 'chainHealth'] | readonly ['blocks' | 'contracts' | 'alerts' | 'chat', string];
 
 export interface DocumentStoreOptions {
   /** Called after every change with the document and the entries it touched, to persist them. */
@@ -270,6 +273,15 @@ export class DocumentStateStore implements StateStore {
   async writeMempoolState(state: MempoolState): Promise<void> {
     this.doc.mempool = structuredClone(state);
     await this.changed(['mempool']);
+  }
+
+  async readChainHealth(): Promise<ChainHealthState | null> {
+    return this.doc.chainHealth ? structuredClone(this.doc.chainHealth) : null;
+  }
+
+  async writeChainHealth(state: ChainHealthState): Promise<void> {
+    this.doc.chainHealth = structuredClone(state);
+    await this.changed(['chainHealth']);
   }
 
   /** A record past its expiry counts as absent, like a DynamoDB item past its TTL that is not yet deleted. */
