@@ -68,6 +68,7 @@ function demoJson(): Promise<Alert[]> {
 const SAMPLE_ONLY: Partial<Record<AlertType, string>> = {
   sms_digest: 'SNS delivers it only to SMS subscriptions.',
   contract_status_summary: 'The demo watches too few contracts: more than 5 first seen in one check are summed up in it.',
+  chain_health: 'The demo\'s chain never stops for 10 minutes; its "moving again" alert has the same fields with `phase: "ended"` and `resolves`.',
 };
 
 function section(alert: Alert, fromDemo: boolean): string {
