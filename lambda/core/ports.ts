@@ -7,6 +7,7 @@ import type { WindowStates } from './window-state';
 import type { AlertRecordState, QuietCursorPart, QuietRecordStore, QuietRecordWrites } from './quiet-state';
 import type { MempoolApi, MempoolStateStore } from './mempool/mempool-ports';
 import type { ChainHealthStore } from './chain-health';
+export type { ChainHealthState } from './chain-health';
 import type { TokenMetadata } from './watch-config/token-decimals';
 
 /** What to read of one transaction beyond the block's list: its events, its call's arguments and result, or both. */

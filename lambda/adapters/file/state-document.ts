@@ -4,14 +4,12 @@
 import type { PendingSmsDigest } from '../../core/alert-kinds/sms-digest';
 import type { BalanceBookRecord } from '../../core/balance-book';
 import type { SmsTally } from '../../core/sms-tally';
-import type { AlertClaim, AlertRecordStore, AlertRecordSummary, BlockStall, ClaimOutcome, ConditionalWrite } from '../../core/ports';
-import type { Cursor, CursorPosition, ScannedBlock, StateStore, StoredContractStatus } from '../../core/ports';
-import { CursorConflictError } from '../../core/ports';
+import type { AlertClaim, AlertRecordStore, AlertRecordSummary, BlockStall, ChainHealthState, ClaimOutcome, ConditionalWrite } from '../../core/ports';
+import { CursorConflictError, type Cursor, type CursorPosition, type ScannedBlock, type StateStore, type StoredContractStatus } from '../../core/ports';
 import { REORG_WINDOW } from '../../core/reorg';
 import { createAlertClaims, FREE_TO_CLAIM } from '../../core/alert-claims';
 import type { QuietRecordState } from '../../core/quiet-state';
 import type { MempoolState } from '../../core/mempool/mempool-ports';
-import type { ChainHealthState } from '../../core/chain-health';
 import { stored, type AlertRecord } from './document-alert-record';
 import type { ChatDeliveries } from '../chat/chat-delivery';
 import type { TokenMetadata } from '../../core/watch-config/token-decimals';
@@ -35,8 +33,7 @@ export interface StateDocument {
   balances?: BalanceBookRecord;
   /** What the pending rules remember of the mempool (bounded; core/mempool/mempool-ports.ts). */
   mempool?: MempoolState;
-  /** What chain health remembers: the tip's last move, the open conditions (core/chain-health.ts). */
-  chainHealth?: ChainHealthState;
+  chainHealth?: ChainHealthState; // the tip's last move and the open conditions (core/chain-health.ts)
   /** Each alert's delivery to each chat channel, by alert key (the local runner's; file-state-store.ts). */
   chat?: Record<string, ChatDeliveries>;
   tokenDecimals?: Record<string, TokenMetadata>; // read from token metadata, by asset id; absent before any
@@ -275,15 +272,8 @@ export class DocumentStateStore implements StateStore {
     await this.changed(['mempool']);
   }
 
-  async readChainHealth(): Promise<ChainHealthState | null> {
-    return this.doc.chainHealth ? structuredClone(this.doc.chainHealth) : null;
-  }
-
-  async writeChainHealth(state: ChainHealthState): Promise<void> {
-    this.doc.chainHealth = structuredClone(state);
-    await this.changed(['chainHealth']);
-  }
-
+  readChainHealth = async (): Promise<ChainHealthState | null> => (this.doc.chainHealth ? structuredClone(this.doc.chainHealth) : null);
+  writeChainHealth = async (state: ChainHealthState): Promise<void> => { this.doc.chainHealth = structuredClone(state); await this.changed(['chainHealth']); };
   /** A record past its expiry counts as absent, like a DynamoDB item past its TTL that is not yet deleted. */
   private liveRecord(key: string, nowMs: number): AlertRecord | undefined {
     const record = this.doc.alerts[key];

@@ -3,7 +3,7 @@
 // key so that PagerDuty resolves the incident the first opened. Raised by core/chain-health.ts.
 import type { AlertBase } from './alert-base';
 import { fields, id, networkName } from '../render/email-parts';
-import { isoTime } from '../render/chain-text';
+import { explorerBlockUrl, isoTime } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import type { Field, WatcherKind } from './kind';
 import { defaultRuleName, WATCHER_RULE, type Severity } from '../rule-meta';
@@ -90,6 +90,9 @@ function headline(a: ChainHealthAlert): string {
       return `either the chain or this API stopped: no new Stacks block for ${a.minutes} minutes at ${tipAt(a)}`;
     case 'no_new_tenure':
       return `no new tenure: Bitcoin is at ${bitcoinAt(a)}, the Stacks tenure began at Bitcoin block ${formatCount(a.tenure_bitcoin_height ?? 0)}`;
+    default:
+      // A record from another version read back: shown as it is, cleaned.
+      return `chain health: ${conditionWords(a)} at ${tipAt(a)}`;
   }
 }
 
@@ -105,11 +108,14 @@ function evidence(a: ChainHealthAlert): string {
       return "The Stacks node behind the API could not be asked (or saw no Bitcoin block either), so this watcher cannot tell a stopped chain from an API that stopped reading it. Check the Stacks explorer or another API.";
     case 'no_new_tenure':
       return `Bitcoin has moved ${formatCount((a.bitcoin_height ?? 0) - (a.tenure_bitcoin_height ?? 0))} blocks past the Bitcoin block of the current tenure: no miner has started a new one. Blocks may still come from the old tenure (extended), or stop.`;
+    default:
+      return '';
   }
 }
 
 const ended = (a: ChainHealthAlert) => a.phase === 'ended';
-const movingAgain = (a: ChainHealthAlert) => `moving again after ${a.minutes} minutes: ${a.condition.replaceAll('_', ' ')} ended (tip now height ${formatCount(a.moved_to_height ?? a.stacks_tip_height)})`;
+const conditionWords = (a: ChainHealthAlert) => id(String(a.condition)).replaceAll('_', ' ');
+const movingAgain = (a: ChainHealthAlert) => `moving again after ${a.minutes} minutes: ${conditionWords(a)} ended (tip now height ${formatCount(a.moved_to_height ?? a.stacks_tip_height)})`;
 
 export const chainHealthKind = {
   type: 'chain_health',
@@ -134,13 +140,14 @@ export const chainHealthKind = {
   sms: (a) => (ended(a) ? `Chain health: ${movingAgain(a)}` : `Chain health: ${headline(a)}.`),
 
   terminal: (a): Field[] => [
-    ['Condition', a.condition.replaceAll('_', ' ')],
+    ['Condition', conditionWords(a)],
     ['API Stacks tip', `${tipAt(a)} since ${isoTime(a.since)}`],
     ['Node Stacks tip', a.node_stacks_tip_height === null ? 'not asked' : formatCount(a.node_stacks_tip_height)],
     ['Bitcoin tip', bitcoinAt(a)],
     ...(ended(a) ? ([['Moved to', `height ${formatCount(a.moved_to_height ?? 0)}`]] as Field[]) : []),
   ],
-  link: () => null,
+  // The API's tip block: where the chain (or the API) stood.
+  link: (a) => (/^0x[0-9a-fA-F]+$/.test(a.stacks_tip_hash) ? explorerBlockUrl(a.stacks_tip_hash, a.network) : null),
   attributes: () => ({}),
 
   sample: {
