@@ -80,10 +80,8 @@ export class WatcherAlarms extends Construct {
       datapointsToAlarm: 2,
       treatMissingData: TreatMissingData.BREACHING,
       alarmDescription:
-        `The watcher is behind: the last block it scanned is over ${props.lagAlarmSeconds} s old, or it stopped ` +
-        'reporting. A chain that stopped or a stale API ages that block too: with chainHealth on, its alert says so ' +
-        '(the watcher is then at the tip, not behind). Otherwise check that the schedule is enabled, the function ' +
-        'succeeds, and the Stacks API answers.',
+        `The last scanned block is over ${props.lagAlarmSeconds} s old, or the watcher stopped reporting. Check ` +
+        'that the schedule is enabled, the function succeeds, and the Stacks API answers.',
     });
   }
 
