@@ -30,10 +30,12 @@ describe('chain health in the cycle', () => {
   });
 
   it('adds no request to a run while the chain moves', async () => {
-    const off = harness(new MemoryChain(), config());
-    const on = harness(new MemoryChain(), config({ chainHealth: {} }));
+    let nodeReads = 0;
+    const withNode = () => Object.assign(new MemoryChain(), { getNodeTip: async () => ({ stacksTipHeight: (nodeReads += 1), burnHeight: 925_100 }) });
+    const off = harness(withNode(), config());
+    const on = harness(withNode(), config({ chainHealth: {} }));
     await runs(off, 30, 7);
     await runs(on, 30, 7);
-    expect(on.chain.totalRequests()).toBe(off.chain.totalRequests());
+    expect([on.chain.totalRequests(), nodeReads]).toEqual([off.chain.totalRequests(), 0]);
   });
 });

@@ -106,6 +106,18 @@ describe('chain health on the fake API and DynamoDB', () => {
     expect(w.sent()).toEqual(['no_new_tenure:started', 'no_new_tenure:ended']);
   });
 
+  it('sends an alert whose run died before sending it with the next run, once', async () => {
+    const w = watcher();
+    await w.run();
+    fake.chain.advanceBitcoin(1);
+    for (let m = 0; m < 9; m++) await w.run();
+    w.publisher.throwNext = new Error('the topic is down');
+    await expect(w.run()).rejects.toThrow('the topic is down');
+    expect(w.sent()).toEqual([]);
+    for (let m = 0; m < 3; m++) await w.run();
+    expect(w.sent()).toEqual(['chain_stopped:started']);
+  });
+
   it('survives a crash between sending and clearing the outbox: nothing re-alerted, no end lost', async () => {
     const w = watcher();
     await w.run();
