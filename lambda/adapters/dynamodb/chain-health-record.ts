@@ -21,7 +21,11 @@ export function createChainHealthRecord(table: TableAccess, keys: StateKeys): Pi
       const { Item } = await callTable(table, 'GetItem', () => table.doc.send(new GetCommand({ TableName, Key, ConsistentRead: true })));
       if (!Item) return null;
       const { state } = parseItem(chainHealthItem, Item, TableName);
-      return JSON.parse(state) as ChainHealthState;
+      try {
+        return JSON.parse(state) as ChainHealthState;
+      } catch {
+        throw new Error(`the chain health item of table ${TableName} (${Key.pk} / ${Key.sk}) is not JSON: delete it to start chain health over`);
+      }
     },
 
     async writeChainHealth(state) {

@@ -143,3 +143,15 @@ describe('chain health on the fake API and DynamoDB', () => {
     expect(w.sent()).toEqual(['chain_stopped:started', 'chain_stopped:ended']);
   });
 });
+
+describe('the chain health record', () => {
+  it('reads back what it wrote, and refuses an item that is not JSON, naming the item', async () => {
+    const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
+    const store = table.store();
+    const state = { version: 1 as const, tip: { height: 1, hash: '0x01', movedAt: T0, burnHeight: 925_100, burnMovedAt: T0 }, open: [], outbox: [] };
+    await store.writeChainHealth(state);
+    expect(await store.readChainHealth()).toEqual(state);
+    await table.doc().send(new PutCommand({ TableName: table.tableName(), Item: { pk: 'NET#mainnet', sk: 'CHAIN_HEALTH', version: 1, state: '{not json' } }));
+    await expect(store.readChainHealth()).rejects.toThrow(/chain health item .* is not JSON/);
+  });
+});
