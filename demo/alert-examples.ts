@@ -39,6 +39,7 @@ const TITLES: Record<AlertType, string> = {
   window_threshold: 'Window crossing (failed vault calls in 10 minutes)',
   retraction: 'Retraction after a reorg',
   deep_reorg: 'Deep reorg (for the operator)',
+  chain_health: 'Chain health: the chain stopped, the API is stale, no new tenure (and moving again)',
   sms_digest: 'SMS digest (for SMS subscribers only)',
   cooldown_summary: 'What a rule\'s cooldown held back',
   pending_call: 'Call waiting in the mempool',
@@ -69,6 +70,7 @@ const SAMPLE_ONLY: Partial<Record<AlertType, string>> = {
   sms_digest: 'SNS delivers it only to SMS subscriptions.',
   contract_status_summary: 'The demo watches too few contracts: more than 5 first seen in one check are summed up in it.',
   sbtc_lifecycle: 'The demo has no Bitcoin side; the sBTC lifecycle tracker raises it (docs/sbtc.md).',
+  chain_health: 'The demo\'s chain never stops for 10 minutes; its "moving again" alert has the same fields with `phase: "ended"` and `resolves`.',
 };
 
 function section(alert: Alert, fromDemo: boolean): string {

@@ -20,7 +20,7 @@ export interface ChatView {
   title: string;
   fields: readonly Field[];
   link: string | null;
-  /** The key of the alert a retraction voids; null for any other alert. */
+  /** The key of the alert a retraction voids or a chain health "moving again" closes; null for any other alert. */
   retracts: string | null;
   alert: Alert;
 }
@@ -46,7 +46,7 @@ export function chatView(alert: Alert): ChatView {
     title: renderSubject(alert).replace(/^\[stacks-watch[^\]]*\]\s*/, ''),
     fields: kind.terminal(alert),
     link: explorerLink(alert),
-    retracts: alert.type === 'retraction' ? alert.retracts : null,
+    retracts: alert.type === 'retraction' ? alert.retracts : alert.type === 'chain_health' ? alert.resolves : null,
     alert,
   };
 }

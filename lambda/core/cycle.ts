@@ -17,6 +17,7 @@ import { reportApiDeprecations } from './api-deprecations';
 import type { ChainTip } from './domain';
 import { MempoolWatch } from './mempool/mempool-watch';
 import { settleAll } from './settle';
+import { checkChainHealthInCycle } from './chain-health-watch';
 
 /**
  * A run starting further than this behind the tip is a catch-up (a first run from an old startHeight, or
@@ -64,6 +65,7 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     const scan = await scanBlocks(run, tip);
     // After the scan, never before it: the mempool was read meanwhile, and its alerts wait for no block.
     await run.mempool?.finish(run.delivery, budget.runId);
+    if (config.chainHealth) await checkChainHealthInCycle(deps, run.delivery, tip, config.chainHealth, config.network);
     Object.assign(summary, { blocksScanned: scan.blocksScanned, reorgs: scan.reorgs, tip: { height: tip.height, hash: tip.hash } });
     position(summary, run.keeper, tip, deps.clock.now());
     countAlerts(summary, run.delivery.published);

@@ -12,6 +12,14 @@ export interface BlockRef {
 
 export interface ChainTip extends BlockRef {
   indexBlockHash: string;
+  /** The Bitcoin block of the tip's tenure, when the API says (`chain_tip.burn_block_height`): chain health reads it. */
+  burnHeight?: number;
+}
+
+/** The Stacks node's own view (`/v2/info`): its Stacks tip and the Bitcoin tip it has seen. */
+export interface NodeTip {
+  stacksTipHeight: number;
+  burnHeight: number;
 }
 
 /** The hash of a block nothing names: an empty block read without a header route (see BlockHeader). */

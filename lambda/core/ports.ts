@@ -1,11 +1,13 @@
 // The core's ports: the only ways the watch cycle reaches the outside world. Each has one adapter per
 // outside system (Hiro HTTP, DynamoDB or a JSON file, SNS or stdout) and an in-memory fake for tests.
-import type { ApiDeprecation, Block, BlockHeader, ChainTip, ContractStatus, PrincipalBalances, TxEvents } from './domain';
+import type { ApiDeprecation, Block, BlockHeader, ChainTip, NodeTip, ContractStatus, PrincipalBalances, TxEvents } from './domain';
 import type { SmsTallyStore } from './sms-tally';
 import type { BalanceBookStore } from './balance-book';
 import type { WindowStates } from './window-state';
 import type { AlertRecordState, QuietCursorPart, QuietRecordStore, QuietRecordWrites } from './quiet-state';
 import type { MempoolApi, MempoolStateStore } from './mempool/mempool-ports';
+import type { ChainHealthStore } from './chain-health';
+export type { ChainHealthState } from './chain-health';
 import type { TokenMetadata } from './watch-config/token-decimals';
 import type { SubjectFeedApi } from './subject-feeds';
 
@@ -47,6 +49,11 @@ export interface ChainApi {
    * tell the operator before a retirement stops the watcher. Adapters with no such notion leave it out.
    */
   takeApiDeprecations?(): ApiDeprecation[];
+  /**
+   * The Stacks node's own Stacks and Bitcoin tips (the node behind the API, apart from its database), asked
+   * only when chain health suspects a stall (chain-health.ts). Adapters without a node leave it out.
+   */
+  getNodeTip?(): Promise<NodeTip>;
   /** The mempool, for pending rules (mempool/); adapters and fakes without one leave it out: no pending alerts. */
   mempool?: MempoolApi;
   /** The per-subject feeds (subject-feeds.ts); adapters without them leave it out: the block scan. */
@@ -180,7 +187,7 @@ export class CursorConflictError extends Error {
   }
 }
 
-export interface StateStore extends SmsTallyStore, QuietRecordStore, BalanceBookStore, MempoolStateStore {
+export interface StateStore extends SmsTallyStore, QuietRecordStore, BalanceBookStore, MempoolStateStore, ChainHealthStore {
   /** Take the run lease for `ttlMs`; false when another owner holds an unexpired lease. */
   acquireLease(owner: string, nowMs: number, ttlMs: number): Promise<boolean>;
   /** Give the lease back (only if `owner` still holds it). */

@@ -1,7 +1,7 @@
 // The Hiro adapter of the ChainApi port: each operation is one or a few requests through HiroHttp, its
 // answers validated and mapped to domain types. Which routes are read, in which order, and their fallbacks:
 // docs/api-routes.md.
-import type { ApiDeprecation } from '../core/domain';
+import type { ApiDeprecation, NodeTip } from '../core/domain';
 import type { ChainApi, TxReadRequest } from '../core/ports';
 import type { SubjectFeedApi } from '../core/subject-feeds';
 import { readBalances } from './balances';
@@ -55,6 +55,7 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
   return {
     stats: () => http.stats(),
     getNetwork: () => readNetwork(http),
+    getNodeTip: () => readNodeTip(http),
     // While the v3 block list serves this client's headers, its newest page is the tip (and the next blocks' headers).
     getTip: async () => (blocks.v3Headers.serving ? ((await blocks.v3Headers.tip()) ?? tip.read()) : tip.read()),
     getContractStatuses: (contractIds) => readContractStatuses(http, contractIds),
@@ -67,6 +68,15 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
     mempool: createMempoolReader(events),
     subjects: subjectReads(http),
   };
+}
+
+/** The Stacks node's own tips from `/v2/info`; an answer without them is an error naming what is missing. */
+async function readNodeTip(http: HiroHttp): Promise<NodeTip> {
+  const body = await http.getBody({ route: 'GET /v2/info', path: '/v2/info' }, nodeInfoSchema);
+  if (body.stacks_tip_height === undefined || body.burn_block_height === undefined) {
+    throw new Error('GET /v2/info answered without stacks_tip_height or burn_block_height');
+  }
+  return { stacksTipHeight: body.stacks_tip_height, burnHeight: body.burn_block_height };
 }
 
 async function readNetwork(http: HiroHttp): Promise<{ network: 'mainnet' | 'testnet' | 'unknown'; chainId: number }> {

@@ -18,6 +18,7 @@ export const extendedStatusSchema = z.object({
       block_height: height,
       block_hash: hex,
       index_block_hash: hex,
+      burn_block_height: z.optional(height),
     }),
   ),
 });
@@ -25,7 +26,12 @@ export const extendedStatusSchema = z.object({
 // ---- GET /v2/info (the Stacks node's RPC, proxied by Hiro) ----
 
 /** `network_id` is the chain id: 1 on mainnet, 2147483648 (0x80000000) on testnet. */
-export const nodeInfoSchema = z.object({ network_id: z.int().check(z.nonnegative()) });
+export const nodeInfoSchema = z.object({
+  network_id: z.int().check(z.nonnegative()),
+  // The node's own Stacks tip and Bitcoin tip: chain health's second witness beside the API's database.
+  stacks_tip_height: z.optional(height),
+  burn_block_height: z.optional(height),
+});
 
 // ---- GET /extended/v2/smart-contracts/status ----
 

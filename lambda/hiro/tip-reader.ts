@@ -35,7 +35,12 @@ export class TipReader {
       this.remembered = null;
       return null;
     }
-    const tip: ChainTip = { height: raw.block_height, hash: raw.block_hash, indexBlockHash: raw.index_block_hash };
+    const tip: ChainTip = {
+      height: raw.block_height,
+      hash: raw.block_hash,
+      indexBlockHash: raw.index_block_hash,
+      ...(raw.burn_block_height === undefined ? {} : { burnHeight: raw.burn_block_height }),
+    };
     const etag = answer.headers.get('etag');
     this.remembered = etag ? { etag, tip } : null;
     return { ...tip };

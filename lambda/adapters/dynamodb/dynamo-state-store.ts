@@ -11,6 +11,7 @@ import { realSleep, type RetryPolicy, type Sleep } from '../aws/retry';
 import { createAlertRecords } from './alert-records';
 import { jsonRecord } from './json-record';
 import { balanceBookRecord, blockStallRecord, mempoolRecord, smsTallyRecord, tokenDecimalsRecord } from './state-records';
+import { chainHealthRecord } from './chain-health-record';
 import { createContractStatuses } from './contract-statuses';
 import { CursorRecord } from './cursor-record';
 import { stateKeys } from './keys';
@@ -60,6 +61,7 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
   const balances = jsonRecord(table, keys, balanceBookRecord);
   const mempool = jsonRecord(table, keys, mempoolRecord);
   const tokens = jsonRecord(table, keys, tokenDecimalsRecord);
+  const chainHealth = jsonRecord(table, keys, chainHealthRecord);
   return {
     ...createLease(table, keys),
     ...createLoopRecord(table, keys),
@@ -79,5 +81,7 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     writeMempoolState: mempool.write,
     readTokenDecimals: async () => new Map(await tokens.read()),
     writeTokenDecimals: tokens.write,
+    readChainHealth: chainHealth.read,
+    writeChainHealth: chainHealth.write,
   };
 }

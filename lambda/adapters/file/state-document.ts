@@ -4,9 +4,8 @@
 import type { PendingSmsDigest } from '../../core/alert-kinds/sms-digest';
 import type { BalanceBookRecord } from '../../core/balance-book';
 import type { SmsTally } from '../../core/sms-tally';
-import type { AlertClaim, AlertRecordStore, AlertRecordSummary, BlockStall, ClaimOutcome, ConditionalWrite } from '../../core/ports';
-import type { Cursor, CursorPosition, ScannedBlock, StateStore, StoredContractStatus } from '../../core/ports';
-import { CursorConflictError } from '../../core/ports';
+import type { AlertClaim, AlertRecordStore, AlertRecordSummary, BlockStall, ChainHealthState, ClaimOutcome, ConditionalWrite } from '../../core/ports';
+import { CursorConflictError, type Cursor, type CursorPosition, type ScannedBlock, type StateStore, type StoredContractStatus } from '../../core/ports';
 import { REORG_WINDOW } from '../../core/reorg';
 import { createAlertClaims, FREE_TO_CLAIM } from '../../core/alert-claims';
 import type { QuietRecordState } from '../../core/quiet-state';
@@ -34,6 +33,7 @@ export interface StateDocument {
   balances?: BalanceBookRecord;
   /** What the pending rules remember of the mempool (bounded; core/mempool/mempool-ports.ts). */
   mempool?: MempoolState;
+  chainHealth?: ChainHealthState; // the tip's last move and the open conditions (core/chain-health.ts)
   /** Each alert's delivery to each chat channel, by alert key (the local runner's; file-state-store.ts). */
   chat?: Record<string, ChatDeliveries>;
   tokenDecimals?: Record<string, TokenMetadata>; // read from token metadata, by asset id; absent before any
@@ -44,7 +44,7 @@ export function emptyDocument(network: string): StateDocument {
 }
 
 /** One entry of the document: a top-level member, or one block, contract or alert record. */
-export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally' | 'balances' | 'mempool' | 'tokenDecimals'] | readonly ['blocks' | 'contracts' | 'alerts' | 'chat', string];
+export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally' | 'balances' | 'mempool' | 'tokenDecimals' | 'chainHealth'] | readonly ['blocks' | 'contracts' | 'alerts' | 'chat', string];
 
 export interface DocumentStoreOptions {
   /** Called after every change with the document and the entries it touched, to persist them. */
@@ -272,6 +272,8 @@ export class DocumentStateStore implements StateStore {
     await this.changed(['mempool']);
   }
 
+  readChainHealth = async (): Promise<ChainHealthState | null> => (this.doc.chainHealth ? structuredClone(this.doc.chainHealth) : null);
+  writeChainHealth = async (state: ChainHealthState): Promise<void> => { this.doc.chainHealth = structuredClone(state); await this.changed(['chainHealth']); };
   /** A record past its expiry counts as absent, like a DynamoDB item past its TTL that is not yet deleted. */
   private liveRecord(key: string, nowMs: number): AlertRecord | undefined {
     const record = this.doc.alerts[key];

@@ -36,7 +36,7 @@ const START_OVER = 'to start over from startHeight on purpose (every alert since
 /** One entry set to a value, or (no value) removed. */
 type Op = [EntryPath] | [EntryPath, unknown];
 
-const TOP_LEVEL = new Set(['cursor', 'lease', 'blockStall', 'smsTally', 'balances', 'mempool', 'tokenDecimals']);
+const TOP_LEVEL = new Set(['cursor', 'lease', 'blockStall', 'smsTally', 'balances', 'mempool', 'tokenDecimals', 'chainHealth']);
 const KEYED = new Set(['blocks', 'contracts', 'alerts', 'chat']);
 
 function isPath(path: unknown): path is EntryPath {

@@ -4,6 +4,7 @@ import type { ChainAlert } from './chain-kinds';
 import type { ContractStatusAlert } from './contract-status';
 import type { ContractStatusSummaryAlert } from './contract-status-summary';
 import type { DeepReorgAlert } from './deep-reorg';
+import type { ChainHealthAlert } from './chain-health';
 import type { CooldownSummaryAlert } from './cooldown-summary';
 import type { RetractionAlert } from './retraction';
 import type { SmsDigestAlert } from './sms-digest';
@@ -22,7 +23,7 @@ export type { FtTransferAlert } from './ft-transfer';
 export type { NftTransferAlert } from './nft-transfer';
 export type { WindowThresholdAlert } from './window-threshold';
 export type { ContractStatusAlert, ContractStatusSummaryAlert, CooldownSummaryAlert, DeepReorgAlert, RetractionAlert, SmsDigestAlert };
-export type { PendingCallAlert, PendingTransferAlert, PendingDroppedAlert, SbtcLifecycleAlert };
+export type { PendingCallAlert, PendingTransferAlert, PendingDroppedAlert, SbtcLifecycleAlert, ChainHealthAlert };
 
 export type PendingAlert = PendingCallAlert | PendingTransferAlert | PendingDroppedAlert;
 export type Alert =
@@ -31,6 +32,7 @@ export type Alert =
   | ContractStatusSummaryAlert
   | RetractionAlert
   | DeepReorgAlert
+  | ChainHealthAlert
   | SmsDigestAlert
   | SbtcLifecycleAlert
   | PendingAlert;

@@ -5,6 +5,7 @@ import { chainKinds } from './chain-kinds';
 import { contractStatusKind } from './contract-status';
 import { contractStatusSummaryKind } from './contract-status-summary';
 import { deepReorgKind } from './deep-reorg';
+import { chainHealthKind } from './chain-health';
 import type { ChainKind, KindCommon, WatcherKind } from './kind';
 import { retractionKind } from './retraction';
 import { smsDigestKind } from './sms-digest';
@@ -20,6 +21,7 @@ export const alertKinds = {
   contract_status_summary: contractStatusSummaryKind,
   retraction: retractionKind,
   deep_reorg: deepReorgKind,
+  chain_health: chainHealthKind,
   sms_digest: smsDigestKind,
   pending_call: pendingCallKind,
   pending_transfer: pendingTransferKind,

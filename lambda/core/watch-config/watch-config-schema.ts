@@ -9,6 +9,7 @@ import { ruleMetaParts } from './rule-meta-schema';
 import type { AnyRuleList, ShapesOf } from '../alert-kinds/rule-list';
 import { comment, needs, wholeNumber } from './schema-parts';
 import { packsSchema } from '../packs/expand';
+import { chainHealthSchema } from './chain-health-schema';
 
 export const NETWORKS = ['mainnet', 'testnet'] as const satisfies readonly Network[];
 
@@ -54,6 +55,7 @@ export function watchConfigSchema(network: Network | null, lists: readonly AnyRu
       confirmations: z._default(wholeNumber(0, 100), DEFAULTS.confirmations),
       maxBlocksPerRun: z._default(wholeNumber(1, 10_000), DEFAULTS.maxBlocksPerRun),
       smsPerRun: z._default(wholeNumber(0, 100), DEFAULTS.smsPerRun),
+      chainHealth: chainHealthSchema,
     },
     { error: 'the watch config must be a JSON object {"network": ..., "contracts": [...], ...}' },
   );

@@ -113,6 +113,34 @@ export class FakeChain {
     return this.canonical.at(-1);
   }
 
+  /** The Bitcoin tip the node has seen beyond the Stacks tip's tenure (`advanceBitcoin`); 0 while they agree. */
+  private bitcoinAhead = 0;
+  /** The Bitcoin block new Stacks blocks are anchored to once `newTenure` started one there. */
+  private tenureBurnHeight = 0;
+  /** While set, `/extended` serves this tip whatever is mined: an API whose database stopped (`freezeApiTip`). */
+  apiTip: FakeBlock | null = null;
+
+  /** Bitcoin moves on by `blocks` while the Stacks tip stays (the node's `/v2/info` says so; `/extended` does not). */
+  advanceBitcoin(blocks = 1): void {
+    this.bitcoinAhead += blocks;
+  }
+
+  /** The Bitcoin tip as the node sees it. */
+  get bitcoinHeight(): number {
+    return (this.tip?.burnBlockHeight ?? 900_000) + this.bitcoinAhead;
+  }
+
+  /** A miner starts a tenure at the current Bitcoin tip: blocks mined from now on are anchored there. */
+  newTenure(): void {
+    this.tenureBurnHeight = this.bitcoinHeight;
+    this.bitcoinAhead = 0;
+  }
+
+  /** `/extended` keeps serving the current tip (true) while blocks are still mined and `/v2/info` sees them; false ends it. */
+  freezeApiTip(frozen = true): void {
+    this.apiTip = frozen ? (this.tip ?? null) : null;
+  }
+
   /** The tip's height, or one below the first height before anything is mined. */
   get height(): number {
     return this.tip?.height ?? this.firstHeight - 1;
@@ -147,7 +175,7 @@ export class FakeChain {
       parentHash: parent?.hash ?? this.hash('genesis-parent', 0),
       parentIndexBlockHash: parent?.indexBlockHash ?? this.hash('genesis-parent-index', 0),
       time: options.time ?? (parent ? parent.time + this.blockSeconds : this.startTime),
-      burnBlockHeight: 900_000 + Math.floor((height - this.firstHeight) / 60),
+      burnBlockHeight: Math.max(900_000 + Math.floor((height - this.firstHeight) / 60), this.tenureBurnHeight),
       burnBlockHash: this.hash('burn-block', height),
       burnBlockTime: parent?.burnBlockTime ?? this.startTime - 30,
       tenureHeight: 100_000 + Math.floor((height - this.firstHeight) / 60),

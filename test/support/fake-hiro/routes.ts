@@ -195,7 +195,7 @@ function serveV3Blocks(chain: FakeChain, request: SeenRequest, shape: V3BlockSha
 }
 
 function tip(chain: FakeChain, request: SeenRequest): FakeAnswer {
-  const tipBlock = chain.synced ? chain.tip : undefined;
+  const tipBlock = chain.synced ? (chain.apiTip ?? chain.tip) : undefined;
   if (!tipBlock) return json(200, renderStatus(undefined));
   const etag = `"${tipBlock.indexBlockHash}"`;
   const ifNoneMatch = request.headers['if-none-match'];

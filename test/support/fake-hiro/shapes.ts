@@ -110,11 +110,11 @@ export function renderStatus(tip: FakeBlock | undefined): Record<string, unknown
  * `GET /v2/info`, the Stacks node's RPC that Hiro proxies: the fields a real node answers that say which chain
  * it is on. `network_id` is the chain id (1 mainnet, 0x80000000 testnet), `parent_network_id` Bitcoin's magic.
  */
-export function renderNodeInfo(chain: { network: 'mainnet' | 'testnet'; tip: FakeBlock | undefined }): Record<string, unknown> {
+export function renderNodeInfo(chain: { network: 'mainnet' | 'testnet'; tip: FakeBlock | undefined; bitcoinHeight: number }): Record<string, unknown> {
   const mainnet = chain.network === 'mainnet';
   return {
     peer_version: mainnet ? 402653196 : 4207599116,
-    burn_block_height: chain.tip?.burnBlockHeight ?? 0,
+    burn_block_height: chain.tip ? chain.bitcoinHeight : 0,
     server_version: 'stacks-node 3.1.0.0.7 (fake)',
     network_id: mainnet ? 1 : 2147483648,
     parent_network_id: mainnet ? 3652501241 : 118034699,
