@@ -11,6 +11,7 @@ import { compileWatchRules } from '../lambda/core/alert-kinds/rule-lists';
 import { FakeChain, type FakeBlock } from '../test/support/fake-hiro';
 import { mineAll, watchConfig, type Workload } from './mainnet-workload';
 import { emptyWatchConfig } from '../lambda/config/watch-config';
+import { table, thousands } from './markdown';
 
 export interface MatchingRow {
   addresses: number;
@@ -100,4 +101,15 @@ export function measureMatching(workload: Workload, sizes = { addresses: 10_000,
   }
   const seconds = (performance.now() - started) / 1000;
   return { addresses: rules.addresses.principals.size, contracts: rules.contractLogs.size, transactions, events, alerts, transactionsPerSecond: (transactions * passes) / seconds };
+}
+
+export function matchingSection(m: MatchingRow): string {
+  return [
+    `### 6. Matching throughput`,
+    '',
+    table(
+      ['watched addresses', 'watched contracts', 'transactions', 'log events', 'alerts', 'transactions / s'],
+      [[thousands(m.addresses), thousands(m.contracts), thousands(m.transactions), thousands(m.events), thousands(m.alerts), thousands(m.transactionsPerSecond)]],
+    ),
+  ].join('\n');
 }

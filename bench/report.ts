@@ -11,9 +11,10 @@ import { ESM_POLLERS, WATCHDOG_TICK_SECONDS } from './monthly-bill';
 import type { MemoryFigures } from './memory';
 import type { MonthlyBill } from './monthly-bill';
 import { dollars, fixed, kib, percent, ratio, table, thousands, verdict } from './markdown';
-import type { MatchingRow } from './matching-throughput';
+import { matchingSection, type MatchingRow } from './matching-throughput';
 import type { RequestsPerBlockRow } from './requests-per-block';
 import { retiredRoutesSection, type RetiredRoutesRow } from './retired-routes';
+import { subjectRoutesSection, type SubjectRoutesRow } from './subject-routes';
 import { stateFileSection, type StateFileRow } from './state-file';
 import { configParseSection, type ConfigParseRow } from './config-parse';
 import { balanceRequestsSection, type BalanceRequestsRow } from './balance-requests';
@@ -26,6 +27,7 @@ import { bigBlockMemorySection, type BigBlockMemoryRow } from './big-block-memor
 export interface BenchResults {
   requests?: RequestsPerBlockRow[];
   retiredRoutes?: RetiredRoutesRow[];
+  subjectRoutes?: SubjectRoutesRow[];
   balances?: BalanceRequestsRow[];
   catchUp?: CatchUpRow[];
   following?: FollowingTipRow[];
@@ -297,22 +299,12 @@ export function memorySection(m: { rows: MemoryFigures[]; stackMemoryMb: number;
   ].join('\n');
 }
 
-export function matchingSection(m: MatchingRow): string {
-  return [
-    `### 6. Matching throughput`,
-    '',
-    table(
-      ['watched addresses', 'watched contracts', 'transactions', 'log events', 'alerts', 'transactions / s'],
-      [[thousands(m.addresses), thousands(m.contracts), thousands(m.transactions), thousands(m.events), thousands(m.alerts), thousands(m.transactionsPerSecond)]],
-    ),
-  ].join('\n');
-}
-
 export function renderResults(results: BenchResults, meta: { date: string; seconds: number }): string {
   const parts = [
     `Measured ${meta.date} on ${process.platform}/${process.arch}, Node ${process.version}, in ${fixed(meta.seconds, 0)} s (\`npm run bench\`).`,
     results.requests && requestsSection(results.requests),
     results.retiredRoutes && retiredRoutesSection(results.retiredRoutes),
+    results.subjectRoutes && subjectRoutesSection(results.subjectRoutes),
     results.balances && balanceRequestsSection(results.balances),
     results.catchUp && catchUpSection(results.catchUp),
     results.following && followingSection(results.following),

@@ -19,6 +19,7 @@ import { measureMatching } from './matching-throughput';
 import { renderResults, type BenchResults } from './report';
 import { measureRequestsPerBlock } from './requests-per-block';
 import { measureRetiredRoutes } from './retired-routes';
+import { measureSubjectRoutes } from './subject-routes';
 import { measureStateFile } from './state-file';
 import { measureConfigParse } from './config-parse';
 import { measureBalanceRequests } from './balance-requests';
@@ -125,6 +126,8 @@ async function main(): Promise<void> {
     results.requests = await measureRequestsPerBlock(prefix(600));
     progress('1b. requests per block with deprecated routes retired');
     results.retiredRoutes = await measureRetiredRoutes(prefix(300));
+    progress('1d. requests per block per subject with deprecated routes retired');
+    results.subjectRoutes = await measureSubjectRoutes(workload);
   }
   if (only.has('balances')) {
     progress('1c. requests per run with 10 balance rules');
@@ -159,19 +162,7 @@ async function main(): Promise<void> {
     results.latency = [];
     for (const mode of LATENCY_MODES) results.latency.push(await measureAlertLatency({ mode, apiMinutes: 8, timeScale: 1 / 30 }));
   }
-  if (only.has('memory')) {
-    progress('7. memory over a heavy catch-up');
-    const template = synthTemplate();
-    const [, fn] = watcherFunction(template);
-    // The limit the stack gives V8 (its NODE_OPTIONS) is the one Lambda runs under; Node's default for comparison.
-    const nodeOptions = String(fn.Properties!.Environment.Variables.NODE_OPTIONS ?? '');
-    const stackLimitMb = Number(/--max-old-space-size=(\d+)/.exec(nodeOptions)?.[1] ?? NaN);
-    if (!Number.isFinite(stackLimitMb)) throw new Error(`the stack sets no V8 heap limit (NODE_OPTIONS: "${nodeOptions}")`);
-    const rows = await measureMemory(workload, [null, stackLimitMb, 64]);
-    results.memory = { rows, stackMemoryMb: Number(fn.Properties!.MemorySize), stackLimitMb };
-    progress('7b. memory reading one big block');
-    results.bigBlock = await measureBigBlockMemory();
-  }
+  if (only.has('memory')) await measureMemories(workload, results);
   if (only.has('matching')) {
     progress('6. matching throughput');
     results.matching = measureMatching(prefix(600));
@@ -200,6 +191,20 @@ async function main(): Promise<void> {
     await writeResults(markdown);
     progress(`written to ${DOC}`);
   }
+}
+
+/** Table 7 under the limit the stack gives V8 (its NODE_OPTIONS, the one Lambda runs under), Node's default and a 128 MB function's; 7b. */
+async function measureMemories(workload: Workload, results: BenchResults): Promise<void> {
+  progress('7. memory over a heavy catch-up');
+  const template = synthTemplate();
+  const [, fn] = watcherFunction(template);
+  const nodeOptions = String(fn.Properties!.Environment.Variables.NODE_OPTIONS ?? '');
+  const stackLimitMb = Number(/--max-old-space-size=(\d+)/.exec(nodeOptions)?.[1] ?? NaN);
+  if (!Number.isFinite(stackLimitMb)) throw new Error(`the stack sets no V8 heap limit (NODE_OPTIONS: "${nodeOptions}")`);
+  const rows = await measureMemory(workload, [null, stackLimitMb, 64]);
+  results.memory = { rows, stackMemoryMb: Number(fn.Properties!.MemorySize), stackLimitMb };
+  progress('7b. memory reading one big block');
+  results.bigBlock = await measureBigBlockMemory();
 }
 
 /** Replaces the results between the markers, keeping the notes around them; a new file gets a title. */
