@@ -61,7 +61,6 @@ export function createMempoolReader(context: EventReaderContext, onMissing: (not
       if (cursor !== null) throw new Error(`${V3_MEMPOOL_ROUTE} answered 404 for a later page`);
       v3List = false;
       const detail = 'answered 404: this API has no v3 mempool list';
-      context.log('warn', 'the API has no v3 mempool list; reading the deprecated v1 list from now on', { endpoint: V3_MEMPOOL_ROUTE, replacement: V1_MEMPOOL_ROUTE });
       onMissing({ route: V3_MEMPOOL_ROUTE, replacement: V1_MEMPOOL_ROUTE, gone: false, unreadable: true, detail });
     }
     const page = await readV1MempoolPage(http, cursor === null ? 0 : Number(cursor), PAGE);
