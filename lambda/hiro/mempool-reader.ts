@@ -24,48 +24,7 @@ const MINED = new Set(['success', 'abort_by_response', 'abort_by_post_condition'
 /** `onMissing` hears once that the API has no v3 list (the operator's notice) and the v1 list is read instead. */
 export function createMempoolReader(context: EventReaderContext, onMissing: (notice: ApiDeprecation) => void = () => {}): MempoolApi {
   const { http } = context;
-  let v3List = true;
-  // The `type` filter's exact form is not in the API source read here (9.8.0 added it): an API that refuses it
-  // (400) is asked without it from then on, and the types are checked here anyway.
-  let typeFilter = true;
-  const readPage = async (cursor: string | null) => {
-    const request = (filtered: boolean): HiroRequest => ({
-      route: V3_MEMPOOL_ROUTE,
-      path: '/extended/v3/mempool/transactions',
-      query: [
-        ['limit', PAGE],
-        ...(filtered ? ([['type', 'contract_call'], ['type', 'token_transfer']] as const) : []),
-        ...(cursor === null ? [] : [['cursor', cursor] as const]),
-      ],
-      // Read again next run anyway: a failing mempool must not hold the run up with retries.
-      retries: 0,
-      expect: [404],
-    });
-    if (typeFilter) {
-      try {
-        return await http.get(request(true), v3MempoolPageSchema);
-      } catch (error) {
-        if (!(error instanceof HiroBadRequestError)) throw error;
-        context.log('warn', 'the API refused the mempool list\'s type filter; reading the list unfiltered', { detail: error.message });
-        typeFilter = false;
-      }
-    }
-    return http.get(request(false), v3MempoolPageSchema);
-  };
-  /** One page of whichever list this API has; `cursor` is the v3 cursor, or the v1 offset in decimal. */
-  const readListed = async (cursor: string | null): Promise<{ listed: ListedTx[]; next: string | null }> => {
-    if (v3List) {
-      const answer = await readPage(cursor);
-      if (answer.ok) return { listed: answer.body.results.flatMap(listedV3), next: answer.body.cursor.next };
-      // Only the first page can find the route missing: a later page's 404 would be a route that vanished mid-read.
-      if (cursor !== null) throw new Error(`${V3_MEMPOOL_ROUTE} answered 404 for a later page`);
-      v3List = false;
-      const detail = 'answered 404: this API has no v3 mempool list';
-      onMissing({ route: V3_MEMPOOL_ROUTE, replacement: V1_MEMPOOL_ROUTE, gone: false, unreadable: true, detail });
-    }
-    const page = await readV1MempoolPage(http, cursor === null ? 0 : Number(cursor), PAGE);
-    return { listed: page.listed, next: page.next === null ? null : String(page.next) };
-  };
+  const readListed = mempoolList(context, onMissing);
   return {
     async readMempool({ stopAt, receivedFrom, maxPages }) {
       const found: MempoolTx[] = [];
@@ -102,6 +61,55 @@ export function createMempoolReader(context: EventReaderContext, onMissing: (not
         async () => new Map(await settleAll(txIds.map(async (txId) => [txId, await callArgsV3(context, txId)] as const))),
         context.log,
       ),
+  };
+}
+
+/**
+ * Reads one page of whichever mempool list this API has: the v3 list, or after its 404 (an API older than it)
+ * the v1 list for the rest of the process. The cursor is the v3 list's, or the v1 offset in decimal.
+ */
+function mempoolList(context: EventReaderContext, onMissing: (notice: ApiDeprecation) => void): (cursor: string | null) => Promise<{ listed: ListedTx[]; next: string | null }> {
+  const { http } = context;
+  let v3List = true;
+  // The `type` filter's exact form is not in the API source read here (9.8.0 added it): an API that refuses it
+  // (400) is asked without it from then on, and the types are checked here anyway.
+  let typeFilter = true;
+  const readPage = async (cursor: string | null) => {
+    const request = (filtered: boolean): HiroRequest => ({
+      route: V3_MEMPOOL_ROUTE,
+      path: '/extended/v3/mempool/transactions',
+      query: [
+        ['limit', PAGE],
+        ...(filtered ? ([['type', 'contract_call'], ['type', 'token_transfer']] as const) : []),
+        ...(cursor === null ? [] : [['cursor', cursor] as const]),
+      ],
+      // Read again next run anyway: a failing mempool must not hold the run up with retries.
+      retries: 0,
+      expect: [404],
+    });
+    if (typeFilter) {
+      try {
+        return await http.get(request(true), v3MempoolPageSchema);
+      } catch (error) {
+        if (!(error instanceof HiroBadRequestError)) throw error;
+        context.log('warn', 'the API refused the mempool list\'s type filter; reading the list unfiltered', { detail: error.message });
+        typeFilter = false;
+      }
+    }
+    return http.get(request(false), v3MempoolPageSchema);
+  };
+  return async (cursor) => {
+    if (v3List) {
+      const answer = await readPage(cursor);
+      if (answer.ok) return { listed: answer.body.results.flatMap(listedV3), next: answer.body.cursor.next };
+      // Only the first page can find the route missing: a later page's 404 would be a route that vanished mid-read.
+      if (cursor !== null) throw new Error(`${V3_MEMPOOL_ROUTE} answered 404 for a later page`);
+      v3List = false;
+      const detail = 'answered 404: this API has no v3 mempool list';
+      onMissing({ route: V3_MEMPOOL_ROUTE, replacement: V1_MEMPOOL_ROUTE, gone: false, unreadable: true, detail });
+    }
+    const page = await readV1MempoolPage(http, cursor === null ? 0 : Number(cursor), PAGE);
+    return { listed: page.listed, next: page.next === null ? null : String(page.next) };
   };
 }
 
