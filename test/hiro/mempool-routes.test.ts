@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { contractCall, fakeAddress, fakeContractId, ROUTES, transfer } from '../support/fake-hiro';
 import type { MempoolTx } from '../../lambda/core/mempool/mempool-ports';
-import { startHarness, type Harness } from './harness';
+import { rejectionOf, startHarness, type Harness } from './harness';
 
 const alice = fakeAddress('alice');
 const treasury = fakeAddress('treasury');
@@ -89,5 +89,15 @@ describe('the mempool list the pending rules read', () => {
       expect(await readAll(h, client, { stopAt: [fresh.txId], receivedFrom: 10 })).toHaveLength(1);
       expect(h.fake.count(ROUTES.v3Mempool) + h.fake.count(ROUTES.v1Mempool)).toBe(1);
     }
+  });
+
+  it('refuses a v1 list body it cannot read with an error naming the route, and reads it again next time', async () => {
+    const h = await startHarness();
+    withoutV3List(h);
+    const call = h.fake.chain.submit(contractCall({ contractId: vault, functionName: 'set-owner' }));
+    const client = h.client();
+    h.fake.faults.once({ body: { limit: 50, offset: 0, total: 1, results: 'not a list' } }, ROUTES.v1Mempool);
+    expect((await rejectionOf(readAll(h, client))).message).toContain('GET /extended/v1/tx/mempool');
+    expect((await readAll(h, client)).map((tx) => tx.txId)).toEqual([call.txId]);
   });
 });
