@@ -68,6 +68,8 @@ describe('pending alerts on the v3 mempool list and, on an API without it, the v
 
   it('tells the operator once that the API has no v3 mempool list, not on every run', async () => {
     const later = [await run(v1), await run(v1)];
+    // Each CLI run is a process of its own: it pays the v3 list's 404 once, then one v1 page in the common case.
+    expect([v1.fake.count(ROUTES.v3Mempool), v1.fake.count(ROUTES.v1Mempool)]).toEqual([1, 1]);
     const notices = (stderr: string) => stderr.split('\n').filter((line) => line.includes('operatorNotice') && line.includes('/extended/v3/mempool/transactions'));
     expect(notices(firstV1Run!.stderr)).toHaveLength(1);
     expect(notices(firstV1Run!.stderr)[0]).toContain('/extended/v1/tx/mempool');
