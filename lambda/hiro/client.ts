@@ -65,7 +65,7 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
     getBalances: (principal, atHeight) => readBalances(http, principal, checkHeight(atHeight)),
     getTokenMetadata: (assetId) => readTokenMetadata(http, assetId),
     takeApiDeprecations: () => [...http.deprecations.take(), ...unreadable.splice(0)],
-    mempool: createMempoolReader(events),
+    mempool: createMempoolReader(events, (notice) => unreadable.push(notice)),
     subjects: subjectReads(http),
   };
 }

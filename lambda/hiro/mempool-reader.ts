@@ -2,13 +2,16 @@
 // and STX transfers (API 9.8.0's `type` filter; an older API ignores it and the types are checked here too),
 // read until a transaction seen before; what became of a tracked transaction, from `/extended/v1/tx/multiple`
 // for several at once (the only route that still shows a dropped one, with its reason) and from the v3
-// transaction route once that is retired; and waiting calls' arguments, from the same routes.
+// transaction route once that is retired; and waiting calls' arguments, from the same routes. An API without the
+// v3 list (404: a self-hosted one older than it) is read through the deprecated v1 list instead, with one notice.
+import type { ApiDeprecation } from '../core/domain';
 import type { MempoolApi, MempoolTx, PendingTxStatus } from '../core/mempool/mempool-ports';
 import { DROP_REASONS, type DropReason } from '../core/mempool/mempool-ports';
 import { V3_TRANSACTION_ROUTE } from './call-details-v3';
 import { withSuccessor } from './deprecations';
 import { TX_MULTIPLE_ROUTE, type EventReaderContext } from './event-reader';
 import { HiroBadRequestError } from './errors';
+import { readV1MempoolPage, V1_MEMPOOL_ROUTE, type ListedTx } from './mempool-list-v1';
 import type { HiroRequest } from './request';
 import { v1TxStatusesSchema, v3MempoolPageSchema, v3MempoolSummarySchema, v3TxStatusSchema, type RawMempoolSummary } from './schemas-mempool';
 import { settleAll } from '../core/settle';
@@ -18,48 +21,24 @@ export const V3_MEMPOOL_ROUTE = 'GET /extended/v3/mempool/transactions';
 const PAGE = 50;
 const MINED = new Set(['success', 'abort_by_response', 'abort_by_post_condition', 'problematic_skipped']);
 
-export function createMempoolReader(context: EventReaderContext): MempoolApi {
+/** `onMissing` hears once that the API has no v3 list (the operator's notice) and the v1 list is read instead. */
+export function createMempoolReader(context: EventReaderContext, onMissing: (notice: ApiDeprecation) => void = () => {}): MempoolApi {
   const { http } = context;
-  // The `type` filter's exact form is not in the API source read here (9.8.0 added it): an API that refuses it
-  // (400) is asked without it from then on, and the types are checked here anyway.
-  let typeFilter = true;
-  const readPage = async (cursor: string | null) => {
-    const request = (filtered: boolean): HiroRequest => ({
-      route: V3_MEMPOOL_ROUTE,
-      path: '/extended/v3/mempool/transactions',
-      query: [
-        ['limit', PAGE],
-        ...(filtered ? ([['type', 'contract_call'], ['type', 'token_transfer']] as const) : []),
-        ...(cursor === null ? [] : [['cursor', cursor] as const]),
-      ],
-      // Read again next run anyway: a failing mempool must not hold the run up with retries.
-      retries: 0,
-    });
-    if (typeFilter) {
-      try {
-        return await http.getBody(request(true), v3MempoolPageSchema);
-      } catch (error) {
-        if (!(error instanceof HiroBadRequestError)) throw error;
-        context.log('warn', 'the API refused the mempool list\'s type filter; reading the list unfiltered', { detail: error.message });
-        typeFilter = false;
-      }
-    }
-    return http.getBody(request(false), v3MempoolPageSchema);
-  };
+  const readListed = mempoolList(context, onMissing);
   return {
     async readMempool({ stopAt, receivedFrom, maxPages }) {
       const found: MempoolTx[] = [];
       let cursor: string | null = null;
+      // An offset-paged list shifts when transactions arrive between pages: one listed twice counts once.
+      const ids = new Set<string>();
       for (let page = 0; page < maxPages; page++) {
-        const body = await readPage(cursor);
-        for (const entry of body.results) {
-          const summary = v3MempoolSummarySchema.safeParse(entry);
-          if (!summary.success) continue;
-          if (stopAt.has(summary.data.tx_id.toLowerCase()) || (receivedFrom !== null && summary.data.receipt_time < receivedFrom)) return found;
-          const tx = toMempoolTx(summary.data);
-          if (tx) found.push(tx);
+        const { listed, next } = await readListed(cursor);
+        for (const { txId, receivedAt, tx } of listed) {
+          if (stopAt.has(txId) || (receivedFrom !== null && receivedAt < receivedFrom)) return found;
+          if (tx && !ids.has(txId)) found.push(tx);
+          ids.add(txId);
         }
-        cursor = body.cursor.next;
+        cursor = next;
         if (cursor === null) break;
       }
       return found;
@@ -83,6 +62,60 @@ export function createMempoolReader(context: EventReaderContext): MempoolApi {
         context.log,
       ),
   };
+}
+
+/**
+ * Reads one page of whichever mempool list this API has: the v3 list, or after its 404 (an API older than it)
+ * the v1 list for the rest of the process. The cursor is the v3 list's, or the v1 offset in decimal.
+ */
+function mempoolList(context: EventReaderContext, onMissing: (notice: ApiDeprecation) => void): (cursor: string | null) => Promise<{ listed: ListedTx[]; next: string | null }> {
+  const { http } = context;
+  let v3List = true;
+  // The `type` filter's exact form is not in the API source read here (9.8.0 added it): an API that refuses it
+  // (400) is asked without it from then on, and the types are checked here anyway.
+  let typeFilter = true;
+  const readPage = async (cursor: string | null) => {
+    const request = (filtered: boolean): HiroRequest => ({
+      route: V3_MEMPOOL_ROUTE,
+      path: '/extended/v3/mempool/transactions',
+      query: [
+        ['limit', PAGE],
+        ...(filtered ? ([['type', 'contract_call'], ['type', 'token_transfer']] as const) : []),
+        ...(cursor === null ? [] : [['cursor', cursor] as const]),
+      ],
+      // Read again next run anyway: a failing mempool must not hold the run up with retries.
+      retries: 0,
+      expect: [404],
+    });
+    if (typeFilter) {
+      try {
+        return await http.get(request(true), v3MempoolPageSchema);
+      } catch (error) {
+        if (!(error instanceof HiroBadRequestError)) throw error;
+        context.log('warn', 'the API refused the mempool list\'s type filter; reading the list unfiltered', { detail: error.message });
+        typeFilter = false;
+      }
+    }
+    return http.get(request(false), v3MempoolPageSchema);
+  };
+  return async (cursor) => {
+    if (v3List) {
+      const answer = await readPage(cursor);
+      if (answer.ok) return { listed: answer.body.results.flatMap(listedV3), next: answer.body.cursor.next };
+      // Only the first page can find the route missing: a later page's 404 would be a route that vanished mid-read.
+      if (cursor !== null) throw new Error(`${V3_MEMPOOL_ROUTE} answered 404 for a later page`);
+      v3List = false;
+      const detail = 'answered 404: this API has no v3 mempool list';
+      onMissing({ route: V3_MEMPOOL_ROUTE, replacement: V1_MEMPOOL_ROUTE, gone: false, unreadable: true, detail });
+    }
+    const page = await readV1MempoolPage(http, cursor === null ? 0 : Number(cursor), PAGE);
+    return { listed: page.listed, next: page.next === null ? null : String(page.next) };
+  };
+}
+
+function listedV3(entry: unknown): ListedTx[] {
+  const summary = v3MempoolSummarySchema.safeParse(entry);
+  return summary.success ? [{ txId: summary.data.tx_id.toLowerCase(), receivedAt: summary.data.receipt_time, tx: toMempoolTx(summary.data) }] : [];
 }
 
 function toMempoolTx(raw: RawMempoolSummary): MempoolTx | null {

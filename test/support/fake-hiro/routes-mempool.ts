@@ -38,6 +38,21 @@ export function v3MempoolList(chain: FakeChain, query: URLSearchParams): { statu
   };
 }
 
+/**
+ * `GET /extended/v1/tx/mempool?limit=(1..50, default 20)&offset=&order_by=age&order=desc` (deprecated, the only
+ * mempool list of an API older than the v3 one): the same waiting transactions in full v1 form, offset paging.
+ */
+export function v1MempoolList(chain: FakeChain, query: URLSearchParams): { status: number; body: unknown } {
+  const limit = Number(query.get('limit') ?? 20);
+  const offset = Number(query.get('offset') ?? 0);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 50 || !Number.isInteger(offset) || offset < 0) {
+    return { status: 400, body: errorBody(400, 'Bad Request', 'querystring/limit must be <= 50', 'FST_ERR_VALIDATION') };
+  }
+  const list = chain.mempool.pending();
+  if (query.get('order') === 'asc') list.reverse();
+  return { status: 200, body: { limit, offset, total: list.length, results: list.slice(offset, offset + limit).map(mempoolTxV1) } };
+}
+
 function cursorOf(tx: FakeMempoolTx): string {
   return `${tx.receiptTime}:${tx.spec.txId}`;
 }

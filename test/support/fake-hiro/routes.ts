@@ -6,7 +6,7 @@ import { balancesAt, renderBalances } from './balances';
 import { errorBody, renderBlock, renderNodeInfo, renderStatus, renderTx } from './shapes';
 import { v3BlockTransactions, v3TransactionEvents } from './routes-v3';
 import { v3Block, v3Blocks, v3Transaction, type V3BlockShape } from './routes-v3-blocks';
-import { mempoolTxV1, v3MempoolList, v3MempoolTransaction } from './routes-mempool';
+import { mempoolTxV1, v1MempoolList, v3MempoolList, v3MempoolTransaction } from './routes-mempool';
 import { contractLogs, ftBalances, ftTransfers, principalTransactions, stxBalance, stxTransfers, SUBJECT_PATHS, transactionBatch } from './routes-subjects';
 
 /** Route names, as the request log and the per-route counts report them. */
@@ -24,6 +24,7 @@ export const ROUTES = {
   v3Transaction: 'GET /extended/v3/transactions/{tx_id}',
   balances: 'GET /extended/v1/address/{principal}/balances',
   v3Mempool: 'GET /extended/v3/mempool/transactions',
+  v1Mempool: 'GET /extended/v1/tx/mempool',
   tokenMetadata: 'GET /metadata/v1/ft/{principal}',
   contractLogs: 'GET /extended/v2/smart-contracts/{contract_id}/logs',
   principalTransactions: 'GET /extended/v3/principals/{principal}/transactions',
@@ -83,6 +84,7 @@ export function routeOf(method: string, path: string): string {
   if (path === '/extended/v1/tx/multiple') return ROUTES.txMultiple;
   if (path === '/v2/info') return ROUTES.nodeInfo;
   if (path === '/extended/v3/mempool/transactions') return ROUTES.v3Mempool;
+  if (path === '/extended/v1/tx/mempool') return ROUTES.v1Mempool;
   if (BLOCK_TXS_PATH.test(path)) return ROUTES.blockTransactions;
   if (V3_BLOCK_TXS_PATH.test(path)) return ROUTES.v3BlockTransactions;
   if (V3_TX_EVENTS_PATH.test(path)) return ROUTES.v3TransactionEvents;
@@ -139,6 +141,8 @@ function serve(chain: FakeChain, request: SeenRequest): FakeAnswer {
       return v3BlockTransactions(findBlock(chain, V3_BLOCK_TXS_PATH.exec(request.path)![1]!), request.query);
     case ROUTES.v3Mempool:
       return v3MempoolList(chain, request.query);
+    case ROUTES.v1Mempool:
+      return v1MempoolList(chain, request.query);
     case ROUTES.v3TransactionEvents:
       return v3TransactionEvents(chain, V3_TX_EVENTS_PATH.exec(request.path)![1]!, request.query);
     case ROUTES.balances:
