@@ -3,9 +3,9 @@
 // nothing and writes nothing; a ring during a held lease starts no second cycle and looks once the lease is free.
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SNSClient } from '@aws-sdk/client-sns';
+import { PublishCommand, SNSClient, type PublishCommandInput } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
 import type { RingResponse } from '../../lambda/doorbell';
 import { MAX_RING_BODY_BYTES, ringSignature } from '../../lambda/runtime/doorbell-ring';
@@ -126,5 +126,46 @@ describe('the doorbell', () => {
     } finally {
       clearTimeout(release);
     }
+  });
+});
+
+describe('a ring beside the self-watch', () => {
+  const OPS_TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-ops';
+  const fake = createFakeHiro();
+  const lambda = lambdaOnDynalite({
+    fake,
+    sns,
+    tableName: 'stacks-watch-doorbell-watch',
+    watchConfig: { network: 'mainnet', addresses: [alice], startHeight: 1 },
+    extra: { DOORBELL_SECRET_ARN: SECRET_ARN, OPS_TOPIC_ARN, LAG_ALARM_SECONDS: '60' },
+  });
+  let doorbell: Doorbell;
+  let now = Date.parse('2026-11-26T12:00:00Z');
+  const notices: PublishCommandInput[] = [];
+  beforeAll(async () => {
+    vi.resetModules();
+    doorbell = (await import('../../lambda/doorbell')).handler as unknown as Doorbell;
+  });
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(now);
+    secrets.reset();
+    secrets.on(GetSecretValueCommand).resolves({ SecretString: DOORBELL_SECRET });
+    sns.on(PublishCommand).callsFake((input: PublishCommandInput) => {
+      notices.push(input);
+      return { MessageId: `ops-${notices.length}` };
+    });
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('judges no stall on a ring: only the schedule\'s tick pages the operations topic', async () => {
+    fake.chain.mine([], { time: Math.floor(now / 1000) });
+    expect((await doorbell(ring(), lambdaContext('ring-first'))).statusCode).toBe(200);
+    vi.setSystemTime((now += 120_000));
+    expect((await doorbell(ring(), lambdaContext('ring-stalled'))).statusCode).toBe(200);
+    expect(notices.filter((n) => /Notice kind: watcher-/.test(n.Message!))).toEqual([]);
+    // The same stall, seen by a tick, pages: the ring's silence is its own, not the setup's.
+    await lambda.handler({}, lambdaContext('tick'));
+    expect(notices.filter((n) => n.Message!.endsWith('Notice kind: watcher-stalled'))).toHaveLength(1);
   });
 });
