@@ -8,6 +8,7 @@ import type { Network } from '../lambda/core/domain';
 import type { BundledWatchConfig } from './bundled-watch-config';
 import { AlertTopics } from './constructs/alert-topics';
 import { ChatNotifiers } from './constructs/chat-notifiers';
+import { Doorbell } from './constructs/doorbell';
 import { apiKeySecret } from './constructs/api-key-secret';
 import { StateTable } from './constructs/state-table';
 import { TopicSubscriptions } from './constructs/topic-subscriptions';
@@ -42,6 +43,8 @@ export class StacksWatchStack extends Stack {
   readonly schedule: WatchSchedule;
   readonly alarms: WatcherAlarms;
   readonly dashboard: WatcherDashboard | undefined;
+  /** The function URL a push source rings (docs/doorbell.md), when `doorbell` is set. */
+  readonly doorbell: Doorbell | undefined;
   readonly watchConfigStore: WatchConfigStore;
 
   constructor(scope: Construct, id: string, props: StacksWatchStackProps) {
@@ -109,6 +112,12 @@ export class StacksWatchStack extends Stack {
       logRetention: settings.logRetentionDays,
       ...(settings.latency === 'loop' ? { loop: { delaySeconds: settings.loopDelaySeconds, turnSeconds: LOOP_TURN_SECONDS } } : {}),
     });
+    this.doorbell = undefined;
+    if (settings.doorbell) {
+      const { role, logGroup, environment } = this.watcher;
+      const doorbellProps = { settings: settings.doorbell, role, logGroup, environment, memorySize: settings.memorySize };
+      this.doorbell = new Doorbell(this, 'Doorbell', { projectRoot: props.projectRoot ?? PROJECT_ROOT, ...doorbellProps, timeout: Duration.seconds(settings.timeoutSeconds) });
+    }
     if (settings.chat.length > 0) {
       new ChatNotifiers(this, 'Chat', {
         projectRoot: props.projectRoot ?? PROJECT_ROOT,

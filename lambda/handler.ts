@@ -27,6 +27,7 @@ import { beginTurn, isQuietTurn, nextTurnDelaySeconds, queuedTurnTokens, queueNe
 import { judgeOnTick, loopStoreFrom, type TickJudgement, type TickWatchDeps } from './runtime/tick-watch';
 import { configLogFields, LambdaWatchConfig } from './runtime/lambda-watch-config';
 import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
+import { isDoorbellRing } from './runtime/doorbell-ring';
 
 /** Stop starting blocks this long before the invocation times out (the floor is 10 s). */
 export const SAFETY_MARGIN_MS = 15_000;
@@ -77,7 +78,8 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
     const run = await composeRun(settings, startedAt, timeLeftMs);
     ({ chain, telemetry } = run);
     const { config, apiSettings, deadlineMs, ports } = run;
-    watch = queuedTurnTokens(event) === null ? tickWatchDeps(settings, run) : undefined;
+    // A doorbell ring only looks now; the schedule's tick alone judges stalls.
+    watch = queuedTurnTokens(event) === null && !isDoorbellRing(event) ? tickWatchDeps(settings, run) : undefined;
     // The loop's watchdog reads the cursor item once: the heartbeat and the watch point together.
     const point = settings.loop && watch ? await ports.state.readWatchPoint() : undefined;
     const store = point ? loopStoreFrom(ports.state, point) : ports.state;

@@ -59,6 +59,8 @@ export class WatcherFunction extends Construct {
   readonly maxEventAge: Duration;
   /** The loop's queue, in the loop mode. */
   readonly loop: WatchLoop | undefined;
+  /** The function's environment, for the doorbell, which runs the same cycle. */
+  readonly environment: Record<string, string>;
 
   constructor(scope: Construct, id: string, props: WatcherFunctionProps) {
     super(scope, id);
@@ -118,7 +120,7 @@ export class WatcherFunction extends Construct {
       timeout: props.timeout,
       role: this.role,
       logGroup: this.logGroup,
-      environment: { ...props.environment, ...loopEnvironment },
+      environment: (this.environment = { ...props.environment, ...loopEnvironment }),
       // In the loop mode a schedule tick may come while a turn runs: two at once, the lease keeping one cycle.
       ...(props.reserveConcurrency ? { reservedConcurrentExecutions: this.loop ? 2 : 1 } : {}),
       // The loop invokes the function through its own queue, which Lambda would otherwise stop.

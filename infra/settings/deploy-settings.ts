@@ -10,7 +10,7 @@ import { unknownKeyProblems } from './unknown-keys';
 import { issueProblems } from './settings-problems';
 import { chatContext, chatSubscriptions, type ChatSubscription } from './chat-settings';
 import { addedSubscribersWarning, droppedSubscribersProblem, SUBSCRIBER_KEYS } from './subscriber-guard';
-import { latencyContext, RETIRED_POLL_KEY, retiredPollProblem, type LatencyMode } from './latency-settings';
+import { latencyContext, latencyProblems, latencySettings, RETIRED_POLL_KEY, retiredPollProblem, type LatencySettings } from './latency-settings';
 
 export type ApiKeySource = { kind: 'none' } | { kind: 'existing'; secretArn: string } | { kind: 'created' };
 
@@ -19,7 +19,7 @@ export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 /** `aws-managed`: the alerts topic under `aws/sns`, the operations topic plain; `customer`: one key of the stack's own for both. */
 export type TopicEncryption = 'aws-managed' | 'customer';
 
-export interface DeploySettings {
+export interface DeploySettings extends LatencySettings {
   stackName: string;
   /** Absolute path of the watch config to validate and bundle. */
   watchConfigPath: string;
@@ -28,12 +28,6 @@ export interface DeploySettings {
   chat: ChatSubscription[];
   opsEmails: string[];
   scheduleMinutes: number;
-  /**
-   * `schedule`: one run a schedule interval; `loop`: a turn every `loopDelaySeconds`, each queuing the next
-   * on SQS with a delay, the schedule only restarting a loop that died (docs/latency.md).
-   */
-  latency: LatencyMode;
-  loopDelaySeconds: number;
   memorySize: number;
   timeoutSeconds: number;
   apiKey: ApiKeySource;
@@ -245,6 +239,7 @@ function settingsFrom(values: ContextValues, cwd: string, problems: string[]): D
   problems.push(...subscriptionProblems);
   const { chat, problems: chatProblems } = chatSubscriptions(values.chat);
   problems.push(...chatProblems);
+  problems.push(...latencyProblems(values));
   const apiKey = apiKeySource(values, problems);
   return {
     stackName: values.stackName,
@@ -253,8 +248,7 @@ function settingsFrom(values: ContextValues, cwd: string, problems: string[]): D
     chat,
     opsEmails: values.opsEmails,
     scheduleMinutes: values.scheduleMinutes,
-    latency: values.latency,
-    loopDelaySeconds: values.loopDelaySeconds,
+    ...latencySettings(values),
     memorySize: values.memorySize,
     timeoutSeconds: values.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
     apiKey,

@@ -4,6 +4,7 @@
 // (docs/latency.md says what was weighed and why the schedule stays the default).
 import { z } from 'zod';
 import { wholeNumber } from './context-values';
+import { doorbellContext, doorbellSettings, type DoorbellSettings } from './doorbell-settings';
 
 export type LatencyMode = 'schedule' | 'loop';
 
@@ -16,6 +17,7 @@ export const DEFAULT_LOOP_DELAY_SECONDS = 8;
 export const latencyContext = {
   latency: z.enum(['schedule', 'loop'], { error: 'must be schedule or loop' }).default(DEFAULT_LATENCY),
   loopDelaySeconds: wholeNumber(1, 60, ' of seconds').default(DEFAULT_LOOP_DELAY_SECONDS),
+  ...doorbellContext,
 };
 
 /**
@@ -32,4 +34,32 @@ export function retiredPollProblem(value: unknown): string | null {
     `${RETIRED_POLL_KEY}: polling inside the invocation is retired; set "latency": "loop" instead (a turn every ` +
     `loopDelaySeconds, ${DEFAULT_LOOP_DELAY_SECONDS} s by default: alerts as soon, for about a third of the price; docs/latency.md) and remove pollSeconds`
   );
+}
+
+/** How soon an alert follows its block, as the deploy settings hold it. */
+export interface LatencySettings {
+  /**
+   * `schedule`: one run a schedule interval; `loop`: a turn every `loopDelaySeconds`, each queuing the next
+   * on SQS with a delay, the schedule only restarting a loop that died (docs/latency.md).
+   */
+  latency: LatencyMode;
+  loopDelaySeconds: number;
+  /** Set: a function URL a push source rings to start a cycle at once (docs/doorbell.md). */
+  doorbell?: DoorbellSettings;
+}
+
+export function latencySettings(values: { latency: LatencyMode; loopDelaySeconds: number; doorbell: boolean | { secretArn: string } }): LatencySettings {
+  const doorbell = doorbellSettings(values.doorbell);
+  return { latency: values.latency, loopDelaySeconds: values.loopDelaySeconds, ...(doorbell ? { doorbell } : {}) };
+}
+
+/** Settings that contradict the latency mode. */
+export function latencyProblems(values: { latency: LatencyMode; doorbell?: unknown; reserveConcurrency?: boolean }): string[] {
+  if (values.doorbell !== undefined && values.doorbell !== false) {
+    // The loop's turns and the doorbell's rings would contend for one lease; the loop needs no bell.
+    if (values.latency === 'loop') return ['doorbell: the loop already looks every few seconds; the doorbell is for latency=schedule (docs/doorbell.md)'];
+    // One ring at a time is what bounds a flood's bill: the doorbell reserves one concurrent execution.
+    if (values.reserveConcurrency === false) return ['doorbell: needs reserveConcurrency (one ring at a time bounds what a flood of rings costs)'];
+  }
+  return [];
 }
