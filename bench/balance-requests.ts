@@ -2,7 +2,7 @@
 // beside the same runs with no rule and with the "both" config: what balance thresholds cost. The balances
 // are read from the API once per address to start and once per RECONCILE_BLOCKS to reconcile, never per block;
 // the rest of their cost is reading the events of contract calls (any of which may move a watched balance).
-import { RECONCILE_BLOCKS } from '../lambda/core/balance-tracker';
+import { RECONCILE_BLOCKS } from '../lambda/core/stages/balance-tracker';
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import { emptyWatchConfig } from '../lambda/config/watch-config';
 import { FakeChain, ROUTES, fakeAddress } from '../test/support/fake-hiro';

@@ -7,7 +7,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { c32address } from 'c32check';
 import { LiveWatchConfig } from '../lambda/config/live-watch-config';
 import { createS3WatchConfigSource } from '../lambda/adapters/aws/s3-watch-config';
-import type { WatchConfigMemo } from '../lambda/core/watch-config-source';
+import type { WatchConfigMemo } from '../lambda/core/watch-config/watch-config-source';
 import { DEFAULT_MEMORY_MB, heapLimitMb } from '../infra/settings/deploy-settings';
 import { startFakeS3 } from '../test/support/fake-s3';
 import { dollars, table, verdict } from './markdown';

@@ -4,8 +4,8 @@
 // waits and assumed round trips (Hiro 100 ms, DynamoDB 5 ms, SNS 30 ms) are timers that overlap as they
 // would (requests in parallel wait together), local work is measured, so a cycle's duration is what the
 // function would be billed for.
-import { SMS_PER_RUN_DEFAULT, SmsBudget } from '../lambda/core/sms-budget';
-import { operatorChannelOverLog } from '../lambda/core/operator-log';
+import { SMS_PER_RUN_DEFAULT, SmsBudget } from '../lambda/core/deliver/sms-budget';
+import { operatorChannelOverLog } from '../lambda/core/deliver/operator-log';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { runCycle } from '../lambda/core/cycle';
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';

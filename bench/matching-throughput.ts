@@ -6,8 +6,8 @@ import type { AssetEvent, Block, ContractLogEvent, TxEvents } from '../lambda/co
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import { toAssetEvent } from '../lambda/hiro/mappers';
 import type { RawTxEvent } from '../lambda/hiro/schemas';
-import { blockAlerts, transactionsNeedingEvents } from '../lambda/core/block-alerts';
-import { compileWatchRules } from '../lambda/core/alert-kinds/rule-lists';
+import { blockAlerts, transactionsNeedingEvents } from '../lambda/core/match/block-alerts';
+import { compileWatchRules } from '../lambda/core/rules/rule-lists';
 import { FakeChain, type FakeBlock } from '../test/support/fake-hiro';
 import { mineAll, watchConfig, type Workload } from './mainnet-workload';
 import { emptyWatchConfig } from '../lambda/config/watch-config';

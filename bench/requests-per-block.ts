@@ -5,7 +5,7 @@ import { EVENT_PAGE_LIMIT, MAX_URL_LENGTH } from '../lambda/hiro';
 import { FakeChain, type FakeBlock } from '../test/support/fake-hiro';
 import { CONFIG_NAMES, mineAll, watchConfig, type ConfigName, type Workload } from './mainnet-workload';
 import { cycleDeps, runOneCycle, startFakeApi } from './watcher-harness';
-import { replayBlocks } from '../lambda/core/replay';
+import { replayBlocks } from '../lambda/core/scan/replay';
 
 export interface RequestsPerBlockRow {
   /** A watch config's name, or `--replay, <name>` for the same rules tried with --replay. */

@@ -3,7 +3,7 @@
 // for a watch list of 20 subjects (14 addresses, 6 contracts' logs) and of 2 (1 and 1). Every request counts:
 // the tip, the header chain, the feeds and their 304s, the batch, the events, the 410s.
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
-import type { FetchWay } from '../lambda/core/fetch-choice';
+import type { FetchWay } from '../lambda/core/follow/fetch-choice';
 import { FakeChain, ROUTES } from '../test/support/fake-hiro';
 import { fixed, table, verdict } from './markdown';
 import { watchConfig, type Workload } from './mainnet-workload';

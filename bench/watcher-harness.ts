@@ -1,10 +1,10 @@
 // What every benchmark run of the watcher needs: the fake Hiro API serving a chain, the real Hiro client
 // pointed at it, an in-memory state store and a publisher that only counts, and clocks that either follow
 // real time scaled down (rate-limit runs) or are driven by the benchmark (simulated schedules).
-import { operatorChannelOverLog } from '../lambda/core/operator-log';
+import { operatorChannelOverLog } from '../lambda/core/deliver/operator-log';
 import { runCycle } from '../lambda/core/cycle';
 import type { CycleBudget, CycleDeps, CycleSummary } from '../lambda/core/cycle-types';
-import type { OutgoingAlert } from '../lambda/core/outgoing-alert';
+import type { OutgoingAlert } from '../lambda/core/deliver/outgoing-alert';
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import { silentTelemetry, type Clock, type PublishOutcome, type Publisher, type StateStore } from '../lambda/core/ports';
 import { DocumentStateStore, emptyDocument } from '../lambda/adapters/file/state-document';

@@ -15,8 +15,8 @@ import { createDynamoStateStore } from '../lambda/adapters/dynamodb';
 import { encodeWindows } from '../lambda/adapters/dynamodb/window-counts';
 import { stateKeys } from '../lambda/adapters/dynamodb/keys';
 import type { CursorPosition } from '../lambda/core/ports';
-import type { WindowEntry } from '../lambda/core/window-state';
-import { WINDOW_REORG_MARGIN_BLOCKS } from '../lambda/core/window-state';
+import type { WindowEntry } from '../lambda/core/stages/window-state';
+import { WINDOW_REORG_MARGIN_BLOCKS } from '../lambda/core/stages/window-state';
 import { startDynalite } from '../test/support/dynalite';
 import { seededRandom } from './prng';
 

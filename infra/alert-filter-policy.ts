@@ -3,8 +3,8 @@
 // OR: a subscriber who names both wants alerts about either.
 import type { AlertType } from '../lambda/core/alert-kinds/alert';
 import type { Network } from '../lambda/core/domain';
-import type { Severity } from '../lambda/core/rule-meta';
-import type { SmsRoute } from '../lambda/core/sms-budget';
+import type { Severity } from '../lambda/core/stages/rule-meta';
+import type { SmsRoute } from '../lambda/core/deliver/sms-budget';
 import { MESSAGE_ATTRIBUTE } from './alert-message';
 
 export interface AlertFilter {
@@ -53,7 +53,7 @@ const DIGEST: SmsRoute = 'digest';
 
 /**
  * The filter policy of a subscription to the alerts topic: the subscriber's filter, plus the SMS routing
- * (lambda/core/sms-budget.ts). A phone gets the alerts its filter asks for that the run texts (`sms: text`),
+ * (lambda/core/deliver/sms-budget.ts). A phone gets the alerts its filter asks for that the run texts (`sms: text`),
  * and the run's digest (`sms: digest`) when the digest is about its networks and severities; everyone else
  * gets every alert its filter asks for and never a digest. Always a policy: every alert carries `sms`.
  */

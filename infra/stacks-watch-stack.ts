@@ -204,7 +204,7 @@ export class StacksWatchStack extends Stack {
 
 /**
  * How long one loop turn may work: a catch-up goes on in the next turn at once, and the watchdog calls a loop
- * dead when no turn began for this plus the delay and 10 s (lambda/core/loop-turns.ts), so a dead loop is
+ * dead when no turn began for this plus the delay and 10 s (lambda/core/scan/loop-turns.ts), so a dead loop is
  * restarted by one of the next two ticks.
  */
 export const LOOP_TURN_SECONDS = 20;

@@ -10,7 +10,7 @@ import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { S3Client } from '@aws-sdk/client-s3';
 import { changeProblems } from '../lambda/config/live-watch-config';
 import { formatConfigProblems, parseWatchConfigText, type WatchConfig } from '../lambda/config/watch-config';
-import { ruleLists } from '../lambda/core/alert-kinds/rule-lists';
+import { ruleLists } from '../lambda/core/rules/rule-lists';
 import { RATE_LIMIT_WITHOUT_KEY } from '../lambda/hiro/options';
 import { balanceBudgetWords } from '../lambda/local/describe-balances';
 import { bareAmountWarnings } from '../lambda/core/watch-config/amount-warnings';

@@ -9,12 +9,12 @@ import { keysOf, pickRuleMeta, type RuleMetaParts } from '../../lambda/core/watc
 import type { Network } from '../../lambda/core/domain';
 import type { AlertBase } from '../../lambda/core/alert-kinds/alert-base';
 import type { ChainKind, Matched } from '../../lambda/core/alert-kinds/kind';
-import { groupBy, type RuleList } from '../../lambda/core/alert-kinds/rule-list';
-import { plural, ruleWords } from '../../lambda/core/alert-kinds/rule-words';
+import { groupBy, type RuleList } from '../../lambda/core/rules/rule-list';
+import { plural, ruleWords } from '../../lambda/core/rules/rule-words';
 import { chainRows, fields, id, networkName, smsWhere } from '../../lambda/core/render/email-parts';
 import { contractName, explorerTxUrl, isoTime, shortPrincipal } from '../../lambda/core/render/chain-text';
 import { formatCount } from '../../lambda/core/render/stx-amount';
-import { defaultRuleName, ruleMeta, strongestRule, type RuleMeta } from '../../lambda/core/rule-meta';
+import { defaultRuleName, ruleMeta, strongestRule, type RuleMeta } from '../../lambda/core/stages/rule-meta';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from '../../lambda/core/alert-kinds/samples';
 
 // ---- the rule list: `"deployers": [{"deployer": "SP…", "name": "…", "severity": "…"}]` ----

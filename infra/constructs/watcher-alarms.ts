@@ -1,7 +1,7 @@
 // The alarms that page someone, to the operations topic, on metrics AWS emits for free: the watcher failing,
 // a lost run, and a function nobody invokes any more (a schedule that stopped). A watcher that runs but makes
 // no progress (a stuck block, a chain that does not link, a dead loop, lag past the limit) is told of by the
-// schedule's tick itself, with the cause (lambda/core/self-watch.ts). With detailed metrics, the lag metric's
+// schedule's tick itself, with the cause (lambda/core/health/self-watch.ts). With detailed metrics, the lag metric's
 // own alarm and one on alerts parked as undeliverable are added ($0.30 a series and $0.10 an alarm a month).
 // Each description says what to look at.
 import { Duration } from 'aws-cdk-lib';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { contractIdProblem, recipientProblem } from '../../lambda/core/watch-config/stacks-principals';
 import { NETWORKS } from '../../lambda/core/watch-config/watch-config-schema';
 import { type AlertFilter, MAX_FILTER_COMBINATIONS, routedCombinations } from '../alert-filter-policy';
-import { SEVERITIES } from '../../lambda/core/rule-meta';
+import { SEVERITIES } from '../../lambda/core/stages/rule-meta';
 import { ALERT_TYPES } from '../alert-message';
 import { jsonValue, stringList } from './context-values';
 import { shownEndpoint, shownUrl } from './endpoint-names';

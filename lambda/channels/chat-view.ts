@@ -8,7 +8,7 @@ import { kindOf, ruleOf } from '../core/alert-kinds/registry';
 import { renderSubject } from '../core/render';
 import { explorerBlockUrl } from '../core/render/chain-text';
 import { ruleNameWords } from '../core/render/rule-name';
-import type { Severity } from '../core/rule-meta';
+import type { Severity } from '../core/stages/rule-meta';
 
 export interface ChatView {
   severity: Severity;

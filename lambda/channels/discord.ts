@@ -4,7 +4,7 @@
 import { cut, type ChatView } from './chat-view';
 import { fit, type TextFormat } from './chat-text';
 import { serviceUrl, type ChatChannel } from './channel';
-import type { Severity } from '../core/rule-meta';
+import type { Severity } from '../core/stages/rule-meta';
 
 const COLOURS: Record<Severity, number> = { critical: 0xd32f2f, warning: 0xf9a825, info: 0x1976d2 };
 /** Markdown Discord would act on: shown as typed, not as formatting. */

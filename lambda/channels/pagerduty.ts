@@ -1,7 +1,7 @@
 // PagerDuty Events API v2: `trigger` with the alert's key as `dedup_key`, so a re-delivery never opens a
 // second incident; a retraction `resolve`s the incident of the alert it voids. Only rules at or above
 // PAGERDUTY_MIN_SEVERITY (default critical) page. The summary is cut at 1,024 characters, each detail at 1,024.
-import { compareSeverity, SEVERITIES, type Severity } from '../core/rule-meta';
+import { compareSeverity, SEVERITIES, type Severity } from '../core/stages/rule-meta';
 import { cut, type ChatView } from './chat-view';
 import { ChatSettingsError, serviceUrl, type ChatChannel } from './channel';
 

@@ -1,12 +1,12 @@
 // A watch config's text read with the decimals of the tokens it writes amounts of in their unit ("5 ALEX" on a
 // token outside the shipped table, with no `decimals` in the rule): those the state keeps from earlier reads,
-// else read from the token metadata API (core/token-decimals-reads.ts), then validated like a rule that gave
+// else read from the token metadata API (core/watch-config/token-decimals-reads.ts), then validated like a rule that gave
 // `decimals` itself. The function's live config (live-watch-config.ts) reads every version through it.
 import type { Network } from '../core/domain';
-import { readTokenDecimals, type TokenDecimalsPorts } from '../core/token-decimals-reads';
+import { readTokenDecimals, type TokenDecimalsPorts } from '../core/watch-config/token-decimals-reads';
 import { tokensNeedingDecimals, withDecimalsToRead, withTokenDecimals } from '../core/watch-config/token-decimals';
 import { configCeilings, type ConfigCeilings } from '../core/watch-config/config-ceilings';
-import { ruleLists } from '../core/alert-kinds/rule-lists';
+import { ruleLists } from '../core/rules/rule-lists';
 import { declaredNetwork, parseWatchConfig, readWatchConfigJson, type ConfigResult } from './watch-config';
 
 /** Where a run reads and keeps token decimals: the state of the config's network, and the run's API client. */

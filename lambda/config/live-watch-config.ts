@@ -10,7 +10,7 @@ import type {
   WatchConfigMemoStore,
   WatchConfigSource,
   WatchConfigVersion,
-} from '../core/watch-config-source';
+} from '../core/watch-config/watch-config-source';
 import { type ConfigProblem, describeValue, WatchConfigError } from '../core/watch-config/config-problems';
 import { bytesProblem, configCeilings, type ConfigCeilings } from '../core/watch-config/config-ceilings';
 import {

@@ -1,11 +1,11 @@
 // The watch cycle's contract with its two composition roots (lambda/handler.ts and lambda/cli.ts).
-import type { FetchWay } from './fetch-choice';
+import type { FetchWay } from './follow/fetch-choice';
 import type { AlertType } from './alert-kinds/alert';
 import type { BlockRef } from './domain';
 import type { WatchConfig } from './watch-config/watch-config-schema';
 import type { ChainApi, Clock, OperatorChannel, Publisher, StateStore, Telemetry } from './ports';
-import type { StatusSweep } from './contract-status-sweep';
-import type { BalanceReadAllowance } from './balance-reads';
+import type { StatusSweep } from './match/contract-status-sweep';
+import type { BalanceReadAllowance } from './stages/balance-reads';
 
 /** Keys (route and UTC day, `apiDeprecationKey`) of the API deprecation notices this process has seen sent. */
 export type DeprecationsNoticed = Set<string>;
@@ -45,7 +45,7 @@ export interface CycleBudget {
    */
   balanceReads?: BalanceReadAllowance;
   /**
-   * Deprecated API routes whose day's notice this process has seen sent (lambda/core/api-deprecations.ts): kept
+   * Deprecated API routes whose day's notice this process has seen sent (lambda/core/follow/api-deprecations.ts): kept
    * by the caller across its runs, so that a warm container or the local runner warns once a day, not every run.
    */
   deprecationsNoticed?: DeprecationsNoticed;

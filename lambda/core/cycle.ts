@@ -1,23 +1,23 @@
 // One watch cycle: take the lease; then statuses → for each block: match → deliver → advance; then report. Every alert goes through one delivery stage, every cursor write through one keeper.
 // Pure orchestration over the ports: no AWS SDK, no fetch, no process.env.
-import { subjectSourceFor } from './fetch-choice';
+import { subjectSourceFor } from './follow/fetch-choice';
 import type { Alert, AlertType, ChainAlert } from './alert-kinds/alert';
 import type { WatchConfig } from './watch-config/watch-config-schema';
 import type { CycleBudget, CycleDeps, CycleSummary, StopReason } from './cycle-types';
-import { BlockScanner } from './block-scanner';
-import { watchContractStatuses } from './contract-status-watch';
-import { contractsThisCycle } from './contract-status-sweep';
-import { compileWatchRules, type WatchRules } from './alert-kinds/rule-lists';
-import { RunLease } from './run-lease';
-import { AlertInFlightError } from './delivery';
-import { ApiBackoffError } from './api-backoff';
-import { DeliveryStage } from './delivery-stage';
-import { CursorKeeper } from './cursor-keeper';
-import { reportApiDeprecations } from './api-deprecations';
+import { BlockScanner } from './scan/block-scanner';
+import { watchContractStatuses } from './match/contract-status-watch';
+import { contractsThisCycle } from './match/contract-status-sweep';
+import { compileWatchRules, type WatchRules } from './rules/rule-lists';
+import { RunLease } from './scan/run-lease';
+import { AlertInFlightError } from './deliver/delivery';
+import { ApiBackoffError } from './follow/api-backoff';
+import { DeliveryStage } from './deliver/delivery-stage';
+import { CursorKeeper } from './scan/cursor-keeper';
+import { reportApiDeprecations } from './follow/api-deprecations';
 import type { ChainTip } from './domain';
 import { MempoolWatch } from './mempool/mempool-watch';
 import { settleAll } from './settle';
-import { checkChainHealthInCycle } from './chain-health-watch';
+import { checkChainHealthInCycle } from './health/chain-health-watch';
 
 /**
  * A run starting further than this behind the tip is a catch-up (a first run from an old startHeight, or

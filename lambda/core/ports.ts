@@ -1,15 +1,15 @@
 // The core's ports: the only ways the watch cycle reaches the outside world. Each has one adapter per
 // outside system (Hiro HTTP, DynamoDB or a JSON file, SNS or stdout) and an in-memory fake for tests.
 import type { ApiDeprecation, Block, BlockHeader, ChainTip, NodeTip, ContractStatus, PrincipalBalances, TxEvents } from './domain';
-import type { SmsTallyStore } from './sms-tally';
-import type { BalanceBookStore } from './balance-book';
-import type { WindowStates } from './window-state';
-import type { AlertRecordState, QuietCursorPart, QuietRecordStore, QuietRecordWrites } from './quiet-state';
+import type { SmsTallyStore } from './deliver/sms-tally';
+import type { BalanceBookStore } from './stages/balance-book';
+import type { WindowStates } from './stages/window-state';
+import type { AlertRecordState, QuietCursorPart, QuietRecordStore, QuietRecordWrites } from './stages/cooldown-mute-state';
 import type { MempoolApi, MempoolStateStore } from './mempool/mempool-ports';
-import type { ChainHealthStore } from './chain-health';
-export type { ChainHealthState } from './chain-health';
+import type { ChainHealthStore } from './health/chain-health';
+export type { ChainHealthState } from './health/chain-health';
 import type { TokenMetadata } from './watch-config/token-decimals';
-import type { SubjectFeedApi } from './subject-feeds';
+import type { SubjectFeedApi } from './follow/subject-feeds';
 
 /** What to read of one transaction beyond the block's list: its events, its call's arguments and result, or both. */
 export interface TxReadRequest {
@@ -149,7 +149,7 @@ export type ConditionalWrite = { written: true } | { written: false; found: Stor
 
 /**
  * The primitive reads and conditional writes of alert records that each store implements; the claim rules
- * over them (claimed, stale, in flight, sent, parked) live once, in core/alert-claims.ts. A record past its
+ * over them (claimed, stale, in flight, sent, parked) live once, in core/deliver/alert-claims.ts. A record past its
  * expiry counts as absent everywhere.
  */
 export interface AlertRecordStore extends QuietRecordWrites {
@@ -239,4 +239,4 @@ export interface StateStore extends SmsTallyStore, QuietRecordStore, BalanceBook
   writeTokenDecimals(tokens: ReadonlyMap<string, TokenMetadata>): Promise<void>;
 }
 
-export * from './delivery-ports';
+export * from './deliver/delivery-ports';

@@ -1,8 +1,8 @@
 // The share of the request budget that balance reads may take each run: a fifth of what the budget allows over
 // one run's interval (10 reads a one-minute run without an API key, 100 with one), at least one. The rest stays
 // for the tip, the contract statuses (status-share.ts) and the blocks, which are scanned every run; balance rules
-// past the share start over several runs (lambda/core/balance-reads.ts).
-import type { BalanceReadAllowance } from '../core/balance-reads';
+// past the share start over several runs (lambda/core/stages/balance-reads.ts).
+import type { BalanceReadAllowance } from '../core/stages/balance-reads';
 
 export const BALANCE_SHARE = 0.2;
 

@@ -3,7 +3,7 @@
 // docs/api-routes.md.
 import type { ApiDeprecation, NodeTip } from '../core/domain';
 import type { ChainApi, TxReadRequest } from '../core/ports';
-import type { SubjectFeedApi } from '../core/subject-feeds';
+import type { SubjectFeedApi } from '../core/follow/subject-feeds';
 import { readBalances } from './balances';
 import { BlockSource, checkHeight } from './block-source';
 import { readContractStatuses } from './contract-statuses';

@@ -1,7 +1,7 @@
 // Every way a Hiro call can fail, as typed errors the watch cycle can tell apart. Each names the request it
 // failed on (`endpoint`: method, path and query, never headers) and says what to do about it. None ever
 // carries the API key: messages read from the server are scrubbed of it before they get here.
-import { ApiBackoffError } from '../core/api-backoff';
+import { ApiBackoffError } from '../core/follow/api-backoff';
 import { showControlCharacters } from '../core/render/untrusted-text';
 
 const BREAKS: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u2028': '\\u2028', '\u2029': '\\u2029' };

@@ -2,7 +2,7 @@
 // rather than a confusing failure on the first request.
 import { setTimeout as wait } from 'node:timers/promises';
 import type { OperatorChannel } from '../core/ports';
-import { ApiBackoffError } from '../core/api-backoff';
+import { ApiBackoffError } from '../core/follow/api-backoff';
 import { MAX_BODY_BYTES } from './bounded-body';
 import { HiroConfigError } from './errors';
 

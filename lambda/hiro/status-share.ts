@@ -1,7 +1,7 @@
 // The share of the request budget that contract-status checks may take each cycle: a tenth of what the
 // budget allows over one schedule interval, in whole calls of CONTRACT_STATUS_BATCH ids (at least one).
 // The rest is left for the blocks, which cannot wait; a long watch list is swept over several cycles.
-import type { StatusSweep } from '../core/contract-status-sweep';
+import type { StatusSweep } from '../core/match/contract-status-sweep';
 import { CONTRACT_STATUS_BATCH } from './contract-statuses';
 
 export const STATUS_SHARE = 0.1;

@@ -1,9 +1,9 @@
-// The Hiro adapter of the SubjectFeedApi port (core/subject-feeds.ts): one page of a watched contract's logs
+// The Hiro adapter of the SubjectFeedApi port (core/follow/subject-feeds.ts): one page of a watched contract's logs
 // or a tracked principal's transactions per call, the transaction batch that places logs in blocks, and the
 // header chain from the v3 block list. Every request goes through HiroHttp: paced, retried, bounded in size,
 // counted in the run's request budget. A 404 naming the route (an API older than it) says `missing`; a 404
 // on a cursor says the API no longer knows it. Routes and costs: docs/api-routes.md.
-import type { FeedAnswer, FeedPosition, HeaderLink, LocatedTransaction, LogFeedItem, PrincipalFeedItem, SubjectFeedApi } from '../core/subject-feeds';
+import type { FeedAnswer, FeedPosition, HeaderLink, LocatedTransaction, LogFeedItem, PrincipalFeedItem, SubjectFeedApi } from '../core/follow/subject-feeds';
 import * as z from '../zod-mini';
 import { V3_BLOCK_LIST_LIMIT, V3_BLOCK_ROUTES } from './block-headers-v3';
 import { HiroResponseError } from './errors';

@@ -5,7 +5,7 @@
 // no other. Each channel's delivery of each alert is recorded (sent, retrying, failed with the reason) for
 // `npm start -- history`; on exit the queues get a bounded time to drain, and what is left is recorded as not posted.
 import type { OnAccepted, PublishOutcome, Publisher, Telemetry } from '../core/ports';
-import type { OutgoingAlert } from '../core/outgoing-alert';
+import type { OutgoingAlert } from '../core/deliver/outgoing-alert';
 import { chatView } from '../channels/chat-view';
 import type { ConfiguredChannel } from '../channels/registry';
 import type { ChatDeliveryLog } from '../adapters/chat/chat-delivery';

@@ -1,7 +1,7 @@
-// `--check`'s words for the fetch plan (core/fetch-plan.ts): how a cycle would read the chain at mainnet's
+// `--check`'s words for the fetch plan (core/follow/fetch-plan.ts): how a cycle would read the chain at mainnet's
 // pace, today and once Hiro's deprecated routes answer 410, with each estimate and the reason.
-import { chooseFetchPlan, type FetchPlan } from '../core/fetch-plan';
-import { compileWatchRules } from '../core/alert-kinds/rule-lists';
+import { chooseFetchPlan, type FetchPlan } from '../core/follow/fetch-plan';
+import { compileWatchRules } from '../core/rules/rule-lists';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
 
 /** Blocks mainnet makes a minute (Nakamoto, 2026): the blocks a cycle covers once caught up. */

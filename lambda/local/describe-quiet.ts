@@ -1,7 +1,7 @@
 // The runner's words for rules' cooldowns and mutes: what `--status` shows of what they hold (the state
-// the cursor carries, core/quiet-state.ts), and the warning `--check` gives for a mute already over.
-import type { HeldMatch, QuietState, QuietTally } from '../core/quiet-state';
-import { isoTime, QUIET_LISTED, type RulePolicies } from '../core/rule-quiet';
+// the cursor carries, core/stages/cooldown-mute-state.ts), and the warning `--check` gives for a mute already over.
+import type { HeldMatch, QuietState, QuietTally } from '../core/stages/cooldown-mute-state';
+import { isoTime, QUIET_LISTED, type RulePolicies } from '../core/stages/cooldowns-and-mutes';
 
 /** `12 matches held (blocks 100–120); first: key (tx 0x…), …`. */
 function heldWords(t: QuietTally | undefined): string {

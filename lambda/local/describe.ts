@@ -1,18 +1,18 @@
 // The runner's words for people: what a config watches (--check), where a state stands (--status), and
 // one line per cycle that did something. Pure functions of their inputs, so each is tested as text.
-import type { WatchConfigMemo } from '../core/watch-config-source';
+import type { WatchConfigMemo } from '../core/watch-config/watch-config-source';
 import type { CycleSummary } from '../core/cycle-types';
 import type { Cursor } from '../core/ports';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
-import { compileWatchRules, ruleLists } from '../core/alert-kinds/rule-lists';
+import { compileWatchRules, ruleLists } from '../core/rules/rule-lists';
 import { describeQuiet, pastMuteWarnings } from './describe-quiet';
 import { balanceBudgetWords } from './describe-balances';
 import { fetchPlanWords } from './describe-fetch-plan';
 import { bareAmountWarnings } from '../core/watch-config/amount-warnings';
 import { describePacks } from '../core/packs';
-import type { AnyRuleList } from '../core/alert-kinds/rule-list';
-import { plural } from '../core/alert-kinds/rule-words';
-import { FIRST_SIGHTS_ALONE_MAX, sweepCycles } from '../core/contract-status-sweep';
+import type { AnyRuleList } from '../core/rules/rule-list';
+import { plural } from '../core/rules/rule-words';
+import { FIRST_SIGHTS_ALONE_MAX, sweepCycles } from '../core/match/contract-status-sweep';
 import { formatCount } from '../core/render/stx-amount';
 import { contractStatusSweep } from '../hiro';
 import { RATE_LIMIT_WITH_KEY, RATE_LIMIT_WITHOUT_KEY } from '../hiro/options';

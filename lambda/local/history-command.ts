@@ -6,7 +6,7 @@
 // It reads the state file without taking the lock, so it works while a runner is going; with --table it reads
 // the alert records of a DynamoDB state table (the deployed function's, or a --table runner's) instead.
 import type { Alert } from '../core/alert-kinds/alert';
-import type { AlertRecordState } from '../core/quiet-state';
+import type { AlertRecordState } from '../core/stages/cooldown-mute-state';
 import { renderSubject } from '../core/render';
 import { StateJournal } from '../adapters/file/state-journal';
 import type { StateDocument } from '../adapters/file/state-document';

@@ -1,7 +1,7 @@
 // The local runner's adapters: the Hiro client, file or DynamoDB state, stdout or SNS; and `--status`.
 // The AWS adapters load only when asked for, so a local run never pays for the AWS SDK.
-import type { WatchConfigMemo } from '../core/watch-config-source';
-import { operatorChannelOverLog } from '../core/operator-log';
+import type { WatchConfigMemo } from '../core/watch-config/watch-config-source';
+import { operatorChannelOverLog } from '../core/deliver/operator-log';
 import type { CycleDeps } from '../core/cycle-types';
 import type { Publisher, StateStore, Telemetry } from '../core/ports';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
@@ -12,7 +12,7 @@ import { EnvironmentError, type ApiSettings } from '../runtime/api-env';
 import type { CliOptions } from './args';
 import { describeStatus } from './describe';
 import { clearProgress, EXIT } from './terminal';
-import { SMS_PER_RUN_DEFAULT, SmsBudget } from '../core/sms-budget';
+import { SMS_PER_RUN_DEFAULT, SmsBudget } from '../core/deliver/sms-budget';
 import { channelsFromEnv, channelVariableNearMisses } from '../channels/registry';
 import { memoryChatLog } from '../adapters/chat/chat-delivery';
 import { withChatChannels, type ChatPublisher } from './chat-publisher';

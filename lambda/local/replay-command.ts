@@ -1,6 +1,6 @@
 // `npm start -- --replay FROM..TO`: the block rules tried on past blocks, printed as alerts.
 import { render } from '../core/render';
-import { replayBlocks, ReplayRangeError } from '../core/replay';
+import { replayBlocks, ReplayRangeError } from '../core/scan/replay';
 import type { Telemetry } from '../core/ports';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
 import { createHiroClient, HiroConfigError, HiroNetworkError, type HiroClient } from '../hiro';

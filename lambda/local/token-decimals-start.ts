@@ -1,11 +1,11 @@
 // The local runner's start-up reading of token decimals, before the config is validated: the network from the
 // raw file, then the state (file or table) holding what earlier runs read, then the token metadata API for the
-// rest (core/token-decimals-reads.ts), through the run's own client (its budget counts the reads). `--check`
+// rest (core/watch-config/token-decimals-reads.ts), through the run's own client (its budget counts the reads). `--check`
 // asks no API: a token not read yet is checked with its unit as written and noted as to be read at start.
 // An API that gives no answer is not a problem of the config: TokenDecimalsUnreadError, exit 1.
 import type { Network } from '../core/domain';
 import type { Telemetry } from '../core/ports';
-import { readTokenDecimals } from '../core/token-decimals-reads';
+import { readTokenDecimals } from '../core/watch-config/token-decimals-reads';
 import { WatchConfigError } from '../core/watch-config/config-problems';
 import { tokensNeedingDecimals, withDecimalsToRead, withTokenDecimals } from '../core/watch-config/token-decimals';
 import { declaredNetwork } from '../config/watch-config';

@@ -3,11 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { runCycle } from '../core/cycle';
-import { withDigests, type SmsBudget } from '../core/sms-budget';
+import { withDigests, type SmsBudget } from '../core/deliver/sms-budget';
 import { LEASE_TTL_MS } from './local-deps';
 import type { CycleDeps, CycleSummary } from '../core/cycle-types';
-import type { StatusSweep } from '../core/contract-status-sweep';
-import type { BalanceReadAllowance } from '../core/balance-reads';
+import type { StatusSweep } from '../core/match/contract-status-sweep';
+import type { BalanceReadAllowance } from '../core/stages/balance-reads';
 import type { Telemetry } from '../core/ports';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
 import { balanceReadAllowance, contractStatusSweep, HiroNetworkError } from '../hiro';

@@ -1,9 +1,9 @@
-// The Lambda's side of the self-rescheduling loop (lambda/core/loop-turns.ts, docs/latency.md): which kind of
+// The Lambda's side of the self-rescheduling loop (lambda/core/scan/loop-turns.ts, docs/latency.md): which kind of
 // invocation this is (a queued turn, or a schedule tick acting as the loop's watchdog), whether it runs a
 // cycle, and the next turn queued with SQS's per-message delay when it ends.
 import { randomUUID } from 'node:crypto';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { takeQueuedTurn, watchdogTick, type LoopStore, type TurnDecision } from '../core/loop-turns';
+import { takeQueuedTurn, watchdogTick, type LoopStore, type TurnDecision } from '../core/scan/loop-turns';
 import type { CycleSummary } from '../core/cycle-types';
 import type { OperatorChannel } from '../core/ports';
 import type { ApiStats } from '../hiro/http';

@@ -3,7 +3,7 @@
 //
 // Each metric name sent in an hour is a custom metric series billed for that hour ($0.30 a month when sent
 // every hour), so by default a run sends only counters of rare events when they happened: the chain lag is
-// judged by the schedule's tick itself (lambda/core/self-watch.ts), which tells the operations topic. Blocks scanned, API
+// judged by the schedule's tick itself (lambda/core/health/self-watch.ts), which tells the operations topic. Blocks scanned, API
 // requests, durations and the rest are in each run's `cycle done` and `invocation done` log lines, for Logs
 // Insights. DETAILED_METRICS=true (`-c detailedMetrics=true`) sends everything on every run, as the
 // dashboard expects.

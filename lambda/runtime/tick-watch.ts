@@ -1,9 +1,9 @@
-// The schedule's tick as the watcher's watch on itself (lambda/core/self-watch.ts), in every mode: on the
+// The schedule's tick as the watcher's watch on itself (lambda/core/health/self-watch.ts), in every mode: on the
 // 1-minute schedule each run is a tick and judges the cursor it left; in the loop mode a tick reads the cursor
 // item once (the loop's heartbeat is on it) and judges it, after the restart it may have made. A queued turn
 // never judges: the tick is the one observer, so the flag needs no condition.
-import type { LoopState, LoopStore } from '../core/loop-turns';
-import { checkProgress, type SelfWatchVerdict, type WatchPoint } from '../core/self-watch';
+import type { LoopState, LoopStore } from '../core/scan/loop-turns';
+import { checkProgress, type SelfWatchVerdict, type WatchPoint } from '../core/health/self-watch';
 import type { OperatorChannel, Telemetry } from '../core/ports';
 import type { WatchPointStore } from '../adapters/dynamodb/watch-point-record';
 

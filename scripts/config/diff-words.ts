@@ -1,6 +1,6 @@
 // What two watch configs differ in, in words: per rule list (from the registry, so a new list needs nothing
 // here) rules added, removed or changed by name, ids added and removed as counts; then every other setting.
-import { ruleLists } from '../../lambda/core/alert-kinds/rule-lists';
+import { ruleLists } from '../../lambda/core/rules/rule-lists';
 import { describeValue } from '../../lambda/core/watch-config/config-problems';
 
 type Json = Record<string, unknown>;

@@ -125,7 +125,7 @@ describe('a sum window\'s atLeast with a unit, read for the rule it adds up', ()
     parseWatchConfig({ network: 'mainnet', ...rules, windows: [{ name: 'drain', of: 'outflows', minutes: 60, sum: 'amount', atLeast }] });
 
   it('scales it by the summed rule\'s asset when the windows compile, and keeps it as written for --check', async () => {
-    const { compileWatchRules } = await import('../../lambda/core/alert-kinds/rule-lists');
+    const { compileWatchRules } = await import('../../lambda/core/rules/rule-lists');
     const result = windowOf({ transfers: [outflows] }, '10,000 STX');
     expect(result).toMatchObject({ ok: true, config: { windows: [{ atLeast: '10,000 STX' }] } });
     if (result.ok) expect(compileWatchRules(result.config).windows.windows[0]!.threshold).toBe(10_000_000_000n);
@@ -144,7 +144,7 @@ describe('a sum window\'s atLeast with a unit, read for the rule it adds up', ()
 
 describe('alerts of a rule whose amount was written in a token unit', () => {
   it('read in that token\'s units: the rule carries the decimals and symbol the unit implies', async () => {
-    const { compileWatchRules } = await import('../../lambda/core/alert-kinds/rule-lists');
+    const { compileWatchRules } = await import('../../lambda/core/rules/rule-lists');
     const { tokenDisplay } = await import('../../lambda/core/alert-kinds/asset-moves');
     const { formatTokenAmount } = await import('../../lambda/core/render/token-amount');
     const result = parseWatchConfig({ network: 'mainnet', transfers: [{ asset: SBTC, to: [MAINNET.alex], minAmount: '0.5 sBTC' }] });

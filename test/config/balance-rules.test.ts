@@ -2,7 +2,7 @@
 // `--check` words them.
 import { describe, expect, it } from 'vitest';
 import { parseWatchConfig } from '../../lambda/config/watch-config';
-import { balancesList } from '../../lambda/core/alert-kinds/balance-rules';
+import { balancesList } from '../../lambda/core/rules/balance-rules';
 
 const RELAYER = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR';
 const SBTC = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token::sbtc-token';

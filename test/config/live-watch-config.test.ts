@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { LiveWatchConfig, MEMO_TEXT_MAX_BYTES, PROBLEMS_KEPT } from '../../lambda/config/live-watch-config';
 import type { OperatorNotice } from '../../lambda/core/ports';
-import type { WatchConfigMemo, WatchConfigSource, WatchConfigVersion } from '../../lambda/core/watch-config-source';
+import type { WatchConfigMemo, WatchConfigSource, WatchConfigVersion } from '../../lambda/core/watch-config/watch-config-source';
 import { fakeAddress } from '../support/fake-hiro';
 
 function store() {

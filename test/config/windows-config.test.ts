@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseWatchConfig } from '../../lambda/config/watch-config';
 import { fakeAddress, fakeContractId } from '../support/fake-hiro';
-import { windowsList } from '../../lambda/core/alert-kinds/window-rules';
+import { windowsList } from '../../lambda/core/rules/window-rules';
 
 const treasury = fakeAddress('treasury');
 const vault = fakeContractId('vault');

@@ -2,8 +2,8 @@
 // ends the run cleanly: the blocks it finished are saved, nothing is sent twice, the next run resumes; and an
 // API that asks every run to wait before the same block reaches the operator like any stuck block.
 import { describe, expect, it } from 'vitest';
-import { ApiBackoffError } from '../../lambda/core/api-backoff';
-import { STUCK_AFTER_RUNS } from '../../lambda/core/block-stalls';
+import { ApiBackoffError } from '../../lambda/core/follow/api-backoff';
+import { STUCK_AFTER_RUNS } from '../../lambda/core/health/block-stalls';
 import { MemoryChain, transfer } from '../support/memory-chain';
 import { config, harness, WATCHED } from './harness';
 

@@ -3,11 +3,11 @@
 // the next runs, each rule starting exactly at the block its read was made at.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Block, PrincipalBalances, Transaction } from '../../lambda/core/domain';
-import { BalanceReads, readDueBalances } from '../../lambda/core/balance-reads';
-import { BalanceTracker } from '../../lambda/core/balance-tracker';
-import { balancesList } from '../../lambda/core/alert-kinds/balance-rules';
+import { BalanceReads, readDueBalances } from '../../lambda/core/stages/balance-reads';
+import { BalanceTracker } from '../../lambda/core/stages/balance-tracker';
+import { balancesList } from '../../lambda/core/rules/balance-rules';
 import type { ChainApi, OperatorNotice, Telemetry } from '../../lambda/core/ports';
-import { ApiBackoffError } from '../../lambda/core/api-backoff';
+import { ApiBackoffError } from '../../lambda/core/follow/api-backoff';
 import { fakeAddress } from '../support/fake-hiro';
 
 const wallets = ['a', 'b', 'c', 'd', 'e'].map((label) => fakeAddress(`reads-${label}`));

@@ -3,10 +3,10 @@
 // changes, a run that died between its balance write and its cursor write, and a rule changed in the config.
 import { describe, expect, it } from 'vitest';
 import type { Block, PrincipalBalances, Transaction, TxEvents } from '../../lambda/core/domain';
-import { readDueBalances } from '../../lambda/core/balance-reads';
-import { BalanceTracker, RECONCILE_BLOCKS, type CompiledBalanceRule } from '../../lambda/core/balance-tracker';
-import { BALANCE_DELTA_BLOCKS } from '../../lambda/core/balance-book';
-import { balancesList } from '../../lambda/core/alert-kinds/balance-rules';
+import { readDueBalances } from '../../lambda/core/stages/balance-reads';
+import { BalanceTracker, RECONCILE_BLOCKS, type CompiledBalanceRule } from '../../lambda/core/stages/balance-tracker';
+import { BALANCE_DELTA_BLOCKS } from '../../lambda/core/stages/balance-book';
+import { balancesList } from '../../lambda/core/rules/balance-rules';
 import type { ChainApi, OperatorNotice, Telemetry } from '../../lambda/core/ports';
 
 const WALLET = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR';

@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Block, ContractLogEvent, Transaction, TxEvents } from '../../lambda/core/domain';
 import type { ChainAlert } from '../../lambda/core/alert-kinds/alert';
-import { blockAlerts, transactionsNeedingEvents } from '../../lambda/core/block-alerts';
+import { blockAlerts, transactionsNeedingEvents } from '../../lambda/core/match/block-alerts';
 import { chainKindList } from '../../lambda/core/alert-kinds/chain-kinds';
 import type { ChainKind } from '../../lambda/core/alert-kinds/kind';
-import { compileWatchRules } from '../../lambda/core/alert-kinds/rule-lists';
+import { compileWatchRules } from '../../lambda/core/rules/rule-lists';
 import { config, OTHER, ROUTER, TOKEN, WATCHED } from './harness';
 
 const txId = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;

@@ -7,7 +7,7 @@ import {
   type ApiTipReading,
   type ChainHealthState,
   type NodeReading,
-} from '../../lambda/core/chain-health';
+} from '../../lambda/core/health/chain-health';
 import { chatView } from '../../lambda/channels/chat-view';
 import { pagerDutyChannel } from '../../lambda/channels/pagerduty';
 import { renderSubject } from '../../lambda/core/render';

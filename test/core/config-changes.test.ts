@@ -1,7 +1,7 @@
 // What a new watch config version means to a running watcher (docs/watch-config-store.md): the cycle reads
 // the config it is given each run; the cursor, pending retractions and contract statuses carry over.
 import { describe, expect, it } from 'vitest';
-import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/retractions';
+import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/scan/retractions';
 import { coinbase, MemoryChain, transfer } from '../support/memory-chain';
 import { config, harness, OTHER, TOKEN, WATCHED } from './harness';
 

@@ -1,7 +1,7 @@
 // A first sweep of many watched contracts sends one summary a cycle, not an alert per contract; from then on
 // each change alerts on its own, and a contract or two added later still alert on their own.
 import { describe, expect, it } from 'vitest';
-import { FIRST_SIGHTS_ALONE_MAX } from '../../lambda/core/contract-status-sweep';
+import { FIRST_SIGHTS_ALONE_MAX } from '../../lambda/core/match/contract-status-sweep';
 import { contractStatusSummaryKind, NOT_FOUND_LISTED } from '../../lambda/core/alert-kinds/contract-status-summary';
 import type { ContractStatusSummaryAlert } from '../../lambda/core/alert-kinds/alert';
 import { render, renderTerminal } from '../../lambda/core/render';

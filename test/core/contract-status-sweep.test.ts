@@ -1,7 +1,7 @@
 // A long contract watch list is checked a slice per cycle, positioned by the clock: each cycle within its
 // share of the request budget, every contract within a sweep, with no state kept between cycles.
 import { describe, expect, it } from 'vitest';
-import { contractsThisCycle, sweepCycles, type StatusSweep } from '../../lambda/core/contract-status-sweep';
+import { contractsThisCycle, sweepCycles, type StatusSweep } from '../../lambda/core/match/contract-status-sweep';
 import { contractStatusSweep } from '../../lambda/hiro';
 import { MemoryChain } from '../support/memory-chain';
 import { config, harness } from './harness';

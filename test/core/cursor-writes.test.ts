@@ -1,7 +1,7 @@
 // How often the scan writes its state: once per cycle (every 50 blocks of a catch-up), the blocks of the
 // cycle together, the lease given back with the cursor. Fewer writes must not cost an alert or a duplicate.
 import { describe, expect, it } from 'vitest';
-import { CHECKPOINT_BLOCKS } from '../../lambda/core/cursor-keeper';
+import { CHECKPOINT_BLOCKS } from '../../lambda/core/scan/cursor-keeper';
 import type { StateStore } from '../../lambda/core/ports';
 import { MemoryChain, transfer } from '../support/memory-chain';
 import { config, harness } from './harness';

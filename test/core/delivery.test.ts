@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AlertInFlightError, deliverAlerts } from '../../lambda/core/delivery';
+import { AlertInFlightError, deliverAlerts } from '../../lambda/core/deliver/delivery';
 import type { TokenTransferAlert } from '../../lambda/core/alert-kinds/alert';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { RecordingPublisher } from '../support/recording-publisher';

@@ -3,11 +3,11 @@
 // keeps the block scan.
 import { describe, expect, it } from 'vitest';
 import { parseWatchConfig } from '../../lambda/config/watch-config';
-import { compileWatchRules, type WatchRules } from '../../lambda/core/alert-kinds/rule-lists';
-import { subjectSourceFor } from '../../lambda/core/fetch-choice';
+import { compileWatchRules, type WatchRules } from '../../lambda/core/rules/rule-lists';
+import { subjectSourceFor } from '../../lambda/core/follow/fetch-choice';
 import type { ChainApi } from '../../lambda/core/ports';
-import { SubjectSource } from '../../lambda/core/subject-source';
-import type { SubjectFeedApi } from '../../lambda/core/subject-feeds';
+import { SubjectSource } from '../../lambda/core/follow/subject-source';
+import type { SubjectFeedApi } from '../../lambda/core/follow/subject-feeds';
 import { fakeAddress } from '../support/fake-hiro';
 import { RecordingTelemetry } from './harness';
 

@@ -2,8 +2,8 @@
 // requests for the blocks to cover, with its estimate and reason; a rule no subject covers keeps the block scan.
 import { describe, expect, it } from 'vitest';
 import { parseWatchConfig } from '../../lambda/config/watch-config';
-import { compileWatchRules, type WatchRules } from '../../lambda/core/alert-kinds/rule-lists';
-import { chooseFetchPlan, subjectsOf } from '../../lambda/core/fetch-plan';
+import { compileWatchRules, type WatchRules } from '../../lambda/core/rules/rule-lists';
+import { chooseFetchPlan, subjectsOf } from '../../lambda/core/follow/fetch-plan';
 import { fakeAddress, fakeContractId } from '../support/fake-hiro';
 
 const alice = fakeAddress('alice');

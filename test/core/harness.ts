@@ -4,7 +4,7 @@ import { runCycle } from '../../lambda/core/cycle';
 import type { CycleBudget, CycleSummary } from '../../lambda/core/cycle-types';
 import type { WatchConfig } from '../../lambda/core/watch-config/watch-config-schema';
 import type { OperatorChannel, OperatorNotice, Publisher, Telemetry } from '../../lambda/core/ports';
-import { SmsBudget } from '../../lambda/core/sms-budget';
+import { SmsBudget } from '../../lambda/core/deliver/sms-budget';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { MemoryChain } from '../support/memory-chain';
 import { RecordingPublisher } from '../support/recording-publisher';

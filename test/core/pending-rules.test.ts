@@ -2,7 +2,7 @@
 // apply to a call waiting in the mempool as they do to a mined one, save its outcome.
 import { describe, expect, it } from 'vitest';
 import { parseWatchConfig } from '../../lambda/config/watch-config';
-import { compileWatchRules } from '../../lambda/core/alert-kinds/rule-lists';
+import { compileWatchRules } from '../../lambda/core/rules/rule-lists';
 import { matchPending, pendingRules } from '../../lambda/core/mempool/pending-rules';
 import type { MempoolTx } from '../../lambda/core/mempool/mempool-ports';
 import { OTHER, ROUTER, WATCHED } from './harness';

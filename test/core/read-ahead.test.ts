@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIRST_READ_AHEAD, MAX_READ_AHEAD } from '../../lambda/core/read-ahead';
+import { FIRST_READ_AHEAD, MAX_READ_AHEAD } from '../../lambda/core/follow/read-ahead';
 import { coinbase, contractCall, MemoryChain, transfer, type ModelTx } from '../support/memory-chain';
 import { config, harness, TOKEN, WATCHED } from './harness';
 

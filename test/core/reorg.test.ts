@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findForkPoint } from '../../lambda/core/reorg';
-import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/retractions';
+import { findForkPoint } from '../../lambda/core/follow/reorg';
+import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/scan/retractions';
 import { coinbase, MemoryChain, transfer } from '../support/memory-chain';
 import { config, harness, WATCHED } from './harness';
 

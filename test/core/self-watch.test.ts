@@ -1,9 +1,9 @@
 // The watcher's watch on itself: each schedule tick judges the lag from the cursor it reads, and the operations
 // topic hears of a stall once, with its cause, and once more when the watcher moves again.
 import { describe, expect, it } from 'vitest';
-import { ChainUnlinkedError } from '../../lambda/core/chain-unlinked';
+import { ChainUnlinkedError } from '../../lambda/core/follow/chain-unlinked';
 import type { BlockStall, OperatorNotice } from '../../lambda/core/ports';
-import { checkProgress, type SelfWatchCheck, type StallFlag } from '../../lambda/core/self-watch';
+import { checkProgress, type SelfWatchCheck, type StallFlag } from '../../lambda/core/health/self-watch';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 const LIMIT = 600;

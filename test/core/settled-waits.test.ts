@@ -1,8 +1,8 @@
 // Work the cycle runs in parallel is settled together: a failure ends the run only once its sibling reads
 // have settled, so none is left running (or failing unhandled) after the run has reported its error.
 import { describe, expect, it } from 'vitest';
-import { watchContractStatuses } from '../../lambda/core/contract-status-watch';
-import { DeliveryStage } from '../../lambda/core/delivery-stage';
+import { watchContractStatuses } from '../../lambda/core/match/contract-status-watch';
+import { DeliveryStage } from '../../lambda/core/deliver/delivery-stage';
 import type { ChainTip, ContractStatus } from '../../lambda/core/domain';
 import type { StoredContractStatus } from '../../lambda/core/ports';
 import { settleAll } from '../../lambda/core/settle';

@@ -1,10 +1,10 @@
 // No SMS floods, decided in the core: the first `smsPerRun` alerts of a run are texted, the rest held for
 // one digest per run, a catch-up texts nothing, and the digest goes out exactly once across crashes.
 import { describe, expect, it } from 'vitest';
-import type { OutgoingAlert } from '../../lambda/core/outgoing-alert';
+import type { OutgoingAlert } from '../../lambda/core/deliver/outgoing-alert';
 import type { SmsDigestAlert } from '../../lambda/core/alert-kinds/alert';
 import type { CursorPosition } from '../../lambda/core/ports';
-import type { SmsTally } from '../../lambda/core/sms-tally';
+import type { SmsTally } from '../../lambda/core/deliver/sms-tally';
 import { MemoryChain, transfer } from '../support/memory-chain';
 import { config, harness, OTHER, WATCHED } from './harness';
 import { filterAttributes } from '../../lambda/core/alert-kinds/registry';

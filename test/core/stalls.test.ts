@@ -1,9 +1,9 @@
 // What cannot progress reaches the operator: a chain that never links, a block that fails run after run,
 // a fork deeper than the window.
 import { describe, expect, it } from 'vitest';
-import { STUCK_AFTER_RUNS, isNoticeDue } from '../../lambda/core/block-stalls';
-import { ChainUnlinkedError } from '../../lambda/core/chain-unlinked';
-import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/retractions';
+import { STUCK_AFTER_RUNS, isNoticeDue } from '../../lambda/core/health/block-stalls';
+import { ChainUnlinkedError } from '../../lambda/core/follow/chain-unlinked';
+import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/scan/retractions';
 import { coinbase, contractCall, MemoryChain, transfer } from '../support/memory-chain';
 import { config, harness, TOKEN, WATCHED } from './harness';
 

@@ -3,9 +3,9 @@
 // a feed that breaks its promises stops the read before the block in doubt, with an error naming its route.
 import { describe, expect, it } from 'vitest';
 import { parseWatchConfig } from '../../lambda/config/watch-config';
-import { compileWatchRules, type WatchRules } from '../../lambda/core/alert-kinds/rule-lists';
-import { blockAlerts, transactionReads } from '../../lambda/core/block-alerts';
-import { SubjectSource, type Subjects } from '../../lambda/core/subject-source';
+import { compileWatchRules, type WatchRules } from '../../lambda/core/rules/rule-lists';
+import { blockAlerts, transactionReads } from '../../lambda/core/match/block-alerts';
+import { SubjectSource, type Subjects } from '../../lambda/core/follow/subject-source';
 import type { HiroClient } from '../../lambda/hiro';
 import { contractCall, fakeAddress, fakeContractId, ROUTES, stxTransferEvent, transfer } from '../support/fake-hiro';
 import { startHarness, type Harness } from '../hiro/harness';

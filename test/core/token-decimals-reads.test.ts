@@ -2,7 +2,7 @@
 // decimals is a problem naming the token, no answer (a 5xx, a timeout, a 429) leaves the tokens unread for the
 // next run without a problem, and a run asks at most its share of tokens.
 import { describe, expect, it } from 'vitest';
-import { readTokenDecimals } from '../../lambda/core/token-decimals-reads';
+import { readTokenDecimals } from '../../lambda/core/watch-config/token-decimals-reads';
 import type { TokenMetadata } from '../../lambda/core/watch-config/token-decimals';
 
 const token = (name: string) => `SP102V8P0F7JX67ARQ77WEA3D3CFB5XW39REDT0AM.${name}::${name}`;

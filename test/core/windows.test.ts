@@ -3,10 +3,10 @@
 // only where a rollback could list them). End to end: test/e2e/cli-windows.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { ChainAlert } from '../../lambda/core/alert-kinds/alert';
-import type { CompiledWindows } from '../../lambda/core/alert-kinds/window-rules';
+import type { CompiledWindows } from '../../lambda/core/rules/window-rules';
 import type { BlockHeader } from '../../lambda/core/domain';
-import { advanceWindows } from '../../lambda/core/window-stage';
-import { rollbackWindows, WINDOW_REORG_MARGIN_BLOCKS, WINDOW_TX_IDS, type WindowStates } from '../../lambda/core/window-state';
+import { advanceWindows } from '../../lambda/core/stages/window-stage';
+import { rollbackWindows, WINDOW_REORG_MARGIN_BLOCKS, WINDOW_TX_IDS, type WindowStates } from '../../lambda/core/stages/window-state';
 
 const header = (height: number, time: number): BlockHeader => ({ height, hash: `0x${height}`, parentHash: `0x${height - 1}`, time }) as BlockHeader;
 const matches = (height: number, n: number, rule = 'failures', amount = '1'): ChainAlert[] =>

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { coinbase, createFakeHiro, fakeAddress, transfer } from '../support/fake-hiro';
 import { cliSuite, cliTempDir } from '../support/cli-suite';
 import { jsonLines, runCli } from './run-cli';
-import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/retractions';
+import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/scan/retractions';
 
 const alice = fakeAddress('alice');
 const API_KEY = 'sk-test-0123456789abcdef';

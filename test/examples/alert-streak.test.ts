@@ -3,9 +3,9 @@
 // and loads again in the next run, and a reorg takes it back to the fork point.
 import { describe, expect, it } from 'vitest';
 import type { ChainAlert } from '../../lambda/core/alert-kinds/alert';
-import { compileWatchRules } from '../../lambda/core/alert-kinds/rule-lists';
+import { compileWatchRules } from '../../lambda/core/rules/rule-lists';
 import type { Block } from '../../lambda/core/domain';
-import { CursorKeeper } from '../../lambda/core/cursor-keeper';
+import { CursorKeeper } from '../../lambda/core/scan/cursor-keeper';
 import { OpenStages } from '../../lambda/core/stages/open-stages';
 import { BLOCK_STAGES } from '../../lambda/core/stages/registry';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';

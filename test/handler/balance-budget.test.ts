@@ -6,7 +6,7 @@ import { SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
-import { entriesAt } from '../../lambda/core/balance-book';
+import { entriesAt } from '../../lambda/core/stages/balance-book';
 import type { CycleSummary } from '../../lambda/core/cycle-types';
 import { createFakeHiro, fakeAddress, ROUTES, transfer } from '../support/fake-hiro';
 import { balancesAt } from '../support/fake-hiro/balances';

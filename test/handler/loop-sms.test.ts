@@ -6,7 +6,7 @@ import { SNSClient, type PublishBatchRequestEntry } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
-import { LOOP_GRACE_MS } from '../../lambda/core/loop-turns';
+import { LOOP_GRACE_MS } from '../../lambda/core/scan/loop-turns';
 import { createFakeHiro, fakeAddress, transfer } from '../support/fake-hiro';
 import { alertOf } from '../support/handler-environment';
 import { loopOnDynalite, scheduleTick as tick, turnEvent } from '../support/loop-environment';

@@ -7,7 +7,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
 import type { InvocationResult } from '../../lambda/handler';
-import { LOOP_GRACE_MS } from '../../lambda/core/loop-turns';
+import { LOOP_GRACE_MS } from '../../lambda/core/scan/loop-turns';
 import { createFakeHiro, fakeAddress, transfer } from '../support/fake-hiro';
 import { alertOf } from '../support/handler-environment';
 import { LOOP_QUEUE_URL as QUEUE_URL, loopOnDynalite, scheduleTick as tick, turnEvent } from '../support/loop-environment';

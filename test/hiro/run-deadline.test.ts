@@ -2,7 +2,7 @@
 // past the caller's deadline fails the request at once with ApiBackoffError, which ends the run cleanly,
 // instead of sleeping past the deadline or the Lambda's timeout.
 import { describe, expect, it } from 'vitest';
-import { ApiBackoffError } from '../../lambda/core/api-backoff';
+import { ApiBackoffError } from '../../lambda/core/follow/api-backoff';
 import { coinbase, ROUTES } from '../support/fake-hiro';
 import { rejectionOf, startHarness } from './harness';
 

@@ -4,8 +4,8 @@
 // whichever events route still answers. Never a null where the alert promises a value.
 import { Cl } from '@stacks/transactions';
 import { describe, expect, it } from 'vitest';
-import { compileWatchRules } from '../../lambda/core/alert-kinds/rule-lists';
-import { blockAlerts, transactionReads } from '../../lambda/core/block-alerts';
+import { compileWatchRules } from '../../lambda/core/rules/rule-lists';
+import { blockAlerts, transactionReads } from '../../lambda/core/match/block-alerts';
 import { HiroInconsistentDataError, HiroResponseError } from '../../lambda/hiro';
 import { config, TOKEN } from '../core/harness';
 import { contractCall, fakeAddress, ROUTES, transfer } from '../support/fake-hiro';

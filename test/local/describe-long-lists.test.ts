@@ -3,7 +3,7 @@
 import { c32address } from 'c32check';
 import { describe, expect, it } from 'vitest';
 import { describeWatch } from '../../lambda/local/describe';
-import type { TransferRule } from '../../lambda/core/alert-kinds/transfer-rules';
+import type { TransferRule } from '../../lambda/core/rules/transfer-rules';
 import { config, TOKEN, WATCHED } from '../core/harness';
 
 const api = { baseUrl: 'https://api.hiro.so', fromEnvironment: false, requestsPerMinute: 50, hasKey: false };

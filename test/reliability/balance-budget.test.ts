@@ -5,7 +5,7 @@
 // gateway alike (a "60 s" window lasts 1.2 real seconds).
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
-import { entriesAt } from '../../lambda/core/balance-book';
+import { entriesAt } from '../../lambda/core/stages/balance-book';
 import { runCycle } from '../../lambda/core/cycle';
 import type { CycleSummary } from '../../lambda/core/cycle-types';
 import { parseWatchConfig } from '../../lambda/config/watch-config';

@@ -4,7 +4,7 @@
 import { runCycle } from '../../lambda/core/cycle';
 import type { AlertType } from '../../lambda/core/alert-kinds/alert';
 import { silentTelemetry } from '../../lambda/core/ports';
-import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/retractions';
+import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/scan/retractions';
 import { config, RecordingOperator, ROUTER, TOKEN, WATCHED } from '../core/harness';
 import { coinbase, contractCall, MemoryChain, resetTxIds, transfer, type ModelTx } from '../support/memory-chain';
 import { RecordingPublisher } from '../support/recording-publisher';

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { contractCall, createFakeHiro, fakeAddress, fakeContractId, ROUTES, stxTransferEvent, transfer, type RunningFakeHiro } from '../support/fake-hiro';
-import { STUCK_AFTER_RUNS } from '../../lambda/core/block-stalls';
+import { STUCK_AFTER_RUNS } from '../../lambda/core/health/block-stalls';
 import { fork, mineForkable } from './fork-script';
 import { alice, vault, watcher, type Watcher } from './watched-chain';
 

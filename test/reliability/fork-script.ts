@@ -1,6 +1,6 @@
 // A reorg of a given depth on the fake chain, shaped like real ones: the replaced blocks carried alerts;
 // the new chain carries some of those transactions again at other heights, drops others, and has new ones.
-import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/retractions';
+import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/scan/retractions';
 import { coinbase, contractCall, transfer, type FakeChain, type FakeTxSpec } from '../support/fake-hiro';
 import { alice, vault } from './watched-chain';
 

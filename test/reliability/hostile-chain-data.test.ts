@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCycle } from '../../lambda/core/cycle';
 import { silentTelemetry } from '../../lambda/core/ports';
 import { RecordingOperator } from '../core/harness';
-import type { OutgoingAlert } from '../../lambda/core/outgoing-alert';
+import type { OutgoingAlert } from '../../lambda/core/deliver/outgoing-alert';
 import { isGsm7, smsLength } from '../../lambda/core/render';
 import { createSnsPublisher } from '../../lambda/adapters/sns';
 import { SNS_MAX_PAYLOAD_BYTES } from '../../lambda/adapters/sns/sns-message';

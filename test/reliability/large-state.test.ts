@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
 import { runCycle } from '../../lambda/core/cycle';
-import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/retractions';
+import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/scan/retractions';
 import { config, RecordingOperator, RecordingTelemetry } from '../core/harness';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
 import { coinbase, MemoryChain } from '../support/memory-chain';

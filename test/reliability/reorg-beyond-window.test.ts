@@ -4,8 +4,8 @@
 // silence. On the in-memory chain: scanning twice a thousand blocks over HTTP would only make it slower.
 import { describe, expect, it } from 'vitest';
 import type { DeepReorgAlert, RetractionAlert } from '../../lambda/core/alert-kinds/alert';
-import { REORG_WINDOW } from '../../lambda/core/reorg';
-import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/retractions';
+import { REORG_WINDOW } from '../../lambda/core/follow/reorg';
+import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/scan/retractions';
 import { config, harness, WATCHED } from '../core/harness';
 import { coinbase, MemoryChain, transfer, type ModelTx } from '../support/memory-chain';
 

@@ -2,10 +2,10 @@
 // within the same limits; a default name is not shown, as it only repeats what the alert says.
 import { describe, expect, it } from 'vitest';
 import type { Alert } from '../../lambda/core/alert-kinds/alert';
-import type { ContractLogRule } from '../../lambda/core/alert-kinds/contract-log-rules';
+import type { ContractLogRule } from '../../lambda/core/rules/contract-log-rules';
 import { alertKinds } from '../../lambda/core/alert-kinds/registry';
 import { isGsm7, renderEmail, renderSms, renderSubject, renderTerminal, smsLength } from '../../lambda/core/render';
-import { compileWatchRules } from '../../lambda/core/alert-kinds/rule-lists';
+import { compileWatchRules } from '../../lambda/core/rules/rule-lists';
 import { contractLogKind } from '../../lambda/core/alert-kinds/contract-log';
 import { config, TOKEN } from '../core/harness';
 

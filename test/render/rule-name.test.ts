@@ -2,9 +2,9 @@
 // JSON, its first principals whole and the rest counted, bounded; a name someone chose as it is.
 import { describe, expect, it } from 'vitest';
 import { ruleNameWords, RULE_WORDS_MAX } from '../../lambda/core/render/rule-name';
-import { defaultCallRuleName } from '../../lambda/core/alert-kinds/contract-call-rules';
-import { defaultLogRuleName } from '../../lambda/core/alert-kinds/contract-log-rules';
-import { defaultTransferRuleName } from '../../lambda/core/alert-kinds/transfer-rules';
+import { defaultCallRuleName } from '../../lambda/core/rules/contract-call-rules';
+import { defaultLogRuleName } from '../../lambda/core/rules/contract-log-rules';
+import { defaultTransferRuleName } from '../../lambda/core/rules/transfer-rules';
 import { ALEX, ARKADIKO } from './alerts';
 
 const VAULT = `${ARKADIKO}.arkadiko-vault`;

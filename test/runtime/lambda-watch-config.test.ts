@@ -4,7 +4,7 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operatorChannelOverLog } from '../../lambda/core/operator-log';
+import { operatorChannelOverLog } from '../../lambda/core/deliver/operator-log';
 import { silentTelemetry } from '../../lambda/core/ports';
 import type { LambdaSettings } from '../../lambda/runtime/lambda-env';
 import { LambdaWatchConfig, LOOP_CONFIG_CHECK_MS } from '../../lambda/runtime/lambda-watch-config';

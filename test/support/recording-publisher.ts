@@ -1,7 +1,7 @@
 // A Publisher that records what it was given and can be told to fail, for core tests. Like SNS it publishes
 // in calls of at most `callSize` alerts, one after another, reporting each call's accepted alerts before the
 // next call starts.
-import type { OutgoingAlert } from '../../lambda/core/outgoing-alert';
+import type { OutgoingAlert } from '../../lambda/core/deliver/outgoing-alert';
 import type { OnAccepted, PublishOutcome, Publisher } from '../../lambda/core/ports';
 
 export class RecordingPublisher implements Publisher {

@@ -1,7 +1,7 @@
 // The watch config as a versioned S3 object, read with a conditional GET: while the object's ETag is the one
 // last seen, S3 answers 304 with no body, so a quiet run costs one GET request and no transfer.
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { WatchConfigFetch, WatchConfigSource, WatchConfigVersion } from '../../core/watch-config-source';
+import type { WatchConfigFetch, WatchConfigSource, WatchConfigVersion } from '../../core/watch-config/watch-config-source';
 import { errorName } from './retry';
 
 export interface S3WatchConfigOptions {

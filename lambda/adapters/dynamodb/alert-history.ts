@@ -4,7 +4,7 @@
 // never a cycle.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { AlertRecordState } from '../../core/quiet-state';
+import type { AlertRecordState } from '../../core/stages/cooldown-mute-state';
 import { alertItem, parseItem } from './items';
 
 export interface TableAlertRecord {

@@ -1,9 +1,9 @@
 // Alert records on DynamoDB: the primitive reads and conditional writes (AlertRecordStore) that the core's
-// claim machine (core/alert-claims.ts) runs on. The conditions make two runs unable to both claim a key, and a
+// claim machine (core/deliver/alert-claims.ts) runs on. The conditions make two runs unable to both claim a key, and a
 // refused write returns the item that refused it (ALL_OLD), so a lost race costs no second read.
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createAlertClaims, FREE_TO_CLAIM, type AlertClaimMethods } from '../../core/alert-claims';
-import type { QuietRecordState } from '../../core/quiet-state';
+import { createAlertClaims, FREE_TO_CLAIM, type AlertClaimMethods } from '../../core/deliver/alert-claims';
+import type { QuietRecordState } from '../../core/stages/cooldown-mute-state';
 import type { AlertClaim, AlertRecordStore, ConditionalWrite, StoredAlertRecord } from '../../core/ports';
 import { errorMessage } from '../aws/retry';
 import { alertItem, parseItem, StateItemError } from './items';

@@ -4,7 +4,7 @@
 // lease), and every alert is claimed by key besides. The state is kept as one JSON string with its version, read
 // back through the same check the core relies on: an item that does not parse is an error naming the table.
 import * as z from '../../zod-mini';
-import type { ChainHealthState } from '../../core/chain-health';
+import type { ChainHealthState } from '../../core/health/chain-health';
 import { parseItem } from './items';
 import type { RecordShape } from './json-record';
 

@@ -2,7 +2,7 @@
 // partitions because it is read before the config names the network. Written only when a version is taken
 // into use or refused.
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { WatchConfigMemo, WatchConfigMemoStore } from '../../core/watch-config-source';
+import type { WatchConfigMemo, WatchConfigMemoStore } from '../../core/watch-config/watch-config-source';
 import type { ItemKey } from './keys';
 
 export const CONFIG_MEMO_KEY: ItemKey = { pk: 'WATCH_CONFIG', sk: 'MEMO' };

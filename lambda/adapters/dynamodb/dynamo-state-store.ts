@@ -5,7 +5,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Network } from '../../core/domain';
-import type { LoopStore } from '../../core/loop-turns';
+import type { LoopStore } from '../../core/scan/loop-turns';
 import type { StateStore, Telemetry } from '../../core/ports';
 import { realSleep, type RetryPolicy, type Sleep } from '../aws/retry';
 import { createAlertRecords } from './alert-records';

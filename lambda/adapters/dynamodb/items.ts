@@ -53,9 +53,9 @@ export const cursorItem = z.object({
       digest: z.optional(nonEmpty),
     }),
   ),
-  /** The windows' counts (core/window-state.ts), compressed (window-counts.ts): one attribute, written with the cursor. */
+  /** The windows' counts (core/stages/window-state.ts), compressed (window-counts.ts): one attribute, written with the cursor. */
   windows: z.optional(storedWindows),
-  /** What rules' cooldowns and mutes hold (core/quiet-state.ts). */
+  /** What rules' cooldowns and mutes hold (core/stages/cooldown-mute-state.ts). */
   quiet: z.optional(quietItem),
   /** The other stages' states kept with the cursor, by stage name, each with its version (core/stages/stage-states.ts). */
   stages: z.optional(z.record(nonEmpty, z.object({ v: z.int().check(z.positive()), state: z.unknown() }))),

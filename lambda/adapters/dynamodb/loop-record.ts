@@ -1,8 +1,8 @@
-// The polling loop's token and heartbeat (lambda/core/loop-turns.ts) are attributes of the cursor item, beside
+// The polling loop's token and heartbeat (lambda/core/scan/loop-turns.ts) are attributes of the cursor item, beside
 // the lease: a turn takes the lease and moves the token in one conditional write, so the loop costs no write
 // beyond the lease every cycle already takes.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { LoopState, LoopStore, LoopTake } from '../../core/loop-turns';
+import type { LoopState, LoopStore, LoopTake } from '../../core/scan/loop-turns';
 import { LEASE_NAMES } from './items';
 import type { StateKeys } from './keys';
 import { callTable, isConditionalCheckFailed, type TableAccess } from './table-access';

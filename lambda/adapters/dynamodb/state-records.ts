@@ -4,15 +4,15 @@
 // - `SMS`: what the SMS budget held back, and the loop's window (an item written before the window existed is
 //   the bare tally);
 // - `BALANCES`: the book of the balance rules as one JSON string (a nested map of every rule's entry would cost
-//   the same and read no better), written before the cursor write that passes its blocks (core/balance-book.ts
+//   the same and read no better), written before the cursor write that passes its blocks (core/stages/balance-book.ts
 //   bounds its size);
 // - `MEMPOOL`: what the pending rules saw of the mempool, bounded by the core well under the 400 KB item limit;
 // - `TOKEN_DECIMALS`: the decimals read from token metadata, kept for ever (a constant of the token's contract).
 import * as z from '../../zod-mini';
-import type { BalanceBookRecord } from '../../core/balance-book';
+import type { BalanceBookRecord } from '../../core/stages/balance-book';
 import type { MempoolState } from '../../core/mempool/mempool-ports';
 import type { BlockStall } from '../../core/ports';
-import type { SmsTally } from '../../core/sms-tally';
+import type { SmsTally } from '../../core/deliver/sms-tally';
 import type { TokenMetadata } from '../../core/watch-config/token-decimals';
 import { parseItem } from './items';
 import type { RecordShape } from './json-record';

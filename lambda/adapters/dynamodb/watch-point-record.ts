@@ -1,9 +1,9 @@
-// What the schedule's tick reads to watch the watcher (lambda/core/self-watch.ts): the cursor's height and block
+// What the schedule's tick reads to watch the watcher (lambda/core/health/self-watch.ts): the cursor's height and block
 // time, the stall flag and the loop's heartbeat, all attributes of the cursor item, in one strongly consistent
 // read (the one the loop's watchdog made anyway). The flag is written alone, only when a stall begins or ends.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { LoopState } from '../../core/loop-turns';
-import type { SelfWatchStore, StallCause, StallFlag, WatchPoint } from '../../core/self-watch';
+import type { LoopState } from '../../core/scan/loop-turns';
+import type { SelfWatchStore, StallCause, StallFlag, WatchPoint } from '../../core/health/self-watch';
 import type { StateKeys } from './keys';
 import { callTable, type TableAccess } from './table-access';
 

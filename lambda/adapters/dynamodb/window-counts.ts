@@ -1,4 +1,4 @@
-// The windows' counts (core/window-state.ts) as the cursor item stores them: JSON, brotli-compressed into one
+// The windows' counts (core/stages/window-state.ts) as the cursor item stores them: JSON, brotli-compressed into one
 // binary attribute. They ride on the cursor item so that a crash counts nothing twice, and DynamoDB bills every
 // write of that item (the lease take included) for the whole item per KB: an hour-long sum window of a rule
 // matching every block holds 720 entries, about 50 KB of JSON, which would cost some 100 write units a run.
@@ -6,7 +6,7 @@
 // table 5d measures the write units and the time it takes. Items written before as JSON text are still read.
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import * as z from '../../zod-mini';
-import type { WindowStates } from '../../core/window-state';
+import type { WindowStates } from '../../core/stages/window-state';
 
 const height = z.int().check(z.nonnegative());
 const windowEntry = z.object({

@@ -1,6 +1,6 @@
 // An alert record as the state document keeps it, and as the claim machinery reads it (alert-claims.ts).
 import type { StoredAlertRecord } from '../../core/ports';
-import type { AlertRecordState } from '../../core/quiet-state';
+import type { AlertRecordState } from '../../core/stages/cooldown-mute-state';
 
 export interface AlertRecord {
   state: AlertRecordState;

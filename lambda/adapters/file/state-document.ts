@@ -2,13 +2,13 @@
 // over it in memory. Every change names the entries it touched, so that the file store writes those and not
 // the whole document (state-journal.ts); tests use it as a real in-memory store.
 import type { PendingSmsDigest } from '../../core/alert-kinds/sms-digest';
-import type { BalanceBookRecord } from '../../core/balance-book';
-import type { SmsTally } from '../../core/sms-tally';
+import type { BalanceBookRecord } from '../../core/stages/balance-book';
+import type { SmsTally } from '../../core/deliver/sms-tally';
 import type { AlertClaim, AlertRecordStore, AlertRecordSummary, BlockStall, ChainHealthState, ClaimOutcome, ConditionalWrite } from '../../core/ports';
 import { CursorConflictError, type Cursor, type CursorPosition, type ScannedBlock, type StateStore, type StoredContractStatus } from '../../core/ports';
-import { REORG_WINDOW } from '../../core/reorg';
-import { createAlertClaims, FREE_TO_CLAIM } from '../../core/alert-claims';
-import type { QuietRecordState } from '../../core/quiet-state';
+import { REORG_WINDOW } from '../../core/follow/reorg';
+import { createAlertClaims, FREE_TO_CLAIM } from '../../core/deliver/alert-claims';
+import type { QuietRecordState } from '../../core/stages/cooldown-mute-state';
 import type { MempoolState } from '../../core/mempool/mempool-ports';
 import { stored, type AlertRecord } from './document-alert-record';
 import type { ChatDeliveries } from '../chat/chat-delivery';
@@ -33,7 +33,7 @@ export interface StateDocument {
   balances?: BalanceBookRecord;
   /** What the pending rules remember of the mempool (bounded; core/mempool/mempool-ports.ts). */
   mempool?: MempoolState;
-  chainHealth?: ChainHealthState; // the tip's last move and the open conditions (core/chain-health.ts)
+  chainHealth?: ChainHealthState; // the tip's last move and the open conditions (core/health/chain-health.ts)
   /** Each alert's delivery to each chat channel, by alert key (the local runner's; file-state-store.ts). */
   chat?: Record<string, ChatDeliveries>;
   tokenDecimals?: Record<string, TokenMetadata>; // read from token metadata, by asset id; absent before any

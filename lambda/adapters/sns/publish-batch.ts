@@ -1,7 +1,7 @@
 // One SNS PublishBatch call and what its answer means for each entry: SNS answers per entry, so a call that
 // "succeeds" can still have refused some messages, and a call without an answer may have published.
 import { PublishBatchCommand, type PublishBatchRequestEntry, type SNSClient } from '@aws-sdk/client-sns';
-import type { OutgoingAlert } from '../../core/outgoing-alert';
+import type { OutgoingAlert } from '../../core/deliver/outgoing-alert';
 import type { Telemetry } from '../../core/ports';
 import { errorMessage, errorName, isThrottlingAwsError, isTransientAwsError } from '../aws/retry';
 import { entryId } from './batches';

@@ -4,12 +4,12 @@
 // about), plus `sms`, which tells SMS subscriptions whether to text it (sms-budget.ts).
 import type { MessageAttributeValue } from '@aws-sdk/client-sns';
 import type { Alert } from '../../core/alert-kinds/alert';
-import type { OutgoingAlert } from '../../core/outgoing-alert';
+import type { OutgoingAlert } from '../../core/deliver/outgoing-alert';
 import { filterAttributes } from '../../core/alert-kinds/registry';
 import { boundedAlert } from '../../core/render/alert-json';
 import { sha256Hex } from '../sha256';
 import { cleanSubject } from './subject';
-import type { SmsRoute } from '../../core/outgoing-alert';
+import type { SmsRoute } from '../../core/deliver/outgoing-alert';
 
 /** SNS's limit for one message and for a whole batch: message, subject and attributes together. */
 export const SNS_MAX_PAYLOAD_BYTES = 262_144;

@@ -5,7 +5,7 @@
 // The SNS client should make one attempt a call (maxAttempts: 1): its own retries of a timed-out publish
 // would each be another copy this code cannot count.
 import type { SNSClient } from '@aws-sdk/client-sns';
-import type { OutgoingAlert } from '../../core/outgoing-alert';
+import type { OutgoingAlert } from '../../core/deliver/outgoing-alert';
 import type { OnAccepted, PublishOutcome, Publisher, Telemetry } from '../../core/ports';
 import { backoffDelay, realSleep, type Sleep } from '../aws/retry';
 import { planBatches } from './batches';

@@ -2,7 +2,7 @@
 // for programs (exactly one JSON object per line, nothing else, so `npm start --silent -- --json` pipes cleanly).
 import type { Writable } from 'node:stream';
 import type { OnAccepted, PublishOutcome, Publisher } from '../../core/ports';
-import type { OutgoingAlert } from '../../core/outgoing-alert';
+import type { OutgoingAlert } from '../../core/deliver/outgoing-alert';
 import { renderTerminal } from '../../core/render';
 import { alertJson } from '../../core/render/alert-json';
 import { sha256Hex } from '../sha256';

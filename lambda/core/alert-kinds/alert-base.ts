@@ -1,7 +1,7 @@
 // What every alert carries, whatever its kind. Apart from the alert union (alert.ts) so that a kind module
 // can extend it without importing the union that imports the kind.
 import type { Network } from '../domain';
-import type { Severity } from '../rule-meta';
+import type { Severity } from '../stages/rule-meta';
 
 export interface AlertBase {
   /** Stable and unique per alert: the de-duplication key across runs, retries and rescans. */

@@ -7,14 +7,14 @@ import { decodeClarityOrNull } from '../clarity/decode';
 import { shortPrincipal } from '../render/chain-text';
 import { id, type Row } from '../render/email-parts';
 import { sanitizeUntrusted } from '../render/untrusted-text';
-import type { RuleMeta } from '../rule-meta';
-import { addressesList } from './address-rules';
-import { transfersList } from './transfer-rules';
-import { readMemo } from './memo-filter';
-import { lazy, trackedSide, type AssetRules, type Direction, type Tracked } from './transfer-predicate';
+import type { RuleMeta } from '../stages/rule-meta';
+import { addressesList } from '../rules/address-rules';
+import { transfersList } from '../rules/transfer-rules';
+import { readMemo } from '../rules/memo-filter';
+import { lazy, trackedSide, type AssetRules, type Direction, type Tracked } from '../rules/transfer-predicate';
 import { hasEventsBeyondList, isOwnTransferEvent } from './listed-events';
 
-export type { AssetRules } from './transfer-predicate';
+export type { AssetRules } from '../rules/transfer-predicate';
 
 /** What the STX kinds read (`token_transfer`, `stx_transfer`). */
 export const stxReads = { addresses: addressesList, transfers: transfersList };

@@ -4,13 +4,13 @@
 // gone back across. The balances are kept by balance-tracker.ts; this module words what it finds.
 import type { AlertBase } from './alert-base';
 import type { BlockHeader, Network, Transaction } from '../domain';
-import type { BalanceCrossing } from '../balance-tracker';
+import type { BalanceCrossing } from '../stages/balance-tracker';
 import { block as blockText, fields, id, networkName } from '../render/email-parts';
 import { explorerTxUrl, isoTime, shortPrincipal } from '../render/chain-text';
 import { formatCount, formatStx } from '../render/stx-amount';
 import { assetName, formatTokenAmount } from '../render/token-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
-import { balancesList, type CompiledBalances } from './balance-rules';
+import { balancesList, type CompiledBalances } from '../rules/balance-rules';
 import { hasEventsBeyondList } from './listed-events';
 import type { ChainKind } from './kind';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';

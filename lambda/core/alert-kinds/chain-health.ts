@@ -1,12 +1,12 @@
 // `chain_health`: the chain itself, not a rule's match. One alert when a condition starts (the chain stopped, the
 // API is stale, either of the two, no new tenure) and one "moving again" when it ends, which names the first by
-// key so that PagerDuty resolves the incident the first opened. Raised by core/chain-health.ts.
+// key so that PagerDuty resolves the incident the first opened. Raised by core/health/chain-health.ts.
 import type { AlertBase } from './alert-base';
 import { fields, id, networkName } from '../render/email-parts';
 import { explorerBlockUrl, isoTime } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import type { Field, WatcherKind } from './kind';
-import { defaultRuleName, WATCHER_RULE, type Severity } from '../rule-meta';
+import { defaultRuleName, WATCHER_RULE, type Severity } from '../stages/rule-meta';
 import { SAMPLE_BLOCK_HASH } from './samples';
 
 export const CHAIN_HEALTH_CONDITIONS = ['chain_stopped', 'api_stale', 'chain_or_api_stopped', 'no_new_tenure'] as const;

@@ -2,8 +2,8 @@
 // function, sender and outcome. The block's transaction list tells it all, except on the API's v3 routes,
 // whose summaries leave out the arguments and the result: those are read for the calls that alert only.
 import type { AlertBase } from './alert-base';
-import { callsList, type CompiledCallRules } from './contract-call-rules';
-import { minedCall, strongestCallRule } from './call-predicate';
+import { callsList, type CompiledCallRules } from '../rules/contract-call-rules';
+import { minedCall, strongestCallRule } from '../rules/call-predicate';
 import type { Transaction } from '../domain';
 import { fields, id, logValue, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { contractName, explorerTxUrl, isoTime, LIMITS, shortPrincipal } from '../render/chain-text';

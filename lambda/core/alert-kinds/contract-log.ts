@@ -8,8 +8,8 @@ import { contractName, explorerTxUrl, isoTime, LIMITS } from '../render/chain-te
 import { formatCount } from '../render/stx-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
 import { tupleFields } from '../render/clarity-text';
-import { contractLogsList, type CompiledLogRule, type CompiledLogRules } from './contract-log-rules';
-import { strongestRule } from '../rule-meta';
+import { contractLogsList, type CompiledLogRule, type CompiledLogRules } from '../rules/contract-log-rules';
+import { strongestRule } from '../stages/rule-meta';
 import type { ChainKind, Matched } from './kind';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
 

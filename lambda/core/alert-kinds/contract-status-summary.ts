@@ -7,7 +7,7 @@ import { deployPhrase } from './contract-status';
 import { fields, id, networkName } from '../render/email-parts';
 import { formatCount } from '../render/stx-amount';
 import type { Field, WatcherKind } from './kind';
-import type { RuleMeta } from '../rule-meta';
+import type { RuleMeta } from '../stages/rule-meta';
 
 export interface ContractStatusSummaryAlert extends AlertBase {
   type: 'contract_status_summary';

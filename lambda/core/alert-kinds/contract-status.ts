@@ -8,7 +8,7 @@ import { sanitizeUntrusted } from '../render/untrusted-text';
 import { deployFailureWords } from '../render/tx-outcome';
 import type { Field, WatcherKind } from './kind';
 import type { ContractStatus } from '../domain';
-import type { RuleMeta } from '../rule-meta';
+import type { RuleMeta } from '../stages/rule-meta';
 
 export interface ContractStatusAlert extends AlertBase {
   type: 'contract_status';

@@ -1,6 +1,6 @@
 // `cooldown_summary`: what a rule's cooldown held back, in one alert when the cooldown ends. A rule with
 // `cooldownMinutes` alerts once, then holds its further matches for that many minutes of block time
-// (rule-quiet.ts); the first block at or past the end sends this summary, keyed by the alert that started
+// (cooldowns-and-mutes.ts); the first block at or past the end sends this summary, keyed by the alert that started
 // the cooldown and by what it held, so that a rescan after a crash finds it already sent (the claim protocol,
 // delivery.ts). Raised by the quiet stage, not by a matcher, it is a chain alert all the same (the block that
 // ended the cooldown), like window_threshold: a reorg that replaces that block and whose new chain does not
@@ -10,7 +10,7 @@ import { bytesToHex } from '@noble/hashes/utils';
 import type { AlertBase } from './alert-base';
 import { fields, id, networkName } from '../render/email-parts';
 import { formatCount } from '../render/stx-amount';
-import type { CooldownTally, HeldMatch } from '../quiet-state';
+import type { CooldownTally, HeldMatch } from '../stages/cooldown-mute-state';
 import { carriedAttributes, type CarriedFields, type ChainKind } from './kind';
 import type { Network } from '../domain';
 import { SAMPLE_BLOCK_HASH, SAMPLE_TX_ID } from './samples';

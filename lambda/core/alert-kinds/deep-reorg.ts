@@ -3,7 +3,7 @@ import type { AlertBase } from './alert-base';
 import { id, networkName } from '../render/email-parts';
 import { formatCount } from '../render/stx-amount';
 import type { WatcherKind } from './kind';
-import { defaultRuleName, WATCHER_RULE } from '../rule-meta';
+import { defaultRuleName, WATCHER_RULE } from '../stages/rule-meta';
 import { SAMPLE_BLOCK_HASH } from './samples';
 
 export interface DeepReorgAlert extends AlertBase {

@@ -8,7 +8,7 @@ import { formatCount } from '../render/stx-amount';
 import { formatTokenAmount } from '../render/token-amount';
 import { actionText, counterparty, headline, needsAssetEvents, orNone, watchedMoves, whoMoved, type AssetAlertBase, sideRows, tokenReads, tokenDisplay, type AssetRules } from './asset-moves';
 import type { ChainKind, Matched } from './kind';
-import { readMemo } from './memo-filter';
+import { readMemo } from '../rules/memo-filter';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_SBTC, SAMPLE_TX_ID } from './samples';
 
 export interface FtTransferAlert extends AlertBase, AssetAlertBase {

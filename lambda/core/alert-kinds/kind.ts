@@ -5,7 +5,7 @@
 // that needed it would import itself.
 import type { Block, Network, Transaction, TxEvents } from '../domain';
 import type { AlertBase } from './alert-base';
-import type { Reads } from './rule-list';
+import type { Reads } from '../rules/rule-list';
 
 /** Any alert: its shared fields and a type. */
 export type AnyAlert = AlertBase & { type: string };
@@ -139,7 +139,7 @@ export interface ChainKind<A extends AnyChainAlert, R = any> extends KindCommon<
      */
     match?(input: BlockMatch<R>): Matched<A>[];
     /**
-     * What a window (`windows`, core/window-stage.ts) adds up of one alert: `field` is the window's `sum`.
+     * What a window (`windows`, core/stages/window-stage.ts) adds up of one alert: `field` is the window's `sum`.
      * Kinds whose alerts carry no amount leave it out: their matches can only be counted.
      */
     summed?(alert: A, field: string): unknown;

@@ -7,7 +7,7 @@ import { fields, id, networkName } from '../render/email-parts';
 import { contractName, explorerTxUrl, isoTime, LIMITS, shortPrincipal } from '../render/chain-text';
 import { stxOrAsReceived } from '../render/stx-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
-import type { RuleMeta } from '../rule-meta';
+import type { RuleMeta } from '../stages/rule-meta';
 import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_TX_ID } from './samples';
 
 export interface PendingCallAlert extends AlertBase {

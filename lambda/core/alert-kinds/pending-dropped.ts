@@ -6,7 +6,7 @@ import type { WatcherKind } from './kind';
 import { fields, id, networkName } from '../render/email-parts';
 import { explorerTxUrl, LIMITS } from '../render/chain-text';
 import { sanitizeUntrusted } from '../render/untrusted-text';
-import type { RuleMeta } from '../rule-meta';
+import type { RuleMeta } from '../stages/rule-meta';
 import { SAMPLE_ALEX, SAMPLE_TX_ID } from './samples';
 
 export interface PendingDroppedAlert extends AlertBase {

@@ -6,7 +6,7 @@ import type { WatcherKind } from './kind';
 import { amount, fields, id, memo, networkName } from '../render/email-parts';
 import { decodeMemo, explorerTxUrl, isoTime, shortPrincipal } from '../render/chain-text';
 import { stxOrAsReceived } from '../render/stx-amount';
-import type { RuleMeta } from '../rule-meta';
+import type { RuleMeta } from '../stages/rule-meta';
 import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_TX_ID } from './samples';
 
 export interface PendingTransferAlert extends AlertBase {

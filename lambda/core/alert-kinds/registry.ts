@@ -13,7 +13,7 @@ import { pendingCallKind } from './pending-call';
 import { pendingTransferKind } from './pending-transfer';
 import { pendingDroppedKind } from './pending-dropped';
 import { sbtcLifecycleKind } from './sbtc-lifecycle';
-import { DEFAULT_SEVERITY, defaultRuleName, type RuleMeta, SEVERITIES, WATCHER_RULE } from '../rule-meta';
+import { DEFAULT_SEVERITY, defaultRuleName, type RuleMeta, SEVERITIES, WATCHER_RULE } from '../stages/rule-meta';
 
 export const alertKinds = {
   ...chainKinds,

@@ -7,7 +7,7 @@ import { fields, id, networkName, type Row } from '../render/email-parts';
 import { formatCount } from '../render/stx-amount';
 import { formatTokenAmount } from '../render/token-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
-import { defaultRuleName, WATCHER_RULE } from '../rule-meta';
+import { defaultRuleName, WATCHER_RULE } from '../stages/rule-meta';
 import type { AlertBase } from './alert-base';
 import type { WatcherKind } from './kind';
 import { SAMPLE_TX_ID } from './samples';

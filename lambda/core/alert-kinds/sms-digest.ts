@@ -4,7 +4,7 @@
 import type { AlertBase } from './alert-base';
 import { fields, networkName } from '../render/email-parts';
 import { formatCount } from '../render/stx-amount';
-import { compareSeverity, defaultRuleName, SEVERITIES, WATCHER_RULE, type Severity } from '../rule-meta';
+import { compareSeverity, defaultRuleName, SEVERITIES, WATCHER_RULE, type Severity } from '../stages/rule-meta';
 import type { WatcherKind } from './kind';
 
 export interface SmsDigestAlert extends AlertBase {

@@ -9,7 +9,7 @@ import { decodeMemo, explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount, stxOrAsReceived } from '../render/stx-amount';
 import { actionText, counterparty, headline, needsAssetEvents, orNone, watchedMoves, whoMoved, type AssetAlertBase, sideRows, stxReads, type AssetRules } from './asset-moves';
 import type { ChainKind, Matched } from './kind';
-import { readMemo } from './memo-filter';
+import { readMemo } from '../rules/memo-filter';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID, SEND_MANY_MEMO } from './samples';
 
 export interface StxTransferAlert extends AlertBase, AssetAlertBase {

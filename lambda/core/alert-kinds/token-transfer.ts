@@ -7,7 +7,7 @@ import { decodeMemo, explorerTxUrl, isoTime, shortPrincipal } from '../render/ch
 import { formatCount, stxOrAsReceived } from '../render/stx-amount';
 import type { ChainKind, Matched } from './kind';
 import { stxReads, type AssetRules } from './asset-moves';
-import { stxTransferMove, trackedSide } from './transfer-predicate';
+import { stxTransferMove, trackedSide } from '../rules/transfer-predicate';
 import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
 
 export interface TokenTransferAlert extends AlertBase {

@@ -1,6 +1,6 @@
 // `window_threshold`: a window (`windows`) crossed its threshold: at least `count` matches of another rule, or
 // their `sum` at least `atLeast`, within `minutes` of block time. Raised by the window stage
-// (core/window-stage.ts) after the block's other alerts, not by a matcher of its own: it is a chain alert all
+// (core/stages/window-stage.ts) after the block's other alerts, not by a matcher of its own: it is a chain alert all
 // the same (the block and transaction that crossed it), so that a reorg that undoes the crossing retracts it.
 import type { AlertBase } from './alert-base';
 import { fields, id, networkName, chainRows } from '../render/email-parts';
@@ -9,7 +9,7 @@ import { formatCount, groupDigits } from '../render/stx-amount';
 import { inUnit } from '../watch-config/amounts';
 import { sanitizeUntrusted } from '../render/untrusted-text';
 import type { ChainKind } from './kind';
-import { windowsList, type CompiledWindows } from './window-rules';
+import { windowsList, type CompiledWindows } from '../rules/window-rules';
 import { SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
 
 export interface WindowThresholdAlert extends AlertBase {

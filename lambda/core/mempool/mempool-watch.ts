@@ -3,9 +3,9 @@
 // delivery stage, so the claims keep each one to a single send across crashes and overlapping runs; a mempool
 // the API cannot serve costs one warning and no pending alert, never the run.
 import type { ChainAlert, PendingAlert } from '../alert-kinds/alert';
-import type { WatchRules } from '../alert-kinds/rule-lists';
+import type { WatchRules } from '../rules/rule-lists';
 import type { CycleDeps } from '../cycle-types';
-import type { DeliveryStage } from '../delivery-stage';
+import type { DeliveryStage } from '../deliver/delivery-stage';
 import type { MempoolApi, MempoolState, MempoolTx, TrackedPending } from './mempool-ports';
 import { matchPending, pendingRules, type PendingMatch, type PendingRules } from './pending-rules';
 import { buildPendingAlerts, followTracked } from './pending-follow';

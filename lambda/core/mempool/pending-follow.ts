@@ -6,7 +6,7 @@ import { pendingCallKind } from '../alert-kinds/pending-call';
 import { pendingDroppedKind } from '../alert-kinds/pending-dropped';
 import { pendingTransferKind } from '../alert-kinds/pending-transfer';
 import type { CycleDeps } from '../cycle-types';
-import type { DeliveryStage } from '../delivery-stage';
+import type { DeliveryStage } from '../deliver/delivery-stage';
 import type { MempoolApi, MempoolState, MempoolTx, PendingTxStatus, TrackedPending } from './mempool-ports';
 import { MEMPOOL_LIMITS } from './mempool-limits';
 import type { PendingMatch } from './pending-rules';

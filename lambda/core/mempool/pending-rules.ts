@@ -3,12 +3,12 @@
 // transactions (call-predicate.ts, transfer-predicate.ts): a waiting call is a call without an outcome yet (a
 // rule's `status` lets it through), a waiting STX transfer a movement. The call's arguments are not matched (the
 // list leaves them out; they are read for the matching calls only).
-import type { WatchRules } from '../alert-kinds/rule-lists';
-import type { CompiledCallRules } from '../alert-kinds/contract-call-rules';
-import type { CompiledTransfers } from '../alert-kinds/transfer-rules';
-import { strongestCallRule, type CallCandidate } from '../alert-kinds/call-predicate';
-import { stxTransferMove, trackedSide } from '../alert-kinds/transfer-predicate';
-import type { RuleMeta } from '../rule-meta';
+import type { WatchRules } from '../rules/rule-lists';
+import type { CompiledCallRules } from '../rules/contract-call-rules';
+import type { CompiledTransfers } from '../rules/transfer-rules';
+import { strongestCallRule, type CallCandidate } from '../rules/call-predicate';
+import { stxTransferMove, trackedSide } from '../rules/transfer-predicate';
+import type { RuleMeta } from '../stages/rule-meta';
 import type { MempoolTx } from './mempool-ports';
 
 /** The pending rules alone: a configuration without any reads no mempool. */

@@ -1,8 +1,8 @@
 // Words shared by the subject and the SMS of every kind.
 import type { Alert } from '../alert-kinds/alert';
 import type { Network } from '../domain';
-import { isDefaultRuleName } from '../rule-meta';
-import { defaultNamePrefixes } from '../alert-kinds/rule-lists';
+import { isDefaultRuleName } from '../stages/rule-meta';
+import { defaultNamePrefixes } from '../rules/rule-lists';
 
 const DEFAULT_NAME_PREFIXES = defaultNamePrefixes();
 import { sanitizeUntrusted } from './untrusted-text';

@@ -1,6 +1,6 @@
 // The human renderings of an alert: pure functions of the alert, so that a retry renders the same text.
 import type { Alert } from '../alert-kinds/alert';
-import type { Rendering } from '../outgoing-alert';
+import type { Rendering } from '../deliver/outgoing-alert';
 import { renderEmail } from './email';
 import { renderSms } from './sms';
 import { renderSubject } from './subject';

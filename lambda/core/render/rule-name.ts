@@ -2,9 +2,9 @@
 // SP…,SP…`, `contractLogs:SP….vault where {...}`) in words from the list that made it, its first principals
 // whole and the rest counted, never longer than RULE_WORDS_MAX. The alert's `rule` keeps the default itself:
 // subscriptions filter on it.
-import { ruleLists } from '../alert-kinds/rule-lists';
-import type { AnyRuleList } from '../alert-kinds/rule-list';
-import { isDefaultRuleName, WATCHER_RULE } from '../rule-meta';
+import { ruleLists } from '../rules/rule-lists';
+import type { AnyRuleList } from '../rules/rule-list';
+import { isDefaultRuleName, WATCHER_RULE } from '../stages/rule-meta';
 import { sanitizeUntrusted } from './untrusted-text';
 
 export const RULE_WORDS_MAX = 300;

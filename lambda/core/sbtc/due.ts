@@ -1,7 +1,7 @@
 // The deadline sweep: at a Bitcoin height, which open deposits and withdrawals have just passed a deadline.
 // Each deadline alerts once, at the first height at or past it; when a run jumps past several of a record's
 // deadlines at once, only the most severe is told and the others count as told (the lesser is no news then).
-import type { Severity } from '../rule-meta';
+import type { Severity } from '../stages/rule-meta';
 import type { SbtcDeadlines } from './deadlines';
 import { depositEvent, withdrawalEvent, type SbtcLifecycleEvent, type SbtcSituation } from './lifecycle-events';
 import type { DepositTrack, SbtcTrackerState, WithdrawalTrack } from './tracker-state';

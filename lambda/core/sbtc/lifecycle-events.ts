@@ -1,5 +1,5 @@
 // What the tracker tells: one event per situation per deposit or withdrawal, keyed so it goes out once.
-import type { Severity } from '../rule-meta';
+import type { Severity } from '../stages/rule-meta';
 import type { DepositTrack, WithdrawalTrack } from './tracker-state';
 
 export const SBTC_SITUATIONS = {

@@ -6,9 +6,9 @@
 import type { ChainAlert } from '../alert-kinds/chain-kinds';
 import { balanceThresholdOf } from '../alert-kinds/balance-threshold';
 import type { ChainPosition, Matched } from '../alert-kinds/kind';
-import { BALANCE_DELTA_BLOCKS, emptyBook, pruned, rolledBack, type BalanceBookRecord } from '../balance-book';
-import { BalanceReads, readDueBalances } from '../balance-reads';
-import { BalanceTracker } from '../balance-tracker';
+import { BALANCE_DELTA_BLOCKS, emptyBook, pruned, rolledBack, type BalanceBookRecord } from './balance-book';
+import { BalanceReads, readDueBalances } from './balance-reads';
+import { BalanceTracker } from './balance-tracker';
 import { silentTelemetry } from '../ports';
 import type { BlockStage, StageBlock } from './block-stage';
 

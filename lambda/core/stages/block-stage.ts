@@ -7,7 +7,7 @@
 import type { Block, Network, TxEvents } from '../domain';
 import type { ChainAlert } from '../alert-kinds/chain-kinds';
 import type { ChainPosition } from '../alert-kinds/kind';
-import type { WatchRules } from '../alert-kinds/rule-lists';
+import type { WatchRules } from '../rules/rule-lists';
 import type { CycleBudget, CycleDeps } from '../cycle-types';
 
 /** The block a stage is applied to. */

@@ -1,12 +1,12 @@
 // Rules' cooldowns and mutes as a stage: each of the block's alerts is sent, held by its rule's cooldown or
-// muted (rule-quiet.ts decides, on block time); a held or muted one stays one of the block's alerts (its key
+// muted (cooldowns-and-mutes.ts decides, on block time); a held or muted one stays one of the block's alerts (its key
 // is the block's) but is recorded instead of sent, once the block's alerts are delivered. The summaries of
-// the cooldowns the block's time ends go out first. The state rides with the cursor (quiet-state.ts) and a
-// reorg takes it back to the fork point (quiet-rollback.ts).
+// the cooldowns the block's time ends go out first. The state rides with the cursor (cooldown-mute-state.ts) and a
+// reorg takes it back to the fork point (cooldown-mute-rollback.ts).
 import { cooldownSummaryOf } from '../alert-kinds/cooldown-summary';
-import type { QuietState } from '../quiet-state';
-import { rollbackQuiet } from '../quiet-rollback';
-import { quietBlock } from '../rule-quiet';
+import type { QuietState } from './cooldown-mute-state';
+import { rollbackQuiet } from './cooldown-mute-rollback';
+import { quietBlock } from './cooldowns-and-mutes';
 import type { BlockStage } from './block-stage';
 
 export const quietStage: BlockStage<QuietState> = {

@@ -2,8 +2,8 @@
 // that crosses its threshold raises `window_threshold` after them (window-stage.ts counts; window-state.ts
 // keeps the counts and takes them back to a fork point). Alerts of rules that say `"alert": false` only feed
 // their windows and go no further. The counts ride with the cursor.
-import { advanceWindows } from '../window-stage';
-import { rollbackWindows, type WindowStates } from '../window-state';
+import { advanceWindows } from './window-stage';
+import { rollbackWindows, type WindowStates } from './window-state';
 import type { BlockStage } from './block-stage';
 
 export const windowsStage: BlockStage<WindowStates> = {

@@ -1,4 +1,4 @@
-// `chainHealth`: alerts about the chain itself (core/chain-health.ts). Off unless the key is there: a chain
+// `chainHealth`: alerts about the chain itself (core/health/chain-health.ts). Off unless the key is there: a chain
 // health alert is no rule's match and goes to every subscriber, so a config says it wants them; `{}` takes the
 // defaults. Bounded both ways: a stall shorter than 2 minutes is a slow block, a day is no alert at all.
 import * as z from '../../zod-mini';

@@ -2,7 +2,7 @@
 // (and a whole list of bare ids, through a `…Rule` object beside it) takes the same keys with the same checks.
 // Built for the registered lists (watch-config-schema.ts): a name may not look like one of their default names.
 import * as z from '../../zod-mini';
-import { SEVERITIES, isDefaultRuleName, type RuleMetaConfig } from '../rule-meta';
+import { SEVERITIES, isDefaultRuleName, type RuleMetaConfig } from '../stages/rule-meta';
 import { comment } from './schema-parts';
 
 export const RULE_NAME_MAX = 60;

@@ -1,12 +1,12 @@
 // The watch config's shape in zod: the run settings here, every rule list's keys from its own module
-// (lambda/core/alert-kinds/rule-lists.ts). Messages are written for the person editing watch.json: each says
+// (lambda/core/rules/rule-lists.ts). Messages are written for the person editing watch.json: each says
 // what the field must hold, since the path and the bad value are shown beside it.
 // zod/mini (see ../zod-mini): schemas wrap (`z.optional(x)`) and checks attach (`.check(...)`) rather than chain.
 import * as z from '../../zod-mini';
 import type { Network } from '../domain';
-import { defaultNamePrefixes, ruleLists, type RuleLists } from '../alert-kinds/rule-lists';
+import { defaultNamePrefixes, ruleLists, type RuleLists } from '../rules/rule-lists';
 import { ruleMetaParts } from './rule-meta-schema';
-import type { AnyRuleList, ShapesOf } from '../alert-kinds/rule-list';
+import type { AnyRuleList, ShapesOf } from '../rules/rule-list';
 import { comment, needs, wholeNumber } from './schema-parts';
 import { packsSchema } from '../packs/expand';
 import { chainHealthSchema } from './chain-health-schema';

@@ -1,8 +1,8 @@
 // The sense checks on `windows` that a schema of one list cannot make: a window's `of` names a rule of a
 // block list, whose alerts carry what the window adds up; a rule that says `"alert": false` feeds some window;
 // and what the windows may hold at once fits the state the cursor carries (docs/windows.md).
-import type { AnyRuleList } from '../alert-kinds/rule-list';
-import { WINDOW_REORG_MARGIN_BLOCKS, WINDOW_TX_IDS } from '../window-state';
+import type { AnyRuleList } from '../rules/rule-list';
+import { WINDOW_REORG_MARGIN_BLOCKS, WINDOW_TX_IDS } from '../stages/window-state';
 import { formatPath, type ConfigProblem } from './config-problems';
 import { windowAmountProblems } from './window-amounts';
 

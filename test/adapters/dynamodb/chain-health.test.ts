@@ -4,8 +4,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeHiro, ROUTES, type FakeHiro } from '../../support/fake-hiro';
 import { createHiroClient } from '../../../lambda/hiro';
-import { checkChainHealth } from '../../../lambda/core/chain-health-watch';
-import { DeliveryStage } from '../../../lambda/core/delivery-stage';
+import { checkChainHealth } from '../../../lambda/core/health/chain-health-watch';
+import { DeliveryStage } from '../../../lambda/core/deliver/delivery-stage';
 import { silentTelemetry, type StateStore } from '../../../lambda/core/ports';
 import type { ChainHealthAlert } from '../../../lambda/core/alert-kinds/chain-health';
 import { RecordingPublisher } from '../../support/recording-publisher';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeWindows, parseWindows } from '../../../lambda/adapters/dynamodb/window-counts';
 import type { CursorPosition } from '../../../lambda/core/ports';
-import type { WindowStates } from '../../../lambda/core/window-state';
+import type { WindowStates } from '../../../lambda/core/stages/window-state';
 import { useLocalStateTable } from './local-state-table';
 
 const table = useLocalStateTable();

@@ -1,7 +1,7 @@
 // Alerts as the cycle hands them to a publisher, with renderings written out by hand (the publisher must
 // not depend on how the renderer words things).
 import type { ContractLogAlert, ContractStatusAlert, RetractionAlert, TokenTransferAlert } from '../../../lambda/core/alert-kinds/alert';
-import type { OutgoingAlert } from '../../../lambda/core/outgoing-alert';
+import type { OutgoingAlert } from '../../../lambda/core/deliver/outgoing-alert';
 
 const TX = '0x5b7c9a3f8e2d1c0b4a6f7e8d9c0b1a2f3e4d5c6b7a8f9e0d1c2b3a4f5e6d7c8b';
 const BLOCK = '0x9e1f3c5a7b9d0f2e4c6a8b0d2f4e6c8a0b2d4f6e8c0a2b4d6f8e0c2a4b6d8f0e';

@@ -2,7 +2,7 @@
 // refusing it (subject rules, the 256 KiB limit).
 import { describe, expect, it } from 'vitest';
 import type { ContractLogAlert } from '../../../lambda/core/alert-kinds/alert';
-import type { OutgoingAlert } from '../../../lambda/core/outgoing-alert';
+import type { OutgoingAlert } from '../../../lambda/core/deliver/outgoing-alert';
 import { buildSnsMessage, SNS_MAX_PAYLOAD_BYTES } from '../../../lambda/adapters/sns/sns-message';
 import { render } from '../../../lambda/core/render';
 import { contractLog, rendered, tokenTransfer } from './outgoing-alerts';

@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Alert } from '../../../lambda/core/alert-kinds/alert';
-import type { OutgoingAlert } from '../../../lambda/core/outgoing-alert';
+import type { OutgoingAlert } from '../../../lambda/core/deliver/outgoing-alert';
 import { createStdoutPublisher } from '../../../lambda/adapters/stdout/stdout-publisher';
 import { contractLogKind } from '../../../lambda/core/alert-kinds/contract-log';
 import { tokenTransferKind } from '../../../lambda/core/alert-kinds/token-transfer';

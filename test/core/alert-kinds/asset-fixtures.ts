@@ -1,8 +1,8 @@
 // Blocks with asset events for the asset kinds' unit tests.
 import type { AssetEvent, Block, ContractLogEvent, Transaction, TxEvents } from '../../../lambda/core/domain';
-import type { TransferRule } from '../../../lambda/core/alert-kinds/transfer-rules';
+import type { TransferRule } from '../../../lambda/core/rules/transfer-rules';
 import type { WatchConfig } from '../../../lambda/core/watch-config/watch-config-schema';
-import { compileWatchRules, type WatchRules } from '../../../lambda/core/alert-kinds/rule-lists';
+import { compileWatchRules, type WatchRules } from '../../../lambda/core/rules/rule-lists';
 import { config } from '../harness';
 
 export const TREASURY = 'SP3FBR2AGK5H9QBDH3EEN6DF8EK8JY7RX8QJ5SVTE';

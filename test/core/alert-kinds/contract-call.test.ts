@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Block, Transaction } from '../../../lambda/core/domain';
-import type { ContractCallRule } from '../../../lambda/core/alert-kinds/contract-call-rules';
+import type { ContractCallRule } from '../../../lambda/core/rules/contract-call-rules';
 import { contractCallKind } from '../../../lambda/core/alert-kinds/contract-call';
 import { filterAttributes } from '../../../lambda/core/alert-kinds/registry';
-import { blockAlerts, transactionsNeedingEvents } from '../../../lambda/core/block-alerts';
+import { blockAlerts, transactionsNeedingEvents } from '../../../lambda/core/match/block-alerts';
 import { renderEmail, renderTerminal } from '../../../lambda/core/render';
-import { compileWatchRules } from '../../../lambda/core/alert-kinds/rule-lists';
+import { compileWatchRules } from '../../../lambda/core/rules/rule-lists';
 import { config, OTHER, ROUTER, TOKEN, WATCHED } from '../harness';
 
 const header = { height: 182345, hash: `0x${'cd'.repeat(32)}`, parentHash: `0x${'ef'.repeat(32)}`, time: 1714564800, txCount: 4 };

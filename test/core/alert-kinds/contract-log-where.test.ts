@@ -1,10 +1,10 @@
 import { Cl, cvToString, serializeCV, type ClarityValue } from '@stacks/transactions';
 import { describe, expect, it } from 'vitest';
 import type { Block, ContractLogEvent, Transaction, TxEvents } from '../../../lambda/core/domain';
-import type { ContractLogRule } from '../../../lambda/core/alert-kinds/contract-log-rules';
+import type { ContractLogRule } from '../../../lambda/core/rules/contract-log-rules';
 import { contractLogKind } from '../../../lambda/core/alert-kinds/contract-log';
 import { renderEmail } from '../../../lambda/core/render';
-import { compileWatchRules } from '../../../lambda/core/alert-kinds/rule-lists';
+import { compileWatchRules } from '../../../lambda/core/rules/rule-lists';
 import { config, OTHER, TOKEN, WATCHED } from '../harness';
 
 const TX = `0x${'ab'.repeat(32)}`;

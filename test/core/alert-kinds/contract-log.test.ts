@@ -3,7 +3,7 @@ import type { Block, ContractLogEvent, Transaction, TxEvents } from '../../../la
 import { contractLogKind } from '../../../lambda/core/alert-kinds/contract-log';
 import { filterAttributes } from '../../../lambda/core/alert-kinds/registry';
 import { renderTerminal } from '../../../lambda/core/render';
-import { compileWatchRules } from '../../../lambda/core/alert-kinds/rule-lists';
+import { compileWatchRules } from '../../../lambda/core/rules/rule-lists';
 import { config, OTHER, ROUTER, TOKEN } from '../harness';
 
 const TX = `0x${'ab'.repeat(32)}`;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { FtAssetEvent, StxAssetEvent, Transaction } from '../../../lambda/core/domain';
-import { compileMemo, readMemo } from '../../../lambda/core/alert-kinds/memo-filter';
+import { compileMemo, readMemo } from '../../../lambda/core/rules/memo-filter';
 import { stxTransferKind } from '../../../lambda/core/alert-kinds/stx-transfer';
 import { ftTransferKind } from '../../../lambda/core/alert-kinds/ft-transfer';
 import { tokenTransferKind } from '../../../lambda/core/alert-kinds/token-transfer';
 import { parseWatchConfig } from '../../../lambda/config/watch-config';
-import { compileWatchRules } from '../../../lambda/core/alert-kinds/rule-lists';
+import { compileWatchRules } from '../../../lambda/core/rules/rule-lists';
 import { WATCHED } from '../harness';
 import { bufferPrint, callTx, header, input, rules, SBTC, SEND_MANY, TX } from './asset-fixtures';
 

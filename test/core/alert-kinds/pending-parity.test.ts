@@ -4,12 +4,12 @@
 // so a field one matcher ignores shows up as a different verdict.
 import { describe, expect, it } from 'vitest';
 import { parseWatchConfig } from '../../../lambda/config/watch-config';
-import { compileWatchRules, ruleLists } from '../../../lambda/core/alert-kinds/rule-lists';
+import { compileWatchRules, ruleLists } from '../../../lambda/core/rules/rule-lists';
 import { LIST_RULE_KEYS } from '../../../lambda/core/watch-config/rule-meta-schema';
-import { blockAlerts } from '../../../lambda/core/block-alerts';
-import { callRuleFields } from '../../../lambda/core/alert-kinds/call-predicate';
-import { transferRuleFields } from '../../../lambda/core/alert-kinds/transfer-predicate';
-import { filterFields, type RuleFields } from '../../../lambda/core/alert-kinds/rule-predicate';
+import { blockAlerts } from '../../../lambda/core/match/block-alerts';
+import { callRuleFields } from '../../../lambda/core/rules/call-predicate';
+import { transferRuleFields } from '../../../lambda/core/rules/transfer-predicate';
+import { filterFields, type RuleFields } from '../../../lambda/core/rules/rule-predicate';
 import { matchPending, pendingRules } from '../../../lambda/core/mempool/pending-rules';
 import type { MempoolTx } from '../../../lambda/core/mempool/mempool-ports';
 import type { Block, Transaction } from '../../../lambda/core/domain';

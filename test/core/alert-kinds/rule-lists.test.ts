@@ -2,12 +2,12 @@
 // each matcher's input follow from it.
 import { describe, expect, it } from 'vitest';
 import { chainKindList } from '../../../lambda/core/alert-kinds/chain-kinds';
-import { compileWatchRules, defaultNamePrefixes, ruleLists } from '../../../lambda/core/alert-kinds/rule-lists';
-import { WATCHER_RULE } from '../../../lambda/core/rule-meta';
+import { compileWatchRules, defaultNamePrefixes, ruleLists } from '../../../lambda/core/rules/rule-lists';
+import { WATCHER_RULE } from '../../../lambda/core/stages/rule-meta';
 import { parseWatchConfig } from '../../../lambda/config/watch-config';
 import { renderSubject } from '../../../lambda/core/render';
 import { contractCallKind } from '../../../lambda/core/alert-kinds/contract-call';
-import { blockAlerts } from '../../../lambda/core/block-alerts';
+import { blockAlerts } from '../../../lambda/core/match/block-alerts';
 import { config, WATCHED } from '../harness';
 
 describe('the rule-list registry', () => {

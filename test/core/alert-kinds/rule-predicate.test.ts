@@ -2,11 +2,11 @@
 // line for every field their rules are written with: a field nobody tests does not compile, and the tables
 // name every key the schema accepts.
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { callRuleFields, type CallCandidate } from '../../../lambda/core/alert-kinds/call-predicate';
-import { callsList, type CompiledCallRule, type ContractCallRule } from '../../../lambda/core/alert-kinds/contract-call-rules';
-import { rulePredicate, type RuleFields } from '../../../lambda/core/alert-kinds/rule-predicate';
-import { transferRuleFields, type TransferCandidate } from '../../../lambda/core/alert-kinds/transfer-predicate';
-import { transfersList, type CompiledTransferRule, type TransferRule } from '../../../lambda/core/alert-kinds/transfer-rules';
+import { callRuleFields, type CallCandidate } from '../../../lambda/core/rules/call-predicate';
+import { callsList, type CompiledCallRule, type ContractCallRule } from '../../../lambda/core/rules/contract-call-rules';
+import { rulePredicate, type RuleFields } from '../../../lambda/core/rules/rule-predicate';
+import { transferRuleFields, type TransferCandidate } from '../../../lambda/core/rules/transfer-predicate';
+import { transfersList, type CompiledTransferRule, type TransferRule } from '../../../lambda/core/rules/transfer-rules';
 
 describe('a predicate table', () => {
   it('has a line for every key the calls schema accepts', () => {

@@ -5,7 +5,7 @@ import type { ChainKind } from '../../../lambda/core/alert-kinds/kind';
 import { tokenTransferKind } from '../../../lambda/core/alert-kinds/token-transfer';
 import { filterAttributes } from '../../../lambda/core/alert-kinds/registry';
 import { renderTerminal } from '../../../lambda/core/render';
-import { compileWatchRules } from '../../../lambda/core/alert-kinds/rule-lists';
+import { compileWatchRules } from '../../../lambda/core/rules/rule-lists';
 import { config, OTHER, WATCHED } from '../harness';
 
 const TX = `0x${'ab'.repeat(32)}`;

@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import type { WindowThresholdAlert } from '../../../lambda/core/alert-kinds/window-threshold';
 import { windowThresholdKind } from '../../../lambda/core/alert-kinds/window-threshold';
-import { windowsList } from '../../../lambda/core/alert-kinds/window-rules';
+import { windowsList } from '../../../lambda/core/rules/window-rules';
 import type { ChainAlert } from '../../../lambda/core/alert-kinds/alert';
 import type { BlockHeader } from '../../../lambda/core/domain';
-import { advanceWindows } from '../../../lambda/core/window-stage';
+import { advanceWindows } from '../../../lambda/core/stages/window-stage';
 import { renderEmail, renderSms, renderSubject, renderTerminal } from '../../../lambda/core/render';
 import { chatView } from '../../../lambda/channels/chat-view';
 import { parseWatchConfig } from '../../../lambda/config/watch-config';

@@ -4,7 +4,7 @@ import { Cl, cvToString, serializeCV, type ClarityValue } from '@stacks/transact
 import { describe, expect, it } from 'vitest';
 import { parseWatchConfig } from '../../../lambda/config/watch-config';
 import { contractLogKind } from '../../../lambda/core/alert-kinds/contract-log';
-import { compileWatchRules } from '../../../lambda/core/alert-kinds/rule-lists';
+import { compileWatchRules } from '../../../lambda/core/rules/rule-lists';
 import type { Block, ContractLogEvent, TxEvents } from '../../../lambda/core/domain';
 
 const TX = `0x${'ab'.repeat(32)}`;

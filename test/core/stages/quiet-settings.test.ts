@@ -1,7 +1,7 @@
 // Cooldown and mute settings are typed data the compiler returns beside the compiled lists, by rule name;
 // the compiled rules' metadata is what alerts carry and nothing besides.
 import { describe, expect, it } from 'vitest';
-import { compileWatchRules } from '../../../lambda/core/alert-kinds/rule-lists';
+import { compileWatchRules } from '../../../lambda/core/rules/rule-lists';
 import { config, ROUTER } from '../harness';
 
 describe('cooldown and mute settings', () => {

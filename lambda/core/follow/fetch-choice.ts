@@ -1,0 +1,39 @@
+// The run's choice between the block scan and the per-subject source (fetch-plan.ts), said in the run's log:
+// `auto` follows the plan, `per-subject` reads per subject whenever the rules allow it, and the default keeps
+// the block scan. Reading per subject needs an adapter with the feeds (ChainApi.subjects).
+import type { WatchRules } from '../rules/rule-lists';
+import { chooseFetchPlan } from './fetch-plan';
+import type { ChainApi, Telemetry } from '../ports';
+import { SubjectSource } from './subject-source';
+
+export type FetchWay = 'auto' | 'per-subject' | 'block-scan';
+
+/**
+ * How far below the tip the header chain reaches (20 list pages of 30: lambda/hiro/subject-feeds.ts): a run
+ * further behind keeps the block scan until it has caught up to within it.
+ */
+export const HEADER_CHAIN_REACH = 600;
+
+/** The source a run reads from: a SubjectSource, or null for the block scan. `behind`: blocks from the next to scan up to the tip. */
+export function subjectSourceFor(
+  way: FetchWay | undefined,
+  chain: ChainApi,
+  rules: WatchRules,
+  blocks: number,
+  telemetry: Telemetry,
+  behind = blocks,
+): SubjectSource | null {
+  const feeds = chain.subjects;
+  if (!way || way === 'block-scan' || !feeds || blocks <= 0) return null;
+  if (behind > HEADER_CHAIN_REACH) {
+    telemetry.log('info', 'fetch plan: the block scan', {
+      way,
+      reason: `${behind} blocks behind the tip, more than the header chain's reach of ${HEADER_CHAIN_REACH}`,
+    });
+    return null;
+  }
+  const plan = chooseFetchPlan({ rules, blocks, budget: Number.POSITIVE_INFINITY, retired: feeds.eventsRetired?.() ?? false });
+  const perSubject = plan.estimate.perSubject !== null && (way === 'per-subject' || plan.way === 'per-subject');
+  telemetry.log('info', `fetch plan: ${perSubject ? 'per subject' : 'the block scan'}`, { way, reason: plan.reason, ...plan.estimate });
+  return perSubject ? new SubjectSource(feeds, chain, { rules }, plan.subjects) : null;
+}

@@ -1,0 +1,203 @@
+// Reading the chain per subject rather than block by block: each watched contract's logs and each tracked
+// principal's transactions, placed on the header chain, assembled into the same per-block input the block
+// scan gives the matchers (read-ahead.ts's ReadBlock: the block with the transactions the feeds name, and the
+// events of those the rules need), in chain order, with empty blocks for heights no feed names.
+//
+// An item is accepted only when its block hash is the header chain's at its height. A feed that repeats or
+// skips items, a cursor the API no longer knows, an ETag naming an older tip than one seen before, or items
+// that disagree with the header chain stop the read before the block in doubt: the blocks below it come back
+// with the error (a SubjectFeedError naming the route), so the caller delivers them and fails on the rest.
+import type { Block, ContractLogEvent, Transaction, TxEvents } from '../domain';
+import type { ChainApi } from '../ports';
+import type { ReadBlock } from './read-ahead';
+import { transactionReads } from '../match/block-alerts';
+import type { WatchRules } from '../rules/rule-lists';
+import type { HeaderLink, LocatedTransaction, LogFeedItem, SubjectFeedApi } from './subject-feeds';
+import { checkPlaced, SubjectFeedError, walkFeed, type FeedWalk, type PlacedItem } from './subject-feed-walk';
+
+/** What the rules watch per subject: contracts whose logs, principals whose transactions. */
+export interface Subjects {
+  contracts: readonly string[];
+  principals: readonly string[];
+}
+
+export interface SubjectRead {
+  /** Consecutive blocks from the first height asked, in chain order. */
+  blocks: ReadBlock[];
+  /** Why the read stopped before the block after the last one returned; null when it covered what it could. */
+  error: SubjectFeedError | null;
+}
+
+interface Found {
+  txs: Map<string, LocatedTransaction>;
+  /** Transactions a principal's feed named: their events are read, since an asset movement may matter. */
+  full: Set<string>;
+  /** The watched contracts' logs of each transaction a logs feed named, in feed order. */
+  logs: Map<string, ContractLogEvent[]>;
+  /** The read may not go past this height (a page as of an older tip, a walk cut short). */
+  end: number;
+  error: SubjectFeedError | null;
+}
+
+export class SubjectSource {
+  /** The newest tip height each contract's logs were seen as of: a later page must not be older. */
+  private readonly asOf = new Map<string, number>();
+
+  constructor(
+    private readonly feeds: SubjectFeedApi,
+    private readonly chain: Pick<ChainApi, 'getTransactionEvents'>,
+    private readonly watch: { rules: WatchRules },
+    private readonly subjects: Subjects,
+  ) {}
+
+  /** The blocks `from` to `to` (or as far as the header chain and the feeds reach), or the error that stopped them. */
+  async read(from: number, to: number, signal?: AbortSignal): Promise<SubjectRead> {
+    const chain = await this.feeds.headerChain(from);
+    if (chain === null) throw new SubjectFeedError(this.feeds.headerRoute, from, 'this API does not have the route');
+    const headers = new Map(chain.map((header) => [header.height, header]));
+    if (!headers.has(from)) {
+      const lowest = chain[0]?.height;
+      return {
+        blocks: [],
+        error: new SubjectFeedError(
+          this.feeds.headerRoute,
+          from,
+          lowest === undefined ? `has no block ${from} yet` : `reaches down to block ${lowest} only, not ${from}`,
+        ),
+      };
+    }
+    const found: Found = { txs: new Map(), full: new Set(), logs: new Map(), end: Math.min(to, chain.at(-1)!.height), error: null };
+    for (const contract of this.subjects.contracts) await this.guard(found, from, () => this.readLogs(contract, from, headers, found));
+    for (const principal of this.subjects.principals) await this.guard(found, from, () => this.readPrincipal(principal, from, headers, found));
+    const last = Math.min(found.end, (found.error ? stopBefore(found.error, from) : Infinity) - 1);
+    const blocks = assemble(from, last, headers, found.txs);
+    const events = await this.events(blocks, found, signal);
+    return { blocks: blocks.map((block) => ({ block, events })), error: found.error };
+  }
+
+  /**
+   * The events the rules need: read for the transactions a principal's feed named; for those only a logs feed
+   * named, the feed's own logs (every log of every watched contract; no other rule looks at such a transaction).
+   */
+  private async events(blocks: readonly Block[], found: Found, signal: AbortSignal | undefined): Promise<Map<string, TxEvents>> {
+    const reads = blocks.flatMap((block) => transactionReads(block, this.watch.rules)).filter((read) => found.full.has(read.txId));
+    const events = reads.length > 0 ? new Map(await this.chain.getTransactionEvents(reads, signal)) : new Map<string, TxEvents>();
+    for (const [txId, logs] of found.logs) {
+      if (!found.full.has(txId)) events.set(txId, { txId, logs: [...logs].sort((a, b) => a.eventIndex - b.eventIndex), assets: [] });
+    }
+    return events;
+  }
+
+  /** A feed's error keeps the lowest stopping point of all, and the other feeds are still read below it. */
+  private async guard(found: Found, from: number, read: () => Promise<void>): Promise<void> {
+    try {
+      await read();
+    } catch (error) {
+      if (!(error instanceof SubjectFeedError)) throw error;
+      if (!found.error || stopBefore(error, from) < stopBefore(found.error, from)) found.error = error;
+    }
+  }
+
+  private async readLogs(contract: string, from: number, headers: ReadonlyMap<number, HeaderLink>, found: Found): Promise<void> {
+    const walk = await walkFeed<LogFeedItem>(from, (cursor) => this.feeds.contractLogs(contract, cursor));
+    if (walk === 'not-modified') return;
+    this.checkAsOf(contract, walk, headers, found);
+    const placedTxs = walk.items.length > 0 ? await this.feeds.transactions(walk.items.map((item) => item.txId)) : new Map<string, LocatedTransaction>();
+    const placed: PlacedItem<LogFeedItem>[] = walk.items.map((item) => {
+      const tx = placedTxs.get(item.txId);
+      if (!tx)
+        throw new SubjectFeedError(
+          walk.route,
+          from,
+          `names transaction ${item.txId}, which the transaction batch does not know (a reorg or a lagging replica)`,
+        );
+      return { item, at: { height: tx.block.height, txIndex: tx.transaction.txIndex, eventIndex: item.log.eventIndex }, blockHash: tx.block.hash };
+    });
+    checkPlaced(walk, placed, (item) => `log ${item.log.eventIndex} of ${item.txId}`);
+    accept(walk, placed, headers, found, (item) => {
+      const logs = found.logs.get(item.txId) ?? [];
+      logs.push(item.log);
+      found.logs.set(item.txId, logs);
+      return placedTxs.get(item.txId)!;
+    });
+  }
+
+  private async readPrincipal(principal: string, from: number, headers: ReadonlyMap<number, HeaderLink>, found: Found): Promise<void> {
+    const walk = await walkFeed(from, (cursor) => this.feeds.principalTransactions(principal, cursor));
+    if (walk === 'not-modified') return;
+    const placed = walk.items.map((item) => ({
+      item,
+      at: { height: item.block.height, txIndex: item.transaction.txIndex, eventIndex: -1 },
+      blockHash: item.block.hash,
+    }));
+    checkPlaced(walk, placed, (item) => `transaction ${item.transaction.txId}`);
+    accept(walk, placed, headers, found, (item) => {
+      found.full.add(item.transaction.txId);
+      return item;
+    });
+  }
+
+  /** The logs route's ETag is its replica's tip: items above that tip are not in the page yet (delayed, not absent). */
+  private checkAsOf(contract: string, walk: FeedWalk<LogFeedItem>, headers: ReadonlyMap<number, HeaderLink>, found: Found): void {
+    if (walk.etag === null) return;
+    const tip = [...headers.values()].find((header) => header.indexHash === walk.etag);
+    if (!tip) return;
+    const before = this.asOf.get(contract);
+    if (before !== undefined && tip.height < before) {
+      throw new SubjectFeedError(walk.route, tip.height + 1, `its ETag went back from the tip at block ${before} to block ${tip.height}`);
+    }
+    this.asOf.set(contract, tip.height);
+    found.end = Math.min(found.end, tip.height);
+  }
+}
+
+/**
+ * The first block a failed feed leaves in doubt: the block it failed at when its items below were read and
+ * accepted, else the first block asked for (a walk runs newest first: a feed that broke off did not reach below).
+ */
+function stopBefore(error: SubjectFeedError, from: number): number {
+  return error.readBelow ? error.height : from;
+}
+
+/** Keeps the walk's items in range whose block is the header chain's; the first that is not stops the read before it. */
+function accept<T>(
+  walk: FeedWalk<T>,
+  placed: readonly PlacedItem<T>[],
+  headers: ReadonlyMap<number, HeaderLink>,
+  found: Found,
+  located: (item: T) => LocatedTransaction,
+): void {
+  if (walk.truncatedBelow !== null) found.end = Math.min(found.end, walk.truncatedBelow - 1);
+  const from = Math.min(...headers.keys());
+  for (const { item, at, blockHash } of [...placed].reverse()) {
+    if (at.height < from) continue;
+    const header = headers.get(at.height);
+    if (header && header.hash !== blockHash) {
+      throw new SubjectFeedError(
+        walk.route,
+        at.height,
+        `puts an item in block ${at.height} ${blockHash}, but the header chain's block ${at.height} is ${header.hash}`,
+        true,
+      );
+    }
+    const tx = located(item);
+    if (!found.txs.has(tx.transaction.txId)) found.txs.set(tx.transaction.txId, tx);
+  }
+}
+
+/** Blocks `from` to `last` of the header chain, each with the named transactions placed in it, by tx_index. */
+function assemble(from: number, last: number, headers: ReadonlyMap<number, HeaderLink>, txs: ReadonlyMap<string, LocatedTransaction>): Block[] {
+  const byHeight = new Map<number, Transaction[]>();
+  for (const { transaction, block } of txs.values()) {
+    if (block.height < from || block.height > last) continue;
+    const list = byHeight.get(block.height) ?? [];
+    list.push(transaction);
+    byHeight.set(block.height, list);
+  }
+  const blocks: Block[] = [];
+  for (let height = from; height <= last; height += 1) {
+    const { indexHash: _index, ...header } = headers.get(height)!;
+    blocks.push({ header, transactions: (byHeight.get(height) ?? []).sort((a, b) => a.txIndex - b.txIndex) });
+  }
+  return blocks;
+}

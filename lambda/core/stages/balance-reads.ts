@@ -1,0 +1,145 @@
+// The API reads of the balance rules, before a block is applied: at the block before it, one request per
+// address whatever its rules, only for the rules balance-tracker.ts says are due (a first check, a gap, a
+// reconciliation). A reconciliation that finds the kept balance wrong corrects it, logs it and tells the
+// operator once.
+//
+// A run reads at most its share of the request budget (BalanceReadAllowance): past it the rules stay due and
+// the next runs read them, while the blocks are scanned every run. A read that fails holds back no other rule
+// and no block: its rule waits (balance-tracker.ts, `tracking`) and a later run reads it. The reads of one
+// block run in parallel and are settled together, so no failure is left unhandled.
+import type { Block, PrincipalBalances } from '../domain';
+import type { BalanceTracker, CompiledBalanceRule } from './balance-tracker';
+import type { BalanceEntry } from './balance-book';
+import { ApiBackoffError } from '../follow/api-backoff';
+import { isNoticeDue } from '../health/block-stalls';
+import type { ChainApi, OperatorChannel, Telemetry } from '../ports';
+
+/** A cause is kept to this many characters in the book and the notice. */
+const MAX_CAUSE_CHARS = 500;
+
+export interface BalancePorts {
+  chain: ChainApi;
+  telemetry: Telemetry;
+  operator?: OperatorChannel;
+}
+
+/** The balance reads a run may still make: its share of the request budget, shared by the cycles of one invocation. */
+export interface BalanceReadAllowance {
+  left: number;
+}
+
+/** A read that failed: its rules wait for a later run. */
+export interface BalanceReadFailure {
+  address: string;
+  rules: readonly CompiledBalanceRule[];
+  error: unknown;
+}
+
+/** One run's balance reads: what it has left to read, and the addresses that failed (not asked again this run). */
+export class BalanceReads {
+  private readonly failedAddresses = new Set<string>();
+  private deferralTold = false;
+
+  constructor(
+    private readonly tracker: BalanceTracker,
+    private readonly ports: BalancePorts,
+    private readonly allowance: BalanceReadAllowance = { left: Number.POSITIVE_INFINITY },
+  ) {}
+
+  /** Reads what is due before `block` and fits the allowance; returns the reads that failed. Never throws for a read. */
+  async before(block: Block): Promise<BalanceReadFailure[]> {
+    const at = Math.max(0, block.header.height - 1);
+    const due = this.tracker.due(at).filter((rule) => !this.failedAddresses.has(rule.address));
+    if (due.length === 0) return [];
+    const { chain } = this.ports;
+    if (!chain.getBalances) throw new Error('balance rules need an API adapter that reads balances (getBalances)');
+    const addresses = [...new Set(due.map((rule) => rule.address))];
+    const reading = addresses.slice(0, Math.max(0, this.allowance.left));
+    this.allowance.left -= reading.length;
+    if (reading.length < addresses.length) this.tellDeferred(due, new Set(reading), at);
+    const outcomes = await Promise.allSettled(reading.map((address) => chain.getBalances!(address, at)));
+    const failures: BalanceReadFailure[] = [];
+    for (const [index, outcome] of outcomes.entries()) {
+      const address = reading[index]!;
+      const rules = due.filter((rule) => rule.address === address);
+      if (outcome.status === 'fulfilled') await this.apply(rules, outcome.value, at);
+      else failures.push(await this.failed(address, rules, outcome.reason, at));
+    }
+    return failures;
+  }
+
+  private async apply(rules: readonly CompiledBalanceRule[], read: PrincipalBalances, at: number): Promise<void> {
+    for (const rule of rules) {
+      const differed = this.tracker.reread(rule, read, at);
+      if (differed) await mismatch(rule, differed, this.tracker.entry(rule)!, at, this.ports);
+    }
+  }
+
+  private async failed(address: string, rules: readonly CompiledBalanceRule[], error: unknown, at: number): Promise<BalanceReadFailure> {
+    const names = rules.map((rule) => `"${rule.meta.rule}"`).join(', ');
+    const reason = (error instanceof Error ? error.message : String(error)).slice(0, MAX_CAUSE_CHARS);
+    if (error instanceof ApiBackoffError) {
+      // The API asks to wait longer than the run has: no more balance reads this run; the blocks go on.
+      this.allowance.left = 0;
+    } else {
+      this.failedAddresses.add(address);
+      const failures = Math.max(...rules.map((rule) => this.tracker.readFailed(rule, reason)));
+      if (isNoticeDue(failures)) await this.tellUnread(address, names, failures, reason);
+    }
+    this.ports.telemetry.log('warn', `could not read the balance of ${address} at block ${at} (balance rules ${names}): ${reason}; these rules alert nothing until a later run reads it, and the other rules and the blocks go on`, {
+      address,
+      rules: rules.map((rule) => rule.meta.rule),
+      height: at,
+    });
+    return { address, rules, error };
+  }
+
+  /** A read that failed run after run: at the 3rd run in a row, then each time the count doubles (block-stalls.ts). */
+  private async tellUnread(address: string, names: string, failures: number, reason: string): Promise<void> {
+    await this.ports.operator?.notify({
+      kind: 'balance-unread',
+      subject: `stacks-watch: the balance of a watched address could not be read (${failures} runs)`,
+      message:
+        `The last ${failures} runs could not read the balance of ${address} (balance rules ${names}). Until it is read, ` +
+        `these rules alert nothing; the other rules and the blocks go on.\n\nLatest cause: ${reason}\n\n` +
+        'Fix what the cause names (an address the API does not know, a retired route, an API key); each run tries again. ' +
+        'This notice repeats each time the count doubles.',
+    });
+  }
+
+  /** Once a run: rules left due because the run's share of reads is spent. */
+  private tellDeferred(due: readonly CompiledBalanceRule[], reading: ReadonlySet<string>, at: number): void {
+    if (this.deferralTold) return;
+    this.deferralTold = true;
+    const left = due.filter((rule) => !reading.has(rule.address));
+    const waiting = left.filter((rule) => !this.tracker.tracking(rule)).length;
+    this.ports.telemetry.log(
+      'warn',
+      `${left.length} balance rules due a read at block ${at} wait for a later run: this run's share of the request budget for balance reads is spent ` +
+        `(${waiting} of them not started yet: they alert nothing until read; the others keep their kept balance until reconciled)`,
+      { waiting, deferred: left.length, height: at },
+    );
+  }
+}
+
+/**
+ * Every due rule read before `block`, with no limit, a failed read failing the call once all have settled: for
+ * `--replay`, where a rule that could not start would give other alerts than the watch did.
+ */
+export async function readDueBalances(tracker: BalanceTracker, block: Block, ports: BalancePorts): Promise<void> {
+  const failures = await new BalanceReads(tracker, ports).before(block);
+  if (failures.length > 0) throw failures[0]!.error;
+}
+
+async function mismatch(rule: CompiledBalanceRule, kept: BalanceEntry, read: BalanceEntry, at: number, ports: BalancePorts): Promise<void> {
+  const what = `${rule.asset} balance of ${rule.address} (rule "${rule.meta.rule}") at block ${at}`;
+  const detail = `kept ${kept.balance} (locked ${kept.locked}), the API says ${read.balance} (locked ${read.locked})`;
+  ports.telemetry.log('warn', `balance corrected: the ${what}: ${detail}`, { rule: rule.meta.rule, address: rule.address, asset: rule.asset, height: at });
+  await ports.operator?.notify({
+    kind: 'balance-mismatch',
+    subject: `stacks-watch: a tracked balance differed from the API at block ${at}`,
+    message:
+      `The ${what} was ${detail}. The watcher now uses the API's figure. A difference means a movement the blocks ` +
+      'did not show (a miner reward, an unlock at an unexpected height, an API change); if it repeats, look at the address in an explorer.',
+  });
+}
