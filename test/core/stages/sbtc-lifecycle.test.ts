@@ -92,6 +92,40 @@ describe('the sBTC lifecycle stage', () => {
   });
 });
 
+describe('the sBTC lifecycle stage, on prints it cannot follow', () => {
+  function withPrint(change: (at: ReturnType<typeof stageBlock>) => void) {
+    const at = stageBlock(100, 412);
+    change(at);
+    return at;
+  }
+  const open = () => {
+    const telemetry = new RecordingTelemetry();
+    const deps = { chain: new MemoryChain(), clock: { now: () => 0 }, telemetry };
+    return { telemetry, stage: sbtcLifecycleStage.open({ deps, rules: compileWatchRules(sbtcConfig()), network: 'mainnet' })! };
+  };
+
+  it('follows no print of an aborted transaction: its prints were rolled back with it', async () => {
+    const { stage } = open();
+    const out = await stage.apply(withPrint((at) => void (at.block.transactions[0]!.txStatus = 'abort_by_response')), [], undefined);
+    expect(out.state!.withdrawals).toEqual({});
+  });
+
+  it('follows no malformed print, and logs a warning naming it', async () => {
+    const { stage, telemetry } = open();
+    const bad = serializeCV(tupleCV({ topic: stringAsciiCV('withdrawal-create'), 'request-id': uintCV(412) }));
+    const out = await stage.apply(withPrint((at) => void (at.events.get(at.block.transactions[0]!.txId)!.logs[0]!.valueHex = bad)), [], undefined);
+    expect(out.state!.withdrawals).toEqual({});
+    expect(telemetry.logs.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual(['sbtc-registry print "withdrawal-create": recipient: missing; not followed']);
+  });
+
+  it('changes nothing in a block the API gave without its Bitcoin height, and says so when it held prints', async () => {
+    const { stage, telemetry } = open();
+    const out = await stage.apply(withPrint((at) => void delete at.block.header.burnHeight), [], undefined);
+    expect(out).toEqual({ alerts: [], state: undefined });
+    expect(telemetry.logs.map((l) => l.message)).toEqual(['sBTC prints in a block without its Bitcoin height; not followed']);
+  });
+});
+
 /** The stage registered: the one registry line. */
 it('is registered after the other stages', () => {
   expect(BLOCK_STAGES.at(-1)).toBe(sbtcLifecycleStage);
@@ -111,7 +145,7 @@ describe('the sBTC lifecycle stage through the scanner', () => {
     block.burnHeight = BTC + block.height - 100;
   };
   const createTx = () =>
-    contractCall(REGISTRY, [], {
+    contractCall(`${SBTC_MAINNET_DEPLOYER}.sbtc-withdrawal`, [], {
       eventCount: 1,
       logs: [{ eventIndex: 0, contractId: REGISTRY, topic: 'print', valueHex: withdrawalCreateHex(412, BTC + 1), valueRepr: '' }],
     });
