@@ -14,6 +14,8 @@ export interface ModelBlock {
   parentHash: string;
   time: number;
   txs: ModelTx[];
+  /** The Bitcoin block it is anchored to, when a test gives one (the API's `burn_block_height`). */
+  burnHeight?: number;
 }
 
 let txCounter = 0;
@@ -129,7 +131,7 @@ export class MemoryChain implements ChainApi {
   }
 
   private header(block: ModelBlock): BlockHeader {
-    return { height: block.height, hash: block.hash, parentHash: block.parentHash, time: block.time, txCount: block.txs.length };
+    return { height: block.height, hash: block.hash, parentHash: block.parentHash, time: block.time, txCount: block.txs.length, ...(block.burnHeight === undefined ? {} : { burnHeight: block.burnHeight }) };
   }
 
   async getBlock(height: number): Promise<Block | null> {

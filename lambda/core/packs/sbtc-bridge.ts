@@ -1,7 +1,8 @@
 // `sbtc-bridge`: the sBTC bridge seen from the Stacks side: the sbtc-registry's prints (large deposits minted,
 // large withdrawals requested, rejections, key rotations, protocol updates) and, for named addresses, every
 // sBTC mint to and burn from them. The deadlines between Bitcoin and Stacks are the lifecycle tracker's
-// (core/sbtc), which the pack's addresses scope once the tracker runs as a pipeline stage.
+// (core/sbtc), which runs as a stage (stages/sbtc-lifecycle.ts) because these rules watch the registry; it
+// follows every deposit and withdrawal, not only the pack's addresses.
 import * as z from '../../zod-mini';
 import type { Network } from '../domain';
 import { list, noDuplicates, principal, recipientSchema, sameString } from '../watch-config/schema-parts';

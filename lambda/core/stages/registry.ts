@@ -5,6 +5,7 @@ import type { AnyBlockStage } from './block-stage';
 import { balancesStage } from './balances';
 import { minedPendingStage } from './mined-pending';
 import { quietStage } from './quiet';
+import { sbtcLifecycleStage } from './sbtc-lifecycle';
 import { windowsStage } from './windows';
 
-export const BLOCK_STAGES: readonly AnyBlockStage[] = [balancesStage, minedPendingStage, windowsStage, quietStage];
+export const BLOCK_STAGES: readonly AnyBlockStage[] = [balancesStage, minedPendingStage, windowsStage, quietStage, sbtcLifecycleStage];
