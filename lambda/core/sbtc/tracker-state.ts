@@ -5,8 +5,12 @@ import type { SbtcStatus } from './records';
 
 export const SBTC_STATE_VERSION = 1;
 
-/** Records followed at once; past it new ones are counted in `untracked`, not followed (mainnet sees ~100 a day). */
-export const MAX_TRACKED = 20_000;
+/**
+ * Records followed at once; past it new ones are counted in `untracked`, not followed. The state rides in the
+ * cursor item (the sbtcLifecycle stage), about 360 bytes a record: 400 keep it near 150 KB, well under DynamoDB's
+ * 400 KB item beside the cursor's own fields, while mainnet has about a hundred open or finished-in-the-last-day.
+ */
+export const MAX_TRACKED = 400;
 
 /** Bitcoin blocks (a day) a finished record is kept after it ends: deeper than any reorg, long past Emily's lag in moving it out of its open lists. */
 export const RETAIN_FINISHED_BLOCKS = 144;

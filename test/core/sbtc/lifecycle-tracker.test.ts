@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_DEADLINES } from '../../../lambda/core/sbtc/deadlines';
 import type { SbtcObservation } from '../../../lambda/core/sbtc/observations';
 import { createSbtcTracker } from '../../../lambda/core/sbtc/tracker';
-import { checkSbtcState } from '../../../lambda/core/sbtc/tracker-state';
+import { checkSbtcState, MAX_TRACKED } from '../../../lambda/core/sbtc/tracker-state';
 import { deposit, NEW_KEY, OLD_KEY, prints, RECIPIENT, runBlocks, txid, withdrawal } from './sbtc-history';
 
 type Script = Record<number, SbtcObservation[]>;
@@ -211,5 +211,17 @@ describe('sBTC lifecycle: reorgs, keys, throttle, state', () => {
     const frozen = JSON.stringify(start);
     tracker.apply(start, [deposit(1, 'pending')], 100);
     expect(JSON.stringify(start)).toBe(frozen);
+  });
+});
+
+describe('sBTC lifecycle: the state kept with the cursor', () => {
+  it('stays within a fraction of a DynamoDB item at its ceiling of records followed, counting the rest as untracked', () => {
+    const tracker = createSbtcTracker();
+    const created = Array.from({ length: MAX_TRACKED + 5 }, (_, i) => prints.created(i + 1, 200));
+    const { state } = tracker.apply(tracker.initial(), created, 200);
+    expect(Object.keys(state.withdrawals)).toHaveLength(MAX_TRACKED);
+    expect(state.untracked).toBe(5);
+    // The cursor item holds this beside the cursor, windows and cooldowns: well under DynamoDB's 400 KB.
+    expect(Buffer.byteLength(JSON.stringify(state))).toBeLessThan(200_000);
   });
 });
