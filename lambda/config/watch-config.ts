@@ -93,14 +93,15 @@ function nothingToWatch(input: unknown, lists: readonly AnyRuleList[]): ConfigPr
   if (!isRecord(input)) return [];
   const names = lists.filter((list) => !list.aggregate).map((list) => list.name);
   const allEmpty = names.every((key) => input[key] === undefined || (Array.isArray(input[key]) && input[key].length === 0));
-  if (!allEmpty) return [];
+  // A chainHealth section is something to watch: the watcher then follows the chain for its health only.
+  if (!allEmpty || isRecord(input.chainHealth)) return [];
   const quoted = names.map((name) => `"${name}"`);
   const named = quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
   return [
     {
       path: '$',
       value: Object.fromEntries(names.map((key) => [key, input[key]])),
-      message: `nothing to watch: ${named} ${quoted.length === 1 ? 'is' : 'are all'} empty or missing; add at least one entry`,
+      message: `nothing to watch: ${named} ${quoted.length === 1 ? 'is' : 'are all'} empty or missing; add at least one entry (or a "chainHealth" section to watch only the chain's health)`,
     },
   ];
 }

@@ -22,7 +22,7 @@ function problems(input: Record<string, unknown>) {
 
 describe('rule packs', () => {
   it('ships sbtc-bridge and pox-5-staking, each with a version', () => {
-    expect(RULE_PACKS.map((p) => `${p.name}@${p.version}`)).toEqual(['sbtc-bridge@1', 'pox-5-staking@1']);
+    expect(RULE_PACKS.map((p) => `${p.name}@${p.version}`)).toEqual(['sbtc-bridge@1', 'pox-5-staking@1', 'chain-health@1']);
   });
 
   it('sbtc-bridge alone is a whole config: the registry prints, large mints and burns by amount', () => {
@@ -69,7 +69,7 @@ describe('rule packs', () => {
 
   it('names an unknown pack and lists the known ones', () => {
     expect(problems({ network: 'mainnet', packs: [{ name: 'sbtc' }] })).toEqual([
-      '$.packs[0].name: unknown pack "sbtc": the packs are "sbtc-bridge", "pox-5-staking"',
+      '$.packs[0].name: unknown pack "sbtc": the packs are "sbtc-bridge", "pox-5-staking", "chain-health"',
     ]);
   });
 
@@ -102,6 +102,46 @@ describe('rule packs', () => {
     const pasted = parsed({ network: 'mainnet', ...copied });
     expect(pasted.contractLogs).toEqual(config.contractLogs);
     expect(pasted.transfers).toEqual(config.transfers);
+  });
+});
+
+describe('the chain-health pack', () => {
+  it('alone turns on the chainHealth section with its defaults, as "chainHealth": {} does', () => {
+    const config = parsed({ network: 'mainnet', packs: [{ name: 'chain-health' }] });
+    expect(config.chainHealth).toEqual(parsed({ network: 'mainnet', chainHealth: {} }).chainHealth);
+    expect(config.chainHealth).toEqual({});
+    expect(config.contractLogs).toEqual([]);
+  });
+
+  it('passes stallMinutes and tenureBlocks through to the section', () => {
+    const config = parsed({ network: 'mainnet', addresses: [WALLET], packs: [{ name: 'chain-health', stallMinutes: 15, tenureBlocks: 3 }] });
+    expect(config.chainHealth).toEqual({ stallMinutes: 15, tenureBlocks: 3 });
+    expect(config.addresses).toEqual([WALLET]);
+  });
+
+  it("refuses a setting out of the section's bounds at its path in the entry", () => {
+    expect(problems({ network: 'mainnet', packs: [{ name: 'chain-health', stallMinutes: 1 }] })[0]).toMatch(/^\$\.packs\[0\]\.stallMinutes: .*2 to 1440/);
+  });
+
+  it('accepts a chainHealth section beside it that says the same, defaults included', () => {
+    const config = parsed({ network: 'mainnet', chainHealth: { stallMinutes: 10 }, packs: [{ name: 'chain-health', tenureBlocks: 2 }] });
+    expect(config.chainHealth).toEqual({ stallMinutes: 10 });
+  });
+
+  it('refuses a chainHealth section beside it that disagrees, naming both', () => {
+    const found = problems({ network: 'mainnet', chainHealth: { stallMinutes: 20 }, packs: [{ name: 'chain-health', stallMinutes: 15 }] });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^\$\.packs\[0\]: .*"stallMinutes": ?15.*"chainHealth".*"stallMinutes": ?20/);
+  });
+
+  it('--check shows it as the chainHealth section, JSON that parses to the same section when pasted in its place', () => {
+    const input = { network: 'mainnet' as const, packs: [{ name: 'chain-health', stallMinutes: 30 }] };
+    const config = parsed(input);
+    const lines = describePacks(input);
+    expect(lines[0]).toMatch(/^- pack chain-health v1: the chainHealth section; to edit it, replace the pack entry with:$/);
+    const copied = JSON.parse(lines.slice(1).join('\n'));
+    expect(copied).toEqual({ chainHealth: { stallMinutes: 30 } });
+    expect(parsed({ network: 'mainnet', ...copied }).chainHealth).toEqual(config.chainHealth);
   });
 });
 

@@ -152,6 +152,22 @@ describe('the watch lists', () => {
   it('must not all be missing', () => {
     expect(problemAt({ network: 'mainnet' }, '$').message).toContain('nothing to watch');
   });
+
+  it('may all be missing when chain health is watched: the watcher then follows the chain for its health only', () => {
+    const result = parseWatchConfig({ network: 'mainnet', chainHealth: {} });
+    expect(result.ok && result.config.chainHealth).toEqual({});
+    const pack = parseWatchConfig({ network: 'mainnet', packs: [{ name: 'chain-health' }] });
+    expect(pack.ok && pack.config.chainHealth).toEqual({});
+  });
+
+  it('still must not all be empty when chainHealth is not a section', () => {
+    const messages = (input: Record<string, unknown>) => {
+      const result = parseWatchConfig(input);
+      return result.ok ? [] : result.problems.map((p) => p.message);
+    };
+    expect(messages({ network: 'mainnet', chainHealth: true })).toContainEqual(expect.stringContaining('nothing to watch'));
+    expect(messages({ network: 'mainnet', contracts: [], packs: [] })).toContainEqual(expect.stringContaining('nothing to watch'));
+  });
 });
 
 describe('addresses', () => {

@@ -29,6 +29,15 @@ describe('chain health in the cycle', () => {
     expect(alerts.map((a) => a.type === 'chain_health' && a.condition)).toEqual(['chain_or_api_stopped']);
   });
 
+  it('with chain health its only watch, follows the chain and alerts a frozen tip once', async () => {
+    const h = harness(new MemoryChain(), config({ addresses: [], contractLogs: [], chainHealth: {} }));
+    await runs(h, 2, 3);
+    expect((await h.state.readCursor())?.height).toBe(h.chain.tip.height);
+    const alerts = await runs(h, 15, 0);
+    expect(alerts.map((a) => a.type === 'chain_health' && a.condition)).toEqual(['chain_or_api_stopped']);
+    expect(h.publisher.sent.filter((o) => o.alert.type !== 'chain_health')).toEqual([]);
+  });
+
   it('adds no request to a run while the chain moves', async () => {
     let nodeReads = 0;
     const withNode = () => Object.assign(new MemoryChain(), { getNodeTip: async () => ({ stacksTipHeight: (nodeReads += 1), burnHeight: 925_100 }) });

@@ -6,7 +6,7 @@ import type { Network } from '../domain';
 import type { ConfigProblem } from '../watch-config/config-problems';
 import { formatPath, valueAt } from '../watch-config/config-problems';
 import { comment } from '../watch-config/schema-parts';
-import { PACK_LISTS, type AnyRulePack, type PackRules } from './pack';
+import { PACK_LISTS, PACK_SECTIONS, type AnyRulePack, type PackRules } from './pack';
 import { RULE_PACKS } from './registry';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -60,6 +60,31 @@ function checkEntry(input: unknown, entry: unknown, index: number, network: Netw
   return { ok: true, pack, params };
 }
 
+/**
+ * A section the pack turns on, set in `out` when the config has none; one written beside it must mean the same
+ * (a config that says two things is refused, naming both, rather than one silently winning).
+ */
+function sectionProblems(out: Record<string, unknown>, pack: AnyRulePack, rules: PackRules, index: number): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const section of PACK_SECTIONS) {
+    const mine = rules[section];
+    if (mine === undefined) continue;
+    const own = out[section];
+    if (own === undefined) {
+      out[section] = mine;
+      continue;
+    }
+    // A section that is not an object is the schema's to report.
+    if (!isRecord(own)) continue;
+    const { $comment: _c, ...written } = own;
+    const meaning = pack.meaning ?? ((s: Record<string, unknown>) => s);
+    if (JSON.stringify(meaning(written)) === JSON.stringify(meaning(mine))) continue;
+    const message = `the pack "${pack.name}" stands for "${section}": ${JSON.stringify(mine)}, but the config's "${section}" says ${JSON.stringify(written)}: keep one of the two, or make them say the same`;
+    problems.push({ path: formatPath(['packs', index]), value: Array.isArray(out.packs) ? out.packs[index] : undefined, message });
+  }
+  return problems;
+}
+
 /** The config with every pack's rules appended to its lists, or the problems of its pack entries. */
 export function expandPacks(input: unknown, network: Network | null): { ok: true; input: unknown } | { ok: false; problems: ConfigProblem[] } {
   if (!isRecord(input) || input.packs === undefined || network === null) return { ok: true, input };
@@ -77,6 +102,7 @@ export function expandPacks(input: unknown, network: Network | null): { ok: true
       // A list that is not a list is the schema's to report; the pack adds nothing to it.
       if (Array.isArray(own) && (rules[list] ?? []).length > 0) out[list] = [...own, ...rules[list]!];
     }
+    problems.push(...sectionProblems(out, checked.pack, rules, index));
   });
   return problems.length > 0 ? { ok: false, problems } : { ok: true, input: out };
 }
@@ -88,10 +114,13 @@ export function describePacks(config: { network: Network; packs?: readonly unkno
     const checked = checkEntry(config, entry, index, config.network, new Set());
     if (!checked.ok) return;
     const rules: PackRules = checked.pack.expand(checked.params, config.network);
-    const kept = Object.fromEntries(PACK_LISTS.filter((list) => (rules[list] ?? []).length > 0).map((list) => [list, rules[list]]));
-    const counts = Object.entries(kept).map(([list, items]) => `${(items as unknown[]).length} ${list} rules`);
+    const lists = PACK_LISTS.filter((list) => (rules[list] ?? []).length > 0);
+    const sections = PACK_SECTIONS.filter((section) => rules[section] !== undefined);
+    const kept = Object.fromEntries([...lists, ...sections].map((key) => [key, rules[key]]));
+    const parts = [...lists.map((list) => `${rules[list]!.length} ${list} rules`), ...sections.map((section) => `the ${section} section`)];
+    const them = lists.length === 0 && sections.length === 1 ? 'it' : 'them';
     lines.push(
-      `- pack ${checked.pack.name} v${checked.pack.version}: ${counts.join(', ')}; to edit them, replace the pack entry with:`,
+      `- pack ${checked.pack.name} v${checked.pack.version}: ${parts.join(', ')}; to edit ${them}, replace the pack entry with:`,
       JSON.stringify(kept, null, 2),
     );
   });

@@ -8,8 +8,12 @@ import type * as z from '../../zod-mini';
 export const PACK_LISTS = ['contractLogs', 'transfers'] as const;
 export type PackList = (typeof PACK_LISTS)[number];
 
+/** The config sections a pack may turn on (objects, not lists): a pack's section must agree with one written by hand. */
+export const PACK_SECTIONS = ['chainHealth'] as const;
+export type PackSection = (typeof PACK_SECTIONS)[number];
+
 /** The rules a pack stands for, as they would be written in watch.json. */
-export type PackRules = Partial<Record<PackList, Record<string, unknown>[]>>;
+export type PackRules = Partial<Record<PackList, Record<string, unknown>[]>> & Partial<Record<PackSection, Record<string, unknown>>>;
 
 /** A problem with a pack's own settings, at a path inside its entry. */
 export interface PackProblem {
@@ -28,6 +32,11 @@ export interface RulePack<P = Record<string, unknown>> {
   /** Sense checks the shape cannot make (nobody to watch, a value the network needs). */
   problems?: (params: P, network: Network) => PackProblem[];
   expand(params: P, network: Network): PackRules;
+  /**
+   * What a section this pack turns on means, defaults filled in: a section written by hand beside the pack
+   * agrees with the pack's when the two mean the same, though one spells a default out and the other not.
+   */
+  meaning?: (section: Record<string, unknown>) => Record<string, unknown>;
 }
 
 // The registry stores packs of different parameter types side by side.
