@@ -23,6 +23,16 @@ export const V3_BLOCK_ROUTES = {
 export const V3_BLOCK_LIST_LIMIT = 30;
 /** How many list pages a block may be below the newest and still be found by walking down to it. */
 export const MAX_WALK_PAGES = 20;
+
+/** One page of the v3 block list, newest first from `cursor` (null: from the tip); a 404 is an API without the list. */
+export function v3BlockListRequest(cursor: string | null): HiroRequest {
+  return {
+    route: V3_BLOCK_ROUTES.list,
+    path: '/extended/v3/blocks',
+    query: [['limit', V3_BLOCK_LIST_LIMIT], ...(cursor === null ? [] : [['cursor', cursor] as const])],
+    expect: [404],
+  };
+}
 /** Headers kept below the block last asked for (the scan asks in ascending order, a few at once). */
 const KEEP_BELOW = 64;
 
@@ -103,12 +113,7 @@ export class V3BlockHeaders {
   }
 
   private async readPage(cursor: string | null): Promise<ChainTip | null | 'unusable'> {
-    const request: HiroRequest = {
-      route: V3_BLOCK_ROUTES.list,
-      path: '/extended/v3/blocks',
-      query: [['limit', V3_BLOCK_LIST_LIMIT], ...(cursor === null ? [] : [['cursor', cursor] as const])],
-      expect: [404],
-    };
+    const request = v3BlockListRequest(cursor);
     const answer = await this.http.get(request, anyBody);
     if (!answer.ok) return this.giveUp(request.route, 'answered 404: this API has no v3 block list (it came in API 9.7.0)') ?? 'unusable';
     const page = readV3BlockListPage(answer.body);

@@ -5,7 +5,7 @@
 // on a cursor says the API no longer knows it. Routes and costs: docs/api-routes.md.
 import type { FeedAnswer, FeedPosition, HeaderLink, LocatedTransaction, LogFeedItem, PrincipalFeedItem, SubjectFeedApi } from '../core/follow/subject-feeds';
 import * as z from '../zod-mini';
-import { V3_BLOCK_LIST_LIMIT, V3_BLOCK_ROUTES } from './block-headers-v3';
+import { V3_BLOCK_ROUTES, v3BlockListRequest } from './block-headers-v3';
 import { HiroResponseError } from './errors';
 import type { HiroAnswer, HiroHttp } from './http';
 import { fromTransactionSummary } from './mappers-v3';
@@ -58,12 +58,7 @@ export class HiroSubjectFeeds implements SubjectFeedApi {
     const headers: HeaderLink[] = [];
     let cursor: string | null = null;
     for (let pages = 0; pages < MAX_HEADER_PAGES; pages += 1) {
-      const request: HiroRequest = {
-        route: V3_BLOCK_ROUTES.list,
-        path: '/extended/v3/blocks',
-        query: [['limit', V3_BLOCK_LIST_LIMIT], ...(cursor === null ? [] : [['cursor', cursor] as const])],
-        expect: [404],
-      };
+      const request = v3BlockListRequest(cursor);
       const answer = await this.http.get(request, anyBody);
       if (!answer.ok) return null;
       const page = readV3BlockListPage(answer.body);
