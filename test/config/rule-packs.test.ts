@@ -97,11 +97,29 @@ describe('rule packs', () => {
     const input = { network: 'mainnet' as const, packs: [{ name: 'sbtc-bridge', addresses: [WALLET] }] };
     const config = parsed(input);
     const lines = describePacks(input);
-    expect(lines[0]).toMatch(/^- pack sbtc-bridge v1: 5 contractLogs rules, 2 transfers rules; to edit them, replace the pack entry with:$/);
+    expect(lines[0]).toMatch(/^- pack sbtc-bridge v1: 5 contractLogs rules, 2 transfers rules, the sbtcLifecycle section; to edit them, replace the pack entry with:$/);
     const copied = JSON.parse(lines.slice(1).join('\n'));
     const pasted = parsed({ network: 'mainnet', ...copied });
     expect(pasted.contractLogs).toEqual(config.contractLogs);
     expect(pasted.transfers).toEqual(config.transfers);
+    expect(pasted.sbtcLifecycle).toEqual(config.sbtcLifecycle);
+  });
+});
+
+describe('the sbtc-bridge pack and the sBTC lifecycle', () => {
+  it('turns on the sbtcLifecycle section, as "sbtcLifecycle": {} does', () => {
+    const config = parsed({ network: 'mainnet', packs: [{ name: 'sbtc-bridge' }] });
+    expect(config.sbtcLifecycle).toEqual({});
+  });
+
+  it('leaves the section off in a config that only watches the registry logs by hand', () => {
+    const config = parsed({ network: 'mainnet', contractLogs: [{ contractId: `${SBTC}.sbtc-registry` }] });
+    expect(config.sbtcLifecycle).toBeUndefined();
+  });
+
+  it('accepts an sbtcLifecycle section written beside it', () => {
+    const config = parsed({ network: 'mainnet', packs: [{ name: 'sbtc-bridge' }], sbtcLifecycle: { $comment: 'deadlines too' } });
+    expect(config.sbtcLifecycle).toEqual({ $comment: 'deadlines too' });
   });
 });
 

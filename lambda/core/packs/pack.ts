@@ -9,7 +9,7 @@ export const PACK_LISTS = ['contractLogs', 'transfers'] as const;
 export type PackList = (typeof PACK_LISTS)[number];
 
 /** The config sections a pack may turn on (objects, not lists): a pack's section must agree with one written by hand. */
-export const PACK_SECTIONS = ['chainHealth'] as const;
+export const PACK_SECTIONS = ['chainHealth', 'sbtcLifecycle'] as const;
 export type PackSection = (typeof PACK_SECTIONS)[number];
 
 /** The rules a pack stands for, as they would be written in watch.json. */

@@ -1,8 +1,8 @@
 // `sbtc-bridge`: the sBTC bridge seen from the Stacks side: the sbtc-registry's prints (large deposits minted,
 // large withdrawals requested, rejections, key rotations, protocol updates) and, for named addresses, every
 // sBTC mint to and burn from them. The deadlines between Bitcoin and Stacks are the lifecycle tracker's
-// (core/sbtc), which runs as a stage (stages/sbtc-lifecycle.ts) because these rules watch the registry; it
-// follows every deposit and withdrawal, not only the pack's addresses.
+// (core/sbtc), which runs as a stage (stages/sbtc-lifecycle.ts) because the pack turns on the `sbtcLifecycle`
+// section and these rules name the registry; it follows every deposit and withdrawal, not only the pack's addresses.
 import * as z from '../../zod-mini';
 import type { Network } from '../domain';
 import { list, noDuplicates, principal, recipientSchema, sameString } from '../watch-config/schema-parts';
@@ -66,6 +66,7 @@ export const sbtcBridgePack: RulePack<Params> = {
               { asset: token, to: addresses, actions: ['mint'], name: 'sbtc-bridge: sBTC minted to a watched address', severity: 'info' },
               { asset: token, from: addresses, actions: ['burn'], name: 'sbtc-bridge: sBTC burned from a watched address', severity: 'info' },
             ],
+      sbtcLifecycle: {},
     };
   },
 };

@@ -24,14 +24,19 @@ export function defaultNamePrefixes(lists: readonly AnyRuleList[] = ruleLists): 
  * and every rule's cooldown and mute by rule name (the cooldowns and mutes stage's settings). Immutable data:
  * what a run remembers across blocks lives in the stages (core/stages/).
  */
-export type WatchRules = CompiledRules<RuleLists> & { readonly cooldownsAndMutes: RulePolicies };
+export type WatchRules = CompiledRules<RuleLists> & {
+  readonly cooldownsAndMutes: RulePolicies;
+  /** The config's `sbtcLifecycle` section: present when the sBTC deadline alerts are asked for (stages/sbtc-lifecycle.ts). */
+  readonly sbtcLifecycle?: object;
+};
 
 /** What compiling needs: the slices of the config the lists own. */
 export type RuleListsConfig<L extends readonly AnyRuleList[]> = ShapeOutput<ShapesOf<L>>;
 
 /** Compiles every list once per run; other `lists` (a kind being tried out) add their compiled rules at run time. */
-export function compileWatchRules(config: RuleListsConfig<RuleLists>, lists: readonly AnyRuleList[] = ruleLists): WatchRules {
+export function compileWatchRules(config: RuleListsConfig<RuleLists> & { sbtcLifecycle?: object }, lists: readonly AnyRuleList[] = ruleLists): WatchRules {
   const meta = new RuleMetaCompiler();
   const compiled = Object.fromEntries(lists.map((list) => [list.name, list.compile(config, meta)]));
-  return { ...compiled, cooldownsAndMutes: meta.policies } as WatchRules;
+  const switches = config.sbtcLifecycle === undefined ? {} : { sbtcLifecycle: config.sbtcLifecycle };
+  return { ...compiled, cooldownsAndMutes: meta.policies, ...switches } as WatchRules;
 }

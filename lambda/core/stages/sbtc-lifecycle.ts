@@ -1,8 +1,9 @@
 // The sBTC lifecycle tracker (core/sbtc) as a stage: each block's sbtc-registry prints become the tracker's
 // observations, applied at the block's Bitcoin height, and what the tracker tells becomes `sbtc_lifecycle`
-// alerts after the block's other alerts. It runs only when the watch config watches the logs of an
-// `sbtc-registry` contract (the `sbtc-bridge` pack's rules do, naming the deployer of the network): that rule
-// names the registry to read, so a testnet deployment is followed as well as mainnet's.
+// alerts after the block's other alerts. It runs only when the watch config has the `sbtcLifecycle` section (the
+// `sbtc-bridge` pack sets it) and watches the logs of an `sbtc-registry` contract (the pack's rules do, naming the
+// deployer of the network): that rule names the registry to read, so a testnet deployment is followed as well as
+// mainnet's. Watching the registry's prints alone does not ask for deadline alerts.
 import type { ChainAlert } from '../alert-kinds/chain-kinds';
 import { sbtcLifecycleKind } from '../alert-kinds/sbtc-lifecycle';
 import { decodeClarityOrNull } from '../clarity/decode';
@@ -53,6 +54,7 @@ export const sbtcLifecycleStage: BlockStage<SbtcTrackerState> = {
   // Rides the cursor write; see docs/sbtc.md for its size (records open at once, each kept a day after it ends).
   kept: 'cursor',
   open({ rules, deps, network }) {
+    if (rules.sbtcLifecycle === undefined) return null;
     const registries = new Set(watchedRegistries(rules.contractLogs.keys()));
     if (registries.size === 0) return null;
     const tracker = createSbtcTracker();

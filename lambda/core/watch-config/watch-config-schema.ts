@@ -10,6 +10,7 @@ import type { AnyRuleList, ShapesOf } from '../rules/rule-list';
 import { comment, needs, wholeNumber } from './schema-parts';
 import { packsSchema } from '../packs/expand';
 import { chainHealthSchema } from './chain-health-schema';
+import { sbtcLifecycleSchema } from './sbtc-lifecycle-schema';
 
 export const NETWORKS = ['mainnet', 'testnet'] as const satisfies readonly Network[];
 
@@ -56,6 +57,7 @@ export function watchConfigSchema(network: Network | null, lists: readonly AnyRu
       maxBlocksPerRun: z._default(wholeNumber(1, 10_000), DEFAULTS.maxBlocksPerRun),
       smsPerRun: z._default(wholeNumber(0, 100), DEFAULTS.smsPerRun),
       chainHealth: chainHealthSchema,
+      sbtcLifecycle: sbtcLifecycleSchema,
     },
     { error: 'the watch config must be a JSON object {"network": ..., "contracts": [...], ...}' },
   );

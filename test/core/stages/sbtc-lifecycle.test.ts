@@ -33,7 +33,8 @@ const withdrawalCreateHex = (requestId: number, bitcoinHeight: number) =>
     }),
   );
 
-const sbtcConfig = () => config({ contractLogs: [{ contractId: REGISTRY, where: { topic: 'withdrawal-reject' } }] } as never);
+const registryLogs = [{ contractId: REGISTRY, where: { topic: 'withdrawal-reject' } }];
+const sbtcConfig = () => config({ contractLogs: registryLogs, sbtcLifecycle: {} } as never);
 
 function openStage(): RunningStage<SbtcTrackerState> {
   const deps = { chain: new MemoryChain(), clock: { now: () => 0 }, telemetry: new RecordingTelemetry() };
@@ -79,6 +80,12 @@ describe('the sBTC lifecycle stage', () => {
   it('does not open, and so costs nothing, when the config watches no sbtc-registry', () => {
     const deps = { chain: new MemoryChain(), clock: { now: () => 0 }, telemetry: new RecordingTelemetry() };
     expect(sbtcLifecycleStage.open({ deps, rules: compileWatchRules(config()), network: 'mainnet' })).toBeNull();
+  });
+
+  it('does not open for a config that watches the sbtc-registry logs without the sbtcLifecycle section', () => {
+    const deps = { chain: new MemoryChain(), clock: { now: () => 0 }, telemetry: new RecordingTelemetry() };
+    const rules = compileWatchRules(config({ contractLogs: registryLogs } as never));
+    expect(sbtcLifecycleStage.open({ deps, rules, network: 'mainnet' })).toBeNull();
   });
 
   it('forgets a withdrawal-create print that a reorg took away, so no deadline follows it', async () => {
