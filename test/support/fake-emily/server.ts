@@ -1,8 +1,8 @@
 // A fake Emily (sBTC's public API): a real node:http server on 127.0.0.1 answering the read routes the client
 // uses from deposits and withdrawals a test sets, paged with `nextToken` as Emily pages, with a request log and
 // the fake Hiro's fault plan (a 500, an HTML page, a hang, a huge body, a transformed answer).
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenLocally } from '../local-server';
 import { FaultPlan, type FaultOverride } from '../fake-hiro/faults';
 import type { SeenRequest } from '../fake-hiro/routes';
 import { DEFAULT_LIMITS, depositInfo, withdrawalInfo, type DepositJson, type WithdrawalJson } from './shapes';
@@ -45,24 +45,11 @@ export class FakeEmily {
   }
 
   async start(): Promise<RunningFakeEmily> {
-    const server = createServer((req, res) => {
-      this.handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ message: `fake emily failed: ${String(error)}` }));
-      });
+    return listenLocally({
+      handle: (req, res) => this.handle(req, res),
+      failureBody: (error) => ({ message: `fake emily failed: ${String(error)}` }),
+      timers: this.timers,
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    const { port } = server.address() as AddressInfo;
-    return {
-      url: `http://127.0.0.1:${port}`,
-      close: () =>
-        new Promise<void>((resolve) => {
-          for (const timer of this.timers) clearTimeout(timer);
-          this.timers.clear();
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    };
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

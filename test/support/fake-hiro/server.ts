@@ -1,7 +1,7 @@
 // The fake Hiro server: a real node:http server on 127.0.0.1 answering from a FakeChain, with a request
 // log, scripted faults, optional API-key checks and an optional rate-limit budget.
-import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { listenLocally } from '../local-server';
 import { FakeChain } from './chain';
 import { FaultPlan, type FaultOverride } from './faults';
 import { FakeRateLimit, type FakeRateLimitOptions } from './rate-limit';
@@ -77,27 +77,12 @@ export class FakeHiro {
 
   /** On a random free port unless `port` is given (the demo serves a fixed one). */
   async start(options: { port?: number } = {}): Promise<RunningFakeHiro> {
-    const server = createServer((req, res) => {
-      this.handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(errorBody(500, 'Internal Server Error', `fake hiro failed: ${String(error)}`)));
-      });
+    return listenLocally({
+      handle: (req, res) => this.handle(req, res),
+      failureBody: (error) => errorBody(500, 'Internal Server Error', `fake hiro failed: ${String(error)}`),
+      timers: this.timers,
+      ...(options.port === undefined ? {} : { port: options.port }),
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-    });
-    const { port } = server.address() as AddressInfo;
-    return {
-      url: `http://127.0.0.1:${port}`,
-      close: () =>
-        new Promise<void>((resolve) => {
-          for (const timer of this.timers) clearTimeout(timer);
-          this.timers.clear();
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    };
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
