@@ -46,6 +46,7 @@ export type OperatorNoticeKind =
   | 'rate-limited'
   | 'balance-mismatch'
   | 'balance-unread'
+  | 'sbtc-emily'
   | 'watch-config-rejected'
   | 'loop-restarts'
   | 'watcher-stalled'
