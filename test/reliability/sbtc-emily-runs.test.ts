@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CrashSwitch, crashingState, InjectedCrash } from '../support/crash-points';
 import { hexId } from '../support/fake-emily';
-import { completedDepositTx, startSbtcWorld, type SbtcWorld } from '../support/sbtc-world';
+import type { FaultOverride } from '../support/fake-hiro';
+import { completedDepositTx, rejectPrintTx, startSbtcWorld, type SbtcWorld } from '../support/sbtc-world';
 
 let world: SbtcWorld | undefined;
 afterEach(async () => {
@@ -112,5 +113,72 @@ describe('Emily polled by the runs', () => {
     w.hiro.chain.mine([]);
     await w.run();
     expect(w.sbtcKeys()).toEqual([key('deposit_late:warning', never)]);
+  }, 30_000);
+});
+
+/** Emily's deposit records, in a list or alone, changed by `change`. */
+const deposits = (change: (d: Record<string, unknown>) => void) => (body: unknown) => {
+  const b = body as { deposits?: Record<string, unknown>[] } & Record<string, unknown>;
+  for (const d of b.deposits ?? (b.bitcoinTxid ? [b] : [])) change(d);
+  return b;
+};
+const isDeposit = (path: string) => path.startsWith('/deposit');
+
+/** Fifty megabytes of JSON, made once. */
+const HUGE = `{"deposits":[${'"x",'.repeat(12_500_000)}"x"]}`;
+
+const FAULTS: { name: string; cause: RegExp; fault: (path: string) => FaultOverride | undefined; timeoutMs?: number }[] = [
+  { name: 'down (connections dropped)', cause: /could not be reached/, fault: () => ({ hangUp: true }) },
+  { name: 'slow (past the timeout)', cause: /no answer within 1000 ms/, fault: () => ({ delayMs: 2_500 }) },
+  { name: 'answering 500', cause: /answered 500/, fault: () => ({ status: 500 }) },
+  { name: 'answering an HTML page', cause: /not what Emily's spec gives|not JSON/, fault: () => ({ status: 200, body: '<html><title>Bad gateway</title></html>' }) },
+  { name: 'answering 50 MB', cause: /past the 2097152-byte bound/, fault: () => ({ status: 200, body: HUGE }), timeoutMs: 15_000 },
+  {
+    name: 'sending a deposit with a malformed txid',
+    cause: /bitcoinTxid: expected a Bitcoin txid/,
+    fault: (path) => (isDeposit(path) ? { transform: deposits((d) => void (d.bitcoinTxid = 'not-a-txid')) } : undefined),
+  },
+  {
+    name: 'sending an amount that is not a number',
+    cause: /amount/,
+    fault: (path) => (isDeposit(path) ? { transform: deposits((d) => void (d.amount = 'lots')) } : undefined),
+  },
+  {
+    name: 'sending a status it does not know',
+    cause: /status/,
+    fault: (path) => (isDeposit(path) ? { transform: deposits((d) => void (d.status = 'stuck')) } : undefined),
+  },
+];
+
+describe('Emily failing, while the runs go on', () => {
+  it.each(FAULTS)('Emily $name: the Stacks side is watched as before, the operator is told once with the cause and once when it recovers, nothing changes', async ({ cause, fault, timeoutMs }) => {
+    const w = (world = await startSbtcWorld(timeoutMs ? { emilyTimeoutMs: timeoutMs } : {}));
+    const failing = w.deposit('failing');
+    await w.run();
+    const tracked = async () => ((await w.state.readCursor())?.stages?.sbtcLifecycle?.state as { deposits: object } | undefined)?.deposits;
+    const before = await tracked();
+    expect(Object.keys(before as object)).toEqual([`${failing.bitcoinTxid}:0`]);
+
+    // Emily's record moves on (the deposit failed), but what Emily answers cannot be read.
+    w.setStatus(failing, 'failed');
+    const stop = w.emily.faults.use((request) => fault(request.path));
+    w.bitcoinBlock([rejectPrintTx()]);
+    const broken = await w.run();
+    w.hiro.chain.mine([]);
+    await w.run();
+    expect(broken.summary.cursor?.height).toBe(w.hiro.chain.height - 1);
+    expect(w.publisher.sent.map((a) => a.alert.type)).toEqual(['contract_log']);
+    const told = () => w.operator.notices.filter((n) => n.kind === 'sbtc-emily');
+    expect(told()).toHaveLength(1);
+    expect(told()[0]!.subject).toBe('stacks-watch: Emily (sBTC) is failing');
+    expect(told()[0]!.message).toMatch(cause);
+    expect(await tracked()).toEqual(before);
+
+    stop();
+    w.bitcoinBlock();
+    await w.run();
+    expect(told().map((n) => n.subject)).toEqual(['stacks-watch: Emily (sBTC) is failing', 'stacks-watch: Emily (sBTC) answers again']);
+    // Told from Emily's good answer, not from the bad one.
+    expect(w.sbtcKeys()).toEqual([key('deposit_failed', failing)]);
   }, 30_000);
 });

@@ -33,6 +33,12 @@ export function completedDepositTx(deposit: DepositJson, burnHeight: number): Fa
   return contractCall({ contractId: `${SBTC_MAINNET_DEPLOYER}.sbtc-deposit`, functionName: 'complete-deposit-wrapper', logs: [{ printer: SBTC_REGISTRY, value }] });
 }
 
+/** A `withdrawal-reject` print (of a request nobody follows): the Stacks side's own contract_log alert. */
+export function rejectPrintTx(requestId = 9_999): FakeTxSpec {
+  const value = Cl.tuple({ topic: Cl.stringAscii('withdrawal-reject'), 'request-id': Cl.uint(requestId), 'signer-bitmap': Cl.uint(0) });
+  return contractCall({ contractId: `${SBTC_MAINNET_DEPLOYER}.sbtc-withdrawal`, functionName: 'reject-withdrawal-request', logs: [{ printer: SBTC_REGISTRY, value }] });
+}
+
 export interface SbtcRun {
   summary: CycleSummary;
   /** Requests the run sent to Emily, retries included. */
@@ -60,7 +66,7 @@ export interface SbtcWorld {
   close(): Promise<void>;
 }
 
-export async function startSbtcWorld(options: { withdrawalLogs?: boolean } = {}): Promise<SbtcWorld> {
+export async function startSbtcWorld(options: { withdrawalLogs?: boolean; emilyTimeoutMs?: number } = {}): Promise<SbtcWorld> {
   const hiro = createFakeHiro();
   const emily = createFakeEmily();
   const hiroServer = await hiro.start();
@@ -102,7 +108,7 @@ export async function startSbtcWorld(options: { withdrawalLogs?: boolean } = {})
         clock: { now: () => now },
         telemetry: silentTelemetry,
         operator,
-        emily: createEmilyApi({ network: 'mainnet', baseUrl: emilyServer.url, sleep: async () => {}, timeoutMs: 1_000 }),
+        emily: createEmilyApi({ network: 'mainnet', baseUrl: emilyServer.url, sleep: async () => {}, timeoutMs: options.emilyTimeoutMs ?? 1_000 }),
       };
       const summary = await runCycle(deps, config, { runId: `run-${now}`, deadlineMs: now + 50_000, leaseTtlMs: 1_000, alertStaleAfterMs: 1_000 });
       return { summary, emilyRequests: emily.requests.length - before };

@@ -76,7 +76,9 @@ export async function pollEmilyAt(
   }
   const error = reads.find((r) => r.error)?.error ?? null;
   const malformed: MalformedRecord[] = reads.flatMap((r) => r.malformed);
-  const { problem, notice } = emilyNotice(state.emilyProblem, { error, malformed });
+  // A limits read that answered cannot tell whether the deposit routes that failed answer again: only the lists' read clears a problem.
+  const blind = !plan.openDeposits && error === null && state.emilyProblem !== null;
+  const { problem, notice } = blind ? { problem: state.emilyProblem, notice: null } : emilyNotice(state.emilyProblem, { error, malformed });
   return { observations, polled, problem, notice, requests: reads.reduce((n, r) => n + r.requests, 0) };
 }
 
