@@ -47,6 +47,7 @@ export type OperatorNoticeKind =
   | 'balance-mismatch'
   | 'balance-unread'
   | 'sbtc-emily'
+  | 'sbtc-untracked'
   | 'watch-config-rejected'
   | 'loop-restarts'
   | 'watcher-stalled'

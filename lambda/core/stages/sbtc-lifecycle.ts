@@ -14,7 +14,7 @@ import type { SbtcObservation } from '../sbtc/observations';
 import { EMILY_POLL_SLICE_MS, pollEmilyAt, type EmilyTurn } from '../sbtc/emily-polling';
 import { readRegistryPrint } from '../sbtc/registry-prints';
 import { createSbtcTracker } from '../sbtc/tracker';
-import { SBTC_STATE_VERSION, type SbtcTrackerState } from '../sbtc/tracker-state';
+import { MAX_TRACKED, SBTC_STATE_VERSION, type SbtcTrackerState } from '../sbtc/tracker-state';
 import type { Telemetry } from '../ports';
 import type { BlockStage, StageBlock, StageRun } from './block-stage';
 
@@ -77,6 +77,7 @@ export const sbtcLifecycleStage: BlockStage<SbtcTrackerState> = {
         // Emily's records first: a deposit it lists is followed before this block's print of its mint completes it.
         const { state, events } = tracker.apply(start, [...(turn?.observations ?? []), ...observations], burnHeight);
         if (turn) Object.assign(state, { polled: turn.polled, emilyProblem: turn.problem });
+        if (start.untracked === 0 && state.untracked > 0) await tellCeiling(run, state.untracked);
         const raised: ChainAlert[] = events.map((event) => ({ ...sbtcLifecycleKind.build(event, network), block_height: at.block.header.height }) as unknown as ChainAlert);
         return { alerts: [...alerts, ...raised], state };
       },
@@ -107,6 +108,18 @@ function emilyPoller({ deps, budget, tip, replay }: StageRun) {
     if (turn.notice) await deps.operator?.notify({ kind: 'sbtc-emily', subject: emilySubject(turn.problem), message: turn.notice });
     return turn;
   };
+}
+
+/** Once, when the tracker first refuses a record at its ceiling: what is not followed, and what to do. */
+async function tellCeiling({ deps }: StageRun, refused: number): Promise<void> {
+  await deps.operator?.notify({
+    kind: 'sbtc-untracked',
+    subject: 'stacks-watch: the sBTC tracker is full',
+    message:
+      `The sBTC lifecycle tracker follows at most ${MAX_TRACKED} deposits and withdrawals at once (its state rides in the cursor item); ` +
+      `${refused} more were not followed, and no deadline alert will come for them. Name the recipients and senders to follow in the sbtcLifecycle section. ` +
+      'This is said once.',
+  });
 }
 
 function completedBy(prints: readonly SbtcObservation[]): Set<string> {
