@@ -109,13 +109,28 @@ export function sbtcEmilySection(rows: SbtcEmilyRow[]): string {
     '',
     `The real cycle with the sBTC lifecycle on, against the fake Hiro API and the fake Emily over HTTP: a run a minute, a Bitcoin block every ${RUNS_PER_BITCOIN_BLOCK} runs, ` +
       'deposits registered pending and then minted on time (90 %), late (5 %), failed (3 %) or replaced (2 %). Emily is asked once a Bitcoin block, at the first block ' +
-      'the scan applies at the tip\'s Bitcoin height: the two open deposit lists in that run, the limits in the next, a followed deposit alone only when it left the lists ' +
+      "the scan applies at the tip's Bitcoin height: the two open deposit lists in that run, the limits in the next, a followed deposit alone only when it left the lists " +
       `without the print of its mint (a failed or replaced one); the first run also lists the open withdrawals, once. Goal: at most 2 a run in the common case. ` +
       `Monthly: ${thousands(BITCOIN_BLOCKS_PER_MONTH)} Bitcoin blocks, each request adding an assumed ${EMILY_LATENCY_MS} ms to a ${MEMORY_GB * 1024} MB run ` +
       `(no run of its own: the ${thousands(RUNS_PER_MONTH)} runs a month are there anyway), at $${PRICES.lambdaGbSecond} a GB-s.`,
     '',
     table(
-      ['scenario', 'Bitcoin blocks', 'runs', 'deposits', 'requests / run', 'max / run', 'runs over 2', 'requests / Bitcoin block', 'first run', 'sBTC alerts', 'state bytes', 'requests / month', 'Lambda GB-s / month', 'cost / month'],
+      [
+        'scenario',
+        'Bitcoin blocks',
+        'runs',
+        'deposits',
+        'requests / run',
+        'max / run',
+        'runs over 2',
+        'requests / Bitcoin block',
+        'first run',
+        'sBTC alerts',
+        'state bytes',
+        'requests / month',
+        'Lambda GB-s / month',
+        'cost / month',
+      ],
       rows.map((r) => [
         r.scenario,
         r.bitcoinBlocks,

@@ -131,7 +131,11 @@ const FAULTS: { name: string; cause: RegExp; fault: (path: string) => FaultOverr
   { name: 'down (connections dropped)', cause: /could not be reached/, fault: () => ({ hangUp: true }) },
   { name: 'slow (past the timeout)', cause: /no answer within 1000 ms/, fault: () => ({ delayMs: 2_500 }) },
   { name: 'answering 500', cause: /answered 500/, fault: () => ({ status: 500 }) },
-  { name: 'answering an HTML page', cause: /not what Emily's spec gives|not JSON/, fault: () => ({ status: 200, body: '<html><title>Bad gateway</title></html>' }) },
+  {
+    name: 'answering an HTML page',
+    cause: /not what Emily's spec gives|not JSON/,
+    fault: () => ({ status: 200, body: '<html><title>Bad gateway</title></html>' }),
+  },
   { name: 'answering 50 MB', cause: /past the 2097152-byte bound/, fault: () => ({ status: 200, body: HUGE }), timeoutMs: 15_000 },
   {
     name: 'sending a deposit with a malformed txid',
@@ -151,34 +155,38 @@ const FAULTS: { name: string; cause: RegExp; fault: (path: string) => FaultOverr
 ];
 
 describe('Emily failing, while the runs go on', () => {
-  it.each(FAULTS)('Emily $name: the Stacks side is watched as before, the operator is told once with the cause and once when it recovers, nothing changes', async ({ cause, fault, timeoutMs }) => {
-    const w = (world = await startSbtcWorld(timeoutMs ? { emilyTimeoutMs: timeoutMs } : {}));
-    const failing = w.deposit('failing');
-    await w.run();
-    const tracked = async () => ((await w.state.readCursor())?.stages?.sbtcLifecycle?.state as { deposits: object } | undefined)?.deposits;
-    const before = await tracked();
-    expect(Object.keys(before as object)).toEqual([`${failing.bitcoinTxid}:0`]);
+  it.each(FAULTS)(
+    'Emily $name: the Stacks side is watched as before, the operator is told once with the cause and once when it recovers, nothing changes',
+    async ({ cause, fault, timeoutMs }) => {
+      const w = (world = await startSbtcWorld(timeoutMs ? { emilyTimeoutMs: timeoutMs } : {}));
+      const failing = w.deposit('failing');
+      await w.run();
+      const tracked = async () => ((await w.state.readCursor())?.stages?.sbtcLifecycle?.state as { deposits: object } | undefined)?.deposits;
+      const before = await tracked();
+      expect(Object.keys(before as object)).toEqual([`${failing.bitcoinTxid}:0`]);
 
-    // Emily's record moves on (the deposit failed), but what Emily answers cannot be read.
-    w.setStatus(failing, 'failed');
-    const stop = w.emily.faults.use((request) => fault(request.path));
-    w.bitcoinBlock([rejectPrintTx()]);
-    const broken = await w.run();
-    w.hiro.chain.mine([]);
-    await w.run();
-    expect(broken.summary.cursor?.height).toBe(w.hiro.chain.height - 1);
-    expect(w.publisher.sent.map((a) => a.alert.type)).toEqual(['contract_log']);
-    const told = () => w.operator.notices.filter((n) => n.kind === 'sbtc-emily');
-    expect(told()).toHaveLength(1);
-    expect(told()[0]!.subject).toBe('stacks-watch: Emily (sBTC) is failing');
-    expect(told()[0]!.message).toMatch(cause);
-    expect(await tracked()).toEqual(before);
+      // Emily's record moves on (the deposit failed), but what Emily answers cannot be read.
+      w.setStatus(failing, 'failed');
+      const stop = w.emily.faults.use((request) => fault(request.path));
+      w.bitcoinBlock([rejectPrintTx()]);
+      const broken = await w.run();
+      w.hiro.chain.mine([]);
+      await w.run();
+      expect(broken.summary.cursor?.height).toBe(w.hiro.chain.height - 1);
+      expect(w.publisher.sent.map((a) => a.alert.type)).toEqual(['contract_log']);
+      const told = () => w.operator.notices.filter((n) => n.kind === 'sbtc-emily');
+      expect(told()).toHaveLength(1);
+      expect(told()[0]!.subject).toBe('stacks-watch: Emily (sBTC) is failing');
+      expect(told()[0]!.message).toMatch(cause);
+      expect(await tracked()).toEqual(before);
 
-    stop();
-    w.bitcoinBlock();
-    await w.run();
-    expect(told().map((n) => n.subject)).toEqual(['stacks-watch: Emily (sBTC) is failing', 'stacks-watch: Emily (sBTC) answers again']);
-    // Told from Emily's good answer, not from the bad one.
-    expect(w.sbtcKeys()).toEqual([key('deposit_failed', failing)]);
-  }, 30_000);
+      stop();
+      w.bitcoinBlock();
+      await w.run();
+      expect(told().map((n) => n.subject)).toEqual(['stacks-watch: Emily (sBTC) is failing', 'stacks-watch: Emily (sBTC) answers again']);
+      // Told from Emily's good answer, not from the bad one.
+      expect(w.sbtcKeys()).toEqual([key('deposit_failed', failing)]);
+    },
+    30_000,
+  );
 });

@@ -30,13 +30,21 @@ export function completedDepositTx(deposit: DepositJson, burnHeight: number): Fa
     'burn-height': Cl.uint(burnHeight),
     'sweep-txid': Cl.bufferFromHex(hexId(`sweep-${deposit.bitcoinTxid}`)),
   });
-  return contractCall({ contractId: `${SBTC_MAINNET_DEPLOYER}.sbtc-deposit`, functionName: 'complete-deposit-wrapper', logs: [{ printer: SBTC_REGISTRY, value }] });
+  return contractCall({
+    contractId: `${SBTC_MAINNET_DEPLOYER}.sbtc-deposit`,
+    functionName: 'complete-deposit-wrapper',
+    logs: [{ printer: SBTC_REGISTRY, value }],
+  });
 }
 
 /** A `withdrawal-reject` print (of a request nobody follows): the Stacks side's own contract_log alert. */
 export function rejectPrintTx(requestId = 9_999): FakeTxSpec {
   const value = Cl.tuple({ topic: Cl.stringAscii('withdrawal-reject'), 'request-id': Cl.uint(requestId), 'signer-bitmap': Cl.uint(0) });
-  return contractCall({ contractId: `${SBTC_MAINNET_DEPLOYER}.sbtc-withdrawal`, functionName: 'reject-withdrawal-request', logs: [{ printer: SBTC_REGISTRY, value }] });
+  return contractCall({
+    contractId: `${SBTC_MAINNET_DEPLOYER}.sbtc-withdrawal`,
+    functionName: 'reject-withdrawal-request',
+    logs: [{ printer: SBTC_REGISTRY, value }],
+  });
 }
 
 export interface SbtcRun {

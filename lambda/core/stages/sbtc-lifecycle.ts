@@ -14,6 +14,7 @@ import type { SbtcObservation } from '../sbtc/observations';
 import { EMILY_POLL_SLICE_MS, pollEmilyAt, type EmilyTurn } from '../sbtc/emily-polling';
 import { readRegistryPrint } from '../sbtc/registry-prints';
 import { createSbtcTracker } from '../sbtc/tracker';
+import { admitWithin, SBTC_STATE_MAX_BYTES } from '../sbtc/state-bound';
 import { MAX_TRACKED, SBTC_STATE_VERSION, type SbtcTrackerState } from '../sbtc/tracker-state';
 import type { Telemetry } from '../ports';
 import type { BlockStage, StageBlock, StageRun } from './block-stage';
@@ -77,6 +78,8 @@ export const sbtcLifecycleStage: BlockStage<SbtcTrackerState> = {
         // Emily's records first: a deposit it lists is followed before this block's print of its mint completes it.
         const { state, events } = tracker.apply(start, [...(turn?.observations ?? []), ...observations], burnHeight);
         if (turn) Object.assign(state, { polled: turn.polled, emilyProblem: turn.problem });
+        // Within its bytes as well as its count: past either, a record is counted untracked, never stored too big.
+        admitWithin(start, state);
         if (start.untracked === 0 && state.untracked > 0) await tellCeiling(run, state.untracked);
         const raised: ChainAlert[] = events.map((event) => ({ ...sbtcLifecycleKind.build(event, network), block_height: at.block.header.height }) as unknown as ChainAlert);
         return { alerts: [...alerts, ...raised], state };
@@ -116,14 +119,16 @@ async function tellCeiling({ deps }: StageRun, refused: number): Promise<void> {
     kind: 'sbtc-untracked',
     subject: 'stacks-watch: the sBTC tracker is full',
     message:
-      `The sBTC lifecycle tracker follows at most ${MAX_TRACKED} deposits and withdrawals at once (its state rides in the cursor item); ` +
+      `The sBTC lifecycle tracker follows at most ${MAX_TRACKED} deposits and withdrawals at once, in at most ${SBTC_STATE_MAX_BYTES / 1000} KB (its state rides in the cursor item); ` +
       `${refused} more were not followed, and no deadline alert will come for them. Name the recipients and senders to follow in the sbtcLifecycle section. ` +
       'This is said once.',
   });
 }
 
 function completedBy(prints: readonly SbtcObservation[]): Set<string> {
-  return new Set(prints.flatMap((o) => (o.source === 'chain' && o.print.topic === 'completed-deposit' ? [`${o.print.bitcoinTxid}:${o.print.outputIndex}`] : [])));
+  return new Set(
+    prints.flatMap((o) => (o.source === 'chain' && o.print.topic === 'completed-deposit' ? [`${o.print.bitcoinTxid}:${o.print.outputIndex}`] : [])),
+  );
 }
 
 function emilySubject(problem: string | null): string {

@@ -82,12 +82,28 @@ describe('what a poll makes of the answers', () => {
 
   it('does not say Emily answers again from a limits read while the deposit routes failed', async () => {
     const failing = { ...following(1), emilyProblem: 'failing:server' };
-    const turn = (await pollEmilyAt(scripted(() => ({})), failing, 100, Number.POSITIVE_INFINITY)) ?? null;
+    const turn =
+      (await pollEmilyAt(
+        scripted(() => ({})),
+        failing,
+        100,
+        Number.POSITIVE_INFINITY,
+      )) ?? null;
     expect(turn).toBeNull();
     const limitsDue = { ...failing, polled: { listsAt: 100, limitsAt: 99 } };
-    const limits = (await pollEmilyAt(scripted(() => ({})), limitsDue, 100, Number.POSITIVE_INFINITY))!;
+    const limits = (await pollEmilyAt(
+      scripted(() => ({})),
+      limitsDue,
+      100,
+      Number.POSITIVE_INFINITY,
+    ))!;
     expect(limits).toMatchObject({ problem: 'failing:server', notice: null });
-    const lists = (await pollEmilyAt(scripted(() => ({})), limitsDue, 101, Number.POSITIVE_INFINITY))!;
+    const lists = (await pollEmilyAt(
+      scripted(() => ({})),
+      limitsDue,
+      101,
+      Number.POSITIVE_INFINITY,
+    ))!;
     expect(lists).toMatchObject({ problem: null, notice: expect.stringMatching(/answers again/) });
   });
 

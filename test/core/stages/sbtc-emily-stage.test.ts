@@ -8,6 +8,7 @@ import { sbtcLifecycleStage } from '../../../lambda/core/stages/sbtc-lifecycle';
 import type { EmilyApi, EmilyReadPlan } from '../../../lambda/core/sbtc/emily-port';
 import type { SbtcDeposit } from '../../../lambda/core/sbtc/records';
 import { MAX_TRACKED, type SbtcTrackerState } from '../../../lambda/core/sbtc/tracker-state';
+import { SBTC_STATE_MAX_BYTES, stateBytes } from '../../../lambda/core/sbtc/state-bound';
 import { SBTC_MAINNET_DEPLOYER } from '../../../lambda/core/packs/sbtc-bridge';
 import { config, RecordingOperator, RecordingTelemetry } from '../harness';
 import { MemoryChain } from '../../support/memory-chain';
@@ -30,20 +31,23 @@ const deposit = (n: number): SbtcDeposit => ({
   lastUpdateHeight: 1,
 });
 
-function emily(deposits: number): EmilyApi & { plans: EmilyReadPlan[] } {
+function emily(deposits: number, shape: (d: SbtcDeposit) => SbtcDeposit = (d) => d): EmilyApi & { plans: EmilyReadPlan[] } {
   const plans: EmilyReadPlan[] = [];
   return {
     plans,
     async read(plan) {
       plans.push(plan);
-      const observations = plan.openDeposits ? Array.from({ length: deposits }, (_, i) => ({ source: 'emily' as const, deposit: deposit(i + 1) })) : [];
+      const observations = plan.openDeposits ? Array.from({ length: deposits }, (_, i) => ({ source: 'emily' as const, deposit: shape(deposit(i + 1)) })) : [];
       return { observations, malformed: [], error: null, requests: 1 };
     },
   };
 }
 
 const at = (height: number, burnHeight: number) => {
-  const block: Block = { header: { height, hash: `0x${height}`, parentHash: `0x${height - 1}`, time: 1_700_000_000 + height, txCount: 0, burnHeight }, transactions: [] };
+  const block: Block = {
+    header: { height, hash: `0x${height}`, parentHash: `0x${height - 1}`, time: 1_700_000_000 + height, txCount: 0, burnHeight },
+    transactions: [],
+  };
   return { block, events: new Map(), network: 'mainnet' as const, positionOf: () => undefined };
 };
 
@@ -54,11 +58,16 @@ function open(api: EmilyApi, extra: Partial<StageRun> = {}) {
 }
 
 describe('the sBTC stage asking Emily', () => {
-  it('asks at the first block at the tip\'s Bitcoin height, not at older blocks, and once a run', async () => {
+  it("asks at the first block at the tip's Bitcoin height, not at older blocks, and once a run", async () => {
     const api = emily(1);
     const { stage } = open(api);
     let state: SbtcTrackerState | undefined;
-    for (const [height, burn] of [[8, 899], [9, 900], [10, 900]] as const) state = (await stage.apply(at(height, burn), [], state)).state;
+    for (const [height, burn] of [
+      [8, 899],
+      [9, 900],
+      [10, 900],
+    ] as const)
+      state = (await stage.apply(at(height, burn), [], state)).state;
     expect(api.plans).toHaveLength(1);
     expect(Object.values(state!.deposits)[0]!.clockFrom).toBe(901);
   });
@@ -78,5 +87,36 @@ describe('the sBTC stage asking Emily', () => {
     const { stage: next, operator: later } = open(emily(MAX_TRACKED + 9), { tip: { height: 11, burnHeight: 901 } });
     await next.apply(at(11, 901), [], first.state);
     expect(later.notices).toEqual([]);
+  });
+});
+
+describe('the sBTC state within the cursor item', () => {
+  /** The largest record: a deposit to a contract principal with a 128-character name. */
+  const widest = (d: SbtcDeposit): SbtcDeposit => ({
+    ...d,
+    outputIndex: 4_000,
+    recipient: `${d.recipient}.${'a'.repeat(128)}`,
+    amountSats: 2_100_000_000_000_000n,
+    signersKey: 'ab'.repeat(32),
+  });
+
+  it('admits new records only while the state is within its bytes, however wide they are, counting the rest untracked', async () => {
+    const { stage, operator } = open(emily(MAX_TRACKED, widest));
+    const { state } = await stage.apply(at(10, 900), [], undefined);
+    expect(stateBytes(state!)).toBeLessThanOrEqual(SBTC_STATE_MAX_BYTES);
+    expect(state!.untracked).toBeGreaterThan(0);
+    expect(Object.keys(state!.deposits).length + state!.untracked).toBe(MAX_TRACKED);
+    expect(operator.notices.map((n) => n.kind)).toEqual(['sbtc-untracked']);
+  });
+
+  it('stays under 260 KB once every record it follows has learnt its mint and told its alerts', async () => {
+    const { stage } = open(emily(MAX_TRACKED, widest));
+    const { state } = await stage.apply(at(10, 900), [], undefined);
+    for (const d of Object.values(state!.deposits)) {
+      d.sent.push('deposit_late:warning', 'deposit_late:critical', 'deposit_reclaimable:reclaim');
+      d.minted = { stacksTxid: `0x${'ef'.repeat(32)}`, stacksHeight: 1_000_000, sweepTxid: 'cd'.repeat(32) };
+      d.endedAt = 1_000_000;
+    }
+    expect(stateBytes(state!)).toBeLessThan(260_000);
   });
 });
