@@ -26,6 +26,7 @@ import { measureBalanceRequests } from './balance-requests';
 import { measureConfigStore } from './config-store-read';
 import { measureConfigCeilings } from './config-ceilings';
 import type { CycleCost } from './cycle-cost';
+import { measureSbtcEmily, sbtcEmilySection } from './sbtc-emily';
 
 /** The store's lines of the bill do not depend on the cycles: any figures price them. */
 const ZERO_CYCLE: CycleCost = {
@@ -64,7 +65,7 @@ const LATENCY_MODES: LatencyMode[] = [
 /** Following the tip: the 1-minute schedule (0) and the loop at its default turn. */
 const FOLLOWING_MODES = [0, DEFAULT_LOOP_DELAY_SECONDS];
 
-const BENCHMARKS = ['requests', 'balances', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory', 'state-file', 'config-parse', 'config-ceilings'] as const;
+const BENCHMARKS = ['requests', 'balances', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory', 'state-file', 'config-parse', 'config-ceilings', 'sbtc'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 function selected(argv: readonly string[]): Set<Benchmark> {
@@ -111,6 +112,12 @@ async function measureCosts(prefix: (blocks: number) => Workload, results: Bench
       }
     }
   }
+}
+
+/** Table 10, rendered beside its benchmark and put after the others (report.ts stays within its size). */
+async function sbtcTable(): Promise<string> {
+  progress('10. Emily (sBTC) requests a run');
+  return sbtcEmilySection(await measureSbtcEmily());
 }
 
 async function main(): Promise<void> {
@@ -185,7 +192,8 @@ async function main(): Promise<void> {
     results.configCeilings = measureConfigCeilings();
   }
 
-  const markdown = renderResults(results, { date: new Date().toISOString().slice(0, 10), seconds: (performance.now() - started) / 1000 });
+  const sbtc = only.has('sbtc') ? await sbtcTable() : undefined;
+  const markdown = [renderResults(results, { date: new Date().toISOString().slice(0, 10), seconds: (performance.now() - started) / 1000 }), sbtc].filter(Boolean).join('\n\n');
   process.stdout.write(`${markdown}\n`);
   if (only.size === BENCHMARKS.length) {
     await writeResults(markdown);

@@ -197,7 +197,7 @@ async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftM
   logger.appendKeys(configLogFields(live));
   const { chain, apiSettings } = clients.api(config.network);
   const state = clients.state(config.network);
-  const ports = { state, clock: { now: () => Date.now() }, telemetry, operator };
+  const ports = { state, clock: { now: () => Date.now() }, telemetry, operator, emily: clients.emily(config.network) };
   return { live, config, apiSettings, deadlineMs, chain, telemetry, ports };
 }
 

@@ -6,6 +6,7 @@ import type { WatchConfig } from './watch-config/watch-config-schema';
 import type { ChainApi, Clock, OperatorChannel, Publisher, StateStore, Telemetry } from './ports';
 import type { StatusSweep } from './match/contract-status-sweep';
 import type { BalanceReadAllowance } from './stages/balance-reads';
+import type { EmilyApi } from './sbtc/emily-port';
 
 /** Keys (route and UTC day, `apiDeprecationKey`) of the API deprecation notices this process has seen sent. */
 export type DeprecationsNoticed = Set<string>;
@@ -18,6 +19,8 @@ export interface CycleDeps {
   telemetry: Telemetry;
   /** Where conditions that need a person go (the ops topic in AWS). */
   operator: OperatorChannel;
+  /** Emily, sBTC's public API, read by the sBTC lifecycle stage; absent, only the registry's prints are followed. */
+  emily?: EmilyApi;
 }
 
 export interface CycleBudget {

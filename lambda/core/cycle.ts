@@ -125,7 +125,7 @@ async function scanBlocks(run: Run, tip: ChainTip) {
   }
   const behind = tip.height - keeper.nextHeight(firstHeight) + 1;
   const source = subjectSourceFor(budget.fetchWay, deps.chain, run.rules, Math.min(config.maxBlocksPerRun, lastHeight - keeper.nextHeight(firstHeight) + 1), deps.telemetry, behind);
-  const plan = { network: config.network, rules: run.rules, firstHeight, lastHeight, tip: { height: tip.height, hash: tip.hash }, maxBlocks: config.maxBlocksPerRun, source };
+  const plan = { network: config.network, rules: run.rules, firstHeight, lastHeight, tip: { height: tip.height, hash: tip.hash, ...(tip.burnHeight === undefined ? {} : { burnHeight: tip.burnHeight }) }, maxBlocks: config.maxBlocksPerRun, source };
   const mempool = run.mempool;
   const stages = { keeper, delivery: run.delivery, lease: run.lease, ...(mempool ? { releaseLeaseAtEnd: false, markMined: (a: ChainAlert[]) => mempool.markMined(a) } : {}) };
   return new BlockScanner(deps, plan, budget, stages).run();

@@ -10,6 +10,12 @@ import { EmilyError } from './errors';
 const OPEN: readonly SbtcStatus[] = ['pending', 'accepted'];
 
 export interface EmilyPollRequest {
+  /** The open deposit lists; default true. */
+  openDeposits?: boolean;
+  /** The open withdrawal lists; default true. */
+  openWithdrawals?: boolean;
+  /** `GET /limits`; default true. */
+  limits?: boolean;
   /** Deposits the tracker follows that may have left the open lists: `txid:index`. */
   deposits?: readonly string[];
   /** Withdrawal request ids the tracker follows that may have left the open lists. */
@@ -29,7 +35,7 @@ export async function pollEmily(client: EmilyClient, request: EmilyPollRequest =
   const out: EmilyPoll = { observations: [], malformed: [], error: null };
   const maxPages = request.maxPages ?? 5;
   const steps: (() => Promise<void>)[] = [
-    ...OPEN.map(
+    ...(request.openDeposits === false ? [] : OPEN).map(
       (status) => () =>
         pages(
           maxPages,
@@ -38,7 +44,7 @@ export async function pollEmily(client: EmilyClient, request: EmilyPollRequest =
           out,
         ),
     ),
-    ...OPEN.map(
+    ...(request.openWithdrawals === false ? [] : OPEN).map(
       (status) => () =>
         pages(
           maxPages,
@@ -47,7 +53,7 @@ export async function pollEmily(client: EmilyClient, request: EmilyPollRequest =
           out,
         ),
     ),
-    async () => void out.observations.push({ source: 'emily', limits: await client.limits() }),
+    ...(request.limits === false ? [] : [async () => void out.observations.push({ source: 'emily', limits: await client.limits() })]),
     ...(request.deposits ?? []).map((id) => async () => {
       const [txid, index] = id.split(':');
       const deposit = await client.deposit(txid ?? '', Number(index));

@@ -2,6 +2,7 @@
 // The AWS adapters load only when asked for, so a local run never pays for the AWS SDK.
 import type { WatchConfigMemo } from '../core/watch-config/watch-config-source';
 import { operatorChannelOverLog } from '../core/deliver/operator-log';
+import { emilyFromEnv } from '../runtime/emily-env';
 import type { CycleDeps } from '../core/cycle-types';
 import type { Publisher, StateStore, Telemetry } from '../core/ports';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
@@ -104,7 +105,7 @@ export async function buildDeps(options: CliOptions, config: WatchConfig, teleme
       return out.publish(alerts, onAccepted);
     },
   };
-  const ports = { state, clock: { now: () => Date.now() }, telemetry, operator };
+  const ports = { state, clock: { now: () => Date.now() }, telemetry, operator, emily: emilyFromEnv(process.env, config.network, telemetry.log) };
   // Only an SNS topic reaches phones (each cycle is an invocation: its texts, then one digest); stdout prints every alert.
   const smsBudget = options.topic
     ? new SmsBudget(clearing, ports, { network: config.network, perInvocation: config.smsPerRun ?? SMS_PER_RUN_DEFAULT, staleAfterMs: LEASE_TTL_MS })

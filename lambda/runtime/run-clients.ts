@@ -9,6 +9,7 @@ import type { TokenDecimalsFor } from '../config/config-token-decimals';
 import { createHiroClient, type HiroClient, type HiroClientOptions } from '../hiro';
 import { createDynamoStateStore } from '../adapters/dynamodb';
 import { readApiSettings, type ApiSettings } from './api-env';
+import { emilyFromEnv } from './emily-env';
 
 /**
  * Tokens whose metadata one run reads at most: a version naming more new tokens is taken a few runs later,
@@ -48,6 +49,7 @@ export function runClients(options: RunClientOptions) {
     }
     return made;
   };
+  const emily = (network: Network) => emilyFromEnv(process.env, network, options.log);
   const decimalsFor: TokenDecimalsFor = (network) => ({ state: state(network), chain: api(network).chain, maxReads: TOKEN_METADATA_READS_PER_RUN });
-  return { api, state, decimalsFor };
+  return { api, state, emily, decimalsFor };
 }

@@ -46,6 +46,8 @@ export type OperatorNoticeKind =
   | 'rate-limited'
   | 'balance-mismatch'
   | 'balance-unread'
+  | 'sbtc-emily'
+  | 'sbtc-untracked'
   | 'watch-config-rejected'
   | 'loop-restarts'
   | 'watcher-stalled'

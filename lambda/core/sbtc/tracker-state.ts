@@ -80,6 +80,16 @@ export interface SbtcTrackerState {
   untracked: number;
   /** What the operator was last told is wrong with Emily (emily-notices.ts); null while it answers well. */
   emilyProblem: string | null;
+  /** When Emily was last asked (emily-polling.ts); absent before the first time. */
+  polled?: EmilyPolled;
+}
+
+/** The Bitcoin heights Emily was last asked at: it changes once a Bitcoin block, so it is asked once a block. */
+export interface EmilyPolled {
+  /** Its open lists (asked, answered or not: a failure waits for the next block). */
+  listsAt: number;
+  /** Its limits, asked in the run after the lists', so that no run sends more than two requests in the common case. */
+  limitsAt: number;
 }
 
 export function emptySbtcState(): SbtcTrackerState {

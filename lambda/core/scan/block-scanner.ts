@@ -29,8 +29,8 @@ export interface ScanPlan {
   firstHeight: number;
   /** The last height to scan in this cycle (tip less confirmations). */
   lastHeight: number;
-  /** The chain tip read at the start of the cycle. */
-  tip: { height: number; hash: string };
+  /** The chain tip read at the start of the cycle (its Bitcoin height when the API gave it). */
+  tip: { height: number; hash: string; burnHeight?: number };
   maxBlocks: number;
   /** Set when the run reads per subject (fetch-choice.ts). */
   source?: SubjectSource | null;
@@ -76,6 +76,7 @@ export class BlockScanner {
       rules: plan.rules,
       network: plan.network,
       budget,
+      tip: plan.tip,
       ...(stages.markMined ? { mempool: { markMined: stages.markMined } } : {}),
     });
   }

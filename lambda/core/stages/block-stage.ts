@@ -47,14 +47,16 @@ export interface RunningStage<S> {
 }
 
 /** The ports a stage may use: a replay has no state store, no publisher and no operator. */
-export type StageDeps = Pick<CycleDeps, 'chain' | 'clock' | 'telemetry'> & Partial<Pick<CycleDeps, 'state' | 'operator'>>;
+export type StageDeps = Pick<CycleDeps, 'chain' | 'clock' | 'telemetry'> & Partial<Pick<CycleDeps, 'state' | 'operator' | 'emily'>>;
 
 /** What a stage is given to set up for a run. */
 export interface StageRun {
   deps: StageDeps;
   rules: WatchRules;
   network: Network;
-  budget?: Pick<CycleBudget, 'balanceReads'>;
+  budget?: Pick<CycleBudget, 'balanceReads'> & Partial<Pick<CycleBudget, 'deadlineMs'>>;
+  /** The chain tip read at the start of the run (its Bitcoin height when the API gave it). */
+  tip?: { height: number; burnHeight?: number };
   /** The mempool watch of the run, when pending rules run beside the scan (mempool/mempool-watch.ts). */
   mempool?: { markMined(alerts: ChainAlert[]): Promise<ChainAlert[]> };
   /** `--replay`: no state is read or written (`deps.state` absent), and a read the stage cannot make fails the replay. */

@@ -3,17 +3,21 @@
 // alerts after the block's other alerts. It runs only when the watch config has the `sbtcLifecycle` section (the
 // `sbtc-bridge` pack sets it) and watches the logs of an `sbtc-registry` contract (the pack's rules do, naming the
 // deployer of the network): that rule names the registry to read, so a testnet deployment is followed as well as
-// mainnet's. Watching the registry's prints alone does not ask for deadline alerts.
+// mainnet's. Watching the registry's prints alone does not ask for deadline alerts. Emily (sBTC's public API) is
+// asked through its port once a Bitcoin block, at the first block at the tip's Bitcoin height (emily-polling.ts):
+// its records join the block's prints, and what goes wrong with it reaches the operator, never the alerts.
 import type { ChainAlert } from '../alert-kinds/chain-kinds';
 import { sbtcLifecycleKind } from '../alert-kinds/sbtc-lifecycle';
 import { decodeClarityOrNull } from '../clarity/decode';
 import type { Block, TxEvents } from '../domain';
 import type { SbtcObservation } from '../sbtc/observations';
+import { EMILY_POLL_SLICE_MS, pollEmilyAt, type EmilyTurn } from '../sbtc/emily-polling';
 import { readRegistryPrint } from '../sbtc/registry-prints';
 import { createSbtcTracker } from '../sbtc/tracker';
-import { SBTC_STATE_VERSION, type SbtcTrackerState } from '../sbtc/tracker-state';
+import { admitWithin, SBTC_STATE_MAX_BYTES } from '../sbtc/state-bound';
+import { MAX_TRACKED, SBTC_STATE_VERSION, type SbtcTrackerState } from '../sbtc/tracker-state';
 import type { Telemetry } from '../ports';
-import type { BlockStage } from './block-stage';
+import type { BlockStage, StageBlock, StageRun } from './block-stage';
 
 /** The contract name the sBTC deployment gives its registry, whose prints the tracker reads. */
 export const REGISTRY_CONTRACT_NAME = 'sbtc-registry';
@@ -53,13 +57,15 @@ export const sbtcLifecycleStage: BlockStage<SbtcTrackerState> = {
   version: SBTC_STATE_VERSION,
   // Rides the cursor write; see docs/sbtc.md for its size (records open at once, each kept a day after it ends).
   kept: 'cursor',
-  open({ rules, deps, network }) {
+  open(run) {
+    const { rules, deps, network } = run;
     if (rules.sbtcLifecycle === undefined) return null;
     const registries = new Set(watchedRegistries(rules.contractLogs.keys()));
     if (registries.size === 0) return null;
     const tracker = createSbtcTracker();
+    const emily = emilyPoller(run);
     return {
-      apply(at, alerts, before) {
+      async apply(at, alerts, before) {
         const burnHeight = at.block.header.burnHeight;
         const observations = registryObservations(at.block, at.events, registries, deps.telemetry);
         if (burnHeight === undefined) {
@@ -67,7 +73,14 @@ export const sbtcLifecycleStage: BlockStage<SbtcTrackerState> = {
           if (observations.length > 0) deps.telemetry.log('warn', 'sBTC prints in a block without its Bitcoin height; not followed', { height: at.block.header.height });
           return { alerts, state: before };
         }
-        const { state, events } = tracker.apply(before ?? tracker.initial(), observations, burnHeight);
+        const start = before ?? tracker.initial();
+        const turn = await emily(at, start, burnHeight, observations);
+        // Emily's records first: a deposit it lists is followed before this block's print of its mint completes it.
+        const { state, events } = tracker.apply(start, [...(turn?.observations ?? []), ...observations], burnHeight);
+        if (turn) Object.assign(state, { polled: turn.polled, emilyProblem: turn.problem });
+        // Within its bytes as well as its count: past either, a record is counted untracked, never stored too big.
+        admitWithin(start, state);
+        if (start.untracked === 0 && state.untracked > 0) await tellCeiling(run, state.untracked);
         const raised: ChainAlert[] = events.map((event) => ({ ...sbtcLifecycleKind.build(event, network), block_height: at.block.header.height }) as unknown as ChainAlert);
         return { alerts: [...alerts, ...raised], state };
       },
@@ -75,3 +88,50 @@ export const sbtcLifecycleStage: BlockStage<SbtcTrackerState> = {
     };
   },
 };
+
+/** A block less old than this counts as at the tip when the API did not give the tip's Bitcoin height. */
+const RECENT_BLOCK_SECONDS = 600;
+
+/**
+ * The run's one poll of Emily: at the first block at the tip's Bitcoin height (Emily says how things stand now,
+ * so its records are applied at no older block, where a deposit's clock would start early), once a run, never
+ * in a replay. Its notice, when it has news, goes to the operator.
+ */
+function emilyPoller({ deps, budget, tip, replay }: StageRun) {
+  let asked = false;
+  const atTip = (at: StageBlock, burnHeight: number): boolean =>
+    tip?.burnHeight !== undefined ? burnHeight >= tip.burnHeight : deps.clock.now() / 1000 - at.block.header.time <= RECENT_BLOCK_SECONDS;
+  return async (at: StageBlock, state: SbtcTrackerState, burnHeight: number, prints: readonly SbtcObservation[]): Promise<EmilyTurn | null> => {
+    if (asked || replay || !deps.emily || !atTip(at, burnHeight)) return null;
+    const deadlineMs = Math.min(budget?.deadlineMs ?? Number.POSITIVE_INFINITY, deps.clock.now() + EMILY_POLL_SLICE_MS);
+    const turn = await pollEmilyAt(deps.emily, state, burnHeight, deadlineMs, completedBy(prints));
+    if (!turn) return null;
+    asked = true;
+    deps.telemetry.log('info', 'sBTC: Emily asked', { bitcoinHeight: burnHeight, requests: turn.requests, records: turn.observations.length });
+    if (turn.notice) await deps.operator?.notify({ kind: 'sbtc-emily', subject: emilySubject(turn.problem), message: turn.notice });
+    return turn;
+  };
+}
+
+/** Once, when the tracker first refuses a record at its ceiling: what is not followed, and what to do. */
+async function tellCeiling({ deps }: StageRun, refused: number): Promise<void> {
+  await deps.operator?.notify({
+    kind: 'sbtc-untracked',
+    subject: 'stacks-watch: the sBTC tracker is full',
+    message:
+      `The sBTC lifecycle tracker follows at most ${MAX_TRACKED} deposits and withdrawals at once, in at most ${SBTC_STATE_MAX_BYTES / 1000} KB (its state rides in the cursor item); ` +
+      `${refused} more were not followed, and no deadline alert will come for them. Name the recipients and senders to follow in the sbtcLifecycle section. ` +
+      'This is said once.',
+  });
+}
+
+function completedBy(prints: readonly SbtcObservation[]): Set<string> {
+  return new Set(
+    prints.flatMap((o) => (o.source === 'chain' && o.print.topic === 'completed-deposit' ? [`${o.print.bitcoinTxid}:${o.print.outputIndex}`] : [])),
+  );
+}
+
+function emilySubject(problem: string | null): string {
+  if (problem === null) return 'stacks-watch: Emily (sBTC) answers again';
+  return problem.startsWith('malformed') ? 'stacks-watch: Emily (sBTC) sent records it cannot read' : 'stacks-watch: Emily (sBTC) is failing';
+}
