@@ -28,8 +28,8 @@ describe('the sbtcLifecycle section', () => {
   });
 
   it('refuses an unknown key inside it', () => {
-    const result = parse({ deployer: 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4' });
+    const result = parse({ registry: 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-registry' });
     expect(result.ok).toBe(false);
-    expect(JSON.stringify(!result.ok && result.problems)).toContain('deployer');
+    expect(JSON.stringify(!result.ok && result.problems)).toContain('registry');
   });
 });

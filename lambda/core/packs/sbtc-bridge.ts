@@ -9,8 +9,9 @@ import { list, noDuplicates, principal, recipientSchema, sameString } from '../w
 import { standardAddressProblem } from '../watch-config/stacks-principals';
 import type { RulePack } from './pack';
 
-/** The sBTC contracts' deployer on mainnet; testnet deployments differ, so a testnet entry names its own. */
-export const SBTC_MAINNET_DEPLOYER = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4';
+import { SBTC_MAINNET_DEPLOYER } from '../sbtc/lifecycle-section';
+
+export { SBTC_MAINNET_DEPLOYER };
 
 const amount = z
   .string({ error: 'must be an sBTC amount in quotes with its unit, e.g. "1 sBTC" or "25000000 sats"' })

@@ -1,13 +1,15 @@
 // The sBTC lifecycle tracker (core/sbtc) as a stage: each block's sbtc-registry prints become the tracker's
 // observations, applied at the block's Bitcoin height, and what the tracker tells becomes `sbtc_lifecycle`
-// alerts after the block's other alerts. It runs only when the watch config has the `sbtcLifecycle` section (the
-// `sbtc-bridge` pack sets it) and watches the logs of an `sbtc-registry` contract (the pack's rules do, naming the
-// deployer of the network): that rule names the registry to read, so a testnet deployment is followed as well as
-// mainnet's. Watching the registry's prints alone does not ask for deadline alerts.
+// alerts (and, with the settled follow-up on, `sbtc_settlement` chain alerts) after the block's other alerts. It
+// runs only when the watch config has the `sbtcLifecycle` section (the `sbtc-bridge` pack sets it); the section
+// names the registry it follows (core/sbtc/lifecycle-section.ts), which the compiled rules then make the scan read.
+// Watching the registry's prints alone does not ask for deadline alerts.
 import type { ChainAlert } from '../alert-kinds/chain-kinds';
 import { sbtcLifecycleKind } from '../alert-kinds/sbtc-lifecycle';
 import { decodeClarityOrNull } from '../clarity/decode';
+import { buildSbtcSettlement } from '../alert-kinds/sbtc-settlement';
 import type { Block, TxEvents } from '../domain';
+import { tokenOfRegistry, trackerSettings, watchedRegistries } from '../sbtc/lifecycle-section';
 import type { SbtcObservation } from '../sbtc/observations';
 import { readRegistryPrint } from '../sbtc/registry-prints';
 import { createSbtcTracker } from '../sbtc/tracker';
@@ -15,12 +17,13 @@ import { SBTC_STATE_VERSION, type SbtcTrackerState } from '../sbtc/tracker-state
 import type { Telemetry } from '../ports';
 import type { BlockStage } from './block-stage';
 
-/** The contract name the sBTC deployment gives its registry, whose prints the tracker reads. */
-export const REGISTRY_CONTRACT_NAME = 'sbtc-registry';
+export { REGISTRY_CONTRACT_NAME, watchedRegistries } from '../sbtc/lifecycle-section';
 
-/** The registry contracts whose logs the rules watch: what switches the stage on. */
-export function watchedRegistries(contractIds: Iterable<string>): string[] {
-  return [...contractIds].filter((id) => id.split('.')[1] === REGISTRY_CONTRACT_NAME);
+/** The recipient of the sBTC minted in the same transaction as a registry's `completed-deposit` print, of that amount. */
+function mintedTo(events: TxEvents | undefined, registry: string, amountSats: bigint): string | undefined {
+  const token = tokenOfRegistry(registry);
+  const mint = events?.assets.find((a) => a.asset === 'ft' && a.action === 'mint' && a.assetId === token && a.amount === amountSats.toString());
+  return mint?.recipient ?? undefined;
 }
 
 /** The block's registry prints as observations, in chain order; a print that is not well formed is told to the operator's log, never observed. */
@@ -34,7 +37,8 @@ export function registryObservations(
   for (const tx of block.transactions) {
     // Only a successful transaction's prints happened: an aborted one's were rolled back with it.
     if (tx.txStatus !== 'success') continue;
-    for (const log of events.get(tx.txId)?.logs ?? []) {
+    const txEvents = events.get(tx.txId);
+    for (const log of txEvents?.logs ?? []) {
       if (!registries.has(log.contractId)) continue;
       const value = decodeClarityOrNull(log.valueHex);
       const read = value === null ? { ok: false as const, problem: 'sbtc-registry print is not a Clarity value' } : readRegistryPrint(value);
@@ -42,7 +46,9 @@ export function registryObservations(
         telemetry.log('warn', `${read.problem}; not followed`, { txId: tx.txId, eventIndex: log.eventIndex, height: block.header.height });
         continue;
       }
-      if (read.print) out.push({ source: 'chain', print: read.print, stacksHeight: block.header.height, stacksTxid: tx.txId });
+      if (!read.print) continue;
+      const recipient = read.print.topic === 'completed-deposit' ? mintedTo(txEvents, log.contractId, read.print.amountSats) : undefined;
+      out.push({ source: 'chain', print: read.print, stacksHeight: block.header.height, stacksTxid: tx.txId, ...(recipient ? { mintedTo: recipient } : {}) });
     }
   }
   return out;
@@ -54,10 +60,12 @@ export const sbtcLifecycleStage: BlockStage<SbtcTrackerState> = {
   // Rides the cursor write; see docs/sbtc.md for its size (records open at once, each kept a day after it ends).
   kept: 'cursor',
   open({ rules, deps, network }) {
-    if (rules.sbtcLifecycle === undefined) return null;
+    const section = rules.sbtcLifecycle;
+    if (section === undefined) return null;
+    // The section's registry is among the logs read (compileWatchRules adds it); a testnet section without one is refused by the config check.
     const registries = new Set(watchedRegistries(rules.contractLogs.keys()));
     if (registries.size === 0) return null;
-    const tracker = createSbtcTracker();
+    const tracker = createSbtcTracker(trackerSettings(section));
     return {
       apply(at, alerts, before) {
         const burnHeight = at.block.header.burnHeight;
@@ -67,9 +75,11 @@ export const sbtcLifecycleStage: BlockStage<SbtcTrackerState> = {
           if (observations.length > 0) deps.telemetry.log('warn', 'sBTC prints in a block without its Bitcoin height; not followed', { height: at.block.header.height });
           return { alerts, state: before };
         }
-        const { state, events } = tracker.apply(before ?? tracker.initial(), observations, burnHeight);
-        const raised: ChainAlert[] = events.map((event) => ({ ...sbtcLifecycleKind.build(event, network), block_height: at.block.header.height }) as unknown as ChainAlert);
-        return { alerts: [...alerts, ...raised], state };
+        const { height, hash } = at.block.header;
+        const { state, events, settlements } = tracker.apply(before ?? tracker.initial(), observations, burnHeight, height);
+        const raised: ChainAlert[] = events.map((event) => ({ ...sbtcLifecycleKind.build(event, network), block_height: height }) as unknown as ChainAlert);
+        const settled: ChainAlert[] = settlements.map((event) => buildSbtcSettlement(event, { network, height, hash }));
+        return { alerts: [...alerts, ...raised, ...settled], state };
       },
       rollback: (state, forkHeight) => ({ state: state && tracker.rollback(state, forkHeight) }),
     };
