@@ -17,19 +17,24 @@ const principals = (network: Network | null, listName: string, who: string) =>
       .check(z.superRefine(noDuplicates(sameString, listName, 'the same address'), evenWithBadEntries)),
   );
 
+/** Whose deposits and withdrawals are followed, and the settled follow-up: the section's keys the `sbtc-bridge` pack takes too. */
+export const lifecycleScopeShape = (network: Network | null) => ({
+  recipients: principals(network, 'recipients', 'the recipients whose deposits to follow'),
+  senders: principals(network, 'senders', 'the senders whose withdrawals to follow'),
+  settled: z.optional(
+    z.strictObject(
+      { $comment: comment, blocks: z.optional(wholeNumber(1, SETTLED_MAX_BLOCKS)) },
+      { error: `must be an object: {} sends a settled alert once a completed deposit or withdrawal is ${SETTLED_DEFAULT_BLOCKS} Bitcoin blocks deep, {"blocks": N} after N` },
+    ),
+  ),
+});
+
 export const sbtcLifecycleSchema = (network: Network | null) =>
   z.optional(
     z.strictObject(
       {
         $comment: comment,
-        recipients: principals(network, 'recipients', 'the recipients whose deposits to follow'),
-        senders: principals(network, 'senders', 'the senders whose withdrawals to follow'),
-        settled: z.optional(
-          z.strictObject(
-            { $comment: comment, blocks: z.optional(wholeNumber(1, SETTLED_MAX_BLOCKS)) },
-            { error: `must be an object: {} sends a settled alert once a completed deposit or withdrawal is ${SETTLED_DEFAULT_BLOCKS} Bitcoin blocks deep, {"blocks": N} after N` },
-          ),
-        ),
+        ...lifecycleScopeShape(network),
         deployer: z.optional(
           principal(standardAddressProblem, network, 'the address that deployed the sBTC contracts, e.g. "SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4"'),
         ),

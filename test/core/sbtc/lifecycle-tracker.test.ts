@@ -5,7 +5,7 @@ import { DEFAULT_DEADLINES } from '../../../lambda/core/sbtc/deadlines';
 import type { SbtcObservation } from '../../../lambda/core/sbtc/observations';
 import { createSbtcTracker } from '../../../lambda/core/sbtc/tracker';
 import { checkSbtcState, MAX_TRACKED } from '../../../lambda/core/sbtc/tracker-state';
-import { deposit, NEW_KEY, OLD_KEY, prints, RECIPIENT, runBlocks, txid, withdrawal } from './sbtc-history';
+import { deposit, NEW_KEY, OLD_KEY, prints, RECIPIENT, runBlocks, SENDER, txid, withdrawal } from './sbtc-history';
 
 type Script = Record<number, SbtcObservation[]>;
 const script = (s: Script) => (height: number) => s[height] ?? [];
@@ -86,6 +86,18 @@ describe('sBTC lifecycle: deposits', () => {
     const other = deposit(9, 'pending', { recipient: 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7' });
     const { told } = runBlocks(createSbtcTracker({ principals: [RECIPIENT] }), 100, 120, script({ 100: [other, deposit(1, 'pending')] }));
     expect(told.map((t) => t.event.bitcoinTxid)).toEqual([txid('d1'), txid('d1')]);
+  });
+
+  it('follows the deposits of the recipients named and the withdrawals of the senders named, and no other', () => {
+    const other = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR';
+    const observations = [deposit(1, 'pending'), deposit(2, 'pending', { recipient: other }), prints.created(1, 100), withdrawal(2, 'pending', { sender: other })];
+    const run = (config: Parameters<typeof createSbtcTracker>[0]) =>
+      runBlocks(createSbtcTracker(config), 100, 113, script({ 100: observations })).told.map((t) => `${t.event.bitcoinTxid ?? t.event.requestId} ${t.what}`);
+    const mine = [`${txid('d1')} deposit_late/warning`, `${txid('d1')} deposit_late/critical`, '1 withdrawal_late/warning'];
+    expect(run({ recipients: [RECIPIENT], senders: [SENDER] })).toEqual(mine);
+    // A wallet that names only recipients follows no withdrawal.
+    expect(run({ recipients: [RECIPIENT] })).toEqual(mine.slice(0, 2));
+    expect(run({})).toHaveLength(6);
   });
 });
 

@@ -153,6 +153,15 @@ describe('the settled follow-up through the scanner', () => {
     expect(h.publisher.sent.at(-1)!.alert).toMatchObject({ flow: 'withdrawal', request_id: 7, sender: WALLET, amount_sats: '25000000' });
   });
 
+  it('tells deadlines only for the senders named: a late withdrawal of another sender is not followed', async () => {
+    const { chain, h } = setUp({ senders: [WALLET] });
+    await h.run();
+    mine(chain, [requestTx(7, BTC + 1), requestTx(8, BTC + 1, OTHER)]);
+    for (let i = 0; i < 13; i++) mine(chain);
+    await h.run();
+    expect(h.publisher.sent.map((s) => s.alert.key).filter((k) => k.startsWith('sbtc:'))).toEqual(['sbtc:withdrawal_late:warning:7']);
+  });
+
   it('sends each once when a run dies after delivering and before its cursor write', async () => {
     const { chain, h, brief } = setUp();
     await h.run();
