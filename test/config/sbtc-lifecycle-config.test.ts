@@ -109,3 +109,25 @@ describe('the sbtcLifecycle section alone', () => {
     expect(problemsOf({ network: 'mainnet' })[0]).toMatch(/^\$: nothing to watch/);
   });
 });
+
+describe('the sbtcLifecycle section in --check', () => {
+  const check = async (input: Record<string, unknown>) => {
+    const { describeWatch } = await import('../../lambda/local/describe');
+    const result = parseWatchConfig(input);
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    return describeWatch(result.config, { baseUrl: 'https://api.hiro.so', fromEnvironment: false, requestsPerMinute: 50, hasKey: false }, 'watch.json');
+  };
+
+  it('says whose deadlines it follows, which registry it reads for them and whether settled alerts follow', async () => {
+    expect(await check({ network: 'mainnet', sbtcLifecycle: { settled: {} } })).toContain(
+      `- sBTC lifecycle: the signers' deadlines for every deposit and withdrawal, read from ${REGISTRY} (its prints and the sBTC mints beside them); a completion alert, then settled 6 Bitcoin blocks after`,
+    );
+    expect(await check({ network: 'mainnet', sbtcLifecycle: { recipients: [MAINNET.arkadiko] } })).toContain(
+      `the signers' deadlines for deposits to ${MAINNET.arkadiko} and withdrawals from nobody, read from ${REGISTRY}`,
+    );
+  });
+
+  it('says nothing of it without the section', async () => {
+    expect(await check({ network: 'mainnet', contractLogs: [{ contractId: REGISTRY }] })).not.toContain('sBTC lifecycle');
+  });
+});

@@ -54,3 +54,16 @@ export function trackerSettings(section: SbtcLifecycleSection): { recipients?: r
     settledBlocks: section.settled === undefined ? null : (section.settled.blocks ?? SETTLED_DEFAULT_BLOCKS),
   };
 }
+
+/** --check's words for the section: whose deposits and withdrawals, from which registry, and the follow-up. */
+export function describeLifecycle(section: SbtcLifecycleSection | undefined, network: Network, watched: Iterable<string>): string | null {
+  if (section === undefined) return null;
+  const named = (list: readonly string[] | undefined, none: string) => (list === undefined || list.length === 0 ? none : list.join(', '));
+  const scoped = section.recipients !== undefined || section.senders !== undefined;
+  const whose = scoped
+    ? `deposits to ${named(section.recipients, 'nobody')} and withdrawals from ${named(section.senders, 'nobody')}`
+    : 'every deposit and withdrawal';
+  const { settledBlocks } = trackerSettings(section);
+  const settled = settledBlocks === null ? 'no settled alerts (add "settled": {} for them)' : `a completion alert, then settled ${settledBlocks} Bitcoin blocks after`;
+  return `- sBTC lifecycle: the signers' deadlines for ${whose}, read from ${lifecycleRegistries(section, network, watched).join(', ')} (its prints and the sBTC mints beside them); ${settled}`;
+}

@@ -4,7 +4,7 @@
 // clock from the print on the new chain; a reorg after it settled that keeps the print tells nothing twice.
 import { bufferCV, principalCV, serializeCV, stringAsciiCV, tupleCV, uintCV } from '@stacks/transactions';
 import { describe, expect, it } from 'vitest';
-import type { WatchConfig } from '../../../lambda/config/watch-config';
+import { parseWatchConfig, type WatchConfig } from '../../../lambda/config/watch-config';
 import { SBTC_MAINNET_DEPLOYER } from '../../../lambda/core/sbtc/lifecycle-section';
 import type { StateStore } from '../../../lambda/core/ports';
 import { config, harness } from '../harness';
@@ -174,6 +174,23 @@ describe('the settled follow-up through the scanner', () => {
     h.advance(200_000); // past the dead run's lease
     expect((await h.run()).cursor?.height).toBe(109);
     expect(brief()).toEqual([`101 ${completed(1)}`, `107 ${settled(1)}`]);
+  });
+});
+
+describe('the settled follow-up from the sbtc-bridge pack', () => {
+  it('tells the wallet its mint, its completion and its settling, from one pack entry', async () => {
+    const parsed = parseWatchConfig({ network: 'mainnet', startHeight: 'latest', packs: [{ name: 'sbtc-bridge', recipients: [WALLET], settled: {} }] });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    const chain = new MemoryChain(100);
+    chain.tip.burnHeight = BTC;
+    const h = harness(chain, parsed.config);
+    await h.run();
+    mine(chain, [mintTx(1, OTHER), mintTx(2)]);
+    for (let i = 0; i < 6; i++) mine(chain);
+    await h.run();
+    const sent = h.publisher.sent.map((s) => s.alert);
+    expect(sent.map((a) => `${a.type} ${'block_height' in a ? a.block_height : ''}`)).toEqual(['ft_transfer 101', 'sbtc_settlement 101', 'sbtc_settlement 107']);
+    expect(sent[0]).toMatchObject({ rule: 'sbtc-bridge: sBTC minted to a watched address', recipient: WALLET });
   });
 });
 
