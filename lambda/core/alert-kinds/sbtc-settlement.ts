@@ -3,7 +3,7 @@
 // blocks deep (`settled`). Raised by the sbtcLifecycle stage (core/sbtc/settlement.ts), not by a matcher of its
 // own: it is a chain alert all the same (the completing transaction, the block it was raised in), so that a reorg
 // that takes the print back retracts it, as every chain alert is retracted.
-import { explorerTxUrl, shortTxId } from '../render/chain-text';
+import { explorerTxUrl } from '../render/chain-text';
 import { block, fields, id, networkName } from '../render/email-parts';
 import { formatCount } from '../render/stx-amount';
 import type { SbtcSettlementEvent } from '../sbtc/settlement';
@@ -122,7 +122,8 @@ export const sbtcSettlementKind = {
         ? `The print that completed it is ${formatCount(a.settle_blocks)} Bitcoin blocks deep: a reorg that takes it back is no longer expected.`
         : `Until it is ${formatCount(a.settle_blocks)} Bitcoin blocks deep a reorg can take it back: a retraction would follow, and a settled alert once it is that deep. See docs/sbtc.md.`,
     ].join('\n'),
-  sms: (a) => `${headline(a)}, tx ${shortTxId(a.tx_id, '...')}`,
+  // Short: the explorer link ends it.
+  sms: (a) => (a.step === 'settled' ? `${what(a)} settled, ${formatCount(a.bitcoin_height - a.completed_at_bitcoin)} BTC blocks deep` : `${what(a)} ${done(a)}`),
   terminal: (a) => rows(a).filter(([label]) => label !== 'Explorer'),
   link: (a) => explorerTxUrl(a.tx_id, a.network),
   attributes: (a) => {
