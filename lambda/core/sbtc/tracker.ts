@@ -36,7 +36,11 @@ export interface SbtcTracker {
     bitcoinHeight: number,
     stacksHeight?: number,
   ): { state: SbtcTrackerState; events: SbtcLifecycleEvent[]; settlements: SbtcSettlementEvent[] };
-  /** Takes back what prints in Stacks blocks above `forkHeight` said; what was told stays told. */
+  /**
+   * Takes back what prints in Stacks blocks above `forkHeight` said; what was told stays told, except the settled
+   * follow-up's chain alerts: a completion taken back, and a settled alert raised above the fork, are told again
+   * (under the same keys) when the new chain carries them, and retracted by the scan when it does not.
+   */
   rollback(state: SbtcTrackerState, forkHeight: number): SbtcTrackerState;
 }
 
