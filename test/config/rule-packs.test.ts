@@ -136,7 +136,7 @@ describe('the sbtc-bridge pack for a wallet: recipients, senders and settled', (
   });
 
   it('expands an entry with addresses alone as before: every mint and burn of them, the lifecycle for everyone', () => {
-    const config = parsed({ network: 'mainnet', packs: [{ name: 'sbtc-bridge', addresses: [WALLET] }] });
+    const config = parsed({ network: 'mainnet', packs: [{ name: 'sbtc-bridge', version: 1, addresses: [WALLET] }] });
     expect(config.sbtcLifecycle).toEqual({});
     expect(config.transfers.map((t) => [t.to, t.from])).toEqual([
       [[WALLET], []],

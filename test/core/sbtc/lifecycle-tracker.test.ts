@@ -237,3 +237,18 @@ describe('sBTC lifecycle: the state kept with the cursor', () => {
     expect(Buffer.byteLength(JSON.stringify(state))).toBeLessThan(200_000);
   });
 });
+
+describe('sBTC lifecycle: the settled follow-up and a state stored before it', () => {
+  it('follows a completion to settled only when it was seen with the follow-up on, so turning it on tells nothing of older ones', () => {
+    const before = runBlocks(createSbtcTracker(), 100, 101, script({ 100: [deposit(1, 'accepted')], 101: [prints.minted(1, 7_000)] })).state;
+    const tracker = createSbtcTracker({ settledBlocks: 6 });
+    let state = before;
+    const told: string[] = [];
+    for (let h = 102; h <= 120; h += 1) {
+      const r = tracker.apply(state, h === 103 ? [deposit(2, 'accepted'), prints.minted(2, 7_002)] : [], h, 7_000 + h - 101);
+      state = r.state;
+      told.push(...r.settlements.map((e) => `${h} ${e.step} ${e.bitcoinTxid === txid('d1') ? 'd1' : 'd2'}`));
+    }
+    expect(told).toEqual(['103 completed d2', '109 settled d2']);
+  });
+});
