@@ -31,6 +31,7 @@ export interface SbtcSettlementAlert extends AlertBase {
   request_id: number | null;
   sweep_txid: string | null;
   amount_sats: string;
+  /** A deposit's Stacks recipient ('' when not read); a withdrawal's Bitcoin scriptPubKey (hex). */
   recipient: string;
   sender: string | null;
 }
@@ -50,7 +51,8 @@ const principalOf = (a: SbtcSettlementAlert): string | null => (a.flow === 'with
 function rows(a: SbtcSettlementAlert) {
   return [
     ['Amount', `${btc(a.amount_sats)} (${id(a.amount_sats)} sats)`],
-    ['Recipient', id(a.recipient)],
+    // '': a deposit followed from its print alone, read without the mint that names its recipient.
+    ['Recipient', a.recipient === '' ? 'not read (see the Stacks tx)' : id(a.recipient)],
     ...(a.sender !== null ? [['Sender', id(a.sender)] as const] : []),
     ...(a.bitcoin_txid !== null
       ? [

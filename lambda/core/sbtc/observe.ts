@@ -199,15 +199,18 @@ const settlementOf = (ctx: ObserveContext, event: SbtcSettlementEvent | null): v
 
 /**
  * A deposit Emily has not told of, minted now: followed from its print for the settled alert alone (its recipient
- * from the mint beside the print), with the follow-up on and the recipient in scope. Nothing else is told of it.
+ * from the mint beside the print, '' when that was not read), with the follow-up on and the recipient in scope.
+ * Nothing else is told of it.
  */
 function depositFromPrint(ctx: ObserveContext, { print, mintedTo }: ChainObservation): DepositTrack | null {
-  if (print.topic !== 'completed-deposit' || ctx.settleBlocks === null || mintedTo === undefined) return null;
-  if (!inScope(ctx.scope.recipients, mintedTo) || !roomFor(ctx)) return null;
+  if (print.topic !== 'completed-deposit' || ctx.settleBlocks === null) return null;
+  // Whose it is matters only to a scoped watch; read per subject without one, the mint beside the print is not read.
+  if (ctx.scope.recipients !== null && (mintedTo === undefined || !ctx.scope.recipients.has(mintedTo))) return null;
+  if (!roomFor(ctx)) return null;
   const track: DepositTrack = {
     bitcoinTxid: print.bitcoinTxid,
     outputIndex: print.outputIndex,
-    recipient: mintedTo,
+    recipient: mintedTo ?? '',
     amountSats: print.amountSats.toString(),
     clockFrom: ctx.height,
     lockTime: null,
