@@ -19,11 +19,17 @@ import type { BlockStage } from './block-stage';
 
 export { REGISTRY_CONTRACT_NAME, watchedRegistries } from '../sbtc/lifecycle-section';
 
-/** The recipient of the sBTC minted in the same transaction as a registry's `completed-deposit` print, of that amount. */
-function mintedTo(events: TxEvents | undefined, registry: string, amountSats: bigint): string | undefined {
+/**
+ * The recipient of the sBTC minted for a registry's `completed-deposit` print: the deposit contract mints, then
+ * calls the registry, so it is the last mint of that amount before the print (a batch of deposits in one
+ * transaction is mint, print, mint, print…).
+ */
+function mintedTo(events: TxEvents | undefined, registry: string, printIndex: number, amountSats: bigint): string | undefined {
   const token = tokenOfRegistry(registry);
-  const mint = events?.assets.find((a) => a.asset === 'ft' && a.action === 'mint' && a.assetId === token && a.amount === amountSats.toString());
-  return mint?.recipient ?? undefined;
+  const mints = (events?.assets ?? []).filter(
+    (a) => a.asset === 'ft' && a.action === 'mint' && a.assetId === token && a.amount === amountSats.toString() && a.eventIndex < printIndex,
+  );
+  return mints.reduce<(typeof mints)[number] | undefined>((last, a) => (last === undefined || a.eventIndex > last.eventIndex ? a : last), undefined)?.recipient ?? undefined;
 }
 
 /** The block's registry prints as observations, in chain order; a print that is not well formed is told to the operator's log, never observed. */
@@ -47,7 +53,7 @@ export function registryObservations(
         continue;
       }
       if (!read.print) continue;
-      const recipient = read.print.topic === 'completed-deposit' ? mintedTo(txEvents, log.contractId, read.print.amountSats) : undefined;
+      const recipient = read.print.topic === 'completed-deposit' ? mintedTo(txEvents, log.contractId, log.eventIndex, read.print.amountSats) : undefined;
       out.push({ source: 'chain', print: read.print, stacksHeight: block.header.height, stacksTxid: tx.txId, ...(recipient ? { mintedTo: recipient } : {}) });
     }
   }

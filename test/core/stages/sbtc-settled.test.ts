@@ -20,9 +20,8 @@ const BTC = 871_000;
 const hex32 = (seed: number) => seed.toString(16).padStart(64, '0');
 const bytes = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'));
 
-/** The signers' call that mints a deposit: the registry's completed-deposit print and the mint to its recipient, in one transaction. */
-function mintTx(seed: number, recipient = WALLET, sats = 50_000_000): ModelTx {
-  const print = serializeCV(
+const completedPrint = (seed: number, sats: number) =>
+  serializeCV(
     tupleCV({
       topic: stringAsciiCV('completed-deposit'),
       'bitcoin-txid': bufferCV(bytes(hex32(seed))),
@@ -33,12 +32,21 @@ function mintTx(seed: number, recipient = WALLET, sats = 50_000_000): ModelTx {
       'sweep-txid': bufferCV(bytes(hex32(seed + 500))),
     }),
   );
+
+/** The signers' call that mints deposits: for each, the mint to its recipient, then the registry's completed-deposit print. */
+function mintsTx(deposits: { seed: number; recipient: string; sats?: number }[]): ModelTx {
+  const events = deposits.map(({ seed, recipient, sats = 50_000_000 }, i) => ({
+    mint: { eventIndex: 2 * i, asset: 'ft' as const, action: 'mint' as const, assetId: TOKEN, amount: String(sats), sender: null, recipient },
+    print: { eventIndex: 2 * i + 1, contractId: REGISTRY, topic: 'print', valueHex: completedPrint(seed, sats), valueRepr: '' },
+  }));
   return contractCall(`${SBTC_MAINNET_DEPLOYER}.sbtc-deposit`, [], {
-    eventCount: 2,
-    logs: [{ eventIndex: 0, contractId: REGISTRY, topic: 'print', valueHex: print, valueRepr: '' }],
-    assets: [{ eventIndex: 1, asset: 'ft', action: 'mint', assetId: TOKEN, amount: String(sats), sender: null, recipient }],
+    eventCount: 2 * deposits.length,
+    logs: events.map((e) => e.print),
+    assets: events.map((e) => e.mint),
   });
 }
+
+const mintTx = (seed: number, recipient = WALLET, sats = 50_000_000): ModelTx => mintsTx([{ seed, recipient, sats }]);
 
 /** A withdrawal request by `sender` (its withdrawal-create print), made at Bitcoin height `bitcoinHeight`. */
 function requestTx(requestId: number, bitcoinHeight: number, sender = WALLET): ModelTx {
@@ -136,6 +144,15 @@ describe('the settled follow-up through the scanner', () => {
     const { chain, h, brief } = setUp({ settled: {}, recipients: [WALLET] });
     await h.run();
     mine(chain, [mintTx(1, OTHER), mintTx(2, WALLET)]);
+    for (let i = 0; i < 6; i++) mine(chain);
+    await h.run();
+    expect(brief()).toEqual([`101 ${completed(2)}`, `107 ${settled(2)}`]);
+  });
+
+  it('pairs each print of a batch with the mint before it: same amounts to two recipients, only the named one told', async () => {
+    const { chain, h, brief } = setUp({ settled: {}, recipients: [WALLET] });
+    await h.run();
+    mine(chain, [mintsTx([{ seed: 1, recipient: OTHER }, { seed: 2, recipient: WALLET }, { seed: 3, recipient: OTHER }])]);
     for (let i = 0; i < 6; i++) mine(chain);
     await h.run();
     expect(brief()).toEqual([`101 ${completed(2)}`, `107 ${settled(2)}`]);

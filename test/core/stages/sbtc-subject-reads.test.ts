@@ -9,7 +9,7 @@ import { SubjectSource } from '../../../lambda/core/follow/subject-source';
 import { compileWatchRules } from '../../../lambda/core/rules/rule-lists';
 import { SBTC_MAINNET_DEPLOYER } from '../../../lambda/core/sbtc/lifecycle-section';
 import { registryObservations } from '../../../lambda/core/stages/sbtc-lifecycle';
-import { contractCall, fakeAddress, ftAssetEvent, transfer } from '../../support/fake-hiro';
+import { contractCall, fakeAddress, ftAssetEvent, print, transfer } from '../../support/fake-hiro';
 import { startHarness } from '../../hiro/harness';
 import { RecordingTelemetry } from '../harness';
 import { buildSbtcSettlement } from '../../../lambda/core/alert-kinds/sbtc-settlement';
@@ -42,8 +42,8 @@ async function readPerSubject(section: Record<string, unknown>) {
   h.fake.chain.mine([
     contractCall({
       contractId: `${SBTC_MAINNET_DEPLOYER}.sbtc-deposit`,
-      logs: [{ printer: REGISTRY, value: completedDeposit }],
-      events: [ftAssetEvent(TOKEN, { action: 'mint', to: WALLET }, 50_000_000)],
+      // As on chain: the deposit contract mints, then the registry prints.
+      events: [ftAssetEvent(TOKEN, { action: 'mint', to: WALLET }, 50_000_000), print(REGISTRY, completedDeposit)],
     }),
   ]);
   const client = h.client();
