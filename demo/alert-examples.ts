@@ -46,6 +46,7 @@ const TITLES: Record<AlertType, string> = {
   pending_transfer: 'STX transfer waiting in the mempool',
   pending_dropped: 'Waiting transaction dropped unmined',
   sbtc_lifecycle: 'sBTC deposit or withdrawal past a signers\' deadline',
+  sbtc_settlement: 'sBTC deposit minted or withdrawal accepted, then settled',
 };
 
 function demoJson(): Promise<Alert[]> {
@@ -70,6 +71,7 @@ const SAMPLE_ONLY: Partial<Record<AlertType, string>> = {
   sms_digest: 'SNS delivers it only to SMS subscriptions.',
   contract_status_summary: 'The demo watches too few contracts: more than 5 first seen in one check are summed up in it.',
   sbtc_lifecycle: 'The demo has no Bitcoin side; the sBTC lifecycle tracker raises it (docs/sbtc.md).',
+  sbtc_settlement: 'The demo has no Bitcoin side; the sBTC lifecycle tracker raises it with the `settled` follow-up on (docs/sbtc.md).',
   chain_health: 'The demo\'s chain never stops for 10 minutes; its "moving again" alert has the same fields with `phase: "ended"` and `resolves`.',
 };
 

@@ -13,6 +13,7 @@ import { pickRuleMeta } from '../core/watch-config/rule-meta-schema';
 import { jsonMistakes } from '../core/watch-config/json-mistakes';
 import { expandPacks } from '../core/packs';
 import { windowProblems } from '../core/watch-config/window-checks';
+import { sbtcLifecycleProblems } from '../core/watch-config/sbtc-lifecycle-schema';
 import { bytesProblem, configCeilings, countProblems, nestingProblem, tokensProblem, type ConfigCeilings } from '../core/watch-config/config-ceilings';
 import { allowedKeys, NETWORKS, watchConfigSchema, type WatchConfigSchema } from '../core/watch-config/watch-config-schema';
 
@@ -93,8 +94,9 @@ function nothingToWatch(input: unknown, lists: readonly AnyRuleList[]): ConfigPr
   if (!isRecord(input)) return [];
   const names = lists.filter((list) => !list.aggregate).map((list) => list.name);
   const allEmpty = names.every((key) => input[key] === undefined || (Array.isArray(input[key]) && input[key].length === 0));
-  // A chainHealth section is something to watch: the watcher then follows the chain for its health only.
-  if (!allEmpty || isRecord(input.chainHealth)) return [];
+  // A chainHealth section is something to watch: the watcher then follows the chain for its health only; an
+  // sbtcLifecycle section too: the scan then reads the sbtc-registry's prints for the tracker alone.
+  if (!allEmpty || isRecord(input.chainHealth) || isRecord(input.sbtcLifecycle)) return [];
   const quoted = names.map((name) => `"${name}"`);
   const named = quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
   return [
@@ -131,6 +133,8 @@ export function parseWatchConfig(raw: unknown, lists: readonly AnyRuleList[] = r
   const { $comment: _comment, $schema: _schema, ...config } = parsed.data;
   const windows = windowProblems(config, lists);
   if (windows.length > 0) return { ok: false, problems: windows };
+  const sbtc = sbtcLifecycleProblems(config);
+  if (sbtc.length > 0) return { ok: false, problems: sbtc };
   return { ok: true, config };
 }
 

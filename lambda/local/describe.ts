@@ -10,6 +10,7 @@ import { balanceBudgetWords } from './describe-balances';
 import { fetchPlanWords } from './describe-fetch-plan';
 import { bareAmountWarnings } from '../core/watch-config/amount-warnings';
 import { describePacks } from '../core/packs';
+import { describeLifecycle } from '../core/sbtc/lifecycle-section';
 import type { AnyRuleList } from '../core/rules/rule-list';
 import { plural } from '../core/rules/rule-words';
 import { FIRST_SIGHTS_ALONE_MAX, sweepCycles } from '../core/match/contract-status-sweep';
@@ -45,6 +46,8 @@ export function describeWatch(
   }
   lines.push(...pastMuteWarnings(compileWatchRules(config, lists).cooldownsAndMutes, nowMs));
   lines.push(...describePacks(config));
+  const sbtc = describeLifecycle(config.sbtcLifecycle, config.network, config.contractLogs.map((rule) => rule.contractId));
+  if (sbtc !== null) lines.push(sbtc);
   lines.push(...bareAmountWarnings(config));
   const sweep = sweepWords(config.contracts.length, api);
   if (sweep !== null) lines.push(sweep);

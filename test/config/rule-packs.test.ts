@@ -123,6 +123,59 @@ describe('the sbtc-bridge pack and the sBTC lifecycle', () => {
   });
 });
 
+describe('the sbtc-bridge pack for a wallet: recipients, senders and settled', () => {
+  const OTHER = MAINNET.alex;
+
+  it('scopes the lifecycle to the recipients and senders named, and watches their mints and burns too', () => {
+    const config = parsed({ network: 'mainnet', packs: [{ name: 'sbtc-bridge', recipients: [WALLET], senders: [OTHER], settled: {} }] });
+    expect(config.sbtcLifecycle).toEqual({ recipients: [WALLET], senders: [OTHER], settled: {} });
+    expect(config.transfers).toMatchObject([
+      { asset: `${SBTC}.sbtc-token::sbtc-token`, to: [WALLET], actions: ['mint'] },
+      { asset: `${SBTC}.sbtc-token::sbtc-token`, from: [OTHER], actions: ['burn'] },
+    ]);
+  });
+
+  it('expands an entry with addresses alone as before: every mint and burn of them, the lifecycle for everyone', () => {
+    const config = parsed({ network: 'mainnet', packs: [{ name: 'sbtc-bridge', version: 1, addresses: [WALLET] }] });
+    expect(config.sbtcLifecycle).toEqual({});
+    expect(config.transfers.map((t) => [t.to, t.from])).toEqual([
+      [[WALLET], []],
+      [[], [WALLET]],
+    ]);
+  });
+
+  it('watches an address named both ways once', () => {
+    const config = parsed({ network: 'mainnet', packs: [{ name: 'sbtc-bridge', addresses: [WALLET], recipients: [WALLET], senders: [WALLET] }] });
+    expect(config.transfers.map((t) => [t.to, t.from])).toEqual([
+      [[WALLET], []],
+      [[], [WALLET]],
+    ]);
+  });
+
+  it('names a bad recipient or depth at its path in the entry', () => {
+    expect(problems({ network: 'mainnet', packs: [{ name: 'sbtc-bridge', recipients: ['SPnot-an-address'] }] })[0]).toMatch(/^\$\.packs\[0\]\.recipients\[0\]: /);
+    expect(problems({ network: 'mainnet', packs: [{ name: 'sbtc-bridge', settled: { blocks: 0 } }] })[0]).toMatch(/^\$\.packs\[0\]\.settled\.blocks: must be a whole number from 1 to 100/);
+  });
+
+  it('accepts a section beside it that says the same, the default depth spelled out, and refuses one that does not', () => {
+    const same = parsed({ network: 'mainnet', packs: [{ name: 'sbtc-bridge', senders: [WALLET], settled: {} }], sbtcLifecycle: { senders: [WALLET], settled: { blocks: 6 } } });
+    expect(same.sbtcLifecycle).toEqual({ senders: [WALLET], settled: { blocks: 6 } });
+    const found = problems({ network: 'mainnet', packs: [{ name: 'sbtc-bridge', senders: [WALLET] }], sbtcLifecycle: {} });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^\$\.packs\[0\]: the pack "sbtc-bridge" stands for "sbtcLifecycle"/);
+  });
+
+  it('--check shows the section with its scope, JSON that parses to the same when pasted in its place', () => {
+    const input = { network: 'mainnet' as const, packs: [{ name: 'sbtc-bridge', recipients: [WALLET], settled: { blocks: 3 } }] };
+    const config = parsed(input);
+    const copied = JSON.parse(describePacks(input).slice(1).join('\n'));
+    expect(copied.sbtcLifecycle).toEqual({ recipients: [WALLET], settled: { blocks: 3 } });
+    const pasted = parsed({ network: 'mainnet', ...copied });
+    expect(pasted.sbtcLifecycle).toEqual(config.sbtcLifecycle);
+    expect(pasted.transfers).toEqual(config.transfers);
+  });
+});
+
 describe('the chain-health pack', () => {
   it('alone turns on the chainHealth section with its defaults, as "chainHealth": {} does', () => {
     const config = parsed({ network: 'mainnet', packs: [{ name: 'chain-health' }] });

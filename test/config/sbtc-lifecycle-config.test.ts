@@ -1,6 +1,9 @@
 // The `sbtcLifecycle` section: the switch of the sBTC deposit and withdrawal deadline alerts (docs/sbtc.md).
 import { describe, expect, it } from 'vitest';
 import { parseWatchConfig } from '../../lambda/config/watch-config';
+import { subjectsOf } from '../../lambda/core/follow/fetch-plan';
+import { compileWatchRules } from '../../lambda/core/rules/rule-lists';
+import { MAINNET, TESTNET } from './principals';
 
 const REGISTRY = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-registry';
 const parse = (sbtcLifecycle: unknown) =>
@@ -28,8 +31,103 @@ describe('the sbtcLifecycle section', () => {
   });
 
   it('refuses an unknown key inside it', () => {
-    const result = parse({ deployer: 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4' });
+    const result = parse({ registry: 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-registry' });
     expect(result.ok).toBe(false);
-    expect(JSON.stringify(!result.ok && result.problems)).toContain('deployer');
+    expect(JSON.stringify(!result.ok && result.problems)).toContain('registry');
+  });
+});
+
+describe('the sbtcLifecycle section: scope and the settled follow-up', () => {
+  const WALLET = MAINNET.arkadiko;
+  const problemsOf = (input: Record<string, unknown>) => {
+    const result = parseWatchConfig(input);
+    return result.ok ? [] : result.problems.map((p) => `${p.path}: ${p.message}`);
+  };
+
+  it('takes the recipients and senders a wallet cares about, and settled with or without its depth', () => {
+    for (const section of [{ recipients: [WALLET] }, { senders: [WALLET] }, { recipients: [WALLET], senders: [WALLET], settled: {} }, { settled: { blocks: 3, $comment: 'sooner' } }]) {
+      const result = parse(section);
+      expect(result.ok && result.config.sbtcLifecycle).toEqual(section);
+    }
+  });
+
+  it.each([
+    [{ recipients: ['SPnot-an-address'] }, /^\$\.sbtcLifecycle\.recipients\[0\]: /],
+    [{ senders: [TESTNET.docsSender] }, /^\$\.sbtcLifecycle\.senders\[0\]: .*testnet/],
+    [{ recipients: WALLET }, /^\$\.sbtcLifecycle\.recipients: must be a list/],
+    [{ senders: [WALLET, WALLET] }, /^\$\.sbtcLifecycle\.senders\[1\]: .*same address/],
+    [{ settled: { blocks: 0 } }, /^\$\.sbtcLifecycle\.settled\.blocks: must be a whole number from 1 to 100/],
+    [{ settled: { blocks: 101 } }, /^\$\.sbtcLifecycle\.settled\.blocks: must be a whole number from 1 to 100/],
+    [{ settled: true }, /^\$\.sbtcLifecycle\.settled: must be an object: \{\} sends a settled alert/],
+    [{ deployer: `${MAINNET.sbtcMultisig}.sbtc-registry` }, /^\$\.sbtcLifecycle\.deployer: is a contract id/],
+  ])('refuses %j, naming the field', (section, message) => {
+    const found = problemsOf({ network: 'mainnet', contractLogs: [{ contractId: REGISTRY }], sbtcLifecycle: section });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(message);
+  });
+});
+
+describe('the sbtcLifecycle section alone', () => {
+  const problemsOf = (input: Record<string, unknown>) => {
+    const result = parseWatchConfig(input);
+    return result.ok ? [] : result.problems.map((p) => `${p.path}: ${p.message}`);
+  };
+
+  it('is a whole config on mainnet: the scan reads the registry for it, with no rule of its own', () => {
+    const result = parseWatchConfig({ network: 'mainnet', sbtcLifecycle: {} });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    const rules = compileWatchRules(result.config);
+    expect([...rules.contractLogs.entries()]).toEqual([[REGISTRY, []]]);
+    expect(subjectsOf(rules).contracts).toEqual([REGISTRY]);
+  });
+
+  it('adds nothing to the logs read when a rule already watches the registry', () => {
+    const result = parseWatchConfig({ network: 'mainnet', contractLogs: [{ contractId: REGISTRY, where: { topic: 'withdrawal-reject' } }], sbtcLifecycle: {} });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    const rules = compileWatchRules(result.config);
+    expect([...rules.contractLogs.keys()]).toEqual([REGISTRY]);
+    expect(rules.contractLogs.get(REGISTRY)).toHaveLength(1);
+  });
+
+  it("reads the deployer's registry when the section names one", () => {
+    const result = parseWatchConfig({ network: 'testnet', sbtcLifecycle: { deployer: TESTNET.docsSender } });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    expect([...compileWatchRules(result.config).contractLogs.keys()]).toEqual([`${TESTNET.docsSender}.sbtc-registry`]);
+  });
+
+  it('is refused on testnet when nothing names the registry, saying what to add', () => {
+    expect(problemsOf({ network: 'testnet', sbtcLifecycle: {} })).toEqual([
+      '$.sbtcLifecycle.deployer: is needed on testnet: give the address that deployed the sBTC contracts there (mainnet\'s is the default), or watch that deployment\'s sbtc-registry in "contractLogs"',
+    ]);
+  });
+
+  it('is valid on testnet beside a rule on that deployment\'s registry, as before', () => {
+    expect(problemsOf({ network: 'testnet', contractLogs: [{ contractId: `${TESTNET.docsSender}.sbtc-registry` }], sbtcLifecycle: {} })).toEqual([]);
+  });
+
+  it('still leaves a config with nothing at all refused', () => {
+    expect(problemsOf({ network: 'mainnet' })[0]).toMatch(/^\$: nothing to watch/);
+  });
+});
+
+describe('the sbtcLifecycle section in --check', () => {
+  const check = async (input: Record<string, unknown>) => {
+    const { describeWatch } = await import('../../lambda/local/describe');
+    const result = parseWatchConfig(input);
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    return describeWatch(result.config, { baseUrl: 'https://api.hiro.so', fromEnvironment: false, requestsPerMinute: 50, hasKey: false }, 'watch.json');
+  };
+
+  it('says whose deadlines it follows, which registry it reads for them and whether settled alerts follow', async () => {
+    expect(await check({ network: 'mainnet', sbtcLifecycle: { settled: {} } })).toContain(
+      `- sBTC lifecycle: the signers' deadlines for every deposit and withdrawal, read from ${REGISTRY} (its prints and the sBTC mints beside them); a completion alert, then settled 6 Bitcoin blocks after`,
+    );
+    expect(await check({ network: 'mainnet', sbtcLifecycle: { recipients: [MAINNET.arkadiko] } })).toContain(
+      `the signers' deadlines for deposits to ${MAINNET.arkadiko} and withdrawals from nobody, read from ${REGISTRY}`,
+    );
+  });
+
+  it('says nothing of it without the section', async () => {
+    expect(await check({ network: 'mainnet', contractLogs: [{ contractId: REGISTRY }] })).not.toContain('sBTC lifecycle');
   });
 });

@@ -1,11 +1,13 @@
 // An in-memory ChainApi over a small chain model, for core tests: fast, deterministic, and counting the
 // requests each operation would cost against the real API.
 import { createHash } from 'node:crypto';
-import type { Block, BlockHeader, ChainTip, ContractLogEvent, ContractStatus, Transaction, TxEvents } from '../../lambda/core/domain';
+import type { AssetEvent, Block, BlockHeader, ChainTip, ContractLogEvent, ContractStatus, Transaction, TxEvents } from '../../lambda/core/domain';
 import type { ChainApi } from '../../lambda/core/ports';
 
 export interface ModelTx extends Transaction {
   logs?: ContractLogEvent[];
+  /** Its asset events (a mint, a transfer), when a test gives them. */
+  assets?: AssetEvent[];
 }
 
 export interface ModelBlock {
@@ -140,7 +142,7 @@ export class MemoryChain implements ChainApi {
     if (!block) return null;
     return {
       header: this.header(block),
-      transactions: block.txs.map(({ logs: _logs, ...tx }) => tx),
+      transactions: block.txs.map(({ logs: _logs, assets: _assets, ...tx }) => tx),
     };
   }
 
@@ -157,7 +159,7 @@ export class MemoryChain implements ChainApi {
     for (const { txId } of wanted) {
       const tx = this.blocks.flatMap((b) => b.txs).find((t) => t.txId === txId);
       if (!tx) throw new Error(`unknown tx ${txId}`);
-      result.set(txId, { txId, logs: tx.logs ?? [], assets: [] });
+      result.set(txId, { txId, logs: tx.logs ?? [], assets: tx.assets ?? [] });
     }
     return result;
   }

@@ -22,6 +22,7 @@ export type { StxTransferAlert } from './stx-transfer';
 export type { FtTransferAlert } from './ft-transfer';
 export type { NftTransferAlert } from './nft-transfer';
 export type { WindowThresholdAlert } from './window-threshold';
+export type { SbtcSettlementAlert } from './sbtc-settlement';
 export type { ContractStatusAlert, ContractStatusSummaryAlert, CooldownSummaryAlert, DeepReorgAlert, RetractionAlert, SmsDigestAlert };
 export type { PendingCallAlert, PendingTransferAlert, PendingDroppedAlert, SbtcLifecycleAlert, ChainHealthAlert };
 

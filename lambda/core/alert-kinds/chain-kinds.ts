@@ -8,6 +8,7 @@ import { cooldownSummaryKind } from './cooldown-summary';
 import type { AnyChainAlert, ChainKind } from './kind';
 import { ftTransferKind } from './ft-transfer';
 import { nftTransferKind } from './nft-transfer';
+import { sbtcSettlementKind } from './sbtc-settlement';
 import { stxTransferKind } from './stx-transfer';
 import { tokenTransferKind } from './token-transfer';
 import { windowThresholdKind } from './window-threshold';
@@ -30,6 +31,7 @@ export const chainKinds = chainKindMap({
   window_threshold: windowThresholdKind,
   balance_threshold: balanceThresholdKind,
   cooldown_summary: cooldownSummaryKind,
+  sbtc_settlement: sbtcSettlementKind,
 });
 
 export type ChainAlertType = keyof typeof chainKinds;

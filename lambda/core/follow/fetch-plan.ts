@@ -57,6 +57,8 @@ export function subjectsOf(rules: WatchRules): Subjects & { unbound: string[] } 
   // A call to a contract is among the contract's own transactions.
   for (const contractId of rules.calls.keys()) principals.add(contractId);
   for (const rule of rules.balances.rules) principals.add(rule.address);
+  // The sBTC lifecycle's own addresses: their feeds carry the mint beside each deposit's print (a logs feed gives the print alone).
+  for (const principal of [...(rules.sbtcLifecycle?.recipients ?? []), ...(rules.sbtcLifecycle?.senders ?? [])]) principals.add(principal);
   return { contracts, principals: [...principals], unbound };
 }
 

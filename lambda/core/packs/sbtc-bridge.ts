@@ -2,15 +2,18 @@
 // large withdrawals requested, rejections, key rotations, protocol updates) and, for named addresses, every
 // sBTC mint to and burn from them. The deadlines between Bitcoin and Stacks are the lifecycle tracker's
 // (core/sbtc), which runs as a stage (stages/sbtc-lifecycle.ts) because the pack turns on the `sbtcLifecycle`
-// section and these rules name the registry; it follows every deposit and withdrawal, not only the pack's addresses.
+// section: for every deposit and withdrawal, or with `recipients` and `senders` for a wallet's own (whose mints
+// and burns are then watched too); `settled` adds the settled follow-up. An entry without these three expands as
+// it always did.
 import * as z from '../../zod-mini';
 import type { Network } from '../domain';
+import { SBTC_MAINNET_DEPLOYER, SETTLED_DEFAULT_BLOCKS, type SbtcLifecycleSection } from '../sbtc/lifecycle-section';
+import { lifecycleScopeShape } from '../watch-config/sbtc-lifecycle-schema';
 import { list, noDuplicates, principal, recipientSchema, sameString } from '../watch-config/schema-parts';
 import { standardAddressProblem } from '../watch-config/stacks-principals';
 import type { RulePack } from './pack';
 
-/** The sBTC contracts' deployer on mainnet; testnet deployments differ, so a testnet entry names its own. */
-export const SBTC_MAINNET_DEPLOYER = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4';
+export { SBTC_MAINNET_DEPLOYER };
 
 const amount = z
   .string({ error: 'must be an sBTC amount in quotes with its unit, e.g. "1 sBTC" or "25000000 sats"' })
@@ -25,6 +28,7 @@ const params = (network: Network | null) =>
     deployer: z.optional(
       principal(standardAddressProblem, network, 'the address that deployed the sBTC contracts, e.g. "SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4"'),
     ),
+    ...lifecycleScopeShape(network),
   });
 
 type Params = z.output<ReturnType<typeof params>>;
@@ -50,7 +54,9 @@ export const sbtcBridgePack: RulePack<Params> = {
     const deployer = p.deployer ?? (network === 'mainnet' ? SBTC_MAINNET_DEPLOYER : '');
     const registry = `${deployer}.sbtc-registry`;
     const token = `${deployer}.sbtc-token::sbtc-token`;
-    const addresses = p.addresses ?? [];
+    // A wallet's deposits are mints to it, its withdrawals burns from it: watched beside the addresses.
+    const mintedTo = [...new Set([...(p.addresses ?? []), ...(p.recipients ?? [])])];
+    const burnedFrom = [...new Set([...(p.addresses ?? []), ...(p.senders ?? [])])];
     return {
       contractLogs: [
         log(registry, 'large deposit minted', 'warning', { topic: 'completed-deposit', amount: { gte: p.largeAmount } }),
@@ -59,14 +65,22 @@ export const sbtcBridgePack: RulePack<Params> = {
         log(registry, 'signers key rotated', 'warning', { topic: 'key-rotation' }),
         log(registry, 'protocol contract updated', 'critical', { topic: 'update-protocol-contract' }),
       ],
-      transfers:
-        addresses.length === 0
-          ? []
-          : [
-              { asset: token, to: addresses, actions: ['mint'], name: 'sbtc-bridge: sBTC minted to a watched address', severity: 'info' },
-              { asset: token, from: addresses, actions: ['burn'], name: 'sbtc-bridge: sBTC burned from a watched address', severity: 'info' },
-            ],
-      sbtcLifecycle: {},
+      transfers: [
+        ...(mintedTo.length === 0 ? [] : [{ asset: token, to: mintedTo, actions: ['mint'], name: 'sbtc-bridge: sBTC minted to a watched address', severity: 'info' }]),
+        ...(burnedFrom.length === 0 ? [] : [{ asset: token, from: burnedFrom, actions: ['burn'], name: 'sbtc-bridge: sBTC burned from a watched address', severity: 'info' }]),
+      ],
+      sbtcLifecycle: {
+        ...(p.recipients !== undefined ? { recipients: p.recipients } : {}),
+        ...(p.senders !== undefined ? { senders: p.senders } : {}),
+        ...(p.settled !== undefined ? { settled: p.settled } : {}),
+      },
     };
   },
+  // A section written beside the pack agrees when it follows the same principals the same way, defaults filled in.
+  meaning: (section: SbtcLifecycleSection & { settled?: { $comment?: unknown; blocks?: number } }) => ({
+    recipients: section.recipients === undefined ? null : [...section.recipients].sort(),
+    senders: section.senders === undefined ? null : [...section.senders].sort(),
+    settledBlocks: section.settled === undefined ? null : (section.settled.blocks ?? SETTLED_DEFAULT_BLOCKS),
+    deployer: section.deployer ?? null,
+  }),
 };

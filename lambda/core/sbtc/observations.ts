@@ -30,4 +30,11 @@ export type SbtcObservation =
   | { source: 'emily'; deposit: SbtcDeposit }
   | { source: 'emily'; withdrawal: SbtcWithdrawal }
   | { source: 'emily'; limits: SbtcLimits }
-  | { source: 'chain'; print: RegistryPrint; stacksHeight: number; stacksTxid: string };
+  | {
+      source: 'chain';
+      print: RegistryPrint;
+      stacksHeight: number;
+      stacksTxid: string;
+      /** For a `completed-deposit`: the recipient of the sBTC minted beside it in the same transaction, when read. */
+      mintedTo?: string;
+    };

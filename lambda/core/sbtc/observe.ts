@@ -5,7 +5,8 @@
 import { chainEvent, depositEvent, withdrawalEvent, type SbtcLifecycleEvent } from './lifecycle-events';
 import type { RegistryPrint, SbtcObservation } from './observations';
 import type { SbtcDeposit, SbtcLimits, SbtcWithdrawal } from './records';
-import { depositId, MAX_TRACKED, trackedCount, type SbtcTrackerState, type WithdrawalTrack } from './tracker-state';
+import { depositSettlement, withdrawalSettlement, type SbtcSettlementEvent } from './settlement';
+import { depositId, MAX_TRACKED, trackedCount, type DepositTrack, type SbtcTrackerState, type WithdrawalTrack } from './tracker-state';
 
 /**
  * Emily has no confirmation height for a deposit, and a wallet may register one before it confirms: a deposit
@@ -19,19 +20,22 @@ const OPEN = new Set(['pending', 'reprocessing', 'accepted']);
 export interface ObserveContext {
   state: SbtcTrackerState;
   height: number;
-  /** Whose records are followed; null for everyone's. */
-  principals: ReadonlySet<string> | null;
+  /** Whose deposits (by recipient) and withdrawals (by sender) are followed; null for everyone's. */
+  scope: { recipients: ReadonlySet<string> | null; senders: ReadonlySet<string> | null };
   events: SbtcLifecycleEvent[];
+  /** The settled follow-up's depth, null when it is off; its completions go to `settlements`. */
+  settleBlocks: number | null;
+  settlements: SbtcSettlementEvent[];
 }
 
 export function observe(ctx: ObserveContext, observation: SbtcObservation): void {
-  if (observation.source === 'chain') return observePrint(ctx, observation.print, observation.stacksHeight, observation.stacksTxid);
+  if (observation.source === 'chain') return observePrint(ctx, observation);
   if ('deposit' in observation) return observeDeposit(ctx, observation.deposit);
   if ('withdrawal' in observation) return observeWithdrawal(ctx, observation.withdrawal);
   observeLimits(ctx, observation.limits);
 }
 
-const inScope = (ctx: ObserveContext, principal: string): boolean => ctx.principals === null || ctx.principals.has(principal);
+const inScope = (among: ReadonlySet<string> | null, principal: string): boolean => among === null || among.has(principal);
 
 function roomFor(ctx: ObserveContext): boolean {
   if (trackedCount(ctx.state) < MAX_TRACKED) return true;
@@ -44,7 +48,7 @@ function observeDeposit(ctx: ObserveContext, deposit: SbtcDeposit): void {
   const id = depositId(deposit.bitcoinTxid, deposit.outputIndex);
   let track = state.deposits[id];
   if (!track) {
-    if (!OPEN.has(deposit.status) || !inScope(ctx, deposit.recipient) || !roomFor(ctx)) return;
+    if (!OPEN.has(deposit.status) || !inScope(ctx.scope.recipients, deposit.recipient) || !roomFor(ctx)) return;
     track = {
       bitcoinTxid: deposit.bitcoinTxid,
       outputIndex: deposit.outputIndex,
@@ -94,7 +98,7 @@ function observeWithdrawal(ctx: ObserveContext, w: SbtcWithdrawal): void {
   const key = String(w.requestId);
   let track = ctx.state.withdrawals[key];
   if (!track) {
-    if (!OPEN.has(w.status) || !inScope(ctx, w.sender) || !roomFor(ctx)) return;
+    if (!OPEN.has(w.status) || !inScope(ctx.scope.senders, w.sender) || !roomFor(ctx)) return;
     track = newWithdrawal(w.requestId, w.sender, w.recipientScript, w.amountSats, w.stacksTxid, ctx.height, null);
     ctx.state.withdrawals[key] = track;
   }
@@ -140,14 +144,20 @@ function reject(ctx: ObserveContext, track: WithdrawalTrack, how: NonNullable<Wi
   track.sent.push('withdrawal_rejected');
 }
 
-function observePrint(ctx: ObserveContext, print: RegistryPrint, stacksHeight: number, stacksTxid: string): void {
+type ChainObservation = Extract<SbtcObservation, { source: 'chain' }>;
+
+function observePrint(ctx: ObserveContext, observation: ChainObservation): void {
   const { state } = ctx;
+  const { print, stacksHeight, stacksTxid } = observation;
+  // With the settled follow-up on, the completion is where its depth counts from (settlement.ts).
+  const completion = (sweepTxid: string) => ({ stacksTxid, stacksHeight, sweepTxid, ...(ctx.settleBlocks === null ? {} : { bitcoinHeight: ctx.height }) });
   switch (print.topic) {
     case 'completed-deposit': {
-      const track = state.deposits[depositId(print.bitcoinTxid, print.outputIndex)];
+      const track = state.deposits[depositId(print.bitcoinTxid, print.outputIndex)] ?? depositFromPrint(ctx, observation);
       if (!track) return;
-      track.minted = { stacksTxid, stacksHeight, sweepTxid: print.sweepTxid };
+      track.minted = completion(print.sweepTxid);
       track.endedAt = ctx.height;
+      settlementOf(ctx, depositSettlement(track, 'completed', ctx.height, ctx.settleBlocks ?? 0));
       return;
     }
     case 'withdrawal-create': {
@@ -157,7 +167,7 @@ function observePrint(ctx: ObserveContext, print: RegistryPrint, stacksHeight: n
         known.requestedAt = Math.min(known.requestedAt, print.blockHeight);
         known.createdAtStacks = stacksHeight;
         known.stacksTxid = stacksTxid;
-      } else if (inScope(ctx, print.sender) && roomFor(ctx)) {
+      } else if (inScope(ctx.scope.senders, print.sender) && roomFor(ctx)) {
         state.withdrawals[key] = newWithdrawal(print.requestId, print.sender, print.recipient, print.amountSats, stacksTxid, print.blockHeight, stacksHeight);
       }
       return;
@@ -165,8 +175,9 @@ function observePrint(ctx: ObserveContext, print: RegistryPrint, stacksHeight: n
     case 'withdrawal-accept': {
       const track = state.withdrawals[String(print.requestId)];
       if (!track) return;
-      track.accepted = { stacksTxid, stacksHeight, sweepTxid: print.sweepTxid };
+      track.accepted = completion(print.sweepTxid);
       track.endedAt = ctx.height;
+      settlementOf(ctx, withdrawalSettlement(track, 'completed', ctx.height, ctx.settleBlocks ?? 0));
       return;
     }
     case 'withdrawal-reject': {
@@ -182,6 +193,37 @@ function observePrint(ctx: ObserveContext, print: RegistryPrint, stacksHeight: n
       return;
     }
   }
+}
+
+const settlementOf = (ctx: ObserveContext, event: SbtcSettlementEvent | null): void => void (ctx.settleBlocks !== null && event && ctx.settlements.push(event));
+
+/**
+ * A deposit Emily has not told of, minted now: followed from its print for the settled alert alone (its recipient
+ * from the mint beside the print, '' when that was not read), with the follow-up on and the recipient in scope.
+ * Nothing else is told of it.
+ */
+function depositFromPrint(ctx: ObserveContext, { print, mintedTo }: ChainObservation): DepositTrack | null {
+  if (print.topic !== 'completed-deposit' || ctx.settleBlocks === null) return null;
+  // Whose it is matters only to a scoped watch; read per subject without one, the mint beside the print is not read.
+  if (ctx.scope.recipients !== null && (mintedTo === undefined || !ctx.scope.recipients.has(mintedTo))) return null;
+  if (!roomFor(ctx)) return null;
+  const track: DepositTrack = {
+    bitcoinTxid: print.bitcoinTxid,
+    outputIndex: print.outputIndex,
+    recipient: mintedTo ?? '',
+    amountSats: print.amountSats.toString(),
+    clockFrom: ctx.height,
+    lockTime: null,
+    signersKey: null,
+    status: 'confirmed',
+    replacedBy: null,
+    minted: null,
+    sent: [],
+    endedAt: ctx.height,
+    fromPrint: true,
+  };
+  ctx.state.deposits[depositId(print.bitcoinTxid, print.outputIndex)] = track;
+  return track;
 }
 
 function observeLimits(ctx: ObserveContext, limits: SbtcLimits): void {

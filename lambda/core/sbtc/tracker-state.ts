@@ -21,6 +21,13 @@ export interface Completion {
   /** The Stacks block of the print; null when Emily said so. */
   stacksHeight: number | null;
   sweepTxid: string | null;
+  /**
+   * With the settled follow-up on: the Bitcoin height of the print's Stacks block, where its depth counts from.
+   * Absent for a completion Emily told of, or seen with the follow-up off (neither is followed to settled).
+   */
+  bitcoinHeight?: number;
+  /** The Stacks block its settled alert was raised in, once raised; a reorg below it raises it again there. */
+  settledAt?: number;
 }
 
 export interface DepositTrack {
@@ -39,6 +46,8 @@ export interface DepositTrack {
   sent: string[];
   /** The Bitcoin height it finished at (minted, failed, replaced); null while open. */
   endedAt: number | null;
+  /** Known only from its `completed-deposit` print (followed for the settled alert): a reorg that takes the print back forgets it. */
+  fromPrint?: true;
 }
 
 export interface WithdrawalTrack {

@@ -1,15 +1,17 @@
 // The sBTC lifecycle tracker (core/sbtc) as a stage: each block's sbtc-registry prints become the tracker's
 // observations, applied at the block's Bitcoin height, and what the tracker tells becomes `sbtc_lifecycle`
-// alerts after the block's other alerts. It runs only when the watch config has the `sbtcLifecycle` section (the
-// `sbtc-bridge` pack sets it) and watches the logs of an `sbtc-registry` contract (the pack's rules do, naming the
-// deployer of the network): that rule names the registry to read, so a testnet deployment is followed as well as
-// mainnet's. Watching the registry's prints alone does not ask for deadline alerts. Emily (sBTC's public API) is
-// asked through its port once a Bitcoin block, at the first block at the tip's Bitcoin height (emily-polling.ts):
-// its records join the block's prints, and what goes wrong with it reaches the operator, never the alerts.
+// alerts (and, with the settled follow-up on, `sbtc_settlement` chain alerts) after the block's other alerts. It
+// runs only when the watch config has the `sbtcLifecycle` section (the `sbtc-bridge` pack sets it); the section
+// names the registry it follows (core/sbtc/lifecycle-section.ts), which the compiled rules then make the scan read.
+// Watching the registry's prints alone does not ask for deadline alerts. Emily (sBTC's public API) is asked
+// through its port once a Bitcoin block, at the first block at the tip's Bitcoin height (emily-polling.ts): its
+// records join the block's prints, and what goes wrong with it reaches the operator, never the alerts.
 import type { ChainAlert } from '../alert-kinds/chain-kinds';
 import { sbtcLifecycleKind } from '../alert-kinds/sbtc-lifecycle';
 import { decodeClarityOrNull } from '../clarity/decode';
+import { buildSbtcSettlement } from '../alert-kinds/sbtc-settlement';
 import type { Block, TxEvents } from '../domain';
+import { tokenOfRegistry, trackerSettings, watchedRegistries } from '../sbtc/lifecycle-section';
 import type { SbtcObservation } from '../sbtc/observations';
 import { EMILY_POLL_SLICE_MS, pollEmilyAt, type EmilyTurn } from '../sbtc/emily-polling';
 import { readRegistryPrint } from '../sbtc/registry-prints';
@@ -19,12 +21,19 @@ import { MAX_TRACKED, SBTC_STATE_VERSION, type SbtcTrackerState } from '../sbtc/
 import type { Telemetry } from '../ports';
 import type { BlockStage, StageBlock, StageRun } from './block-stage';
 
-/** The contract name the sBTC deployment gives its registry, whose prints the tracker reads. */
-export const REGISTRY_CONTRACT_NAME = 'sbtc-registry';
+export { REGISTRY_CONTRACT_NAME, watchedRegistries } from '../sbtc/lifecycle-section';
 
-/** The registry contracts whose logs the rules watch: what switches the stage on. */
-export function watchedRegistries(contractIds: Iterable<string>): string[] {
-  return [...contractIds].filter((id) => id.split('.')[1] === REGISTRY_CONTRACT_NAME);
+/**
+ * The recipient of the sBTC minted for a registry's `completed-deposit` print: the deposit contract mints, then
+ * calls the registry, so it is the last mint of that amount before the print (a batch of deposits in one
+ * transaction is mint, print, mint, print…).
+ */
+function mintedTo(events: TxEvents | undefined, registry: string, printIndex: number, amountSats: bigint): string | undefined {
+  const token = tokenOfRegistry(registry);
+  const mints = (events?.assets ?? []).filter(
+    (a) => a.asset === 'ft' && a.action === 'mint' && a.assetId === token && a.amount === amountSats.toString() && a.eventIndex < printIndex,
+  );
+  return mints.reduce<(typeof mints)[number] | undefined>((last, a) => (last === undefined || a.eventIndex > last.eventIndex ? a : last), undefined)?.recipient ?? undefined;
 }
 
 /** The block's registry prints as observations, in chain order; a print that is not well formed is told to the operator's log, never observed. */
@@ -38,7 +47,8 @@ export function registryObservations(
   for (const tx of block.transactions) {
     // Only a successful transaction's prints happened: an aborted one's were rolled back with it.
     if (tx.txStatus !== 'success') continue;
-    for (const log of events.get(tx.txId)?.logs ?? []) {
+    const txEvents = events.get(tx.txId);
+    for (const log of txEvents?.logs ?? []) {
       if (!registries.has(log.contractId)) continue;
       const value = decodeClarityOrNull(log.valueHex);
       const read = value === null ? { ok: false as const, problem: 'sbtc-registry print is not a Clarity value' } : readRegistryPrint(value);
@@ -46,7 +56,9 @@ export function registryObservations(
         telemetry.log('warn', `${read.problem}; not followed`, { txId: tx.txId, eventIndex: log.eventIndex, height: block.header.height });
         continue;
       }
-      if (read.print) out.push({ source: 'chain', print: read.print, stacksHeight: block.header.height, stacksTxid: tx.txId });
+      if (!read.print) continue;
+      const recipient = read.print.topic === 'completed-deposit' ? mintedTo(txEvents, log.contractId, log.eventIndex, read.print.amountSats) : undefined;
+      out.push({ source: 'chain', print: read.print, stacksHeight: block.header.height, stacksTxid: tx.txId, ...(recipient ? { mintedTo: recipient } : {}) });
     }
   }
   return out;
@@ -59,10 +71,12 @@ export const sbtcLifecycleStage: BlockStage<SbtcTrackerState> = {
   kept: 'cursor',
   open(run) {
     const { rules, deps, network } = run;
-    if (rules.sbtcLifecycle === undefined) return null;
+    const section = rules.sbtcLifecycle;
+    if (section === undefined) return null;
+    // The section's registry is among the logs read (compileWatchRules adds it); a testnet section without one is refused by the config check.
     const registries = new Set(watchedRegistries(rules.contractLogs.keys()));
     if (registries.size === 0) return null;
-    const tracker = createSbtcTracker();
+    const tracker = createSbtcTracker(trackerSettings(section));
     const emily = emilyPoller(run);
     return {
       async apply(at, alerts, before) {
@@ -73,16 +87,18 @@ export const sbtcLifecycleStage: BlockStage<SbtcTrackerState> = {
           if (observations.length > 0) deps.telemetry.log('warn', 'sBTC prints in a block without its Bitcoin height; not followed', { height: at.block.header.height });
           return { alerts, state: before };
         }
+        const { height, hash } = at.block.header;
         const start = before ?? tracker.initial();
         const turn = await emily(at, start, burnHeight, observations);
         // Emily's records first: a deposit it lists is followed before this block's print of its mint completes it.
-        const { state, events } = tracker.apply(start, [...(turn?.observations ?? []), ...observations], burnHeight);
+        const { state, events, settlements } = tracker.apply(start, [...(turn?.observations ?? []), ...observations], burnHeight, height);
         if (turn) Object.assign(state, { polled: turn.polled, emilyProblem: turn.problem });
         // Within its bytes as well as its count: past either, a record is counted untracked, never stored too big.
         admitWithin(start, state);
         if (start.untracked === 0 && state.untracked > 0) await tellCeiling(run, state.untracked);
-        const raised: ChainAlert[] = events.map((event) => ({ ...sbtcLifecycleKind.build(event, network), block_height: at.block.header.height }) as unknown as ChainAlert);
-        return { alerts: [...alerts, ...raised], state };
+        const raised: ChainAlert[] = events.map((event) => ({ ...sbtcLifecycleKind.build(event, network), block_height: height }) as unknown as ChainAlert);
+        const settled: ChainAlert[] = settlements.map((event) => buildSbtcSettlement(event, { network, height, hash }));
+        return { alerts: [...alerts, ...raised, ...settled], state };
       },
       rollback: (state, forkHeight) => ({ state: state && tracker.rollback(state, forkHeight) }),
     };

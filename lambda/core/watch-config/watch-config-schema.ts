@@ -57,7 +57,7 @@ export function watchConfigSchema(network: Network | null, lists: readonly AnyRu
       maxBlocksPerRun: z._default(wholeNumber(1, 10_000), DEFAULTS.maxBlocksPerRun),
       smsPerRun: z._default(wholeNumber(0, 100), DEFAULTS.smsPerRun),
       chainHealth: chainHealthSchema,
-      sbtcLifecycle: sbtcLifecycleSchema,
+      sbtcLifecycle: sbtcLifecycleSchema(network),
     },
     { error: 'the watch config must be a JSON object {"network": ..., "contracts": [...], ...}' },
   );

@@ -5,7 +5,7 @@ import { DEFAULT_DEADLINES } from '../../../lambda/core/sbtc/deadlines';
 import type { SbtcObservation } from '../../../lambda/core/sbtc/observations';
 import { createSbtcTracker } from '../../../lambda/core/sbtc/tracker';
 import { checkSbtcState, MAX_TRACKED } from '../../../lambda/core/sbtc/tracker-state';
-import { deposit, NEW_KEY, OLD_KEY, prints, RECIPIENT, runBlocks, txid, withdrawal } from './sbtc-history';
+import { deposit, NEW_KEY, OLD_KEY, prints, RECIPIENT, runBlocks, SENDER, txid, withdrawal } from './sbtc-history';
 
 type Script = Record<number, SbtcObservation[]>;
 const script = (s: Script) => (height: number) => s[height] ?? [];
@@ -86,6 +86,18 @@ describe('sBTC lifecycle: deposits', () => {
     const other = deposit(9, 'pending', { recipient: 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7' });
     const { told } = runBlocks(createSbtcTracker({ principals: [RECIPIENT] }), 100, 120, script({ 100: [other, deposit(1, 'pending')] }));
     expect(told.map((t) => t.event.bitcoinTxid)).toEqual([txid('d1'), txid('d1')]);
+  });
+
+  it('follows the deposits of the recipients named and the withdrawals of the senders named, and no other', () => {
+    const other = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR';
+    const observations = [deposit(1, 'pending'), deposit(2, 'pending', { recipient: other }), prints.created(1, 100), withdrawal(2, 'pending', { sender: other })];
+    const run = (config: Parameters<typeof createSbtcTracker>[0]) =>
+      runBlocks(createSbtcTracker(config), 100, 113, script({ 100: observations })).told.map((t) => `${t.event.bitcoinTxid ?? t.event.requestId} ${t.what}`);
+    const mine = [`${txid('d1')} deposit_late/warning`, `${txid('d1')} deposit_late/critical`, '1 withdrawal_late/warning'];
+    expect(run({ recipients: [RECIPIENT], senders: [SENDER] })).toEqual(mine);
+    // A wallet that names only recipients follows no withdrawal.
+    expect(run({ recipients: [RECIPIENT] })).toEqual(mine.slice(0, 2));
+    expect(run({})).toHaveLength(6);
   });
 });
 
@@ -223,5 +235,20 @@ describe('sBTC lifecycle: the state kept with the cursor', () => {
     expect(state.untracked).toBe(5);
     // The cursor item holds this beside the cursor, windows and cooldowns: well under DynamoDB's 400 KB.
     expect(Buffer.byteLength(JSON.stringify(state))).toBeLessThan(200_000);
+  });
+});
+
+describe('sBTC lifecycle: the settled follow-up and a state stored before it', () => {
+  it('follows a completion to settled only when it was seen with the follow-up on, so turning it on tells nothing of older ones', () => {
+    const before = runBlocks(createSbtcTracker(), 100, 101, script({ 100: [deposit(1, 'accepted')], 101: [prints.minted(1, 7_000)] })).state;
+    const tracker = createSbtcTracker({ settledBlocks: 6 });
+    let state = before;
+    const told: string[] = [];
+    for (let h = 102; h <= 120; h += 1) {
+      const r = tracker.apply(state, h === 103 ? [deposit(2, 'accepted'), prints.minted(2, 7_002)] : [], h, 7_000 + h - 101);
+      state = r.state;
+      told.push(...r.settlements.map((e) => `${h} ${e.step} ${e.bitcoinTxid === txid('d1') ? 'd1' : 'd2'}`));
+    }
+    expect(told).toEqual(['103 completed d2', '109 settled d2']);
   });
 });
