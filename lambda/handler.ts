@@ -88,7 +88,6 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
       : undefined;
     if (turn && !turn.run) {
       logger.debug('loop turn skipped', { why: turn.why });
-      // Another run holds the lease (a doorbell's cycle): the loop goes on after it.
       if (turn.why === 'lease-held') await queueNextTurn(sqs, settings.loop!, turn.requeue, settings.loop!.delaySeconds);
       if (point && turn.why === 'loop-alive') Object.assign(judged, { point });
       return { loopTurnSkipped: turn.why };

@@ -85,12 +85,9 @@ export class DocumentStateStore implements StateStore {
   async writeCursor(next: CursorPosition, expectedVersion: number | null, options: CursorWriteOptions = {}): Promise<Cursor> {
     const current = this.doc.cursor;
     if ((current?.version ?? null) !== expectedVersion) {
-      throw new CursorConflictError(
-        `the cursor is at version ${current?.version ?? 'none'}, not ${expectedVersion ?? 'none'}: another run moved it`,
-      );
+      throw new CursorConflictError(`the cursor is at version ${current?.version ?? 'none'}, not ${expectedVersion ?? 'none'}: another run moved it`);
     }
-    // No loop runs on a state file (no hand-over to check); blocks passed with the write are kept first.
-    if (options.blocks) await this.putScannedBlocks(options.blocks);
+    if (options.blocks) await this.putScannedBlocks(options.blocks); // no loop runs here: no hand-over to check
     const cursor: Cursor = { ...structuredClone(next), version: (current?.version ?? 0) + 1 };
     this.doc.cursor = cursor;
     const releases = options.releaseLeaseOf !== undefined && this.doc.lease?.owner === options.releaseLeaseOf;
