@@ -20,8 +20,14 @@ const SCHEDULE_MS = 60_000;
  */
 export const LOOP_PICKUP_MS = 500;
 
-/** A loop's `pickupMs`: what if the pickup took longer than assumed (LOOP_PICKUP_MS when absent). */
-export type LatencyMode = { kind: 'schedule' } | { kind: 'loop'; delaySeconds: number; pickupMs?: number };
+/**
+ * A loop's `pickupMs`: what if the pickup took longer than assumed (LOOP_PICKUP_MS when absent). The doorbell:
+ * the 1-minute schedule, and a push source ringing `pushDelayMs` after each block (docs/doorbell.md).
+ */
+export type LatencyMode = { kind: 'schedule' } | { kind: 'loop'; delaySeconds: number; pickupMs?: number } | { kind: 'doorbell'; pushDelayMs: number };
+
+/** How often the doorbell's driver looks for a ring that is due: rings are heard at most this late. */
+const RING_STEP_MS = 100;
 
 export interface LatencyRow {
   mode: LatencyMode;
@@ -92,24 +98,10 @@ export async function measureAlertLatency(options: { mode: LatencyMode; apiMinut
     return summary;
   };
   try {
-    if (options.mode.kind === 'loop') {
-      const loop = { queueUrl: '', delaySeconds: options.mode.delaySeconds, turnSeconds: 20 };
-      // The watchdog's first tick starts the loop; each turn queues the next.
-      for (let turnAt = startAt; turnAt < endAt; ) {
-        const wait = turnAt - clock.now();
-        if (wait > 0) await clock.sleep(wait);
-        const startedAt = clock.now();
-        const summary = await invoke((deps) => runOneCycle(deps, config, { deadlineMs: startedAt + loop.turnSeconds * 1000 }));
-        const delay = nextTurnDelaySeconds(loop, summary.stoppedBecause === 'caught-up', clock.now() - startedAt);
-        turnAt = clock.now() + delay * 1000 + (options.mode.pickupMs ?? LOOP_PICKUP_MS);
-      }
-    } else {
-      for (let invokeAt = startAt; invokeAt < endAt; invokeAt += SCHEDULE_MS) {
-        const wait = invokeAt - clock.now();
-        if (wait > 0) await clock.sleep(wait);
-        await invoke((deps) => runOneCycle(deps, config));
-      }
-    }
+    const run = { clock, startAt, endAt, cycle: (deadlineMs?: number) => invoke((deps) => runOneCycle(deps, config, deadlineMs ? { deadlineMs } : {})) };
+    if (options.mode.kind === 'loop') await driveLoop(run, options.mode);
+    else if (options.mode.kind === 'doorbell') await driveDoorbell(run, minedAt, options.mode.pushDelayMs);
+    else await driveSchedule(run);
   } finally {
     await producer;
     await api.server.close();
@@ -134,10 +126,60 @@ export async function measureAlertLatency(options: { mode: LatencyMode; apiMinut
   };
 }
 
+interface Drive {
+  clock: ScaledClock;
+  startAt: number;
+  endAt: number;
+  /** One invocation running one cycle. */
+  cycle(deadlineMs?: number): Promise<CycleSummary>;
+}
+
+async function driveSchedule({ clock, startAt, endAt, cycle }: Drive): Promise<void> {
+  for (let invokeAt = startAt; invokeAt < endAt; invokeAt += SCHEDULE_MS) {
+    const wait = invokeAt - clock.now();
+    if (wait > 0) await clock.sleep(wait);
+    await cycle();
+  }
+}
+
+/** The watchdog's first tick starts the loop; each turn queues the next. */
+async function driveLoop({ clock, startAt, endAt, cycle }: Drive, mode: { delaySeconds: number; pickupMs?: number }): Promise<void> {
+  const loop = { queueUrl: '', delaySeconds: mode.delaySeconds, turnSeconds: 20 };
+  for (let turnAt = startAt; turnAt < endAt; ) {
+    const wait = turnAt - clock.now();
+    if (wait > 0) await clock.sleep(wait);
+    const startedAt = clock.now();
+    const summary = await cycle(startedAt + loop.turnSeconds * 1000);
+    const delay = nextTurnDelaySeconds(loop, summary.stoppedBecause === 'caught-up', clock.now() - startedAt);
+    turnAt = clock.now() + delay * 1000 + (mode.pickupMs ?? LOOP_PICKUP_MS);
+  }
+}
+
+/**
+ * The schedule's ticks, and a ring `pushDelayMs` after each block: a ring starts a cycle at once, one during a
+ * cycle sets one follow-up after it (the doorbell's reserved concurrency of 1 and its run lease).
+ */
+async function driveDoorbell({ clock, startAt, endAt, cycle }: Drive, minedAt: ReadonlyMap<number, number>, pushDelayMs: number): Promise<void> {
+  const rung = new Set<number>();
+  for (let tickAt = startAt; clock.now() < endAt; ) {
+    const due = [...minedAt].filter(([height, at]) => !rung.has(height) && at + pushDelayMs <= clock.now());
+    const tick = clock.now() >= tickAt;
+    if (!tick && due.length === 0) {
+      await clock.sleep(RING_STEP_MS);
+      continue;
+    }
+    for (const [height] of due) rung.add(height);
+    if (tick) tickAt += SCHEDULE_MS;
+    await cycle();
+  }
+}
+
 const modeName = (mode: LatencyRow['mode']) =>
   mode.kind === 'schedule'
     ? '1-minute schedule'
-    : mode.pickupMs === undefined
+    : mode.kind === 'doorbell'
+      ? `1-minute schedule + doorbell, rung ${mode.pushDelayMs / 1000} s after each block`
+      : mode.pickupMs === undefined
       ? `loop, a turn every ${mode.delaySeconds} s (SQS delay)`
       : `loop, a turn every ${mode.delaySeconds} s, if the pickup took ${mode.pickupMs / 1000} s`;
 
@@ -149,6 +191,7 @@ export function latencySection(rows: LatencyRow[]): string {
       'Schedule: invocations every 60 s. Loop (`latency=loop`, docs/latency.md): the first tick starts it, each turn runs one cycle and queues the next ' +
       `so that turns start every \`loopDelaySeconds\` (at once while behind the tip), each picked up ${LOOP_PICKUP_MS} ms after its delay runs out (SQS and the event source's long poll, assumed: no AWS here to measure it; ` +
       'the "if the pickup took" rows show the p90 if it took longer). ' +
+      `Doorbell (docs/doorbell.md): the schedule's ticks, and a ring a stated push delay after each block (the push source's own delay), heard within ${RING_STEP_MS} ms, one cycle at a time (a ring during a cycle sets one follow-up). ` +
       'Billed: what the invocations would be billed for, per hour, on the scaled clock (local work counts 30 times over, so short turns are over-stated; table 5 has the bill\'s figure). Goal: p90 at most 10 s.',
     '',
     table(

@@ -5,6 +5,7 @@
 // would (requests in parallel wait together), local work is measured, so a cycle's duration is what the
 // function would be billed for.
 import { SMS_PER_RUN_DEFAULT, SmsBudget } from '../lambda/core/deliver/sms-budget';
+import { LOOP_SMS_WINDOW_MS } from '../lambda/core/deliver/sms-minute';
 import { operatorChannelOverLog } from '../lambda/core/deliver/operator-log';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { runCycle } from '../lambda/core/cycle';
@@ -18,6 +19,7 @@ import { watchConfig, type Workload } from './mainnet-workload';
 import { EventClock } from './event-clock';
 import { CapturedTelemetry } from './run-telemetry';
 import { startFakeApi } from './watcher-harness';
+import { BenchLoop, invocation } from './loop-turn';
 
 export const MEMORY_GB = 256 / 1024;
 export const HIRO_LATENCY_MS = 100;
@@ -69,6 +71,8 @@ export interface CycleCosts {
   perAlert: { gbSeconds: number; readUnits: number; writeUnits: number; snsMessages: number };
   /** One poll with a pending rule (docs/pending.md), new transactions waiting in the mempool at each. */
   pollPending: CycleCost;
+  /** One doorbell ring's cycle: one new block, under the run lease. */
+  ring: CycleCost;
   /** The alerting cycles again with a window over one of their rules (docs/windows.md): its counts ride on the cursor write. */
   withWindow: CycleCost;
   /** Write units per alert with that window: (its cycle less the quiet one) per alert, window crossings included. */
@@ -84,6 +88,8 @@ interface Scenario {
   waitingPerCycle?: number;
   /** false: the cycles check no contract status (a loop turn between two due checks). */
   checkStatuses?: boolean;
+  /** The cycles are a loop's turns, taken as the Lambda takes them (loop-turn.ts). */
+  loopTurn?: boolean;
 }
 
 /** New waiting transactions a poll finds on a busy chain: the pending rule's record changes every poll. */
@@ -106,6 +112,7 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
   const captured = new CapturedTelemetry(options.detailedMetrics);
   const state = createDynamoStateStore({ client, tableName, network: 'mainnet' });
   const publisher = createSnsPublisher({ client: sns.client, topicArn: TOPIC_ARN });
+  const loop = scenario.loopTurn ? new BenchLoop(state, clock) : undefined;
   try {
     let totals = { ...emptyUsage(), durationMs: 0, alerts: 0, requests: 0, blocks: 0, logBytes: 0, quietTurnLogBytes: 0, emfBytes: 0, seriesSent: 0 };
     const series = new Set<string>();
@@ -123,10 +130,10 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
       captured.start();
       // As the handler runs an invocation: alerts past its texts are held for one SMS digest at its end.
       const ports = { state, clock, telemetry, operator: operatorChannelOverLog(telemetry) };
-      const sms = new SmsBudget(publisher, ports, { network: scenario.config.network, perInvocation: SMS_PER_RUN_DEFAULT, staleAfterMs: 120_000 });
-      const summary = await (async () => {
-        await sms.start();
-        const done = await runCycle({ chain: chainApi, publisher: sms, ...ports }, scenario.config, {
+      const sms = new SmsBudget(publisher, ports, { network: scenario.config.network, perInvocation: SMS_PER_RUN_DEFAULT, staleAfterMs: 120_000, windowMs: loop ? LOOP_SMS_WINDOW_MS : 0 });
+      const summary = await invocation(sms, loop, `cost-${cycle}`, (turn) =>
+        runCycle({ chain: chainApi, publisher: sms, ...ports }, scenario.config, {
+          ...turn,
           runId: `cost-${cycle}`,
           deadlineMs: clock.now() + 105_000,
           leaseTtlMs: 120_000,
@@ -134,10 +141,8 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
           // One warm container runs the scenario's cycles, as the handler's module keeps it.
           deprecationsNoticed,
           checkStatuses: scenario.checkStatuses ?? true,
-        });
-        await sms.flush();
-        return done;
-      })().catch((error: unknown) => {
+        }),
+      ).catch((error: unknown) => {
         captured.stop();
         throw error;
       });
@@ -204,7 +209,9 @@ export async function measureCycleCosts(workload: Workload, options: CycleOption
     const withAlerts = await measureScenario(dynamo, workload, { name: '10 new blocks with alerts', config: alerting, blocksPerCycle: FOLLOWING_BLOCKS }, options);
     // A loop turn (a "poll": a cycle a few seconds after the last) checks no contract status: the loop checks them
     // in about one turn a minute (lambda/runtime/loop-invocation.ts, statusesDue); the bill prices that once a minute.
-    const poll = await measureScenario(dynamo, workload, { name: 'one poll: 2 new blocks', config: quiet, blocksPerCycle: 2, checkStatuses: false }, options);
+    const poll = await measureScenario(dynamo, workload, { name: 'one poll: 2 new blocks', config: quiet, blocksPerCycle: 2, checkStatuses: false, loopTurn: true }, options);
+    // A doorbell ring (docs/doorbell.md): one cycle under the run lease, a block after the last, no status check.
+    const ring = await measureScenario(dynamo, workload, { name: 'one doorbell ring: 1 new block', config: quiet, blocksPerCycle: 1, checkStatuses: false }, options);
     // The same poll with a pending rule on a vault nobody calls: the mempool read and its record, nothing alerted.
     const pending: WatchConfig = { ...quiet, calls: [{ contractId: fakeContractId('quiet-vault'), functions: ['set-owner'], status: 'any', pending: true }] };
     const pollPending = await measureScenario(
@@ -216,6 +223,7 @@ export async function measureCycleCosts(workload: Workload, options: CycleOption
         blocksPerCycle: 2,
         waitingPerCycle: WAITING_PER_POLL,
         checkStatuses: false,
+        loopTurn: true,
       },
       options,
     );
@@ -234,6 +242,7 @@ export async function measureCycleCosts(workload: Workload, options: CycleOption
       withAlerts,
       poll,
       pollPending,
+      ring,
       perAlert: { gbSeconds: per('gbSeconds'), readUnits: per('readUnits'), writeUnits: per('writeUnits'), snsMessages: per('snsMessages') },
       withWindow,
       windowWriteUnitsPerAlert: (withWindow.writeUnits - following.writeUnits) / withWindow.alertsPerCycle,

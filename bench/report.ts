@@ -1,5 +1,4 @@
-// The benchmark results as the markdown section of docs/benchmarks.md: one table per benchmark, each with
-// the goal it is held to.
+// The benchmark results as the markdown section of docs/benchmarks.md: one table per benchmark, each with the goal it is held to.
 import { PRICES } from './aws-prices';
 import type { BundleComparison } from './bundle';
 import type { CatchUpRow } from './catch-up';
@@ -7,9 +6,8 @@ import { FOLLOWING_BLOCKS, FOLLOWING_RUN_GOAL_MS, HIRO_LATENCY_MS, MEMORY_GB, ty
 import type { FollowingTipRow } from './following-tip';
 import { latencySection, type LatencyRow } from './alert-latency';
 import { totalWithAlwaysFreeTiers } from './free-tier';
-import { ESM_POLLERS, WATCHDOG_TICK_SECONDS } from './monthly-bill';
 import type { MemoryFigures } from './memory';
-import type { MonthlyBill } from './monthly-bill';
+import { ESM_POLLERS, WATCHDOG_TICK_SECONDS, type MonthlyBill } from './monthly-bill';
 import { dollars, fixed, kib, percent, ratio, table, thousands, verdict } from './markdown';
 import { matchingSection, type MatchingRow } from './matching-throughput';
 import type { RequestsPerBlockRow } from './requests-per-block';
@@ -35,6 +33,7 @@ export interface BenchResults {
   cost?: CycleCosts;
   bills?: NamedBill[];
   floor?: LatencyFloor;
+  clocks?: string; // table 5e, rendered (bench/loop-clocks.ts)
   windowItem?: WindowItemCostRow[];
   memory?: { rows: MemoryFigures[]; stackMemoryMb: number; stackLimitMb: number };
   bigBlock?: BigBlockMemoryRow[];
@@ -312,6 +311,7 @@ export function renderResults(results: BenchResults, meta: { date: string; secon
     results.cost && costSection(results.cost),
     results.bills && billSection(results.bills),
     results.floor && latencyFloorSection(results.floor),
+    results.clocks,
     results.windowItem && windowItemCostSection(results.windowItem),
     results.latency && latencySection(results.latency),
     results.matching && matchingSection(results.matching),

@@ -4,6 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { measureAlertLatency, type LatencyMode } from './alert-latency';
 import { latencyFloor } from './latency-floor';
+import { clockRows, clocksSection, floodBill } from './loop-clocks';
 import { measureWindowItemCost } from './window-item-cost';
 import { DEFAULT_LOOP_DELAY_SECONDS } from '../infra/settings/latency-settings';
 import { measureBundles } from './bundle';
@@ -60,12 +61,20 @@ const LATENCY_MODES: LatencyMode[] = [
   // The pickup is assumed (LOOP_PICKUP_MS): how far the p90 moves if it is slower.
   { kind: 'loop', delaySeconds: DEFAULT_LOOP_DELAY_SECONDS, pickupMs: 1_500 },
   { kind: 'loop', delaySeconds: DEFAULT_LOOP_DELAY_SECONDS, pickupMs: 3_000 },
+  // The doorbell with a push source ringing 2 s and 5 s after each block.
+  { kind: 'doorbell', pushDelayMs: 2_000 },
+  { kind: 'doorbell', pushDelayMs: 5_000 },
 ];
+
+/** Table 5e compares the clocks at the longest turn whose p90 stays within 10 s (the latency table). */
+const CLOCKS_DELAY_SECONDS = 10;
+/** What the doorbell's one slot is billed for refusing an unsigned ring (assumed, table 5e says so). */
+const FLOOD_REFUSAL_MS = 2;
 
 /** Following the tip: the 1-minute schedule (0) and the loop at its default turn. */
 const FOLLOWING_MODES = [0, DEFAULT_LOOP_DELAY_SECONDS];
 
-const BENCHMARKS = ['requests', 'balances', 'catch-up', 'following', 'bundle', 'cost', 'latency', 'matching', 'memory', 'state-file', 'config-parse', 'config-ceilings', 'sbtc'] as const;
+const BENCHMARKS = ['requests', 'balances', 'catch-up', 'following', 'bundle', 'cost', 'clocks', 'latency', 'matching', 'memory', 'state-file', 'config-parse', 'config-ceilings', 'sbtc'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 function selected(argv: readonly string[]): Set<Benchmark> {
@@ -160,6 +169,7 @@ async function main(): Promise<void> {
     results.bundle = await measureBundles();
   }
   if (only.has('cost')) await measureCosts(prefix, results);
+  if (only.has('clocks')) await measureClocks(prefix, results);
   if (only.has('cost')) {
     progress('5d. a window\'s entries on every write of the cursor item');
     results.windowItem = await measureWindowItemCost();
@@ -199,6 +209,30 @@ async function main(): Promise<void> {
     await writeResults(markdown);
     progress(`written to ${DOC}`);
   }
+}
+
+/** Table 5e: the loop's clock designs side by side, at a turn every CLOCKS_DELAY_SECONDS, with their p90s. */
+async function measureClocks(prefix: (blocks: number) => Workload, results: BenchResults): Promise<void> {
+  progress('5e. the loop\'s clock designs side by side');
+  const costs = results.cost ?? (await measureCycleCosts(prefix(200)));
+  const price = (context: Record<string, unknown>, run = costs.following) => priceTemplate(synthTemplate(context), () => ({ run, poll: costs.poll }));
+  const loop = { latency: 'loop', loopDelaySeconds: CLOCKS_DELAY_SECONDS };
+  const latency = async (mode: LatencyMode) => measureAlertLatency({ mode, apiMinutes: 8, timeScale: 1 / 30 });
+  const rows = clockRows({
+    loopBill: price(loop),
+    loopBill128: price({ ...loop, memorySize: 128 }),
+    scheduleBill: price({}),
+    idleScheduleBill: price({}, costs.idle),
+    ring: costs.ring,
+    latency: {
+      loop: await latency({ kind: 'loop', delaySeconds: CLOCKS_DELAY_SECONDS }),
+      noPickup: await latency({ kind: 'loop', delaySeconds: CLOCKS_DELAY_SECONDS, pickupMs: 0 }),
+      schedule: await latency({ kind: 'schedule' }),
+      doorbell: [await latency({ kind: 'doorbell', pushDelayMs: 2_000 }), await latency({ kind: 'doorbell', pushDelayMs: 5_000 })],
+    },
+  });
+  const memoryMb = Number(watcherFunction(synthTemplate())[1].Properties!.MemorySize);
+  results.clocks = clocksSection(rows, { ...floodBill(memoryMb, FLOOD_REFUSAL_MS, 1_000), refusalMs: FLOOD_REFUSAL_MS, memoryMb });
 }
 
 /** Table 7 under the limit the stack gives V8 (its NODE_OPTIONS, the one Lambda runs under), Node's default and a 128 MB function's; 7b. */

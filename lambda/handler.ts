@@ -16,7 +16,7 @@ import { runCycle } from './core/cycle';
 import { SMS_PER_RUN_DEFAULT, SmsBudget, withDigests } from './core/deliver/sms-budget';
 import { LOOP_SMS_WINDOW_MS } from './core/deliver/sms-minute';
 import type { CycleBudget, CycleDeps, CycleSummary } from './core/cycle-types';
-import type { TurnDecision } from './core/scan/loop-turns';
+import { tokenAfterTurn, type LoopStore, type QueuedTurn, type TurnDecision } from './core/scan/loop-turns';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
 import { balanceReadAllowance, contractStatusSweep, type HiroClient } from './hiro';
 import { createSnsPublisher } from './adapters/sns';
@@ -88,6 +88,7 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
       : undefined;
     if (turn && !turn.run) {
       logger.debug('loop turn skipped', { why: turn.why });
+      if (turn.why === 'lease-held') await queueNextTurn(sqs, settings.loop!, turn.requeue, settings.loop!.delaySeconds);
       if (point && turn.why === 'loop-alive') Object.assign(judged, { point });
       return { loopTurnSkipped: turn.why };
     }
@@ -111,13 +112,14 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
       deprecationsNoticed,
       // The invocation's share of balance reads: a loop turn's is one turn period's.
       balanceReads: balanceReadAllowance(apiSettings.requestsPerMinute, (settings.loop?.delaySeconds ?? settings.scheduleSeconds ?? 60) * 1000),
-      ...(turn ? { leaseTaken: true } : {}),
+      // A queued turn took no lease and read the cursor with its token; the watchdog's restart took the lease.
+      ...(turn?.queued ? { loopTurn: { handover: turn.queued.handover, cursor: turn.queued.cursor, handedOver: false } } : turn ? { leaseTaken: true } : {}),
       ...(settings.scheduleSeconds
         ? { statusSweep: contractStatusSweep(apiSettings.requestsPerMinute, settings.scheduleSeconds * 1000) }
         : {}),
     };
     const owed = await publisher.start();
-    const cycle = await runInvocationCycle(deps, config, budget, turn && settings.loop ? { ...settings.loop, next: turn.next, startedAt } : undefined);
+    const cycle = await runInvocationCycle(deps, config, budget, turn && settings.loop ? { ...settings.loop, next: turn.next, startedAt, store, queued: turn.queued } : undefined);
     const summary = withDigests(cycle, [...owed, ...(await publisher.flush())], telemetry);
     const quiet = settings.loop !== undefined && isQuietTurn(summary, chain.stats());
     quietTurnSendsMetrics = !quiet || statusesDue(startedAt, settings.loop!);
@@ -146,7 +148,7 @@ async function runInvocationCycle(
   deps: CycleDeps,
   config: WatchConfig,
   budget: CycleBudget,
-  turn: (LoopSettings & { next: string; startedAt: number }) | undefined,
+  turn: (LoopSettings & { next: string; startedAt: number; store: LoopStore; queued: QueuedTurn | undefined }) | undefined,
 ): Promise<CycleSummary> {
   if (!turn) return runCycle(deps, config, budget);
   let caughtUp = true;
@@ -157,7 +159,10 @@ async function runInvocationCycle(
   } finally {
     const delaySeconds = nextTurnDelaySeconds(turn, caughtUp, Date.now() - turn.startedAt);
     try {
-      await queueNextTurn(sqs, turn, turn.next, delaySeconds);
+      // A queued turn hands on the token its write moved, or the same one (loop-turns.ts).
+      const next = turn.queued ? await tokenAfterTurn(turn.store, turn.queued, budget.loopTurn?.handedOver === true, Date.now()) : turn.next;
+      if (next === null) logger.debug('loop turn: the token is stale, this loop ends');
+      else await queueNextTurn(sqs, turn, next, delaySeconds);
       logger.debug('loop turn queued', { delaySeconds });
     } catch (error) {
       // The loop ends here; the schedule's next tick starts a new one (and counts it).

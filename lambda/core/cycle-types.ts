@@ -3,7 +3,7 @@ import type { FetchWay } from './follow/fetch-choice';
 import type { AlertType } from './alert-kinds/alert';
 import type { BlockRef } from './domain';
 import type { WatchConfig } from './watch-config/watch-config-schema';
-import type { ChainApi, Clock, OperatorChannel, Publisher, StateStore, Telemetry } from './ports';
+import type { ChainApi, Clock, Cursor, OperatorChannel, Publisher, StateStore, Telemetry, TurnHandover } from './ports';
 import type { StatusSweep } from './match/contract-status-sweep';
 import type { BalanceReadAllowance } from './stages/balance-reads';
 import type { EmilyApi } from './sbtc/emily-port';
@@ -36,6 +36,12 @@ export interface CycleBudget {
   leaseTtlMs: number;
   /** The caller already holds the lease under `runId` for `leaseTtlMs` (a loop turn takes it with its token). */
   leaseTaken?: boolean;
+  /**
+   * A queued loop turn (scan/loop-turns.ts): it took no lease and read the cursor already; its last cursor
+   * write carries the blocks it passes and the hand-over, the turn's one write. `handedOver` is set once that
+   * write landed.
+   */
+  loopTurn?: { handover: TurnHandover; cursor: Cursor | null; handedOver: boolean };
   /** A claimed-but-unsent alert older than this is taken to belong to a dead run and is published again. */
   alertStaleAfterMs: number;
   /** false: this cycle checks no contract status (a loop turn between two due checks); absent or true: it does. */

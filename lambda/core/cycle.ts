@@ -42,8 +42,9 @@ interface Run {
 export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: CycleBudget): Promise<CycleSummary> {
   const startedAt = deps.clock.now();
   const summary = emptySummary(budget.runId);
-  const lease = new RunLease(deps.state, deps.clock, budget.runId, budget.leaseTtlMs);
-  if (!(budget.leaseTaken ? lease.adopt() : await lease.acquire())) {
+  // A queued loop turn takes no lease: its token, checked by its one write, stands for it (scan/loop-turns.ts).
+  const lease = new RunLease(deps.state, deps.clock, budget.runId, budget.leaseTtlMs, budget.loopTurn !== undefined);
+  if (!(budget.leaseTaken || budget.loopTurn ? lease.adopt() : await lease.acquire())) {
     deps.telemetry.log('warn', 'another run holds the lease; this run exits without doing anything', { runId: budget.runId });
     return finish(summary, 'lease-held', deps, startedAt);
   }
@@ -83,8 +84,9 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
 
 /** The run's cursor keeper and delivery stage. */
 async function startRun(deps: CycleDeps, config: WatchConfig, budget: CycleBudget, lease: RunLease): Promise<Run> {
-  // Read once: under the lease only this run moves the cursor.
-  const keeper = new CursorKeeper(deps.state, deps.telemetry, await deps.state.readCursor());
+  // Read once: under the lease only this run moves the cursor (a loop turn's was read with its token).
+  const stored = budget.loopTurn ? budget.loopTurn.cursor : await deps.state.readCursor();
+  const keeper = new CursorKeeper(deps.state, deps.telemetry, stored, budget.loopTurn);
   const delivery = new DeliveryStage(deps, budget.alertStaleAfterMs);
   const rules = compileWatchRules(config);
   return { deps, config, budget, rules, keeper, delivery, lease, mempool: MempoolWatch.start(deps, rules, config.network) };

@@ -180,6 +180,28 @@ export interface BlockStall {
   cause: string;
 }
 
+/**
+ * A loop turn's hand-over (lambda/core/scan/loop-turns.ts), riding on its cursor write: the write lands only
+ * while the loop's token is still `expected`, and moves it to `next` with the heartbeat, so that one
+ * conditional write moves the cursor, stands for the lease and says the loop is alive.
+ */
+export interface TurnHandover {
+  expected: string;
+  next: string;
+  /** Epoch ms, the heartbeat written. */
+  beatAt: number;
+}
+
+/** What a cursor write may carry besides the cursor. */
+export interface CursorWriteOptions {
+  /** Give back this owner's lease in the same write (a lease another owner holds by then is left alone). */
+  releaseLeaseOf?: string;
+  /** The blocks the write passes, remembered by the same write (as putScannedBlocks would, before it). */
+  blocks?: readonly ScannedBlock[];
+  /** A loop turn's hand-over: the write is refused (CursorConflictError) once the token is not `expected`. */
+  handover?: TurnHandover;
+}
+
 export class CursorConflictError extends Error {
   constructor(message = 'the cursor was changed by another run') {
     super(message);
@@ -198,9 +220,10 @@ export interface StateStore extends SmsTallyStore, QuietRecordStore, BalanceBook
    * Move the cursor to `next`, only if its version is still `expectedVersion` (null: no cursor yet).
    * Throws CursorConflictError otherwise. Returns the cursor as written. With `releaseLeaseOf`, the same
    * write also gives back that owner's lease (the end of a cycle costs one write, not two); a lease
-   * another owner holds by then is left alone.
+   * another owner holds by then is left alone. With `blocks`, the blocks it passes are remembered by the same
+   * write (a store may keep the newest on the cursor's own record, so that a loop turn costs one write).
    */
-  writeCursor(next: CursorPosition, expectedVersion: number | null, options?: { releaseLeaseOf?: string }): Promise<Cursor>;
+  writeCursor(next: CursorPosition, expectedVersion: number | null, options?: CursorWriteOptions): Promise<Cursor>;
 
   /**
    * Remember blocks scanned in one stretch, in height order (a height already remembered is replaced).

@@ -50,8 +50,8 @@ export async function beginTurn(event: unknown, deps: BeginTurnDeps): Promise<Tu
   }
   // One message a batch in practice; of several, at most one token can be current.
   for (const token of tokens) {
-    const decision = await takeQueuedTurn(deps.store, { ...take, expected: token });
-    if (decision.run) return decision;
+    const decision = await takeQueuedTurn(deps.store, { owner: take.owner, nowMs: take.nowMs, next: take.next, expected: token });
+    if (decision.run || decision.why === 'lease-held') return decision;
   }
   return { run: false, why: 'stale-token' };
 }

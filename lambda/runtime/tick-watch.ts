@@ -31,7 +31,7 @@ export interface TickJudgement {
 
 /** The loop's store, answering `readLoop` from the point already read (the tick's one read). */
 export function loopStoreFrom(state: LoopStore, point: TickPoint): LoopStore {
-  return { readLoop: async () => point.loop, takeLoopTurn: (take) => state.takeLoopTurn(take) };
+  return { ...state, readLoop: async () => point.loop };
 }
 
 /** Judges the watcher's progress; never throws (the run's own outcome is what the invocation reports). */

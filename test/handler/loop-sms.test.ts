@@ -6,14 +6,14 @@ import { SNSClient, type PublishBatchRequestEntry } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
-import { LOOP_GRACE_MS } from '../../lambda/core/scan/loop-turns';
+import { loopDeadAfterMs } from '../../lambda/core/scan/loop-turns';
 import { createFakeHiro, fakeAddress, transfer } from '../support/fake-hiro';
 import { alertOf } from '../support/handler-environment';
 import { loopOnDynalite, scheduleTick as tick, turnEvent } from '../support/loop-environment';
 
 const DELAY_SECONDS = 8;
 const TURN_SECONDS = 20;
-const DEAD_AFTER_MS = (TURN_SECONDS + DELAY_SECONDS) * 1000 + LOOP_GRACE_MS + 1;
+const DEAD_AFTER_MS = loopDeadAfterMs({ turnMs: TURN_SECONDS * 1000, delayMs: DELAY_SECONDS * 1000 }) + 1;
 const SMS_PER_RUN = 2;
 const treasury = fakeAddress('treasury');
 
@@ -65,7 +65,7 @@ describe('the loop mode texts smsPerRun alerts a minute, not a turn', () => {
     await nextTurn(); // a new minute: two texted, one held; then the loop dies (its next turn is never delivered)
     expect(routes(from)).toEqual(['text', 'text', 'held']);
 
-    later(DEAD_AFTER_MS); // 38 s on, a tick restarts the loop: still the same minute, no digest yet
+    later(DEAD_AFTER_MS); // 58 s on, a tick restarts the loop: still the same minute, no digest yet
     sent.length = 0;
     await invoke(tick);
     expect(sent).toHaveLength(1);

@@ -7,15 +7,15 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
 import type { InvocationResult } from '../../lambda/handler';
-import { LOOP_GRACE_MS } from '../../lambda/core/scan/loop-turns';
+import { loopDeadAfterMs } from '../../lambda/core/scan/loop-turns';
 import { createFakeHiro, fakeAddress, transfer } from '../support/fake-hiro';
 import { alertOf } from '../support/handler-environment';
 import { LOOP_QUEUE_URL as QUEUE_URL, loopOnDynalite, scheduleTick as tick, turnEvent } from '../support/loop-environment';
 
 const DELAY_SECONDS = 8;
 const TURN_SECONDS = 20;
-/** Past the longest gap a healthy loop leaves between two turns. */
-const DEAD_AFTER_MS = (TURN_SECONDS + DELAY_SECONDS) * 1000 + LOOP_GRACE_MS + 1;
+/** Past the longest gap a healthy loop leaves between two heartbeats. */
+const DEAD_AFTER_MS = loopDeadAfterMs({ turnMs: TURN_SECONDS * 1000, delayMs: DELAY_SECONDS * 1000 }) + 1;
 const alice = fakeAddress('alice');
 
 const sns = mockClient(SNSClient);

@@ -164,4 +164,27 @@ describe('the self-watch in the loop mode', () => {
     await loop.invoke(scheduleTick);
     expect(ops.watcher()).toHaveLength(1);
   });
+
+  it('keeps a loop whose quiet turns write nothing alive, and still pages it at the limit once it dies', async () => {
+    fake.chain.mine([], { time: Math.floor(loop.now() / 1000) });
+    await loop.invoke(scheduleTick);
+    // Two minutes of a quiet chain: each turn finds no block; only a heartbeat every LOOP_BEAT_EVERY_MS is written.
+    for (let i = 0; i < 15; i += 1) {
+      loop.later(8_000);
+      await loop.invoke({ Records: [{ eventSource: 'aws:sqs', messageId: `q${i}`, body: loop.lastTurn(), receiptHandle: 'r', attributes: {} }] });
+      if (i % 7 === 6) expect(await loop.invoke(scheduleTick)).toEqual({ loopTurnSkipped: 'loop-alive' });
+    }
+    expect(ops.watcher()).toEqual([]);
+    // Then the loop dies (its next turn never comes back) and the API fails: the tick past the limit pages it.
+    const stop = fake.faults.use(() => ({ status: 503 }));
+    try {
+      loop.later(LIMIT_SECONDS * 1000 + 1_000);
+      await loop.invoke(scheduleTick).catch(() => undefined);
+    } finally {
+      stop();
+    }
+    const stalled = ops.of('watcher-stalled');
+    expect(stalled).toHaveLength(1);
+    expect(stalled[0]!.Subject).toMatch(/loop died/);
+  });
 });

@@ -53,14 +53,14 @@ function stretchesOf(blocks: readonly ScannedBlock[]): ScannedBlock[][] {
   return runs;
 }
 
-function packHashes(hashes: readonly string[]): Uint8Array | null {
+export function packHashes(hashes: readonly string[]): Uint8Array | null {
   if (!hashes.every((hash) => PACKABLE_HASH.test(hash))) return null;
   const packed = new Uint8Array(hashes.length * HASH_BYTES);
   hashes.forEach((hash, i) => packed.set(Buffer.from(hash.slice(2), 'hex'), i * HASH_BYTES));
   return packed;
 }
 
-function unpackHashes(stretch: Stretch): string[] {
+export function unpackHashes(stretch: Pick<Stretch, 'hashes' | 'packed'>): string[] {
   if (stretch.hashes) return stretch.hashes;
   const packed = stretch.packed ?? new Uint8Array();
   const hashes: string[] = [];

@@ -16,6 +16,7 @@ import { createContractStatuses } from './contract-statuses';
 import { CursorRecord } from './cursor-record';
 import { stateKeys } from './keys';
 import { createLease } from './lease';
+import { markedBlockStall } from './block-stall-mark';
 import { createLoopRecord } from './loop-record';
 import { createScannedBlocks } from './scanned-blocks';
 import { createWatchPointRecord, type WatchPointStore } from './watch-point-record';
@@ -68,11 +69,11 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     ...createWatchPointRecord(table, keys),
     readCursor: cursor.readCursor,
     writeCursor: cursor.writeCursor,
-    ...createScannedBlocks(table, keys, () => cursor.knownVersion),
+    readTurn: cursor.readTurn,
+    ...createScannedBlocks(table, keys, () => cursor.knownVersion, cursor.openStretch),
     ...createContractStatuses(table, keys),
     ...createAlertRecords(table, keys),
-    readBlockStall: stall.read,
-    writeBlockStall: stall.write,
+    ...markedBlockStall(table, keys, cursor, stall),
     readSmsTally: sms.read,
     writeSmsTally: sms.write,
     readBalanceBook: balances.read,

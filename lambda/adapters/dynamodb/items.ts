@@ -154,6 +154,15 @@ function windowsUpdate(cursor: Cursor, names: Record<string, string>, values: Re
   }
 }
 
+/** Pieces an update expression is made of, for a write that adds its own to the cursor's. */
+export interface UpdateParts {
+  set: string[];
+  remove: string[];
+  conditions: string[];
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
 /** The lease's attributes on the cursor item. */
 export const LEASE_NAMES = { '#owner': 'owner', '#leaseUntil': 'leaseUntil', '#acquiredAt': 'acquiredAt' };
 
@@ -171,6 +180,8 @@ export function cursorUpdate(
   releaseLeaseOf: string | undefined,
   /** Whether the cursor as last read or written carries stages' states (`stages`), for a write without any to remove. */
   storedStages = false,
+  /** More of the same write: the open stretch, a loop turn's hand-over (cursor-record.ts). */
+  extra?: UpdateParts,
 ) {
   const names: Record<string, string> = { '#height': 'height', '#hash': 'hash', '#time': 'time', '#version': 'version', '#updatedAt': 'updatedAt' };
   const values: Record<string, unknown> = { ':height': cursor.height, ':hash': cursor.hash, ':time': cursor.time, ':version': cursor.version, ':updatedAt': updatedAt };
@@ -207,6 +218,13 @@ export function cursorUpdate(
     values[':me'] = releaseLeaseOf;
     remove.push('#owner', '#leaseUntil', '#acquiredAt');
     conditions.push('(attribute_not_exists(#owner) OR #owner = :me)');
+  }
+  if (extra) {
+    set.push(...extra.set);
+    remove.push(...extra.remove);
+    conditions.push(...extra.conditions);
+    Object.assign(names, extra.names);
+    Object.assign(values, extra.values);
   }
   return {
     UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,

@@ -1,6 +1,6 @@
 // The polling loop's token and heartbeat (lambda/core/scan/loop-turns.ts) are attributes of the cursor item, beside
-// the lease: a turn takes the lease and moves the token in one conditional write, so the loop costs no write
-// beyond the lease every cycle already takes.
+// the lease: the watchdog's restart takes the lease and moves the token in one conditional write; a queued turn
+// moves the token with its cursor write (cursor-record.ts), or with a heartbeat of its own when the chain is quiet.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LoopState, LoopStore, LoopTake } from '../../core/scan/loop-turns';
 import { LEASE_NAMES } from './items';
@@ -31,7 +31,7 @@ function takeUpdate(take: LoopTake) {
 
 const num = (value: unknown) => (typeof value === 'number' ? value : 0);
 
-export function createLoopRecord(table: TableAccess, keys: StateKeys): LoopStore {
+export function createLoopRecord(table: TableAccess, keys: StateKeys): Omit<LoopStore, 'readTurn'> {
   const TableName = table.tableName;
   return {
     async readLoop(): Promise<LoopState | null> {
@@ -48,6 +48,28 @@ export function createLoopRecord(table: TableAccess, keys: StateKeys): LoopStore
       );
       if (!Item || typeof Item.loopTurn !== 'string') return null;
       return { turn: Item.loopTurn, beatAt: num(Item.loopBeatAt), startedAt: num(Item.loopStartedAt), restarts: num(Item.loopRestarts) };
+    },
+
+    async beatLoop(handover) {
+      try {
+        await callTable(table, 'UpdateItem', () =>
+          table.doc.send(
+            new UpdateCommand({
+              TableName,
+              Key: keys.cursor,
+              UpdateExpression: 'SET #turn = :next, #beatAt = :now',
+              ConditionExpression: '#turn = :expected',
+              ExpressionAttributeNames: { '#turn': LOOP_NAMES['#turn'], '#beatAt': LOOP_NAMES['#beatAt'] },
+              ExpressionAttributeValues: { ':next': handover.next, ':now': handover.beatAt, ':expected': handover.expected },
+            }),
+          ),
+        );
+        return true;
+      } catch (error) {
+        if (!isConditionalCheckFailed(error)) throw error;
+        table.log('debug', 'loop heartbeat refused: the token is stale', {});
+        return false;
+      }
     },
 
     async takeLoopTurn(take) {

@@ -5,7 +5,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import type { ClaimOutcome, Cursor, CursorPosition } from '../../core/ports';
+import type { ClaimOutcome, Cursor, CursorPosition, CursorWriteOptions } from '../../core/ports';
 import { DocumentStateStore, emptyDocument, type StateDocument } from './state-document';
 import { StateFileError, StateJournal } from './state-journal';
 import type { ChatDelivery, ChatDeliveryLog } from '../chat/chat-delivery';
@@ -97,9 +97,9 @@ export class FileStateStore extends DocumentStateStore implements ChatDeliveryLo
   override async writeCursor(
     next: CursorPosition,
     expectedVersion: number | null,
-    options: { releaseLeaseOf?: string } = {},
+    options: CursorWriteOptions = {},
   ): Promise<Cursor> {
-    const written = await super.writeCursor(next, expectedVersion);
+    const written = await super.writeCursor(next, expectedVersion, options.blocks ? { blocks: options.blocks } : {});
     if (options.releaseLeaseOf !== undefined) await this.releaseLease(options.releaseLeaseOf);
     return written;
   }

@@ -5,7 +5,7 @@ import type { PendingSmsDigest } from '../../core/alert-kinds/sms-digest';
 import type { BalanceBookRecord } from '../../core/stages/balance-book';
 import type { SmsTally } from '../../core/deliver/sms-tally';
 import type { AlertClaim, AlertRecordStore, AlertRecordSummary, BlockStall, ChainHealthState, ClaimOutcome, ConditionalWrite } from '../../core/ports';
-import { CursorConflictError, type Cursor, type CursorPosition, type ScannedBlock, type StateStore, type StoredContractStatus } from '../../core/ports';
+import { CursorConflictError, type Cursor, type CursorPosition, type CursorWriteOptions, type ScannedBlock, type StateStore, type StoredContractStatus } from '../../core/ports';
 import { REORG_WINDOW } from '../../core/follow/reorg';
 import { createAlertClaims, FREE_TO_CLAIM } from '../../core/deliver/alert-claims';
 import type { QuietRecordState } from '../../core/stages/cooldown-mute-state';
@@ -82,13 +82,12 @@ export class DocumentStateStore implements StateStore {
     return this.doc.cursor ? structuredClone(this.doc.cursor) : null;
   }
 
-  async writeCursor(next: CursorPosition, expectedVersion: number | null, options: { releaseLeaseOf?: string } = {}): Promise<Cursor> {
+  async writeCursor(next: CursorPosition, expectedVersion: number | null, options: CursorWriteOptions = {}): Promise<Cursor> {
     const current = this.doc.cursor;
     if ((current?.version ?? null) !== expectedVersion) {
-      throw new CursorConflictError(
-        `the cursor is at version ${current?.version ?? 'none'}, not ${expectedVersion ?? 'none'}: another run moved it`,
-      );
+      throw new CursorConflictError(`the cursor is at version ${current?.version ?? 'none'}, not ${expectedVersion ?? 'none'}: another run moved it`);
     }
+    if (options.blocks) await this.putScannedBlocks(options.blocks); // no loop runs here: no hand-over to check
     const cursor: Cursor = { ...structuredClone(next), version: (current?.version ?? 0) + 1 };
     this.doc.cursor = cursor;
     const releases = options.releaseLeaseOf !== undefined && this.doc.lease?.owner === options.releaseLeaseOf;

@@ -8,7 +8,8 @@
 // doubles none: the next run rescans from the stored cursor, and the alert claims say `sent` for every
 // alert already delivered.
 import { UNKNOWN_BLOCK_HASH, type BlockHeader } from '../domain';
-import type { Cursor, CursorPosition, PendingRetractions, ScannedBlock, StateStore, Telemetry } from '../ports';
+import type { Cursor, CursorPosition, CursorWriteOptions, PendingRetractions, ScannedBlock, StateStore, Telemetry } from '../ports';
+import type { CycleBudget } from '../cycle-types';
 import type { RunLease } from './run-lease';
 import type { OpenStages } from '../stages/open-stages';
 import type { StageStates } from '../stages/stage-states';
@@ -31,6 +32,8 @@ export class CursorKeeper {
     private readonly telemetry: Telemetry,
     /** The cursor as stored (read once per cycle: under the lease only this run moves it). */
     private stored: Cursor | null,
+    /** A queued loop turn's: its blocks ride on each cursor write, and its last write hands the token over. */
+    private readonly loopTurn?: CycleBudget['loopTurn'],
   ) {}
 
   /** The cursor as last written. */
@@ -72,11 +75,15 @@ export class CursorKeeper {
   }
 
   /** Writes the progress: the blocks done since the stored cursor, then the cursor past them. */
-  async save(options?: { releaseLeaseOf?: string }): Promise<boolean> {
+  async save(options?: CursorWriteOptions): Promise<boolean> {
     if (!this.progress) return false;
     await this.stages?.writeRecords(this.headStates, this.progress.height);
-    await this.state.putScannedBlocks(this.unsaved);
-    await this.write(this.progress, options);
+    // A loop turn's blocks ride on the cursor write itself (one write a turn); a cycle's go first.
+    if (this.loopTurn) await this.write(this.progress, { ...options, blocks: this.unsaved });
+    else {
+      await this.state.putScannedBlocks(this.unsaved);
+      await this.write(this.progress, options);
+    }
     this.progress = null;
     this.unsaved = [];
     return true;
@@ -90,6 +97,12 @@ export class CursorKeeper {
 
   /** The cycle's last write; it gives the lease back too, unless another run has taken it. */
   async saveAtEnd(lease: RunLease | undefined): Promise<void> {
+    const turn = this.loopTurn;
+    if (turn) {
+      // The turn's one write: its blocks, the cursor and the token handed over with the heartbeat.
+      if (await this.save({ handover: turn.handover })) turn.handedOver = true;
+      return;
+    }
     if (await this.save(lease ? { releaseLeaseOf: lease.owner } : undefined)) lease?.releasedWithCursor();
   }
 
@@ -105,7 +118,7 @@ export class CursorKeeper {
     }
   }
 
-  private async write(next: CursorPosition, options?: { releaseLeaseOf?: string }): Promise<void> {
+  private async write(next: CursorPosition, options?: CursorWriteOptions): Promise<void> {
     this.stored = await this.state.writeCursor(next, this.stored?.version ?? null, options);
   }
 }

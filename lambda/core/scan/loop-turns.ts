@@ -2,11 +2,15 @@
 // seconds later, so that a block is alerted seconds after it appears without the function being billed while
 // it waits. Exactly one loop is alive: the loop's current turn token is kept with the run lease, a turn takes
 // the lease only while its token is current and hands a fresh one to the next turn, so a duplicate message or
-// a second loop finds its token stale and ends. The 1-minute schedule is the loop's watchdog: a tick that
+// a second loop finds its token stale and ends. A queued turn writes nothing to begin: it reads the cursor item
+// once (token, lease, cursor) and hands the token on with its cursor write, the turn's one write; a turn that
+// finds no new block writes nothing and queues the same token, but for a heartbeat every LOOP_BEAT_EVERY_MS.
+// Two copies of one message (SQS delivers at least once) are one loop again at the next write, which only
+// one of them can make. The 1-minute schedule is the loop's watchdog: a tick that
 // finds no turn begun for longer than a healthy loop goes without one starts a new loop, whose token makes any
 // straggler of the old one stale, and tells the operator when loops keep dying.
 import { isNoticeDue } from '../health/block-stalls';
-import type { OperatorChannel } from '../ports';
+import type { Cursor, OperatorChannel, TurnHandover } from '../ports';
 
 /** What the state holds of the loop (attributes of the cursor item, beside the lease). */
 export interface LoopState {
@@ -32,8 +36,20 @@ export interface LoopTake {
   restart?: { restarts: number };
 }
 
+/** A queued turn's one read: the loop, the lease and the cursor, all on the cursor item. */
+export interface TurnRead {
+  loop: LoopState | null;
+  /** The owner of an unexpired lease at `nowMs` (a doorbell's or the watchdog's cycle), or null. */
+  leaseHeldBy: string | null;
+  cursor: Cursor | null;
+}
+
 export interface LoopStore {
   readLoop(): Promise<LoopState | null>;
+  /** The cursor item in one strongly consistent read: what a queued turn decides and scans from. */
+  readTurn(nowMs: number): Promise<TurnRead>;
+  /** A quiet turn's heartbeat: the token moved and the beat written, only while the token is `expected`. */
+  beatLoop(handover: TurnHandover): Promise<boolean>;
   /**
    * Takes the run lease for `owner` and moves the loop's token from `expected` to `next`, in one conditional
    * write; false when the token is no longer `expected` or another owner holds an unexpired lease.
@@ -43,8 +59,13 @@ export interface LoopStore {
 
 /** A loop whose first turn is older than this when it dies is not counted as one that keeps dying. */
 export const LOOP_HEALTHY_MS = 10 * 60_000;
-/** Beyond the longest gap between two healthy turns, before the watchdog calls the loop dead. */
+/** Beyond the longest gap between two healthy heartbeats, before the watchdog calls the loop dead. */
 export const LOOP_GRACE_MS = 10_000;
+/**
+ * A turn that finds no new block writes its heartbeat only when the last is this old: while blocks come, every
+ * turn's cursor write beats; while the chain is quiet, a write every half minute instead of every turn.
+ */
+export const LOOP_BEAT_EVERY_MS = 20_000;
 
 export interface LoopTiming {
   /** The delay between a caught-up turn's end and the next turn. */
@@ -53,16 +74,44 @@ export interface LoopTiming {
   turnMs: number;
 }
 
-/** The longest a healthy loop goes between the starts of two turns. */
+/** The longest a healthy loop goes between two heartbeats, and the grace beyond. */
 export function loopDeadAfterMs(timing: LoopTiming): number {
-  return timing.turnMs + timing.delayMs + LOOP_GRACE_MS;
+  return LOOP_BEAT_EVERY_MS + timing.turnMs + timing.delayMs + LOOP_GRACE_MS;
 }
 
-export type TurnDecision = { run: true; next: string } | { run: false; why: 'stale-token' | 'loop-alive' | 'lost-the-restart' };
+/** A queued turn that runs: it hands the token over with its cursor write, or with a heartbeat, or keeps it. */
+export interface QueuedTurn {
+  handover: TurnHandover;
+  /** The cursor as the turn's one read found it: the cycle reads it no second time. */
+  cursor: Cursor | null;
+  /** The heartbeat stored when the turn began. */
+  beatAt: number;
+}
 
-/** A queued turn: it runs only when its token is still the loop's. */
-export async function takeQueuedTurn(store: LoopStore, take: Omit<LoopTake, 'restart'>): Promise<TurnDecision> {
-  return (await store.takeLoopTurn(take)) ? { run: true, next: take.next } : { run: false, why: 'stale-token' };
+export type TurnDecision =
+  | { run: true; next: string; queued?: QueuedTurn }
+  | { run: false; why: 'stale-token' | 'loop-alive' | 'lost-the-restart' }
+  | { run: false; why: 'lease-held'; requeue: string };
+
+/**
+ * A queued turn: it runs only when its token is still the loop's, and writes nothing to begin. A lease another
+ * run holds (a doorbell's cycle) lets that run work: the turn queues its token again and ends.
+ */
+export async function takeQueuedTurn(store: LoopStore, take: Omit<LoopTake, 'restart' | 'ttlMs'>): Promise<TurnDecision> {
+  const { loop, leaseHeldBy, cursor } = await store.readTurn(take.nowMs);
+  if (take.expected === null || loop?.turn !== take.expected) return { run: false, why: 'stale-token' };
+  if (leaseHeldBy !== null && leaseHeldBy !== take.owner) return { run: false, why: 'lease-held', requeue: take.expected };
+  return { run: true, next: take.next, queued: { handover: { expected: take.expected, next: take.next, beatAt: take.nowMs }, cursor, beatAt: loop.beatAt } };
+}
+
+/**
+ * The token the next turn carries once the turn's cycle is over, or null when the loop ends here: the new
+ * one if the cursor write handed it over, else after a heartbeat when one is due, else the same.
+ */
+export async function tokenAfterTurn(store: LoopStore, turn: QueuedTurn, handedOver: boolean, nowMs: number): Promise<string | null> {
+  if (handedOver) return turn.handover.next;
+  if (nowMs - turn.beatAt < LOOP_BEAT_EVERY_MS) return turn.handover.expected;
+  return (await store.beatLoop({ ...turn.handover, beatAt: nowMs })) ? turn.handover.next : null;
 }
 
 export interface WatchdogDeps {

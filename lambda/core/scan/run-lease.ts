@@ -13,7 +13,11 @@ export class RunLease {
     private readonly clock: Clock,
     readonly owner: string,
     private readonly ttlMs: number,
-  ) {}
+    /** A loop turn's: no lease is taken, kept or given back; the turn's token checked at its write stands for it. */
+    private readonly byToken = false,
+  ) {
+    this.released = byToken;
+  }
 
   async acquire(): Promise<boolean> {
     const now = this.clock.now();
@@ -33,6 +37,7 @@ export class RunLease {
 
   /** Renews the lease when half of it is spent; false when another run has taken it meanwhile. */
   async keep(): Promise<boolean> {
+    if (this.byToken) return true;
     if (this.clock.now() - this.takenAt < this.ttlMs / 2) return true;
     return this.acquire();
   }

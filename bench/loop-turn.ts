@@ -1,0 +1,48 @@
+// A loop's turns as the Lambda takes them (lambda/runtime/loop-invocation.ts), for the cost bench: the first
+// turn is the watchdog's start (the lease and the first token in one write), every later one a queued turn
+// (one read; the cursor write hands the token on; a turn with no new block writes nothing).
+import type { CycleBudget, CycleSummary } from '../lambda/core/cycle-types';
+import { takeQueuedTurn, tokenAfterTurn, type LoopStore, type QueuedTurn } from '../lambda/core/scan/loop-turns';
+import type { Clock } from '../lambda/core/ports';
+
+type TurnBudget = Pick<CycleBudget, 'leaseTaken' | 'loopTurn'>;
+
+export class BenchLoop {
+  private token: string | null = null;
+
+  constructor(
+    private readonly store: LoopStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** One turn: its start (the watchdog's, or the queued turn's read), the cycle, and the token it hands on. */
+  async turn(runId: string, cycle: (budget: TurnBudget) => Promise<CycleSummary>): Promise<CycleSummary> {
+    const nowMs = this.clock.now();
+    const next = `${runId}-next`;
+    if (this.token === null) {
+      await this.store.takeLoopTurn({ owner: runId, nowMs, ttlMs: 120_000, expected: null, next, restart: { restarts: 0 } });
+      this.token = next;
+      return cycle({ leaseTaken: true });
+    }
+    const decision = await takeQueuedTurn(this.store, { owner: runId, nowMs, expected: this.token, next });
+    if (!decision.run || !decision.queued) throw new Error(`the bench's loop turn did not run: ${JSON.stringify(decision)}`);
+    const queued: QueuedTurn = decision.queued;
+    const loopTurn = { handover: queued.handover, cursor: queued.cursor, handedOver: false };
+    const summary = await cycle({ loopTurn });
+    this.token = await tokenAfterTurn(this.store, queued, loopTurn.handedOver, this.clock.now());
+    return summary;
+  }
+}
+
+/** An invocation's SMS budget around its one cycle (or loop turn): started before, flushed after. */
+export async function invocation(
+  sms: { start(): Promise<unknown>; flush(): Promise<unknown> },
+  loop: BenchLoop | undefined,
+  runId: string,
+  cycle: (budget: TurnBudget) => Promise<CycleSummary>,
+): Promise<CycleSummary> {
+  await sms.start();
+  const done = loop ? await loop.turn(runId, cycle) : await cycle({});
+  await sms.flush();
+  return done;
+}
