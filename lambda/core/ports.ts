@@ -1,13 +1,12 @@
 // The core's ports: the only ways the watch cycle reaches the outside world. Each has one adapter per
 // outside system (Hiro HTTP, DynamoDB or a JSON file, SNS or stdout) and an in-memory fake for tests.
 import type { ApiDeprecation, Block, BlockHeader, ChainTip, NodeTip, ContractStatus, PrincipalBalances, TxEvents } from './domain';
-import type { SmsTallyStore } from './deliver/sms-tally';
-import type { BalanceBookStore } from './stages/balance-book';
 import type { WindowStates } from './stages/window-state';
 import type { AlertRecordState, QuietCursorPart, QuietRecordStore, QuietRecordWrites } from './stages/cooldown-mute-state';
-import type { MempoolApi, MempoolStateStore } from './mempool/mempool-ports';
-import type { ChainHealthStore } from './health/chain-health';
+import type { MempoolApi } from './mempool/mempool-ports';
+import type { RecordStore } from './state-records';
 export type { ChainHealthState } from './health/chain-health';
+export type { BlockStall, RecordName, RecordPort, RecordStore, StateRecords } from './state-records';
 import type { TokenMetadata } from './watch-config/token-decimals';
 import type { SubjectFeedApi } from './follow/subject-feeds';
 
@@ -166,20 +165,6 @@ export interface AlertRecordStore extends QuietRecordWrites {
   writeRetracted(key: string, nowMs: number): Promise<void>;
 }
 
-/**
- * Consecutive runs that failed at the same block: kept apart from the cursor so that a block that can never
- * be scanned reaches the operator after a few runs with its cause, and the record goes once a run gets past it.
- */
-export interface BlockStall {
-  height: number;
-  /** Runs in a row that failed at `height`. */
-  failures: number;
-  /** Epoch ms of the first of those failures. */
-  since: number;
-  /** The latest failure's error message. */
-  cause: string;
-}
-
 export class CursorConflictError extends Error {
   constructor(message = 'the cursor was changed by another run') {
     super(message);
@@ -187,7 +172,8 @@ export class CursorConflictError extends Error {
   }
 }
 
-export interface StateStore extends SmsTallyStore, QuietRecordStore, BalanceBookStore, MempoolStateStore, ChainHealthStore {
+/** The state: the lease and the cursor, scanned blocks, contract statuses, alert records, and the small named records. */
+export interface StateStore extends RecordStore, QuietRecordStore {
   /** Take the run lease for `ttlMs`; false when another owner holds an unexpired lease. */
   acquireLease(owner: string, nowMs: number, ttlMs: number): Promise<boolean>;
   /** Give the lease back (only if `owner` still holds it). */
@@ -228,15 +214,6 @@ export interface StateStore extends SmsTallyStore, QuietRecordStore, BalanceBook
   /** Mark a sent alert retracted, so that the event alerts again if it comes back on chain. */
   markAlertRetracted(key: string, nowMs: number): Promise<void>;
   getAlertRecord(key: string): Promise<AlertRecordSummary | null>;
-
-  /** The failures at one block so far, or null when the last scanning run got past its block. */
-  readBlockStall(): Promise<BlockStall | null>;
-  /** Replace the record (null: remove it). One small record of its own, written only when a run fails or recovers. */
-  writeBlockStall(stall: BlockStall | null): Promise<void>;
-  /** The decimals (and symbols) read from token metadata, by asset id; empty when none was read. Kept for ever. */
-  readTokenDecimals(): Promise<Map<string, TokenMetadata>>;
-  /** Replaces them all (the caller adds what it read to what it found). */
-  writeTokenDecimals(tokens: ReadonlyMap<string, TokenMetadata>): Promise<void>;
 }
 
 export * from './deliver/delivery-ports';

@@ -7,6 +7,7 @@ import type { OutgoingAlert } from '../../lambda/core/deliver/outgoing-alert';
 import type { SmsDigestAlert } from '../../lambda/core/alert-kinds/alert';
 import type { CycleBudget } from '../../lambda/core/cycle-types';
 import type { SmsTally } from '../../lambda/core/deliver/sms-tally';
+import type { RecordName } from '../../lambda/core/ports';
 import { LOOP_SMS_WINDOW_MS } from '../../lambda/core/deliver/sms-minute';
 import { MemoryChain, transfer } from '../support/memory-chain';
 import { config, harness, WATCHED } from './harness';
@@ -25,10 +26,10 @@ async function loop() {
   const h = harness(new MemoryChain(), config({ startHeight: 100, addressesRule: { name: 'Treasury inflow', severity: 'critical' } }));
   await h.run(); // places the cursor
   const writes: (SmsTally | null)[] = [];
-  const write = h.state.writeSmsTally.bind(h.state);
-  h.state.writeSmsTally = async (tally) => {
-    writes.push(tally);
-    return write(tally);
+  const write = h.state.writeRecord.bind(h.state);
+  h.state.writeRecord = async (name: RecordName, value: unknown) => {
+    if (name === 'smsTally') writes.push(value as SmsTally | null);
+    return write(name, value as never);
   };
   return {
     h,
@@ -58,7 +59,7 @@ describe('the SMS budget of the loop mode, a minute shared by its turns', () => 
     h.advance(LOOP_SMS_WINDOW_MS - 7 * TURN_EVERY_MS); // the first turn after the minute, a quiet one
     await turn();
     expect(digests(h.publisher.sent)).toEqual([expect.objectContaining({ held: { critical: 5, warning: 0, info: 0 }, from_height: 103, to_height: 107 })]);
-    expect(await h.state.readSmsTally()).toBeNull();
+    expect(await h.state.readRecord('smsTally')).toBeNull();
 
     // The next minute has its own budget.
     mine(3);
@@ -118,7 +119,7 @@ describe('the SMS budget of the loop mode, a minute shared by its turns', () => 
     h.publisher.throwNext = new Error('the turn dies');
     h.advance(TURN_EVERY_MS);
     await expect(turn()).rejects.toThrow(/dies/);
-    expect(await h.state.readSmsTally()).toMatchObject({ held: { counts: { critical: 3 } }, window: { texted: 2 } });
+    expect(await h.state.readRecord('smsTally')).toMatchObject({ held: { counts: { critical: 3 } }, window: { texted: 2 } });
 
     h.advance(laterMs); // the dead turn's lease and claims have lapsed: its block is rescanned
     await turn();
@@ -133,7 +134,7 @@ describe('the SMS budget of the loop mode, a minute shared by its turns', () => 
   it('sends the digest of a record without a window (left by a run counted per invocation) at the next turn', async () => {
     const { h, turn, mine } = await loop();
     const held = { firstKey: 'token_transfer:0xold', counts: { critical: 0, warning: 4, info: 0 }, fromHeight: 90, toHeight: 99, throughHeight: 99 };
-    await h.state.writeSmsTally({ held });
+    await h.state.writeRecord('smsTally', { held });
     mine(2);
     await turn();
     expect(routes(h.publisher.sent)).toEqual(['sms_digest:digest', 'token_transfer:text', 'token_transfer:text']);

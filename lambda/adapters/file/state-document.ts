@@ -4,7 +4,7 @@
 import type { PendingSmsDigest } from '../../core/alert-kinds/sms-digest';
 import type { BalanceBookRecord } from '../../core/stages/balance-book';
 import type { SmsTally } from '../../core/deliver/sms-tally';
-import type { AlertClaim, AlertRecordStore, AlertRecordSummary, BlockStall, ChainHealthState, ClaimOutcome, ConditionalWrite } from '../../core/ports';
+import type { AlertClaim, AlertRecordStore, AlertRecordSummary, BlockStall, ChainHealthState, ClaimOutcome, ConditionalWrite, RecordName, StateRecords } from '../../core/ports';
 import { CursorConflictError, type Cursor, type CursorPosition, type ScannedBlock, type StateStore, type StoredContractStatus } from '../../core/ports';
 import { REORG_WINDOW } from '../../core/follow/reorg';
 import { createAlertClaims, FREE_TO_CLAIM } from '../../core/deliver/alert-claims';
@@ -43,8 +43,8 @@ export function emptyDocument(network: string): StateDocument {
   return { format: 1, network, cursor: null, lease: null, blocks: {}, contracts: {}, alerts: {} };
 }
 
-/** One entry of the document: a top-level member, or one block, contract or alert record. */
-export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally' | 'balances' | 'mempool' | 'tokenDecimals' | 'chainHealth'] | readonly ['blocks' | 'contracts' | 'alerts' | 'chat', string];
+/** One entry of the document: a top-level member (the cursor, the lease, a named record), or one block, contract or alert record. */
+export type EntryPath = readonly ['cursor' | 'lease' | RecordName] | readonly ['blocks' | 'contracts' | 'alerts' | 'chat', string];
 
 export interface DocumentStoreOptions {
   /** Called after every change with the document and the entries it touched, to persist them. */
@@ -224,56 +224,19 @@ export class DocumentStateStore implements StateStore {
     };
   }
 
-  async readBlockStall(): Promise<BlockStall | null> {
-    return this.doc.blockStall ? { ...this.doc.blockStall } : null;
+  async readRecord<N extends RecordName>(name: N): Promise<StateRecords[N] | null> {
+    const stored = this.doc[name];
+    if (stored === undefined) return null;
+    // An SMS record of the older shape is the bare tally.
+    return structuredClone((name === 'smsTally' && 'firstKey' in stored ? { held: stored } : stored) as StateRecords[N]);
   }
 
-  async writeBlockStall(stall: BlockStall | null): Promise<void> {
-    if (stall) this.doc.blockStall = { ...stall };
-    else delete this.doc.blockStall;
-    await this.changed(['blockStall']);
+  async writeRecord<N extends RecordName>(name: N, value: StateRecords[N] | null): Promise<void> {
+    if (value === null) delete this.doc[name];
+    else (this.doc as Pick<StateDocument, RecordName>)[name] = structuredClone(value) as StateDocument[N];
+    await this.changed([name]);
   }
 
-  async readTokenDecimals(): Promise<Map<string, TokenMetadata>> {
-    return new Map(Object.entries(structuredClone(this.doc.tokenDecimals ?? {})));
-  }
-  async writeTokenDecimals(tokens: ReadonlyMap<string, TokenMetadata>): Promise<void> {
-    this.doc.tokenDecimals = structuredClone(Object.fromEntries(tokens));
-    await this.changed(['tokenDecimals']);
-  }
-
-  async readSmsTally(): Promise<SmsTally | null> {
-    const stored = this.doc.smsTally;
-    if (!stored) return null;
-    return structuredClone('firstKey' in stored ? { held: stored } : stored);
-  }
-
-  async writeSmsTally(tally: SmsTally | null): Promise<void> {
-    if (tally) this.doc.smsTally = structuredClone(tally);
-    else delete this.doc.smsTally;
-    await this.changed(['smsTally']);
-  }
-
-  async readBalanceBook(): Promise<BalanceBookRecord | null> {
-    return this.doc.balances ? structuredClone(this.doc.balances) : null;
-  }
-
-  async writeBalanceBook(book: BalanceBookRecord): Promise<void> {
-    this.doc.balances = structuredClone(book);
-    await this.changed(['balances']);
-  }
-
-  async readMempoolState(): Promise<MempoolState | null> {
-    return this.doc.mempool ? structuredClone(this.doc.mempool) : null;
-  }
-
-  async writeMempoolState(state: MempoolState): Promise<void> {
-    this.doc.mempool = structuredClone(state);
-    await this.changed(['mempool']);
-  }
-
-  readChainHealth = async (): Promise<ChainHealthState | null> => (this.doc.chainHealth ? structuredClone(this.doc.chainHealth) : null);
-  writeChainHealth = async (state: ChainHealthState): Promise<void> => { this.doc.chainHealth = structuredClone(state); await this.changed(['chainHealth']); };
   /** A record past its expiry counts as absent, like a DynamoDB item past its TTL that is not yet deleted. */
   private liveRecord(key: string, nowMs: number): AlertRecord | undefined {
     const record = this.doc.alerts[key];

@@ -76,7 +76,7 @@ export class SmsBudget implements Publisher {
    * but SMS, as the rest, and the digest may count fewer than it held).
    */
   async start(): Promise<Alert[]> {
-    const record = await this.ports.state.readSmsTally();
+    const record = await this.ports.state.readRecord('smsTally');
     const { owed, window, held } = beginBudget(record, this.ports.clock.now(), this.windowMs);
     this.window = window;
     this.tally = held ?? undefined;
@@ -97,9 +97,9 @@ export class SmsBudget implements Publisher {
     const routed = alerts.map((outgoing) => (outgoing.sms === undefined ? { ...outgoing, sms: this.route(outgoing.alert) } : outgoing));
     const held = heldOf(this.tally) !== before;
     if (this.windowMs > 0 && (held || this.window.texted !== textedBefore)) {
-      await this.ports.state.writeSmsTally({ held: this.tally ?? null, window: { ...this.window } });
+      await this.ports.state.writeRecord('smsTally', { held: this.tally ?? null, window: { ...this.window } });
     } else if (held) {
-      await this.ports.state.writeSmsTally({ held: this.tally! });
+      await this.ports.state.writeRecord('smsTally', { held: this.tally! });
     }
     return this.inner.publish(routed, onAccepted);
   }
@@ -145,7 +145,7 @@ export class SmsBudget implements Publisher {
       const ports = { ...this.ports, publisher: this.inner };
       ({ published } = await deliverAlerts([digest], ports, this.options.staleAfterMs, new Map([[digest.key, 'digest']])));
     }
-    await this.ports.state.writeSmsTally(null);
+    await this.ports.state.writeRecord('smsTally', null);
     return published;
   }
 }

@@ -18,10 +18,3 @@ export interface SmsTally {
   /** The loop mode's current window; absent when the budget is counted per invocation. */
   window?: SmsWindow | null;
 }
-
-export interface SmsTallyStore {
-  /** The record (a tally a run left unsent, the loop's window), or null. Reads a record of the older shape (a bare tally) too. */
-  readSmsTally(): Promise<SmsTally | null>;
-  /** Replace the record (null: nothing held, no window). Last writer wins: runs do not overlap (the lease). */
-  writeSmsTally(tally: SmsTally | null): Promise<void>;
-}

@@ -11,20 +11,20 @@ const held = { firstKey: 'token_transfer:0xab', counts: { critical: 1, warning: 
 describe('SMS tally record', () => {
   it('reads an item of the older shape (the tally at the top of the item) as that tally with no window', async () => {
     await table.doc().send(new PutCommand({ TableName: table.tableName(), Item: { ...Key, ...held } }));
-    expect(await table.store().readSmsTally()).toEqual({ held });
+    expect(await table.store().readRecord('smsTally')).toEqual({ held });
   });
 
   it('stores the window beside the tally in the one item, and drops the window for a tally counted per invocation', async () => {
     const store = table.store();
-    await store.writeSmsTally({ held, window: { startedAt: 1_800_000_000_000, texted: 5 } });
+    await store.writeRecord('smsTally', { held, window: { startedAt: 1_800_000_000_000, texted: 5 } });
     const item = async () => (await table.doc().send(new GetCommand({ TableName: table.tableName(), Key }))).Item;
     expect(await item()).toEqual({ ...Key, held, window: { startedAt: 1_800_000_000_000, texted: 5 } });
-    await store.writeSmsTally({ held });
+    await store.writeRecord('smsTally', { held });
     expect(await item()).toEqual({ ...Key, held });
   });
 
   it('refuses a hand-edited item with a message naming the item', async () => {
     await table.doc().send(new PutCommand({ TableName: table.tableName(), Item: { ...Key, held: null, window: { startedAt: 'soon', texted: 1 } } }));
-    await expect(table.store().readSmsTally()).rejects.toThrow(/SMS[\s\S]*startedAt/);
+    await expect(table.store().readRecord('smsTally')).rejects.toThrow(/SMS[\s\S]*startedAt/);
   });
 });
