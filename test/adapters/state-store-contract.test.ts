@@ -191,12 +191,12 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     const held = { firstKey: manyKeys(1)[0]!, counts: { critical: 2, warning: 35, info: 0 }, fromHeight: null, toHeight: null, throughHeight: null };
     await store.writeRecord('smsTally', { held });
     expect(await (await state.reopen()).readRecord('smsTally')).toEqual({ held });
-    const heights = { held: { ...held, fromHeight: 590, toHeight: 600, throughHeight: 600 }, window: { startedAt: T0, texted: 5 } };
+    const heights = { held: { ...held, fromHeight: 590, toHeight: 600, throughHeight: 600 }, minute: { startedAt: T0, texted: 5 } };
     await store.writeRecord('smsTally', heights);
     // Cursor writes leave it alone: it is not the cursor's.
     await store.writeCursor(at(601), null);
     expect(await (await state.reopen()).readRecord('smsTally')).toEqual(heights);
-    const textsOnly = { held: null, window: { startedAt: T0 + 1, texted: 1 } };
+    const textsOnly = { held: null, minute: { startedAt: T0 + 1, texted: 1 } };
     await store.writeRecord('smsTally', textsOnly);
     expect(await (await state.reopen()).readRecord('smsTally')).toEqual(textsOnly);
     await store.writeRecord('smsTally', null);

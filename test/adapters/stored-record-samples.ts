@@ -6,7 +6,7 @@ export const SAMPLE_RECORDS: StateRecords = {
   blockStall: { height: 1200, failures: 3, since: 1_800_000_000_000, cause: 'HTTP 500 from /extended/v2/blocks/1200' },
   smsTally: {
     held: { firstKey: 'contract_call:0xabc:0', counts: { critical: 2, warning: 1, info: 0 }, fromHeight: 1190, toHeight: 1199, throughHeight: 1199 },
-    window: { startedAt: 1_800_000_000_000, texted: 4 },
+    minute: { startedAt: 1_800_000_000_000, texted: 4 },
   },
   balances: {
     base: {
@@ -57,11 +57,17 @@ const pk = 'NET#mainnet';
 /** The DynamoDB items an earlier version wrote for SAMPLE_RECORDS on mainnet, attribute for attribute. */
 export const EARLIER_ITEMS: Record<RecordName, Record<string, unknown>> = {
   blockStall: { pk, sk: 'STALL', ...SAMPLE_RECORDS.blockStall },
-  smsTally: { pk, sk: 'SMS', ...SAMPLE_RECORDS.smsTally },
+  smsTally: { pk, sk: 'SMS', held: SAMPLE_RECORDS.smsTally.held, window: SAMPLE_RECORDS.smsTally.minute },
   balances: { pk, sk: 'BALANCES', book: JSON.stringify(SAMPLE_RECORDS.balances) },
   mempool: { pk, sk: 'MEMPOOL', ...SAMPLE_RECORDS.mempool },
   chainHealth: { pk, sk: 'CHAIN_HEALTH', version: 1, state: JSON.stringify(SAMPLE_RECORDS.chainHealth) },
   tokenDecimals: { pk, sk: 'TOKEN_DECIMALS', tokens: SAMPLE_RECORDS.tokenDecimals },
+};
+
+/** The state file's members an earlier version wrote for SAMPLE_RECORDS: each the record, the SMS minute under `window`. */
+export const EARLIER_MEMBERS: Record<RecordName, unknown> = {
+  ...SAMPLE_RECORDS,
+  smsTally: { held: SAMPLE_RECORDS.smsTally.held, window: SAMPLE_RECORDS.smsTally.minute },
 };
 
 /** The SMS record as versions before the loop's minute wrote it: the held tally's fields alone. */

@@ -54,10 +54,11 @@ const smsTallyRecord: RecordShape<SmsTally> = {
     if ('firstKey' in item) return { held: copyHeld(parseItem(heldTally, item, tableName)) };
     const { held, window } = parseItem(smsTallyItem, item, tableName);
     const tally: SmsTally = { held: held ? copyHeld(held) : null };
-    if (window) tally.window = { startedAt: window.startedAt, texted: window.texted };
+    if (window) tally.minute = { startedAt: window.startedAt, texted: window.texted };
     return tally;
   },
-  toItem: (tally) => ({ held: structuredClone(tally.held), ...(tally.window ? { window: { ...tally.window } } : {}) }),
+  // The SMS minute keeps its older attribute name, `window`.
+  toItem: (tally) => ({ held: structuredClone(tally.held), ...(tally.minute ? { window: { ...tally.minute } } : {}) }),
 };
 
 const digits = z.string().check(z.regex(/^-?\d+$/));

@@ -3,7 +3,7 @@
 // the whole document (state-journal.ts); tests use it as a real in-memory store.
 import type { PendingSmsDigest } from '../../core/alert-kinds/sms-digest';
 import type { BalanceBookRecord } from '../../core/stages/balance-book';
-import type { SmsTally } from '../../core/deliver/sms-tally';
+import { smsTallyOf, storedSmsTally, type SmsTally, type StoredSmsTally } from '../../core/deliver/sms-tally';
 import type { AlertClaim, AlertRecordStore, AlertRecordSummary, BlockStall, ChainHealthState, ClaimOutcome, ConditionalWrite, RecordName, StateRecords } from '../../core/ports';
 import { CursorConflictError, type Cursor, type CursorPosition, type ScannedBlock, type StateStore, type StoredContractStatus } from '../../core/ports';
 import { REORG_WINDOW } from '../../core/follow/reorg';
@@ -28,7 +28,7 @@ export interface StateDocument {
   blockStall?: BlockStall;
   /** What the SMS budget held back and has not yet sent a digest for, and the loop mode's window; files written
    * before the window existed hold the bare tally (read as `held`). */
-  smsTally?: SmsTally | PendingSmsDigest;
+  smsTally?: StoredSmsTally | PendingSmsDigest;
   /** The tracked balances of the `balances` rules; absent before any. */
   balances?: BalanceBookRecord;
   /** What the pending rules remember of the mempool (bounded; core/mempool/mempool-ports.ts). */
@@ -227,13 +227,13 @@ export class DocumentStateStore implements StateStore {
   async readRecord<N extends RecordName>(name: N): Promise<StateRecords[N] | null> {
     const stored = this.doc[name];
     if (stored === undefined) return null;
-    // An SMS record of the older shape is the bare tally.
-    return structuredClone((name === 'smsTally' && 'firstKey' in stored ? { held: stored } : stored) as StateRecords[N]);
+    // The SMS record is stored in its older shape (core/deliver/sms-tally.ts).
+    return structuredClone((name === 'smsTally' ? smsTallyOf(stored as StoredSmsTally | PendingSmsDigest) : stored) as StateRecords[N]);
   }
 
   async writeRecord<N extends RecordName>(name: N, value: StateRecords[N] | null): Promise<void> {
     if (value === null) delete this.doc[name];
-    else (this.doc as Pick<StateDocument, RecordName>)[name] = structuredClone(value) as StateDocument[N];
+    else (this.doc as Record<RecordName, unknown>)[name] = structuredClone(name === 'smsTally' ? storedSmsTally(value as SmsTally) : value);
     await this.changed([name]);
   }
 

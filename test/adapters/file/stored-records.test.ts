@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileStateStore } from '../../../lambda/adapters/file/file-state-store';
-import { BARE_SMS_TALLY, SAMPLE_NAMES, SAMPLE_RECORDS } from '../stored-record-samples';
+import { BARE_SMS_TALLY, EARLIER_MEMBERS, SAMPLE_NAMES, SAMPLE_RECORDS } from '../stored-record-samples';
 
 let dir = '';
 let count = 0;
@@ -21,7 +21,7 @@ const earlierDocument = (members: Record<string, unknown>) => ({ format: 1, netw
 describe('the named records in the state file', () => {
   it('reads every record from a file an earlier version wrote', async () => {
     const path = join(dir, `state-${++count}.json`);
-    await writeFile(path, JSON.stringify(earlierDocument({ ...SAMPLE_RECORDS })));
+    await writeFile(path, JSON.stringify(earlierDocument({ ...EARLIER_MEMBERS })));
     const store = await FileStateStore.open(path, 'mainnet');
     for (const name of SAMPLE_NAMES) expect(await store.readRecord(name)).toEqual(SAMPLE_RECORDS[name]);
   });
@@ -34,7 +34,7 @@ describe('the named records in the state file', () => {
     const snapshot = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
     const lines = (await readFile(`${path}.journal`, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as unknown);
     expect(snapshot).toEqual({ ...earlierDocument({ blockStall: SAMPLE_RECORDS.blockStall }), journaled: true });
-    expect(lines).toEqual(SAMPLE_NAMES.slice(1).map((name) => [[[name], SAMPLE_RECORDS[name]]]));
+    expect(lines).toEqual(SAMPLE_NAMES.slice(1).map((name) => [[[name], EARLIER_MEMBERS[name]]]));
   });
 
   it('removes the member when a record is written null', async () => {
