@@ -2,7 +2,7 @@
 // outside system (Hiro HTTP, DynamoDB or a JSON file, SNS or stdout) and an in-memory fake for tests.
 import type { ApiDeprecation, Block, BlockHeader, ChainTip, NodeTip, ContractStatus, PrincipalBalances, TxEvents } from './domain';
 import type { WindowStates } from './stages/window-state';
-import type { AlertRecordState, QuietCursorPart, QuietRecordStore, QuietRecordWrites } from './stages/cooldown-mute-state';
+import type { AlertRecordState, QuietCursorPart, HeldOrMutedRecords, HeldOrMutedWrites } from './stages/cooldown-mute-state';
 import type { MempoolApi } from './mempool/mempool-ports';
 import type { RecordStore } from './state-records';
 export type { ChainHealthState } from './health/chain-health';
@@ -151,7 +151,7 @@ export type ConditionalWrite = { written: true } | { written: false; found: Stor
  * over them (claimed, stale, in flight, sent, parked) live once, in core/deliver/alert-claims.ts. A record past its
  * expiry counts as absent everywhere.
  */
-export interface AlertRecordStore extends QuietRecordWrites {
+export interface AlertRecordStore extends HeldOrMutedWrites {
   readAlertRecord(key: string): Promise<StoredAlertRecord | null>;
   /** Writes the claim only if there is no live record or it is retracted. */
   createClaim(key: string, claim: AlertClaim, nowMs: number): Promise<ConditionalWrite>;
@@ -173,7 +173,7 @@ export class CursorConflictError extends Error {
 }
 
 /** The state: the lease and the cursor, scanned blocks, contract statuses, alert records, and the small named records. */
-export interface StateStore extends RecordStore, QuietRecordStore {
+export interface StateStore extends RecordStore, HeldOrMutedRecords {
   /** Take the run lease for `ttlMs`; false when another owner holds an unexpired lease. */
   acquireLease(owner: string, nowMs: number, ttlMs: number): Promise<boolean>;
   /** Give the lease back (only if `owner` still holds it). */

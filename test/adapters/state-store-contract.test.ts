@@ -207,13 +207,13 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
   it('records a held or muted match only where the key is free, keeps it with its reason, and lets a later claim take it', async () => {
     const state = await fresh();
     const store = await state.reopen();
-    await store.recordQuietAlert('h', T0, { key: 'h', rule: 'r' }, 'held', 'held by a 30-minute cooldown');
-    await store.recordQuietAlert('h', T0 + 1, { key: 'h', rule: 'r' }, 'held', 'held by a 30-minute cooldown'); // a rescan: the same
+    await store.recordHeldOrMuted('h', T0, { key: 'h', rule: 'r' }, 'held', 'held by a 30-minute cooldown');
+    await store.recordHeldOrMuted('h', T0 + 1, { key: 'h', rule: 'r' }, 'held', 'held by a 30-minute cooldown'); // a rescan: the same
     const reopened = await state.reopen();
     expect(await reopened.getAlertRecord('h')).toEqual({ key: 'h', state: 'held', reason: 'held by a 30-minute cooldown', alert: { key: 'h', rule: 'r' } });
     await store.claimAlert('s', T0, STALE_MS);
     await store.markAlertSent('s', T0 + 1, { key: 's' });
-    await store.recordQuietAlert('s', T0 + 2, { key: 's' }, 'muted', 'muted until 2026-11-26T06:00:00Z');
+    await store.recordHeldOrMuted('s', T0 + 2, { key: 's' }, 'muted', 'muted until 2026-11-26T06:00:00Z');
     expect((await (await state.reopen()).getAlertRecord('s'))?.state).toBe('sent');
     expect(await reopened.claimAlert('h', T0 + 3, STALE_MS)).toBe('claimed');
   });

@@ -8,7 +8,7 @@ import type { AlertClaim, AlertRecordStore, AlertRecordSummary, BlockStall, Chai
 import { CursorConflictError, type Cursor, type CursorPosition, type ScannedBlock, type StateStore, type StoredContractStatus } from '../../core/ports';
 import { REORG_WINDOW } from '../../core/follow/reorg';
 import { createAlertClaims, FREE_TO_CLAIM } from '../../core/deliver/alert-claims';
-import type { QuietRecordState } from '../../core/stages/cooldown-mute-state';
+import type { HeldOrMutedState } from '../../core/stages/cooldown-mute-state';
 import type { MempoolState } from '../../core/mempool/mempool-ports';
 import { stored, type AlertRecord } from './document-alert-record';
 import type { ChatDeliveries } from '../chat/chat-delivery';
@@ -145,13 +145,13 @@ export class DocumentStateStore implements StateStore {
   getAlertRecord(key: string): Promise<AlertRecordSummary | null> {
     return this.claims.getAlertRecord(key);
   }
-  recordQuietAlert(key: string, nowMs: number, alert: unknown, state: QuietRecordState, reason: string): Promise<void> {
-    return this.claims.recordQuietAlert(key, nowMs, alert, state, reason);
+  recordHeldOrMuted(key: string, nowMs: number, alert: unknown, state: HeldOrMutedState, reason: string): Promise<void> {
+    return this.claims.recordHeldOrMuted(key, nowMs, alert, state, reason);
   }
 
   /** The document's alert records as the claim machine's primitives; each write is one change, persisted. */
   private records(): AlertRecordStore {
-    const writeQuiet: AlertRecordStore['writeQuiet'] = async (key, nowMs, alert, state, reason) => {
+    const writeHeldOrMuted: AlertRecordStore['writeHeldOrMuted'] = async (key, nowMs, alert, state, reason) => {
       const live = this.liveRecord(key, nowMs);
       if (live && !FREE_TO_CLAIM.includes(live.state)) return;
       this.doc.alerts[key] = { state, reason, claimedAt: nowMs, alert: structuredClone(alert), expiresAt: nowMs + this.retentionMs };
@@ -220,7 +220,7 @@ export class DocumentStateStore implements StateStore {
         this.doc.alerts[key] = { ...record, state: 'retracted', expiresAt: nowMs + this.retentionMs };
         await this.changed(['alerts', key]);
       },
-      writeQuiet,
+      writeHeldOrMuted,
     };
   }
 
@@ -243,7 +243,7 @@ export class DocumentStateStore implements StateStore {
     return record && record.expiresAt > nowMs ? record : undefined;
   }
 
-  /** Keep twice the fork-search window of blocks, so the file stays small. */
+  /** Keep twice as many blocks as the fork search looks back over (REORG_WINDOW), so the file stays small. */
   private pruneBlocks(cursorHeight: number): EntryPath[] {
     const floor = cursorHeight - 2 * REORG_WINDOW;
     const dropped = Object.keys(this.doc.blocks).filter((height) => Number(height) < floor);
