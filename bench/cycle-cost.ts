@@ -5,7 +5,7 @@
 // would (requests in parallel wait together), local work is measured, so a cycle's duration is what the
 // function would be billed for.
 import { SMS_PER_RUN_DEFAULT, SmsBudget } from '../lambda/core/deliver/sms-budget';
-import { LOOP_SMS_WINDOW_MS } from '../lambda/core/deliver/sms-minute';
+import { LOOP_SMS_MINUTE_MS } from '../lambda/core/deliver/sms-minute';
 import { operatorChannelOverLog } from '../lambda/core/deliver/operator-log';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { runCycle } from '../lambda/core/cycle';
@@ -130,7 +130,7 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
       captured.start();
       // As the handler runs an invocation: alerts past its texts are held for one SMS digest at its end.
       const ports = { state, clock, telemetry, operator: operatorChannelOverLog(telemetry) };
-      const sms = new SmsBudget(publisher, ports, { network: scenario.config.network, perInvocation: SMS_PER_RUN_DEFAULT, staleAfterMs: 120_000, windowMs: loop ? LOOP_SMS_WINDOW_MS : 0 });
+      const sms = new SmsBudget(publisher, ports, { network: scenario.config.network, perInvocation: SMS_PER_RUN_DEFAULT, staleAfterMs: 120_000, minuteMs: loop ? LOOP_SMS_MINUTE_MS : 0 });
       const summary = await invocation(sms, loop, `cost-${cycle}`, (turn) =>
         runCycle({ chain: chainApi, publisher: sms, ...ports }, scenario.config, {
           ...turn,

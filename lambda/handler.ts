@@ -14,7 +14,7 @@ import type { Context } from 'aws-lambda';
 import { operatorChannelOverLog } from './core/deliver/operator-log';
 import { runCycle } from './core/cycle';
 import { SMS_PER_RUN_DEFAULT, SmsBudget, withDigests } from './core/deliver/sms-budget';
-import { LOOP_SMS_WINDOW_MS } from './core/deliver/sms-minute';
+import { LOOP_SMS_MINUTE_MS } from './core/deliver/sms-minute';
 import type { CycleBudget, CycleDeps, CycleSummary } from './core/cycle-types';
 import { tokenAfterTurn, type LoopStore, type QueuedTurn, type TurnDecision } from './core/scan/loop-turns';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
@@ -100,7 +100,7 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
       network: config.network,
       perInvocation: config.smsPerRun ?? SMS_PER_RUN_DEFAULT,
       staleAfterMs: timeLeftMs,
-      windowMs: settings.loop ? LOOP_SMS_WINDOW_MS : 0,
+      minuteMs: settings.loop ? LOOP_SMS_MINUTE_MS : 0,
     });
     const deps = { chain, publisher, ...ports };
     const budget = {

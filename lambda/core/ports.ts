@@ -1,13 +1,12 @@
 // The core's ports: the only ways the watch cycle reaches the outside world. Each has one adapter per
 // outside system (Hiro HTTP, DynamoDB or a JSON file, SNS or stdout) and an in-memory fake for tests.
 import type { ApiDeprecation, Block, BlockHeader, ChainTip, NodeTip, ContractStatus, PrincipalBalances, TxEvents } from './domain';
-import type { SmsTallyStore } from './deliver/sms-tally';
-import type { BalanceBookStore } from './stages/balance-book';
 import type { WindowStates } from './stages/window-state';
-import type { AlertRecordState, QuietCursorPart, QuietRecordStore, QuietRecordWrites } from './stages/cooldown-mute-state';
-import type { MempoolApi, MempoolStateStore } from './mempool/mempool-ports';
-import type { ChainHealthStore } from './health/chain-health';
+import type { AlertRecordState, QuietCursorPart, HeldOrMutedRecords, HeldOrMutedWrites } from './stages/cooldown-mute-state';
+import type { MempoolApi } from './mempool/mempool-ports';
+import type { RecordStore } from './state-records';
 export type { ChainHealthState } from './health/chain-health';
+export type { BlockStall, RecordName, RecordPort, RecordStore, StateRecords } from './state-records';
 import type { TokenMetadata } from './watch-config/token-decimals';
 import type { SubjectFeedApi } from './follow/subject-feeds';
 
@@ -152,7 +151,7 @@ export type ConditionalWrite = { written: true } | { written: false; found: Stor
  * over them (claimed, stale, in flight, sent, parked) live once, in core/deliver/alert-claims.ts. A record past its
  * expiry counts as absent everywhere.
  */
-export interface AlertRecordStore extends QuietRecordWrites {
+export interface AlertRecordStore extends HeldOrMutedWrites {
   readAlertRecord(key: string): Promise<StoredAlertRecord | null>;
   /** Writes the claim only if there is no live record or it is retracted. */
   createClaim(key: string, claim: AlertClaim, nowMs: number): Promise<ConditionalWrite>;
@@ -164,20 +163,6 @@ export interface AlertRecordStore extends QuietRecordWrites {
   writeParked(key: string, nowMs: number, alert: unknown, reason: string): Promise<void>;
   /** Marks an existing record retracted; no record, nothing to do. */
   writeRetracted(key: string, nowMs: number): Promise<void>;
-}
-
-/**
- * Consecutive runs that failed at the same block: kept apart from the cursor so that a block that can never
- * be scanned reaches the operator after a few runs with its cause, and the record goes once a run gets past it.
- */
-export interface BlockStall {
-  height: number;
-  /** Runs in a row that failed at `height`. */
-  failures: number;
-  /** Epoch ms of the first of those failures. */
-  since: number;
-  /** The latest failure's error message. */
-  cause: string;
 }
 
 /**
@@ -209,7 +194,8 @@ export class CursorConflictError extends Error {
   }
 }
 
-export interface StateStore extends SmsTallyStore, QuietRecordStore, BalanceBookStore, MempoolStateStore, ChainHealthStore {
+/** The state: the lease and the cursor, scanned blocks, contract statuses, alert records, and the small named records. */
+export interface StateStore extends RecordStore, HeldOrMutedRecords {
   /** Take the run lease for `ttlMs`; false when another owner holds an unexpired lease. */
   acquireLease(owner: string, nowMs: number, ttlMs: number): Promise<boolean>;
   /** Give the lease back (only if `owner` still holds it). */
@@ -251,15 +237,6 @@ export interface StateStore extends SmsTallyStore, QuietRecordStore, BalanceBook
   /** Mark a sent alert retracted, so that the event alerts again if it comes back on chain. */
   markAlertRetracted(key: string, nowMs: number): Promise<void>;
   getAlertRecord(key: string): Promise<AlertRecordSummary | null>;
-
-  /** The failures at one block so far, or null when the last scanning run got past its block. */
-  readBlockStall(): Promise<BlockStall | null>;
-  /** Replace the record (null: remove it). One small record of its own, written only when a run fails or recovers. */
-  writeBlockStall(stall: BlockStall | null): Promise<void>;
-  /** The decimals (and symbols) read from token metadata, by asset id; empty when none was read. Kept for ever. */
-  readTokenDecimals(): Promise<Map<string, TokenMetadata>>;
-  /** Replaces them all (the caller adds what it read to what it found). */
-  writeTokenDecimals(tokens: ReadonlyMap<string, TokenMetadata>): Promise<void>;
 }
 
 export * from './deliver/delivery-ports';

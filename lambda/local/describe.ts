@@ -5,7 +5,7 @@ import type { CycleSummary } from '../core/cycle-types';
 import type { Cursor } from '../core/ports';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
 import { compileWatchRules, ruleLists } from '../core/rules/rule-lists';
-import { describeQuiet, pastMuteWarnings } from './describe-quiet';
+import { describeCooldownsAndMutes, pastMuteWarnings } from './describe-cooldowns-mutes';
 import { balanceBudgetWords } from './describe-balances';
 import { fetchPlanWords } from './describe-fetch-plan';
 import { bareAmountWarnings } from '../core/watch-config/amount-warnings';
@@ -135,7 +135,7 @@ export function describeStatus(facts: StatusFacts): string {
       ? `pending retractions: ${plural(pending.keys.length, 'alert')} from replaced blocks, confirmed or retracted once the scan reaches block ${pending.untilHeight}`
       : 'pending retractions: none',
   );
-  lines.push(...describeQuiet(compileWatchRules(facts.config).cooldownsAndMutes, cursor?.quiet, facts.nowMs));
+  lines.push(...describeCooldownsAndMutes(compileWatchRules(facts.config).cooldownsAndMutes, cursor?.quiet, facts.nowMs));
   return lines.join('\n') + '\n';
 }
 

@@ -40,8 +40,8 @@ export async function replay(options: CliOptions, range: { from: number; to: num
       onBlockDone: showProgress,
     }, { now: () => Date.now() });
     clearProgress();
-    const quieted = done.quieted > 0 ? `; ${done.quieted} held by cooldowns or muted` : '';
-    telemetry.log('info', `replayed ${done.blocks} block${done.blocks === 1 ? '' : 's'} (${range.from}–${range.to}): ${done.alerts} alert${done.alerts === 1 ? '' : 's'} would have been sent${quieted}`);
+    const heldOrMuted = done.heldOrMuted > 0 ? `; ${done.heldOrMuted} held by cooldowns or muted` : '';
+    telemetry.log('info', `replayed ${done.blocks} block${done.blocks === 1 ? '' : 's'} (${range.from}–${range.to}): ${done.alerts} alert${done.alerts === 1 ? '' : 's'} would have been sent${heldOrMuted}`);
     return EXIT.ok;
   } catch (error) {
     clearProgress();

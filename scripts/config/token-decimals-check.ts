@@ -6,6 +6,7 @@
 import { decimalsAtFirstRun, isUnread, parseLeavingDecimalsToRead, parseWithTokenDecimals } from '../../lambda/config/config-token-decimals';
 import type { ConfigResult } from '../../lambda/config/watch-config';
 import { declaredNetwork } from '../../lambda/config/watch-config';
+import type { RecordPort } from '../../lambda/core/ports';
 import type { TokenMetadata } from '../../lambda/core/watch-config/token-decimals';
 import type { ConfigCeilings } from '../../lambda/core/watch-config/config-ceilings';
 import { createHiroClient } from '../../lambda/hiro';
@@ -29,7 +30,10 @@ export async function checkWithTokenDecimals(text: string, path: string, ceiling
   const chain = createHiroClient({ baseUrl: apiUrl, ...CHECK_CLIENT, ...(apiKey ? { apiKey } : {}) });
   const read = new Map<string, TokenMetadata>();
   // Nothing kept: a check reads the decimals again each time, and leaves the function's state alone.
-  const state = { readTokenDecimals: async () => new Map<string, TokenMetadata>(), writeTokenDecimals: async (tokens: ReadonlyMap<string, TokenMetadata>) => void tokens.forEach((m, a) => read.set(a, m)) };
+  const state: RecordPort<'tokenDecimals'> = {
+    readRecord: async () => null,
+    writeRecord: async (_name, tokens) => void Object.entries(tokens ?? {}).forEach(([a, m]) => read.set(a, m)),
+  };
   const network = declaredNetwork(JSON.parse(text.replace(/^\uFEFF/, '')));
   const full = await parseWithTokenDecimals(text, path, { ceilings, decimalsFor: () => ({ state, chain }), ...(network ? { network } : {}) });
   if (isUnread(full)) {

@@ -10,6 +10,7 @@ import { FileStateStore } from '../../lambda/adapters/file/file-state-store';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { CursorConflictError, type StateStore } from '../../lambda/core/ports';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
+import { SAMPLE_NAMES, SAMPLE_RECORDS } from './stored-record-samples';
 
 /** A fresh, empty state; `reopen` gives a store over the same state as a newly started process would. */
 interface FreshState {
@@ -186,33 +187,33 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
   it('keeps an unsent SMS digest tally and the loop\'s window in a record of its own, null heights included, until it is cleared', async () => {
     const state = await fresh();
     const store = await state.reopen();
-    expect(await store.readSmsTally()).toBeNull();
+    expect(await store.readRecord('smsTally')).toBeNull();
     const held = { firstKey: manyKeys(1)[0]!, counts: { critical: 2, warning: 35, info: 0 }, fromHeight: null, toHeight: null, throughHeight: null };
-    await store.writeSmsTally({ held });
-    expect(await (await state.reopen()).readSmsTally()).toEqual({ held });
-    const heights = { held: { ...held, fromHeight: 590, toHeight: 600, throughHeight: 600 }, window: { startedAt: T0, texted: 5 } };
-    await store.writeSmsTally(heights);
+    await store.writeRecord('smsTally', { held });
+    expect(await (await state.reopen()).readRecord('smsTally')).toEqual({ held });
+    const heights = { held: { ...held, fromHeight: 590, toHeight: 600, throughHeight: 600 }, minute: { startedAt: T0, texted: 5 } };
+    await store.writeRecord('smsTally', heights);
     // Cursor writes leave it alone: it is not the cursor's.
     await store.writeCursor(at(601), null);
-    expect(await (await state.reopen()).readSmsTally()).toEqual(heights);
-    const textsOnly = { held: null, window: { startedAt: T0 + 1, texted: 1 } };
-    await store.writeSmsTally(textsOnly);
-    expect(await (await state.reopen()).readSmsTally()).toEqual(textsOnly);
-    await store.writeSmsTally(null);
-    expect(await (await state.reopen()).readSmsTally()).toBeNull();
+    expect(await (await state.reopen()).readRecord('smsTally')).toEqual(heights);
+    const textsOnly = { held: null, minute: { startedAt: T0 + 1, texted: 1 } };
+    await store.writeRecord('smsTally', textsOnly);
+    expect(await (await state.reopen()).readRecord('smsTally')).toEqual(textsOnly);
+    await store.writeRecord('smsTally', null);
+    expect(await (await state.reopen()).readRecord('smsTally')).toBeNull();
     expect(await (await state.reopen()).readCursor()).toEqual({ ...at(601), version: 1 });
   });
 
   it('records a held or muted match only where the key is free, keeps it with its reason, and lets a later claim take it', async () => {
     const state = await fresh();
     const store = await state.reopen();
-    await store.recordQuietAlert('h', T0, { key: 'h', rule: 'r' }, 'held', 'held by a 30-minute cooldown');
-    await store.recordQuietAlert('h', T0 + 1, { key: 'h', rule: 'r' }, 'held', 'held by a 30-minute cooldown'); // a rescan: the same
+    await store.recordHeldOrMuted('h', T0, { key: 'h', rule: 'r' }, 'held', 'held by a 30-minute cooldown');
+    await store.recordHeldOrMuted('h', T0 + 1, { key: 'h', rule: 'r' }, 'held', 'held by a 30-minute cooldown'); // a rescan: the same
     const reopened = await state.reopen();
     expect(await reopened.getAlertRecord('h')).toEqual({ key: 'h', state: 'held', reason: 'held by a 30-minute cooldown', alert: { key: 'h', rule: 'r' } });
     await store.claimAlert('s', T0, STALE_MS);
     await store.markAlertSent('s', T0 + 1, { key: 's' });
-    await store.recordQuietAlert('s', T0 + 2, { key: 's' }, 'muted', 'muted until 2026-11-26T06:00:00Z');
+    await store.recordHeldOrMuted('s', T0 + 2, { key: 's' }, 'muted', 'muted until 2026-11-26T06:00:00Z');
     expect((await (await state.reopen()).getAlertRecord('s'))?.state).toBe('sent');
     expect(await reopened.claimAlert('h', T0 + 3, STALE_MS)).toBe('claimed');
   });
@@ -251,24 +252,24 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
   it('keeps the balance book of the balance rules, big balances and a stale entry included, replaced by each write', async () => {
     const state = await fresh();
     const store = await state.reopen();
-    expect(await store.readBalanceBook()).toBeNull();
+    expect(await store.readRecord('balances')).toBeNull();
     const entry = { balance: '340282366920938463463374607431768211455', locked: '0', unlockBurnHeight: null, zone: 'above' as const, fingerprint: 'SP…|stx|1|2', readAt: 599 };
     const book = {
       base: { height: 590, entries: { 'relayer gas|SP…|stx|1|': { ...entry, stale: true } } },
       deltas: [{ height: 600, hash: at(600).hash, entries: { 'vault|SP….vault|SM….sbtc-token::sbtc-token||2': { ...entry, balance: '-5', locked: '7', unlockBurnHeight: 960_300, zone: 'below' as const } } }],
     };
-    await store.writeBalanceBook(book);
-    expect(await (await state.reopen()).readBalanceBook()).toEqual(book);
+    await store.writeRecord('balances', book);
+    expect(await (await state.reopen()).readRecord('balances')).toEqual(book);
     const next = { base: { height: 600, entries: {} }, deltas: [] };
-    await store.writeBalanceBook(next);
+    await store.writeRecord('balances', next);
     await store.writeCursor(at(601), null);
-    expect(await (await state.reopen()).readBalanceBook()).toEqual(next);
+    expect(await (await state.reopen()).readRecord('balances')).toEqual(next);
   });
 
   it('keeps what the pending rules saw of the mempool in a record of its own, beside the cursor', async () => {
     const state = await fresh();
     const store = await state.reopen();
-    expect(await store.readMempoolState()).toBeNull();
+    expect(await store.readRecord('mempool')).toBeNull();
     const tracked = {
       txId: `0x${'ab'.repeat(32)}`,
       pendingKey: `pending_call:0x${'ab'.repeat(32)}`,
@@ -283,25 +284,40 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
       checks: 1,
     };
     const mempool = { seen: manyKeys(200), newest: 1_750_000_123, tracked: [tracked] };
-    await store.writeMempoolState(mempool);
+    await store.writeRecord('mempool', mempool);
     await store.writeCursor(at(700), null);
-    expect(await (await state.reopen()).readMempoolState()).toEqual(mempool);
-    await store.writeMempoolState({ seen: [], tracked: [] });
-    expect(await (await state.reopen()).readMempoolState()).toEqual({ seen: [], tracked: [] });
+    expect(await (await state.reopen()).readRecord('mempool')).toEqual(mempool);
+    await store.writeRecord('mempool', { seen: [], tracked: [] });
+    expect(await (await state.reopen()).readRecord('mempool')).toEqual({ seen: [], tracked: [] });
     expect(await (await state.reopen()).readCursor()).toEqual({ ...at(700), version: 1 });
+  });
+
+  it('keeps every named record across restarts, each replaced whole by its write and removed by null, none touching another', async () => {
+    const state = await fresh();
+    const store = await state.reopen();
+    for (const name of SAMPLE_NAMES) expect(await store.readRecord(name)).toBeNull();
+    for (const name of SAMPLE_NAMES) await store.writeRecord(name, SAMPLE_RECORDS[name]);
+    const reopened = await state.reopen();
+    for (const name of SAMPLE_NAMES) expect(await reopened.readRecord(name)).toEqual(SAMPLE_RECORDS[name]);
+    await reopened.writeRecord('blockStall', { ...SAMPLE_RECORDS.blockStall, failures: 4 });
+    await reopened.writeRecord('mempool', null);
+    const again = await state.reopen();
+    expect(await again.readRecord('blockStall')).toEqual({ ...SAMPLE_RECORDS.blockStall, failures: 4 });
+    expect(await again.readRecord('mempool')).toBeNull();
+    for (const name of SAMPLE_NAMES.filter((n) => n !== 'blockStall' && n !== 'mempool')) expect(await again.readRecord(name)).toEqual(SAMPLE_RECORDS[name]);
   });
 
   it('keeps the token decimals read from metadata across restarts, replaced whole by each write, beside the cursor', async () => {
     const state = await fresh();
     const store = await state.reopen();
-    expect(await store.readTokenDecimals()).toEqual(new Map());
+    expect(await store.readRecord('tokenDecimals')).toBeNull();
     const alex = 'SP102V8P0F7JX67ARQ77WEA3D3CFB5XW39REDT0AM.token-alex::alex';
     const odd = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.odd-token::odd';
-    await store.writeTokenDecimals(new Map([[alex, { decimals: 8, symbol: 'ALEX' }]]));
+    await store.writeRecord('tokenDecimals', { [alex]: { decimals: 8, symbol: 'ALEX' } });
     await store.writeCursor(at(800), null);
-    expect(await (await state.reopen()).readTokenDecimals()).toEqual(new Map([[alex, { decimals: 8, symbol: 'ALEX' }]]));
-    await store.writeTokenDecimals(new Map([[alex, { decimals: 8, symbol: 'ALEX' }], [odd, { decimals: 0 }]]));
-    expect(await (await state.reopen()).readTokenDecimals()).toEqual(new Map([[alex, { decimals: 8, symbol: 'ALEX' }], [odd, { decimals: 0 }]]));
+    expect(await (await state.reopen()).readRecord('tokenDecimals')).toEqual({ [alex]: { decimals: 8, symbol: 'ALEX' } });
+    await store.writeRecord('tokenDecimals', { [alex]: { decimals: 8, symbol: 'ALEX' }, [odd]: { decimals: 0 } });
+    expect(await (await state.reopen()).readRecord('tokenDecimals')).toEqual({ [alex]: { decimals: 8, symbol: 'ALEX' }, [odd]: { decimals: 0 } });
     expect(await (await state.reopen()).readCursor()).toEqual({ ...at(800), version: 1 });
   });
 });

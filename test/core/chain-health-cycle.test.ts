@@ -19,7 +19,7 @@ describe('chain health in the cycle', () => {
     const h = harness(new MemoryChain(), config());
     await runs(h, 2, 3);
     expect(await runs(h, 15, 0)).toEqual([]);
-    expect(await h.state.readChainHealth()).toBeNull();
+    expect(await h.state.readRecord('chainHealth')).toBeNull();
   });
 
   it('with "chainHealth": {} alerts a frozen tip once, saying it cannot tell the chain from the API without a node', async () => {

@@ -8,9 +8,9 @@ import type { Alert } from '../../lambda/core/alert-kinds/alert';
 import { cooldownSummaryKind, type CooldownSummaryAlert } from '../../lambda/core/alert-kinds/cooldown-summary';
 import { replayBlocks } from '../../lambda/core/scan/replay';
 import type { ChainAlert } from '../../lambda/core/alert-kinds/alert';
-import { quietBlock } from '../../lambda/core/stages/cooldowns-and-mutes';
-import { QUIET_REORG_MARGIN_BLOCKS, rollbackQuiet } from '../../lambda/core/stages/cooldown-mute-rollback';
-import type { QuietState } from '../../lambda/core/stages/cooldown-mute-state';
+import { decideCooldownsAndMutes } from '../../lambda/core/stages/cooldowns-and-mutes';
+import { COOLDOWN_MUTE_REORG_MARGIN_BLOCKS, rollbackCooldownsAndMutes } from '../../lambda/core/stages/cooldown-mute-rollback';
+import type { CooldownMuteState } from '../../lambda/core/stages/cooldown-mute-state';
 
 /** Blocks are 10 s apart in the memory chain: a 1-minute cooldown started at 101 ends at 107. */
 const cooldownConfig = config({ startHeight: 101, addressesRule: { name: 'treasury in', cooldownMinutes: 1 } } as never);
@@ -183,18 +183,18 @@ describe('the quiet state kept for reorgs', () => {
   const policies = new Map([['busy', { cooldownMinutes: 10_080 }]]);
 
   it('is bounded: a week-long cooldown matching in every block keeps the margin\'s blocks, and says a deeper rollback is inexact', () => {
-    let state: QuietState | undefined;
+    let state: CooldownMuteState | undefined;
     for (let height = 1; height <= 500; height += 1) {
-      state = quietBlock(state, { height, hash: `0x${height}`, time: height * 5 }, [match(height, 0), match(height, 1)], policies).state;
+      state = decideCooldownsAndMutes(state, { height, hash: `0x${height}`, time: height * 5 }, [match(height, 0), match(height, 1)], policies).state;
     }
     const cooldown = state!.cooldowns[0]!;
     expect(cooldown).toMatchObject({ held: 999, startedHeight: 1 });
-    expect(cooldown.steps!.length).toBeLessThanOrEqual(QUIET_REORG_MARGIN_BLOCKS);
+    expect(cooldown.steps!.length).toBeLessThanOrEqual(COOLDOWN_MUTE_REORG_MARGIN_BLOCKS);
     expect(JSON.stringify(state).length).toBeLessThan(3_000);
 
-    const back = rollbackQuiet(state, 500 - QUIET_REORG_MARGIN_BLOCKS);
+    const back = rollbackCooldownsAndMutes(state, 500 - COOLDOWN_MUTE_REORG_MARGIN_BLOCKS);
     expect(back.inexact).toBe(false);
-    expect(back.state!.cooldowns[0]!.held).toBe(999 - 2 * QUIET_REORG_MARGIN_BLOCKS);
-    expect(rollbackQuiet(state, 500 - QUIET_REORG_MARGIN_BLOCKS - 1).inexact).toBe(true);
+    expect(back.state!.cooldowns[0]!.held).toBe(999 - 2 * COOLDOWN_MUTE_REORG_MARGIN_BLOCKS);
+    expect(rollbackCooldownsAndMutes(state, 500 - COOLDOWN_MUTE_REORG_MARGIN_BLOCKS - 1).inexact).toBe(true);
   });
 });

@@ -7,7 +7,7 @@ import { CrashSwitch, crashingState, InjectedCrash } from '../support/crash-poin
 import { MemoryChain, transfer, coinbase } from '../support/memory-chain';
 import { config, harness, WATCHED } from './harness';
 import type { CooldownSummaryAlert } from '../../lambda/core/alert-kinds/cooldown-summary';
-import { QUIET_LISTED } from '../../lambda/core/stages/cooldowns-and-mutes';
+import { COOLDOWN_MUTE_LISTED } from '../../lambda/core/stages/cooldowns-and-mutes';
 import { runCycle } from '../../lambda/core/cycle';
 
 /** Blocks are 10 s apart in the memory chain: a 1-minute cooldown lasts 6 blocks. */
@@ -39,7 +39,7 @@ describe('a rule with a cooldown', () => {
     expect(h.publisher.keys()).toEqual([`token_transfer:${first.txs[0]!.txId}`, summaryKey, `token_transfer:${after.txs[0]!.txId}`]);
     const summary = h.publisher.sent.map((o) => o.alert).find((a) => a.type === 'cooldown_summary') as CooldownSummaryAlert;
     expect(summary).toMatchObject({ type: 'cooldown_summary', rule: 'treasury in', held: 40, cooldown_minutes: 1, from_height: 102, to_height: 105, ended_at_height: 107 });
-    expect(summary.held_alerts.map((m) => m.tx_id)).toEqual(held.slice(0, QUIET_LISTED).map((tx) => tx.txId));
+    expect(summary.held_alerts.map((m) => m.tx_id)).toEqual(held.slice(0, COOLDOWN_MUTE_LISTED).map((tx) => tx.txId));
     const record = await h.state.getAlertRecord(`token_transfer:${held[39]!.txId}`);
     expect(record).toMatchObject({ state: 'held' });
     expect(record?.reason).toContain('1-minute cooldown');
@@ -90,7 +90,7 @@ describe('a muted rule', () => {
   });
 });
 
-describe('a reorg over quieted alerts', () => {
+describe('a reorg over held or muted alerts', () => {
   it('retracts the alert that was sent and none that were held, since they never went out', async () => {
     const { chain, first, held } = cooldownChain();
     const h = harness(chain, cooldownConfig);

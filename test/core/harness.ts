@@ -87,8 +87,8 @@ export function harness(chain = new MemoryChain(), cfg = config()) {
      * An invocation's SMS budget over the recording publisher, started and flushed by the caller around its
      * cycle, or with `windowMs` as a loop turn's, counted over a window of the harness's clock.
      */
-    smsInvocation(perInvocation: number, windowMs = 0) {
-      const sms = new SmsBudget(publisher, { state, clock, telemetry, operator }, { network: cfg.network, perInvocation, staleAfterMs: 120_000, windowMs });
+    smsInvocation(perInvocation: number, minuteMs = 0) {
+      const sms = new SmsBudget(publisher, { state, clock, telemetry, operator }, { network: cfg.network, perInvocation, staleAfterMs: 120_000, minuteMs });
       return {
         publisher: sms,
         start: () => sms.start(),

@@ -74,7 +74,7 @@ describe('following waiting transactions', () => {
     h.advance(10 * MINUTE);
     await h.run();
     expect(types()).toEqual(['pending_call', 'pending_dropped']);
-    expect((await h.state.readMempoolState())?.tracked).toEqual([]);
+    expect((await h.state.readRecord('mempool'))?.tracked).toEqual([]);
   });
 
   it('lets go a transaction neither mined nor dropped after a day, without an alert', async () => {
@@ -83,7 +83,7 @@ describe('following waiting transactions', () => {
     await h.run();
     h.advance(MEMPOOL_LIMITS.expireMs + MINUTE);
     await h.run();
-    expect((await h.state.readMempoolState())?.tracked).toEqual([]);
+    expect((await h.state.readRecord('mempool'))?.tracked).toEqual([]);
     expect(types()).toEqual(['pending_call']);
     expect(h.telemetry.logs.map((l) => l.message)).toContain('waiting transactions neither mined nor dropped after a day are no longer followed');
   });
@@ -93,7 +93,7 @@ describe('following waiting transactions', () => {
     const txs = Array.from({ length: MEMPOOL_LIMITS.tracked + 3 }, () => waitingCall());
     mempool.waiting = [...txs].reverse();
     await h.run();
-    const tracked = (await h.state.readMempoolState())!.tracked.map((t) => t.txId);
+    const tracked = (await h.state.readRecord('mempool'))!.tracked.map((t) => t.txId);
     expect(tracked).toHaveLength(MEMPOOL_LIMITS.tracked);
     expect(tracked).toEqual(txs.slice(3).map((tx) => tx.txId));
   });
@@ -116,10 +116,10 @@ describe('following waiting transactions', () => {
     mempool.statuses.set(tx.txId, { state: 'mined' });
     h.advance(MINUTE);
     await h.run();
-    expect((await h.state.readMempoolState())?.tracked.map((t) => t.txId)).toEqual([tx.txId]);
+    expect((await h.state.readRecord('mempool'))?.tracked.map((t) => t.txId)).toEqual([tx.txId]);
     h.advance(MEMPOOL_LIMITS.maxCheckMs);
     await h.run();
-    expect((await h.state.readMempoolState())?.tracked).toEqual([]);
+    expect((await h.state.readRecord('mempool'))?.tracked).toEqual([]);
     expect(mempool.statusReads).toHaveLength(2);
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OutgoingAlert } from '../../lambda/core/deliver/outgoing-alert';
 import type { SmsDigestAlert } from '../../lambda/core/alert-kinds/alert';
-import type { CursorPosition } from '../../lambda/core/ports';
+import type { CursorPosition, RecordName } from '../../lambda/core/ports';
 import type { SmsTally } from '../../lambda/core/deliver/sms-tally';
 import { MemoryChain, transfer } from '../support/memory-chain';
 import { config, harness, OTHER, WATCHED } from './harness';
@@ -43,7 +43,7 @@ describe('the per-run SMS budget', () => {
       }),
     ]);
     expect(h.publisher.sent[6]!.rendering.sms).toBe('stacks-watch: 4 more alerts, blocks 101-102: see email');
-    expect(await h.state.readSmsTally()).toBeNull();
+    expect(await h.state.readRecord('smsTally')).toBeNull();
   });
 
   it('gives every run its own budget, and sends no digest when nothing was held', async () => {
@@ -85,24 +85,25 @@ describe('the digest across crashes and retries', () => {
       return realPublish(alerts, onAccepted);
     };
     await expect(h.run(SMS)).rejects.toThrow(/could not be published/);
-    expect(await h.state.readSmsTally()).toMatchObject({ held: { firstKey: firstHeld(), counts: { critical: 2 } } });
+    expect(await h.state.readRecord('smsTally')).toMatchObject({ held: { firstKey: firstHeld(), counts: { critical: 2 } } });
 
     await h.run(SMS);
     await h.run(SMS);
     expect(digests(h.publisher.sent)).toEqual([expect.objectContaining({ held: { critical: 2, warning: 0, info: 0 } })]);
-    expect(await h.state.readSmsTally()).toBeNull();
+    expect(await h.state.readRecord('smsTally')).toBeNull();
   });
 
   it('does not repeat a digest when the run died after sending it, before clearing it', async () => {
     const h = flood([4]);
-    const realWrite = h.state.writeSmsTally.bind(h.state);
+    const realWrite = h.state.writeRecord.bind(h.state);
     let crashOnClear = true;
-    h.state.writeSmsTally = async (tally: SmsTally | null) => {
+    h.state.writeRecord = async (name: RecordName, tally: unknown) => {
+      if (name !== 'smsTally') return realWrite(name, tally as never);
       if (crashOnClear && tally === null) {
         crashOnClear = false;
         throw new Error('killed after the digest went out');
       }
-      return realWrite(tally);
+      return realWrite(name, tally as SmsTally | null);
     };
     await expect(h.run(SMS)).rejects.toThrow(/killed/);
     expect(digests(h.publisher.sent)).toHaveLength(1);
@@ -110,7 +111,7 @@ describe('the digest across crashes and retries', () => {
     h.advance(1_000);
     await h.run(SMS);
     expect(digests(h.publisher.sent)).toHaveLength(1);
-    expect(await h.state.readSmsTally()).toBeNull();
+    expect(await h.state.readRecord('smsTally')).toBeNull();
   });
 
   it('counts a block\'s held alerts once when the run died after publishing them, before the cursor moved', async () => {
@@ -129,7 +130,7 @@ describe('the digest across crashes and retries', () => {
     };
     await expect(h.run(SMS)).rejects.toThrow(/killed/);
     expect(routes(h.publisher.sent)).toEqual([...Array(2).fill('token_transfer:text'), ...Array(3).fill('token_transfer:held')]);
-    expect(await h.state.readSmsTally()).toMatchObject({ held: { counts: { critical: 3 } } });
+    expect(await h.state.readRecord('smsTally')).toMatchObject({ held: { counts: { critical: 3 } } });
 
     h.advance(200_000); // the dead run's claims are stale
     const next = h.chain.mine([transfer(WATCHED, '77')]);

@@ -1,5 +1,5 @@
 // The loop mode's SMS budget (docs/latency.md): a turn every 8 s must not text seven times `smsPerRun` a
-// minute. The budget is a window of 60 s of the clock shared by the turns that start in it: its first
+// minute. The budget is an SMS minute, 60 s of the clock shared by the turns that start in it: its first
 // `smsPerRun` alerts are texted, the rest held, and one digest for them goes out with the first turn that
 // starts or ends after it. The record is written only when a turn texts or holds.
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,8 @@ import type { OutgoingAlert } from '../../lambda/core/deliver/outgoing-alert';
 import type { SmsDigestAlert } from '../../lambda/core/alert-kinds/alert';
 import type { CycleBudget } from '../../lambda/core/cycle-types';
 import type { SmsTally } from '../../lambda/core/deliver/sms-tally';
-import { LOOP_SMS_WINDOW_MS } from '../../lambda/core/deliver/sms-minute';
+import type { RecordName } from '../../lambda/core/ports';
+import { LOOP_SMS_MINUTE_MS } from '../../lambda/core/deliver/sms-minute';
 import { MemoryChain, transfer } from '../support/memory-chain';
 import { config, harness, WATCHED } from './harness';
 
@@ -25,10 +26,10 @@ async function loop() {
   const h = harness(new MemoryChain(), config({ startHeight: 100, addressesRule: { name: 'Treasury inflow', severity: 'critical' } }));
   await h.run(); // places the cursor
   const writes: (SmsTally | null)[] = [];
-  const write = h.state.writeSmsTally.bind(h.state);
-  h.state.writeSmsTally = async (tally) => {
-    writes.push(tally);
-    return write(tally);
+  const write = h.state.writeRecord.bind(h.state);
+  h.state.writeRecord = async (name: RecordName, value: unknown) => {
+    if (name === 'smsTally') writes.push(value as SmsTally | null);
+    return write(name, value as never);
   };
   return {
     h,
@@ -36,7 +37,7 @@ async function loop() {
     mine: (alerts: number) => h.chain.mine(Array.from({ length: alerts }, () => transfer(WATCHED, String(++txs)))),
     /** One turn as the handler runs it: the budget started, one cycle, flushed (not after a cycle that throws). */
     async turn(budget: Partial<CycleBudget> = {}, advanceBeforeFlushMs = 0) {
-      const invocation = h.smsInvocation(SMS_PER_RUN, LOOP_SMS_WINDOW_MS);
+      const invocation = h.smsInvocation(SMS_PER_RUN, LOOP_SMS_MINUTE_MS);
       await invocation.start();
       await invocation.run({ ...DEAD_AFTER, ...budget });
       h.advance(advanceBeforeFlushMs);
@@ -55,16 +56,16 @@ describe('the SMS budget of the loop mode, a minute shared by its turns', () => 
     }
     expect(routes(h.publisher.sent)).toEqual([...Array(2).fill('token_transfer:text'), ...Array(5).fill('token_transfer:held')]);
 
-    h.advance(LOOP_SMS_WINDOW_MS - 7 * TURN_EVERY_MS); // the first turn after the minute, a quiet one
+    h.advance(LOOP_SMS_MINUTE_MS - 7 * TURN_EVERY_MS); // the first turn after the minute, a quiet one
     await turn();
     expect(digests(h.publisher.sent)).toEqual([expect.objectContaining({ held: { critical: 5, warning: 0, info: 0 }, from_height: 103, to_height: 107 })]);
-    expect(await h.state.readSmsTally()).toBeNull();
+    expect(await h.state.readRecord('smsTally')).toBeNull();
 
     // The next minute has its own budget.
     mine(3);
     await turn();
     expect(routes(h.publisher.sent).slice(8)).toEqual(['token_transfer:text', 'token_transfer:text', 'token_transfer:held']);
-    h.advance(LOOP_SMS_WINDOW_MS);
+    h.advance(LOOP_SMS_MINUTE_MS);
     await turn();
     await turn();
     expect(digests(h.publisher.sent)).toHaveLength(2);
@@ -90,12 +91,12 @@ describe('the SMS budget of the loop mode, a minute shared by its turns', () => 
 
   it('writes its record only when a turn texts or holds: a quiet turn reads it and writes nothing', async () => {
     const { h, turn, mine, writes } = await loop();
-    await turn(); // nothing held, no window yet
+    await turn(); // nothing held, no SMS minute yet
     expect(writes).toEqual([]);
     mine(1);
     h.advance(TURN_EVERY_MS);
     await turn();
-    expect(writes).toEqual([{ held: null, window: { startedAt: expect.any(Number), texted: 1 } }]);
+    expect(writes).toEqual([{ held: null, minute: { startedAt: expect.any(Number), texted: 1 } }]);
     for (let i = 0; i < 5; i++) {
       h.advance(TURN_EVERY_MS);
       await turn();
@@ -104,12 +105,12 @@ describe('the SMS budget of the loop mode, a minute shared by its turns', () => 
     mine(3); // one texted, two held: one write, before they go out
     await turn();
     expect(writes).toHaveLength(2);
-    expect(writes[1]).toMatchObject({ held: { counts: { critical: 2 } }, window: { texted: 2 } });
+    expect(writes[1]).toMatchObject({ held: { counts: { critical: 2 } }, minute: { texted: 2 } });
   });
 
   it.each([
     ['in the same minute', TURN_EVERY_MS],
-    ['after the minute', LOOP_SMS_WINDOW_MS],
+    ['after the minute', LOOP_SMS_MINUTE_MS],
   ])('counts held alerts once when a turn died after keeping its tally, before publishing them (next turn %s)', async (_, laterMs) => {
     const { h, turn, mine } = await loop();
     mine(2);
@@ -118,11 +119,11 @@ describe('the SMS budget of the loop mode, a minute shared by its turns', () => 
     h.publisher.throwNext = new Error('the turn dies');
     h.advance(TURN_EVERY_MS);
     await expect(turn()).rejects.toThrow(/dies/);
-    expect(await h.state.readSmsTally()).toMatchObject({ held: { counts: { critical: 3 } }, window: { texted: 2 } });
+    expect(await h.state.readRecord('smsTally')).toMatchObject({ held: { counts: { critical: 3 } }, minute: { texted: 2 } });
 
     h.advance(laterMs); // the dead turn's lease and claims have lapsed: its block is rescanned
     await turn();
-    h.advance(LOOP_SMS_WINDOW_MS);
+    h.advance(LOOP_SMS_MINUTE_MS);
     await turn();
     expect(digests(h.publisher.sent)).toEqual([expect.objectContaining({ held: { critical: 3, warning: 0, info: 0 } })]);
     const transfers = h.publisher.sent.filter((o) => o.alert.type === 'token_transfer');
@@ -130,10 +131,10 @@ describe('the SMS budget of the loop mode, a minute shared by its turns', () => 
     expect(new Set(transfers.map((o) => o.alert.key)).size).toBe(5);
   });
 
-  it('sends the digest of a record without a window (left by a run counted per invocation) at the next turn', async () => {
+  it('sends the digest of a record without an SMS minute (left by a run counted per invocation) at the next turn', async () => {
     const { h, turn, mine } = await loop();
     const held = { firstKey: 'token_transfer:0xold', counts: { critical: 0, warning: 4, info: 0 }, fromHeight: 90, toHeight: 99, throughHeight: 99 };
-    await h.state.writeSmsTally({ held });
+    await h.state.writeRecord('smsTally', { held });
     mine(2);
     await turn();
     expect(routes(h.publisher.sent)).toEqual(['sms_digest:digest', 'token_transfer:text', 'token_transfer:text']);

@@ -70,7 +70,7 @@ describe('a chain that never links', () => {
     const summary = await h.run();
 
     expect(summary.cursor?.height).toBe(chain.tip.height);
-    expect(await h.state.readBlockStall()).toBeNull();
+    expect(await h.state.readRecord('blockStall')).toBeNull();
   });
 });
 
@@ -120,11 +120,11 @@ describe('a block that fails run after run', () => {
     const { chain, h, fix } = failingAt104();
     await expect(h.run()).rejects.toThrow(/answers 500/);
     await expect(h.run()).rejects.toThrow(/answers 500/);
-    expect(await h.state.readBlockStall()).toMatchObject({ height: 104, failures: 2 });
+    expect(await h.state.readRecord('blockStall')).toMatchObject({ height: 104, failures: 2 });
 
     fix();
     await h.run();
-    expect(await h.state.readBlockStall()).toBeNull();
+    expect(await h.state.readRecord('blockStall')).toBeNull();
 
     chain.mine([contractCall(TOKEN, [{ repr: 'later' }])]);
     chain.getTransactionEvents = async () => {
@@ -132,7 +132,7 @@ describe('a block that fails run after run', () => {
     };
     await expect(h.run()).rejects.toThrow(/down again/);
     await expect(h.run()).rejects.toThrow(/down again/);
-    expect(await h.state.readBlockStall()).toMatchObject({ height: 107, failures: 2, cause: 'down again' });
+    expect(await h.state.readRecord('blockStall')).toMatchObject({ height: 107, failures: 2, cause: 'down again' });
     expect(h.operator.notices).toEqual([]);
   });
 

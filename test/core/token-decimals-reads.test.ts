@@ -17,10 +17,10 @@ function memoryState(initial: Record<string, TokenMetadata> = {}) {
   let stored = new Map(Object.entries(initial));
   return {
     writes,
-    readTokenDecimals: async () => new Map(stored),
-    writeTokenDecimals: async (tokens: ReadonlyMap<string, TokenMetadata>) => {
-      stored = new Map(tokens);
-      writes.push(new Map(tokens));
+    readRecord: async () => Object.fromEntries(stored),
+    writeRecord: async (_name: 'tokenDecimals', tokens: Record<string, TokenMetadata> | null) => {
+      stored = new Map(Object.entries(tokens ?? {}));
+      writes.push(new Map(stored));
     },
   };
 }

@@ -14,7 +14,7 @@ const matches = (height: number, n: number, rule = 'failures', amount = '1'): Ch
 
 const count = (threshold: number, minutes = 10): CompiledWindows => ({
   windows: [{ name: 'w', of: 'failures', minutes, sum: null, threshold: BigInt(threshold), unit: null, severity: 'critical' }],
-  quiet: new Set(),
+  countOnly: new Set(),
 });
 
 /** Feeds blocks [height, time, matches] through the stage; returns the crossing heights and the state. */
@@ -74,7 +74,7 @@ describe('windows over blocks', () => {
   it('adds amounts as bigints past 2^53, and leaves a rule with "alert": false out of what is sent', () => {
     const compiled: CompiledWindows = {
       windows: [{ name: 'drain', of: 'outflows', minutes: 60, sum: 'amount', threshold: 10n ** 19n, unit: null, severity: 'critical' }],
-      quiet: new Set(['outflows']),
+      countOnly: new Set(['outflows']),
     };
     const first = advanceWindows(compiled, undefined, header(1, 0), matches(1, 1, 'outflows', '9007199254740993000'), 'mainnet');
     const second = advanceWindows(compiled, first.states, header(2, 60), [...matches(2, 1, 'outflows', '992800745259007000'), ...matches(2, 1, 'other')], 'mainnet');
@@ -87,7 +87,7 @@ describe('windows over blocks', () => {
     const log = (key: string, value: unknown) => ({ type: 'contract_log', key, rule: 'prints', tx_id: `0x${key}`, value }) as unknown as ChainAlert;
     const compiled: CompiledWindows = {
       windows: [{ name: 'printed', of: 'prints', minutes: 60, sum: 'details.amount', threshold: 10n, unit: null, severity: 'warning' }],
-      quiet: new Set(),
+      countOnly: new Set(),
     };
     const out = advanceWindows(
       compiled,

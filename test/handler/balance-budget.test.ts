@@ -45,7 +45,7 @@ describe('balance rules past an invocation\'s share of reads, state in DynamoDB'
     refuse();
     // The refusal is counted in the stored book (the operator hears of a read refused 3 runs in a row).
     const store = createDynamoStateStore({ client: lambda.dynamo.client, tableName: lambda.dynamo.tableName, network: 'mainnet' });
-    expect((await store.readBalanceBook())!.unread).toEqual({ [`holder 3|${holders[3]}|stx||10000`]: { failures: 1, cause: expect.stringContaining('400') } });
+    expect((await store.readRecord('balances'))!.unread).toEqual({ [`holder 3|${holders[3]}|stx||10000`]: { failures: 1, cause: expect.stringContaining('400') } });
 
     fake.chain.mine(credit(1_000)); // block 3: 7,000
     summaries.push(await handler({}, lambdaContext('run-3'))); // holders 3 and 4, read at block 2
@@ -58,7 +58,7 @@ describe('balance rules past an invocation\'s share of reads, state in DynamoDB'
     expect(alerts.map((a) => [a.rule, a.crossed, a.balance, a.previous_balance, a.tx_id])).toEqual(
       holders.map((_, i) => [`holder ${i}`, 'above', '11000', '7000', crossing.txs[i]!.txId]),
     );
-    const book = (await store.readBalanceBook())!;
+    const book = (await store.readRecord('balances'))!;
     expect(book.unread).toBeUndefined();
     const kept = entriesAt(book, 4);
     expect(holders.map((h, i) => kept[`holder ${i}|${h}|stx||10000`]?.balance)).toEqual(holders.map((h) => String(balancesAt(fake.chain, h, 4).stx)));

@@ -47,7 +47,7 @@ describe('a balance rule in the Lambda, state in DynamoDB', () => {
     // Read once, at the block before the first: the later invocations started from the stored book.
     expect(fake.count(ROUTES.balances)).toBe(1);
     const store = createDynamoStateStore({ client: lambda.dynamo.client, tableName: lambda.dynamo.tableName, network: 'mainnet' });
-    const book = await store.readBalanceBook();
+    const book = await store.readRecord('balances');
     expect(Object.values(book!.deltas.at(-1)!.entries)).toEqual([expect.objectContaining({ balance: '49998000', zone: 'below' })]);
   }, 60_000);
 });

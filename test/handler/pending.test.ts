@@ -37,7 +37,7 @@ describe('the Lambda handler with a pending rule', () => {
     expect(published().map((a) => [a.type, a.args])).toEqual([['pending_call', [attacker]]]);
 
     const store = createDynamoStateStore({ client: lambda.dynamo.client, tableName: lambda.dynamo.tableName, network: 'mainnet' });
-    const state = await store.readMempoolState();
+    const state = await store.readRecord('mempool');
     expect(state?.seen).toContain(call.txId);
     expect(state?.tracked.map((t) => [t.txId, t.pendingKey])).toEqual([[call.txId, `pending_call:${call.txId}`]]);
 
@@ -46,6 +46,6 @@ describe('the Lambda handler with a pending rule', () => {
     await handler({}, lambdaContext('run-3'));
     expect(published().slice(1).map((a) => [a.key, a.pending_key])).toEqual([[`contract_call:${call.txId}`, `pending_call:${call.txId}`]]);
     expect(fake.count(ROUTES.v3Mempool)).toBe(1);
-    expect((await store.readMempoolState())?.tracked).toEqual([]);
+    expect((await store.readRecord('mempool'))?.tracked).toEqual([]);
   });
 });

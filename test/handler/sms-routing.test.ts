@@ -51,7 +51,7 @@ describe('the handler pages phones within the per-run SMS budget', () => {
     expect(digest.Subject).toBe(`[stacks-watch] 3 more alerts, block ${block.height}: see email`);
     expect(JSON.parse(digest.Message!).sms).toBe(`stacks-watch: 3 more alerts, block ${block.height}: see email`);
     expect(attribute(digest, 'severity')).toBe('critical');
-    expect(await store().readSmsTally()).toBeNull();
+    expect(await store().readRecord('smsTally')).toBeNull();
 
     await handler({}, lambdaContext('sms-2'));
     expect(lambda.published).toHaveLength(6); // no digest again
@@ -62,12 +62,12 @@ describe('the handler pages phones within the per-run SMS budget', () => {
     refuseDigest = true;
     await expect(handler({}, lambdaContext('sms-3'))).rejects.toThrow(/could not be published/);
     expect(lambda.published.map((e) => attribute(e, 'sms'))).toEqual(['text', 'text', 'held']);
-    expect(await store().readSmsTally()).toMatchObject({ held: { counts: { critical: 1 } } });
+    expect(await store().readRecord('smsTally')).toMatchObject({ held: { counts: { critical: 1 } } });
 
     refuseDigest = false;
     await handler({}, lambdaContext('sms-4'));
     await handler({}, lambdaContext('sms-5'));
     expect(lambda.published.map((e) => attribute(e, 'sms'))).toEqual(['text', 'text', 'held', 'digest']);
-    expect(await store().readSmsTally()).toBeNull();
+    expect(await store().readRecord('smsTally')).toBeNull();
   });
 });

@@ -87,7 +87,7 @@ describe('more balance rules than a run reads', () => {
     expect(perRun).toBe(10);
     expect(telemetry.logs.filter((l) => l.message.includes('could not read the balance'))).toEqual([]);
     const cursor = (await state.readCursor())!.height;
-    const kept = entriesAt((await state.readBalanceBook())!, cursor);
+    const kept = entriesAt((await state.readRecord('balances'))!, cursor);
     expect(Object.keys(kept)).toHaveLength(RULES);
     for (const [i, holder] of holders.entries()) {
       expect({ holder: i, balance: kept[`holder ${i}|${holder}|stx|1000|`]?.balance }).toEqual({ holder: i, balance: String(balancesAt(fake.chain, holder, cursor).stx) });

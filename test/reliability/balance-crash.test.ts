@@ -51,14 +51,14 @@ describe('a crash between the balance write and the cursor write', () => {
       const crash = new CrashSwitch('before moving the cursor', 1);
       await expect(run(crash)).rejects.toBeInstanceOf(InjectedCrash);
       // The book went out with the new blocks' changes; the cursor did not.
-      expect((await state.readBalanceBook())!.deltas.at(-1)!.height).toBe(4);
+      expect((await state.readRecord('balances'))!.deltas.at(-1)!.height).toBe(4);
       expect((await state.readCursor())!.height).toBe(2);
 
       const after = await run(null);
       expect(after.cursor?.height).toBe(4);
       const keys = publisher.sent.map((a) => a.alert.key);
       expect(keys).toEqual([`balance_threshold:relayer gas|${relayer}|stx|50000000|:below:${crossing.txs[1]!.txId}`]);
-      const book = (await state.readBalanceBook())!;
+      const book = (await state.readRecord('balances'))!;
       expect(Object.values(book.deltas.at(-1)!.entries)).toEqual([expect.objectContaining({ balance: '49998000', zone: 'below' })]);
       expect(fake.count(ROUTES.balances)).toBe(1);
     } finally {

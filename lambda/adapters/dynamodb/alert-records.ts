@@ -3,7 +3,7 @@
 // refused write returns the item that refused it (ALL_OLD), so a lost race costs no second read.
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createAlertClaims, FREE_TO_CLAIM, type AlertClaimMethods } from '../../core/deliver/alert-claims';
-import type { QuietRecordState } from '../../core/stages/cooldown-mute-state';
+import type { HeldOrMutedState } from '../../core/stages/cooldown-mute-state';
 import type { AlertClaim, AlertRecordStore, ConditionalWrite, StoredAlertRecord } from '../../core/ports';
 import { errorMessage } from '../aws/retry';
 import { alertItem, parseItem, StateItemError } from './items';
@@ -125,7 +125,7 @@ function freeKeyCondition(nowMs: number) {
 }
 
 /** Records a match held or muted where the key is free; a sent, parked or claimed record stays as it is. */
-async function writeQuiet(at: AlertTable, alertKey: string, nowMs: number, alert: unknown, state: QuietRecordState, reason: string): Promise<void> {
+async function writeHeldOrMuted(at: AlertTable, alertKey: string, nowMs: number, alert: unknown, state: HeldOrMutedState, reason: string): Promise<void> {
   const { table, keys } = at;
   const json = alertCopy(alert);
   const item = { ...keys.alert(alertKey), state, heldAt: nowMs, reason: reason.slice(0, MAX_STORED_FIELD_CHARS), expiresAt: expiresAtFrom(table, nowMs) };
@@ -245,7 +245,7 @@ export function createAlertRecords(table: TableAccess, keys: StateKeys): AlertCl
     writeSent: (alertKey, nowMs, alert) => writeSent(at, alertKey, nowMs, alert),
     writeParked: (alertKey, nowMs, alert, reason) => writeParked(at, alertKey, nowMs, alert, reason),
     writeRetracted: (alertKey, nowMs) => writeRetracted(at, alertKey, nowMs),
-    writeQuiet: (alertKey, nowMs, alert, state, reason) => writeQuiet(at, alertKey, nowMs, alert, state, reason),
+    writeHeldOrMuted: (alertKey, nowMs, alert, state, reason) => writeHeldOrMuted(at, alertKey, nowMs, alert, state, reason),
   };
   return createAlertClaims(records);
 }

@@ -6,17 +6,13 @@
 // record without a mark. A record written before marks existed is not seen by such a run, which takes it as
 // cleared: at worst a failing block's count starts again at one.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { BlockStall } from '../../core/ports';
+import type { BlockStall, RecordStore } from '../../core/ports';
 import type { CursorRecord } from './cursor-record';
 import type { StateKeys } from './keys';
 import { callTable, type TableAccess } from './table-access';
 
-interface StallRecord {
-  read(): Promise<BlockStall | null>;
-  write(stall: BlockStall | null): Promise<void>;
-}
-
-export function markedBlockStall(table: TableAccess, keys: StateKeys, cursor: CursorRecord, record: StallRecord) {
+/** The named records, with the block-stall record read and written through its mark on the cursor item. */
+export function markedBlockStall(table: TableAccess, keys: StateKeys, cursor: CursorRecord, records: RecordStore): RecordStore {
   const mark = (on: boolean) =>
     callTable(table, 'UpdateItem', () =>
       table.doc.send(
@@ -29,20 +25,20 @@ export function markedBlockStall(table: TableAccess, keys: StateKeys, cursor: Cu
         }),
       ),
     );
+  const readStall = async (): Promise<BlockStall | null> => (cursor.stallMarked === false ? null : records.readRecord('blockStall'));
+  const writeStall = async (stall: BlockStall | null): Promise<void> => {
+    if (stall) {
+      if (cursor.stallMarked !== true) await mark(true);
+      cursor.stallMarked = true;
+      await records.writeRecord('blockStall', stall);
+      return;
+    }
+    await records.writeRecord('blockStall', null);
+    await mark(false);
+    cursor.stallMarked = false;
+  };
   return {
-    async readBlockStall(): Promise<BlockStall | null> {
-      return cursor.stallMarked === false ? null : record.read();
-    },
-    async writeBlockStall(stall: BlockStall | null): Promise<void> {
-      if (stall) {
-        if (cursor.stallMarked !== true) await mark(true);
-        cursor.stallMarked = true;
-        await record.write(stall);
-        return;
-      }
-      await record.write(null);
-      await mark(false);
-      cursor.stallMarked = false;
-    },
+    readRecord: (name) => (name === 'blockStall' ? (readStall() as never) : records.readRecord(name)),
+    writeRecord: (name, value) => (name === 'blockStall' ? writeStall(value as BlockStall | null) : records.writeRecord(name, value)),
   };
 }

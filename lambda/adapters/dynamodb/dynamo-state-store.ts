@@ -9,9 +9,7 @@ import type { LoopStore } from '../../core/scan/loop-turns';
 import type { StateStore, Telemetry } from '../../core/ports';
 import { realSleep, type RetryPolicy, type Sleep } from '../aws/retry';
 import { createAlertRecords } from './alert-records';
-import { jsonRecord } from './json-record';
-import { balanceBookRecord, blockStallRecord, mempoolRecord, smsTallyRecord, tokenDecimalsRecord } from './state-records';
-import { chainHealthRecord } from './chain-health-record';
+import { createStateRecords } from './state-records';
 import { createContractStatuses } from './contract-statuses';
 import { CursorRecord } from './cursor-record';
 import { stateKeys } from './keys';
@@ -57,12 +55,7 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
   };
   const keys = stateKeys(options.network);
   const cursor = new CursorRecord(table, keys);
-  const stall = jsonRecord(table, keys, blockStallRecord);
-  const sms = jsonRecord(table, keys, smsTallyRecord);
-  const balances = jsonRecord(table, keys, balanceBookRecord);
-  const mempool = jsonRecord(table, keys, mempoolRecord);
-  const tokens = jsonRecord(table, keys, tokenDecimalsRecord);
-  const chainHealth = jsonRecord(table, keys, chainHealthRecord);
+  const records = createStateRecords(table, keys);
   return {
     ...createLease(table, keys),
     ...createLoopRecord(table, keys),
@@ -73,16 +66,8 @@ export function createDynamoStateStore(options: DynamoStateStoreOptions): StateS
     ...createScannedBlocks(table, keys, () => cursor.knownVersion, cursor.openStretch),
     ...createContractStatuses(table, keys),
     ...createAlertRecords(table, keys),
-    ...markedBlockStall(table, keys, cursor, stall),
-    readSmsTally: sms.read,
-    writeSmsTally: sms.write,
-    readBalanceBook: balances.read,
-    writeBalanceBook: balances.write,
-    readMempoolState: mempool.read,
-    writeMempoolState: mempool.write,
-    readTokenDecimals: async () => new Map(await tokens.read()),
-    writeTokenDecimals: tokens.write,
-    readChainHealth: chainHealth.read,
-    writeChainHealth: chainHealth.write,
+    ...markedBlockStall(table, keys, cursor, records),
+    // The tick's self-watch reads the stall record itself, mark or none (core/health/self-watch.ts).
+    readBlockStall: () => records.readRecord('blockStall'),
   };
 }

@@ -1,6 +1,7 @@
-// One small record of the state as one item beside the cursor (`NET#<network>` / its sort key): read strongly
-// consistent and validated, replaced whole by each write, deleted by writing null. Last writer wins: runs do
-// not overlap (the lease), and what each record holds says why a lost write costs nothing (state-records.ts).
+// One named record of the state (core/state-records.ts) as one item beside the cursor (`NET#<network>` / its
+// sort key, state-records.ts): read strongly consistent and validated, replaced whole by each write, deleted by
+// writing null. Last writer wins: runs do not overlap (the lease), and what each record holds says why a lost
+// write costs nothing (core/state-records.ts).
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { StateKeys } from './keys';
 import { callTable, type TableAccess } from './table-access';

@@ -1,4 +1,5 @@
-// The small records beside the cursor, each one item (json-record.ts) in the shape it has always been stored in:
+// The named records (core/state-records.ts) beside the cursor, each one item (json-record.ts) in the shape it has
+// always been stored in, under its own sort key:
 // - `STALL`: the runs failing at one block, written only when a run fails at a block or the first run after
 //   such failures gets past it (a lost count only delays the operator's notice by a run);
 // - `SMS`: what the SMS budget held back, and the loop's window (an item written before the window existed is
@@ -7,19 +8,22 @@
 //   the same and read no better), written before the cursor write that passes its blocks (core/stages/balance-book.ts
 //   bounds its size);
 // - `MEMPOOL`: what the pending rules saw of the mempool, bounded by the core well under the 400 KB item limit;
-// - `TOKEN_DECIMALS`: the decimals read from token metadata, kept for ever (a constant of the token's contract).
+// - `TOKEN_DECIMALS`: the decimals read from token metadata, kept for ever (a constant of the token's contract);
+// - `CHAIN_HEALTH`: chain health's state as one JSON string with its version (chain-health-record.ts).
 import * as z from '../../zod-mini';
 import type { BalanceBookRecord } from '../../core/stages/balance-book';
 import type { MempoolState } from '../../core/mempool/mempool-ports';
-import type { BlockStall } from '../../core/ports';
+import type { BlockStall, RecordStore, StateRecords } from '../../core/ports';
 import type { SmsTally } from '../../core/deliver/sms-tally';
-import type { TokenMetadata } from '../../core/watch-config/token-decimals';
+import { chainHealthRecord } from './chain-health-record';
 import { parseItem } from './items';
-import type { RecordShape } from './json-record';
+import { jsonRecord, type RecordShape } from './json-record';
+import type { StateKeys } from './keys';
+import type { TableAccess } from './table-access';
 
 const blockStallItem = z.object({ height: z.int().check(z.nonnegative()), failures: z.int().check(z.positive()), since: z.number(), cause: z.string() });
 
-export const blockStallRecord: RecordShape<BlockStall> = {
+const blockStallRecord: RecordShape<BlockStall> = {
   sk: 'STALL',
   parse(item, tableName) {
     const { height, failures, since, cause } = parseItem(blockStallItem, item, tableName);
@@ -43,17 +47,18 @@ function copyHeld({ firstKey, counts, fromHeight, toHeight, throughHeight }: z.i
   return { firstKey, counts: { ...counts }, fromHeight, toHeight, throughHeight };
 }
 
-export const smsTallyRecord: RecordShape<SmsTally> = {
+const smsTallyRecord: RecordShape<SmsTally> = {
   sk: 'SMS',
   parse(item, tableName) {
     // The older shape: the tally's fields at the top of the item, no window.
     if ('firstKey' in item) return { held: copyHeld(parseItem(heldTally, item, tableName)) };
     const { held, window } = parseItem(smsTallyItem, item, tableName);
     const tally: SmsTally = { held: held ? copyHeld(held) : null };
-    if (window) tally.window = { startedAt: window.startedAt, texted: window.texted };
+    if (window) tally.minute = { startedAt: window.startedAt, texted: window.texted };
     return tally;
   },
-  toItem: (tally) => ({ held: structuredClone(tally.held), ...(tally.window ? { window: { ...tally.window } } : {}) }),
+  // The SMS minute keeps its older attribute name, `window`.
+  toItem: (tally) => ({ held: structuredClone(tally.held), ...(tally.minute ? { window: { ...tally.minute } } : {}) }),
 };
 
 const digits = z.string().check(z.regex(/^-?\d+$/));
@@ -73,7 +78,7 @@ const bookSchema = z.object({
   unread: z.optional(z.record(z.string(), z.object({ failures: z.int(), cause: z.string() }))),
 });
 
-export const balanceBookRecord: RecordShape<BalanceBookRecord> = {
+const balanceBookRecord: RecordShape<BalanceBookRecord> = {
   sk: 'BALANCES',
   parse(item, tableName) {
     const { book } = parseItem(z.object({ book: z.string() }), item, tableName);
@@ -99,7 +104,7 @@ const trackedItem = z.object({
 });
 const mempoolItem = z.object({ seen: z.array(z.string()), newest: z.optional(z.number()), tracked: z.array(trackedItem) });
 
-export const mempoolRecord: RecordShape<MempoolState> = {
+const mempoolRecord: RecordShape<MempoolState> = {
   sk: 'MEMPOOL',
   parse(item, tableName) {
     const { seen, newest, tracked } = parseItem(mempoolItem, item, tableName);
@@ -116,8 +121,28 @@ const tokenDecimalsItem = z.object({
   tokens: z.record(z.string(), z.object({ decimals: z.int().check(z.minimum(0), z.maximum(38)), symbol: z.optional(z.string()) })),
 });
 
-export const tokenDecimalsRecord: RecordShape<ReadonlyMap<string, TokenMetadata>> = {
+const tokenDecimalsRecord: RecordShape<StateRecords['tokenDecimals']> = {
   sk: 'TOKEN_DECIMALS',
-  parse: (item, tableName) => new Map(Object.entries(parseItem(tokenDecimalsItem, item, tableName).tokens)),
-  toItem: (tokens) => ({ tokens: Object.fromEntries(tokens) }),
+  parse: (item, tableName) => structuredClone(parseItem(tokenDecimalsItem, item, tableName).tokens),
+  toItem: (tokens) => ({ tokens: structuredClone(tokens) }),
 };
+
+/** Every named record's item: the type checker asks for a shape for each name. */
+export const RECORD_SHAPES: { [N in keyof StateRecords]: RecordShape<StateRecords[N]> } = {
+  blockStall: blockStallRecord,
+  smsTally: smsTallyRecord,
+  balances: balanceBookRecord,
+  mempool: mempoolRecord,
+  chainHealth: chainHealthRecord,
+  tokenDecimals: tokenDecimalsRecord,
+};
+
+/** The RecordStore on the table: each name's item in its shape (RECORD_SHAPES). */
+export function createStateRecords(table: TableAccess, keys: StateKeys): RecordStore {
+  const records = new Map(Object.entries(RECORD_SHAPES).map(([name, shape]) => [name, jsonRecord<unknown>(table, keys, shape as RecordShape<unknown>)]));
+  const record = (name: string) => records.get(name)!;
+  return {
+    readRecord: async (name) => (await record(name).read()) as never,
+    writeRecord: (name, value) => record(name).write(value),
+  };
+}

@@ -3,12 +3,12 @@
 // the whole document (state-journal.ts); tests use it as a real in-memory store.
 import type { PendingSmsDigest } from '../../core/alert-kinds/sms-digest';
 import type { BalanceBookRecord } from '../../core/stages/balance-book';
-import type { SmsTally } from '../../core/deliver/sms-tally';
-import type { AlertClaim, AlertRecordStore, AlertRecordSummary, BlockStall, ChainHealthState, ClaimOutcome, ConditionalWrite } from '../../core/ports';
+import { smsTallyOf, storedSmsTally, type SmsTally, type StoredSmsTally } from '../../core/deliver/sms-tally';
+import type { AlertClaim, AlertRecordStore, AlertRecordSummary, BlockStall, ChainHealthState, ClaimOutcome, ConditionalWrite, RecordName, StateRecords } from '../../core/ports';
 import { CursorConflictError, type Cursor, type CursorPosition, type CursorWriteOptions, type ScannedBlock, type StateStore, type StoredContractStatus } from '../../core/ports';
 import { REORG_WINDOW } from '../../core/follow/reorg';
 import { createAlertClaims, FREE_TO_CLAIM } from '../../core/deliver/alert-claims';
-import type { QuietRecordState } from '../../core/stages/cooldown-mute-state';
+import type { HeldOrMutedState } from '../../core/stages/cooldown-mute-state';
 import type { MempoolState } from '../../core/mempool/mempool-ports';
 import { stored, type AlertRecord } from './document-alert-record';
 import type { ChatDeliveries } from '../chat/chat-delivery';
@@ -28,7 +28,7 @@ export interface StateDocument {
   blockStall?: BlockStall;
   /** What the SMS budget held back and has not yet sent a digest for, and the loop mode's window; files written
    * before the window existed hold the bare tally (read as `held`). */
-  smsTally?: SmsTally | PendingSmsDigest;
+  smsTally?: StoredSmsTally | PendingSmsDigest;
   /** The tracked balances of the `balances` rules; absent before any. */
   balances?: BalanceBookRecord;
   /** What the pending rules remember of the mempool (bounded; core/mempool/mempool-ports.ts). */
@@ -43,8 +43,8 @@ export function emptyDocument(network: string): StateDocument {
   return { format: 1, network, cursor: null, lease: null, blocks: {}, contracts: {}, alerts: {} };
 }
 
-/** One entry of the document: a top-level member, or one block, contract or alert record. */
-export type EntryPath = readonly ['cursor' | 'lease' | 'blockStall' | 'smsTally' | 'balances' | 'mempool' | 'tokenDecimals' | 'chainHealth'] | readonly ['blocks' | 'contracts' | 'alerts' | 'chat', string];
+/** One entry of the document: a top-level member (the cursor, the lease, a named record), or one block, contract or alert record. */
+export type EntryPath = readonly ['cursor' | 'lease' | RecordName] | readonly ['blocks' | 'contracts' | 'alerts' | 'chat', string];
 
 export interface DocumentStoreOptions {
   /** Called after every change with the document and the entries it touched, to persist them. */
@@ -144,13 +144,13 @@ export class DocumentStateStore implements StateStore {
   getAlertRecord(key: string): Promise<AlertRecordSummary | null> {
     return this.claims.getAlertRecord(key);
   }
-  recordQuietAlert(key: string, nowMs: number, alert: unknown, state: QuietRecordState, reason: string): Promise<void> {
-    return this.claims.recordQuietAlert(key, nowMs, alert, state, reason);
+  recordHeldOrMuted(key: string, nowMs: number, alert: unknown, state: HeldOrMutedState, reason: string): Promise<void> {
+    return this.claims.recordHeldOrMuted(key, nowMs, alert, state, reason);
   }
 
   /** The document's alert records as the claim machine's primitives; each write is one change, persisted. */
   private records(): AlertRecordStore {
-    const writeQuiet: AlertRecordStore['writeQuiet'] = async (key, nowMs, alert, state, reason) => {
+    const writeHeldOrMuted: AlertRecordStore['writeHeldOrMuted'] = async (key, nowMs, alert, state, reason) => {
       const live = this.liveRecord(key, nowMs);
       if (live && !FREE_TO_CLAIM.includes(live.state)) return;
       this.doc.alerts[key] = { state, reason, claimedAt: nowMs, alert: structuredClone(alert), expiresAt: nowMs + this.retentionMs };
@@ -219,67 +219,30 @@ export class DocumentStateStore implements StateStore {
         this.doc.alerts[key] = { ...record, state: 'retracted', expiresAt: nowMs + this.retentionMs };
         await this.changed(['alerts', key]);
       },
-      writeQuiet,
+      writeHeldOrMuted,
     };
   }
 
-  async readBlockStall(): Promise<BlockStall | null> {
-    return this.doc.blockStall ? { ...this.doc.blockStall } : null;
+  async readRecord<N extends RecordName>(name: N): Promise<StateRecords[N] | null> {
+    const stored = this.doc[name];
+    if (stored === undefined) return null;
+    // The SMS record is stored in its older shape (core/deliver/sms-tally.ts).
+    return structuredClone((name === 'smsTally' ? smsTallyOf(stored as StoredSmsTally | PendingSmsDigest) : stored) as StateRecords[N]);
   }
 
-  async writeBlockStall(stall: BlockStall | null): Promise<void> {
-    if (stall) this.doc.blockStall = { ...stall };
-    else delete this.doc.blockStall;
-    await this.changed(['blockStall']);
+  async writeRecord<N extends RecordName>(name: N, value: StateRecords[N] | null): Promise<void> {
+    if (value === null) delete this.doc[name];
+    else (this.doc as Record<RecordName, unknown>)[name] = structuredClone(name === 'smsTally' ? storedSmsTally(value as SmsTally) : value);
+    await this.changed([name]);
   }
 
-  async readTokenDecimals(): Promise<Map<string, TokenMetadata>> {
-    return new Map(Object.entries(structuredClone(this.doc.tokenDecimals ?? {})));
-  }
-  async writeTokenDecimals(tokens: ReadonlyMap<string, TokenMetadata>): Promise<void> {
-    this.doc.tokenDecimals = structuredClone(Object.fromEntries(tokens));
-    await this.changed(['tokenDecimals']);
-  }
-
-  async readSmsTally(): Promise<SmsTally | null> {
-    const stored = this.doc.smsTally;
-    if (!stored) return null;
-    return structuredClone('firstKey' in stored ? { held: stored } : stored);
-  }
-
-  async writeSmsTally(tally: SmsTally | null): Promise<void> {
-    if (tally) this.doc.smsTally = structuredClone(tally);
-    else delete this.doc.smsTally;
-    await this.changed(['smsTally']);
-  }
-
-  async readBalanceBook(): Promise<BalanceBookRecord | null> {
-    return this.doc.balances ? structuredClone(this.doc.balances) : null;
-  }
-
-  async writeBalanceBook(book: BalanceBookRecord): Promise<void> {
-    this.doc.balances = structuredClone(book);
-    await this.changed(['balances']);
-  }
-
-  async readMempoolState(): Promise<MempoolState | null> {
-    return this.doc.mempool ? structuredClone(this.doc.mempool) : null;
-  }
-
-  async writeMempoolState(state: MempoolState): Promise<void> {
-    this.doc.mempool = structuredClone(state);
-    await this.changed(['mempool']);
-  }
-
-  readChainHealth = async (): Promise<ChainHealthState | null> => (this.doc.chainHealth ? structuredClone(this.doc.chainHealth) : null);
-  writeChainHealth = async (state: ChainHealthState): Promise<void> => { this.doc.chainHealth = structuredClone(state); await this.changed(['chainHealth']); };
   /** A record past its expiry counts as absent, like a DynamoDB item past its TTL that is not yet deleted. */
   private liveRecord(key: string, nowMs: number): AlertRecord | undefined {
     const record = this.doc.alerts[key];
     return record && record.expiresAt > nowMs ? record : undefined;
   }
 
-  /** Keep twice the fork-search window of blocks, so the file stays small. */
+  /** Keep twice as many blocks as the fork search looks back over (REORG_WINDOW), so the file stays small. */
   private pruneBlocks(cursorHeight: number): EntryPath[] {
     const floor = cursorHeight - 2 * REORG_WINDOW;
     const dropped = Object.keys(this.doc.blocks).filter((height) => Number(height) < floor);

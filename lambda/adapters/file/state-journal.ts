@@ -15,6 +15,7 @@
 // sending every alert again.
 import { mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { RECORD_NAMES } from '../../core/state-records';
 import type { EntryPath, StateDocument } from './state-document';
 
 export class StateFileError extends Error {
@@ -36,7 +37,7 @@ const START_OVER = 'to start over from startHeight on purpose (every alert since
 /** One entry set to a value, or (no value) removed. */
 type Op = [EntryPath] | [EntryPath, unknown];
 
-const TOP_LEVEL = new Set(['cursor', 'lease', 'blockStall', 'smsTally', 'balances', 'mempool', 'tokenDecimals', 'chainHealth']);
+const TOP_LEVEL = new Set(['cursor', 'lease', ...RECORD_NAMES]);
 const KEYED = new Set(['blocks', 'contracts', 'alerts', 'chat']);
 
 function isPath(path: unknown): path is EntryPath {

@@ -2,7 +2,7 @@
 // `cooldownMinutes` alerts once, then holds its further matches for that many minutes of block time
 // (cooldowns-and-mutes.ts); the first block at or past the end sends this summary, keyed by the alert that started
 // the cooldown and by what it held, so that a rescan after a crash finds it already sent (the claim protocol,
-// delivery.ts). Raised by the quiet stage, not by a matcher, it is a chain alert all the same (the block that
+// delivery.ts). Raised by the cooldowns and mutes stage, not by a matcher, it is a chain alert all the same (the block that
 // ended the cooldown), like window_threshold: a reorg that replaces that block and whose new chain does not
 // end the same cooldown with the same matches held retracts it (and sends the new chain's, if any).
 import { sha256 } from '@noble/hashes/sha256';
@@ -28,7 +28,7 @@ export interface CooldownSummaryAlert extends AlertBase, CarriedFields {
   started_by: string;
   /** Matches held back during the cooldown. */
   held: number;
-  /** The first of them (at most QUIET_LISTED), in chain order. */
+  /** The first of them (at most COOLDOWN_MUTE_LISTED), in chain order. */
   held_alerts: HeldMatch[];
   /** Block heights of the held matches. */
   from_height: number | null;
@@ -109,7 +109,7 @@ export const cooldownSummaryKind = {
   chain: {
     reads: {},
     needsEvents: () => false,
-    // Raised by the cooldowns and mutes stage (core/stages/quiet.ts), after the block's matches: no matcher of its own.
+    // Raised by the cooldowns and mutes stage (core/stages/cooldown-mute-stage.ts), after the block's matches: no matcher of its own.
     retraction: {
       label: 'cooldown summary',
       summary: (a) => `"${a.rule ?? 'rule'}": ${headline(a)}`,

@@ -15,7 +15,7 @@ const MAX_CLAIM_ROUNDS = 3;
 
 export type AlertClaimMethods = Pick<
   StateStore,
-  'claimAlert' | 'markAlertSent' | 'releaseAlertClaim' | 'parkAlert' | 'markAlertRetracted' | 'getAlertRecord' | 'recordQuietAlert'
+  'claimAlert' | 'markAlertSent' | 'releaseAlertClaim' | 'parkAlert' | 'markAlertRetracted' | 'getAlertRecord' | 'recordHeldOrMuted'
 >;
 
 /** Records that never went out: a claim may take their key (a later scan decided to send it). */
@@ -83,8 +83,8 @@ export function createAlertClaims(
       await records.writeRetracted(key, nowMs);
     },
 
-    async recordQuietAlert(key, nowMs, alert, state, reason) {
-      await records.writeQuiet(key, nowMs, alert, state, reason);
+    async recordHeldOrMuted(key, nowMs, alert, state, reason) {
+      await records.writeHeldOrMuted(key, nowMs, alert, state, reason);
     },
 
     async getAlertRecord(key): Promise<AlertRecordSummary | null> {

@@ -33,7 +33,7 @@ export interface Publisher {
 
 /**
  * Conditions only the operator can fix: an alert SNS will never take, a chain that never links, a block that
- * fails run after run, an API route about to disappear, a fork deeper than the window, a self-rescheduling
+ * fails run after run, an API route about to disappear, a fork deeper than the remembered blocks, a self-rescheduling
  * loop that keeps dying. Users' alerts never go here; these go to whoever runs the watcher (the ops topic in
  * AWS, stderr locally).
  */

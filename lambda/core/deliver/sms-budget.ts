@@ -1,6 +1,6 @@
 // No SMS floods: the first `smsPerRun` alerts of an invocation are texted, the rest are held and summed up
 // in one digest text at its end. In the loop mode (docs/latency.md) the budget is a minute of wall-clock time
-// shared by the turns that start in it instead (`windowMs`, sms-minute.ts): its first `smsPerRun` alerts are
+// shared by the turns that start in it instead (`minuteMs`, sms-minute.ts): its first `smsPerRun` alerts are
 // texted, and one digest for what it held goes out with the first invocation that starts or ends after it.
 // A decorator on the publisher: the core delivers as it always does, and the
 // composition roots (lambda/handler.ts, the local runner with an SNS topic) wrap their publisher in it, start
@@ -8,7 +8,7 @@
 // carries an `sms` attribute (`text`, `held` or `digest`) and the SMS subscriptions' filter policies let
 // through `text` and `digest` only (infra/alert-filter-policy.ts). Email, webhooks and the JSON get every alert.
 //
-// Exactly once for digests: what is held back (and the window's texts) is kept in its own record (sms-tally.ts)
+// Exactly once for digests: what is held back (and the minute's texts) is kept in its own record (sms-tally.ts)
 // *before* the routed alerts are published, so a crash anywhere leaves it in the state; the digest is an ordinary keyed
 // alert (`sms_digest:<first held key>`) delivered by the claim → publish → mark-sent protocol, so a retried
 // invocation that finds the digest already sent does not send it again, and the tally is cleared only after.
@@ -22,8 +22,8 @@ import type { OutgoingAlert, SmsRoute } from './outgoing-alert';
 import type { OnAccepted, PublishOutcome, Publisher, Telemetry } from '../ports';
 import type { CycleSummary } from '../cycle-types';
 import type { Severity } from '../stages/rule-meta';
-import type { SmsWindow } from './sms-tally';
-import { beginBudget, windowEnded } from './sms-minute';
+import type { SmsMinute } from './sms-tally';
+import { beginBudget, minuteEnded } from './sms-minute';
 
 export { SMS_PER_RUN_DEFAULT } from '../watch-config/watch-config-schema';
 
@@ -37,10 +37,10 @@ export interface SmsBudgetOptions {
   /** A claim older than this is taken to belong to a dead run (delivery.ts). */
   staleAfterMs: number;
   /**
-   * The loop mode: count `perInvocation` per window of this many ms of the clock, shared by the invocations
-   * that start in it (LOOP_SMS_WINDOW_MS). 0 or absent: per invocation.
+   * The loop mode: count `perInvocation` per SMS minute, this many ms of the clock, shared by the invocations
+   * that start in it (LOOP_SMS_MINUTE_MS). 0 or absent: per invocation.
    */
-  windowMs?: number;
+  minuteMs?: number;
 }
 
 function blockOf(alert: Alert): number | null {
@@ -52,9 +52,9 @@ const noCounts = (): Record<Severity, number> => ({ critical: 0, warning: 0, inf
 export class SmsBudget implements Publisher {
   private slots = 0;
   private tally: PendingSmsDigest | undefined;
-  /** The window this invocation routes into (per invocation: its own, never stored). */
-  private window: SmsWindow = { startedAt: 0, texted: 0 };
-  /** Blocks up to this height had their held alerts counted already (a dead invocation's tally, or the window's). */
+  /** The minute this invocation routes into (per invocation: its own, never stored). */
+  private minute: SmsMinute = { startedAt: 0, texted: 0 };
+  /** Blocks up to this height had their held alerts counted already (a dead invocation's tally, or the minute's). */
   private countedThrough: number | null = null;
 
   constructor(
@@ -64,23 +64,23 @@ export class SmsBudget implements Publisher {
     private readonly options: SmsBudgetOptions,
   ) {}
 
-  private get windowMs(): number {
-    return Math.max(0, this.options.windowMs ?? 0);
+  private get minuteMs(): number {
+    return Math.max(0, this.options.minuteMs ?? 0);
   }
 
   /**
-   * Begins an invocation: first the digest a dead invocation owed (or a window that has ended), so that this
-   * one's tally starts afresh with a full budget; in the loop mode, joins a window still open with what it has
+   * Begins an invocation: first the digest a dead invocation owed (or a minute that has ended), so that this
+   * one's tally starts afresh with a full budget; in the loop mode, joins a minute still open with what it has
    * left. Blocks already counted are rescanned after a crash and held again without being counted twice (in a
-   * window, also a block re-mined by a reorg at a height it already held from: its new alerts reach everything
+   * minute, also a block re-mined by a reorg at a height it already held from: its new alerts reach everything
    * but SMS, as the rest, and the digest may count fewer than it held).
    */
   async start(): Promise<Alert[]> {
-    const record = await this.ports.state.readSmsTally();
-    const { owed, window, held } = beginBudget(record, this.ports.clock.now(), this.windowMs);
-    this.window = window;
+    const record = await this.ports.state.readRecord('smsTally');
+    const { owed, minute, held } = beginBudget(record, this.ports.clock.now(), this.minuteMs);
+    this.minute = minute;
     this.tally = held ?? undefined;
-    this.slots = Math.max(0, this.options.perInvocation - window.texted);
+    this.slots = Math.max(0, this.options.perInvocation - minute.texted);
     this.countedThrough = (owed ?? held)?.throughHeight ?? null;
     return owed ? this.sendDigest(owed) : [];
   }
@@ -90,26 +90,26 @@ export class SmsBudget implements Publisher {
     this.slots = 0;
   }
 
-  /** Routes each alert (text or held), keeps the grown tally (and window) before they go out, then publishes. */
+  /** Routes each alert (text or held), keeps the grown tally (and minute) before they go out, then publishes. */
   async publish(alerts: readonly OutgoingAlert[], onAccepted?: OnAccepted): Promise<PublishOutcome> {
     const before = heldOf(this.tally);
-    const textedBefore = this.window.texted;
+    const textedBefore = this.minute.texted;
     const routed = alerts.map((outgoing) => (outgoing.sms === undefined ? { ...outgoing, sms: this.route(outgoing.alert) } : outgoing));
     const held = heldOf(this.tally) !== before;
-    if (this.windowMs > 0 && (held || this.window.texted !== textedBefore)) {
-      await this.ports.state.writeSmsTally({ held: this.tally ?? null, window: { ...this.window } });
+    if (this.minuteMs > 0 && (held || this.minute.texted !== textedBefore)) {
+      await this.ports.state.writeRecord('smsTally', { held: this.tally ?? null, minute: { ...this.minute } });
     } else if (held) {
-      await this.ports.state.writeSmsTally({ held: this.tally! });
+      await this.ports.state.writeRecord('smsTally', { held: this.tally! });
     }
     return this.inner.publish(routed, onAccepted);
   }
 
   /**
    * Ends an invocation: one digest for what it held back, if anything, sent once by its key; in the loop mode
-   * only once its window has ended (else a later turn sends it). Returns what it published.
+   * only once its minute has ended (else a later turn sends it). Returns what it published.
    */
   async flush(): Promise<Alert[]> {
-    if (!this.tally || !windowEnded(this.window, this.ports.clock.now(), this.windowMs)) return [];
+    if (!this.tally || !minuteEnded(this.minute, this.ports.clock.now(), this.minuteMs)) return [];
     const sent = await this.sendDigest(this.tally);
     this.tally = undefined;
     return sent;
@@ -120,7 +120,7 @@ export class SmsBudget implements Publisher {
     if (height !== null && this.countedThrough !== null && height <= this.countedThrough) return 'held';
     if (this.slots > 0) {
       this.slots -= 1;
-      this.window.texted += 1;
+      this.minute.texted += 1;
       return 'text';
     }
     this.hold(alert, height);
@@ -145,7 +145,7 @@ export class SmsBudget implements Publisher {
       const ports = { ...this.ports, publisher: this.inner };
       ({ published } = await deliverAlerts([digest], ports, this.options.staleAfterMs, new Map([[digest.key, 'digest']])));
     }
-    await this.ports.state.writeSmsTally(null);
+    await this.ports.state.writeRecord('smsTally', null);
     return published;
   }
 }

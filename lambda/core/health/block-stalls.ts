@@ -33,12 +33,12 @@ export async function recordBlockFailure(deps: BlockStallDeps, height: number, e
   const cause = (error instanceof Error ? error.message : String(error)).slice(0, MAX_CAUSE_CHARS);
   let stall: BlockStall;
   try {
-    const previous = await deps.state.readBlockStall();
+    const previous = await deps.state.readRecord('blockStall');
     stall =
       previous?.height === height
         ? { height, failures: previous.failures + 1, since: previous.since, cause }
         : { height, failures: 1, since: deps.clock.now(), cause };
-    await deps.state.writeBlockStall(stall);
+    await deps.state.writeRecord('blockStall', stall);
   } catch (stateError) {
     deps.telemetry.log('error', 'could not record the failure at this block', {
       blockHeight: height,
@@ -74,9 +74,9 @@ function adviceFor(error: unknown): string {
 
 /** A run got past the failing block: drop the record (one read a run that scanned blocks, a delete if there was one). */
 export async function clearBlockStall(deps: BlockStallDeps, cursorHeight: number): Promise<void> {
-  const stall = await deps.state.readBlockStall();
+  const stall = await deps.state.readRecord('blockStall');
   if (!stall || stall.height > cursorHeight) return;
-  await deps.state.writeBlockStall(null);
+  await deps.state.writeRecord('blockStall', null);
   deps.telemetry.log('info', 'the scan got past the block that had been failing', {
     blockHeight: stall.height,
     failedRuns: stall.failures,

@@ -5,17 +5,17 @@
 // records (claimed by key) making a second send of an alert already out a no-op. So a condition is alerted
 // once when it opens, once when it ends, and an end decided is never lost.
 import type { Alert } from '../alert-kinds/alert';
-import { assessChainHealth, CHAIN_HEALTH_DEFAULTS, CHAIN_HEALTH_VERSION, delivered, needsNodeReading, type ChainHealthState, type ChainHealthStore, type NodeReading } from './chain-health';
+import { assessChainHealth, CHAIN_HEALTH_DEFAULTS, CHAIN_HEALTH_VERSION, delivered, needsNodeReading, type ChainHealthState, type NodeReading } from './chain-health';
 import { AlertInFlightError } from '../deliver/delivery';
 import type { CycleDeps } from '../cycle-types';
 import type { DeliveryStage } from '../deliver/delivery-stage';
 import type { ChainTip, Network } from '../domain';
-import type { ChainApi, Telemetry } from '../ports';
+import type { ChainApi, RecordPort, Telemetry } from '../ports';
 
 
 export interface ChainHealthDeps {
   chain: Pick<ChainApi, 'getNodeTip'>;
-  state: ChainHealthStore;
+  state: RecordPort<'chainHealth'>;
   deliver(alerts: readonly Alert[]): Promise<unknown>;
   now(): number;
   log: Telemetry['log'];
@@ -51,7 +51,7 @@ export async function checkChainHealth(deps: ChainHealthDeps, tip: ChainTip, con
     // A run died between deciding these and knowing them sent: send them again (a no-op for those already out).
     await deps.deliver(state.outbox);
     state = delivered(state);
-    await deps.state.writeChainHealth(state);
+    await deps.state.writeRecord('chainHealth', state);
   }
   const reading = { height: tip.height, hash: tip.hash, burnHeight: tip.burnHeight ?? null };
   const nowMs = deps.now();
@@ -60,18 +60,18 @@ export async function checkChainHealth(deps: ChainHealthDeps, tip: ChainTip, con
   const node: NodeReading | null = !wanted ? null : nodeAsked ? await readNode(deps) : { unavailable: 'this API client has no Stacks node to ask' };
   const next = assessChainHealth({ state, tip: reading, node, nowMs, settings, network });
   if (next.outbox.length > 0) {
-    await deps.state.writeChainHealth(next);
+    await deps.state.writeRecord('chainHealth', next);
     await deps.deliver(next.outbox);
-    await deps.state.writeChainHealth(delivered(next));
+    await deps.state.writeRecord('chainHealth', delivered(next));
   } else if (worthWriting(state, next, nowMs)) {
-    await deps.state.writeChainHealth(next);
+    await deps.state.writeRecord('chainHealth', next);
   }
   return { nodeAsked };
 }
 
 /** A stored state of another version is not guessed at: chain health starts over from this run (nothing open). */
 async function readState(deps: ChainHealthDeps): Promise<ChainHealthState | null> {
-  const state = await deps.state.readChainHealth();
+  const state = await deps.state.readRecord('chainHealth');
   if (state && state.version !== CHAIN_HEALTH_VERSION) {
     deps.log('warn', `chain health state of version ${String(state.version)} is not this version's (${CHAIN_HEALTH_VERSION}); starting over from this run`);
     return null;

@@ -44,13 +44,6 @@ export interface OpenCondition {
   alert: ChainHealthAlert;
 }
 
-/** The small record chain health keeps in the state store: one per network, replaced whole. */
-export interface ChainHealthStore {
-  /** What the last run left, or null before any. */
-  readChainHealth(): Promise<ChainHealthState | null>;
-  writeChainHealth(state: ChainHealthState): Promise<void>;
-}
-
 /** What one run leaves the next: small, versioned, replaced whole by each write. */
 export interface ChainHealthState {
   version: typeof CHAIN_HEALTH_VERSION;

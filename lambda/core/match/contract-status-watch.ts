@@ -7,7 +7,7 @@ import { withFirstSightsSummed } from './contract-status-sweep';
 import { contractStatusKind } from '../alert-kinds/contract-status';
 import type { DeliveryStage } from '../deliver/delivery-stage';
 import type { ChainApi, StateStore, StoredContractStatus } from '../ports';
-import { defaultRuleName, ruleMeta, type RuleMeta, type RuleQuiet } from '../stages/rule-meta';
+import { defaultRuleName, ruleMeta, type RuleMeta, type RuleCooldownMute } from '../stages/rule-meta';
 import { isoTime } from '../stages/cooldowns-and-mutes';
 import { settleAll } from '../settle';
 
@@ -31,7 +31,7 @@ export async function watchContractStatuses(
   /** The time (Unix seconds) of the last block scanned, which `contractsRule.mutedUntil` is compared with (none before the first), and the clock's. */
   at: { blockTime: number | null; nowMs: number } = { blockTime: null, nowMs: 0 },
   /** The `contracts` rule's cooldown and mute (WatchRules.cooldownsAndMutes); only the mute applies to statuses. */
-  quiet?: RuleQuiet,
+  cooldownMute?: RuleCooldownMute,
 ): Promise<StatusWatchResult> {
   if (contractIds.length === 0) return { checked: 0, alerts: [] };
   const [current, stored] = await settleAll([
@@ -64,12 +64,12 @@ export async function watchContractStatuses(
   }
   // One delivery for all changes; many first sights go out as one summary (contract-status-sweep.ts).
   const alerts = withFirstSightsSummed(changes.map((c) => c.alert), network, meta);
-  const mutedUntil = quiet?.mutedUntil;
+  const mutedUntil = cooldownMute?.mutedUntil;
   let published: StatusWatchResult['alerts'] = [];
   if (mutedUntil !== undefined && at.blockTime !== null && at.blockTime < mutedUntil) {
     // Muted: recorded, never sent; the statuses are stored all the same, so the mute's end sends none of it late.
     const reason = `rule "${meta.rule}" is muted until ${isoTime(mutedUntil)} (block time)`;
-    for (const alert of alerts) await state.recordQuietAlert(alert.key, at.nowMs, alert, 'muted', reason);
+    for (const alert of alerts) await state.recordHeldOrMuted(alert.key, at.nowMs, alert, 'muted', reason);
   } else {
     published = (await delivery.deliver(alerts)).published as StatusWatchResult['alerts'];
   }

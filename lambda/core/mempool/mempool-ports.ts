@@ -85,10 +85,3 @@ export interface MempoolState {
   /** Waiting transactions that alerted, until mined, dropped or expired. */
   tracked: TrackedPending[];
 }
-
-export interface MempoolStateStore {
-  /** The state the last run left, or null before any. */
-  readMempoolState(): Promise<MempoolState | null>;
-  /** Replace it. Last writer wins: runs do not overlap (the lease), and every alert is claimed besides. */
-  writeMempoolState(state: MempoolState): Promise<void>;
-}

@@ -27,7 +27,7 @@ export class MempoolWatch {
     private readonly rules: PendingRules,
     private readonly network: Network,
   ) {
-    this.state = deps.state.readMempoolState().then(
+    this.state = deps.state.readRecord('mempool').then(
       (state) => state ?? { seen: [], tracked: [] },
       (error: unknown) => {
         deps.telemetry.log('warn', 'could not read the mempool state; starting afresh this run', { reason: String(error) });
@@ -76,7 +76,7 @@ export class MempoolWatch {
         await this.alertNew(listed, next, delivery);
       }
       await followTracked({ deps: this.deps, api: this.api, network: this.network, delivery }, next, 'failed' in listed ? [] : listed);
-      if (JSON.stringify(next) !== before) await this.deps.state.writeMempoolState(next);
+      if (JSON.stringify(next) !== before) await this.deps.state.writeRecord('mempool', next);
     } catch (error) {
       this.deps.telemetry.log('warn', 'pending alerts stopped for this run; the next run goes on from where they stopped', {
         runId,

@@ -4,7 +4,7 @@
 // says how it is tested (or why it is no filter), and then it is tested wherever the list is matched.
 import type { RuleMetaConfig } from '../stages/rule-meta';
 
-/** A field that tests nothing, and why: the rules are looked up by it, it picks the pending rules, or it names, ranks, quiets or shows the alert. */
+/** A field that tests nothing, and why: the rules are looked up by it, it picks the pending rules, or it names, ranks, holds back or shows the alert. */
 export type NotAFilter = 'lookup key' | 'picks pending rules' | 'not a filter';
 
 /** Whether `rule` lets `candidate` through on one field (a rule without the field lets everything through). */

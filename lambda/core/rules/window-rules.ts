@@ -73,7 +73,7 @@ export interface CompiledWindow {
 export interface CompiledWindows {
   windows: readonly CompiledWindow[];
   /** Names of rules that say `"alert": false`: their alerts feed windows and are not sent. */
-  quiet: ReadonlySet<string>;
+  countOnly: ReadonlySet<string>;
 }
 
 const sameName = (item: unknown) =>
@@ -84,17 +84,17 @@ const shape = (_network: Network | null, meta: RuleMetaParts) => ({
 });
 
 /** Every rule object in the config that says `"alert": false`, by name (lists read generically: any list's rules). */
-export function quietRuleNames(config: Readonly<Record<string, unknown>>): Set<string> {
-  const quiet = new Set<string>();
+export function countOnlyRuleNames(config: Readonly<Record<string, unknown>>): Set<string> {
+  const countOnly = new Set<string>();
   for (const value of Object.values(config)) {
     const rules = Array.isArray(value) ? value : [value];
     for (const rule of rules) {
       if (typeof rule !== 'object' || rule === null) continue;
       const { alert, name } = rule as { alert?: unknown; name?: unknown };
-      if (alert === false && typeof name === 'string') quiet.add(name);
+      if (alert === false && typeof name === 'string') countOnly.add(name);
     }
   }
-  return quiet;
+  return countOnly;
 }
 
 /** A window as the stage runs it; `config` holds the rule it sums, whose asset scales an `atLeast` with a unit. */
@@ -118,9 +118,9 @@ function atLeastWords(w: WindowRule, config: Readonly<Record<string, unknown>>):
   return unit === null || unit.decimals === 0 ? atLeast : `${atLeast} base units = ${inUnit(atLeast, unit)}`;
 }
 
-function words(w: WindowRule, quiet: ReadonlySet<string>, config: Readonly<Record<string, unknown>>): string {
+function words(w: WindowRule, countOnly: ReadonlySet<string>, config: Readonly<Record<string, unknown>>): string {
   const what = w.sum !== undefined ? `the sum of ${w.sum} reaches ${atLeastWords(w, config)} over the matches of` : `${w.count} ${w.count === 1 ? 'match' : 'matches'} of`;
-  const counted = quiet.has(w.of) ? ' (its own alerts not sent: "alert": false)' : '';
+  const counted = countOnly.has(w.of) ? ' (its own alerts not sent: "alert": false)' : '';
   return `    "${w.name}": ${what} "${w.of}"${counted} within ${plural(w.minutes, 'minute')} of block time${w.severity ? `, ${w.severity}` : ''}`;
 }
 
@@ -131,12 +131,12 @@ export const windowsList = {
   aggregate: true,
   compile: (config): CompiledWindows => ({
     windows: config.windows.map((window) => compileWindow(window, config as unknown as Record<string, unknown>)),
-    quiet: quietRuleNames(config as unknown as Record<string, unknown>),
+    countOnly: countOnlyRuleNames(config as unknown as Record<string, unknown>),
   }),
   describe: (config) => {
     const all = config as unknown as Record<string, unknown>;
-    const quiet = quietRuleNames(all);
+    const countOnly = countOnlyRuleNames(all);
     const { windows } = config;
-    return windows.length === 0 ? null : [`- ${plural(windows.length, 'window')} over other rules' matches:`, ...summarised(windows.map((w) => words(w, quiet, all)), 'window')].join('\n');
+    return windows.length === 0 ? null : [`- ${plural(windows.length, 'window')} over other rules' matches:`, ...summarised(windows.map((w) => words(w, countOnly, all)), 'window')].join('\n');
   },
 } satisfies RuleList<'windows', ReturnType<typeof shape>, CompiledWindows>;

@@ -149,7 +149,7 @@ export class BlockScanner {
     const report = await this.delivery.deliver(staged.send);
     await staged.afterDelivery();
 
-    // The block's keys: its alerts, sent or quieted (a quieted one's record is never retracted). Those of a
+    // The block's keys: its alerts, sent, held or muted (a held or muted one's record is never retracted). Those of a
     // replaced block that the new chain carries again are confirmed, not retracted.
     const keys = staged.alerts.map((a) => a.key);
     let pending = confirmOnNewChain(this.keeper.head()?.pendingRetractions, keys);
@@ -166,7 +166,7 @@ export class BlockScanner {
       transactions: block.transactions.length,
       alerts: staged.alerts.length - staged.unsent,
       published: report.published.length,
-      quieted: staged.unsent,
+      heldOrMuted: staged.unsent,
     });
   }
 

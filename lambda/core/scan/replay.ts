@@ -43,7 +43,7 @@ export async function replayBlocks(
   range: ReplayRange,
   hooks: ReplayHooks,
   clock: Clock,
-): Promise<{ blocks: number; alerts: number; quieted: number }> {
+): Promise<{ blocks: number; alerts: number; heldOrMuted: number }> {
   const tip = await chain.getTip();
   if (tip === null) throw new ReplayRangeError('the API has no chain tip yet; try again once it has synced');
   if (range.to > tip.height) {
@@ -57,17 +57,17 @@ export async function replayBlocks(
   const stages = OpenStages.open({ deps: { chain, clock, telemetry: silentTelemetry }, rules, network: config.network, replay: true });
   let states: StageStates = {};
   let alertCount = 0;
-  let quietedCount = 0;
+  let heldOrMutedCount = 0;
   for (let height = range.from; height <= range.to; height += 1) {
     const read = await readAhead.take(height, { lastHeight: range.to, blocksLeft: range.to - height + 1, deadlineMs: Number.POSITIVE_INFINITY });
     if (read === null) throw new ReplayRangeError(`the API knows no block at height ${height}`);
     const matched = blockMatches(read.block, read.events, rules, config.network);
     const staged = await stages.apply({ block: read.block, events: read.events, network: config.network }, matched, states);
     states = staged.states;
-    quietedCount += staged.unsent;
+    heldOrMutedCount += staged.unsent;
     alertCount += staged.send.length;
     if (staged.send.length > 0) await hooks.onAlerts(staged.send);
     hooks.onBlockDone?.({ height, done: height - range.from + 1, total });
   }
-  return { blocks: total, alerts: alertCount, quieted: quietedCount };
+  return { blocks: total, alerts: alertCount, heldOrMuted: heldOrMutedCount };
 }

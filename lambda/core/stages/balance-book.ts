@@ -51,13 +51,6 @@ export interface BalanceBookRecord {
 /** How many blocks of changes are kept: rollbacks within them are exact; deeper ones reread the API. */
 export const BALANCE_DELTA_BLOCKS = 100;
 
-/** Where the book is kept: one record, written before the cursor write that passes its blocks, only when a balance moved. */
-export interface BalanceBookStore {
-  /** null before any. */
-  readBalanceBook(): Promise<BalanceBookRecord | null>;
-  writeBalanceBook(book: BalanceBookRecord): Promise<void>;
-}
-
 export function emptyBook(): BalanceBookRecord {
   return { base: { height: -1, entries: {} }, deltas: [] };
 }

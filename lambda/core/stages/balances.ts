@@ -6,11 +6,11 @@
 import type { ChainAlert } from '../alert-kinds/chain-kinds';
 import { balanceThresholdOf } from '../alert-kinds/balance-threshold';
 import type { ChainPosition, Matched } from '../alert-kinds/kind';
-import { BALANCE_DELTA_BLOCKS, emptyBook, pruned, rolledBack, type BalanceBookRecord } from './balance-book';
+import { BALANCE_DELTA_BLOCKS, emptyBook, pruned, rolledBack } from './balance-book';
 import { BalanceReads, readDueBalances } from './balance-reads';
 import { BalanceTracker } from './balance-tracker';
 import { silentTelemetry } from '../ports';
-import type { BlockStage, StageBlock } from './block-stage';
+import type { RecordKeptStage, StageBlock } from './block-stage';
 
 /** After every position a matcher gave: an alert a stage raised comes last. */
 const LAST: ChainPosition = { txIndex: Number.POSITIVE_INFINITY, eventIndex: Number.POSITIVE_INFINITY };
@@ -22,7 +22,7 @@ export function inChainOrder(alerts: readonly ChainAlert[], found: readonly Matc
   return [...placed, ...found].sort((a, b) => a.at.txIndex - b.at.txIndex || a.at.eventIndex - b.at.eventIndex).map((m) => m.alert);
 }
 
-export const balancesStage: BlockStage<BalanceBookRecord> = {
+export const balancesStage: RecordKeptStage<'balances'> = {
   name: 'balances',
   version: 1,
   kept: 'record',
@@ -44,9 +44,9 @@ export const balancesStage: BlockStage<BalanceBookRecord> = {
       },
       rollback: (state, forkHeight) => ({ state: rolledBack(state ?? emptyBook(), forkHeight) }),
       record: {
-        async read(cursorHeight) {
+        loaded(book, cursorHeight) {
           // Changes above the cursor (a run that died before its cursor write) are dropped, as are removed rules.
-          tracker.load((await deps.state?.readBalanceBook()) ?? null, cursorHeight);
+          tracker.load(book, cursorHeight);
           stored = JSON.stringify(tracker.record);
           return tracker.record;
         },
@@ -55,7 +55,6 @@ export const balancesStage: BlockStage<BalanceBookRecord> = {
           stored = JSON.stringify(state);
           return structuredClone(pruned(state, headHeight - BALANCE_DELTA_BLOCKS + 1));
         },
-        write: async (book) => deps.state?.writeBalanceBook(book),
       },
     };
   },

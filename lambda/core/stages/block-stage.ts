@@ -9,6 +9,7 @@ import type { ChainAlert } from '../alert-kinds/chain-kinds';
 import type { ChainPosition } from '../alert-kinds/kind';
 import type { WatchRules } from '../rules/rule-lists';
 import type { CycleBudget, CycleDeps } from '../cycle-types';
+import type { RecordName, StateRecords } from '../state-records';
 
 /** The block a stage is applied to. */
 export interface StageBlock {
@@ -64,15 +65,15 @@ export interface StageRun {
 }
 
 /**
- * A state too big for the cursor item, kept in a record of its own: read when the run starts, written just
- * before each cursor write that passes blocks which changed it. A crash between the two writes leaves a record
- * ahead of the cursor, which `read` takes back to the cursor's height.
+ * A state too big for the cursor item, kept in the named record of the stage's name (core/state-records.ts):
+ * read when the run starts, written just before each cursor write that passes blocks which changed it. A crash
+ * between the two writes leaves a record ahead of the cursor, which `loaded` takes back to the cursor's height.
  */
 export interface StageRecord<S> {
-  read(cursorHeight: number | null): Promise<S | undefined>;
+  /** The state as of the stored cursor, from the stored record (null: none, or a replay that reads no state). */
+  loaded(stored: S | null, cursorHeight: number | null): S | undefined;
   /** The state to write before a cursor write at `headHeight`, or null when it has not changed since read or written. */
   take(state: S | undefined, headHeight: number): S | null;
-  write(state: S): Promise<void>;
 }
 
 export interface BlockStage<S> {
@@ -80,11 +81,14 @@ export interface BlockStage<S> {
   name: string;
   /** The version of its state's shape: a state stored with another version is not handed to it. */
   version: number;
-  /** `cursor`: its state rides in the cursor write itself (small, bounded by the config check); `record`: its own (`RunningStage.record`). */
+  /** `cursor`: its state rides in the cursor write itself (small, bounded by the config check); `record`: the named record of its name (`RunningStage.record`). */
   kept: 'cursor' | 'record';
   /** The stage for one run, or null when the run's rules give it nothing to do. */
   open(run: StageRun): RunningStage<S> | null;
 }
+
+/** A stage kept in a record of its own: its name is the record's, its state the record's value. */
+export type RecordKeptStage<N extends RecordName> = BlockStage<StateRecords[N]> & { name: N; kept: 'record' };
 
 /** Any stage, as the registry lists them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

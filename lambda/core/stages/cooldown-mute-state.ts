@@ -15,26 +15,26 @@ export interface HeldMatch {
 }
 
 /** What one rule has held back so far. */
-export interface QuietTally {
+export interface CooldownMuteTally {
   rule: string;
   severity: Severity;
   /** Matches held back. */
   held: number;
-  /** The first few of them (QUIET_LISTED), in chain order. */
+  /** The first few of them (COOLDOWN_MUTE_LISTED), in chain order. */
   first: HeldMatch[];
   fromHeight: number | null;
   toHeight: number | null;
   /**
    * The tally as it was before each recent block that added to it, oldest first: a rollback below `h` restores
-   * it. Kept for blocks a reorg can still replace (QUIET_REORG_MARGIN_BLOCKS), at most one per block.
+   * it. Kept for blocks a reorg can still replace (COOLDOWN_MUTE_REORG_MARGIN_BLOCKS), at most one per block.
    */
-  steps?: QuietStep[];
+  steps?: CooldownMuteStep[];
   /** Set once it has ended (a cooldown's end, a mute's tally dropped): the height of the block that ended it. */
   d?: number;
 }
 
 /** A tally before one block's matches: what a rollback below that block restores. Short names: the cursor carries them. */
-export interface QuietStep {
+export interface CooldownMuteStep {
   /** The block's height. */
   h: number;
   /** `held` before it. */
@@ -46,7 +46,7 @@ export interface QuietStep {
 }
 
 /** A cooldown running: started by an alert that went out, it holds the rule's matches until `until`. */
-export interface CooldownTally extends QuietTally {
+export interface CooldownTally extends CooldownMuteTally {
   /** The key of the alert that started it: names its summary, so that a rescan sends that summary once. */
   startedBy: string;
   /** Unix seconds (block time) of the block that started it. */
@@ -61,12 +61,12 @@ export interface CooldownTally extends QuietTally {
 }
 
 /** A mute's tally: kept for `--status` while the mute lasts and for a day after (block time). */
-export interface MuteTally extends QuietTally {
+export interface MuteTally extends CooldownMuteTally {
   /** Unix seconds: the rule's `mutedUntil`. */
   until: number;
 }
 
-export interface QuietState {
+export interface CooldownMuteState {
   /** The last block height decided: the state is as of the end of that block. */
   throughHeight: number;
   /** Running and recently ended (`d` set) cooldowns. */
@@ -80,25 +80,25 @@ export interface QuietState {
 /** What the cursor carries of it (ports.ts, CursorPosition). */
 export interface QuietCursorPart {
   /** What rules' cooldowns and mutes hold as of this block; absent when nothing is held. */
-  quiet?: QuietState;
+  quiet?: CooldownMuteState;
 }
 
-/** How an alert record says that a match was quieted rather than sent. */
-export type QuietRecordState = 'held' | 'muted';
+/** How an alert record says that a match was held or muted rather than sent. */
+export type HeldOrMutedState = 'held' | 'muted';
 
 /** An alert record's state. `held` and `muted` record a match never sent: never retracted, and free to claim (alert-claims.ts). */
-export type AlertRecordState = 'pending' | 'sent' | 'retracted' | 'parked' | QuietRecordState;
+export type AlertRecordState = 'pending' | 'sent' | 'retracted' | 'parked' | HeldOrMutedState;
 
-/** The stores' primitive write for a quieted match (beside AlertRecordStore's, in ports.ts). */
-export interface QuietRecordWrites {
+/** The stores' primitive write for a held or muted match (beside AlertRecordStore's, in ports.ts). */
+export interface HeldOrMutedWrites {
   /** Records a match held or muted, only if there is no live record or it is retracted, held or muted. */
-  writeQuiet(key: string, nowMs: number, alert: unknown, state: QuietRecordState, reason: string): Promise<void>;
+  writeHeldOrMuted(key: string, nowMs: number, alert: unknown, state: HeldOrMutedState, reason: string): Promise<void>;
 }
 
-export interface QuietRecordStore {
+export interface HeldOrMutedRecords {
   /**
    * Record a match a rule's cooldown held or its mute silenced (with why), unless the key is sent, parked or
    * claimed: the record says what happened to it and is never retracted (cooldowns-and-mutes.ts).
    */
-  recordQuietAlert(key: string, nowMs: number, alert: unknown, state: QuietRecordState, reason: string): Promise<void>;
+  recordHeldOrMuted(key: string, nowMs: number, alert: unknown, state: HeldOrMutedState, reason: string): Promise<void>;
 }

@@ -2,7 +2,8 @@
 // back to a fork point, and hand their states to the cursor keeper (which stores them with the cursor).
 import type { ChainAlert } from '../alert-kinds/chain-kinds';
 import type { Matched } from '../alert-kinds/kind';
-import type { CursorPosition } from '../ports';
+import type { CursorPosition, RecordName, RecordStore } from '../ports';
+import { isRecordName } from '../state-records';
 import type { AnyBlockStage, RunningStage, StageBlock, StageRun } from './block-stage';
 import { BLOCK_STAGES } from './registry';
 import { carrying, cursorStates, type StageStates } from './stage-states';
@@ -27,16 +28,23 @@ interface Opened {
 }
 
 export class OpenStages {
-  private constructor(private readonly opened: readonly Opened[]) {}
+  private constructor(
+    private readonly opened: readonly Opened[],
+    /** Where the stages kept in records of their own are read and written; absent in a replay. */
+    private readonly records: RecordStore | undefined,
+  ) {}
 
   /** The registered stages (or `registry`) that have work under the run's rules, in order. */
   static open(run: StageRun, registry: readonly AnyBlockStage[] = BLOCK_STAGES): OpenStages {
     const opened: Opened[] = [];
     for (const stage of registry) {
+      if (stage.kept === 'record' && !isRecordName(stage.name)) {
+        throw new Error(`the stage ${stage.name} is kept in a record, but no record has that name (core/state-records.ts)`);
+      }
       const running = stage.open(run);
       if (running) opened.push({ stage, running });
     }
-    return new OpenStages(opened);
+    return new OpenStages(opened, run.deps.state);
   }
 
   private get stages(): AnyBlockStage[] {
@@ -51,7 +59,8 @@ export class OpenStages {
     const states = cursorStates(cursor, this.stages);
     for (const { stage, running } of this.opened) {
       if (!running.record) continue;
-      const state = await running.record.read(cursor?.height ?? null);
+      const stored = (await this.records?.readRecord(stage.name as RecordName)) ?? null;
+      const state = running.record.loaded(stored, cursor?.height ?? null);
       if (state !== undefined) states[stage.name] = state;
     }
     return states;
@@ -61,7 +70,7 @@ export class OpenStages {
   async writeRecords(states: StageStates, headHeight: number): Promise<void> {
     for (const { stage, running } of this.opened) {
       const record = running.record?.take(states[stage.name], headHeight);
-      if (record) await running.record!.write(record);
+      if (record) await this.records?.writeRecord(stage.name as RecordName, record as never);
     }
   }
 

@@ -4,8 +4,8 @@
 import type { AnyBlockStage } from './block-stage';
 import { balancesStage } from './balances';
 import { minedPendingStage } from './mined-pending';
-import { quietStage } from './quiet';
+import { cooldownsAndMutesStage } from './cooldown-mute-stage';
 import { sbtcLifecycleStage } from './sbtc-lifecycle';
 import { windowsStage } from './windows';
 
-export const BLOCK_STAGES: readonly AnyBlockStage[] = [balancesStage, minedPendingStage, windowsStage, quietStage, sbtcLifecycleStage];
+export const BLOCK_STAGES: readonly AnyBlockStage[] = [balancesStage, minedPendingStage, windowsStage, cooldownsAndMutesStage, sbtcLifecycleStage];

@@ -19,14 +19,14 @@ export interface RuleMetaConfig {
   mutedUntil?: string;
 }
 
-/** How a rule quiets its alerts (cooldowns-and-mutes.ts): a cooldown in minutes and a mute's end, in Unix seconds. */
-export interface RuleQuiet {
+/** How a rule holds back its alerts (cooldowns-and-mutes.ts): a cooldown in minutes and a mute's end, in Unix seconds. */
+export interface RuleCooldownMute {
   cooldownMinutes?: number;
   mutedUntil?: number;
 }
 
 /** Each rule's cooldown and mute, by the rule name its alerts carry. */
-export type RulePolicies = ReadonlyMap<string, RuleQuiet>;
+export type RulePolicies = ReadonlyMap<string, RuleCooldownMute>;
 
 /** The metadata an alert carries: `rule` is the rule's name, or a stable default made from what it watches. */
 export interface RuleMeta {
@@ -57,16 +57,16 @@ export function ruleMeta(config: RuleMetaConfig | undefined, defaultName: string
 }
 
 /** The rule's cooldown and mute, or undefined when it has neither. */
-function ruleQuiet(config: RuleMetaConfig | undefined): RuleQuiet | undefined {
-  const quiet: RuleQuiet = {
+function ruleCooldownMute(config: RuleMetaConfig | undefined): RuleCooldownMute | undefined {
+  const cooldownMute: RuleCooldownMute = {
     ...(config?.cooldownMinutes !== undefined ? { cooldownMinutes: config.cooldownMinutes } : {}),
     ...(config?.mutedUntil !== undefined ? { mutedUntil: Math.floor(Date.parse(config.mutedUntil) / 1000) } : {}),
   };
-  return quiet.cooldownMinutes !== undefined || quiet.mutedUntil !== undefined ? quiet : undefined;
+  return cooldownMute.cooldownMinutes !== undefined || cooldownMute.mutedUntil !== undefined ? cooldownMute : undefined;
 }
 
 /** Two rules sharing a name share one cooldown and one mute: the longest and the latest. */
-function merged(a: RuleQuiet | undefined, b: RuleQuiet): RuleQuiet {
+function merged(a: RuleCooldownMute | undefined, b: RuleCooldownMute): RuleCooldownMute {
   const most = (x: number | undefined, y: number | undefined) => (x === undefined ? y : y === undefined ? x : Math.max(x, y));
   const cooldownMinutes = most(a?.cooldownMinutes, b.cooldownMinutes);
   const mutedUntil = most(a?.mutedUntil, b.mutedUntil);
@@ -79,13 +79,13 @@ function merged(a: RuleQuiet | undefined, b: RuleQuiet): RuleQuiet {
  * the compiled lists (WatchRules.cooldownsAndMutes), which the cooldowns and mutes stage reads.
  */
 export class RuleMetaCompiler {
-  private readonly byRule = new Map<string, RuleQuiet>();
+  private readonly byRule = new Map<string, RuleCooldownMute>();
 
   /** The rule's metadata (as `ruleMeta`), its cooldown and mute noted under its name. */
   of(config: RuleMetaConfig | undefined, defaultName: string): RuleMeta {
     const meta = ruleMeta(config, defaultName);
-    const quiet = ruleQuiet(config);
-    if (quiet) this.byRule.set(meta.rule, merged(this.byRule.get(meta.rule), quiet));
+    const cooldownMute = ruleCooldownMute(config);
+    if (cooldownMute) this.byRule.set(meta.rule, merged(this.byRule.get(meta.rule), cooldownMute));
     return meta;
   }
 

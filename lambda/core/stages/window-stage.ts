@@ -106,7 +106,7 @@ export function advanceWindows(
   alerts: readonly ChainAlert[],
   network: Network,
 ): WindowsOutcome {
-  const sent = compiled.quiet.size === 0 ? [...alerts] : alerts.filter((a) => a.rule === undefined || !compiled.quiet.has(a.rule));
+  const sent = compiled.countOnly.size === 0 ? [...alerts] : alerts.filter((a) => a.rule === undefined || !compiled.countOnly.has(a.rule));
   if (compiled.windows.length === 0) return { alerts: [], states: undefined, sent };
   const next: WindowStates = {};
   const raised: WindowThresholdAlert[] = [];

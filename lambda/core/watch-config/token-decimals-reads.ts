@@ -4,12 +4,12 @@
 // answer (the API does not know the token, or gives no usable decimals) is a problem naming the token and the
 // fix, and the config is refused; no answer (a timeout, a 5xx, a 429, no network) is `unread`: the config is
 // neither taken nor refused, and the read is tried again by the next run. A rule never runs at a guessed scale.
-import type { ChainApi, StateStore } from '../ports';
+import type { ChainApi, RecordPort } from '../ports';
 import type { ConfigProblem } from './config-problems';
 import { tokensNeedingDecimals, type TokenMetadata } from './token-decimals';
 
 export interface TokenDecimalsPorts {
-  state: Pick<StateStore, 'readTokenDecimals' | 'writeTokenDecimals'>;
+  state: RecordPort<'tokenDecimals'>;
   /** Left out (an offline check): only what is stored is used, and the rest is noted as to be read at start. */
   chain?: Pick<ChainApi, 'getTokenMetadata'>;
   /** At most this many tokens asked of the API (a run's share of its budget); the rest are left unread. */
@@ -34,7 +34,7 @@ export async function readTokenDecimals(raw: unknown, ports: TokenDecimalsPorts)
   const needed = tokensNeedingDecimals(raw);
   const reading: TokenDecimalsReading = { tokens: new Map(), problems: [], toRead: [], unread: null };
   if (needed.length === 0) return reading;
-  const stored = await ports.state.readTokenDecimals();
+  const stored = new Map(Object.entries((await ports.state.readRecord('tokenDecimals')) ?? {}));
   for (const asset of needed) {
     const known = stored.get(asset);
     if (known) reading.tokens.set(asset, known);
@@ -42,7 +42,7 @@ export async function readTokenDecimals(raw: unknown, ports: TokenDecimalsPorts)
   }
   const missing = ports.chain ? needed.filter((asset) => !stored.has(asset)) : [];
   const fresh = await readMissing(missing, ports, reading);
-  if (fresh.size > 0) await ports.state.writeTokenDecimals(new Map([...stored, ...fresh]));
+  if (fresh.size > 0) await ports.state.writeRecord('tokenDecimals', Object.fromEntries([...stored, ...fresh]));
   for (const [asset, read] of fresh) reading.tokens.set(asset, read);
   return reading;
 }

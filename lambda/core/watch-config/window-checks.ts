@@ -101,7 +101,7 @@ function sizeProblems(windows: readonly WindowInput[]): ConfigProblem[] {
   return problems;
 }
 
-/** The windows' sense problems, each at its path; none when the config has no windows and no quiet rule. */
+/** The windows' sense problems, each at its path; none when the config has no windows and no count-only rule (`"alert": false`). */
 export function windowProblems(config: Readonly<Record<string, unknown>>, lists: readonly AnyRuleList[]): ConfigProblem[] {
   const windows = (Array.isArray(config.windows) ? config.windows : []) as WindowInput[];
   const rules = blockRules(config, lists);

@@ -9,15 +9,15 @@ const stall: BlockStall = { height: 150, failures: 3, since: 1_800_000_000_000, 
 
 describe('block-stall record', () => {
   it('is absent until written, and reads back what a previous run wrote', async () => {
-    expect(await table.store().readBlockStall()).toBeNull();
-    await table.store().writeBlockStall(stall);
-    expect(await table.store().readBlockStall()).toEqual(stall);
+    expect(await table.store().readRecord('blockStall')).toBeNull();
+    await table.store().writeRecord('blockStall', stall);
+    expect(await table.store().readRecord('blockStall')).toEqual(stall);
   });
 
   it('is its own item beside the cursor, so writing it touches neither cursor nor lease', async () => {
     const store = table.store();
     await store.writeCursor({ height: 149, hash: '0x149', time: 1 }, null);
-    await store.writeBlockStall(stall);
+    await store.writeRecord('blockStall', stall);
     const { Item } = await table.doc().send(new GetCommand({ TableName: table.tableName(), Key: { pk: 'NET#mainnet', sk: 'STALL' } }));
     expect(Item).toMatchObject({ height: 150, failures: 3, cause: stall.cause });
     expect(await store.readCursor()).toMatchObject({ height: 149, version: 1 });
@@ -25,15 +25,15 @@ describe('block-stall record', () => {
 
   it('is removed by writing null', async () => {
     const store = table.store();
-    await store.writeBlockStall(stall);
-    await store.writeBlockStall(null);
-    expect(await store.readBlockStall()).toBeNull();
+    await store.writeRecord('blockStall', stall);
+    await store.writeRecord('blockStall', null);
+    expect(await store.readRecord('blockStall')).toBeNull();
   });
 
   it('refuses a hand-edited item with a message naming the item', async () => {
     await table.doc().send(
       new PutCommand({ TableName: table.tableName(), Item: { pk: 'NET#mainnet', sk: 'STALL', height: 'x', failures: 1, since: 1, cause: '' } }),
     );
-    await expect(table.store().readBlockStall()).rejects.toThrow(/STALL[\s\S]*height/);
+    await expect(table.store().readRecord('blockStall')).rejects.toThrow(/STALL[\s\S]*height/);
   });
 });

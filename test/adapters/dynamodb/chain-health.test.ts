@@ -6,7 +6,7 @@ import { createFakeHiro, ROUTES, type FakeHiro } from '../../support/fake-hiro';
 import { createHiroClient } from '../../../lambda/hiro';
 import { checkChainHealth } from '../../../lambda/core/health/chain-health-watch';
 import { DeliveryStage } from '../../../lambda/core/deliver/delivery-stage';
-import { silentTelemetry, type StateStore } from '../../../lambda/core/ports';
+import { silentTelemetry, type ChainHealthState, type RecordName, type StateStore } from '../../../lambda/core/ports';
 import type { ChainHealthAlert } from '../../../lambda/core/alert-kinds/chain-health';
 import { RecordingPublisher } from '../../support/recording-publisher';
 import { useLocalStateTable } from './local-state-table';
@@ -128,10 +128,10 @@ describe('chain health on the fake API and DynamoDB', () => {
     let writes = 0;
     const crashing = new Proxy(dying, {
       get: (target, name) =>
-        name === 'writeChainHealth'
-          ? async (state: Parameters<StateStore['writeChainHealth']>[0]) => {
-              if (++writes === 2) throw new Error('crashed');
-              return target.writeChainHealth(state);
+        name === 'writeRecord'
+          ? async (record: RecordName, state: ChainHealthState | null) => {
+              if (record === 'chainHealth' && ++writes === 2) throw new Error('crashed');
+              return target.writeRecord(record, state);
             }
           : Reflect.get(target, name),
     });
@@ -149,9 +149,9 @@ describe('the chain health record', () => {
     const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
     const store = table.store();
     const state = { version: 1 as const, tip: { height: 1, hash: '0x01', movedAt: T0, burnHeight: 925_100, burnMovedAt: T0 }, open: [], outbox: [] };
-    await store.writeChainHealth(state);
-    expect(await store.readChainHealth()).toEqual(state);
+    await store.writeRecord('chainHealth', state);
+    expect(await store.readRecord('chainHealth')).toEqual(state);
     await table.doc().send(new PutCommand({ TableName: table.tableName(), Item: { pk: 'NET#mainnet', sk: 'CHAIN_HEALTH', version: 1, state: '{not json' } }));
-    await expect(store.readChainHealth()).rejects.toThrow(/chain health item .* is not JSON/);
+    await expect(store.readRecord('chainHealth')).rejects.toThrow(/chain health item .* is not JSON/);
   });
 });

@@ -36,11 +36,11 @@ describe('file state store', () => {
 
   it('persists the record of a failing block so the next process counts on, and drops it when cleared', async () => {
     const stall = { height: 7, failures: 2, since: 1_800_000_000_000, cause: 'the API answered 500' };
-    await (await FileStateStore.open(path, 'mainnet')).writeBlockStall(stall);
+    await (await FileStateStore.open(path, 'mainnet')).writeRecord('blockStall', stall);
     const reopened = await FileStateStore.open(path, 'mainnet');
-    expect(await reopened.readBlockStall()).toEqual(stall);
-    await reopened.writeBlockStall(null);
-    expect(await (await FileStateStore.open(path, 'mainnet')).readBlockStall()).toBeNull();
+    expect(await reopened.readRecord('blockStall')).toEqual(stall);
+    await reopened.writeRecord('blockStall', null);
+    expect(await (await FileStateStore.open(path, 'mainnet')).readRecord('blockStall')).toBeNull();
     expect(await onDisk(path)).not.toHaveProperty('blockStall');
   });
 
@@ -49,7 +49,7 @@ describe('file state store', () => {
     await (await FileStateStore.open(path, 'mainnet')).writeCursor(at(7), null);
     const doc = await onDisk(path);
     await writeFile(path, JSON.stringify({ ...doc, smsTally: held }));
-    expect(await (await FileStateStore.open(path, 'mainnet')).readSmsTally()).toEqual({ held });
+    expect(await (await FileStateStore.open(path, 'mainnet')).readRecord('smsTally')).toEqual({ held });
   });
 
   it('refuses a cursor write with a stale version', async () => {

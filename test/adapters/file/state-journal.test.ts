@@ -51,14 +51,14 @@ describe('writes to the state file', () => {
   it('are all read back by a new process, in order, the last write of an entry winning', async () => {
     const store = await FileStateStore.open(path, 'mainnet');
     await store.writeCursor({ height: 1, hash: '0x01', time: 1 }, null);
-    await store.writeBlockStall({ height: 2, failures: 1, since: T0, cause: 'the API answered 500' });
+    await store.writeRecord('blockStall', { height: 2, failures: 1, since: T0, cause: 'the API answered 500' });
     await deliver(store, 1);
-    await store.writeBlockStall(null);
+    await store.writeRecord('blockStall', null);
     await store.writeCursor({ height: 2, hash: '0x02', time: 2 }, 1);
 
     const reopened = await FileStateStore.open(path, 'mainnet');
     expect(await reopened.readCursor()).toEqual({ height: 2, hash: '0x02', time: 2, version: 2 });
-    expect(await reopened.readBlockStall()).toBeNull();
+    expect(await reopened.readRecord('blockStall')).toBeNull();
     expect(await reopened.claimAlert(copy(1).key, T0, 120_000)).toBe('sent');
   });
 });

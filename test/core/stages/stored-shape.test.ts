@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChainAlert } from '../../../lambda/core/alert-kinds/alert';
 import { compileWatchRules } from '../../../lambda/core/rules/rule-lists';
-import type { QuietState } from '../../../lambda/core/stages/cooldown-mute-state';
+import type { CooldownMuteState } from '../../../lambda/core/stages/cooldown-mute-state';
 import type { WindowStates } from '../../../lambda/core/stages/window-state';
 import { OpenStages } from '../../../lambda/core/stages/open-stages';
 import { FileStateStore } from '../../../lambda/adapters/file/file-state-store';
@@ -55,7 +55,7 @@ describe('a state stored before the stage shape', () => {
     });
     const states = await stages.load(cursor);
     expect((states.windows as WindowStates)['busy treasury']!.entries.map((e) => e.h)).toEqual([101, 102, 103]);
-    expect((states.quiet as QuietState).cooldowns[0]).toMatchObject({ rule: 'treasury', held: 2, startedHeight: 101 });
+    expect((states.quiet as CooldownMuteState).cooldowns[0]).toMatchObject({ rule: 'treasury', held: 2, startedHeight: 101 });
 
     const block = { header: { height: 104, hash: '0x104', parentHash: cursor!.hash, time: 1_700_001_040, txCount: 2 }, transactions: [] };
     const matched = [0, 1].map((i) => ({ alert: transfer(i), at: { txIndex: i, eventIndex: -1 } }));
@@ -64,7 +64,7 @@ describe('a state stored before the stage shape', () => {
     // started at 101, holds both transfers.
     expect(staged.alerts.map((a) => a.type)).toEqual(['token_transfer', 'token_transfer', 'window_threshold']);
     expect(staged.send.map((a) => a.type)).toEqual(['window_threshold']);
-    expect((staged.states.quiet as QuietState).cooldowns[0]!.held).toBe(4);
+    expect((staged.states.quiet as CooldownMuteState).cooldowns[0]!.held).toBe(4);
     // Written back in the same fields.
     const written = stages.carrying({ height: 104, hash: '0x104', time: 1_700_001_040 }, staged.states);
     expect(Object.keys(written).sort()).toEqual(['hash', 'height', 'quiet', 'time', 'windows']);

@@ -4,12 +4,12 @@
 // the cooldowns the block's time ends go out first. The state rides with the cursor (cooldown-mute-state.ts) and a
 // reorg takes it back to the fork point (cooldown-mute-rollback.ts).
 import { cooldownSummaryOf } from '../alert-kinds/cooldown-summary';
-import type { QuietState } from './cooldown-mute-state';
-import { rollbackQuiet } from './cooldown-mute-rollback';
-import { quietBlock } from './cooldowns-and-mutes';
+import type { CooldownMuteState } from './cooldown-mute-state';
+import { rollbackCooldownsAndMutes } from './cooldown-mute-rollback';
+import { decideCooldownsAndMutes } from './cooldowns-and-mutes';
 import type { BlockStage } from './block-stage';
 
-export const quietStage: BlockStage<QuietState> = {
+export const cooldownsAndMutesStage: BlockStage<CooldownMuteState> = {
   name: 'quiet',
   version: 1,
   kept: 'cursor',
@@ -18,20 +18,20 @@ export const quietStage: BlockStage<QuietState> = {
     const store = deps.state;
     return {
       apply(at, alerts, state) {
-        const decided = quietBlock(state, at.block.header, alerts, policies);
+        const decided = decideCooldownsAndMutes(state, at.block.header, alerts, policies);
         const summaries = decided.ended.map((ended) => cooldownSummaryOf(ended, at.network));
         const record = async () => {
-          for (const { alert, state: recorded, reason } of decided.quieted) await store?.recordQuietAlert(alert.key, deps.clock.now(), alert, recorded, reason);
+          for (const { alert, state: recorded, reason } of decided.heldOrMuted) await store?.recordHeldOrMuted(alert.key, deps.clock.now(), alert, recorded, reason);
         };
         return {
           alerts: [...summaries, ...alerts],
           state: decided.state,
-          unsent: decided.quieted.map((q) => q.alert),
-          ...(decided.quieted.length > 0 && store ? { afterDelivery: record } : {}),
+          unsent: decided.heldOrMuted.map((q) => q.alert),
+          ...(decided.heldOrMuted.length > 0 && store ? { afterDelivery: record } : {}),
         };
       },
       rollback(state, forkHeight) {
-        const back = rollbackQuiet(state, forkHeight);
+        const back = rollbackCooldownsAndMutes(state, forkHeight);
         return { state: back.state, inexact: back.inexact ? ['cooldowns and mutes'] : [] };
       },
     };
