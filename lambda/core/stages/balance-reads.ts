@@ -7,7 +7,7 @@
 // the next runs read them, while the blocks are scanned every run. A read that fails holds back no other rule
 // and no block: its rule waits (balance-tracker.ts, `tracking`) and a later run reads it. The reads of one
 // block run in parallel and are settled together, so no failure is left unhandled.
-import type { Block, PrincipalBalances } from '../domain';
+import { BalanceUnavailableError, type Block, type PrincipalBalances } from '../domain';
 import type { BalanceTracker, CompiledBalanceRule } from './balance-tracker';
 import type { BalanceEntry } from './balance-book';
 import { ApiBackoffError } from '../follow/api-backoff';
@@ -57,12 +57,17 @@ export class BalanceReads {
     const reading = addresses.slice(0, Math.max(0, this.allowance.left));
     this.allowance.left -= reading.length;
     if (reading.length < addresses.length) this.tellDeferred(due, new Set(reading), at);
-    const outcomes = await Promise.allSettled(reading.map((address) => chain.getBalances!(address, at)));
+    const assetsOf = (address: string) => [...new Set(due.filter((rule) => rule.address === address).map((rule) => rule.asset))];
+    const outcomes = await Promise.allSettled(reading.map((address) => chain.getBalances!(address, at, assetsOf(address))));
     const failures: BalanceReadFailure[] = [];
     for (const [index, outcome] of outcomes.entries()) {
       const address = reading[index]!;
       const rules = due.filter((rule) => rule.address === address);
-      if (outcome.status === 'fulfilled') await this.apply(rules, outcome.value, at);
+      if (outcome.status === 'fulfilled') {
+        // A balance rebuilt from its changes took more than the one request counted for it.
+        this.allowance.left -= Math.max(0, (outcome.value.requests ?? 1) - 1);
+        await this.apply(rules, outcome.value, at);
+      }
       else failures.push(await this.failed(address, rules, outcome.reason, at));
     }
     return failures;
@@ -84,7 +89,9 @@ export class BalanceReads {
     } else {
       this.failedAddresses.add(address);
       const failures = Math.max(...rules.map((rule) => this.tracker.readFailed(rule, reason)));
-      if (isNoticeDue(failures)) await this.tellUnread(address, names, failures, reason);
+      // A cause that lasts (a route the API lacks) is told at once; a passing one from the 3rd run in a row.
+      const lasting = error instanceof BalanceUnavailableError && failures === 1;
+      if (lasting || isNoticeDue(failures)) await this.tellUnread(address, names, failures, reason);
     }
     this.ports.telemetry.log('warn', `could not read the balance of ${address} at block ${at} (balance rules ${names}): ${reason}; these rules alert nothing until a later run reads it, and the other rules and the blocks go on`, {
       address,
@@ -98,9 +105,9 @@ export class BalanceReads {
   private async tellUnread(address: string, names: string, failures: number, reason: string): Promise<void> {
     await this.ports.operator?.notify({
       kind: 'balance-unread',
-      subject: `stacks-watch: the balance of a watched address could not be read (${failures} runs)`,
+      subject: `stacks-watch: the balance of a watched address could not be read (${failures} ${failures === 1 ? 'run' : 'runs'})`,
       message:
-        `The last ${failures} runs could not read the balance of ${address} (balance rules ${names}). Until it is read, ` +
+        `${failures === 1 ? 'This run' : `The last ${failures} runs`} could not read the balance of ${address} (balance rules ${names}). Until it is read, ` +
         `these rules alert nothing; the other rules and the blocks go on.\n\nLatest cause: ${reason}\n\n` +
         'Fix what the cause names (an address the API does not know, a retired route, an API key); each run tries again. ' +
         'This notice repeats each time the count doubles.',
