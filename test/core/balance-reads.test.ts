@@ -159,8 +159,8 @@ describe('a run\'s balance reads', () => {
     expect(notices[0]!.message).toContain('/extended/v3/principals/{principal}/transactions');
   });
 
-  it('charges a read that took several requests (a balance rebuilt from its changes) to the run\'s share', async () => {
-    const t = tracker(wallets.slice(0, 3));
+  it('charges a read that took several requests (a balance rebuilt from its changes) to the run\'s share, and sizes the next reads by it', async () => {
+    const t = tracker(wallets);
     const reads: string[] = [];
     const chain = {
       getBalances: async (address: string): Promise<PrincipalBalances> => {
@@ -168,11 +168,32 @@ describe('a run\'s balance reads', () => {
         return { stxTotal: 5_000n, stxLocked: 0n, unlockBurnHeight: null, fts: new Map(), requests: 3 };
       },
     } as unknown as ChainApi;
-    const allowance = { left: 4 };
+    const allowance = { left: 10 };
     await new BalanceReads(t, { chain, telemetry: { log: () => {}, metric: () => {} } }, allowance).before(block(10));
-    // Three addresses read together, three requests each: nine charged, the run's share overspent by five.
+    // Ten requests: the first read alone tells it costs three, then two more fit; the others wait.
+    expect(reads).toEqual(wallets.slice(0, 3));
+    expect(allowance.left).toBe(1);
+  });
+
+  it('reads every due address together when all fit even at the rebuilt cost', async () => {
+    const t = tracker(wallets.slice(0, 3));
+    const { ports, reads } = api(() => 5_000n);
+    const allowance = { left: 9 };
+    // Each read looks, once it has yielded, how many reads have started: together, the first sees all three.
+    let started = 0;
+    const seen: number[] = [];
+    const chain = {
+      getBalances: async (address: string, at: number) => {
+        started += 1;
+        const read = await ports.chain.getBalances!(address, at);
+        seen.push(started);
+        return read;
+      },
+    } as unknown as ChainApi;
+    await new BalanceReads(t, { ...ports, chain }, allowance).before(block(10));
     expect(reads).toHaveLength(3);
-    expect(allowance.left).toBe(-5);
+    expect(seen).toEqual([3, 3, 3]);
+    expect(allowance.left).toBe(6);
   });
 
   it('reads the rules not started before the reconciliations due, and those the most overdue first', async () => {

@@ -1,9 +1,9 @@
-// The API reads of the balance rules, before a block is applied: at the block before it, one request per
-// address whatever its rules, only for the rules balance-tracker.ts says are due (a first check, a gap, a
+// The API reads of the balance rules, before a block is applied: at the block before it, one read per address
+// whatever its rules (one request while the v1 route answers, three or more once it is retired), only for the rules balance-tracker.ts says are due (a first check, a gap, a
 // reconciliation). A reconciliation that finds the kept balance wrong corrects it, logs it and tells the
 // operator once.
 //
-// A run reads at most its share of the request budget (BalanceReadAllowance): past it the rules stay due and
+// A run reads at most its share of the request budget (BalanceReadAllowance, in requests): past it the rules stay due and
 // the next runs read them, while the blocks are scanned every run. A read that fails holds back no other rule
 // and no block: its rule waits (balance-tracker.ts, `tracking`) and a later run reads it. The reads of one
 // block run in parallel and are settled together, so no failure is left unhandled.
@@ -13,6 +13,9 @@ import type { BalanceEntry } from './balance-book';
 import { ApiBackoffError } from '../follow/api-backoff';
 import { isNoticeDue } from '../health/block-stalls';
 import type { ChainApi, OperatorChannel, Telemetry } from '../ports';
+
+/** The fewest requests a balance rebuilt from its changes takes (its transactions twice, its balance once). */
+export const REBUILT_READ_REQUESTS = 3;
 
 /** A cause is kept to this many characters in the book and the notice. */
 const MAX_CAUSE_CHARS = 500;
@@ -39,6 +42,8 @@ export interface BalanceReadFailure {
 export class BalanceReads {
   private readonly failedAddresses = new Set<string>();
   private deferralTold = false;
+  /** The most requests one read took this run; null before the first. */
+  private requestsPerRead: number | null = null;
 
   constructor(
     private readonly tracker: BalanceTracker,
@@ -51,26 +56,45 @@ export class BalanceReads {
     const at = Math.max(0, block.header.height - 1);
     const due = this.tracker.due(at).filter((rule) => !this.failedAddresses.has(rule.address));
     if (due.length === 0) return [];
-    const { chain } = this.ports;
-    if (!chain.getBalances) throw new Error('balance rules need an API adapter that reads balances (getBalances)');
+    if (!this.ports.chain.getBalances) throw new Error('balance rules need an API adapter that reads balances (getBalances)');
     const addresses = [...new Set(due.map((rule) => rule.address))];
-    const reading = addresses.slice(0, Math.max(0, this.allowance.left));
-    this.allowance.left -= reading.length;
-    if (reading.length < addresses.length) this.tellDeferred(due, new Set(reading), at);
+    // What a read costs is known after one (one request while the v1 route answers, three or more once the
+    // balance is rebuilt from its changes): unless all fit at that cost, the run's first read goes alone and
+    // the others are sized by it.
+    const unsized = this.requestsPerRead === null && addresses.length * REBUILT_READ_REQUESTS > this.allowance.left;
+    const first = unsized && addresses.length > 1 ? await this.read(addresses.slice(0, 1), due, at, 1) : null;
+    // A first read that failed told nothing: the others are sized as if rebuilt.
+    const cost = this.requestsPerRead ?? (first === null ? 1 : REBUILT_READ_REQUESTS);
+    const rest = await this.read(first === null ? addresses : addresses.slice(first.read), due, at, cost);
+    return [...(first?.failures ?? []), ...rest.failures];
+  }
+
+  /** Reads those of `addresses` the allowance pays for, all together, settled together. */
+  private async read(
+    addresses: readonly string[],
+    due: readonly CompiledBalanceRule[],
+    at: number,
+    cost: number,
+  ): Promise<{ read: number; failures: BalanceReadFailure[] }> {
+    const reading = addresses.slice(0, Math.max(0, Math.floor(this.allowance.left / cost)));
+    this.allowance.left -= reading.length * cost;
+    if (reading.length < addresses.length) this.tellDeferred(due, addresses.slice(reading.length), at);
     const assetsOf = (address: string) => [...new Set(due.filter((rule) => rule.address === address).map((rule) => rule.asset))];
-    const outcomes = await Promise.allSettled(reading.map((address) => chain.getBalances!(address, at, assetsOf(address))));
+    const outcomes = await Promise.allSettled(reading.map((address) => this.ports.chain.getBalances!(address, at, assetsOf(address))));
     const failures: BalanceReadFailure[] = [];
     for (const [index, outcome] of outcomes.entries()) {
       const address = reading[index]!;
       const rules = due.filter((rule) => rule.address === address);
-      if (outcome.status === 'fulfilled') {
-        // A balance rebuilt from its changes took more than the one request counted for it.
-        this.allowance.left -= Math.max(0, (outcome.value.requests ?? 1) - 1);
-        await this.apply(rules, outcome.value, at);
+      if (outcome.status === 'rejected') {
+        failures.push(await this.failed(address, rules, outcome.reason, at));
+        continue;
       }
-      else failures.push(await this.failed(address, rules, outcome.reason, at));
+      const requests = outcome.value.requests ?? 1;
+      this.allowance.left -= requests - cost;
+      this.requestsPerRead = Math.max(this.requestsPerRead ?? 1, requests);
+      await this.apply(rules, outcome.value, at);
     }
-    return failures;
+    return { read: reading.length, failures };
   }
 
   private async apply(rules: readonly CompiledBalanceRule[], read: PrincipalBalances, at: number): Promise<void> {
@@ -115,10 +139,11 @@ export class BalanceReads {
   }
 
   /** Once a run: rules left due because the run's share of reads is spent. */
-  private tellDeferred(due: readonly CompiledBalanceRule[], reading: ReadonlySet<string>, at: number): void {
+  private tellDeferred(due: readonly CompiledBalanceRule[], deferred: readonly string[], at: number): void {
     if (this.deferralTold) return;
     this.deferralTold = true;
-    const left = due.filter((rule) => !reading.has(rule.address));
+    const waitingAddresses = new Set(deferred);
+    const left = due.filter((rule) => waitingAddresses.has(rule.address));
     const waiting = left.filter((rule) => !this.tracker.tracking(rule)).length;
     this.ports.telemetry.log(
       'warn',
