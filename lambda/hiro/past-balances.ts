@@ -36,14 +36,19 @@ interface ChangePage {
   etag: string | null;
 }
 
-
 const anyBody = z.unknown();
 
 function unavailable(principal: string, at: number, why: string): BalanceUnavailableError {
   return new BalanceUnavailableError(`the balance of ${principal} after block ${at} cannot be rebuilt from the API's current balance and its changes: ${why}`);
 }
 
-async function changePage(http: HiroHttp, principal: string, cursor: string | null, count: RequestCount, ifNoneMatch?: string): Promise<ChangePage | 'not-modified' | null> {
+async function changePage(
+  http: HiroHttp,
+  principal: string,
+  cursor: string | null,
+  count: RequestCount,
+  ifNoneMatch?: string,
+): Promise<ChangePage | 'not-modified' | null> {
   const request: HiroRequest = {
     route: SUBJECT_ROUTES.principalTransactions,
     path: `/extended/v3/principals/${encodeURIComponent(principal)}/transactions`,
@@ -94,7 +99,9 @@ async function balancesNow(http: HiroHttp, principal: string, at: number, assets
   let newest = first;
   for (let tries = 0; tries < SNAPSHOT_TRIES; tries += 1) {
     const stx = assets.includes('stx') ? await nowOrMissing(() => readStxBalanceNow(http, principal, count), principal, at) : null;
-    const fts = assets.some((a) => a !== 'stx') ? await nowOrMissing(() => readFtBalancesNow(http, principal, count), principal, at) : new Map<string, bigint>();
+    const fts = assets.some((a) => a !== 'stx')
+      ? await nowOrMissing(() => readFtBalancesNow(http, principal, count), principal, at)
+      : new Map<string, bigint>();
     const check = await unmoved(http, principal, newest, count);
     if (check === true) return { newest, stx, fts };
     newest = check;
@@ -123,7 +130,8 @@ async function stxSince(http: HiroHttp, principal: string, at: number, newest: C
       stacking ||= row.stacking;
     }
     if (page.older === null) return { net, stacking };
-    if (pages >= MAX_CHANGE_PAGES) throw unavailable(principal, at, `more than ${MAX_CHANGE_PAGES * PRINCIPAL_PAGE_LIMIT} transactions since, the most a read walks`);
+    if (pages >= MAX_CHANGE_PAGES)
+      throw unavailable(principal, at, `more than ${MAX_CHANGE_PAGES * PRINCIPAL_PAGE_LIMIT} transactions since, the most a read walks`);
     const older = await changePage(http, principal, page.older, count);
     if (older === null || older === 'not-modified') throw new Error(`${SUBJECT_ROUTES.principalTransactions} answered no older page`);
     page = older;
@@ -134,7 +142,8 @@ async function stxSince(http: HiroHttp, principal: string, at: number, newest: C
 async function tokenSince(http: HiroHttp, principal: string, assetId: string, at: number, until: ChangeRow | undefined, count: RequestCount): Promise<bigint> {
   let net = 0n;
   let cursor: string | null = null;
-  const after = (row: TransferRow) => until === undefined || row.block.height > until.height || (row.block.height === until.height && row.block.txIndex > until.txIndex);
+  const after = (row: TransferRow) =>
+    until === undefined || row.block.height > until.height || (row.block.height === until.height && row.block.txIndex > until.txIndex);
   for (let pages = 0; pages < MAX_CHANGE_PAGES; pages += 1) {
     count.requests += 1;
     const page = await readFtTransfers(http, principal, assetId, cursor);
@@ -160,9 +169,17 @@ export async function readBalancesFromChanges(http: HiroHttp, principal: string,
   let unlockBurnHeight: number | null = null;
   if (stx !== null) {
     const since = await stxSince(http, principal, at, newest, count);
-    if (since.stacking) throw unavailable(principal, at, 'a stacking call since then changed its locked STX, which no route gives for a past block; a later run, past that call, reads it');
+    if (since.stacking)
+      throw unavailable(
+        principal,
+        at,
+        'a stacking call since then changed its locked STX, which no route gives for a past block; a later run, past that call, reads it',
+      );
     stxTotal = stx.total - since.net;
-    if (stxTotal < stx.locked) throw new Error(`${SUBJECT_ROUTES.principalTransactions} gave ${principal} changes past its STX balance (${stx.total} now, ${since.net} since block ${at})`);
+    if (stxTotal < stx.locked)
+      throw new Error(
+        `${SUBJECT_ROUTES.principalTransactions} gave ${principal} changes past its STX balance (${stx.total} now, ${since.net} since block ${at})`,
+      );
     [stxLocked, unlockBurnHeight] = stx.locked > 0n ? [stx.locked, stx.unlockBurnHeight] : [0n, null];
   }
   const held = new Map<string, bigint>();

@@ -16,7 +16,11 @@ const bridge = fakeContractId('bridge');
 const vault = fakeContractId('vault');
 const sbtc = `${fakeContractId('sbtc-token')}::sbtc-token`;
 
-const relay = (fee: number, sponsor?: string) => ({ ...contractCall({ contractId: bridge, sender: sponsor ? user : relayer }), feeRate: String(fee), ...(sponsor ? { sponsor } : {}) });
+const relay = (fee: number, sponsor?: string) => ({
+  ...contractCall({ contractId: bridge, sender: sponsor ? user : relayer }),
+  feeRate: String(fee),
+  ...(sponsor ? { sponsor } : {}),
+});
 
 const rules = [
   { name: 'relayer gas', address: relayer, asset: 'stx', below: '50000000', severity: 'critical' },
@@ -95,7 +99,9 @@ describe('balance rules with the v1 balances route retired', () => {
 });
 
 describe('a reorg that undoes a balance crossing, with the v1 balances route retired', () => {
-  const suites = pair('balances-reorg', { network: 'mainnet', startHeight: 2, balances: [rules[0]] }, (chain) => chain.setGenesisBalance(relayer, 'stx', 50_005_000));
+  const suites = pair('balances-reorg', { network: 'mainnet', startHeight: 2, balances: [rules[0]] }, (chain) =>
+    chain.setGenesisBalance(relayer, 'stx', 50_005_000),
+  );
 
   it('retracts the crossing and alerts the next real crossing once, as the v1 route does', async () => {
     const first = await both(suites, (chain) => {

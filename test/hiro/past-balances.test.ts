@@ -12,7 +12,11 @@ const holder = fakeAddress('holder');
 const other = fakeAddress('other');
 const pool = fakeContractId('pool');
 const sbtc = `${fakeContractId('sbtc-token')}::sbtc-token`;
-const pay = (fee: number, sponsor?: string) => ({ ...contractCall({ contractId: pool, sender: sponsor ? other : holder }), feeRate: String(fee), ...(sponsor ? { sponsor } : {}) });
+const pay = (fee: number, sponsor?: string) => ({
+  ...contractCall({ contractId: pool, sender: sponsor ? other : holder }),
+  feeRate: String(fee),
+  ...(sponsor ? { sponsor } : {}),
+});
 
 async function retiredHarness(options: Parameters<typeof startHarness>[0] = {}) {
   const h = await startHarness(options);
@@ -34,7 +38,13 @@ describe('getBalances with the v1 balances route retired', () => {
     for (let at = 1; at <= chain.height; at += 1) {
       const held = balancesAt(chain, holder, at);
       const read = await client.getBalances!(holder, at, ['stx', sbtc]);
-      expect({ ...read, requests: undefined }).toEqual({ stxTotal: held.stx, stxLocked: 0n, unlockBurnHeight: null, fts: new Map([[sbtc, held.fts.get(sbtc)]]), requests: undefined });
+      expect({ ...read, requests: undefined }).toEqual({
+        stxTotal: held.stx,
+        stxLocked: 0n,
+        unlockBurnHeight: null,
+        fts: new Map([[sbtc, held.fts.get(sbtc)]]),
+        requests: undefined,
+      });
     }
     // Asked once: the 410 retires the route for the client's life.
     expect(h.fake.count(ROUTES.balances)).toBe(1);
