@@ -82,6 +82,24 @@ describe('getBalances with the v1 balances route retired', () => {
     expect(h.fake.count(ROUTES.stxBalance)).toBe(2);
   });
 
+  it('leaves out token movements newer than the balance it read (mined while the transfers were walked)', async () => {
+    const h = await retiredHarness();
+    const { chain } = h.fake;
+    chain.setGenesisBalance(holder, sbtc, 50);
+    chain.mine([coinbase()]);
+    chain.mine([contractCall({ contractId: pool, events: [ftTransferEvent(sbtc, other, holder, 25)] })]);
+    let moved = false;
+    h.fake.faults.use((request) => {
+      if (request.route === ROUTES.ftTransfers && !moved) {
+        moved = true;
+        chain.mine([contractCall({ contractId: pool, events: [ftTransferEvent(sbtc, other, holder, 7)] })]);
+      }
+      return undefined;
+    });
+    const read = await h.client().getBalances!(holder, 1, [sbtc]);
+    expect(read.fts.get(sbtc)).toBe(50n);
+  });
+
   it('keeps the lock the balance now has, and refuses a past block with a stacking call since it', async () => {
     const h = await retiredHarness();
     const { chain } = h.fake;
