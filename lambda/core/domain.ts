@@ -213,4 +213,14 @@ export interface PrincipalBalances {
   unlockBurnHeight: number | null;
   /** Base units by asset id `ADDRESS.contract::token`; an asset never held is absent (0). */
   fts: ReadonlyMap<string, bigint>;
+  /** The requests the read took, when more than one (a balance rebuilt from its changes): charged to the run's share. */
+  requests?: number;
+}
+
+/**
+ * A past balance the API cannot give (a route missing, more changes since the block than a read walks, a
+ * stacking call since it): a lasting cause, told to the operator at its first run, not a passing failure.
+ */
+export class BalanceUnavailableError extends Error {
+  override name = 'BalanceUnavailableError';
 }

@@ -39,8 +39,12 @@ export interface ChainApi {
    * of them, batched into as few calls as URLs allow; `eventCount` lets it skip those with none and plan paging.
    */
   getTransactionEvents(txs: readonly TxReadRequest[], signal?: AbortSignal): Promise<Map<string, TxEvents>>;
-  /** What `principal` holds after block `atHeight`: read to start a balance rule, after a gap, to reconcile (balance-reads.ts). */
-  getBalances?(principal: string, atHeight: number): Promise<PrincipalBalances>;
+  /**
+   * What `principal` holds after block `atHeight`: read to start a balance rule, after a gap, to reconcile
+   * (balance-reads.ts). `assets` (`stx`, token ids) are those its rules watch: an adapter that rebuilds a past
+   * balance from its changes reads only those; it throws BalanceUnavailableError when it cannot.
+   */
+  getBalances?(principal: string, atHeight: number, assets?: readonly string[]): Promise<PrincipalBalances>;
   /** A token's decimals and symbol from its metadata (`contractId.token`), null when the API has none it can read. */
   getTokenMetadata?(assetId: string): Promise<TokenMetadata | null>;
   /**

@@ -4,7 +4,7 @@
 import type { ApiDeprecation, NodeTip } from '../core/domain';
 import type { ChainApi, TxReadRequest } from '../core/ports';
 import type { SubjectFeedApi } from '../core/follow/subject-feeds';
-import { readBalances } from './balances';
+import { readPastBalances } from './balances';
 import { BlockSource, checkHeight } from './block-source';
 import { readContractStatuses } from './contract-statuses';
 import { V3_ROUTES } from './deprecations';
@@ -62,7 +62,7 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
     getBlock: (height, signal) => blocks.getBlock(checkHeight(height), signal),
     getBlockHeader: (heightOrHash) => blocks.getBlockHeader(heightOrHash),
     getTransactionEvents: (txs: readonly TxReadRequest[], signal?: AbortSignal) => readTransactions({ ...events, http: http.withSignal(signal) }, txs),
-    getBalances: (principal, atHeight) => readBalances(http, principal, checkHeight(atHeight)),
+    getBalances: (principal, atHeight, assets) => readPastBalances(http, principal, checkHeight(atHeight), assets ?? ['stx'], resolved.log),
     getTokenMetadata: (assetId) => readTokenMetadata(http, assetId),
     takeApiDeprecations: () => [...http.deprecations.take(), ...unreadable.splice(0)],
     mempool: createMempoolReader(events, (notice) => unreadable.push(notice)),

@@ -20,6 +20,8 @@ const REPLACEMENT: Record<string, string> = {
   [DEPRECATED_ROUTES.blockTransactions]: V3_ROUTES.blockTransactions,
   [DEPRECATED_ROUTES.txMultiple]: V3_ROUTES.transactionEvents,
   [DEPRECATED_ROUTES.block]: V3_ROUTES.blockTransactions,
+  // The balance now and the principal's changes since (past-balances.ts).
+  'GET /extended/v1/address/{principal}/balances': 'GET /extended/v3/principals/{principal}/balances/stx',
 };
 
 /** RFC 9111 warn-code 299 ("miscellaneous persistent warning"), which Hiro's deprecation plugin sends. */

@@ -40,6 +40,11 @@ export interface StxBalanceNow {
   unlockBurnHeight: number | null;
 }
 
+/** Requests made, for a caller that reports its cost (past-balances.ts). */
+export interface RequestCount {
+  requests: number;
+}
+
 const anyBody = z.unknown();
 
 function checked<T>(request: HiroRequest, schema: z.ZodMiniType<T>, body: unknown): T {
@@ -105,14 +110,15 @@ export async function readFtTransfers(http: HiroHttp, principal: string, assetId
 }
 
 /** What `principal` holds in STX now, locked part included. */
-export async function readStxBalanceNow(http: HiroHttp, principal: string): Promise<StxBalanceNow> {
+export async function readStxBalanceNow(http: HiroHttp, principal: string, count?: RequestCount): Promise<StxBalanceNow> {
+  if (count) count.requests += 1;
   const request: HiroRequest = { route: SUBJECT_ROUTES.stxBalance, path: `/extended/v3/principals/${encodeURIComponent(principal)}/balances/stx` };
   const body = await http.getBody(request, stxBalanceSchema);
   return { total: BigInt(body.balance), locked: body.locked ? BigInt(body.locked.amount) : 0n, unlockBurnHeight: body.locked?.burn_unlock_height ?? null };
 }
 
 /** Every token `principal` holds now, by asset id, every page of them (at most MAX_FT_BALANCE_PAGES). */
-export async function readFtBalancesNow(http: HiroHttp, principal: string): Promise<Map<string, bigint>> {
+export async function readFtBalancesNow(http: HiroHttp, principal: string, count?: RequestCount): Promise<Map<string, bigint>> {
   const held = new Map<string, bigint>();
   let cursor: string | null = null;
   for (let pages = 0; ; pages += 1) {
@@ -129,6 +135,7 @@ export async function readFtBalancesNow(http: HiroHttp, principal: string): Prom
         `the principal holds more than ${MAX_FT_BALANCE_PAGES * FT_BALANCE_PAGE_LIMIT} tokens, the most read`,
       );
     }
+    if (count) count.requests += 1;
     const body = await http.getBody({ ...request, expect: [] }, ftBalancesPageSchema);
     for (const row of body.results) held.set(row.asset_identifier, BigInt(row.balance));
     cursor = body.cursor.next;

@@ -2,7 +2,7 @@
 // rejection; a failed read holds back no other rule; a run reads at most its allowance and the rest wait for
 // the next runs, each rule starting exactly at the block its read was made at.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Block, PrincipalBalances, Transaction } from '../../lambda/core/domain';
+import { BalanceUnavailableError, type Block, type PrincipalBalances, type Transaction } from '../../lambda/core/domain';
 import { BalanceReads, readDueBalances } from '../../lambda/core/stages/balance-reads';
 import { BalanceTracker } from '../../lambda/core/stages/balance-tracker';
 import { balancesList } from '../../lambda/core/rules/balance-rules';
@@ -134,6 +134,66 @@ describe('a run\'s balance reads', () => {
     expect(notices[0]).toMatchObject({ kind: 'balance-unread', subject: expect.stringContaining('3 runs') });
     expect(notices[0]!.message).toContain(wallets[0]);
     expect(notices[0]!.message).toContain('410 Gone: the balance route is retired');
+  });
+
+  it('tells the operator at the first run when a balance cannot be established (a lasting cause), then as the count doubles', async () => {
+    let t = tracker(wallets.slice(0, 2));
+    const { ports } = api((address) => {
+      if (address === wallets[0]) throw new BalanceUnavailableError('the API has no GET /extended/v3/principals/{principal}/transactions');
+      return 2_000n;
+    });
+    const notices: OperatorNotice[] = [];
+    const operator = { notify: async (n: OperatorNotice) => void notices.push(n) };
+    const counts: number[] = [];
+    for (let run = 1; run <= 4; run += 1) {
+      await new BalanceReads(t, { ...ports, operator }).before(block(10 + run));
+      t.apply(block(10 + run), new Map());
+      const book = t.takeRecord(10 + run);
+      t = tracker(wallets.slice(0, 2));
+      t.load(book, 10 + run);
+      counts.push(notices.length);
+    }
+    expect(counts).toEqual([1, 1, 2, 2]);
+    expect(notices[0]).toMatchObject({ kind: 'balance-unread', subject: expect.stringContaining('(1 run)') });
+    expect(notices[0]!.message).toContain('This run could not read the balance of');
+    expect(notices[0]!.message).toContain('/extended/v3/principals/{principal}/transactions');
+  });
+
+  it('charges a read that took several requests (a balance rebuilt from its changes) to the run\'s share, and sizes the next reads by it', async () => {
+    const t = tracker(wallets);
+    const reads: string[] = [];
+    const chain = {
+      getBalances: async (address: string): Promise<PrincipalBalances> => {
+        reads.push(address);
+        return { stxTotal: 5_000n, stxLocked: 0n, unlockBurnHeight: null, fts: new Map(), requests: 3 };
+      },
+    } as unknown as ChainApi;
+    const allowance = { left: 10 };
+    await new BalanceReads(t, { chain, telemetry: { log: () => {}, metric: () => {} } }, allowance).before(block(10));
+    // Ten requests: the first read alone tells it costs three, then two more fit; the others wait.
+    expect(reads).toEqual(wallets.slice(0, 3));
+    expect(allowance.left).toBe(1);
+  });
+
+  it('reads every due address together when all fit even at the rebuilt cost', async () => {
+    const t = tracker(wallets.slice(0, 3));
+    const { ports, reads } = api(() => 5_000n);
+    const allowance = { left: 9 };
+    // Each read looks, once it has yielded, how many reads have started: together, the first sees all three.
+    let started = 0;
+    const seen: number[] = [];
+    const chain = {
+      getBalances: async (address: string, at: number) => {
+        started += 1;
+        const read = await ports.chain.getBalances!(address, at);
+        seen.push(started);
+        return read;
+      },
+    } as unknown as ChainApi;
+    await new BalanceReads(t, { ...ports, chain }, allowance).before(block(10));
+    expect(reads).toHaveLength(3);
+    expect(seen).toEqual([3, 3, 3]);
+    expect(allowance.left).toBe(6);
   });
 
   it('reads the rules not started before the reconciliations due, and those the most overdue first', async () => {

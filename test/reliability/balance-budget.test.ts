@@ -98,3 +98,50 @@ describe('more balance rules than a run reads', () => {
     expect(firstChecks.length).toBeGreaterThanOrEqual(RULES / 2);
   }, 60_000);
 });
+
+describe('more balance rules than a run reads, with the v1 balances route retired', () => {
+  it('rebuilds each balance from its changes within the run\'s share of requests, and every rule starts exact, its first check once', async () => {
+    const rules = 12;
+    const fake = createFakeHiro({ rateLimit: { limit: RPM, windowSeconds: 60, timeScale: SCALE } });
+    fake.retire(ROUTES.balances);
+    const few = holders.slice(0, rules);
+    for (const [i, holder] of few.entries()) fake.chain.setGenesisBalance(holder, 'stx', i % 2 === 0 ? 500 : 5_000);
+    fake.chain.mine([coinbase()]);
+    server = await fake.start();
+    const parsed = parseWatchConfig({ network: 'mainnet', startHeight: 2, balances: few.map((address, i) => ({ name: `holder ${i}`, address, asset: 'stx', below: 1_000 })) });
+    if (!parsed.ok) throw new Error('bad config');
+    const state = new DocumentStateStore(emptyDocument('mainnet'));
+    const publisher = new RecordingPublisher();
+    const telemetry = new RecordingTelemetry();
+    const clock = scaledClock();
+    const rebuiltPerRun: number[] = [];
+    for (let run = 0; run < 6; run += 1) {
+      // Fees that keep every balance above nothing (the v3 balance is a whole number of micro-STX).
+      fake.chain.mine([fee(few[(run * 5) % rules]!, 30), fee(few[(run * 5 + 1) % rules]!, 30)]);
+      const deadlineMs = clock.now() + 50_000;
+      const before = fake.count(ROUTES.stxBalance);
+      const chain = createHiroClient({ baseUrl: server.url, requestsPerMinute: RPM, ...clock, deadline: () => deadlineMs });
+      const summary = await runCycle({ chain, state, publisher, clock, telemetry, operator: new RecordingOperator() }, parsed.config, {
+        runId: `run-${run}`,
+        deadlineMs,
+        leaseTtlMs: 120_000,
+        alertStaleAfterMs: 120_000,
+        balanceReads: balanceReadAllowance(RPM, 60_000),
+      });
+      expect(summary.blocksScanned).toBeGreaterThan(0);
+      rebuiltPerRun.push(fake.count(ROUTES.stxBalance) - before);
+      await clock.sleep(60_000);
+    }
+    // Ten requests a run, three a rebuilt balance: three addresses a run until all twelve have started.
+    expect(rebuiltPerRun).toEqual([3, 3, 3, 3, 0, 0]);
+    expect(telemetry.logs.filter((l) => l.message.includes('could not read the balance'))).toEqual([]);
+    const cursor = (await state.readCursor())!.height;
+    const kept = entriesAt((await state.readRecord('balances'))!, cursor);
+    for (const [i, holder] of few.entries()) {
+      expect({ holder: i, balance: kept[`holder ${i}|${holder}|stx|1000|`]?.balance }).toEqual({ holder: i, balance: String(balancesAt(fake.chain, holder, cursor).stx) });
+    }
+    const firstChecks = publisher.sent.map((s) => s.alert.key).filter((key) => key.includes(':below:read:'));
+    expect(new Set(firstChecks).size).toBe(firstChecks.length);
+    expect(firstChecks.length).toBeGreaterThanOrEqual(rules / 2);
+  }, 60_000);
+});

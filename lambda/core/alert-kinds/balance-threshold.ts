@@ -3,15 +3,13 @@
 // a reread after a gap, a correction, or a stacking lock's end). Once per crossing: not again until it has
 // gone back across. The balances are kept by balance-tracker.ts; this module words what it finds.
 import type { AlertBase } from './alert-base';
-import type { BlockHeader, Network, Transaction } from '../domain';
+import type { BlockHeader, Network } from '../domain';
 import type { BalanceCrossing } from '../stages/balance-tracker';
 import { block as blockText, fields, id, networkName } from '../render/email-parts';
 import { explorerTxUrl, isoTime, shortPrincipal } from '../render/chain-text';
 import { formatCount, formatStx } from '../render/stx-amount';
 import { assetName, formatTokenAmount } from '../render/token-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
-import { balancesList, type CompiledBalances } from '../rules/balance-rules';
-import { hasEventsBeyondList } from './listed-events';
 import type { ChainKind } from './kind';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
 
@@ -56,13 +54,6 @@ const what = (a: BalanceThresholdAlert) => (a.asset_id === 'stx' ? 'spendable ST
 /** The side as stored, read back from state: only the two words it can be. */
 const side = (a: Pick<BalanceThresholdAlert, 'crossed'>) => (a.crossed === 'above' ? 'above' : 'below');
 
-/** Fees and native transfers come from the block's list; whatever else a transaction moved, only its events say. */
-function needsEvents(tx: Transaction, rules: { balances: CompiledBalances | undefined }): boolean {
-  const balances = rules.balances;
-  if (!balances || balances.rules.length === 0) return false;
-  return tx.txStatus === 'success' && hasEventsBeyondList(tx);
-}
-
 /** The alert of a crossing the balance stage found in `header`'s block. */
 export function balanceThresholdOf(c: BalanceCrossing, header: BlockHeader, network: Network): BalanceThresholdAlert {
   return {
@@ -90,9 +81,9 @@ export const balanceThresholdKind = {
   key,
 
   chain: {
-    reads: { balances: balancesList },
-    needsEvents,
-    // The balance stage (stages/balances.ts) follows the balances across blocks and raises these (balanceThresholdOf).
+    // The balance stage (stages/balances.ts) follows the balances across blocks, reads the events it needs and
+    // raises these (balanceThresholdOf): no matcher, no rule list read here.
+    reads: {},
     retraction: {
       label: 'balance crossing',
       summary: (a) => `${shortPrincipal(a.address, MARKER)} ${what(a)} went ${side(a)} ${amountText(a, a.threshold)} (to ${amountText(a, a.balance)})`,
@@ -152,4 +143,4 @@ export const balanceThresholdKind = {
     decimals: null,
     symbol: null,
   },
-} satisfies ChainKind<BalanceThresholdAlert, { balances: CompiledBalances }>;
+} satisfies ChainKind<BalanceThresholdAlert, Record<string, never>>;

@@ -126,8 +126,11 @@ export interface ChainKind<A extends AnyChainAlert, R = any> extends KindCommon<
   chain: {
     /** The rule lists it reads, by name (rule-lists.ts): `needsEvents` and `match` get their compiled rules only. */
     reads: Reads<R>;
-    /** Whether its rules make this kind need `tx`'s events (the scan fetches the union): the fetch plan. */
-    needsEvents(tx: Transaction, rules: R): boolean;
+    /**
+     * Whether its rules make this kind's matcher need `tx`'s events (the scan fetches the union with what the
+     * stages need: match/block-alerts.ts). A kind whose alerts a stage raises leaves it out: the stage says.
+     */
+    needsEvents?(tx: Transaction, rules: R): boolean;
     /**
      * Whether its rules make this kind need `tx`'s call arguments and result that the block's list left out
      * (the scan reads them beside the events, into TxEvents.call). Kinds that read no call leave it out.

@@ -11,6 +11,7 @@ import type { ChainApi, Clock, Cursor, CursorPosition, OperatorChannel, StateSto
 import { BlockReadAhead, type ReadAheadLimits, type ReadBlock } from './read-ahead';
 import type { SubjectSource } from './subject-source';
 import { SubjectReadAhead } from './subject-read-ahead';
+import { SubjectFallback } from './subject-fallback';
 import { findForkPoint } from './reorg';
 import { mergePending } from '../scan/retractions';
 
@@ -62,7 +63,8 @@ export class ChainFollower {
     private readonly ports: FollowPorts,
     private readonly plan: FollowPlan,
   ) {
-    this.readAhead = plan.source ? new SubjectReadAhead(plan.source, plan.stop) : new BlockReadAhead(ports.chain, plan, ports.clock, plan.stop);
+    const blockScan = () => new BlockReadAhead(ports.chain, plan, ports.clock, plan.stop);
+    this.readAhead = plan.source ? new SubjectFallback(new SubjectReadAhead(plan.source, plan.stop), blockScan, ports) : blockScan();
     this.links = new ChainLinks(ports.chain, ports.telemetry);
   }
 

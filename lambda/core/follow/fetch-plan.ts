@@ -4,6 +4,7 @@
 // for the blocks to cover. A rule bound to no subject (a transfers rule naming no address on either side)
 // can only be matched by reading every block: it keeps the block scan. Pure: the caller passes the pace.
 import type { WatchRules } from '../rules/rule-lists';
+import { stageEventWants } from '../stages/stage-events';
 import type { Subjects } from './subject-source';
 
 /** What a block holds on average, for the estimates: the benchmarks' mainnet-like chain (docs/benchmarks.md). */
@@ -63,7 +64,8 @@ export function subjectsOf(rules: WatchRules): Subjects & { unbound: string[] } 
 }
 
 function needsEvents(rules: WatchRules): boolean {
-  return rules.contractLogs.size > 0 || rules.addresses.principals.size > 0 || rules.transfers.size > 0 || rules.balances.rules.length > 0;
+  // What the stages read (a balance moves with any call's events) they say themselves (stages/stage-events.ts).
+  return rules.contractLogs.size > 0 || rules.addresses.principals.size > 0 || rules.transfers.size > 0 || stageEventWants(rules).length > 0;
 }
 
 /** The block scan: each block's transaction pages, its events (batched while /tx/multiple answers, one a transaction once it is gone), headers. */

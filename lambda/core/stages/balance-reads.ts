@@ -1,18 +1,21 @@
-// The API reads of the balance rules, before a block is applied: at the block before it, one request per
-// address whatever its rules, only for the rules balance-tracker.ts says are due (a first check, a gap, a
+// The API reads of the balance rules, before a block is applied: at the block before it, one read per address
+// whatever its rules (one request while the v1 route answers, three or more once it is retired), only for the rules balance-tracker.ts says are due (a first check, a gap, a
 // reconciliation). A reconciliation that finds the kept balance wrong corrects it, logs it and tells the
 // operator once.
 //
-// A run reads at most its share of the request budget (BalanceReadAllowance): past it the rules stay due and
+// A run reads at most its share of the request budget (BalanceReadAllowance, in requests): past it the rules stay due and
 // the next runs read them, while the blocks are scanned every run. A read that fails holds back no other rule
 // and no block: its rule waits (balance-tracker.ts, `tracking`) and a later run reads it. The reads of one
 // block run in parallel and are settled together, so no failure is left unhandled.
-import type { Block, PrincipalBalances } from '../domain';
+import { BalanceUnavailableError, type Block, type PrincipalBalances } from '../domain';
 import type { BalanceTracker, CompiledBalanceRule } from './balance-tracker';
 import type { BalanceEntry } from './balance-book';
 import { ApiBackoffError } from '../follow/api-backoff';
 import { isNoticeDue } from '../health/block-stalls';
 import type { ChainApi, OperatorChannel, Telemetry } from '../ports';
+
+/** The fewest requests a balance rebuilt from its changes takes (its transactions twice, its balance once). */
+export const REBUILT_READ_REQUESTS = 3;
 
 /** A cause is kept to this many characters in the book and the notice. */
 const MAX_CAUSE_CHARS = 500;
@@ -39,6 +42,8 @@ export interface BalanceReadFailure {
 export class BalanceReads {
   private readonly failedAddresses = new Set<string>();
   private deferralTold = false;
+  /** The most requests one read took this run; null before the first. */
+  private requestsPerRead: number | null = null;
 
   constructor(
     private readonly tracker: BalanceTracker,
@@ -51,21 +56,45 @@ export class BalanceReads {
     const at = Math.max(0, block.header.height - 1);
     const due = this.tracker.due(at).filter((rule) => !this.failedAddresses.has(rule.address));
     if (due.length === 0) return [];
-    const { chain } = this.ports;
-    if (!chain.getBalances) throw new Error('balance rules need an API adapter that reads balances (getBalances)');
+    if (!this.ports.chain.getBalances) throw new Error('balance rules need an API adapter that reads balances (getBalances)');
     const addresses = [...new Set(due.map((rule) => rule.address))];
-    const reading = addresses.slice(0, Math.max(0, this.allowance.left));
-    this.allowance.left -= reading.length;
-    if (reading.length < addresses.length) this.tellDeferred(due, new Set(reading), at);
-    const outcomes = await Promise.allSettled(reading.map((address) => chain.getBalances!(address, at)));
+    // What a read costs is known after one (one request while the v1 route answers, three or more once the
+    // balance is rebuilt from its changes): unless all fit at that cost, the run's first read goes alone and
+    // the others are sized by it.
+    const unsized = this.requestsPerRead === null && addresses.length * REBUILT_READ_REQUESTS > this.allowance.left;
+    const first = unsized && addresses.length > 1 ? await this.read(addresses.slice(0, 1), due, at, 1) : null;
+    // A first read that failed told nothing: the others are sized as if rebuilt.
+    const cost = this.requestsPerRead ?? (first === null ? 1 : REBUILT_READ_REQUESTS);
+    const rest = await this.read(first === null ? addresses : addresses.slice(first.read), due, at, cost);
+    return [...(first?.failures ?? []), ...rest.failures];
+  }
+
+  /** Reads those of `addresses` the allowance pays for, all together, settled together. */
+  private async read(
+    addresses: readonly string[],
+    due: readonly CompiledBalanceRule[],
+    at: number,
+    cost: number,
+  ): Promise<{ read: number; failures: BalanceReadFailure[] }> {
+    const reading = addresses.slice(0, Math.max(0, Math.floor(this.allowance.left / cost)));
+    this.allowance.left -= reading.length * cost;
+    if (reading.length < addresses.length) this.tellDeferred(due, addresses.slice(reading.length), at);
+    const assetsOf = (address: string) => [...new Set(due.filter((rule) => rule.address === address).map((rule) => rule.asset))];
+    const outcomes = await Promise.allSettled(reading.map((address) => this.ports.chain.getBalances!(address, at, assetsOf(address))));
     const failures: BalanceReadFailure[] = [];
     for (const [index, outcome] of outcomes.entries()) {
       const address = reading[index]!;
       const rules = due.filter((rule) => rule.address === address);
-      if (outcome.status === 'fulfilled') await this.apply(rules, outcome.value, at);
-      else failures.push(await this.failed(address, rules, outcome.reason, at));
+      if (outcome.status === 'rejected') {
+        failures.push(await this.failed(address, rules, outcome.reason, at));
+        continue;
+      }
+      const requests = outcome.value.requests ?? 1;
+      this.allowance.left -= requests - cost;
+      this.requestsPerRead = Math.max(this.requestsPerRead ?? 1, requests);
+      await this.apply(rules, outcome.value, at);
     }
-    return failures;
+    return { read: reading.length, failures };
   }
 
   private async apply(rules: readonly CompiledBalanceRule[], read: PrincipalBalances, at: number): Promise<void> {
@@ -84,7 +113,9 @@ export class BalanceReads {
     } else {
       this.failedAddresses.add(address);
       const failures = Math.max(...rules.map((rule) => this.tracker.readFailed(rule, reason)));
-      if (isNoticeDue(failures)) await this.tellUnread(address, names, failures, reason);
+      // A cause that lasts (a route the API lacks) is told at once; a passing one from the 3rd run in a row.
+      const lasting = error instanceof BalanceUnavailableError && failures === 1;
+      if (lasting || isNoticeDue(failures)) await this.tellUnread(address, names, failures, reason);
     }
     this.ports.telemetry.log('warn', `could not read the balance of ${address} at block ${at} (balance rules ${names}): ${reason}; these rules alert nothing until a later run reads it, and the other rules and the blocks go on`, {
       address,
@@ -98,9 +129,9 @@ export class BalanceReads {
   private async tellUnread(address: string, names: string, failures: number, reason: string): Promise<void> {
     await this.ports.operator?.notify({
       kind: 'balance-unread',
-      subject: `stacks-watch: the balance of a watched address could not be read (${failures} runs)`,
+      subject: `stacks-watch: the balance of a watched address could not be read (${failures} ${failures === 1 ? 'run' : 'runs'})`,
       message:
-        `The last ${failures} runs could not read the balance of ${address} (balance rules ${names}). Until it is read, ` +
+        `${failures === 1 ? 'This run' : `The last ${failures} runs`} could not read the balance of ${address} (balance rules ${names}). Until it is read, ` +
         `these rules alert nothing; the other rules and the blocks go on.\n\nLatest cause: ${reason}\n\n` +
         'Fix what the cause names (an address the API does not know, a retired route, an API key); each run tries again. ' +
         'This notice repeats each time the count doubles.',
@@ -108,10 +139,11 @@ export class BalanceReads {
   }
 
   /** Once a run: rules left due because the run's share of reads is spent. */
-  private tellDeferred(due: readonly CompiledBalanceRule[], reading: ReadonlySet<string>, at: number): void {
+  private tellDeferred(due: readonly CompiledBalanceRule[], deferred: readonly string[], at: number): void {
     if (this.deferralTold) return;
     this.deferralTold = true;
-    const left = due.filter((rule) => !reading.has(rule.address));
+    const waitingAddresses = new Set(deferred);
+    const left = due.filter((rule) => waitingAddresses.has(rule.address));
     const waiting = left.filter((rule) => !this.tracker.tracking(rule)).length;
     this.ports.telemetry.log(
       'warn',

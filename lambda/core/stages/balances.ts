@@ -5,6 +5,7 @@
 // kept in a record of its own, written before the cursor write that passes a block which changed it.
 import type { ChainAlert } from '../alert-kinds/chain-kinds';
 import { balanceThresholdOf } from '../alert-kinds/balance-threshold';
+import { hasEventsBeyondList } from '../alert-kinds/listed-events';
 import type { ChainPosition, Matched } from '../alert-kinds/kind';
 import { BALANCE_DELTA_BLOCKS, emptyBook, pruned, rolledBack } from './balance-book';
 import { BalanceReads, readDueBalances } from './balance-reads';
@@ -26,6 +27,9 @@ export const balancesStage: RecordKeptStage<'balances'> = {
   name: 'balances',
   version: 1,
   kept: 'record',
+  // Fees and native transfers come from the block's list; whatever else a successful transaction moved, only its
+  // events say (any call may move a watched balance).
+  eventsWanted: (rules) => (rules.balances.rules.length > 0 ? (tx) => tx.txStatus === 'success' && hasEventsBeyondList(tx) : null),
   open({ rules, deps, budget, replay }) {
     if (rules.balances.rules.length === 0) return null;
     const tracker = new BalanceTracker(rules.balances.rules);

@@ -4,12 +4,14 @@
 // take its state back to a reorg's fork point, and the cursor keeper stores every stage's state with the
 // cursor through one path (stage-states.ts), so that a crash rescans from a state that goes with the cursor.
 // A stage's state is plain JSON data: it is written as it is, with the stage's version beside it.
-import type { Block, Network, TxEvents } from '../domain';
+import type { Block, Network, Transaction, TxEvents } from '../domain';
 import type { ChainAlert } from '../alert-kinds/chain-kinds';
 import type { ChainPosition } from '../alert-kinds/kind';
 import type { WatchRules } from '../rules/rule-lists';
-import type { CycleBudget, CycleDeps } from '../cycle-types';
+import type { ChainApi, Clock, OperatorChannel, StateStore, Telemetry } from '../ports';
+import type { EmilyApi } from '../sbtc/emily-port';
 import type { RecordName, StateRecords } from '../state-records';
+import type { BalanceReadAllowance } from './balance-reads';
 
 /** The block a stage is applied to. */
 export interface StageBlock {
@@ -48,14 +50,16 @@ export interface RunningStage<S> {
 }
 
 /** The ports a stage may use: a replay has no state store, no publisher and no operator. */
-export type StageDeps = Pick<CycleDeps, 'chain' | 'clock' | 'telemetry'> & Partial<Pick<CycleDeps, 'state' | 'operator' | 'emily'>>;
+// The ports by name, as the cycle's (cycle-types.ts) has them: the stages are planned from below the cycle (stage-events.ts).
+export type StageDeps = { chain: ChainApi; clock: Clock; telemetry: Telemetry; state?: StateStore; operator?: OperatorChannel; emily?: EmilyApi };
 
 /** What a stage is given to set up for a run. */
 export interface StageRun {
   deps: StageDeps;
   rules: WatchRules;
   network: Network;
-  budget?: Pick<CycleBudget, 'balanceReads'> & Partial<Pick<CycleBudget, 'deadlineMs'>>;
+  /** The run's share of balance reads, and when the run must be done by (CycleBudget's). */
+  budget?: { balanceReads?: BalanceReadAllowance; deadlineMs?: number };
   /** The chain tip read at the start of the run (its Bitcoin height when the API gave it). */
   tip?: { height: number; burnHeight?: number };
   /** The mempool watch of the run, when pending rules run beside the scan (mempool/mempool-watch.ts). */
@@ -85,6 +89,11 @@ export interface BlockStage<S> {
   kept: 'cursor' | 'record';
   /** The stage for one run, or null when the run's rules give it nothing to do. */
   open(run: StageRun): RunningStage<S> | null;
+  /**
+   * The transactions whose events the stage reads under `rules`, or null when it reads none: the scan fetches
+   * them with those the matchers need, and the fetch plan counts them (stage-events.ts).
+   */
+  eventsWanted?(rules: WatchRules): ((tx: Transaction) => boolean) | null;
 }
 
 /** A stage kept in a record of its own: its name is the record's, its state the record's value. */

@@ -61,7 +61,7 @@ describe('token_transfer kind', () => {
 
   it('needs no events: the transaction says it all', () => {
     const kind: ChainKind<TokenTransferAlert> = tokenTransferKind;
-    expect(kind.chain.needsEvents(transferTx(), compileWatchRules(config()))).toBe(false);
+    expect(kind.chain.needsEvents!(transferTx(), compileWatchRules(config()))).toBe(false);
   });
 
   it('is filtered on the recipient as `address`', () => {
