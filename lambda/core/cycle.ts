@@ -1,6 +1,6 @@
 // One watch cycle: take the lease; then statuses → for each block: match → deliver → advance; then report. Every alert goes through one delivery stage, every cursor write through one keeper.
 // Pure orchestration over the ports: no AWS SDK, no fetch, no process.env.
-import { subjectSourceFor } from './follow/fetch-choice';
+import { readRunTip, subjectSourceFor } from './follow/fetch-choice';
 import type { Alert, AlertType, ChainAlert } from './alert-kinds/alert';
 import type { WatchConfig } from './watch-config/watch-config-schema';
 import type { CycleBudget, CycleDeps, CycleSummary, StopReason } from './cycle-types';
@@ -51,7 +51,7 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     // The tip is asked for while the statuses are checked: independent requests, so one round trip for
     // both. Status alerts still go out before any block's. Both settle before either's failure ends the run.
     const started = startRun(deps, config, budget, lease).then(async (run) => ({ run, statuses: await checkContractStatuses(run) }));
-    const [{ run, statuses }, tip] = await settleAll([started, deps.chain.getTip()]);
+    const [{ run, statuses }, tip] = await settleAll([started, readRunTip(deps.chain, budget.fetchWay)]);
     summary.contractsChecked = statuses.checked;
     // A cycle told to skip the status check does not report the watched count either: only a real check does.
     if (budget.checkStatuses !== false && config.contracts.length > 0) deps.telemetry.metric('ContractsWatched', config.contracts.length);

@@ -4,6 +4,7 @@
 import type { WatchRules } from '../rules/rule-lists';
 import { chooseFetchPlan } from './fetch-plan';
 import type { ChainApi, Telemetry } from '../ports';
+import type { ChainTip } from '../domain';
 import { SubjectSource } from './subject-source';
 
 export type FetchWay = 'auto' | 'per-subject' | 'block-scan';
@@ -13,6 +14,19 @@ export type FetchWay = 'auto' | 'per-subject' | 'block-scan';
  * further behind keeps the block scan until it has caught up to within it.
  */
 export const HEADER_CHAIN_REACH = 600;
+
+/**
+ * The run's tip: a run that may read per subject takes it from the header chain's newest page, which its
+ * header chain read then reuses (one request for both); the block scan, or an API without that route, asks
+ * the tip route as before.
+ */
+export async function readRunTip(chain: ChainApi, way: FetchWay | undefined): Promise<ChainTip | null> {
+  if (way && way !== 'block-scan' && chain.subjects?.tip) {
+    const tip = await chain.subjects.tip();
+    if (tip !== undefined) return tip;
+  }
+  return chain.getTip();
+}
 
 /** The source a run reads from: a SubjectSource, or null for the block scan. `behind`: blocks from the next to scan up to the tip. */
 export function subjectSourceFor(
