@@ -110,4 +110,18 @@ describe('reading per subject pays for what the rules need', () => {
     await w.runUntilCaughtUp(fake.chain);
     expect(w.publisher.sent.map((a) => a.alert.type)).toEqual(['contract_log', 'stx_transfer', 'contract_log']);
   });
+
+  it("says the run's plan, its estimate and why in the run's log line", async () => {
+    const fake = createFakeHiro();
+    for (let i = 0; i < 3; i++) fake.chain.mine([transfer({ to: alice, amount: 10 + i })]);
+    fake.retire(...RETIRED);
+    server = await fake.start();
+    const w = perSubject(server.url);
+    const [summary] = await w.runUntilCaughtUp(fake.chain);
+
+    const done = w.telemetry.logs.find((line) => line.message === 'cycle done');
+    expect(done?.attributes?.fetchPlan).toEqual(summary!.fetchPlan);
+    expect(summary!.fetchPlan).toMatchObject({ way: 'per-subject', asked: 'per-subject', estimate: { perSubject: expect.any(Number), blockScan: expect.any(Number) } });
+    expect(summary!.fetchPlan?.reason).toMatch(/costs about \d+ requests/);
+  });
 });
