@@ -121,7 +121,11 @@ describe('reading per subject pays for what the rules need', () => {
 
     const done = w.telemetry.logs.find((line) => line.message === 'cycle done');
     expect(done?.attributes?.fetchPlan).toEqual(summary!.fetchPlan);
-    expect(summary!.fetchPlan).toMatchObject({ way: 'per-subject', asked: 'per-subject', estimate: { perSubject: expect.any(Number), blockScan: expect.any(Number) } });
+    expect(summary!.fetchPlan).toMatchObject({
+      way: 'per-subject',
+      asked: 'per-subject',
+      estimate: { perSubject: expect.any(Number), blockScan: expect.any(Number) },
+    });
     expect(summary!.fetchPlan?.reason).toMatch(/costs about \d+ requests/);
   });
 });

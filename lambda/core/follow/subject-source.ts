@@ -96,7 +96,11 @@ export class SubjectSource {
   private async events(blocks: readonly Block[], found: Found, signal: AbortSignal | undefined): Promise<Map<string, TxEvents>> {
     const reads: TxReadRequest[] = [];
     for (const block of blocks) {
-      const others = new Set(transactionReads(block, this.watch.rules, otherKinds).filter((read) => read.events !== false).map((read) => read.txId));
+      const others = new Set(
+        transactionReads(block, this.watch.rules, otherKinds)
+          .filter((read) => read.events !== false)
+          .map((read) => read.txId),
+      );
       for (const read of transactionReads(block, this.watch.rules)) {
         if (!found.full.has(read.txId)) continue;
         const events = read.events !== false && (others.has(read.txId) || found.moved.has(read.txId));
@@ -124,7 +128,13 @@ export class SubjectSource {
     }
   }
 
-  private async walkLogs(contract: string, from: number, headers: ReadonlyMap<number, HeaderLink>, found: Found, walks: FeedWalk<LogFeedItem>[]): Promise<void> {
+  private async walkLogs(
+    contract: string,
+    from: number,
+    headers: ReadonlyMap<number, HeaderLink>,
+    found: Found,
+    walks: FeedWalk<LogFeedItem>[],
+  ): Promise<void> {
     const walk = await walkFeed<LogFeedItem>(from, (cursor) => this.feeds.contractLogs(contract, cursor));
     if (walk === 'not-modified') return;
     this.checkAsOf(contract, walk, headers, found);
