@@ -100,6 +100,8 @@ function switchPoint(blocks: number, retired: boolean): number {
   return Number.POSITIVE_INFINITY;
 }
 
+const subjectCount = (count: number) => `${count} subject${count === 1 ? '' : 's'}`;
+
 function switchSection(): string {
   const cadences: [string, number][] = [
     ['a run every 2 minutes', 0.5],
@@ -118,7 +120,7 @@ function switchSection(): string {
       ['runs a minute', 'blocks a run', 'while /tx/multiple answers', 'once it answers 410'],
       cadences.map(([name, runs]) => {
         const blocks = Math.max(1, Math.round(BLOCKS_PER_MINUTE / runs));
-        return [`${name} (${fixed(runs, 1)})`, String(blocks), `${switchPoint(blocks, false)} subjects`, `${switchPoint(blocks, true)} subjects`];
+        return [`${name} (${fixed(runs, 1)})`, String(blocks), subjectCount(switchPoint(blocks, false)), subjectCount(switchPoint(blocks, true))];
       }),
     ),
   ].join('\n');
