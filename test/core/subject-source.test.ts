@@ -191,7 +191,9 @@ describe('the per-subject source', () => {
     const read = await source(h.client()).read(1, 6);
 
     expect(read.blocks).toEqual([]);
-    expect(read.error?.message).toMatch(/^GET \/extended\/v2\/smart-contracts\/\{contract_id\}\/logs: names transaction 0x[0-9a-f]+, which the transaction batch does not know/);
+    expect(read.error?.message).toMatch(
+      /^GET \/extended\/v2\/smart-contracts\/\{contract_id\}\/logs: names transaction 0x[0-9a-f]+, which the transaction batch does not know/,
+    );
   });
 
   it('asks the batch nothing when the newest log of every watched contract is below the first block asked', async () => {
