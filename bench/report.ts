@@ -12,7 +12,7 @@ import { dollars, fixed, kib, percent, ratio, table, thousands, verdict } from '
 import { matchingSection, type MatchingRow } from './matching-throughput';
 import type { RequestsPerBlockRow } from './requests-per-block';
 import { retiredRoutesSection, type RetiredRoutesRow } from './retired-routes';
-import { subjectRoutesSection, type SubjectRoutesRow } from './subject-routes';
+import { subjectBenchSections, type SubjectBench } from './subject-tables';
 import { stateFileSection, type StateFileRow } from './state-file';
 import { configParseSection, type ConfigParseRow } from './config-parse';
 import { balanceRequestsSection, type BalanceRequestsRow } from './balance-requests';
@@ -25,7 +25,7 @@ import { bigBlockMemorySection, type BigBlockMemoryRow } from './big-block-memor
 export interface BenchResults {
   requests?: RequestsPerBlockRow[];
   retiredRoutes?: RetiredRoutesRow[];
-  subjectRoutes?: SubjectRoutesRow[];
+  subjectRoutes?: SubjectBench;
   balances?: BalanceRequestsRow[];
   catchUp?: CatchUpRow[];
   following?: FollowingTipRow[];
@@ -303,7 +303,7 @@ export function renderResults(results: BenchResults, meta: { date: string; secon
     `Measured ${meta.date} on ${process.platform}/${process.arch}, Node ${process.version}, in ${fixed(meta.seconds, 0)} s (\`npm run bench\`).`,
     results.requests && requestsSection(results.requests),
     results.retiredRoutes && retiredRoutesSection(results.retiredRoutes),
-    results.subjectRoutes && subjectRoutesSection(results.subjectRoutes),
+    results.subjectRoutes && subjectBenchSections(results.subjectRoutes),
     results.balances && balanceRequestsSection(results.balances),
     results.catchUp && catchUpSection(results.catchUp),
     results.following && followingSection(results.following),

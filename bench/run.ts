@@ -1,6 +1,6 @@
 // `npm run bench`: runs every benchmark, prints the markdown tables and writes them into docs/benchmarks.md
 // between its result markers (the notes around them are kept). `npm run bench -- --only requests,bundle`
-// runs some of them and only prints.
+// runs some of them and only prints (`--only subjects`: tables 1d to 1g, reading per subject).
 import { readFile, writeFile } from 'node:fs/promises';
 import { measureAlertLatency, type LatencyMode } from './alert-latency';
 import { latencyFloor } from './latency-floor';
@@ -20,7 +20,7 @@ import { measureMatching } from './matching-throughput';
 import { renderResults, type BenchResults } from './report';
 import { measureRequestsPerBlock } from './requests-per-block';
 import { measureRetiredRoutes } from './retired-routes';
-import { measureSubjectRoutes } from './subject-routes';
+import { measureSubjectBench } from './subject-tables';
 import { measureStateFile } from './state-file';
 import { measureConfigParse } from './config-parse';
 import { measureBalanceRequests } from './balance-requests';
@@ -74,7 +74,7 @@ const FLOOD_REFUSAL_MS = 2;
 /** Following the tip: the 1-minute schedule (0) and the loop at its default turn. */
 const FOLLOWING_MODES = [0, DEFAULT_LOOP_DELAY_SECONDS];
 
-const BENCHMARKS = ['requests', 'balances', 'catch-up', 'following', 'bundle', 'cost', 'clocks', 'latency', 'matching', 'memory', 'state-file', 'config-parse', 'config-ceilings', 'sbtc'] as const;
+const BENCHMARKS = ['requests', 'subjects', 'balances', 'catch-up', 'following', 'bundle', 'cost', 'clocks', 'latency', 'matching', 'memory', 'state-file', 'config-parse', 'config-ceilings', 'sbtc'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 function selected(argv: readonly string[]): Set<Benchmark> {
@@ -142,9 +142,8 @@ async function main(): Promise<void> {
     results.requests = await measureRequestsPerBlock(prefix(600));
     progress('1b. requests per block with deprecated routes retired');
     results.retiredRoutes = await measureRetiredRoutes(prefix(300));
-    progress('1d. requests per block per subject with deprecated routes retired');
-    results.subjectRoutes = await measureSubjectRoutes(workload);
   }
+  if (only.has('subjects')) results.subjectRoutes = await measureSubjectBench(workload, progress);
   if (only.has('balances')) {
     progress('1c. requests per run with 10 balance rules');
     results.balances = await measureBalanceRequests(workload);

@@ -1,5 +1,5 @@
 // The watch cycle's contract with its two composition roots (lambda/handler.ts and lambda/cli.ts).
-import type { FetchWay } from './follow/fetch-choice';
+import type { FetchWay, RunPlan } from './follow/fetch-choice';
 import type { AlertType } from './alert-kinds/alert';
 import type { BlockRef } from './domain';
 import type { WatchConfig } from './watch-config/watch-config-schema';
@@ -91,6 +91,8 @@ export interface CycleSummary {
   /** now minus the cursor block's time, in seconds (null before the first block). */
   lagSeconds: number | null;
   durationMs: number;
+  /** How the run read the chain and why, when it was asked to choose (`fetchWay`). */
+  fetchPlan?: RunPlan;
 }
 
 export type RunCycle = (deps: CycleDeps, config: WatchConfig, budget: CycleBudget) => Promise<CycleSummary>;

@@ -1,6 +1,6 @@
 // One watch cycle: take the lease; then statuses → for each block: match → deliver → advance; then report. Every alert goes through one delivery stage, every cursor write through one keeper.
 // Pure orchestration over the ports: no AWS SDK, no fetch, no process.env.
-import { subjectSourceFor } from './follow/fetch-choice';
+import { chooseRunSource, readRunTip } from './follow/fetch-choice';
 import type { Alert, AlertType, ChainAlert } from './alert-kinds/alert';
 import type { WatchConfig } from './watch-config/watch-config-schema';
 import type { CycleBudget, CycleDeps, CycleSummary, StopReason } from './cycle-types';
@@ -52,7 +52,7 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     // The tip is asked for while the statuses are checked: independent requests, so one round trip for
     // both. Status alerts still go out before any block's. Both settle before either's failure ends the run.
     const started = startRun(deps, config, budget, lease).then(async (run) => ({ run, statuses: await checkContractStatuses(run) }));
-    const [{ run, statuses }, tip] = await settleAll([started, deps.chain.getTip()]);
+    const [{ run, statuses }, tip] = await settleAll([started, readRunTip(deps.chain, budget.fetchWay)]);
     summary.contractsChecked = statuses.checked;
     // A cycle told to skip the status check does not report the watched count either: only a real check does.
     if (budget.checkStatuses !== false && config.contracts.length > 0) deps.telemetry.metric('ContractsWatched', config.contracts.length);
@@ -68,6 +68,7 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     await run.mempool?.finish(run.delivery, budget.runId);
     if (config.chainHealth) await checkChainHealthInCycle(deps, run.delivery, tip, config.chainHealth, config.network);
     Object.assign(summary, { blocksScanned: scan.blocksScanned, reorgs: scan.reorgs, tip: { height: tip.height, hash: tip.hash } });
+    if (scan.plan) summary.fetchPlan = scan.plan;
     position(summary, run.keeper, tip, deps.clock.now());
     countAlerts(summary, run.delivery.published);
     return finish(summary, scan.stoppedBecause, deps, startedAt);
@@ -126,11 +127,12 @@ async function scanBlocks(run: Run, tip: ChainTip) {
     );
   }
   const behind = tip.height - keeper.nextHeight(firstHeight) + 1;
-  const source = subjectSourceFor(budget.fetchWay, deps.chain, run.rules, Math.min(config.maxBlocksPerRun, lastHeight - keeper.nextHeight(firstHeight) + 1), deps.telemetry, behind);
+  const blocks = Math.min(config.maxBlocksPerRun, lastHeight - keeper.nextHeight(firstHeight) + 1);
+  const { source, plan: fetchPlan } = chooseRunSource(budget.fetchWay, deps.chain, run.rules, blocks, deps.telemetry, behind);
   const plan = { network: config.network, rules: run.rules, firstHeight, lastHeight, tip: { height: tip.height, hash: tip.hash, ...(tip.burnHeight === undefined ? {} : { burnHeight: tip.burnHeight }) }, maxBlocks: config.maxBlocksPerRun, source };
   const mempool = run.mempool;
   const stages = { keeper, delivery: run.delivery, lease: run.lease, ...(mempool ? { releaseLeaseAtEnd: false, markMined: (a: ChainAlert[]) => mempool.markMined(a) } : {}) };
-  return new BlockScanner(deps, plan, budget, stages).run();
+  return { ...(await new BlockScanner(deps, plan, budget, stages).run()), plan: fetchPlan };
 }
 
 function position(summary: CycleSummary, keeper: CursorKeeper, tip: ChainTip, nowMs: number): void {

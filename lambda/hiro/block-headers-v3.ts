@@ -49,6 +49,8 @@ export class V3BlockHeaders {
   private newest = -Infinity;
   /** List reads one at a time: several blocks are read at once, and one page serves them all. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Told of every newest page read, as served: the per-subject header chain reuses the page the tip came from. */
+  onNewestPage: (body: unknown) => void = () => {};
 
   constructor(
     private readonly http: HiroHttp,
@@ -121,6 +123,7 @@ export class V3BlockHeaders {
     this.answered = true;
     const { headers, next } = page.value;
     if (cursor === null) {
+      this.onNewestPage(answer.body);
       // A fresh view from the top replaces whatever an older one said.
       this.window.clear();
       this.newest = headers[0]?.height ?? -1;

@@ -39,6 +39,8 @@ export const principalTransactionsPageSchema = z.object({
       transaction: transactionSummarySchema,
       involvement: z.enum(['sender', 'sponsor', 'affected']),
       balance_changes: z.object({ stx: z.object({ sent: units, received: units, net: signedUnits }) }),
+      // Which asset classes moved for the principal; optional: the client then reads the events to know.
+      affected_balances: z.optional(z.object({ stx: z.optional(z.boolean()), ft: z.optional(z.boolean()), nft: z.optional(z.boolean()) })),
     }),
   ),
 });

@@ -86,5 +86,6 @@ export function readV3Tip(rawTop: unknown): ChainTip | null {
   const names = checkBody(indexHashes, rawTop);
   // The core keys nothing on the index hash; the block hash stands in where a summary names none.
   const indexBlockHash = (names.ok && (names.value.index_hash ?? names.value.index_block_hash)) || header.value.hash;
-  return { height: header.value.height, hash: header.value.hash, indexBlockHash };
+  const burn = header.value.burnHeight === undefined ? {} : { burnHeight: header.value.burnHeight };
+  return { height: header.value.height, hash: header.value.hash, indexBlockHash, ...burn };
 }

@@ -32,6 +32,8 @@ export const PRINCIPAL_PAGE_LIMIT = 50;
 export const BATCH_IDS = 50;
 /** List pages walked for the header chain at most (600 blocks); the caller covers less and goes on next run. */
 export const MAX_HEADER_PAGES = 20;
+/** How long the newest list page the tip was read from may stand in for the header chain's first page. */
+export const NEWEST_PAGE_REUSE_MS = 30_000;
 
 const anyBody = z.unknown();
 
@@ -52,14 +54,35 @@ function located(raw: RawTransactionSummary): LocatedTransaction {
 
 export class HiroSubjectFeeds implements SubjectFeedApi {
   readonly headerRoute = V3_BLOCK_ROUTES.list;
-  constructor(private readonly http: HiroHttp) {}
+  /** The newest list page the run's tip was read from, taken once by the header chain read that follows. */
+  private newest: { body: unknown; atMs: number } | null = null;
+
+  constructor(
+    private readonly http: HiroHttp,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Keeps the newest list page just read (for the tip) for the header chain read that follows it. */
+  keepNewestPage(body: unknown): void {
+    this.newest = { body, atMs: this.now() };
+  }
+
+  /** The kept newest page when it is fresh and reaches `fromHeight`; it is handed out once. */
+  private takeNewestPage(fromHeight: number): unknown {
+    const kept = this.newest;
+    this.newest = null;
+    if (!kept || this.now() - kept.atMs > NEWEST_PAGE_REUSE_MS) return undefined;
+    const page = readV3BlockListPage(kept.body);
+    return page.ok && (page.value.headers[0]?.height ?? -1) >= fromHeight ? kept.body : undefined;
+  }
 
   async headerChain(fromHeight: number): Promise<HeaderLink[] | null> {
     const headers: HeaderLink[] = [];
     let cursor: string | null = null;
     for (let pages = 0; pages < MAX_HEADER_PAGES; pages += 1) {
       const request = v3BlockListRequest(cursor);
-      const answer = await this.http.get(request, anyBody);
+      const kept = cursor === null ? this.takeNewestPage(fromHeight) : undefined;
+      const answer = kept === undefined ? await this.http.get(request, anyBody) : { ok: true as const, body: kept };
       if (!answer.ok) return null;
       const page = readV3BlockListPage(answer.body);
       if (!page.ok) throw new HiroResponseError({ endpoint: describeRequest(request), route: request.route }, 200, page.problem);
@@ -128,7 +151,14 @@ export class HiroSubjectFeeds implements SubjectFeedApi {
       kind: 'page',
       page: {
         route: request.route,
-        items: body.results.map((row) => located(row.transaction)),
+        items: body.results.map((row) => ({
+          ...located(row.transaction),
+          moves: {
+            stx: { sent: BigInt(row.balance_changes.stx.sent), received: BigInt(row.balance_changes.stx.received) },
+            ft: row.affected_balances?.ft ?? null,
+            nft: row.affected_balances?.nft ?? null,
+          },
+        })),
         at: body.cursor.current
           ? cursorPosition(body.cursor.current)
           : first

@@ -11,15 +11,34 @@ function way(plan: FetchPlan): string {
   return plan.way === 'per-subject' ? 'per subject' : 'the block scan';
 }
 
+/** Blocks a caught-up cycle of `cycleSeconds` covers at mainnet's pace. */
+function blocksPerCycle(cycleSeconds: number): number {
+  return Math.max(1, Math.round((MAINNET_BLOCKS_PER_MINUTE * cycleSeconds) / 60));
+}
+
 /** Three lines: the plan for a caught-up cycle of `cycleSeconds` within `requestsPerMinute`, both ways the API may answer. */
 export function fetchPlanWords(config: WatchConfig, requestsPerMinute: number, cycleSeconds: number): string {
+  const blocks = blocksPerCycle(cycleSeconds);
+  return planLines(config, blocks, Math.floor((requestsPerMinute * cycleSeconds) / 60), `about ${blocks} blocks a cycle at mainnet's pace`);
+}
+
+/**
+ * `--status`: the plan for the blocks the next run covers (from the cursor to the tip, at most a run's), or
+ * for a cycle at mainnet's pace when the state is at the tip.
+ */
+export function statusPlanWords(config: WatchConfig, cursorHeight: number | null, tipHeight: number): string {
+  const behind = cursorHeight === null ? 0 : tipHeight - config.confirmations - cursorHeight;
+  if (behind <= 0) return planLines(config, blocksPerCycle(60), Number.POSITIVE_INFINITY, `about ${blocksPerCycle(60)} blocks a cycle at mainnet's pace`);
+  const blocks = Math.min(behind, config.maxBlocksPerRun);
+  return planLines(config, blocks, Number.POSITIVE_INFINITY, `the ${blocks === 1 ? 'block' : `${blocks} blocks`} the next run covers`);
+}
+
+function planLines(config: WatchConfig, blocks: number, budget: number, heading: string): string {
   const rules = compileWatchRules(config);
-  const blocks = Math.max(1, Math.round((MAINNET_BLOCKS_PER_MINUTE * cycleSeconds) / 60));
-  const budget = Math.floor((requestsPerMinute * cycleSeconds) / 60);
   const today = chooseFetchPlan({ rules, blocks, budget, retired: false });
   const retired = chooseFetchPlan({ rules, blocks, budget, retired: true });
   return [
-    `- reading the chain, about ${blocks} blocks a cycle at mainnet's pace:`,
+    `- reading the chain, ${heading}:`,
     `    while Hiro's deprecated routes answer: ${way(today)} (${today.reason})`,
     `    once they answer 410: ${way(retired)} (${retired.reason})`,
   ].join('\n');

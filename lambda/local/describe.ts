@@ -7,7 +7,7 @@ import type { WatchConfig } from '../core/watch-config/watch-config-schema';
 import { compileWatchRules, ruleLists } from '../core/rules/rule-lists';
 import { describeCooldownsAndMutes, pastMuteWarnings } from './describe-cooldowns-mutes';
 import { balanceBudgetWords } from './describe-balances';
-import { fetchPlanWords } from './describe-fetch-plan';
+import { fetchPlanWords, statusPlanWords } from './describe-fetch-plan';
 import { bareAmountWarnings } from '../core/watch-config/amount-warnings';
 import { describePacks } from '../core/packs';
 import { describeLifecycle } from '../core/sbtc/lifecycle-section';
@@ -129,6 +129,7 @@ export function describeStatus(facts: StatusFacts): string {
   if ('error' in facts.tip) lines.push(`tip: unknown (${facts.tip.error})`);
   else if (cursor) lines.push(`tip: block ${facts.tip.height}, ${plural(Math.max(0, facts.tip.height - cursor.height), 'block')} behind`);
   else lines.push(`tip: block ${facts.tip.height}`);
+  if (!('error' in facts.tip)) lines.push(statusPlanWords(facts.config, cursor?.height ?? null, facts.tip.height));
   const pending = cursor?.pendingRetractions;
   lines.push(
     pending && pending.keys.length > 0

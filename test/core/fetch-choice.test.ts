@@ -39,8 +39,8 @@ describe('choosing the source of a run', () => {
     expect(gone).toBeInstanceOf(SubjectSource);
     expect(answering).toBeNull();
     expect(telemetry.logs.map((line) => [line.message, line.attributes?.reason])).toEqual([
-      ['fetch plan: per subject', 'reading 10 subjects over 7 blocks costs about 15 requests, against 113 for the block scan'],
-      ['fetch plan: the block scan', 'the block scan costs about 9 requests for 7 blocks, no more than the 15 of reading 10 subjects'],
+      ['fetch plan: per subject', 'reading 10 subjects over 7 blocks costs about 12 requests, against 113 for the block scan'],
+      ['fetch plan: the block scan', 'the block scan costs about 10 requests for 7 blocks, no more than the 12 of reading 10 subjects'],
     ]);
   });
 

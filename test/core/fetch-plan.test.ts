@@ -50,8 +50,8 @@ describe('choosing how to read', () => {
     const plan = chooseFetchPlan({ rules: rules({ addresses: many }), blocks: 7, budget: 500, retired: false });
 
     expect(plan.way).toBe('block-scan');
-    expect(plan.estimate.blockScan).toBe(9);
-    expect(plan.reason).toBe('the block scan costs about 9 requests for 7 blocks, no more than the 271 of reading 200 subjects');
+    expect(plan.estimate.blockScan).toBe(10);
+    expect(plan.reason).toBe('the block scan costs about 10 requests for 7 blocks, no more than the 212 of reading 200 subjects');
   });
 
   it('keeps the block scan for a transfers rule that names no address, whatever it costs', () => {

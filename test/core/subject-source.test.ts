@@ -182,4 +182,29 @@ describe('the per-subject source', () => {
     expect(unknown.blocks).toEqual([]);
     expect(unknown.error?.message).toMatch(/logs: no longer knows the cursor 1:2147483647:0:59 it gave/);
   });
+
+  it('stops on a log whose transaction the batch does not know, while the other feeds are still read below it', async () => {
+    const h = await startHarness();
+    script(h);
+    h.fake.faults.once({ transform: () => ({ results: [] }) }, ROUTES.transactionBatch);
+
+    const read = await source(h.client()).read(1, 6);
+
+    expect(read.blocks).toEqual([]);
+    expect(read.error?.message).toMatch(
+      /^GET \/extended\/v2\/smart-contracts\/\{contract_id\}\/logs: names transaction 0x[0-9a-f]+, which the transaction batch does not know/,
+    );
+  });
+
+  it('asks the batch nothing when the newest log of every watched contract is below the first block asked', async () => {
+    const h = await startHarness();
+    script(h);
+    h.fake.chain.mineEmpty(2);
+
+    const read = await source(h.client()).read(7, 8);
+
+    expect(read.error).toBeNull();
+    expect(read.blocks.map(({ block }) => block.header.height)).toEqual([7, 8]);
+    expect(h.fake.count(ROUTES.transactionBatch)).toBe(0);
+  });
 });

@@ -109,7 +109,7 @@ describe('block headers from the v3 block list once every deprecated route answe
     await client.getBlock(newer[0]!.height);
     await client.getBlock(newer[1]!.height);
 
-    expect(tip).toEqual({ height: newer[1]!.height, hash: newer[1]!.hash, indexBlockHash: newer[1]!.indexBlockHash });
+    expect(tip).toEqual({ height: newer[1]!.height, hash: newer[1]!.hash, indexBlockHash: newer[1]!.indexBlockHash, burnHeight: newer[1]!.burnBlockHeight });
     expect(h.fake.requests.slice(before).map((r) => r.route)).toEqual([ROUTES.v3Blocks, ROUTES.v3BlockTransactions, ROUTES.v3BlockTransactions]);
   });
 });

@@ -13,8 +13,8 @@ describe('--check and the fetch plan', () => {
 
     expect(text).toContain(
       "- reading the chain, about 7 blocks a cycle at mainnet's pace:\n" +
-        "    while Hiro's deprecated routes answer: the block scan (the block scan costs about 9 requests for 7 blocks, no more than the 17 of reading 11 subjects)\n" +
-        '    once they answer 410: per subject (reading 11 subjects over 7 blocks costs about 17 requests, against 113 for the block scan)\n',
+        "    while Hiro's deprecated routes answer: the block scan (the block scan costs about 10 requests for 7 blocks, no more than the 14 of reading 11 subjects)\n" +
+        '    once they answer 410: per subject (reading 11 subjects over 7 blocks costs about 14 requests, against 113 for the block scan)\n',
     );
   });
 });

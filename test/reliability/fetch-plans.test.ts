@@ -3,10 +3,29 @@
 // with every deprecated route answering 410 (the case reading per subject is for).
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
-import { contractCall, createFakeHiro, fakeAddress, fakeContractId, ROUTES, stxTransferEvent, transfer, type RunningFakeHiro } from '../support/fake-hiro';
+import { Cl } from '@stacks/transactions';
+import {
+  contractCall,
+  createFakeHiro,
+  fakeAddress,
+  fakeContractId,
+  ftAssetEvent,
+  nftAssetEvent,
+  print,
+  ROUTES,
+  stxAssetEvent,
+  stxTransferEvent,
+  transfer,
+  type RunningFakeHiro,
+} from '../support/fake-hiro';
 import { STUCK_AFTER_RUNS } from '../../lambda/core/health/block-stalls';
 import { fork, mineForkable } from './fork-script';
-import { alice, vault, watcher, type Watcher } from './watched-chain';
+import { alice, vault, watchConfig, watcher, type Watcher } from './watched-chain';
+import { parseWatchConfig } from '../../lambda/config/watch-config';
+import { createHiroClient } from '../../lambda/hiro';
+import { runCycle } from '../../lambda/core/cycle';
+import { RecordingPublisher } from '../support/recording-publisher';
+import { RecordingOperator, RecordingTelemetry } from '../core/harness';
 
 let server: RunningFakeHiro | undefined;
 afterEach(async () => {
@@ -16,10 +35,10 @@ afterEach(async () => {
 
 const RETIRED = [ROUTES.blockTransactions, ROUTES.txMultiple, ROUTES.block, ROUTES.balances];
 
-function bothWays(url: string): { scan: Watcher; subjects: Watcher } {
+function bothWays(url: string, config = watchConfig()): { scan: Watcher; subjects: Watcher } {
   return {
-    scan: watcher(url, new DocumentStateStore(emptyDocument('mainnet')), undefined, {}, { fetchWay: 'block-scan' }),
-    subjects: watcher(url, new DocumentStateStore(emptyDocument('mainnet')), undefined, {}, { fetchWay: 'per-subject' }),
+    scan: watcher(url, new DocumentStateStore(emptyDocument('mainnet')), config, {}, { fetchWay: 'block-scan' }),
+    subjects: watcher(url, new DocumentStateStore(emptyDocument('mainnet')), config, {}, { fetchWay: 'per-subject' }),
   };
 }
 
@@ -53,6 +72,105 @@ describe('the block scan and the per-subject source alert the same', () => {
     expect(sent(scan).length).toBeGreaterThan(10);
     expect(sent(subjects)).toEqual(sent(scan));
     expect(subjects.telemetry.logs.some((line) => line.message === 'fetch plan: per subject')).toBe(true);
+  });
+
+  it('on movements only the events tell (mints, burns, tokens, sponsored fees, memos printed beside a payout) and calls that move nothing watched', async () => {
+    const fake = createFakeHiro();
+    const bob = fakeAddress('bob');
+    const sponsor = fakeAddress('sponsor');
+    const pool = fakeContractId('pool');
+    const coin = `${fakeContractId('coin')}::coin`;
+    const badge = `${fakeContractId('badge')}::badge`;
+    const memoBuffer = Cl.bufferFromUtf8('invoice-7');
+    for (let i = 0; i < 3; i++) {
+      fake.chain.mine([
+        // alice pays a sponsored call's nothing, bob sponsors: no movement of hers; then one where she is the sponsor.
+        { ...contractCall({ contractId: pool, sender: alice, logs: [`noise-${i}`] }), sponsor },
+        { ...contractCall({ contractId: pool, sender: bob, events: [stxTransferEvent(bob, fakeAddress('carol'), 5 + i)] }), sponsor: alice },
+        contractCall({
+          contractId: pool,
+          events: [stxAssetEvent({ action: 'mint', to: alice }, 40 + i), stxAssetEvent({ action: 'burn', from: alice }, 2 + i)],
+        }),
+        contractCall({ contractId: pool, events: [stxTransferEvent(pool, alice, 900 + i), print(pool, memoBuffer)] }),
+        contractCall({ contractId: pool, events: [ftAssetEvent(coin, { action: 'transfer', from: bob, to: alice }, 60 + i)] }),
+        contractCall({ contractId: pool, events: [nftAssetEvent(badge, { action: 'transfer', from: alice, to: bob }, Cl.uint(i))] }),
+        contractCall({ contractId: vault, sender: bob, logs: [`vault-${i}`], events: [ftAssetEvent(coin, { action: 'transfer', from: pool, to: bob }, 1)] }),
+        transfer({ from: bob, to: fakeAddress('dave'), amount: 11 + i, memo: `rent-${i}` }),
+      ]);
+    }
+    fake.retire(...RETIRED);
+    server = await fake.start();
+    const parsed = parseWatchConfig({
+      network: 'mainnet',
+      addresses: [alice],
+      contractLogs: [{ contractId: vault }],
+      transfers: [
+        { asset: coin, to: [alice] },
+        { asset: badge, from: [alice] },
+        { asset: 'stx', from: [bob], memo: { startsWith: 'rent' } },
+      ],
+      startHeight: 1,
+      confirmations: 0,
+    });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    const config = watchConfig(parsed.config);
+    const { scan, subjects } = bothWays(server.url, config);
+
+    await scan.runUntilCaughtUp(fake.chain);
+    await subjects.runUntilCaughtUp(fake.chain);
+
+    const types = new Set(sent(scan).map((alert) => (alert as { type: string }).type));
+    expect([...types].sort()).toEqual(['contract_log', 'ft_transfer', 'nft_transfer', 'stx_transfer', 'token_transfer']);
+    expect(sent(subjects)).toEqual(sent(scan));
+    expect(subjects.telemetry.logs.some((line) => line.message === 'fetch plan: per subject')).toBe(true);
+  });
+
+  it("in the loop's turns (a new client a turn, a block or none between turns): the same alerts, one request a quiet turn", async () => {
+    const fake = createFakeHiro();
+    fake.chain.mine([transfer({ to: alice, amount: 1 })]);
+    fake.retire(...RETIRED);
+    server = await fake.start();
+    const url = server.url;
+    const turns = (way: 'block-scan' | 'per-subject') => {
+      const state = new DocumentStateStore(emptyDocument('mainnet'));
+      const publisher = new RecordingPublisher();
+      let turn = 0;
+      return {
+        publisher,
+        run: () => {
+          turn += 1;
+          const chain = createHiroClient({ baseUrl: url, requestsPerMinute: 1_000_000 });
+          const deps = { chain, state, publisher, clock: { now: Date.now }, telemetry: new RecordingTelemetry(), operator: new RecordingOperator() };
+          return runCycle(deps, watchConfig(), {
+            runId: `turn-${turn}`,
+            deadlineMs: Date.now() + 60_000,
+            leaseTtlMs: 120_000,
+            alertStaleAfterMs: 120_000,
+            fetchWay: way,
+            checkStatuses: turn % 4 === 0,
+          });
+        },
+      };
+    };
+    const scan = turns('block-scan');
+    const subjects = turns('per-subject');
+    let quiet = 0;
+    for (let i = 0; i < 12; i++) {
+      if (i % 3 !== 2)
+        fake.chain.mine(
+          i % 2 === 0
+            ? [transfer({ to: alice, amount: 10 + i })]
+            : [contractCall({ contractId: vault, logs: [`turn-${i}`], events: [stxTransferEvent(vault, alice, i)] })],
+        );
+      await scan.run();
+      const before = fake.count();
+      await subjects.run();
+      if (i % 3 === 2) quiet += fake.count() - before;
+    }
+
+    expect(subjects.publisher.sent.map((a) => a.alert)).toEqual(scan.publisher.sent.map((a) => a.alert));
+    expect(scan.publisher.sent.length).toBeGreaterThan(10);
+    expect(quiet).toBe(4);
   });
 
   for (const depth of [3, 150]) {

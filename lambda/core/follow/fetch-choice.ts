@@ -4,6 +4,7 @@
 import type { WatchRules } from '../rules/rule-lists';
 import { chooseFetchPlan } from './fetch-plan';
 import type { ChainApi, Telemetry } from '../ports';
+import type { ChainTip } from '../domain';
 import { SubjectSource } from './subject-source';
 
 export type FetchWay = 'auto' | 'per-subject' | 'block-scan';
@@ -14,6 +15,29 @@ export type FetchWay = 'auto' | 'per-subject' | 'block-scan';
  */
 export const HEADER_CHAIN_REACH = 600;
 
+/**
+ * The run's tip: a run that may read per subject takes it from the header chain's newest page, which its
+ * header chain read then reuses (one request for both); the block scan, or an API without that route, asks
+ * the tip route as before.
+ */
+export async function readRunTip(chain: ChainApi, way: FetchWay | undefined): Promise<ChainTip | null> {
+  if (way && way !== 'block-scan' && chain.subjects?.tip) {
+    const tip = await chain.subjects.tip();
+    if (tip !== undefined) return tip;
+  }
+  return chain.getTip();
+}
+
+/** How a run read the chain and why: in the run's log line (`cycle done`) and its summary. */
+export interface RunPlan {
+  way: 'per-subject' | 'block-scan';
+  /** The way the run was asked for. */
+  asked: FetchWay;
+  reason: string;
+  /** Estimated requests for the run's blocks, each way (per subject null when a rule rules it out); absent when no plan was made. */
+  estimate?: { perSubject: number | null; blockScan: number };
+}
+
 /** The source a run reads from: a SubjectSource, or null for the block scan. `behind`: blocks from the next to scan up to the tip. */
 export function subjectSourceFor(
   way: FetchWay | undefined,
@@ -23,17 +47,30 @@ export function subjectSourceFor(
   telemetry: Telemetry,
   behind = blocks,
 ): SubjectSource | null {
+  return chooseRunSource(way, chain, rules, blocks, telemetry, behind).source;
+}
+
+/** The run's source and its plan (null when the run was not asked to choose: the block scan, said nowhere). */
+export function chooseRunSource(
+  way: FetchWay | undefined,
+  chain: ChainApi,
+  rules: WatchRules,
+  blocks: number,
+  telemetry: Telemetry,
+  behind = blocks,
+): { source: SubjectSource | null; plan: RunPlan | null } {
   const feeds = chain.subjects;
-  if (!way || way === 'block-scan' || !feeds || blocks <= 0) return null;
+  if (!way || way === 'block-scan' || !feeds || blocks <= 0) return { source: null, plan: null };
   if (behind > HEADER_CHAIN_REACH) {
-    telemetry.log('info', 'fetch plan: the block scan', {
-      way,
-      reason: `${behind} blocks behind the tip, more than the header chain's reach of ${HEADER_CHAIN_REACH}`,
-    });
-    return null;
+    const reason = `${behind} blocks behind the tip, more than the header chain's reach of ${HEADER_CHAIN_REACH}`;
+    telemetry.log('info', 'fetch plan: the block scan', { way, reason });
+    return { source: null, plan: { way: 'block-scan', asked: way, reason } };
   }
   const plan = chooseFetchPlan({ rules, blocks, budget: Number.POSITIVE_INFINITY, retired: feeds.eventsRetired?.() ?? false });
   const perSubject = plan.estimate.perSubject !== null && (way === 'per-subject' || plan.way === 'per-subject');
   telemetry.log('info', `fetch plan: ${perSubject ? 'per subject' : 'the block scan'}`, { way, reason: plan.reason, ...plan.estimate });
-  return perSubject ? new SubjectSource(feeds, chain, { rules }, plan.subjects) : null;
+  return {
+    source: perSubject ? new SubjectSource(feeds, chain, { rules }, plan.subjects) : null,
+    plan: { way: perSubject ? 'per-subject' : 'block-scan', asked: way, reason: plan.reason, estimate: plan.estimate },
+  };
 }

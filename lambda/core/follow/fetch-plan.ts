@@ -14,9 +14,11 @@ export interface ChainPace {
   eventTransactionsPerBlock: number;
   /** Transactions a block that a subject's feed names (its hits), per subject. */
   hitsPerSubjectBlock: number;
+  /** Of a principal's hits, the share whose row shows a watched asset moving beyond its fee: their events are read. */
+  movedShare: number;
 }
 
-export const MAINNET_PACE: ChainPace = { transactionsPerBlock: 26.7, eventTransactionsPerBlock: 15, hitsPerSubjectBlock: 0.05 };
+export const MAINNET_PACE: ChainPace = { transactionsPerBlock: 26.7, eventTransactionsPerBlock: 15, hitsPerSubjectBlock: 0.05, movedShare: 0.15 };
 
 /** Page sizes of the routes the estimates count. */
 const BLOCK_PAGE = 50;
@@ -68,23 +70,29 @@ function needsEvents(rules: WatchRules): boolean {
   return rules.contractLogs.size > 0 || rules.addresses.principals.size > 0 || rules.transfers.size > 0 || stageEventWants(rules).length > 0;
 }
 
-/** The block scan: each block's transaction pages, its events (batched while /tx/multiple answers, one a transaction once it is gone), headers. */
+/**
+ * The block scan: each block's transaction pages, its events (batched while /tx/multiple answers, one a
+ * transaction once it is gone), and the tip (from the v3 block list with the headers once the v2 routes are gone).
+ */
 export function blockScanCost(blocks: number, rules: WatchRules, retired: boolean, pace: ChainPace = MAINNET_PACE): number {
   const pages = Math.max(1, Math.ceil(pace.transactionsPerBlock / BLOCK_PAGE));
   const eventTxs = needsEvents(rules) ? pace.eventTransactionsPerBlock : 0;
   const events = retired ? eventTxs : eventTxs / EVENTS_BATCH;
-  const headers = retired ? 1 / HEADER_PAGE : 0;
-  return Math.ceil(blocks * (pages + events + headers));
+  const tipAndHeaders = retired ? Math.ceil(Math.max(1, blocks) / HEADER_PAGE) : 1;
+  return Math.ceil(blocks * (pages + events)) + tipAndHeaders;
 }
 
-/** Per subject: the header chain, one page per subject (more when its hits fill pages), the batch that places logs, events of the hits. */
+/**
+ * Per subject: the header chain (its newest page is the tip too), one page per subject (more when its hits
+ * fill pages), one batch that places every contract's new logs, and the events of the principals' hits whose
+ * rows show a watched asset moving.
+ */
 export function perSubjectCost(blocks: number, subjects: Subjects, pace: ChainPace = MAINNET_PACE): number {
-  const count = subjects.contracts.length + subjects.principals.length;
   const hits = blocks * pace.hitsPerSubjectBlock;
   const headers = Math.ceil(Math.max(1, blocks) / HEADER_PAGE);
   const feeds = subjects.contracts.length * Math.max(1, Math.ceil(hits / 100)) + subjects.principals.length * Math.max(1, Math.ceil(hits / 50));
-  const batch = subjects.contracts.length > 0 ? Math.ceil(Math.max(1, hits * subjects.contracts.length) / BATCH_IDS) : 0;
-  return headers + feeds + batch + Math.ceil(hits * count);
+  const batch = Math.ceil((hits * subjects.contracts.length) / BATCH_IDS);
+  return headers + feeds + batch + Math.ceil(hits * subjects.principals.length * pace.movedShare);
 }
 
 export function chooseFetchPlan(input: FetchPlanInput): FetchPlan {

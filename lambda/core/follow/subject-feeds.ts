@@ -1,7 +1,8 @@
 // The per-subject feeds as the core reads them: a watched contract's logs and a tracked principal's
 // transactions, newest first, page by page, and the header chain they are checked against. A port like
 // ChainApi (ports.ts); the Hiro adapter is lambda/hiro/subject-feeds.ts, the routes docs/api-routes.md.
-import type { BlockHeader, ContractLogEvent, Transaction } from '../domain';
+import type { BlockHeader, ChainTip, ContractLogEvent, Transaction } from '../domain';
+import type { PrincipalMoves } from './feed-row-moves';
 
 /** Where an item sits in the chain: a transaction row has eventIndex -1. */
 export interface FeedPosition {
@@ -27,8 +28,10 @@ export interface LogFeedItem {
   log: ContractLogEvent;
 }
 
-/** One transaction of a principal's feed, with its block. */
-export type PrincipalFeedItem = LocatedTransaction;
+/** One transaction of a principal's feed, with its block and, when the row says, the principal's own movements in it. */
+export interface PrincipalFeedItem extends LocatedTransaction {
+  moves?: PrincipalMoves;
+}
 
 export interface FeedPage<T> {
   /** The route template that answered, for errors. */
@@ -60,6 +63,11 @@ export interface SubjectFeedApi {
    * parent (the lowest's may be null); null when the API has no header chain route.
    */
   headerChain(fromHeight: number): Promise<HeaderLink[] | null>;
+  /**
+   * The chain tip from the header chain's newest page, which the header chain read right after it reuses: a run
+   * read per subject pays one request for both. undefined when the API has no header chain route it can read.
+   */
+  tip?(): Promise<ChainTip | null | undefined>;
   contractLogs(contractId: string, cursor: string | null, ifNoneMatch?: string): Promise<FeedAnswer<LogFeedItem>>;
   principalTransactions(principal: string, cursor: string | null, ifNoneMatch?: string): Promise<FeedAnswer<PrincipalFeedItem>>;
   /** True once the batched events route has answered 410: the block scan then pays a request per transaction. */

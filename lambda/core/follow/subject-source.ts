@@ -8,12 +8,17 @@
 // that disagree with the header chain stop the read before the block in doubt: the blocks below it come back
 // with the error (a SubjectFeedError naming the route), so the caller delivers them and fails on the rest.
 import type { Block, ContractLogEvent, Transaction, TxEvents } from '../domain';
-import type { ChainApi } from '../ports';
+import type { ChainApi, TxReadRequest } from '../ports';
 import type { ReadBlock } from './read-ahead';
 import { transactionReads } from '../match/block-alerts';
 import type { WatchRules } from '../rules/rule-lists';
 import type { HeaderLink, LocatedTransaction, LogFeedItem, SubjectFeedApi } from './subject-feeds';
 import { checkPlaced, SubjectFeedError, walkFeed, type FeedWalk, type PlacedItem } from './subject-feed-walk';
+import { chainKindList, type ChainAlert } from '../alert-kinds/chain-kinds';
+import type { ChainKind } from '../alert-kinds/kind';
+import { needsAssetEvents } from '../alert-kinds/asset-moves';
+import { mayMoveWatched, watchedAssetsOf } from './feed-row-moves';
+import { placeLogs } from './subject-log-placement';
 
 /** What the rules watch per subject: contracts whose logs, principals whose transactions. */
 export interface Subjects {
@@ -30,14 +35,20 @@ export interface SubjectRead {
 
 interface Found {
   txs: Map<string, LocatedTransaction>;
-  /** Transactions a principal's feed named: their events are read, since an asset movement may matter. */
+  /** Transactions a principal's feed named: the rules may want their events or call details. */
   full: Set<string>;
+  /** Of those, the ones whose row shows a movement the rules watch for that principal: their events are read. */
+  moved: Set<string>;
   /** The watched contracts' logs of each transaction a logs feed named, in feed order. */
   logs: Map<string, ContractLogEvent[]>;
   /** The read may not go past this height (a page as of an older tip, a walk cut short). */
   end: number;
   error: SubjectFeedError | null;
 }
+
+/** Kinds whose events the feeds themselves serve: asset movements (from the principals' rows) and watched logs. */
+const feedServed = (kind: ChainKind<ChainAlert>) => kind.chain.needsEvents === needsAssetEvents || kind.type === 'contract_log';
+const otherKinds = chainKindList.filter((kind) => !feedServed(kind));
 
 export class SubjectSource {
   /** The newest tip height each contract's logs were seen as of: a later page must not be older. */
@@ -66,9 +77,11 @@ export class SubjectSource {
         ),
       };
     }
-    const found: Found = { txs: new Map(), full: new Set(), logs: new Map(), end: Math.min(to, chain.at(-1)!.height), error: null };
-    for (const contract of this.subjects.contracts) await this.guard(found, from, () => this.readLogs(contract, from, headers, found));
+    const found: Found = { txs: new Map(), full: new Set(), moved: new Set(), logs: new Map(), end: Math.min(to, chain.at(-1)!.height), error: null };
+    const logWalks: FeedWalk<LogFeedItem>[] = [];
+    for (const contract of this.subjects.contracts) await this.guard(found, from, () => this.walkLogs(contract, from, headers, found, logWalks));
     for (const principal of this.subjects.principals) await this.guard(found, from, () => this.readPrincipal(principal, from, headers, found));
+    await this.placeLogs(logWalks, from, headers, found);
     const last = Math.min(found.end, (found.error ? stopBefore(found.error, from) : Infinity) - 1);
     const blocks = assemble(from, last, headers, found.txs);
     const events = await this.events(blocks, found, signal);
@@ -76,14 +89,31 @@ export class SubjectSource {
   }
 
   /**
-   * The events the rules need: read for the transactions a principal's feed named; for those only a logs feed
-   * named, the feed's own logs (every log of every watched contract; no other rule looks at such a transaction).
+   * What the rules need beyond the feeds: events of the transactions a principal's row shows moving a watched
+   * asset, or that another kind wants (balances), and call details; the watched contracts' logs come from
+   * their feeds, merged into whatever was read.
    */
   private async events(blocks: readonly Block[], found: Found, signal: AbortSignal | undefined): Promise<Map<string, TxEvents>> {
-    const reads = blocks.flatMap((block) => transactionReads(block, this.watch.rules)).filter((read) => found.full.has(read.txId));
+    const reads: TxReadRequest[] = [];
+    for (const block of blocks) {
+      const others = new Set(
+        transactionReads(block, this.watch.rules, otherKinds)
+          .filter((read) => read.events !== false)
+          .map((read) => read.txId),
+      );
+      for (const read of transactionReads(block, this.watch.rules)) {
+        if (!found.full.has(read.txId)) continue;
+        const events = read.events !== false && (others.has(read.txId) || found.moved.has(read.txId));
+        if (events || read.call) reads.push({ ...read, events });
+      }
+    }
     const events = reads.length > 0 ? new Map(await this.chain.getTransactionEvents(reads, signal)) : new Map<string, TxEvents>();
+    const withEvents = new Set(reads.filter((read) => read.events).map((read) => read.txId));
     for (const [txId, logs] of found.logs) {
-      if (!found.full.has(txId)) events.set(txId, { txId, logs: [...logs].sort((a, b) => a.eventIndex - b.eventIndex), assets: [] });
+      if (withEvents.has(txId)) continue;
+      const sorted = [...logs].sort((a, b) => a.eventIndex - b.eventIndex);
+      const read = events.get(txId);
+      events.set(txId, read ? { ...read, logs: sorted } : { txId, logs: sorted, assets: [] });
     }
     return events;
   }
@@ -98,28 +128,36 @@ export class SubjectSource {
     }
   }
 
-  private async readLogs(contract: string, from: number, headers: ReadonlyMap<number, HeaderLink>, found: Found): Promise<void> {
+  private async walkLogs(
+    contract: string,
+    from: number,
+    headers: ReadonlyMap<number, HeaderLink>,
+    found: Found,
+    walks: FeedWalk<LogFeedItem>[],
+  ): Promise<void> {
     const walk = await walkFeed<LogFeedItem>(from, (cursor) => this.feeds.contractLogs(contract, cursor));
     if (walk === 'not-modified') return;
     this.checkAsOf(contract, walk, headers, found);
-    const placedTxs = walk.items.length > 0 ? await this.feeds.transactions(walk.items.map((item) => item.txId)) : new Map<string, LocatedTransaction>();
-    const placed: PlacedItem<LogFeedItem>[] = walk.items.map((item) => {
-      const tx = placedTxs.get(item.txId);
-      if (!tx)
-        throw new SubjectFeedError(
-          walk.route,
-          from,
-          `names transaction ${item.txId}, which the transaction batch does not know (a reorg or a lagging replica)`,
-        );
-      return { item, at: { height: tx.block.height, txIndex: tx.transaction.txIndex, eventIndex: item.log.eventIndex }, blockHash: tx.block.hash };
-    });
-    checkPlaced(walk, placed, (item) => `log ${item.log.eventIndex} of ${item.txId}`);
-    accept(walk, placed, headers, found, (item) => {
-      const logs = found.logs.get(item.txId) ?? [];
-      logs.push(item.log);
-      found.logs.set(item.txId, logs);
-      return placedTxs.get(item.txId)!;
-    });
+    walks.push(walk);
+  }
+
+  /** Places every walk's logs at or above `from` (one batch lookup for all of them), each walk checked on its own. */
+  private async placeLogs(walks: readonly FeedWalk<LogFeedItem>[], from: number, headers: ReadonlyMap<number, HeaderLink>, found: Found): Promise<void> {
+    const known = new Map(found.txs);
+    const placements = await placeLogs(walks, from, known, (ids) => this.feeds.transactions(ids));
+    for (const [index, placement] of placements.entries()) {
+      const walk = walks[index]!;
+      await this.guard(found, from, async () => {
+        if ('error' in placement) throw placement.error;
+        checkPlaced(walk, placement.placed, (item) => `log ${item.log.eventIndex} of ${item.txId}`);
+        accept(walk, placement.placed, headers, found, (item) => {
+          const logs = found.logs.get(item.txId) ?? [];
+          logs.push(item.log);
+          found.logs.set(item.txId, logs);
+          return known.get(item.txId)!;
+        });
+      });
+    }
   }
 
   private async readPrincipal(principal: string, from: number, headers: ReadonlyMap<number, HeaderLink>, found: Found): Promise<void> {
@@ -131,9 +169,11 @@ export class SubjectSource {
       blockHash: item.block.hash,
     }));
     checkPlaced(walk, placed, (item) => `transaction ${item.transaction.txId}`);
+    const watched = watchedAssetsOf(this.watch.rules, principal);
     accept(walk, placed, headers, found, (item) => {
       found.full.add(item.transaction.txId);
-      return item;
+      if (mayMoveWatched(item.transaction, principal, item.moves, watched)) found.moved.add(item.transaction.txId);
+      return { transaction: item.transaction, block: item.block };
     });
   }
 
