@@ -43,7 +43,7 @@ describe('the CLI killed between sending a cooldown summary and recording it', (
     const args = ['--once', '--json', '--config', config, '--state', state];
     const env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000', LOG_LEVEL: 'debug' };
     const cli = new KillableCli(cliPath);
-    const holding = await cli.run(args, env);
+    const holding = await cli.runToEnd(args, env);
     expect(holding.code, holding.stderr).toBe(0);
     expect(printedKeys(holding.stdout)).toHaveLength(1); // the first outflow; 40 held
 
@@ -67,7 +67,7 @@ describe('the CLI killed between sending a cooldown summary and recording it', (
     expect(after.cursor?.height).toBe(ENDING - 1);
     expect(after.cursor?.quiet?.cooldowns[0]?.held).toBe(40);
 
-    const rerun = await cli.run(args, env);
+    const rerun = await cli.runToEnd(args, env);
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(summaries(printedKeys(rerun.stdout))).toEqual([]);
     const done = (await new StateJournal(state).read()) as StateDocument;

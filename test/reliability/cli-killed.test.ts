@@ -99,7 +99,7 @@ describe('the CLI killed at any point, then run again until done', () => {
         stopFaults();
       }
       while (!done && runs <= MAX_RERUNS) {
-        const rerun = await cli.run(args, env);
+        const rerun = await cli.runToEnd(args, env);
         runs += 1;
         expect(rerun.code, rerun.stderr).toBe(0);
         count(counts, printedKeys(rerun.stdout));
