@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeHiro, type RunningFakeHiro } from '../support/fake-hiro';
 import { runCli } from '../e2e/run-cli';
+import { loadCliInProcess } from '../support/cli-in-process';
 import { alice } from './watched-chain';
 
 const VALID_CONFIG = { network: 'mainnet', addresses: [alice], startHeight: 1 };
@@ -76,6 +77,7 @@ describe.concurrent('the CLI refuses a bad setup before touching anything', () =
     fake.chain.mine([]);
     server = await fake.start();
     root = await mkdtemp(join(tmpdir(), 'stacks-watch-bad-'));
+    await loadCliInProcess();
   });
   afterAll(async () => {
     await server?.close();

@@ -9,6 +9,7 @@ import { coinbase, createFakeHiro, fakeAddress, transfer, type RunningFakeHiro }
 import { StateJournal } from '../../lambda/adapters/file/state-journal';
 import type { StateDocument } from '../../lambda/adapters/file/state-document';
 import { bundleCli, KillableCli, printedKeys } from './killable-cli';
+import { loadCliInProcess } from '../support/cli-in-process';
 
 const treasury = fakeAddress('treasury');
 const T0 = 1_760_000_000;
@@ -30,6 +31,7 @@ describe('the CLI killed between sending a cooldown summary and recording it', (
     server = await fake.start();
     dir = await mkdtemp(join(tmpdir(), 'stacks-watch-cooldown-kill-'));
     cliPath = await bundleCli(dir);
+    await loadCliInProcess();
   }, 60_000);
   afterAll(async () => {
     await server?.close();

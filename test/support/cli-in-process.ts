@@ -38,8 +38,17 @@ export function runCliInProcess(args: string[], env: Record<string, string>, tim
   return run;
 }
 
+/**
+ * Loads the CLI's sources into the worker (once per worker; later calls cost nothing). A suite's beforeAll
+ * calls it so that the first load, a few seconds on a busy machine, counts against a hook's bound rather
+ * than against the first test's.
+ */
+export function loadCliInProcess(): Promise<{ cliMain: () => Promise<number> }> {
+  return import('../../lambda/local/cli-main');
+}
+
 async function runAlone(args: string[], env: Record<string, string>, timeoutMs: number): Promise<InProcessRun> {
-  const { cliMain } = await import('../../lambda/local/cli-main');
+  const { cliMain } = await loadCliInProcess();
   const saved = {
     argv: process.argv,
     env: process.env,
