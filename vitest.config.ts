@@ -9,10 +9,11 @@ import { defineConfig } from 'vitest/config';
 //  - `infra`: the CDK template suites. A synth costs about a second and most suites read the same few shapes,
 //    so they share worker threads (isolate: false) in which each shape is synthesized once
 //    (test/infra/support/synth.ts) and aws-cdk-lib is loaded once.
-//  - `e2e`: the CLI suites (starting the CLI bundled once per run: test/support/cli-bundle.ts), the
-//    fault-injection suites and the DynamoDB adapter on dynalite. Their cost is in the processes and servers
-//    they start, each their own; they change no global, so they too share worker threads (isolate: false)
-//    rather than paying a fork and a fresh import of the sources per file.
+//  - `e2e`: the CLI suites, the fault-injection suites and the DynamoDB adapter on dynalite. The CLI runs in
+//    the worker through the entry the bin calls (test/support/cli-in-process.ts), which puts back the globals
+//    it lends a run; only what a process must show (Ctrl-C, a kill, `npm start`) starts one, from the CLI
+//    bundled once per run (test/support/cli-bundle.ts). They share worker threads (isolate: false) rather than
+//    paying a fork and a fresh import of the sources per file.
 //  - `integration`: the suites that reload modules (a handler cold start), set process.env or mock an AWS
 //    client class: the Lambda handler on dynalite, and the few others below. Each file in a fork of its own.
 // `npm run test:fast` runs the first with the type-check and the lint: the inner loop.
@@ -85,7 +86,6 @@ export default defineConfig({
           name: 'integration',
           include: INTEGRATION_SUITES,
           pool: 'forks',
-          globalSetup: ['test/support/cli-bundle-setup.ts'],
         },
       },
     ],

@@ -50,7 +50,7 @@ describe('a window after a crash', () => {
       const cli = new KillableCli(cliPath);
       const killed = await cli.run(args, env, { line: kill.line });
       expect(killed.killed, killed.stderr).toBe(true);
-      const rerun = await cli.run(args, env);
+      const rerun = await cli.runToEnd(args, env);
       expect(rerun.code, rerun.stderr).toBe(0);
       const printed = [...printedKeys(killed.stdout), ...printedKeys(rerun.stdout)];
       // Once, unless the kill came between printing it and marking it sent (then the rerun prints it again).

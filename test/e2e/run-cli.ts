@@ -1,8 +1,11 @@
-// Runs the real CLI (`lambda/cli.ts`) as a child process, as `npm start` would, bounded in time: the run's
-// bundle of it when the global setup built one (test/support/cli-bundle.ts), else the sources under tsx.
+// Runs the real CLI (`lambda/cli.ts`), bounded in time: in the test's worker through the entry the bin calls
+// (test/support/cli-in-process.ts), or, when the test pins what only a process shows (asked with `process`,
+// `viaNpm`, or a handle on the child), as a child process as `npm start` would: the run's bundle of it when the
+// global setup built one (test/support/cli-bundle.ts), else the sources under tsx.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runCliBundle } from '../support/cli-bundle';
+import { runCliInProcess } from '../support/cli-in-process';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -21,9 +24,19 @@ export interface CliRunOptions {
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
   /** Through `npm start --silent --`, exactly as the README shows, rather than node directly. */
   viaNpm?: boolean;
+  /** As a child process even without a handle on it: for what only a process shows (its exit, its pipes). */
+  process?: boolean;
 }
 
 export function runCli(args: string[], env: Record<string, string>, options: CliRunOptions = {}): Promise<CliRun> {
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  if (options.process || options.viaNpm || options.onSpawn || options.onStderr) return runCliProcess(args, env, options);
+  const processEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env };
+  return runCliInProcess(args, processEnv, timeoutMs).then((run) => ({ ...run, signal: null }));
+}
+
+/** The CLI as a child process. */
+function runCliProcess(args: string[], env: Record<string, string>, options: CliRunOptions): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const bundle = runCliBundle();
     const [command, commandArgs] = options.viaNpm

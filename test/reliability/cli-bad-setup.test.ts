@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeHiro, type RunningFakeHiro } from '../support/fake-hiro';
-import { bundleCli, KillableCli } from './killable-cli';
+import { runCli } from '../e2e/run-cli';
+import { loadCliInProcess } from '../support/cli-in-process';
 import { alice } from './watched-chain';
 
 const VALID_CONFIG = { network: 'mainnet', addresses: [alice], startHeight: 1 };
@@ -72,12 +73,11 @@ describe.concurrent('the CLI refuses a bad setup before touching anything', () =
   const fake = createFakeHiro();
   let server: RunningFakeHiro;
   let root: string;
-  let cliPath: string;
   beforeAll(async () => {
     fake.chain.mine([]);
     server = await fake.start();
     root = await mkdtemp(join(tmpdir(), 'stacks-watch-bad-'));
-    cliPath = await bundleCli(root);
+    await loadCliInProcess();
   });
   afterAll(async () => {
     await server?.close();
@@ -95,7 +95,7 @@ describe.concurrent('the CLI refuses a bad setup before touching anything', () =
       await writeFile(state, stateBefore);
       const requestsBefore = fake.requests.length;
 
-      const run = await new KillableCli(cliPath).run(['--once', '--config', config, '--state', state], {
+      const run = await runCli(['--once', '--config', config, '--state', state], {
         STACKS_API_URL: server.url,
         ...setup.env,
       });

@@ -9,6 +9,7 @@ import { coinbase, createFakeHiro, fakeAddress, transfer, type RunningFakeHiro }
 import { StateJournal } from '../../lambda/adapters/file/state-journal';
 import type { StateDocument } from '../../lambda/adapters/file/state-document';
 import { bundleCli, KillableCli, printedKeys } from './killable-cli';
+import { loadCliInProcess } from '../support/cli-in-process';
 
 const treasury = fakeAddress('treasury');
 const T0 = 1_760_000_000;
@@ -30,6 +31,7 @@ describe('the CLI killed between sending a cooldown summary and recording it', (
     server = await fake.start();
     dir = await mkdtemp(join(tmpdir(), 'stacks-watch-cooldown-kill-'));
     cliPath = await bundleCli(dir);
+    await loadCliInProcess();
   }, 60_000);
   afterAll(async () => {
     await server?.close();
@@ -43,7 +45,7 @@ describe('the CLI killed between sending a cooldown summary and recording it', (
     const args = ['--once', '--json', '--config', config, '--state', state];
     const env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000', LOG_LEVEL: 'debug' };
     const cli = new KillableCli(cliPath);
-    const holding = await cli.run(args, env);
+    const holding = await cli.runToEnd(args, env);
     expect(holding.code, holding.stderr).toBe(0);
     expect(printedKeys(holding.stdout)).toHaveLength(1); // the first outflow; 40 held
 
@@ -67,7 +69,7 @@ describe('the CLI killed between sending a cooldown summary and recording it', (
     expect(after.cursor?.height).toBe(ENDING - 1);
     expect(after.cursor?.quiet?.cooldowns[0]?.held).toBe(40);
 
-    const rerun = await cli.run(args, env);
+    const rerun = await cli.runToEnd(args, env);
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(summaries(printedKeys(rerun.stdout))).toEqual([]);
     const done = (await new StateJournal(state).read()) as StateDocument;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coinbase, contractCall, createFakeHiro, deploy, fakeAddress, fakeContractId, transfer, type RunningFakeHiro } from '../support/fake-hiro';
 import { bundleCli, KillableCli, printedKeys, type KillTrigger } from './killable-cli';
+import { loadCliInProcess } from '../support/cli-in-process';
 import { StateJournal } from '../../lambda/adapters/file/state-journal';
 
 const alice = fakeAddress('alice');
@@ -58,6 +59,7 @@ describe('the CLI killed at any point, then run again until done', () => {
     server = await fake.start();
     dir = await mkdtemp(join(tmpdir(), 'stacks-watch-kill-'));
     cliPath = await bundleCli(dir);
+    await loadCliInProcess();
     config = join(dir, 'watch.json');
     await writeFile(
       config,
@@ -99,7 +101,7 @@ describe('the CLI killed at any point, then run again until done', () => {
         stopFaults();
       }
       while (!done && runs <= MAX_RERUNS) {
-        const rerun = await cli.run(args, env);
+        const rerun = await cli.runToEnd(args, env);
         runs += 1;
         expect(rerun.code, rerun.stderr).toBe(0);
         count(counts, printedKeys(rerun.stdout));

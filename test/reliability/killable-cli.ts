@@ -1,8 +1,10 @@
 // The real CLI (`lambda/cli.ts`) as a child process that a test can SIGKILL at a chosen moment: when the
-// fake API sees its Nth request, or when a line it writes matches. Every run is bounded in time.
+// fake API sees its Nth request, or when a line it writes matches. The runs after the kill, which nothing
+// kills, may run in the test's worker instead (`runToEnd`). Every run is bounded in time.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { bundleCliInto, runCliBundle } from '../support/cli-bundle';
+import { runCliInProcess } from '../support/cli-in-process';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RUN_TIMEOUT_MS = 15_000;
@@ -40,6 +42,16 @@ export class KillableCli {
     if (!this.child || this.child.exitCode !== null) return;
     this.killed = true;
     this.child.kill('SIGKILL');
+  }
+
+  /**
+   * A run to its end that nothing kills (the start after a kill), in the test's worker through the entry the
+   * bin calls (test/support/cli-in-process.ts): it reads the state the killed process left as a new process
+   * would, without the cost of one.
+   */
+  async runToEnd(args: string[], env: Record<string, string>): Promise<CliRunResult> {
+    const run = await runCliInProcess(args, { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, RUN_TIMEOUT_MS);
+    return { ...run, killed: false };
   }
 
   run(args: string[], env: Record<string, string>, trigger: KillTrigger = {}): Promise<CliRunResult> {

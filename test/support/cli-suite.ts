@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { runCli, type CliRun, type CliRunOptions } from '../e2e/run-cli';
+import { loadCliInProcess } from './cli-in-process';
 import { createFakeHiro, type FakeChain, type FakeHiro, type RunningFakeHiro } from './fake-hiro';
 
 /** Where the CLI reads: the fake API, with a request budget no test reaches. */
@@ -38,11 +39,12 @@ export interface CliTempDir {
 
 const asJson = (config: unknown) => (typeof config === 'string' ? config : JSON.stringify(config));
 
-/** A temp directory made before the tests of the block (or file) and removed after them. */
+/** A temp directory made before the tests of the block (or file) and removed after them; the CLI is loaded in the worker by then. */
 export function cliTempDir(name: string): CliTempDir {
   let dir: string | undefined;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), `stacks-watch-${name}-`));
+    await loadCliInProcess();
   });
   afterAll(async () => {
     if (dir !== undefined) await rm(dir, { recursive: true, force: true });
