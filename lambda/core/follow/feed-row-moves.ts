@@ -20,9 +20,12 @@ export interface WatchedAssets {
   tokens: boolean;
 }
 
-export function watchedAssetsOf(rules: Pick<WatchRules, 'addresses' | 'transfers'>, principal: string): WatchedAssets {
+export function watchedAssetsOf(rules: Pick<WatchRules, 'addresses' | 'transfers' | 'sbtcLifecycle'>, principal: string): WatchedAssets {
   const names = (asset: string) => (rules.transfers.get(asset) ?? []).some((rule) => rule.to.has(principal) || rule.from.has(principal));
-  const tokens = [...rules.transfers.keys()].some((asset) => asset !== 'stx' && names(asset));
+  // The sBTC lifecycle's recipients and senders: a deposit's recipient is read from the sBTC mint beside its print.
+  const sbtc = rules.sbtcLifecycle;
+  const followedBySbtc = sbtc !== undefined && [...(sbtc.recipients ?? []), ...(sbtc.senders ?? [])].includes(principal);
+  const tokens = followedBySbtc || [...rules.transfers.keys()].some((asset) => asset !== 'stx' && names(asset));
   return { stx: rules.addresses.principals.has(principal) || names('stx') || names('*'), tokens };
 }
 
