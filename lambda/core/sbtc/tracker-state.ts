@@ -1,6 +1,6 @@
 // The lifecycle tracker's state: every deposit and withdrawal it follows, what it has already alerted about
 // each, the signers' key rotations and the throttle. Plain JSON (amounts as decimal strings), with a version,
-// so it can live in the state store beside the cursor.
+// so it can live in the state store beside the cursor (a record of its own: core/state-records.ts).
 import type { SbtcStatus } from './records';
 
 export const SBTC_STATE_VERSION = 1;
