@@ -76,7 +76,7 @@ export async function measureScenario(scenario: string, depositsPerBlock: number
       }
     }
     const total = counts.reduce((a, b) => a + b, 0);
-    const stateBytes = JSON.stringify((await w.state.readCursor())?.stages?.sbtcLifecycle ?? {}).length;
+    const stateBytes = JSON.stringify((await w.state.readRecord('sbtcLifecycle')) ?? {}).length;
     const perBitcoinBlock = total / bitcoinBlocks;
     const requests = perBitcoinBlock * BITCOIN_BLOCKS_PER_MONTH;
     const gbSeconds = (requests * EMILY_LATENCY_MS * MEMORY_GB) / 1000;

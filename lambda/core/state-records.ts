@@ -7,6 +7,7 @@
 import type { SmsTally } from './deliver/sms-tally';
 import type { ChainHealthState } from './health/chain-health';
 import type { MempoolState } from './mempool/mempool-ports';
+import type { SbtcTrackerState } from './sbtc/tracker-state';
 import type { BalanceBookRecord } from './stages/balance-book';
 import type { TokenMetadata } from './watch-config/token-decimals';
 
@@ -38,12 +39,14 @@ export interface StateRecords {
   chainHealth: ChainHealthState;
   /** The decimals (and symbols) read from token metadata, by asset id: kept for ever. */
   tokenDecimals: Record<string, TokenMetadata>;
+  /** The sBTC lifecycle stage's tracker (sbtc/tracker-state.ts): bounded by sbtc/state-bound.ts to fit one item. */
+  sbtcLifecycle: SbtcTrackerState;
 }
 
 export type RecordName = keyof StateRecords;
 
 /** Every record's name once (the type checker holds this list to `StateRecords`). */
-const NAMES: { [N in RecordName]: true } = { blockStall: true, smsTally: true, balances: true, mempool: true, chainHealth: true, tokenDecimals: true };
+const NAMES: { [N in RecordName]: true } = { blockStall: true, smsTally: true, balances: true, mempool: true, chainHealth: true, tokenDecimals: true, sbtcLifecycle: true };
 export const RECORD_NAMES = Object.keys(NAMES) as readonly RecordName[];
 
 export const isRecordName = (name: string): name is RecordName => (RECORD_NAMES as readonly string[]).includes(name);

@@ -48,6 +48,31 @@ export const SAMPLE_RECORDS: StateRecords = {
     outbox: [],
   },
   tokenDecimals: { 'SP5.token::tok': { decimals: 8, symbol: 'TOK' }, 'SP6.other::x': { decimals: 0 } },
+  sbtcLifecycle: {
+    version: 1,
+    deposits: {
+      [`${'a'.repeat(64)}:0`]: {
+        bitcoinTxid: 'a'.repeat(64),
+        outputIndex: 0,
+        recipient: 'SP7',
+        amountSats: '150000',
+        clockFrom: 900_001,
+        lockTime: 144,
+        signersKey: null,
+        status: 'accepted',
+        replacedBy: null,
+        minted: null,
+        sent: ['deposit_late:warning'],
+        endedAt: null,
+      },
+    },
+    withdrawals: {},
+    rotations: [],
+    throttle: null,
+    untracked: 0,
+    emilyProblem: null,
+    polled: { listsAt: 900_004, limitsAt: 900_004 },
+  },
 };
 
 export const SAMPLE_NAMES = Object.keys(SAMPLE_RECORDS) as RecordName[];
@@ -62,6 +87,7 @@ export const EARLIER_ITEMS: Record<RecordName, Record<string, unknown>> = {
   mempool: { pk, sk: 'MEMPOOL', ...SAMPLE_RECORDS.mempool },
   chainHealth: { pk, sk: 'CHAIN_HEALTH', version: 1, state: JSON.stringify(SAMPLE_RECORDS.chainHealth) },
   tokenDecimals: { pk, sk: 'TOKEN_DECIMALS', tokens: SAMPLE_RECORDS.tokenDecimals },
+  sbtcLifecycle: { pk, sk: 'SBTC', version: 1, state: JSON.stringify(SAMPLE_RECORDS.sbtcLifecycle) },
 };
 
 /** The state file's members an earlier version wrote for SAMPLE_RECORDS: each the record, the SMS minute under `window`. */

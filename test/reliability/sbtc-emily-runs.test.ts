@@ -161,7 +161,7 @@ describe('Emily failing, while the runs go on', () => {
       const w = (world = await startSbtcWorld(timeoutMs ? { emilyTimeoutMs: timeoutMs } : {}));
       const failing = w.deposit('failing');
       await w.run();
-      const tracked = async () => ((await w.state.readCursor())?.stages?.sbtcLifecycle?.state as { deposits: object } | undefined)?.deposits;
+      const tracked = async () => (await w.state.readRecord('sbtcLifecycle'))?.deposits;
       const before = await tracked();
       expect(Object.keys(before as object)).toEqual([`${failing.bitcoinTxid}:0`]);
 

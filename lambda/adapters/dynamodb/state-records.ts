@@ -9,13 +9,16 @@
 //   bounds its size);
 // - `MEMPOOL`: what the pending rules saw of the mempool, bounded by the core well under the 400 KB item limit;
 // - `TOKEN_DECIMALS`: the decimals read from token metadata, kept for ever (a constant of the token's contract);
-// - `CHAIN_HEALTH`: chain health's state as one JSON string with its version (chain-health-record.ts).
+// - `CHAIN_HEALTH`: chain health's state as one JSON string with its version (chain-health-record.ts);
+// - `SBTC`: the sBTC lifecycle tracker as one JSON string with its version, written before the cursor write that
+//   passes blocks which changed it (core/sbtc/state-bound.ts keeps it well within the item on its own).
 import * as z from '../../zod-mini';
 import type { BalanceBookRecord } from '../../core/stages/balance-book';
 import type { MempoolState } from '../../core/mempool/mempool-ports';
 import type { BlockStall, RecordStore, StateRecords } from '../../core/ports';
 import type { SmsTally } from '../../core/deliver/sms-tally';
 import { chainHealthRecord } from './chain-health-record';
+import { sbtcTrackerRecord } from './sbtc-tracker-record';
 import { parseItem } from './items';
 import { jsonRecord, type RecordShape } from './json-record';
 import type { StateKeys } from './keys';
@@ -135,6 +138,7 @@ export const RECORD_SHAPES: { [N in keyof StateRecords]: RecordShape<StateRecord
   mempool: mempoolRecord,
   chainHealth: chainHealthRecord,
   tokenDecimals: tokenDecimalsRecord,
+  sbtcLifecycle: sbtcTrackerRecord,
 };
 
 /** The RecordStore on the table: each name's item in its shape (RECORD_SHAPES). */

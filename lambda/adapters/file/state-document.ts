@@ -12,6 +12,7 @@ import type { HeldOrMutedState } from '../../core/stages/cooldown-mute-state';
 import type { MempoolState } from '../../core/mempool/mempool-ports';
 import { stored, type AlertRecord } from './document-alert-record';
 import type { ChatDeliveries } from '../chat/chat-delivery';
+import type { SbtcTrackerState } from '../../core/sbtc/tracker-state';
 import type { TokenMetadata } from '../../core/watch-config/token-decimals';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -37,6 +38,8 @@ export interface StateDocument {
   /** Each alert's delivery to each chat channel, by alert key (the local runner's; file-state-store.ts). */
   chat?: Record<string, ChatDeliveries>;
   tokenDecimals?: Record<string, TokenMetadata>; // read from token metadata, by asset id; absent before any
+  /** The sBTC lifecycle tracker; absent before any (files of earlier versions keep it in the cursor's `stages`). */
+  sbtcLifecycle?: SbtcTrackerState;
 }
 
 export function emptyDocument(network: string): StateDocument {

@@ -1,15 +1,16 @@
-// The tracker's state in bytes. It rides in the cursor item (DynamoDB's item is at most 400 KB, the cursor's own
-// fields, windows and cooldowns beside it), and a record's size depends on what it names: a deposit to a contract
-// principal with a 128-character name, its mint and its alerts told is about 800 bytes, one to a plain address
-// about 550. MAX_TRACKED records of the largest kind would be 320 KB, so a count alone does not bound the item:
-// a block's new records are admitted only while the state stays within SBTC_STATE_MAX_BYTES.
+// The tracker's state in bytes. It is one record of the state store (one DynamoDB item of its own, at most 400 KB:
+// 409,600 bytes), and a record's size depends on what it names: a deposit to a contract principal with a
+// 128-character name, its mint and its alerts told is about 800 bytes, one to a plain address about 550.
+// MAX_TRACKED records of the largest kind would be 400 KB, so a count alone does not bound the item: a block's
+// new records are admitted only while the state stays within SBTC_STATE_MAX_BYTES.
 import type { SbtcTrackerState } from './tracker-state';
 
 /**
  * New records stop being followed past this: the records already followed can still grow by what they learn
- * (a mint, alerts told: about 250 bytes each at most), so the state stays under 260 KB at MAX_TRACKED.
+ * (a mint, alerts told: about 260 bytes each at most), so the state stays under 240 KB + MAX_TRACKED × 260 bytes
+ * = 370 KB, and its item (keys and attribute names add under 100 bytes) 39 KB under DynamoDB's 409,600 bytes.
  */
-export const SBTC_STATE_MAX_BYTES = 160_000;
+export const SBTC_STATE_MAX_BYTES = 240_000;
 
 /** The state's size as stored (JSON; its text is ASCII, so characters are bytes). */
 export const stateBytes = (state: SbtcTrackerState): number => JSON.stringify(state).length;

@@ -1,16 +1,16 @@
 // The lifecycle tracker's state: every deposit and withdrawal it follows, what it has already alerted about
 // each, the signers' key rotations and the throttle. Plain JSON (amounts as decimal strings), with a version,
-// so it can live in the state store beside the cursor.
+// so it can live in the state store beside the cursor (a record of its own: core/state-records.ts).
 import type { SbtcStatus } from './records';
 
 export const SBTC_STATE_VERSION = 1;
 
 /**
- * Records followed at once; past it new ones are counted in `untracked`, not followed. The state rides in the
- * cursor item (the sbtcLifecycle stage), about 360 bytes a record: 400 keep it near 150 KB, well under DynamoDB's
- * 400 KB item beside the cursor's own fields, while mainnet has about a hundred open or finished-in-the-last-day.
+ * Records followed at once; past it new ones are counted in `untracked`, not followed. The state is a record of
+ * its own (the sbtcLifecycle stage; one DynamoDB item), about 360 bytes a record: 500 keep it near 180 KB, and
+ * state-bound.ts bounds its bytes within the item, while mainnet has about a hundred open or finished-in-the-last-day.
  */
-export const MAX_TRACKED = 400;
+export const MAX_TRACKED = 500;
 
 /** Bitcoin blocks (a day) a finished record is kept after it ends: deeper than any reorg, long past Emily's lag in moving it out of its open lists. */
 export const RETAIN_FINISHED_BLOCKS = 144;

@@ -74,8 +74,12 @@ export interface StageRun {
  * between the two writes leaves a record ahead of the cursor, which `loaded` takes back to the cursor's height.
  */
 export interface StageRecord<S> {
-  /** The state as of the stored cursor, from the stored record (null: none, or a replay that reads no state). */
-  loaded(stored: S | null, cursorHeight: number | null): S | undefined;
+  /**
+   * The state as of the stored cursor, from the stored record (null: none, or a replay that reads no state).
+   * `fromCursor`: the state came from the cursor item, where an earlier version kept the stage; it must be
+   * written to the record before the next cursor write, which no longer carries it.
+   */
+  loaded(stored: S | null, cursorHeight: number | null, fromCursor?: boolean): S | undefined;
   /** The state to write before a cursor write at `headHeight`, or null when it has not changed since read or written. */
   take(state: S | undefined, headHeight: number): S | null;
 }

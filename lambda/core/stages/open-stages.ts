@@ -27,6 +27,12 @@ interface Opened {
   running: RunningStage<unknown>;
 }
 
+/** The state a cursor written by an earlier version carries for a stage now kept in a record (its own version only). */
+function olderCursorState(cursor: CursorPosition | null, stage: AnyBlockStage): unknown {
+  const carried = cursor?.stages?.[stage.name];
+  return carried && carried.v === stage.version ? structuredClone(carried.state) : null;
+}
+
 export class OpenStages {
   private constructor(
     private readonly opened: readonly Opened[],
@@ -60,7 +66,9 @@ export class OpenStages {
     for (const { stage, running } of this.opened) {
       if (!running.record) continue;
       const stored = (await this.records?.readRecord(stage.name as RecordName)) ?? null;
-      const state = running.record.loaded(stored, cursor?.height ?? null);
+      // A stage an earlier version kept with the cursor: its state is still there until the record is written.
+      const earlier = stored === null && this.records ? olderCursorState(cursor, stage) : null;
+      const state = running.record.loaded(stored ?? earlier, cursor?.height ?? null, earlier !== null);
       if (state !== undefined) states[stage.name] = state;
     }
     return states;

@@ -15,11 +15,11 @@ import { tokenOfRegistry, trackerSettings, watchedRegistries } from '../sbtc/lif
 import type { SbtcObservation } from '../sbtc/observations';
 import { EMILY_POLL_SLICE_MS, pollEmilyAt, type EmilyTurn } from '../sbtc/emily-polling';
 import { readRegistryPrint } from '../sbtc/registry-prints';
-import { createSbtcTracker } from '../sbtc/tracker';
+import { createSbtcTracker, rollbackSbtc } from '../sbtc/tracker';
 import { admitWithin, SBTC_STATE_MAX_BYTES } from '../sbtc/state-bound';
 import { MAX_TRACKED, SBTC_STATE_VERSION, type SbtcTrackerState } from '../sbtc/tracker-state';
 import type { Telemetry } from '../ports';
-import type { BlockStage, StageBlock, StageRun } from './block-stage';
+import type { RecordKeptStage, StageBlock, StageRecord, StageRun } from './block-stage';
 
 export { REGISTRY_CONTRACT_NAME, watchedRegistries } from '../sbtc/lifecycle-section';
 
@@ -64,11 +64,12 @@ export function registryObservations(
   return out;
 }
 
-export const sbtcLifecycleStage: BlockStage<SbtcTrackerState> = {
+export const sbtcLifecycleStage: RecordKeptStage<'sbtcLifecycle'> = {
   name: 'sbtcLifecycle',
   version: SBTC_STATE_VERSION,
-  // Rides the cursor write; see docs/sbtc.md for its size (records open at once, each kept a day after it ends).
-  kept: 'cursor',
+  // A record of its own, written before the cursor write that passes blocks which changed it; see docs/sbtc.md
+  // for its size (records open at once, each kept a day after it ends).
+  kept: 'record',
   open(run) {
     const { rules, deps, network } = run;
     const section = rules.sbtcLifecycle;
@@ -101,9 +102,33 @@ export const sbtcLifecycleStage: BlockStage<SbtcTrackerState> = {
         return { alerts: [...alerts, ...raised, ...settled], state };
       },
       rollback: (state, forkHeight) => ({ state: state && tracker.rollback(state, forkHeight) }),
+      record: trackerRecord(),
     };
   },
 };
+
+/**
+ * The tracker's record: read at the cursor's height (a run that died between the record write and the cursor
+ * write left it ahead: what the prints above the cursor said is taken back, as a reorg would, and the rescan
+ * says it again; what was told stays told), written only when it changed since read or written.
+ */
+function trackerRecord(): StageRecord<SbtcTrackerState> {
+  /** The record as stored (JSON), or null when the store does not hold this state yet. */
+  let stored: string | null = null;
+  return {
+    loaded(record, cursorHeight, fromCursor) {
+      stored = record === null || fromCursor ? null : JSON.stringify(record);
+      // Another version's state, or a record with no cursor to rescan from: the tracker starts over.
+      if (record === null || record.version !== SBTC_STATE_VERSION || cursorHeight === null) return undefined;
+      return rollbackSbtc(record, cursorHeight);
+    },
+    take(state) {
+      if (state === undefined || JSON.stringify(state) === stored) return null;
+      stored = JSON.stringify(state);
+      return structuredClone(state);
+    },
+  };
+}
 
 /** A block less old than this counts as at the tip when the API did not give the tip's Bitcoin height. */
 const RECENT_BLOCK_SECONDS = 600;
@@ -135,7 +160,7 @@ async function tellCeiling({ deps }: StageRun, refused: number): Promise<void> {
     kind: 'sbtc-untracked',
     subject: 'stacks-watch: the sBTC tracker is full',
     message:
-      `The sBTC lifecycle tracker follows at most ${MAX_TRACKED} deposits and withdrawals at once, in at most ${SBTC_STATE_MAX_BYTES / 1000} KB (its state rides in the cursor item); ` +
+      `The sBTC lifecycle tracker follows at most ${MAX_TRACKED} deposits and withdrawals at once, in at most ${SBTC_STATE_MAX_BYTES / 1000} KB (its state is one record of the state store, one DynamoDB item on AWS); ` +
       `${refused} more were not followed, and no deadline alert will come for them. Name the recipients and senders to follow in the sbtcLifecycle section. ` +
       'This is said once.',
   });

@@ -226,14 +226,14 @@ describe('sBTC lifecycle: reorgs, keys, throttle, state', () => {
   });
 });
 
-describe('sBTC lifecycle: the state kept with the cursor', () => {
+describe('sBTC lifecycle: the state kept in a record of its own', () => {
   it('stays within a fraction of a DynamoDB item at its ceiling of records followed, counting the rest as untracked', () => {
     const tracker = createSbtcTracker();
     const created = Array.from({ length: MAX_TRACKED + 5 }, (_, i) => prints.created(i + 1, 200));
     const { state } = tracker.apply(tracker.initial(), created, 200);
     expect(Object.keys(state.withdrawals)).toHaveLength(MAX_TRACKED);
     expect(state.untracked).toBe(5);
-    // The cursor item holds this beside the cursor, windows and cooldowns: well under DynamoDB's 400 KB.
+    // One DynamoDB item of its own holds this: well under its 400 KB.
     expect(Buffer.byteLength(JSON.stringify(state))).toBeLessThan(200_000);
   });
 });

@@ -172,10 +172,34 @@ describe('the sBTC lifecycle stage through the scanner', () => {
     // The dead run delivered it before its cursor write failed: the rescan covers the same blocks.
     expect(sbtc()).toEqual(['sbtc:withdrawal_late:warning:412']);
     expect((await h.state.readCursor())?.height).toBe(100);
+    // The tracker's record was written before the cursor write that failed: it is ahead of the cursor.
+    expect((await h.state.readRecord('sbtcLifecycle'))?.withdrawals['412']?.sent).toEqual(['withdrawal_late:warning']);
     restore();
     h.advance(200_000); // past the dead run's lease
     expect((await h.run()).cursor?.height).toBe(116);
     expect(sbtc()).toEqual(['sbtc:withdrawal_late:warning:412']);
-    expect((await h.state.readCursor())?.stages?.sbtcLifecycle).toMatchObject({ v: 1 });
+    // The tracker is its own record, no longer carried by the cursor.
+    expect((await h.state.readCursor())?.stages?.sbtcLifecycle).toBeUndefined();
+    expect(Object.keys((await h.state.readRecord('sbtcLifecycle'))?.withdrawals ?? {})).toEqual(['412']);
+  });
+
+  it('forgets a withdrawal whose print a reorg took away while the record was ahead of the cursor: no deadline for it', async () => {
+    const chain = new MemoryChain(100);
+    chain.tip.burnHeight = BTC;
+    const h = harness(chain, sbtcConfig());
+    await h.run();
+    mine(chain, [createTx()]);
+    mine(chain, [coinbase()]);
+    const restore = failOnce(h.state, 'writeCursor', new Error('the process died'));
+    await expect(h.run()).rejects.toThrow('the process died');
+    expect(Object.keys((await h.state.readRecord('sbtcLifecycle'))?.withdrawals ?? {})).toEqual(['412']);
+    restore();
+    // The blocks past the stored cursor are replaced by blocks without the print: the cursor's block stays.
+    chain.reorg(2, []);
+    for (let i = 0; i < 16; i++) mine(chain, [coinbase()]);
+    h.advance(200_000);
+    expect((await h.run()).cursor?.height).toBe(116);
+    expect(h.publisher.keys().filter((k) => k.startsWith('sbtc:'))).toEqual([]);
+    expect(await h.state.readRecord('sbtcLifecycle')).toMatchObject({ withdrawals: {} });
   });
 });
