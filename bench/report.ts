@@ -6,7 +6,7 @@ import { FOLLOWING_BLOCKS, FOLLOWING_RUN_GOAL_MS, HIRO_LATENCY_MS, MEMORY_GB, ty
 import type { FollowingTipRow } from './following-tip';
 import { latencySection, type LatencyRow } from './alert-latency';
 import { totalWithAlwaysFreeTiers } from './free-tier';
-import type { MemoryFigures } from './memory';
+import { memorySection, type MemoryFigures } from './memory';
 import { ESM_POLLERS, WATCHDOG_TICK_SECONDS, type MonthlyBill } from './monthly-bill';
 import { dollars, fixed, kib, percent, ratio, table, thousands, verdict } from './markdown';
 import { matchingSection, type MatchingRow } from './matching-throughput';
@@ -35,7 +35,7 @@ export interface BenchResults {
   floor?: LatencyFloor;
   clocks?: string; // table 5e, rendered (bench/loop-clocks.ts)
   windowItem?: WindowItemCostRow[];
-  memory?: { rows: MemoryFigures[]; stackMemoryMb: number; stackLimitMb: number };
+  memory?: MemoryFigures[];
   bigBlock?: BigBlockMemoryRow[];
   latency?: LatencyRow[];
   matching?: MatchingRow;
@@ -266,35 +266,6 @@ export function billSection(bills: NamedBill[]): string {
       ['resource', 'item', 'quantity a month', 'cost'],
       first.bill.lines.map((line) => [line.resource, line.item, line.quantity, dollars(line.dollars)]),
     ),
-  ].join('\n');
-}
-
-export function memorySection(m: { rows: MemoryFigures[]; stackMemoryMb: number; stackLimitMb: number }): string {
-  const first = m.rows[0]!;
-  const asRun = m.rows.find((r) => r.oldSpaceLimitMb === m.stackLimitMb);
-  const peak = asRun?.peakRssMb ?? Math.max(...m.rows.map((r) => r.peakRssMb));
-  return [
-    `### 7. Memory over a heavy catch-up`,
-    '',
-    `The handler bundled as the stack bundles it, in a fresh Node ${process.version} process, through one invocation catching up over the ${first.blocks} heaviest generated blocks ` +
-      `(${thousands(first.transactions)} transactions, three full read-ahead batches), publishing every alert, against the fake API, dynalite and a local SNS endpoint. ` +
-      'Peak RSS is getrusage\'s maximum resident set. The stack runs the handler with V8\'s old space limited to ' +
-      `${m.stackLimitMb} MB (NODE_OPTIONS, half its memory); Node's default (sized for this machine, collecting lazily) and a tighter limit are shown beside it. ` +
-      'Goal: the stack\'s memory at least 1.3 × the peak under its own limit.',
-    '',
-    table(
-      ['V8 old-space limit', 'blocks', 'alerts', 'RSS after load', 'peak RSS', 'peak heap used (sampled)'],
-      m.rows.map((r) => [
-        r.oldSpaceLimitMb === null ? 'Node default' : `${r.oldSpaceLimitMb} MB${r.oldSpaceLimitMb === m.stackLimitMb ? ' (the stack\'s)' : ''}`,
-        r.blocks,
-        thousands(r.alerts),
-        `${fixed(r.loadedRssMb, 0)} MB`,
-        `${fixed(r.peakRssMb, 0)} MB`,
-        `${fixed(r.peakHeapMb, 0)} MB`,
-      ]),
-    ),
-    '',
-    `The stack's function: ${m.stackMemoryMb} MB, ${ratio(m.stackMemoryMb / peak)} the peak under its limit (${fixed(peak, 0)} MB): ${verdict(m.stackMemoryMb >= 1.3 * peak)}.`,
   ].join('\n');
 }
 

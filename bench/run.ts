@@ -10,7 +10,8 @@ import { DEFAULT_LOOP_DELAY_SECONDS } from '../infra/settings/latency-settings';
 import { measureBundles } from './bundle';
 import { measureCatchUp } from './catch-up';
 import { DEFAULT_CYCLE_OPTIONS, measureCycleCosts, type CycleCosts } from './cycle-cost';
-import { measureMemory } from './memory';
+import { measureMemory, type MemoryRun } from './memory';
+import { heapLimitMb } from '../infra/settings/deploy-settings';
 import { measureBigBlockMemory } from './big-block-memory';
 import { priceTemplate, synthTemplate, watcherFunction, type MeasuredCycles } from './monthly-bill';
 import { stepFunctionsBill } from './step-functions-bill';
@@ -219,7 +220,7 @@ async function measureClocks(prefix: (blocks: number) => Workload, results: Benc
   const latency = async (mode: LatencyMode) => measureAlertLatency({ mode, apiMinutes: 8, timeScale: 1 / 30 });
   const rows = clockRows({
     loopBill: price(loop),
-    loopBill128: price({ ...loop, memorySize: 128 }),
+    loopBill256: price({ ...loop, memorySize: 256 }),
     scheduleBill: price({}),
     idleScheduleBill: price({}, costs.idle),
     ring: costs.ring,
@@ -234,16 +235,19 @@ async function measureClocks(prefix: (blocks: number) => Workload, results: Benc
   results.clocks = clocksSection(rows, { ...floodBill(memoryMb, FLOOD_REFUSAL_MS, 1_000), refusalMs: FLOOD_REFUSAL_MS, memoryMb });
 }
 
-/** Table 7 under the limit the stack gives V8 (its NODE_OPTIONS, the one Lambda runs under), Node's default and a 128 MB function's; 7b. */
+/** Table 7 as each function of the stack runs (its NODE_OPTIONS and memory), beside Node's defaults and the 128 MB function before its bounds; 7b. */
 async function measureMemories(workload: Workload, results: BenchResults): Promise<void> {
   progress('7. memory over a heavy catch-up');
-  const template = synthTemplate();
-  const [, fn] = watcherFunction(template);
-  const nodeOptions = String(fn.Properties!.Environment.Variables.NODE_OPTIONS ?? '');
-  const stackLimitMb = Number(/--max-old-space-size=(\d+)/.exec(nodeOptions)?.[1] ?? NaN);
-  if (!Number.isFinite(stackLimitMb)) throw new Error(`the stack sets no V8 heap limit (NODE_OPTIONS: "${nodeOptions}")`);
-  const rows = await measureMemory(workload, [null, stackLimitMb, 64]);
-  results.memory = { rows, stackMemoryMb: Number(fn.Properties!.MemorySize), stackLimitMb };
+  const asDeployed = (context: Record<string, unknown>, label: string): MemoryRun => {
+    const fn = watcherFunction(synthTemplate(context))[1].Properties!;
+    return { label, memoryMb: Number(fn.MemorySize), nodeOptions: String(fn.Environment.Variables.NODE_OPTIONS ?? '') };
+  };
+  results.memory = await measureMemory(workload, [
+    { label: 'Node default', memoryMb: null, nodeOptions: '--enable-source-maps' },
+    asDeployed({}, 'the schedule\'s function (default)'),
+    { label: '128 MB before its bounds (read-ahead up to 64)', memoryMb: null, nodeOptions: `--enable-source-maps --max-old-space-size=${heapLimitMb(128)}` },
+    asDeployed({ latency: 'loop' }, 'the loop\'s function (latency=loop)'),
+  ]);
   progress('7b. memory reading one big block');
   results.bigBlock = await measureBigBlockMemory();
 }

@@ -18,7 +18,7 @@ import { WatcherDashboard } from './constructs/watcher-dashboard';
 import { WatcherFunction } from './constructs/watcher-function';
 import { WatcherMetrics } from './constructs/watcher-metrics';
 import { WatchConfigStore } from './constructs/watch-config-store';
-import { heapLimitMb, type DeploySettings } from './settings/deploy-settings';
+import { nodeOptions, type DeploySettings } from './settings/deploy-settings';
 
 export const DEFAULT_API_URLS: Record<Network, string> = {
   mainnet: 'https://api.hiro.so',
@@ -103,7 +103,7 @@ export class StacksWatchStack extends Stack {
         // The schedule's tick tells the operations topic when the last scanned block is older than this.
         LAG_ALARM_SECONDS: String(settings.lagAlarmSeconds),
         ...(settings.detailedMetrics ? { DETAILED_METRICS: 'true' } : {}),
-        NODE_OPTIONS: `--enable-source-maps --max-old-space-size=${heapLimitMb(settings.memorySize)}`,
+        NODE_OPTIONS: nodeOptions(settings.memorySize),
       },
       memorySize: settings.memorySize,
       timeout: Duration.seconds(settings.timeoutSeconds),

@@ -28,6 +28,7 @@ import { judgeOnTick, loopStoreFrom, type TickJudgement, type TickWatchDeps } fr
 import { configLogFields, LambdaWatchConfig } from './runtime/lambda-watch-config';
 import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
 import { isDoorbellRing } from './runtime/doorbell-ring';
+import { readAheadBlocksFor } from './runtime/memory-bounds';
 
 /** Stop starting blocks this long before the invocation times out (the floor is 10 s). */
 export const SAFETY_MARGIN_MS = 15_000;
@@ -109,7 +110,7 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
       // A run killed at its timeout leaves its lease and claims behind; both lapse after the timeout.
       leaseTtlMs: timeLeftMs,
       alertStaleAfterMs: timeLeftMs,
-      deprecationsNoticed,
+      deprecationsNoticed, ...readAheadBlocksFor(settings.functionMemoryMb), // at 128 MB, small read-ahead batches (runtime/memory-bounds.ts)
       // The invocation's share of balance reads: a loop turn's is one turn period's.
       balanceReads: balanceReadAllowance(apiSettings.requestsPerMinute, (settings.loop?.delaySeconds ?? settings.scheduleSeconds ?? 60) * 1000),
       // A queued turn took no lease and read the cursor with its token; the watchdog's restart took the lease.

@@ -58,12 +58,32 @@ export const DEFAULT_TIMEOUT_SECONDS = 120;
 /**
  * Sized from measurement, not left at a default: `npm run bench -- --only memory` runs the bundled handler
  * through a catch-up over the 192 heaviest generated blocks (about 15,000 transactions and 2,250 alerts
- * published, three full read-ahead batches; table 7). With the heap limit the stack sets (`heapLimitMb`) the
- * run's RSS stays well under 256 MB; 128 MB would be exceeded by the loaded bundle and one batch. A run
+ * published; table 7). With the heap limit the stack sets (`heapLimitMb`) the run's RSS stays well under
+ * 256 MB; at 128 MB it fits only with the read-ahead and young generation kept small (`LOOP_MEMORY_MB`). A run
  * following the tip holds far less, but a catch-up after downtime must not fail for memory. Lambda bills
  * memory x time, so more would only cost more while the run waits on the API.
  */
 export const DEFAULT_MEMORY_MB = 256;
+/**
+ * The loop's default: a turn following the tip holds little, and a watchdog restart's catch-up fits 128 MB
+ * once it reads its blocks a few at a time (the function does at 128 MB: lambda/runtime/memory-bounds.ts) and
+ * V8's young generation is kept small (`nodeOptions`). Table 7 measures that catch-up under these options.
+ */
+export const LOOP_MEMORY_MB = 128;
+
+/** The function's memory unless memorySize is given: the loop's turns are billed every few seconds. */
+export function defaultMemoryMb(latency: string | undefined): number {
+  return latency === 'loop' ? LOOP_MEMORY_MB : DEFAULT_MEMORY_MB;
+}
+
+/**
+ * The function's NODE_OPTIONS: source maps, the heap bounded (`heapLimitMb`) and, at 128 MB, a 1 MB semi-space,
+ * since V8's young generation (up to 3 x 16 MB by default) lies outside the old-space limit (table 7: 148 MB
+ * peak at 128 MB without it and the small read-ahead, 123 MB with both).
+ */
+export function nodeOptions(memoryMb: number): string {
+  return `--enable-source-maps --max-old-space-size=${heapLimitMb(memoryMb)}${memoryMb <= LOOP_MEMORY_MB ? ' --max-semi-space-size=1' : ''}`;
+}
 
 /**
  * V8's old-space limit for a function of `memoryMb`: half of it. Left to itself, V8 sizes its heap for the
@@ -94,7 +114,7 @@ export const settingsSchema = z.object({
   opsEmails: stringList(email, 'email addresses').default([]),
   scheduleMinutes: wholeNumber(1, 60, ' of minutes').default(1),
   ...latencyContext,
-  memorySize: wholeNumber(128, 10_240, ' of MB').default(DEFAULT_MEMORY_MB),
+  memorySize: wholeNumber(128, 10_240, ' of MB').optional(),
   timeoutSeconds: wholeNumber(1, LAMBDA_MAX_TIMEOUT_SECONDS, ' of seconds').optional(),
   apiKeySecretArn: z
     .string()
@@ -249,7 +269,7 @@ function settingsFrom(values: ContextValues, cwd: string, problems: string[]): D
     opsEmails: values.opsEmails,
     scheduleMinutes: values.scheduleMinutes,
     ...latencySettings(values),
-    memorySize: values.memorySize,
+    memorySize: values.memorySize ?? defaultMemoryMb(values.latency),
     timeoutSeconds: values.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
     apiKey,
     deletionProtection: values.deletionProtection,

@@ -58,6 +58,11 @@ export interface CycleBudget {
    * by the caller across its runs, so that a warm container or the local runner warns once a day, not every run.
    */
   deprecationsNoticed?: DeprecationsNoticed;
+  /**
+   * Blocks read ahead of the scan at once at most (follow/read-ahead.ts), below its own MAX_READ_AHEAD: what a
+   * batch holds in memory is bounded for a small function. A catch-up reads its blocks in more, smaller batches.
+   */
+  readAheadBlocks?: number;
   /** How blocks are read (fetch-choice.ts): the block scan when absent. */
   fetchWay?: FetchWay;
   /** Called after each block is done (progress display). */

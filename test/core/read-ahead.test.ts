@@ -127,6 +127,19 @@ describe('reading blocks ahead while behind the tip', () => {
     expect(spy.heightsRead).toEqual([101, 102, 103]);
   });
 
+  it('holds no more blocks read ahead than the budget allows, and still scans every block once (a small function)', async () => {
+    const chain = behindBy(FIRST_READ_AHEAD + MAX_READ_AHEAD);
+    const spy = spyOn(chain);
+    const h = harness(chain, config({ startHeight: 101 }));
+
+    const summary = await h.run({ readAheadBlocks: 4 });
+
+    expect(spy.eventCalls.map((ids) => ids.length)).toEqual(Array.from({ length: (FIRST_READ_AHEAD + MAX_READ_AHEAD) / 4 }, () => 4));
+    expect(spy.heightsRead).toEqual(Array.from({ length: FIRST_READ_AHEAD + MAX_READ_AHEAD }, (_, i) => 101 + i));
+    expect(summary.blocksScanned).toBe(FIRST_READ_AHEAD + MAX_READ_AHEAD);
+    expect(h.publisher.sent).toHaveLength(2 * (FIRST_READ_AHEAD + MAX_READ_AHEAD));
+  });
+
   it('falls back to one block when a batch\'s events fail, so the blocks before a bad one still get through', async () => {
     const chain = behindBy(10);
     const bad = chain.blocks.find((b) => b.height === 105)!.txs[2]!.txId;

@@ -29,6 +29,8 @@ export interface ReadAheadLimits {
   blocksLeft: number;
   /** No block starts after this epoch ms. */
   deadlineMs: number;
+  /** Blocks held read ahead at most, below MAX_READ_AHEAD: a small function's bound on what a batch holds. */
+  maxBatch?: number;
 }
 
 /** A block with the events of the transactions the watch config needs them for; the scan matches it. */
@@ -86,7 +88,7 @@ export class BlockReadAhead {
     }
     const timeLeft = Math.min(MAX_BATCH_MS, (limits.deadlineMs - now) / 2);
     const byTime = this.msPerBlock ? Math.floor(timeLeft / this.msPerBlock) : this.nextBatch;
-    return Math.max(1, Math.min(this.nextBatch, limits.lastHeight - height + 1, limits.blocksLeft, byTime));
+    return Math.max(1, Math.min(this.nextBatch, limits.maxBatch ?? MAX_READ_AHEAD, limits.lastHeight - height + 1, limits.blocksLeft, byTime));
   }
 
   private async readBatch(from: number, size: number): Promise<ReadBlock[]> {

@@ -119,6 +119,7 @@ export class BlockScanner {
         lastHeight: this.plan.lastHeight,
         blocksLeft: this.plan.maxBlocks - this.blocksScanned,
         deadlineMs: this.budget.deadlineMs,
+        ...(this.budget.readAheadBlocks === undefined ? {} : { maxBatch: this.budget.readAheadBlocks }),
       });
       if (step.kind === 'end') return 'caught-up';
       if (step.kind === 'stopped') return 'stop-requested';
