@@ -79,9 +79,9 @@ export function doorbellBill(idleScheduleBill: MonthlyBill, ring: CycleCost, log
 }
 
 export interface ClockInputs {
-  /** The SQS loop at the compared turn, priced from its template (at its default 128 MB, and at 256 MB). */
+  /** The SQS loop at the compared turn, priced from its template (at its default 256 MB, and at 128 MB). */
   loopBill: MonthlyBill;
-  loopBill256: MonthlyBill;
+  loopBill128: MonthlyBill;
   /** The default stack priced with its ticks finding nothing new, and as is. */
   idleScheduleBill: MonthlyBill;
   scheduleBill: MonthlyBill;
@@ -95,7 +95,7 @@ export function clockRows(input: ClockInputs): ClockRow[] {
   const loopP90 = latency.loop.p90Seconds;
   return [
     { design: `SQS delay queue, self-chained (latency=loop), a turn every ${delay} s`, how: 'built: each turn sends the next with a delay', p90Seconds: loopP90, bill: loopBill },
-    { design: 'the same at 256 MB', how: 'built: memorySize 256 (the loop\'s default is 128 MB: table 7)', p90Seconds: loopP90, bill: input.loopBill256 },
+    { design: 'the same at 128 MB', how: 'built: memorySize 128 (a choice, not the default: table 7)', p90Seconds: loopP90, bill: input.loopBill128 },
     { design: 'SQS, one message recycled by its visibility timeout', how: 'not built: 2 requests a turn', p90Seconds: loopP90, bill: sqsRecycled(loopBill) },
     { design: 'Step Functions Standard, Wait then Task', how: 'priced', p90Seconds: loopP90, bill: stepFunctionsBill(loopBill, 'standard') },
     { design: 'Step Functions Express, Wait then Task', how: 'priced', p90Seconds: loopP90, bill: stepFunctionsBill(loopBill, 'express') },

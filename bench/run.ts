@@ -220,7 +220,7 @@ async function measureClocks(prefix: (blocks: number) => Workload, results: Benc
   const latency = async (mode: LatencyMode) => measureAlertLatency({ mode, apiMinutes: 8, timeScale: 1 / 30 });
   const rows = clockRows({
     loopBill: price(loop),
-    loopBill256: price({ ...loop, memorySize: 256 }),
+    loopBill128: price({ ...loop, memorySize: 128 }),
     scheduleBill: price({}),
     idleScheduleBill: price({}, costs.idle),
     ring: costs.ring,

@@ -26,7 +26,7 @@ const DESCRIPTIONS: Record<string, string> = {
   latency: '"schedule" (default): one run a schedule interval; "loop": a turn every loopDelaySeconds, each queuing the next on SQS (docs/latency.md).',
   loopDelaySeconds: 'With latency "loop": seconds from a caught-up turn to the next (1 to 60, default 8).',
   doorbell: 'true: an HTTPS function URL a push source rings (signed with a created secret) to start a cycle at once; { "secretArn": ... } signs with an existing secret (docs/doorbell.md). Default false.',
-  memorySize: 'The function memory in MB (default 256; 128 with latency loop).',
+  memorySize: 'The function memory in MB (default 256).',
   timeoutSeconds: 'The function timeout in seconds (default 120).',
   apiKeySecretArn: 'The complete ARN of an existing Secrets Manager secret holding the Hiro API key.',
   createApiKeySecret: 'Create an empty secret for the Hiro API key (then put the key in it).',

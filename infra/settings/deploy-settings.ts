@@ -59,22 +59,19 @@ export const DEFAULT_TIMEOUT_SECONDS = 120;
  * Sized from measurement, not left at a default: `npm run bench -- --only memory` runs the bundled handler
  * through a catch-up over the 192 heaviest generated blocks (about 15,000 transactions and 2,250 alerts
  * published; table 7). With the heap limit the stack sets (`heapLimitMb`) the run's RSS stays well under
- * 256 MB; at 128 MB it fits only with the read-ahead and young generation kept small (`LOOP_MEMORY_MB`). A run
+ * 256 MB; at 128 MB it fits only with the read-ahead and young generation kept small (`SMALL_MEMORY_MB`). A run
  * following the tip holds far less, but a catch-up after downtime must not fail for memory. Lambda bills
  * memory x time, so more would only cost more while the run waits on the API.
  */
 export const DEFAULT_MEMORY_MB = 256;
 /**
- * The loop's default: a turn following the tip holds little, and a watchdog restart's catch-up fits 128 MB
- * once it reads its blocks a few at a time (the function does at 128 MB: lambda/runtime/memory-bounds.ts) and
- * V8's young generation is kept small (`nodeOptions`). Table 7 measures that catch-up under these options.
+ * The smallest function, a choice (`memorySize: 128`), not a default: a turn following the tip holds little,
+ * and a catch-up through heavy blocks fits once it reads its blocks a few at a time (lambda/runtime/
+ * memory-bounds.ts) and V8's young generation is kept small (`nodeOptions`) — 108–118 MB peak on a quiet
+ * machine, but up to 178 MB when the CPU is scarce (table 7). A function killed for memory in a catch-up would
+ * read the same blocks again at its next start, so the loop keeps the 256 MB default.
  */
-export const LOOP_MEMORY_MB = 128;
-
-/** The function's memory unless memorySize is given: the loop's turns are billed every few seconds. */
-export function defaultMemoryMb(latency: string | undefined): number {
-  return latency === 'loop' ? LOOP_MEMORY_MB : DEFAULT_MEMORY_MB;
-}
+export const SMALL_MEMORY_MB = 128;
 
 /**
  * The function's NODE_OPTIONS: source maps, the heap bounded (`heapLimitMb`) and, at 128 MB, a 1 MB semi-space,
@@ -82,7 +79,7 @@ export function defaultMemoryMb(latency: string | undefined): number {
  * peak at 128 MB without it and the small read-ahead, 123 MB with both).
  */
 export function nodeOptions(memoryMb: number): string {
-  return `--enable-source-maps --max-old-space-size=${heapLimitMb(memoryMb)}${memoryMb <= LOOP_MEMORY_MB ? ' --max-semi-space-size=1' : ''}`;
+  return `--enable-source-maps --max-old-space-size=${heapLimitMb(memoryMb)}${memoryMb <= SMALL_MEMORY_MB ? ' --max-semi-space-size=1' : ''}`;
 }
 
 /**
@@ -269,7 +266,7 @@ function settingsFrom(values: ContextValues, cwd: string, problems: string[]): D
     opsEmails: values.opsEmails,
     scheduleMinutes: values.scheduleMinutes,
     ...latencySettings(values),
-    memorySize: values.memorySize ?? defaultMemoryMb(values.latency),
+    memorySize: values.memorySize ?? DEFAULT_MEMORY_MB,
     timeoutSeconds: values.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
     apiKey,
     deletionProtection: values.deletionProtection,

@@ -5,22 +5,21 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_SETTINGS_FILE } from '../../infra/settings/settings-file';
-import { defaultMemoryMb } from '../../infra/settings/deploy-settings';
+import { DEFAULT_MEMORY_MB } from '../../infra/settings/deploy-settings';
 
 const asMemory = (value: unknown): number | undefined => {
   const mb = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   return typeof mb === 'number' && Number.isInteger(mb) && mb >= 128 ? mb : undefined;
 };
 
-const asText = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
 export function functionMemoryFrom(context: Record<string, string>, cwd: string): number {
-  let settings: { memorySize?: unknown; latency?: unknown } = {};
+  let settings: { memorySize?: unknown } = {};
   try {
     const file = resolve(cwd, context.settingsFile?.trim() || DEFAULT_SETTINGS_FILE);
     settings = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')) as typeof settings;
   } catch {
     // No settings file (or one `cdk deploy` would refuse anyway): the stack's defaults.
   }
-  return asMemory(context.memorySize) ?? asMemory(settings.memorySize) ?? defaultMemoryMb(asText(context.latency) ?? asText(settings.latency));
+  return asMemory(context.memorySize) ?? asMemory(settings.memorySize) ?? DEFAULT_MEMORY_MB;
 }

@@ -33,7 +33,7 @@ const latency = (p90Seconds: number, mode: LatencyRow['mode'] = { kind: 'loop', 
 
 const rows = clockRows({
   loopBill,
-  loopBill256: loopBill,
+  loopBill128: loopBill,
   scheduleBill,
   idleScheduleBill: scheduleBill,
   ring,

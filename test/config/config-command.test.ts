@@ -211,19 +211,6 @@ describe('npm run config', () => {
     expect(await run('validate', 'long.json')).toBe(0);
   });
 
-  it('checks a loop deploy against the loop\'s 128 MB unless its memorySize is given', async () => {
-    write('long.json', { network: 'mainnet', addresses: [alice], $comment: 'x'.repeat(9 * 2 ** 20) });
-    writeFileSync(join(dir, 'deploy.json'), JSON.stringify({ latency: 'loop' }));
-    try {
-      expect(await run('validate', 'long.json')).toBe(2);
-      expect(err.join('\n')).toMatch(/a function of 128 MB reads at most 8,388,608: deploy with memorySize 256 or more/);
-      expect(await run('validate', 'long.json', '-c', 'latency=schedule')).toBe(0);
-      expect(await run('validate', 'long.json', '-c', 'memorySize=256')).toBe(0);
-    } finally {
-      rmSync(join(dir, 'deploy.json'));
-    }
-  });
-
   it('names what is missing: the stack, its output, the credentials, the permission', async () => {
     cloudFormation.on(DescribeStacksCommand, { StackName: 'Other' }).rejects(Object.assign(new Error('Stack with id Other does not exist'), { name: 'ValidationError' }));
     expect(await run('history', '-c', 'stackName=Other')).toBe(1);
