@@ -110,6 +110,8 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
       leaseTtlMs: timeLeftMs,
       alertStaleAfterMs: timeLeftMs,
       deprecationsNoticed,
+      // The block scan, or per subject when the deploy asks for it (deploy.json's fetchWay).
+      fetchWay: settings.fetchWay,
       // The invocation's share of balance reads: a loop turn's is one turn period's.
       balanceReads: balanceReadAllowance(apiSettings.requestsPerMinute, (settings.loop?.delaySeconds ?? settings.scheduleSeconds ?? 60) * 1000),
       // A queued turn took no lease and read the cursor with its token; the watchdog's restart took the lease.
