@@ -102,7 +102,6 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
       staleAfterMs: timeLeftMs,
       minuteMs: settings.loop ? LOOP_SMS_MINUTE_MS : 0,
     });
-    const deps = { chain, publisher, ...ports };
     const budget = {
       runId: context.awsRequestId,
       deadlineMs,
@@ -110,8 +109,7 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
       leaseTtlMs: timeLeftMs,
       alertStaleAfterMs: timeLeftMs,
       deprecationsNoticed,
-      // The block scan, or per subject when the deploy asks for it (deploy.json's fetchWay).
-      fetchWay: settings.fetchWay,
+      fetchWay: settings.fetchWay, // deploy.json's fetchWay: the block scan unless the deploy asks for more
       // The invocation's share of balance reads: a loop turn's is one turn period's.
       balanceReads: balanceReadAllowance(apiSettings.requestsPerMinute, (settings.loop?.delaySeconds ?? settings.scheduleSeconds ?? 60) * 1000),
       // A queued turn took no lease and read the cursor with its token; the watchdog's restart took the lease.
@@ -121,7 +119,7 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
         : {}),
     };
     const owed = await publisher.start();
-    const cycle = await runInvocationCycle(deps, config, budget, turn && settings.loop ? { ...settings.loop, next: turn.next, startedAt, store, queued: turn.queued } : undefined);
+    const cycle = await runInvocationCycle({ chain, publisher, ...ports }, config, budget, turn && settings.loop ? { ...settings.loop, next: turn.next, startedAt, store, queued: turn.queued } : undefined);
     const summary = withDigests(cycle, [...owed, ...(await publisher.flush())], telemetry);
     const quiet = settings.loop !== undefined && isQuietTurn(summary, chain.stats());
     quietTurnSendsMetrics = !quiet || statusesDue(startedAt, settings.loop!);
