@@ -35,13 +35,11 @@ export function statusPlanWords(config: WatchConfig, cursorHeight: number | null
 }
 
 /** The line saying which way the runner was set to read (FETCH_WAY), and so what of the plan above it follows. */
-function chosenWayLine(fetchWay: FetchWay, rules: ReturnType<typeof compileWatchRules>): string {
+function chosenWayLine(fetchWay: FetchWay): string {
   if (fetchWay === 'auto') return '    this runner reads as the plan says (FETCH_WAY=auto)';
   if (fetchWay === 'block-scan') return '    this runner reads by the block scan (FETCH_WAY=block-scan, the default; auto follows the plan)';
-  const allowed = chooseFetchPlan({ rules, blocks: 1, budget: Number.POSITIVE_INFINITY, retired: true }).estimate.perSubject !== null;
-  return allowed
-    ? '    this runner reads per subject (FETCH_WAY=per-subject)'
-    : '    this runner reads by the block scan: FETCH_WAY=per-subject, but a rule is bound to no subject';
+  // A rule bound to no subject keeps the block scan even so (fetch-choice.ts); the plan's reason above names it.
+  return '    this runner reads per subject wherever the rules allow (FETCH_WAY=per-subject)';
 }
 
 function planLines(config: WatchConfig, blocks: number, budget: number, heading: string, fetchWay?: FetchWay): string {
@@ -52,6 +50,6 @@ function planLines(config: WatchConfig, blocks: number, budget: number, heading:
     `- reading the chain, ${heading}:`,
     `    while Hiro's deprecated routes answer: ${way(today)} (${today.reason})`,
     `    once they answer 410: ${way(retired)} (${retired.reason})`,
-    ...(fetchWay ? [chosenWayLine(fetchWay, rules)] : []),
+    ...(fetchWay ? [chosenWayLine(fetchWay)] : []),
   ].join('\n');
 }

@@ -40,7 +40,7 @@ describe('npm start with FETCH_WAY', () => {
   it('says the way in --check and --status', async () => {
     const check = await suite.run(['--check', '--config', suite.configPath], { env: { FETCH_WAY: 'per-subject' } });
     expect(check.code, check.stderr).toBe(0);
-    expect(check.stdout).toContain('    this runner reads per subject (FETCH_WAY=per-subject)\n');
+    expect(check.stdout).toContain('    this runner reads per subject wherever the rules allow (FETCH_WAY=per-subject)\n');
 
     const status = await suite.run(['--status', '--config', suite.configPath, '--state', suite.path('auto.json')], { env: { FETCH_WAY: 'auto' } });
     expect(status.code, status.stderr).toBe(0);
