@@ -103,7 +103,6 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
       staleAfterMs: timeLeftMs,
       minuteMs: settings.loop ? LOOP_SMS_MINUTE_MS : 0,
     });
-    const deps = { chain, publisher, ...ports };
     const budget = {
       runId: context.awsRequestId,
       deadlineMs,
@@ -111,6 +110,7 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
       leaseTtlMs: timeLeftMs,
       alertStaleAfterMs: timeLeftMs,
       deprecationsNoticed, ...readAheadBlocksFor(settings.functionMemoryMb), // at 128 MB, small read-ahead batches (runtime/memory-bounds.ts)
+      fetchWay: settings.fetchWay, // deploy.json's fetchWay: the block scan unless the deploy asks for more
       // The invocation's share of balance reads: a loop turn's is one turn period's.
       balanceReads: balanceReadAllowance(apiSettings.requestsPerMinute, (settings.loop?.delaySeconds ?? settings.scheduleSeconds ?? 60) * 1000),
       // A queued turn took no lease and read the cursor with its token; the watchdog's restart took the lease.
@@ -120,7 +120,7 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
         : {}),
     };
     const owed = await publisher.start();
-    const cycle = await runInvocationCycle(deps, config, budget, turn && settings.loop ? { ...settings.loop, next: turn.next, startedAt, store, queued: turn.queued } : undefined);
+    const cycle = await runInvocationCycle({ chain, publisher, ...ports }, config, budget, turn && settings.loop ? { ...settings.loop, next: turn.next, startedAt, store, queued: turn.queued } : undefined);
     const summary = withDigests(cycle, [...owed, ...(await publisher.flush())], telemetry);
     const quiet = settings.loop !== undefined && isQuietTurn(summary, chain.stats());
     quietTurnSendsMetrics = !quiet || statusesDue(startedAt, settings.loop!);

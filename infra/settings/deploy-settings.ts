@@ -38,6 +38,8 @@ export interface DeploySettings extends LatencySettings {
   /** Unset: the function picks Hiro's limit for whether it holds a key. */
   stacksApiRpm?: number;
   lagAlarmSeconds: number;
+  /** How each run reads the chain (FETCH_WAY): the block scan, the fetch plan's choice, or per subject. Unset: the block scan. */
+  fetchWay?: 'block-scan' | 'auto' | 'per-subject';
   logRetentionDays: RetentionDays;
   logLevel: LogLevel;
   serviceName: string;
@@ -124,6 +126,7 @@ export const settingsSchema = z.object({
   stacksApiUrl: z.url({ protocol: /^https$/, error: 'must be an https:// URL, e.g. https://api.hiro.so' }).optional(),
   stacksApiRpm: wholeNumber(1, 100_000, ' of requests per minute').optional(),
   lagAlarmSeconds: wholeNumber(60, 86_400, ' of seconds').default(600),
+  fetchWay: z.enum(['block-scan', 'auto', 'per-subject'], { error: 'must be block-scan, auto or per-subject' }).optional(),
   logRetentionDays: z
     .preprocess(
       (raw) => (typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw),
@@ -273,6 +276,7 @@ function settingsFrom(values: ContextValues, cwd: string, problems: string[]): D
     ...(values.stacksApiUrl !== undefined ? { stacksApiUrl: values.stacksApiUrl } : {}),
     ...(values.stacksApiRpm !== undefined ? { stacksApiRpm: values.stacksApiRpm } : {}),
     lagAlarmSeconds: values.lagAlarmSeconds,
+    ...(values.fetchWay !== undefined ? { fetchWay: values.fetchWay } : {}),
     logRetentionDays: values.logRetentionDays,
     logLevel: values.logLevel,
     serviceName: values.serviceName,

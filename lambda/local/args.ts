@@ -1,5 +1,6 @@
 // The local runner's command line.
 import { parseArgs } from 'node:util';
+import type { FetchWay } from '../core/follow/fetch-choice';
 
 export const USAGE = `stacks-watch: watch the Stacks blockchain and print an alert for every event you care about
 
@@ -30,6 +31,8 @@ Environment:
                      https://api.testnet.hiro.so; http:// only for localhost)
   STACKS_API_KEY     Hiro API key, sent as X-API-Key (raises the limit from 50 to 500 requests/min)
   STACKS_API_RPM     requests per minute to stay under (default 50, or 500 with a key)
+  FETCH_WAY          how a cycle reads the chain: block-scan (default), auto (the cheaper way, as
+                     --check says) or per-subject (docs/api-routes.md)
   LOG_LEVEL          debug | info | warn | error for the log on stderr (default info)
 
 Alerts go to stdout; logs and progress to stderr. Ctrl-C finishes the current block, saves the cursor and
@@ -69,6 +72,8 @@ export interface CliOptions {
   replay?: { from: number; to: number };
   /** `history`: list the alert records kept in the state, alerted at or after `sinceMs` (epoch ms). */
   history?: { sinceMs?: number };
+  /** FETCH_WAY, read with the other environment settings: how each cycle reads the chain. */
+  fetchWay?: FetchWay;
 }
 
 /** A replay longer than this is a backfill, not a try: run the watcher with `startHeight` instead. */

@@ -23,7 +23,7 @@ import { clearProgress, EXIT } from './terminal';
 import { runLoop } from './watch-loop';
 import { tokenDecimalsStart } from './token-decimals-start';
 import { TokenDecimalsUnreadError } from '../config/config-token-decimals';
-import { EnvironmentError, readApiSettings, type ApiSettings } from '../runtime/api-env';
+import { EnvironmentError, readApiSettings, readFetchWay, type ApiSettings } from '../runtime/api-env';
 
 async function main(): Promise<number> {
   let options: CliOptions;
@@ -51,6 +51,7 @@ async function main(): Promise<number> {
     config = await loadWatchConfigFile(options.config, tokens.prepare);
     tokenNotes = tokens.notes;
     api = readApiSettings(process.env, undefined, config.network);
+    options.fetchWay = readFetchWay(process.env);
   } catch (error) {
     return startFailure(error, startApi);
   }
@@ -71,7 +72,7 @@ async function main(): Promise<number> {
   if (options.check) {
     const fromEnvironment = Boolean(process.env.STACKS_API_URL?.trim());
     process.stdout.write(
-      describeWatch(config, { ...api, fromEnvironment, hasKey: api.apiKey !== undefined, cycleSeconds: options.intervalSeconds }, options.config) +
+      describeWatch(config, { ...api, fromEnvironment, hasKey: api.apiKey !== undefined, cycleSeconds: options.intervalSeconds, fetchWay: options.fetchWay }, options.config) +
         tokenNotes.map((note) => `${note}\n`).join('') +
         describeChatChannels(process.env),
     );

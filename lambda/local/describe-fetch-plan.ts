@@ -3,6 +3,7 @@
 import { chooseFetchPlan, type FetchPlan } from '../core/follow/fetch-plan';
 import { compileWatchRules } from '../core/rules/rule-lists';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
+import type { FetchWay } from '../core/follow/fetch-choice';
 
 /** Blocks mainnet makes a minute (Nakamoto, 2026): the blocks a cycle covers once caught up. */
 export const MAINNET_BLOCKS_PER_MINUTE = 7;
@@ -17,23 +18,31 @@ function blocksPerCycle(cycleSeconds: number): number {
 }
 
 /** Three lines: the plan for a caught-up cycle of `cycleSeconds` within `requestsPerMinute`, both ways the API may answer. */
-export function fetchPlanWords(config: WatchConfig, requestsPerMinute: number, cycleSeconds: number): string {
+export function fetchPlanWords(config: WatchConfig, requestsPerMinute: number, cycleSeconds: number, fetchWay?: FetchWay): string {
   const blocks = blocksPerCycle(cycleSeconds);
-  return planLines(config, blocks, Math.floor((requestsPerMinute * cycleSeconds) / 60), `about ${blocks} blocks a cycle at mainnet's pace`);
+  return planLines(config, blocks, Math.floor((requestsPerMinute * cycleSeconds) / 60), `about ${blocks} blocks a cycle at mainnet's pace`, fetchWay);
 }
 
 /**
  * `--status`: the plan for the blocks the next run covers (from the cursor to the tip, at most a run's), or
  * for a cycle at mainnet's pace when the state is at the tip.
  */
-export function statusPlanWords(config: WatchConfig, cursorHeight: number | null, tipHeight: number): string {
+export function statusPlanWords(config: WatchConfig, cursorHeight: number | null, tipHeight: number, fetchWay?: FetchWay): string {
   const behind = cursorHeight === null ? 0 : tipHeight - config.confirmations - cursorHeight;
-  if (behind <= 0) return planLines(config, blocksPerCycle(60), Number.POSITIVE_INFINITY, `about ${blocksPerCycle(60)} blocks a cycle at mainnet's pace`);
+  if (behind <= 0) return planLines(config, blocksPerCycle(60), Number.POSITIVE_INFINITY, `about ${blocksPerCycle(60)} blocks a cycle at mainnet's pace`, fetchWay);
   const blocks = Math.min(behind, config.maxBlocksPerRun);
-  return planLines(config, blocks, Number.POSITIVE_INFINITY, `the ${blocks === 1 ? 'block' : `${blocks} blocks`} the next run covers`);
+  return planLines(config, blocks, Number.POSITIVE_INFINITY, `the ${blocks === 1 ? 'block' : `${blocks} blocks`} the next run covers`, fetchWay);
 }
 
-function planLines(config: WatchConfig, blocks: number, budget: number, heading: string): string {
+/** The line saying which way the runner was set to read (FETCH_WAY), and so what of the plan above it follows. */
+function chosenWayLine(fetchWay: FetchWay): string {
+  if (fetchWay === 'auto') return '    this runner reads as the plan says (FETCH_WAY=auto)';
+  if (fetchWay === 'block-scan') return '    this runner reads by the block scan (FETCH_WAY=block-scan, the default; auto follows the plan)';
+  // A rule bound to no subject keeps the block scan even so (fetch-choice.ts); the plan's reason above names it.
+  return '    this runner reads per subject wherever the rules allow (FETCH_WAY=per-subject)';
+}
+
+function planLines(config: WatchConfig, blocks: number, budget: number, heading: string, fetchWay?: FetchWay): string {
   const rules = compileWatchRules(config);
   const today = chooseFetchPlan({ rules, blocks, budget, retired: false });
   const retired = chooseFetchPlan({ rules, blocks, budget, retired: true });
@@ -41,5 +50,6 @@ function planLines(config: WatchConfig, blocks: number, budget: number, heading:
     `- reading the chain, ${heading}:`,
     `    while Hiro's deprecated routes answer: ${way(today)} (${today.reason})`,
     `    once they answer 410: ${way(retired)} (${retired.reason})`,
+    ...(fetchWay ? [chosenWayLine(fetchWay)] : []),
   ].join('\n');
 }

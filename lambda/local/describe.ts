@@ -8,6 +8,7 @@ import { compileWatchRules, ruleLists } from '../core/rules/rule-lists';
 import { describeCooldownsAndMutes, pastMuteWarnings } from './describe-cooldowns-mutes';
 import { balanceBudgetWords } from './describe-balances';
 import { fetchPlanWords, statusPlanWords } from './describe-fetch-plan';
+import type { FetchWay } from '../core/follow/fetch-choice';
 import { bareAmountWarnings } from '../core/watch-config/amount-warnings';
 import { describePacks } from '../core/packs';
 import { describeLifecycle } from '../core/sbtc/lifecycle-section';
@@ -26,6 +27,8 @@ export interface ApiDescription {
   hasKey: boolean;
   /** Seconds between the watch loop's cycles (`--interval`); the status sweep moves a slice a cycle. */
   cycleSeconds?: number;
+  /** FETCH_WAY: how the runner reads the chain, said under the plan. */
+  fetchWay?: FetchWay;
 }
 
 /** The local runner's default `--interval`. */
@@ -53,7 +56,7 @@ export function describeWatch(
   if (sweep !== null) lines.push(sweep);
   const balanceReads = balanceBudgetWords(config, api, { seconds: api.cycleSeconds ?? DEFAULT_CYCLE_SECONDS, word: 'cycle' });
   if (balanceReads !== null) lines.push(balanceReads);
-  lines.push(fetchPlanWords(config, api.requestsPerMinute, api.cycleSeconds ?? DEFAULT_CYCLE_SECONDS));
+  lines.push(fetchPlanWords(config, api.requestsPerMinute, api.cycleSeconds ?? DEFAULT_CYCLE_SECONDS, api.fetchWay));
   const start = config.startHeight === 'latest' ? 'at the current tip' : `at block ${config.startHeight}`;
   lines.push(
     `- first run starts ${start} (later runs resume from the saved cursor), ${plural(config.confirmations, 'block')} behind the tip, ` +
@@ -105,6 +108,8 @@ export interface StatusFacts {
   configPath: string;
   /** With --table: the version the deployed watcher runs (its memo), and a refused one if any. */
   liveConfig?: WatchConfigMemo | null;
+  /** FETCH_WAY: how the runner reads the chain, said under the plan. */
+  fetchWay?: FetchWay;
 }
 
 function liveConfigLine(memo: WatchConfigMemo | null): string {
@@ -129,7 +134,7 @@ export function describeStatus(facts: StatusFacts): string {
   if ('error' in facts.tip) lines.push(`tip: unknown (${facts.tip.error})`);
   else if (cursor) lines.push(`tip: block ${facts.tip.height}, ${plural(Math.max(0, facts.tip.height - cursor.height), 'block')} behind`);
   else lines.push(`tip: block ${facts.tip.height}`);
-  if (!('error' in facts.tip)) lines.push(statusPlanWords(facts.config, cursor?.height ?? null, facts.tip.height));
+  if (!('error' in facts.tip)) lines.push(statusPlanWords(facts.config, cursor?.height ?? null, facts.tip.height, facts.fetchWay));
   const pending = cursor?.pendingRetractions;
   lines.push(
     pending && pending.keys.length > 0

@@ -9,6 +9,7 @@ import type { CycleDeps, CycleSummary } from '../core/cycle-types';
 import type { StatusSweep } from '../core/match/contract-status-sweep';
 import type { BalanceReadAllowance } from '../core/stages/balance-reads';
 import type { Telemetry } from '../core/ports';
+import type { FetchWay } from '../core/follow/fetch-choice';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
 import { balanceReadAllowance, contractStatusSweep, HiroNetworkError } from '../hiro';
 import type { ApiSettings } from '../runtime/api-env';
@@ -47,7 +48,7 @@ export async function runLoop(deps: CycleDeps & { smsBudget?: SmsBudget }, confi
     try {
       // A runner that keeps going reads its share of balances a cycle; `--once` reads every one due.
       const balanceReads = options.once ? undefined : balanceReadAllowance(api.requestsPerMinute, options.intervalSeconds * 1000);
-      const summary = await oneCycle(deps, config, stop.signal, { statusSweep, balanceReads });
+      const summary = await oneCycle(deps, config, stop.signal, { statusSweep, balanceReads, fetchWay: options.fetchWay });
       worked = true;
       outage.succeeded();
       const line = cycleLine(summary);
@@ -83,9 +84,9 @@ async function oneCycle(
   deps: CycleDeps & { smsBudget?: SmsBudget },
   config: WatchConfig,
   stop: AbortSignal,
-  shares: { statusSweep: StatusSweep | undefined; balanceReads: BalanceReadAllowance | undefined },
+  shares: { statusSweep: StatusSweep | undefined; balanceReads: BalanceReadAllowance | undefined; fetchWay: FetchWay | undefined },
 ): Promise<CycleSummary> {
-  const { statusSweep, balanceReads } = shares;
+  const { statusSweep, balanceReads, fetchWay } = shares;
   startProgress();
   try {
     const owed = (await deps.smsBudget?.start()) ?? [];
@@ -97,6 +98,7 @@ async function oneCycle(
       stop,
       ...(statusSweep ? { statusSweep } : {}),
       ...(balanceReads ? { balanceReads } : {}),
+      ...(fetchWay ? { fetchWay } : {}),
       onBlockDone: showProgress,
     });
     return withDigests(summary, [...owed, ...((await deps.smsBudget?.flush()) ?? [])], deps.telemetry);

@@ -1,4 +1,5 @@
 // Reads the Hiro API settings from the environment, the same way for the CLI and the Lambda.
+import type { FetchWay } from '../core/follow/fetch-choice';
 import { DEFAULT_BASE_URLS, RATE_LIMIT_WITH_KEY, RATE_LIMIT_WITHOUT_KEY } from '../hiro/options';
 
 export class EnvironmentError extends Error {
@@ -33,4 +34,16 @@ export function readApiSettings(
     requestsPerMinute = rpm;
   }
   return { baseUrl, requestsPerMinute, ...(key ? { apiKey: key } : {}) };
+}
+
+/** The ways FETCH_WAY accepts (core/follow/fetch-choice.ts): the block scan (the default), the plan's choice, or per subject. */
+export const FETCH_WAYS: readonly FetchWay[] = ['block-scan', 'auto', 'per-subject'];
+
+/** FETCH_WAY: how a run reads the chain; unset or empty is the block scan. */
+export function readFetchWay(env: NodeJS.ProcessEnv): FetchWay {
+  const text = env.FETCH_WAY?.trim() || 'block-scan';
+  if (!(FETCH_WAYS as readonly string[]).includes(text)) {
+    throw new EnvironmentError(`FETCH_WAY must be ${FETCH_WAYS.join(', ')}, got "${env.FETCH_WAY}"`);
+  }
+  return text as FetchWay;
 }

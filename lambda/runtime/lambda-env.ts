@@ -1,6 +1,7 @@
 // The Lambda's environment, read and checked before anything else happens, so a deploy mistake is a clear
 // error naming the variable at the start of the invocation rather than a failure halfway through a cycle.
-import { EnvironmentError } from './api-env';
+import type { FetchWay } from '../core/follow/fetch-choice';
+import { EnvironmentError, readFetchWay } from './api-env';
 
 export interface LambdaSettings {
   tableName: string;
@@ -29,6 +30,8 @@ export interface LambdaSettings {
   lagLimitSeconds: number;
   /** The function's memory in MB, as Lambda tells it (AWS_LAMBDA_FUNCTION_MEMORY_SIZE): the watch config's ceilings follow it. */
   functionMemoryMb?: number;
+  /** FETCH_WAY (deploy.json's `fetchWay`): how each run reads the chain; the block scan unless set. */
+  fetchWay: FetchWay;
 }
 
 export interface LoopSettings {
@@ -94,6 +97,12 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
   if (!Number.isInteger(lagLimitSeconds) || lagLimitSeconds < 60 || lagLimitSeconds > 86_400) {
     problems.push(`LAG_ALARM_SECONDS must be a whole number of seconds from 60 to 86400, got "${lagText}"`);
   }
+  let fetchWay: FetchWay = 'block-scan';
+  try {
+    fetchWay = readFetchWay(env);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
   const bucket = env.WATCH_CONFIG_BUCKET?.trim() || undefined;
   const key = env.WATCH_CONFIG_KEY?.trim() || 'watch.json';
   if (problems.length > 0) throw new EnvironmentError(`invalid Lambda environment:\n- ${problems.join('\n- ')}`);
@@ -104,6 +113,7 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
     topicArn,
     detailedMetrics: detailedText === 'true',
     lagLimitSeconds,
+    fetchWay,
     watchConfigPath: env.WATCH_CONFIG_FILE?.trim() || `${env.LAMBDA_TASK_ROOT ?? process.cwd()}/watch.json`,
     ...(opsTopicArn ? { opsTopicArn } : {}),
     ...(apiKeySecretArn ? { apiKeySecretArn } : {}),

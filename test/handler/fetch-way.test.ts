@@ -1,0 +1,60 @@
+// FETCH_WAY (deploy.json's fetchWay) on the Lambda path: the real handler over the fake API with every
+// deprecated route answering 410 and DynamoDB on dynalite. With `auto` the handler's run reads a tracked
+// address per subject; left unset it keeps the block scan; a way it does not know fails the invocation by name.
+import { SNSClient } from '@aws-sdk/client-sns';
+import { mockClient } from 'aws-sdk-client-mock';
+import { describe, expect, it } from 'vitest';
+import type { CycleSummary } from '../../lambda/core/cycle-types';
+import { createFakeHiro, fakeAddress, ROUTES, transfer } from '../support/fake-hiro';
+import { alertOf, lambdaOnDynalite } from '../support/handler-environment';
+import { lambdaContext } from '../support/lambda-invocation';
+
+const alice = fakeAddress('alice');
+const sns = mockClient(SNSClient);
+const RETIRED = [ROUTES.blockTransactions, ROUTES.txMultiple, ROUTES.block, ROUTES.balances];
+const watchConfig = { network: 'mainnet', addresses: [alice], startHeight: 1 };
+
+/** Three blocks paying alice, on an API whose deprecated routes are gone. */
+function chainPayingAlice() {
+  const fake = createFakeHiro();
+  for (let i = 0; i < 3; i++) fake.chain.mine([transfer({ to: alice, amount: 10 + i })]);
+  fake.retire(...RETIRED);
+  return fake;
+}
+
+describe('the handler with FETCH_WAY=auto', () => {
+  const fake = chainPayingAlice();
+  const lambda = lambdaOnDynalite<CycleSummary>({ fake, sns, tableName: 'stacks-watch-fetch-way-auto', watchConfig, extra: { FETCH_WAY: 'auto' } });
+
+  it("reads the tracked address's transactions per subject and alerts each transfer once", async () => {
+    const summary = await lambda.handler({}, lambdaContext('run-auto'));
+
+    expect(summary.fetchPlan).toMatchObject({ way: 'per-subject', asked: 'auto' });
+    expect(fake.count(ROUTES.principalTransactions)).toBeGreaterThan(0);
+    expect(lambda.published.map(alertOf).map((a) => a.amount)).toEqual(['10', '11', '12']);
+  });
+});
+
+describe('the handler without FETCH_WAY', () => {
+  const fake = chainPayingAlice();
+  const lambda = lambdaOnDynalite<CycleSummary>({ fake, sns, tableName: 'stacks-watch-fetch-way-unset', watchConfig });
+
+  it('keeps the block scan: no per-subject route is read', async () => {
+    const summary = await lambda.handler({}, lambdaContext('run-unset'));
+
+    expect(summary.fetchPlan).toBeUndefined();
+    expect(fake.count(ROUTES.principalTransactions)).toBe(0);
+    expect(lambda.published.map(alertOf).map((a) => a.amount)).toEqual(['10', '11', '12']);
+  });
+
+  it('fails an invocation whose FETCH_WAY is not a way, naming the variable, before reading the chain', async () => {
+    fake.clearLog();
+    process.env.FETCH_WAY = 'subjects';
+    try {
+      await expect(lambda.handler({}, lambdaContext('run-bad'))).rejects.toThrow(/FETCH_WAY must be block-scan, auto, per-subject, got "subjects"/);
+    } finally {
+      delete process.env.FETCH_WAY;
+    }
+    expect(fake.count(ROUTES.tip) + fake.count(ROUTES.v3Blocks)).toBe(0);
+  });
+});

@@ -1,0 +1,19 @@
+// `--check` says, under the fetch plan, which way this runner reads (FETCH_WAY): the block scan by default,
+// the plan's choice with auto, per subject wherever the rules allow it when asked.
+import { describe, expect, it } from 'vitest';
+import { describeWatch } from '../../lambda/local/describe';
+import { fakeAddress } from '../support/fake-hiro';
+import { config } from '../core/harness';
+
+const api = { baseUrl: 'https://api.hiro.so', fromEnvironment: false, requestsPerMinute: 50, hasKey: false, cycleSeconds: 60 };
+const bound = config({ addresses: [fakeAddress('alice')] } as never);
+
+describe('--check and the fetch way', () => {
+  it('says the block scan is the default, and what auto and per-subject read', () => {
+    expect(describeWatch(bound, { ...api, fetchWay: 'block-scan' }, 'watch.json')).toContain(
+      '    this runner reads by the block scan (FETCH_WAY=block-scan, the default; auto follows the plan)\n',
+    );
+    expect(describeWatch(bound, { ...api, fetchWay: 'auto' }, 'watch.json')).toContain('    this runner reads as the plan says (FETCH_WAY=auto)\n');
+    expect(describeWatch(bound, { ...api, fetchWay: 'per-subject' }, 'watch.json')).toContain('    this runner reads per subject wherever the rules allow (FETCH_WAY=per-subject)\n');
+  });
+});
