@@ -4,12 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import { parseWatchConfig } from '../../lambda/config/watch-config';
 import { compileWatchRules, type WatchRules } from '../../lambda/core/rules/rule-lists';
-import { subjectSourceFor } from '../../lambda/core/follow/fetch-choice';
+import { chooseRunSource } from '../../lambda/core/follow/fetch-choice';
 import type { ChainApi } from '../../lambda/core/ports';
 import { SubjectSource } from '../../lambda/core/follow/subject-source';
 import type { SubjectFeedApi } from '../../lambda/core/follow/subject-feeds';
 import { fakeAddress } from '../support/fake-hiro';
 import { RecordingTelemetry } from './harness';
+
+const sourceFor = (...args: Parameters<typeof chooseRunSource>) => chooseRunSource(...args).source;
 
 function rules(addresses: number): WatchRules {
   const parsed = parseWatchConfig({ network: 'mainnet', addresses: Array.from({ length: addresses }, (_, i) => fakeAddress(`a${i}`)) });
@@ -26,15 +28,15 @@ describe('choosing the source of a run', () => {
   it('keeps the block scan when the budget does not ask, and says nothing', () => {
     const telemetry = new RecordingTelemetry();
 
-    expect(subjectSourceFor(undefined, chain(true), rules(2), 7, telemetry)).toBeNull();
+    expect(sourceFor(undefined, chain(true), rules(2), 7, telemetry)).toBeNull();
     expect(telemetry.logs).toEqual([]);
   });
 
   it('follows the plan under auto: per subject once /tx/multiple is gone, the block scan while it answers', () => {
     const telemetry = new RecordingTelemetry();
 
-    const gone = subjectSourceFor('auto', chain(true), rules(10), 7, telemetry);
-    const answering = subjectSourceFor('auto', chain(false), rules(10), 7, telemetry);
+    const gone = sourceFor('auto', chain(true), rules(10), 7, telemetry);
+    const answering = sourceFor('auto', chain(false), rules(10), 7, telemetry);
 
     expect(gone).toBeInstanceOf(SubjectSource);
     expect(answering).toBeNull();
@@ -47,15 +49,15 @@ describe('choosing the source of a run', () => {
   it('reads per subject when asked even where the block scan is cheaper, but never without the feeds', () => {
     const telemetry = new RecordingTelemetry();
 
-    expect(subjectSourceFor('per-subject', chain(false), rules(10), 7, telemetry)).toBeInstanceOf(SubjectSource);
-    expect(subjectSourceFor('per-subject', chain(false, false), rules(10), 7, telemetry)).toBeNull();
+    expect(sourceFor('per-subject', chain(false), rules(10), 7, telemetry)).toBeInstanceOf(SubjectSource);
+    expect(sourceFor('per-subject', chain(false, false), rules(10), 7, telemetry)).toBeNull();
   });
 
   it('keeps the block scan while the run is further behind the tip than the header chain reaches', () => {
     const telemetry = new RecordingTelemetry();
 
-    expect(subjectSourceFor('per-subject', chain(true), rules(2), 500, telemetry, 601)).toBeNull();
-    expect(subjectSourceFor('per-subject', chain(true), rules(2), 500, telemetry, 600)).toBeInstanceOf(SubjectSource);
+    expect(sourceFor('per-subject', chain(true), rules(2), 500, telemetry, 601)).toBeNull();
+    expect(sourceFor('per-subject', chain(true), rules(2), 500, telemetry, 600)).toBeInstanceOf(SubjectSource);
     expect(telemetry.logs[0]?.attributes?.reason).toBe("601 blocks behind the tip, more than the header chain's reach of 600");
   });
 });

@@ -38,19 +38,10 @@ export interface RunPlan {
   estimate?: { perSubject: number | null; blockScan: number };
 }
 
-/** The source a run reads from: a SubjectSource, or null for the block scan. `behind`: blocks from the next to scan up to the tip. */
-export function subjectSourceFor(
-  way: FetchWay | undefined,
-  chain: ChainApi,
-  rules: WatchRules,
-  blocks: number,
-  telemetry: Telemetry,
-  behind = blocks,
-): SubjectSource | null {
-  return chooseRunSource(way, chain, rules, blocks, telemetry, behind).source;
-}
-
-/** The run's source and its plan (null when the run was not asked to choose: the block scan, said nowhere). */
+/**
+ * The run's source (a SubjectSource, or null for the block scan) and its plan (null when the run was not asked
+ * to choose: the block scan, said nowhere). `behind`: blocks from the next to scan up to the tip.
+ */
 export function chooseRunSource(
   way: FetchWay | undefined,
   chain: ChainApi,
