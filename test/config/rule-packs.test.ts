@@ -121,6 +121,11 @@ describe('the sbtc-bridge pack and the sBTC lifecycle', () => {
     const config = parsed({ network: 'mainnet', packs: [{ name: 'sbtc-bridge' }], sbtcLifecycle: { $comment: 'deadlines too' } });
     expect(config.sbtcLifecycle).toEqual({ $comment: 'deadlines too' });
   });
+
+  it('accepts a section beside it that sets its own deadlines, and keeps them', () => {
+    const config = parsed({ network: 'mainnet', packs: [{ name: 'sbtc-bridge' }], sbtcLifecycle: { deadlines: { depositWarning: 4 } } });
+    expect(config.sbtcLifecycle).toEqual({ deadlines: { depositWarning: 4 } });
+  });
 });
 
 describe('the sbtc-bridge pack for a wallet: recipients, senders and settled', () => {

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { parseWatchConfig } from '../../lambda/config/watch-config';
 import { subjectsOf } from '../../lambda/core/follow/fetch-plan';
 import { compileWatchRules } from '../../lambda/core/rules/rule-lists';
+import { DEFAULT_DEADLINES } from '../../lambda/core/sbtc/deadlines';
+import { trackerSettings } from '../../lambda/core/sbtc/lifecycle-section';
+import { createSbtcTracker } from '../../lambda/core/sbtc/tracker';
 import { MAINNET, TESTNET } from './principals';
 
 const REGISTRY = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-registry';
@@ -67,6 +70,51 @@ describe('the sbtcLifecycle section: scope and the settled follow-up', () => {
   });
 });
 
+describe('the sbtcLifecycle section: deadlines', () => {
+  const problemsOf = (sbtcLifecycle: unknown) => {
+    const result = parse(sbtcLifecycle);
+    return result.ok ? [] : result.problems.map((p) => `${p.path}: ${p.message}`);
+  };
+
+  it.each([
+    [{}],
+    [{ depositWarning: 4 }],
+    [{ depositWarning: 1, depositCritical: 2, reclaimBuffer: 6, withdrawalWarning: 10, withdrawalCritical: 20, withdrawalExpiry: 144 }],
+    [{ $comment: 'our bridge is slower', withdrawalWarning: 15, withdrawalCritical: 19 }],
+  ])('takes %j, any subset of the deadlines in Bitcoin blocks', (deadlines) => {
+    const result = parse({ deadlines });
+    expect(result.ok && result.config.sbtcLifecycle).toEqual({ deadlines });
+  });
+
+  it('hands the tracker the deadlines set, the rest left to its defaults', () => {
+    const result = parse({ deadlines: { $comment: 'why', depositWarning: 4, withdrawalExpiry: 30 } });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    const settings = trackerSettings(result.config.sbtcLifecycle!);
+    expect(settings.deadlines).toEqual({ depositWarning: 4, withdrawalExpiry: 30 });
+    expect(createSbtcTracker(settings).deadlines).toEqual({ ...DEFAULT_DEADLINES, depositWarning: 4, withdrawalExpiry: 30 });
+  });
+
+  it.each([
+    [{ depositWarning: 0 }, /^\$\.sbtcLifecycle\.deadlines\.depositWarning: must be a whole number from 1 to 144$/],
+    [{ reclaimBuffer: 145 }, /^\$\.sbtcLifecycle\.deadlines\.reclaimBuffer: must be a whole number from 1 to 144$/],
+    [{ withdrawalExpiry: 2.5 }, /^\$\.sbtcLifecycle\.deadlines\.withdrawalExpiry: must be a whole number from 1 to 144$/],
+    [{ withdrawalWarning: '10' }, /^\$\.sbtcLifecycle\.deadlines\.withdrawalWarning: must be a whole number from 1 to 144, written without quotes$/],
+    [{ depositWarnings: 4 }, /^\$\.sbtcLifecycle\.deadlines.*depositWarnings/],
+    [{ depositWarning: 7 }, /^\$\.sbtcLifecycle\.deadlines\.depositWarning: must be before depositCritical \(6, its default\)/],
+    [{ depositWarning: 4, depositCritical: 4 }, /^\$\.sbtcLifecycle\.deadlines\.depositCritical: must be after depositWarning \(4\)$/],
+    [{ withdrawalCritical: 10 }, /^\$\.sbtcLifecycle\.deadlines\.withdrawalCritical: must be after withdrawalWarning \(12, its default\)$/],
+    [{ withdrawalExpiry: 18 }, /^\$\.sbtcLifecycle\.deadlines\.withdrawalExpiry: must be after withdrawalCritical \(18, its default\)$/],
+  ])('refuses deadlines %j, naming the field', (deadlines, message) => {
+    const found = problemsOf({ deadlines });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(message);
+  });
+
+  it.each([[true], [[]], [3]])('refuses deadlines %j, saying it must be an object', (deadlines) => {
+    expect(problemsOf({ deadlines })).toEqual([expect.stringMatching(/^\$\.sbtcLifecycle\.deadlines: must be an object/)]);
+  });
+});
+
 describe('the sbtcLifecycle section alone', () => {
   const problemsOf = (input: Record<string, unknown>) => {
     const result = parseWatchConfig(input);
@@ -124,6 +172,12 @@ describe('the sbtcLifecycle section in --check', () => {
     );
     expect(await check({ network: 'mainnet', sbtcLifecycle: { recipients: [MAINNET.arkadiko] } })).toContain(
       `the signers' deadlines for deposits to ${MAINNET.arkadiko} and withdrawals from nobody, read from ${REGISTRY}`,
+    );
+  });
+
+  it('names the deadlines the section sets', async () => {
+    expect(await check({ network: 'mainnet', sbtcLifecycle: { deadlines: { depositWarning: 4, withdrawalWarning: 14 } } })).toContain(
+      "- sBTC lifecycle: the deadlines (depositWarning 4, withdrawalWarning 14, the rest the signers') for every deposit and withdrawal",
     );
   });
 

@@ -76,7 +76,8 @@ export const sbtcBridgePack: RulePack<Params> = {
       },
     };
   },
-  // A section written beside the pack agrees when it follows the same principals the same way, defaults filled in.
+  // A section written beside the pack agrees when it follows the same principals the same way, defaults filled in;
+  // its `deadlines` are its own (the pack sets none), so a section beside the pack is where they are set.
   meaning: (section: SbtcLifecycleSection & { settled?: { $comment?: unknown; blocks?: number } }) => ({
     recipients: section.recipients === undefined ? null : [...section.recipients].sort(),
     senders: section.senders === undefined ? null : [...section.senders].sort(),

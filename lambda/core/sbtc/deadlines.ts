@@ -38,14 +38,22 @@ export const DEFAULT_DEADLINES: SbtcDeadlines = {
   withdrawalExpiry: WITHDRAWAL_BLOCKS_EXPIRY,
 };
 
+/** At most, in a config: a day of Bitcoin blocks. A record is followed until it ends, so any of these still falls. */
+export const MAX_DEADLINE_BLOCKS = 144;
+
+/** The deadlines' order, each pair [earlier, later]: a critical before its warning would tell the lesser news after. */
+export const DEADLINE_ORDER: readonly (readonly [keyof SbtcDeadlines, keyof SbtcDeadlines])[] = [
+  ['depositWarning', 'depositCritical'],
+  ['withdrawalWarning', 'withdrawalCritical'],
+  ['withdrawalCritical', 'withdrawalExpiry'],
+];
+
 /** The problems of a deadline set, each naming its field; empty when the deadlines are consistent. */
 export function deadlineProblems(d: SbtcDeadlines): string[] {
   const problems: string[] = [];
   for (const [name, value] of Object.entries(d)) {
     if (!Number.isInteger(value) || value < 1 || value > 10_000) problems.push(`${name} must be a whole number of blocks from 1 to 10000, got ${value}`);
   }
-  if (d.depositCritical <= d.depositWarning) problems.push('depositCritical must be after depositWarning');
-  if (d.withdrawalCritical <= d.withdrawalWarning) problems.push('withdrawalCritical must be after withdrawalWarning');
-  if (d.withdrawalExpiry <= d.withdrawalCritical) problems.push('withdrawalExpiry must be after withdrawalCritical');
+  for (const [earlier, later] of DEADLINE_ORDER) if (d[later] <= d[earlier]) problems.push(`${later} must be after ${earlier}`);
   return problems;
 }

@@ -3,6 +3,7 @@
 // rules watch, else mainnet's), so that the section alone makes the scan read those prints and the mints beside
 // them (rules/rule-lists.ts adds the registry to the logs the scan reads, with no rule of its own: no alert).
 import type { Network } from '../domain';
+import { DEFAULT_DEADLINES, type SbtcDeadlines } from './deadlines';
 
 /** The sBTC contracts' deployer on mainnet; a testnet deployment names its own (`deployer`). */
 export const SBTC_MAINNET_DEPLOYER = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4';
@@ -25,6 +26,19 @@ export interface SbtcLifecycleSection {
   settled?: { blocks?: number };
   /** The deployer of the sBTC contracts whose registry is followed; mainnet's by default. */
   deployer?: string;
+  /** Deadlines set in place of the signers' defaults (deadlines.ts), in Bitcoin blocks; any subset. */
+  deadlines?: Partial<SbtcDeadlines> & { $comment?: unknown };
+}
+
+/** The deadlines the section sets, its `$comment` left out; undefined when it sets none. */
+export function sectionDeadlines(section: SbtcLifecycleSection): Partial<SbtcDeadlines> | undefined {
+  if (section.deadlines === undefined) return undefined;
+  const set: Partial<SbtcDeadlines> = {};
+  for (const name of Object.keys(DEFAULT_DEADLINES) as (keyof SbtcDeadlines)[]) {
+    const value = section.deadlines[name];
+    if (value !== undefined) set[name] = value;
+  }
+  return set;
 }
 
 /** The registry contracts whose logs the rules watch. */
@@ -47,8 +61,15 @@ export function lifecycleRegistries(section: SbtcLifecycleSection, network: Netw
 export const tokenOfRegistry = (registry: string): string => `${registry.split('.')[0]}.sbtc-token::sbtc-token`;
 
 /** The scope and follow-up the tracker is set up with. */
-export function trackerSettings(section: SbtcLifecycleSection): { recipients?: readonly string[]; senders?: readonly string[]; settledBlocks: number | null } {
+export function trackerSettings(section: SbtcLifecycleSection): {
+  recipients?: readonly string[];
+  senders?: readonly string[];
+  settledBlocks: number | null;
+  deadlines?: Partial<SbtcDeadlines>;
+} {
+  const deadlines = sectionDeadlines(section);
   return {
+    ...(deadlines !== undefined ? { deadlines } : {}),
     ...(section.recipients !== undefined ? { recipients: section.recipients } : {}),
     ...(section.senders !== undefined ? { senders: section.senders } : {}),
     settledBlocks: section.settled === undefined ? null : (section.settled.blocks ?? SETTLED_DEFAULT_BLOCKS),
@@ -65,5 +86,7 @@ export function describeLifecycle(section: SbtcLifecycleSection | undefined, net
     : 'every deposit and withdrawal';
   const { settledBlocks } = trackerSettings(section);
   const settled = settledBlocks === null ? 'no settled alerts (add "settled": {} for them)' : `a completion alert, then settled ${settledBlocks} Bitcoin blocks after`;
-  return `- sBTC lifecycle: the signers' deadlines for ${whose}, read from ${lifecycleRegistries(section, network, watched).join(', ')} (its prints and the sBTC mints beside them); ${settled}`;
+  const set = Object.entries(sectionDeadlines(section) ?? {});
+  const deadlines = set.length === 0 ? "the signers' deadlines" : `the deadlines (${set.map(([name, blocks]) => `${name} ${blocks}`).join(', ')}, the rest the signers')`;
+  return `- sBTC lifecycle: ${deadlines} for ${whose}, read from ${lifecycleRegistries(section, network, watched).join(', ')} (its prints and the sBTC mints beside them); ${settled}`;
 }

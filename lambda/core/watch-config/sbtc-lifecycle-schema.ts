@@ -2,10 +2,12 @@
 // unless the key is there: watching the sbtc-registry's prints does not by itself ask for deadline alerts, so a
 // config says it wants them (the `sbtc-bridge` pack does). `{}` follows every deposit and withdrawal of mainnet's
 // registry; `recipients` and `senders` narrow it to a wallet's own, `settled` adds the settled follow-up, and
-// `deployer` names the deployment whose registry is followed (needed on testnet unless a rule watches its logs).
+// `deployer` names the deployment whose registry is followed (needed on testnet unless a rule watches its logs),
+// `deadlines` moves the signers' default deadlines (core/sbtc/deadlines.ts) for a bridge that runs slower or faster.
 import * as z from '../../zod-mini';
 import type { Network } from '../domain';
-import { SETTLED_DEFAULT_BLOCKS, SETTLED_MAX_BLOCKS, lifecycleRegistries, type SbtcLifecycleSection } from '../sbtc/lifecycle-section';
+import { DEADLINE_ORDER, DEFAULT_DEADLINES, MAX_DEADLINE_BLOCKS, type SbtcDeadlines } from '../sbtc/deadlines';
+import { SETTLED_DEFAULT_BLOCKS, SETTLED_MAX_BLOCKS, lifecycleRegistries, sectionDeadlines, type SbtcLifecycleSection } from '../sbtc/lifecycle-section';
 import type { ConfigProblem } from './config-problems';
 import { comment, evenWithBadEntries, noDuplicates, principal, recipientSchema, sameString, wholeNumber } from './schema-parts';
 import { standardAddressProblem } from './stacks-principals';
@@ -29,6 +31,24 @@ export const lifecycleScopeShape = (network: Network | null) => ({
   ),
 });
 
+const blocks = () => z.optional(wholeNumber(1, MAX_DEADLINE_BLOCKS));
+
+/** Any subset of the deadlines, each in whole Bitcoin blocks; their order is checked beside the defaults (deadlineOrderProblems). */
+const deadlinesSchema = z.optional(
+  z.strictObject(
+    {
+      $comment: comment,
+      depositWarning: blocks(),
+      depositCritical: blocks(),
+      reclaimBuffer: blocks(),
+      withdrawalWarning: blocks(),
+      withdrawalCritical: blocks(),
+      withdrawalExpiry: blocks(),
+    },
+    { error: 'must be an object of deadlines in Bitcoin blocks, e.g. {"depositWarning": 4, "withdrawalWarning": 14}' },
+  ),
+);
+
 export const sbtcLifecycleSchema = (network: Network | null) =>
   z.optional(
     z.strictObject(
@@ -38,15 +58,38 @@ export const sbtcLifecycleSchema = (network: Network | null) =>
         deployer: z.optional(
           principal(standardAddressProblem, network, 'the address that deployed the sBTC contracts, e.g. "SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4"'),
         ),
+        deadlines: deadlinesSchema,
       },
       { error: 'must be an object: {} turns on the sBTC deposit and withdrawal deadline alerts' },
     ),
   );
 
-/** What the shape cannot say: on testnet the section must know which registry to follow. */
+/**
+ * The deadlines out of order once the defaults fill the rest, each at the field the config set: a later one set
+ * too early, else an earlier one set past the default that follows it.
+ */
+function deadlineOrderProblems(section: SbtcLifecycleSection): ConfigProblem[] {
+  const set = sectionDeadlines(section);
+  if (set === undefined) return [];
+  const d: SbtcDeadlines = { ...DEFAULT_DEADLINES, ...set };
+  const shown = (name: keyof SbtcDeadlines) => (set[name] === undefined ? `${d[name]}, its default` : `${d[name]}`);
+  const problems: ConfigProblem[] = [];
+  for (const [earlier, later] of DEADLINE_ORDER) {
+    if (d[later] > d[earlier]) continue;
+    const at = set[later] !== undefined ? later : earlier;
+    const message =
+      at === later ? `must be after ${earlier} (${shown(earlier)})` : `must be before ${later} (${shown(later)}): set ${later} too to move both later`;
+    problems.push({ path: `$.sbtcLifecycle.deadlines.${at}`, value: d[at], message });
+  }
+  return problems;
+}
+
+/** What the shape cannot say: the deadlines' order, and on testnet which registry the section follows. */
 export function sbtcLifecycleProblems(config: { network: Network; sbtcLifecycle?: SbtcLifecycleSection; contractLogs: readonly { contractId: string }[] }): ConfigProblem[] {
   const section = config.sbtcLifecycle;
   if (section === undefined) return [];
+  const order = deadlineOrderProblems(section);
+  if (order.length > 0) return order;
   if (lifecycleRegistries(section, config.network, config.contractLogs.map((r) => r.contractId)).length > 0) return [];
   return [
     {

@@ -34,11 +34,11 @@ const withdrawalCreateHex = (requestId: number, bitcoinHeight: number) =>
   );
 
 const registryLogs = [{ contractId: REGISTRY, where: { topic: 'withdrawal-reject' } }];
-const sbtcConfig = () => config({ contractLogs: registryLogs, sbtcLifecycle: {} } as never);
+const sbtcConfig = (sbtcLifecycle: object = {}) => config({ contractLogs: registryLogs, sbtcLifecycle } as never);
 
-function openStage(): RunningStage<SbtcTrackerState> {
+function openStage(sbtcLifecycle: object = {}): RunningStage<SbtcTrackerState> {
   const deps = { chain: new MemoryChain(), clock: { now: () => 0 }, telemetry: new RecordingTelemetry() };
-  const running = sbtcLifecycleStage.open({ deps, rules: compileWatchRules(sbtcConfig()), network: 'mainnet' });
+  const running = sbtcLifecycleStage.open({ deps, rules: compileWatchRules(sbtcConfig(sbtcLifecycle)), network: 'mainnet' });
   if (!running) throw new Error('the stage did not open for a config that watches the sbtc-registry');
   return running;
 }
@@ -75,6 +75,13 @@ describe('the sBTC lifecycle stage', () => {
     expect(raised).toHaveLength(1);
     expect(raised[0]!.height).toBe(112);
     expect(raised[0]!.alert).toMatchObject({ type: 'sbtc_lifecycle', situation: 'withdrawal_late', severity: 'warning', request_id: 412, due_height: BTC + 12 });
+  });
+
+  it("moves the warning to the section's own withdrawalWarning: request + 5 Bitcoin blocks", async () => {
+    const { raised } = await through(openStage({ deadlines: { withdrawalWarning: 5 } }), 100 + 8);
+    expect(raised).toHaveLength(1);
+    expect(raised[0]!.height).toBe(105);
+    expect(raised[0]!.alert).toMatchObject({ situation: 'withdrawal_late', severity: 'warning', due_height: BTC + 5 });
   });
 
   it('does not open, and so costs nothing, when the config watches no sbtc-registry', () => {
