@@ -23,6 +23,21 @@ class Collected extends Writable {
   }
 }
 
+/**
+ * In a worker thread, Node answers the parent's "the pipe wants more data" by calling
+ * `process.stdout[kStdioWantsMoreDataCallback]()` (and stderr's): a stand-in must pass that call on to the real
+ * stream, or a drain that arrives during a run throws in the worker. The symbol is Node's own, found by name.
+ */
+function passDrainsOn(standIn: Writable, real: unknown): void {
+  for (let proto = real; proto; proto = Object.getPrototypeOf(proto)) {
+    const symbol = Object.getOwnPropertySymbols(proto).find((s) => s.description === 'kStdioWantsMoreDataCallback');
+    if (symbol === undefined) continue;
+    const callback = (real as Record<symbol, unknown>)[symbol];
+    if (typeof callback === 'function') Object.defineProperty(standIn, symbol, { value: () => callback.call(real) });
+    return;
+  }
+}
+
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 /** The run under way in this worker, if any: the next waits for it. */
 let previous: Promise<unknown> = Promise.resolve();
@@ -58,6 +73,8 @@ async function runAlone(args: string[], env: Record<string, string>, timeoutMs: 
   const listeners = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
   const stdout = new Collected();
   const stderr = new Collected();
+  passDrainsOn(stdout, process.stdout);
+  passDrainsOn(stderr, process.stderr);
   process.argv = [process.execPath, 'lambda/cli.ts', ...args];
   process.env = { ...env };
   Object.defineProperty(process, 'stdout', { configurable: true, enumerable: true, get: () => stdout });
