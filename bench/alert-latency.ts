@@ -180,8 +180,8 @@ const modeName = (mode: LatencyRow['mode']) =>
     : mode.kind === 'doorbell'
       ? `1-minute schedule + doorbell, rung ${mode.pushDelayMs / 1000} s after each block`
       : mode.pickupMs === undefined
-      ? `loop, a turn every ${mode.delaySeconds} s (SQS delay)`
-      : `loop, a turn every ${mode.delaySeconds} s, if the pickup took ${mode.pickupMs / 1000} s`;
+        ? `loop, a turn every ${mode.delaySeconds} s (SQS delay)`
+        : `loop, a turn every ${mode.delaySeconds} s, if the pickup took ${mode.pickupMs / 1000} s`;
 
 export function latencySection(rows: LatencyRow[]): string {
   return [
@@ -192,7 +192,7 @@ export function latencySection(rows: LatencyRow[]): string {
       `so that turns start every \`loopDelaySeconds\` (at once while behind the tip), each picked up ${LOOP_PICKUP_MS} ms after its delay runs out (SQS and the event source's long poll, assumed: no AWS here to measure it; ` +
       'the "if the pickup took" rows show the p90 if it took longer). ' +
       `Doorbell (docs/doorbell.md): the schedule's ticks, and a ring a stated push delay after each block (the push source's own delay), heard within ${RING_STEP_MS} ms, one cycle at a time (a ring during a cycle sets one follow-up). ` +
-      'Billed: what the invocations would be billed for, per hour, on the scaled clock (local work counts 30 times over, so short turns are over-stated; table 5 has the bill\'s figure). Goal: p90 at most 10 s.',
+      "Billed: what the invocations would be billed for, per hour, on the scaled clock (local work counts 30 times over, so short turns are over-stated; table 5 has the bill's figure). Goal: p90 at most 10 s.",
     '',
     table(
       ['mode', 'API minutes', 'alerts', 'mean', 'p50', 'p90', 'max', 'goal', 'invocations', 'billed s an hour', 'API requests a minute'],

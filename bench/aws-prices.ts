@@ -51,4 +51,3 @@ export const PRICES = {
 
 /** Scheduled runs a month at a 1-minute schedule (30 days). */
 export const RUNS_PER_MONTH = 30 * 24 * 60;
-

@@ -27,7 +27,11 @@ export interface BalanceRequestsRow {
 function busiest(workload: Workload): { payers: string[]; holders: string[]; token: string } {
   const fees = new Map<string, number>();
   for (const txs of workload.blocks) for (const tx of txs) fees.set(tx.sender, (fees.get(tx.sender) ?? 0) + 1);
-  const payers = [...fees].filter(([a]) => a !== fakeAddress('miner')).sort((a, b) => b[1] - a[1]).slice(0, 5).map(([a]) => a);
+  const payers = [...fees]
+    .filter(([a]) => a !== fakeAddress('miner'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([a]) => a);
   return { payers, holders: workload.watchedAddresses.slice(0, 5), token: `${workload.watchedContracts[0]}::token` };
 }
 
@@ -52,7 +56,11 @@ async function measure(name: string, workload: Workload, config: (startHeight: n
   // From block 2: nothing is held before block 1, so the rules' first reads are at block 1, genesis balances and all.
   const chain = new FakeChain({ seed: 'bench-balances', firstHeight: 2 });
   // Enough of everything they send that no balance the fake computes goes negative (the API's never do).
-  const tokens = new Set(workload.blocks.flat().flatMap((tx) => tx.events.map((e) => (e.asset as { asset_id?: string } | undefined)?.asset_id).filter((id): id is string => id !== undefined)));
+  const tokens = new Set(
+    workload.blocks
+      .flat()
+      .flatMap((tx) => tx.events.map((e) => (e.asset as { asset_id?: string } | undefined)?.asset_id).filter((id): id is string => id !== undefined)),
+  );
   for (const address of busiest(workload).payers) for (const asset of ['stx', ...tokens]) chain.setGenesisBalance(address, asset, 10n ** 15n);
   mineAll(chain, workload.blocks);
   const api = await startFakeApi(chain);
@@ -74,7 +82,15 @@ async function measure(name: string, workload: Workload, config: (startHeight: n
     // Rebuilt balances ask the principal's transactions twice and more; the plan's own feed reads ask them too, so
     // they are counted apart only where the plan scans blocks (no feed read): every such request is a balance read's.
     const balanceRequests = BALANCE_ROUTES.reduce((sum, route) => sum + (counts[route] ?? 0), 0) + (retired ? (counts[ROUTES.principalTransactions] ?? 0) : 0);
-    return { config: name, runs, blocks, requestsPerRun: api.fake.count() / runs, balanceReads: balanceRequests, eventRequestsPerRun: events / runs, byRoute: counts };
+    return {
+      config: name,
+      runs,
+      blocks,
+      requestsPerRun: api.fake.count() / runs,
+      balanceReads: balanceRequests,
+      eventRequestsPerRun: events / runs,
+      byRoute: counts,
+    };
   } finally {
     await api.server.close();
   }

@@ -16,7 +16,11 @@ const address = (i: number) => c32address(22, i.toString(16).padStart(40, '0'));
 function makeText(): string {
   // Written one entry a line, as an editor or `JSON.stringify(…, null, 2)` leaves it.
   if (kind === 'addresses') return JSON.stringify({ network: 'mainnet', addresses: Array.from({ length: ceilings.addresses }, (_, i) => address(i)) }, null, 2);
-  const contractLogs = Array.from({ length: ceilings.rules }, (_, i) => ({ name: `vault ${i}`, contractId: `${address(i)}.vault`, where: { amount: { gte: 1_000_000 } } }));
+  const contractLogs = Array.from({ length: ceilings.rules }, (_, i) => ({
+    name: `vault ${i}`,
+    contractId: `${address(i)}.vault`,
+    where: { amount: { gte: 1_000_000 } },
+  }));
   return JSON.stringify({ network: 'mainnet', contractLogs }, null, 2);
 }
 

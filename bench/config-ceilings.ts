@@ -43,14 +43,25 @@ export function configCeilingsSection(rows: CeilingRow[]): string {
     '### 9c. The watch config at its ceilings',
     '',
     'A config at the ceiling of each function memory (`addresses` alone, or `contractLogs` rules with a name and a `where`), written one entry a line, ' +
-      'checked once by the function\'s validator in a process with that function\'s heap limit (half its memory), as a cold start checks it. ' +
+      "checked once by the function's validator in a process with that function's heap limit (half its memory), as a cold start checks it. " +
       `Ceilings per 256 MB: ${thousands(sample.addresses)} addresses, ${thousands(sample.rules)} rules, ${fixed(sample.bytes / 2 ** 20, 0)} MiB, ${thousands(sample.tokens)} JSON tokens, growing with the memory up to 2 GB; ` +
-      'nesting at most 64 deep whatever the memory. RSS includes Node and tsx (about 100 MB before the config); the Lambda\'s bundle starts smaller. ' +
+      "nesting at most 64 deep whatever the memory. RSS includes Node and tsx (about 100 MB before the config); the Lambda's bundle starts smaller. " +
       'Holds: the parse ended under the heap limit and the process grew by less than half the memory. ' +
       'Parse times are one cold parse on this machine at the load shown (on 2 cores); table 9 gives the idle, warmed figure per address.',
     '',
     table(
-      ['function memory', 'heap limit', 'ceiling', 'file size', 'parse time (load)', 'µs per entry', 'heap held: text', 'heap held: config', 'RSS before → peak', 'holds'],
+      [
+        'function memory',
+        'heap limit',
+        'ceiling',
+        'file size',
+        'parse time (load)',
+        'µs per entry',
+        'heap held: text',
+        'heap held: config',
+        'RSS before → peak',
+        'holds',
+      ],
       rows.map((r) => [
         `${thousands(r.memoryMb)} MB${r.memoryMb === DEFAULT_MEMORY_MB ? ' (default)' : ''}`,
         `${heapLimitMb(r.memoryMb)} MB`,

@@ -6,7 +6,8 @@ import { parseWatchConfigText } from '../lambda/config/watch-config';
 
 const count = Number(process.argv[2] ?? 100_000);
 const gc = (globalThis as { gc?: () => void }).gc!;
-const makeText = () => JSON.stringify({ network: 'mainnet', addresses: Array.from({ length: count }, (_, i) => c32address(22, i.toString(16).padStart(40, '0'))) }, null, 2);
+const makeText = () =>
+  JSON.stringify({ network: 'mainnet', addresses: Array.from({ length: count }, (_, i) => c32address(22, i.toString(16).padStart(40, '0'))) }, null, 2);
 gc();
 const empty = process.memoryUsage().heapUsed;
 // The text as the S3 adapter holds it (a string of the body), then the config validated from it.

@@ -64,7 +64,9 @@ export async function measureConfigStore(count = 100_000): Promise<ConfigStoreFi
     }
     const child = fileURLToPath(new URL('./config-memory-child.ts', import.meta.url));
     const limit = heapLimitMb(DEFAULT_MEMORY_MB);
-    const output = execFileSync(process.execPath, ['--expose-gc', `--max-old-space-size=${limit}`, '--import', 'tsx', child, String(count)], { encoding: 'utf8' });
+    const output = execFileSync(process.execPath, ['--expose-gc', `--max-old-space-size=${limit}`, '--import', 'tsx', child, String(count)], {
+      encoding: 'utf8',
+    });
     const memory = JSON.parse(output) as { textMb: number; configMb: number; maxRssMb: number };
     return {
       addresses: count,
@@ -104,7 +106,10 @@ export function configStoreSection(f: ConfigStoreFigures, monthlyDollars: { gets
         ['peak RSS of the parse', `${f.maxRssMb.toFixed(0)} MB of ${f.functionMemoryMb} MB`],
         ['a month at a 1-minute schedule: GET requests', dollars(monthlyDollars.gets)],
         ['a month: storage of 101 versions', dollars(monthlyDollars.storage)],
-        ['a month: the store in all', `**${dollars(monthlyDollars.gets + monthlyDollars.storage)}** ${verdict(monthlyDollars.gets + monthlyDollars.storage <= 0.05)} ≤ $0.05`],
+        [
+          'a month: the store in all',
+          `**${dollars(monthlyDollars.gets + monthlyDollars.storage)}** ${verdict(monthlyDollars.gets + monthlyDollars.storage <= 0.05)} ≤ $0.05`,
+        ],
       ],
     ),
   ].join('\n');

@@ -124,13 +124,23 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
         chain.submit(contractCall({ contractId: fakeContractId('busy-dex'), sender: fakeAddress(`waiting-${cycle}-${i}`) }));
       }
       // A new Hiro client per cycle, as each invocation builds one: its pacing starts afresh.
-      const chainApi = api.client({ requestsPerMinute: options.requestsPerMinute, now: clock.now, sleep: clock.sleep, fetch: clock.fetchWithLatency(HIRO_LATENCY_MS) });
+      const chainApi = api.client({
+        requestsPerMinute: options.requestsPerMinute,
+        now: clock.now,
+        sleep: clock.sleep,
+        fetch: clock.fetchWithLatency(HIRO_LATENCY_MS),
+      });
       const before = { ...usage, writeUnitsByItem: { ...usage.writeUnitsByItem }, at: clock.now(), requests: api.fake.count() };
       const { telemetry } = captured;
       captured.start();
       // As the handler runs an invocation: alerts past its texts are held for one SMS digest at its end.
       const ports = { state, clock, telemetry, operator: operatorChannelOverLog(telemetry) };
-      const sms = new SmsBudget(publisher, ports, { network: scenario.config.network, perInvocation: SMS_PER_RUN_DEFAULT, staleAfterMs: 120_000, minuteMs: loop ? LOOP_SMS_MINUTE_MS : 0 });
+      const sms = new SmsBudget(publisher, ports, {
+        network: scenario.config.network,
+        perInvocation: SMS_PER_RUN_DEFAULT,
+        staleAfterMs: 120_000,
+        minuteMs: loop ? LOOP_SMS_MINUTE_MS : 0,
+      });
       const summary = await invocation(sms, loop, `cost-${cycle}`, (turn) =>
         runCycle({ chain: chainApi, publisher: sms, ...ports }, scenario.config, {
           ...turn,
@@ -179,7 +189,11 @@ async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario
       gbSeconds: (durationMs / 1000) * MEMORY_GB,
       readUnits: totals.readUnits / CYCLES,
       writeUnits: totals.writeUnits / CYCLES,
-      writeUnitsByItem: Object.fromEntries(Object.entries(byItem).filter(([, units]) => units > 0).map(([kind, units]) => [kind, units / CYCLES])),
+      writeUnitsByItem: Object.fromEntries(
+        Object.entries(byItem)
+          .filter(([, units]) => units > 0)
+          .map(([kind, units]) => [kind, units / CYCLES]),
+      ),
       snsMessages: totals.snsMessages / CYCLES,
       logBytes: totals.logBytes / CYCLES,
       quietTurnLogBytes: totals.quietTurnLogBytes / CYCLES,
@@ -206,12 +220,27 @@ export async function measureCycleCosts(workload: Workload, options: CycleOption
     };
     const idle = await measureScenario(dynamo, workload, { name: 'tip unchanged', config: quiet, blocksPerCycle: 0 }, options);
     const following = await measureScenario(dynamo, workload, { name: '10 new blocks, no alert', config: quiet, blocksPerCycle: FOLLOWING_BLOCKS }, options);
-    const withAlerts = await measureScenario(dynamo, workload, { name: '10 new blocks with alerts', config: alerting, blocksPerCycle: FOLLOWING_BLOCKS }, options);
+    const withAlerts = await measureScenario(
+      dynamo,
+      workload,
+      { name: '10 new blocks with alerts', config: alerting, blocksPerCycle: FOLLOWING_BLOCKS },
+      options,
+    );
     // A loop turn (a "poll": a cycle a few seconds after the last) checks no contract status: the loop checks them
     // in about one turn a minute (lambda/runtime/loop-invocation.ts, statusesDue); the bill prices that once a minute.
-    const poll = await measureScenario(dynamo, workload, { name: 'one poll: 2 new blocks', config: quiet, blocksPerCycle: 2, checkStatuses: false, loopTurn: true }, options);
+    const poll = await measureScenario(
+      dynamo,
+      workload,
+      { name: 'one poll: 2 new blocks', config: quiet, blocksPerCycle: 2, checkStatuses: false, loopTurn: true },
+      options,
+    );
     // A doorbell ring (docs/doorbell.md): one cycle under the run lease, a block after the last, no status check.
-    const ring = await measureScenario(dynamo, workload, { name: 'one doorbell ring: 1 new block', config: quiet, blocksPerCycle: 1, checkStatuses: false }, options);
+    const ring = await measureScenario(
+      dynamo,
+      workload,
+      { name: 'one doorbell ring: 1 new block', config: quiet, blocksPerCycle: 1, checkStatuses: false },
+      options,
+    );
     // The same poll with a pending rule on a vault nobody calls: the mempool read and its record, nothing alerted.
     const pending: WatchConfig = { ...quiet, calls: [{ contractId: fakeContractId('quiet-vault'), functions: ['set-owner'], status: 'any', pending: true }] };
     const pollPending = await measureScenario(
@@ -233,7 +262,12 @@ export async function measureCycleCosts(workload: Workload, options: CycleOption
       addressesRule: { name: 'watched deposits' },
       windows: [{ name: 'deposit burst', of: 'watched deposits', minutes: 60, count: 25 }],
     };
-    const withWindow = await measureScenario(dynamo, workload, { name: '10 new blocks with alerts and a window', config: windowed, blocksPerCycle: FOLLOWING_BLOCKS }, options);
+    const withWindow = await measureScenario(
+      dynamo,
+      workload,
+      { name: '10 new blocks with alerts and a window', config: windowed, blocksPerCycle: FOLLOWING_BLOCKS },
+      options,
+    );
     const alerts = withAlerts.alertsPerCycle;
     const per = (key: 'gbSeconds' | 'readUnits' | 'writeUnits' | 'snsMessages') => (withAlerts[key] - following[key]) / alerts;
     return {

@@ -65,12 +65,32 @@ export function latencyFloor(loopName: string, loopBill: MonthlyBill, p90Seconds
   const count = thousands(turns);
   const computeGbSeconds = turns * (HIRO_LATENCY_MS / 1000) * SMALLEST_MEMORY_GB;
   const lines: FloorLine[] = [
-    { item: 'kept as they are: the stall watch (the 1-minute tick and its read, three alarms on free metrics), the contract statuses once a minute, the config store, storage', quantity: 'as table 5b', floor: loop('kept'), loop: loop('kept') },
+    {
+      item: 'kept as they are: the stall watch (the 1-minute tick and its read, three alarms on free metrics), the contract statuses once a minute, the config store, storage',
+      quantity: 'as table 5b',
+      floor: loop('kept'),
+      loop: loop('kept'),
+    },
     { item: 'Lambda requests, one a turn', quantity: count, floor: turns * PRICES.lambdaRequest, loop: loop('requests') },
-    { item: `Lambda compute: one API round trip (${HIRO_LATENCY_MS} ms) at 128 MB`, quantity: `${thousands(computeGbSeconds)} GB-s`, floor: computeGbSeconds * PRICES.lambdaGbSecond, loop: loop('compute') },
-    { item: 'the timer: an SQS message with a delay (sent, received, deleted), no idle poll', quantity: thousands(turns * SQS_REQUESTS_A_TURN), floor: turns * SQS_REQUESTS_A_TURN * PRICES.sqsRequest, loop: loop('timer') },
+    {
+      item: `Lambda compute: one API round trip (${HIRO_LATENCY_MS} ms) at 128 MB`,
+      quantity: `${thousands(computeGbSeconds)} GB-s`,
+      floor: computeGbSeconds * PRICES.lambdaGbSecond,
+      loop: loop('compute'),
+    },
+    {
+      item: 'the timer: an SQS message with a delay (sent, received, deleted), no idle poll',
+      quantity: thousands(turns * SQS_REQUESTS_A_TURN),
+      floor: turns * SQS_REQUESTS_A_TURN * PRICES.sqsRequest,
+      loop: loop('timer'),
+    },
     // The tick's one read a minute is the stall watch's, kept; a turn reads nothing at the floor.
-    { item: 'DynamoDB reads: the tick\'s, none a turn', quantity: thousands(loopBill.loop.ticks), floor: loopBill.loop.ticks * PRICES.dynamoReadUnit, loop: loop('reads') },
+    {
+      item: "DynamoDB reads: the tick's, none a turn",
+      quantity: thousands(loopBill.loop.ticks),
+      floor: loopBill.loop.ticks * PRICES.dynamoReadUnit,
+      loop: loop('reads'),
+    },
     { item: 'logs', quantity: '0 B', floor: 0, loop: loop('logs') },
   ];
   const bare = lines.reduce((sum, line) => sum + line.floor, 0);
@@ -83,7 +103,7 @@ export function latencyFloorSection(floor: LatencyFloor, goalDollars = 1): strin
     '### 5c. The floor under the latency goal',
     '',
     `What any design alerting within ${floor.p90Seconds} s at p90 must pay a month at list price, granting it everything else ` +
-      '(bench/latency-floor.ts): the stack\'s watch on itself kept as it is (the 1-minute tick judging the lag with one read, three alarms on AWS\'s free metrics); a turn at least every ' +
+      "(bench/latency-floor.ts): the stack's watch on itself kept as it is (the 1-minute tick judging the lag with one read, three alarms on AWS's free metrics); a turn at least every " +
       `${longestPeriodSeconds(floor.p90Seconds).toFixed(1)} s (a block lands at a random moment of the period, so the wait alone has a p90 of 0.9 periods), ` +
       `${thousands(floor.turns)} turns a month; the cheapest timer with second precision (SQS; EventBridge Scheduler invokes with 60 s precision, ` +
       'Step Functions Standard costs 2 transitions a turn, Express bills its waiting); one Lambda request billed for one API round trip at 128 MB; ' +

@@ -40,13 +40,23 @@ const without = (bill: MonthlyBill, items: string[]) => bill.lines.filter((line)
 function sqsRecycled(loopBill: MonthlyBill): MonthlyBill {
   const loop = loopBill.loop!;
   const requests = loop.turns * 2 + loop.sqs.emptyReceives;
-  const line = { resource: 'Turns queue', item: SQS_LINE, quantity: `${thousands(requests)} (2 a turn, ${thousands(loop.sqs.emptyReceives)} empty long polls)`, dollars: requests * PRICES.sqsRequest };
+  const line = {
+    resource: 'Turns queue',
+    item: SQS_LINE,
+    quantity: `${thousands(requests)} (2 a turn, ${thousands(loop.sqs.emptyReceives)} empty long polls)`,
+    dollars: requests * PRICES.sqsRequest,
+  };
   return withLines(loopBill, [...without(loopBill, [SQS_LINE]), line]);
 }
 
 function schedulerOneShot(loopBill: MonthlyBill): MonthlyBill {
   const turns = loopBill.loop!.turns;
-  const line = { resource: 'one-time schedules', item: 'EventBridge Scheduler invocations, one a turn', quantity: thousands(turns), dollars: turns * PRICES.schedulerInvocation };
+  const line = {
+    resource: 'one-time schedules',
+    item: 'EventBridge Scheduler invocations, one a turn',
+    quantity: thousands(turns),
+    dollars: turns * PRICES.schedulerInvocation,
+  };
   return withLines(loopBill, [...without(loopBill, [SQS_LINE]), line]);
 }
 
@@ -56,7 +66,12 @@ function sleepingInvocation(loopBill: MonthlyBill): MonthlyBill {
   const starts = MONTH_SECONDS / LONGEST_INVOCATION_SECONDS;
   const lines = [
     ...without(loopBill, [SQS_LINE, 'Lambda compute (arm64)', 'Lambda requests']),
-    { resource: 'Watcher function', item: 'Lambda compute, one invocation all month', quantity: `${thousands(MONTH_SECONDS * gb)} GB-s (${loopBill.perRun.memoryMb} MB)`, dollars: MONTH_SECONDS * gb * PRICES.lambdaGbSecond },
+    {
+      resource: 'Watcher function',
+      item: 'Lambda compute, one invocation all month',
+      quantity: `${thousands(MONTH_SECONDS * gb)} GB-s (${loopBill.perRun.memoryMb} MB)`,
+      dollars: MONTH_SECONDS * gb * PRICES.lambdaGbSecond,
+    },
     { resource: 'Watcher function', item: 'Lambda requests, one every 15 minutes', quantity: thousands(starts), dollars: starts * PRICES.lambdaRequest },
   ];
   return withLines(loopBill, lines);
@@ -69,11 +84,31 @@ export function doorbellBill(idleScheduleBill: MonthlyBill, ring: CycleCost, log
   const resource = 'Doorbell function';
   const lines = [
     ...idleScheduleBill.lines,
-    { resource, item: 'Lambda compute, a ring a block', quantity: `${thousands(gbSeconds)} GB-s (${fixed(ring.durationMs / 1000, 2)} s a ring)`, dollars: gbSeconds * PRICES.lambdaGbSecond },
+    {
+      resource,
+      item: 'Lambda compute, a ring a block',
+      quantity: `${thousands(gbSeconds)} GB-s (${fixed(ring.durationMs / 1000, 2)} s a ring)`,
+      dollars: gbSeconds * PRICES.lambdaGbSecond,
+    },
     { resource, item: 'Lambda requests, a ring a block (the function URL adds no charge)', quantity: thousands(rings), dollars: rings * PRICES.lambdaRequest },
-    { resource: 'State table', item: 'DynamoDB writes, a ring a block', quantity: `${thousands(rings * ring.writeUnits)} WRU (${fixed(ring.writeUnits, 1)} a ring)`, dollars: rings * ring.writeUnits * PRICES.dynamoWriteUnit },
-    { resource: 'State table', item: 'DynamoDB reads, a ring a block', quantity: `${thousands(rings * ring.readUnits)} RRU`, dollars: rings * ring.readUnits * PRICES.dynamoReadUnit },
-    { resource: 'Watcher logs', item: 'CloudWatch Logs, a ring a block', quantity: `${fixed((rings * logBytesPerRing) / 1024 ** 2, 0)} MB`, dollars: ((rings * logBytesPerRing) / 1024 ** 3) * PRICES.cloudWatchLogsGb },
+    {
+      resource: 'State table',
+      item: 'DynamoDB writes, a ring a block',
+      quantity: `${thousands(rings * ring.writeUnits)} WRU (${fixed(ring.writeUnits, 1)} a ring)`,
+      dollars: rings * ring.writeUnits * PRICES.dynamoWriteUnit,
+    },
+    {
+      resource: 'State table',
+      item: 'DynamoDB reads, a ring a block',
+      quantity: `${thousands(rings * ring.readUnits)} RRU`,
+      dollars: rings * ring.readUnits * PRICES.dynamoReadUnit,
+    },
+    {
+      resource: 'Watcher logs',
+      item: 'CloudWatch Logs, a ring a block',
+      quantity: `${fixed((rings * logBytesPerRing) / 1024 ** 2, 0)} MB`,
+      dollars: ((rings * logBytesPerRing) / 1024 ** 3) * PRICES.cloudWatchLogsGb,
+    },
   ];
   return withLines(idleScheduleBill, lines);
 }
@@ -94,13 +129,28 @@ export function clockRows(input: ClockInputs): ClockRow[] {
   const delay = loopBill.loop!.delaySeconds;
   const loopP90 = latency.loop.p90Seconds;
   return [
-    { design: `SQS delay queue, self-chained (latency=loop), a turn every ${delay} s`, how: 'built: each turn sends the next with a delay', p90Seconds: loopP90, bill: loopBill },
+    {
+      design: `SQS delay queue, self-chained (latency=loop), a turn every ${delay} s`,
+      how: 'built: each turn sends the next with a delay',
+      p90Seconds: loopP90,
+      bill: loopBill,
+    },
     { design: 'the same at 128 MB', how: 'built: memorySize 128 (a choice, not the default: table 7)', p90Seconds: loopP90, bill: input.loopBill128 },
     { design: 'SQS, one message recycled by its visibility timeout', how: 'not built: 2 requests a turn', p90Seconds: loopP90, bill: sqsRecycled(loopBill) },
     { design: 'Step Functions Standard, Wait then Task', how: 'priced', p90Seconds: loopP90, bill: stepFunctionsBill(loopBill, 'standard') },
     { design: 'Step Functions Express, Wait then Task', how: 'priced', p90Seconds: loopP90, bill: stepFunctionsBill(loopBill, 'express') },
-    { design: 'EventBridge Scheduler, a one-time schedule a turn', how: 'priced; 60 s precision', p90Seconds: latency.schedule.p90Seconds, bill: schedulerOneShot(loopBill) },
-    { design: 'one invocation sleeping between turns', how: 'priced: billed every second', p90Seconds: latency.noPickup.p90Seconds, bill: sleepingInvocation(loopBill) },
+    {
+      design: 'EventBridge Scheduler, a one-time schedule a turn',
+      how: 'priced; 60 s precision',
+      p90Seconds: latency.schedule.p90Seconds,
+      bill: schedulerOneShot(loopBill),
+    },
+    {
+      design: 'one invocation sleeping between turns',
+      how: 'priced: billed every second',
+      p90Seconds: latency.noPickup.p90Seconds,
+      bill: sleepingInvocation(loopBill),
+    },
     { design: '1-minute schedule alone (the default)', how: 'built', p90Seconds: latency.schedule.p90Seconds, bill: input.scheduleBill },
     ...latency.doorbell.map((row) => ({
       design: `1-minute schedule + doorbell, rung ${row.mode.kind === 'doorbell' ? row.mode.pushDelayMs / 1000 : '?'} s after each block`,
@@ -125,11 +175,11 @@ export function floodBill(memoryMb: number, refusalMs: number, ringsPerSecond: n
 
 export function clocksSection(rows: ClockRow[], flood: ReturnType<typeof floodBill> & { refusalMs: number; memoryMb: number }, goalDollars = 1): string {
   return [
-    '### 5e. The loop\'s clock: every credible design side by side',
+    "### 5e. The loop's clock: every credible design side by side",
     '',
-    'Each design at list price, resource by resource from the synthesized template with the timer\'s own lines swapped in (bench/loop-clocks.ts), its p90 from the latency runs ' +
-      '(the loop\'s measured turn; the sleeping invocation as the loop with no pickup; one-time schedules as the 1-minute schedule, since Scheduler invokes with 60 s precision; ' +
-      'the doorbell with the push source\'s stated delay). The doorbell\'s bill: the ticks finding nothing new, and a ring a block (about 10 a minute), each a measured cycle of one block under the run lease. ' +
+    "Each design at list price, resource by resource from the synthesized template with the timer's own lines swapped in (bench/loop-clocks.ts), its p90 from the latency runs " +
+      "(the loop's measured turn; the sleeping invocation as the loop with no pickup; one-time schedules as the 1-minute schedule, since Scheduler invokes with 60 s precision; " +
+      "the doorbell with the push source's stated delay). The doorbell's bill: the ticks finding nothing new, and a ring a block (about 10 a minute), each a measured cycle of one block under the run lease. " +
       `Goal: p90 ≤ 10 s at ≤ ${dollars(goalDollars)} a month.`,
     '',
     table(
@@ -139,7 +189,9 @@ export function clocksSection(rows: ClockRow[], flood: ReturnType<typeof floodBi
         row.how,
         row.p90Seconds === null ? '–' : `${fixed(row.p90Seconds, 1)} s`,
         `**${dollars(row.bill.total)}**`,
-        row.p90Seconds !== null && row.p90Seconds <= 10 && row.bill.total <= goalDollars ? verdict(true) : `❌ ${row.bill.total > goalDollars ? `${dollars(row.bill.total - goalDollars)} over` : ''}${row.p90Seconds !== null && row.p90Seconds > 10 ? ` p90 ${fixed(row.p90Seconds - 10, 1)} s over` : ''}`,
+        row.p90Seconds !== null && row.p90Seconds <= 10 && row.bill.total <= goalDollars
+          ? verdict(true)
+          : `❌ ${row.bill.total > goalDollars ? `${dollars(row.bill.total - goalDollars)} over` : ''}${row.p90Seconds !== null && row.p90Seconds > 10 ? ` p90 ${fixed(row.p90Seconds - 10, 1)} s over` : ''}`,
       ]),
     ),
     '',

@@ -130,9 +130,7 @@ export const CONFIG_NAMES: readonly ConfigName[] = ['transfers only', 'logs only
 export function watchConfig(name: ConfigName, workload: Workload, startHeight: number | 'latest'): WatchConfig {
   const addresses = name === 'logs only' ? [] : workload.watchedAddresses;
   const contractLogs =
-    name === 'transfers only'
-      ? []
-      : workload.watchedContracts.map((contractId, i) => (i === 1 ? { contractId, contains: 'mint' } : { contractId }));
+    name === 'transfers only' ? [] : workload.watchedContracts.map((contractId, i) => (i === 1 ? { contractId, contains: 'mint' } : { contractId }));
   return {
     ...emptyWatchConfig('mainnet'),
     // "both" also watches the deployment status of the contracts whose logs it watches: a status call a cycle.
@@ -144,7 +142,13 @@ export function watchConfig(name: ConfigName, workload: Workload, startHeight: n
       name === 'logs only'
         ? []
         : [
-            { asset: `${workload.watchedContracts[0]}::token`, to: workload.watchedAddresses.slice(0, 5), from: [], minAmount: '500000', actions: ['transfer', 'mint', 'burn'] },
+            {
+              asset: `${workload.watchedContracts[0]}::token`,
+              to: workload.watchedAddresses.slice(0, 5),
+              from: [],
+              minAmount: '500000',
+              actions: ['transfer', 'mint', 'burn'],
+            },
             { asset: '*', to: [], from: [workload.treasury], actions: ['transfer', 'mint', 'burn'] },
           ],
     startHeight,

@@ -100,7 +100,14 @@ export function measureMatching(workload: Workload, sizes = { addresses: 10_000,
     passes += 1;
   }
   const seconds = (performance.now() - started) / 1000;
-  return { addresses: rules.addresses.principals.size, contracts: rules.contractLogs.size, transactions, events, alerts, transactionsPerSecond: (transactions * passes) / seconds };
+  return {
+    addresses: rules.addresses.principals.size,
+    contracts: rules.contractLogs.size,
+    transactions,
+    events,
+    alerts,
+    transactionsPerSecond: (transactions * passes) / seconds,
+  };
 }
 
 export function matchingSection(m: MatchingRow): string {
@@ -109,7 +116,16 @@ export function matchingSection(m: MatchingRow): string {
     '',
     table(
       ['watched addresses', 'watched contracts', 'transactions', 'log events', 'alerts', 'transactions / s'],
-      [[thousands(m.addresses), thousands(m.contracts), thousands(m.transactions), thousands(m.events), thousands(m.alerts), thousands(m.transactionsPerSecond)]],
+      [
+        [
+          thousands(m.addresses),
+          thousands(m.contracts),
+          thousands(m.transactions),
+          thousands(m.events),
+          thousands(m.alerts),
+          thousands(m.transactionsPerSecond),
+        ],
+      ],
     ),
   ].join('\n');
 }

@@ -136,17 +136,26 @@ export function memorySection(rows: readonly MemoryFigures[]): string {
     '',
     `The handler bundled as the stack bundles it, in a fresh Node ${process.version} process, through one invocation catching up over the ${first.blocks} heaviest generated blocks ` +
       `(${thousands(first.transactions)} transactions), publishing every alert, against the fake API, dynalite and a local SNS endpoint. ` +
-      'Peak RSS is getrusage\'s maximum resident set. Each function row runs under the NODE_OPTIONS the stack gives a function of that memory and is told its memory ' +
-      'as Lambda tells it (a 128 MB function reads its blocks 4 at a time instead of up to 64: lambda/runtime/memory-bounds.ts); Node\'s defaults (sized for this machine, collecting lazily) ' +
-      'and the 128 MB function as it ran before those bounds are shown beside them. Goal: each function\'s memory at least 1.3 × its peak; a peak under the memory is what a run needs to finish.',
+      "Peak RSS is getrusage's maximum resident set. Each function row runs under the NODE_OPTIONS the stack gives a function of that memory and is told its memory " +
+      "as Lambda tells it (a 128 MB function reads its blocks 4 at a time instead of up to 64: lambda/runtime/memory-bounds.ts); Node's defaults (sized for this machine, collecting lazily) " +
+      "and the 128 MB function as it ran before those bounds are shown beside them. Goal: each function's memory at least 1.3 × its peak; a peak under the memory is what a run needs to finish.",
     '',
     table(
       ['run', 'NODE_OPTIONS', 'blocks', 'alerts', 'RSS after load', 'peak RSS', 'peak heap used (sampled)'],
-      rows.map((r) => [r.run.label, `\`${r.run.nodeOptions}\``, r.blocks, thousands(r.alerts), `${fixed(r.loadedRssMb, 0)} MB`, `${fixed(r.peakRssMb, 0)} MB`, `${fixed(r.peakHeapMb, 0)} MB`]),
+      rows.map((r) => [
+        r.run.label,
+        `\`${r.run.nodeOptions}\``,
+        r.blocks,
+        thousands(r.alerts),
+        `${fixed(r.loadedRssMb, 0)} MB`,
+        `${fixed(r.peakRssMb, 0)} MB`,
+        `${fixed(r.peakHeapMb, 0)} MB`,
+      ]),
     ),
     '',
     ...functions.map(
-      (r) => `- ${r.run.label}: ${r.run.memoryMb} MB, ${ratio(r.run.memoryMb! / r.peakRssMb)} its peak (${fixed(r.peakRssMb, 0)} MB): ${verdict(r.run.memoryMb! >= 1.3 * r.peakRssMb)}${r.run.memoryMb! > r.peakRssMb ? '' : ' (does not fit)'}.`,
+      (r) =>
+        `- ${r.run.label}: ${r.run.memoryMb} MB, ${ratio(r.run.memoryMb! / r.peakRssMb)} its peak (${fixed(r.peakRssMb, 0)} MB): ${verdict(r.run.memoryMb! >= 1.3 * r.peakRssMb)}${r.run.memoryMb! > r.peakRssMb ? '' : ' (does not fit)'}.`,
     ),
   ].join('\n');
 }

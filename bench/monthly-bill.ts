@@ -208,19 +208,39 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor, 
           break;
         }
         const gbSeconds = (memoryMb / 1024) * perRun.billedSeconds * runs;
-        add(id, 'Lambda compute (arm64)', `${count(gbSeconds)} GB-s (${memoryMb} MB × ${perRun.billedSeconds.toFixed(2)} s × ${count(runs)})`, gbSeconds * PRICES.lambdaGbSecond);
+        add(
+          id,
+          'Lambda compute (arm64)',
+          `${count(gbSeconds)} GB-s (${memoryMb} MB × ${perRun.billedSeconds.toFixed(2)} s × ${count(runs)})`,
+          gbSeconds * PRICES.lambdaGbSecond,
+        );
         add(id, 'Lambda requests', count(runs), runs * PRICES.lambdaRequest);
         if (loop) {
           // About one turn a minute also checks the contract statuses: one more API round trip, billed.
           const statusGbSeconds = (memoryMb / 1024) * (HIRO_LATENCY_MS / 1000) * MINUTES_A_MONTH;
-          add(id, 'Lambda compute, contract statuses once a minute', `${count(statusGbSeconds)} GB-s (${HIRO_LATENCY_MS} ms × ${count(MINUTES_A_MONTH)})`, statusGbSeconds * PRICES.lambdaGbSecond);
+          add(
+            id,
+            'Lambda compute, contract statuses once a minute',
+            `${count(statusGbSeconds)} GB-s (${HIRO_LATENCY_MS} ms × ${count(MINUTES_A_MONTH)})`,
+            statusGbSeconds * PRICES.lambdaGbSecond,
+          );
           const tickGbSeconds = (memoryMb / 1024) * WATCHDOG_TICK_SECONDS * ticks;
-          add(id, 'Lambda compute, watchdog ticks', `${count(tickGbSeconds)} GB-s (${WATCHDOG_TICK_SECONDS} s × ${count(ticks)})`, tickGbSeconds * PRICES.lambdaGbSecond);
+          add(
+            id,
+            'Lambda compute, watchdog ticks',
+            `${count(tickGbSeconds)} GB-s (${WATCHDOG_TICK_SECONDS} s × ${count(ticks)})`,
+            tickGbSeconds * PRICES.lambdaGbSecond,
+          );
           add(id, 'Lambda requests, watchdog ticks', count(ticks), ticks * PRICES.lambdaRequest);
         }
         // The custom metrics are the function's: each series sent every hour is billed the whole month.
         const series = perRun.metricSeries.length;
-        add(id, 'CloudWatch custom metrics (EMF)', `${series} series every hour: ${perRun.metricSeries.map((s) => s.split('|')[0]).join(', ')}`, series * PRICES.cloudWatchMetric);
+        add(
+          id,
+          'CloudWatch custom metrics (EMF)',
+          `${series} series every hour: ${perRun.metricSeries.map((s) => s.split('|')[0]).join(', ')}`,
+          series * PRICES.cloudWatchMetric,
+        );
         if (withApiKey) {
           const reads = runs / Math.max(1, SECRET_READ_EVERY_MINUTES / minutesOf(schedule.Properties?.ScheduleExpression));
           add(id, 'Secrets Manager API calls (API key)', count(reads), reads * PRICES.secretsManagerApiCall);
@@ -248,7 +268,12 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor, 
         }
         if (id.startsWith('Chat')) {
           const chatGb = (CHAT_ALERTS_A_MONTH * CHAT_LOG_BYTES) / GB;
-          add(id, `CloudWatch Logs ingestion, chat notifier at ${count(CHAT_ALERTS_A_MONTH)} alerts`, `${(chatGb * 1024).toFixed(1)} MB`, chatGb * PRICES.cloudWatchLogsGb);
+          add(
+            id,
+            `CloudWatch Logs ingestion, chat notifier at ${count(CHAT_ALERTS_A_MONTH)} alerts`,
+            `${(chatGb * 1024).toFixed(1)} MB`,
+            chatGb * PRICES.cloudWatchLogsGb,
+          );
           break;
         }
         const retainedMonths = Number(p.RetentionInDays ?? 3653) / 30;

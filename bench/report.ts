@@ -52,7 +52,7 @@ export function requestsSection(rows: RequestsPerBlockRow[]): string {
     '',
     `Catching up over ${first.blocks} generated blocks (${thousands(first.transactions)} transactions, ${fixed(first.transactions / first.blocks, 1)} a block). ` +
       'Lower bound: every page of every block plus the fewest `/tx/multiple` calls covering every transaction that may carry a watched event, a log or ' +
-      'an STX or token movement (successful calls and deploys with events, read whenever addresses, transfers or logs are watched), batched across all blocks at the client\'s URL budget. Naive: every page plus one event call per transaction. Goal: at most 1.05 × the lower bound.',
+      "an STX or token movement (successful calls and deploys with events, read whenever addresses, transfers or logs are watched), batched across all blocks at the client's URL budget. Naive: every page plus one event call per transaction. Goal: at most 1.05 × the lower bound.",
     '',
     table(
       ['config', 'requests / block', 'lower bound', 'naive', 'measured ÷ bound', 'goal', 'requests by route'],
@@ -76,7 +76,7 @@ export function catchUpSection(rows: CatchUpRow[]): string {
     `### 2. Catching up at the rate limit`,
     '',
     'The fake API enforcing the limit in fixed 60 s windows, time-scaled; back-to-back cycles. Ceiling: the limit ÷ the measured requests per block. ' +
-      'Best possible: the limit ÷ the lower bound\'s requests per block. Goal: at least 0.9 of the ceiling and at most 1 % of requests answered 429.',
+      "Best possible: the limit ÷ the lower bound's requests per block. Goal: at least 0.9 of the ceiling and at most 1 % of requests answered 429.",
     '',
     table(
       ['limit', 'config', 'API minutes', 'blocks / min', 'requests / block', 'ceiling', 'of ceiling', 'best possible', '429s', 'goal'],
@@ -124,7 +124,7 @@ export function bundleSection(b: BundleComparison): string {
   return [
     `### 4. The Lambda bundle`,
     '',
-    'esbuild with the stack\'s settings (ESM, minified, node24 target, external source map without sources, AWS SDK bundled). Init: `import()` of the bundle in a fresh ' +
+    "esbuild with the stack's settings (ESM, minified, node24 target, external source map without sources, AWS SDK bundled). Init: `import()` of the bundle in a fresh " +
       `Node ${process.version} process with \`--enable-source-maps\` (as the stack sets it), median of 20, interleaved with the baseline. Goal: at most 1.3 × the baseline.`,
     '',
     table(
@@ -132,7 +132,13 @@ export function bundleSection(b: BundleComparison): string {
       [
         ['minified', kib(b.handler.minifiedBytes), kib(b.baseline.minifiedBytes), ratio(b.sizeRatio), verdict(b.sizeRatio <= 1.3)],
         ['gzip', kib(b.handler.gzipBytes), kib(b.baseline.gzipBytes), ratio(b.gzipRatio), verdict(b.gzipRatio <= 1.3)],
-        ['module init (median)', `${fixed(b.handler.initMedianMs, 1)} ms`, `${fixed(b.baseline.initMedianMs, 1)} ms`, ratio(b.initRatio), verdict(b.initRatio <= 1.3)],
+        [
+          'module init (median)',
+          `${fixed(b.handler.initMedianMs, 1)} ms`,
+          `${fixed(b.baseline.initMedianMs, 1)} ms`,
+          ratio(b.initRatio),
+          verdict(b.initRatio <= 1.3),
+        ],
       ],
     ),
     '',
@@ -154,7 +160,7 @@ export function costSection(cost: CycleCosts): string {
     `Real cycles: DynamoDB store on dynalite (capacity units as DynamoDB reports them), SNS publisher on a metered client, Hiro client paced for 50 requests a minute. ` +
       `Duration on an event clock: rate-limit waits and assumed round trips (Hiro ${HIRO_LATENCY_MS} ms, DynamoDB 5 ms, SNS 30 ms) are timers that overlap as they would ` +
       `(requests sent together wait together), plus local work as measured; GB-s at ${MEMORY_GB * 1024} MB. Mean of 5 cycles each. ` +
-      'Log bytes and metric series: the real Powertools logger and lean metrics (the stack\'s default) of an invocation running that cycle.',
+      "Log bytes and metric series: the real Powertools logger and lean metrics (the stack's default) of an invocation running that cycle.",
     '',
     table(
       ['cycle', 'blocks', 'alerts', 'API requests', 'duration', 'GB-s', 'read units', 'write units', 'SNS publishes', 'log bytes', 'metric series'],
@@ -178,7 +184,14 @@ export function costSection(cost: CycleCosts): string {
       `Goal: at most ${FOLLOWING_RUN_GOAL_MS / 1000} s ${verdict(cost.following.durationMs <= FOLLOWING_RUN_GOAL_MS)}.`,
     '',
     `Write units a cycle by item: ${scenarios
-      .map((c) => `${c.scenario}: ${Object.entries(c.writeUnitsByItem).map(([kind, units]) => `${kind} ${fixed(units, 1)}`).join(', ') || 'none'}`)
+      .map(
+        (c) =>
+          `${c.scenario}: ${
+            Object.entries(c.writeUnitsByItem)
+              .map(([kind, units]) => `${kind} ${fixed(units, 1)}`)
+              .join(', ') || 'none'
+          }`,
+      )
       .join('; ')}.`,
     '',
     `Per alert (the difference between the two ${FOLLOWING_BLOCKS}-block cycles, per alert): ${fixed(a.writeUnits, 2)} write units, ${fixed(a.readUnits, 2)} read units, ` +
@@ -229,13 +242,13 @@ export function billSection(bills: NamedBill[]): string {
     '',
     `Every resource of the stack's template (\`bench/monthly-bill.ts\` synthesizes it for each setting and fails on a resource type it cannot price), ` +
       `priced at ${PRICES.region} list prices read ${PRICES.readOn}, free tiers not deducted, 30-day month, about ${FOLLOWING_BLOCKS} blocks a minute, no alerts. ` +
-      'Per run: billed time, capacity units, log bytes (real Powertools output, plus about 350 B of Lambda\'s own lines) and metric series as measured in table 5 ' +
+      "Per run: billed time, capacity units, log bytes (real Powertools output, plus about 350 B of Lambda's own lines) and metric series as measured in table 5 " +
       '(client paced at 50 requests a minute without a key, 500 with). ' +
       `Prices: Lambda arm64 $${PRICES.lambdaGbSecond}/GB-s, $0.20 per million requests; Scheduler $1.00 per million; DynamoDB $0.625 / $0.125 per million write / read units, ` +
       `$${PRICES.dynamoStorageGb}/GB storage, $${PRICES.dynamoPitrGb}/GB PITR; CloudWatch $${PRICES.cloudWatchMetric} per metric series, $${PRICES.cloudWatchAlarm} per alarm, ` +
       `$${PRICES.cloudWatchDashboard} per dashboard, $${PRICES.cloudWatchLogsGb}/GB logs ingested, $${PRICES.cloudWatchLogsStoredGb}/GB kept; KMS $${PRICES.kmsKey} per key, ` +
       `$0.03 per 10,000 requests; SNS $0.50 per million publishes; SQS $0.40 per million requests; Secrets Manager $${PRICES.secretsManagerSecret} per secret, $0.05 per 10,000 calls. ` +
-      'Loop: a turn every `loopDelaySeconds` plus 0.5 s of pickup, each a measured 2-block poll (the chain brings about one block a turn; no contract status check: about one turn a minute makes it, priced as one more 100 ms round trip) logged as a quiet turn (its invocation line at debug, its EMF record once a minute), the schedule\'s ticks finding the loop alive ' +
+      "Loop: a turn every `loopDelaySeconds` plus 0.5 s of pickup, each a measured 2-block poll (the chain brings about one block a turn; no contract status check: about one turn a minute makes it, priced as one more 100 ms round trip) logged as a quiet turn (its invocation line at debug, its EMF record once a minute), the schedule's ticks finding the loop alive " +
       `(one read, ${WATCHDOG_TICK_SECONDS} s billed, Lambda's own log lines; the watch config read by a conditional GET at most once a minute in each of the loop's 2 containers), and the turns queue's requests: each turn's message sent, received and deleted, plus the empty 20 s long polls of the event source's ${ESM_POLLERS} idle pollers ` +
       '(Lambda keeps "as few as 2" on a quiet queue; 5 would add about $0.16). Step Functions rows: the same turns with a state machine as the timer instead of the queue (Standard: 2 transitions a turn at $0.025 per 1,000; ' +
       'Express: one execution always waiting, 64 MB, $0.00001667/GB-s, $1 per million executions). Last column: the total in an account whose always-free tiers nothing else uses (Lambda 1 M requests and 400,000 GB-s, SQS and SNS 1 M requests, ' +

@@ -115,7 +115,13 @@ async function measureReplay(workload: Workload, name: ConfigName): Promise<Requ
   const api = await startFakeApi(chain);
   try {
     const config = watchConfig(name, workload, chain.firstHeight);
-    const { blocks: scanned } = await replayBlocks(api.client(), config, { from: chain.firstHeight, to: chain.tip!.height }, { onAlerts: async () => {} }, { now: () => Date.now() });
+    const { blocks: scanned } = await replayBlocks(
+      api.client(),
+      config,
+      { from: chain.firstHeight, to: chain.tip!.height },
+      { onAlerts: async () => {} },
+      { now: () => Date.now() },
+    );
     const blocks = chain.blocks();
     const requests = api.fake.count();
     const bound = lowerBound(blocks, config.contractLogs.length > 0);

@@ -49,7 +49,8 @@ function rowConfig(name: RowConfig, workload: Workload, startHeight: number): Wa
 function alertingCalls(blocks: readonly FakeBlock[], config: WatchConfig): number {
   const watched = new Set(config.calls.map((rule) => rule.contractId));
   return blocks.reduce(
-    (sum, block) => sum + block.txs.filter((tx) => tx.txType === 'contract_call' && watched.has((tx.payload.contract_call as { contract_id: string }).contract_id)).length,
+    (sum, block) =>
+      sum + block.txs.filter((tx) => tx.txType === 'contract_call' && watched.has((tx.payload.contract_call as { contract_id: string }).contract_id)).length,
     0,
   );
 }
@@ -86,7 +87,8 @@ async function measure(workload: Workload, retired: readonly string[], name: Row
   try {
     const config = rowConfig(name, workload, chain.firstHeight);
     const summary = await runOneCycle(cycleDeps(api.client(), { now: Date.now }), config);
-    if (summary.stoppedBecause !== 'caught-up') throw new Error(`the ${name} scan with ${retired.join(', ') || 'nothing'} retired stopped early: ${summary.stoppedBecause}`);
+    if (summary.stoppedBecause !== 'caught-up')
+      throw new Error(`the ${name} scan with ${retired.join(', ') || 'nothing'} retired stopped early: ${summary.stoppedBecause}`);
     const requests = api.fake.count();
     return { summary, requests, bound: lowerBoundFor(chain.blocks(), retired, config), byRoute: api.fake.counts() };
   } finally {

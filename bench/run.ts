@@ -32,8 +32,21 @@ import { measureSbtcEmily, sbtcEmilySection } from './sbtc-emily';
 
 /** The store's lines of the bill do not depend on the cycles: any figures price them. */
 const ZERO_CYCLE: CycleCost = {
-  scenario: 'none', blocksPerCycle: 0, alertsPerCycle: 0, requestsPerCycle: 0, durationMs: 0, gbSeconds: 0, readUnits: 0, writeUnits: 0,
-  writeUnitsByItem: {}, snsMessages: 0, logBytes: 0, quietTurnLogBytes: 0, emfBytes: 0, metricSeriesPerRun: 0, metricSeries: [],
+  scenario: 'none',
+  blocksPerCycle: 0,
+  alertsPerCycle: 0,
+  requestsPerCycle: 0,
+  durationMs: 0,
+  gbSeconds: 0,
+  readUnits: 0,
+  writeUnits: 0,
+  writeUnitsByItem: {},
+  snsMessages: 0,
+  logBytes: 0,
+  quietTurnLogBytes: 0,
+  emfBytes: 0,
+  metricSeriesPerRun: 0,
+  metricSeries: [],
 };
 
 const DOC = 'docs/benchmarks.md';
@@ -50,7 +63,10 @@ const BILLED_STACKS: [string, Record<string, unknown>, number?, 'pending'?][] = 
   [`loop, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s (latency=loop), no API key`, { latency: 'loop' }],
   ['loop, a turn every 10 s (latency=loop), no API key', { latency: 'loop', loopDelaySeconds: 10 }],
   [`loop, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s, with a pending rule (new waiting transactions every turn)`, { latency: 'loop' }, undefined, 'pending'],
-  ['default with Slack and PagerDuty (1,000 alerts a month each)', { chat: JSON.stringify([{ slack: 'ssm:/stacks-watch/slack' }, { pagerduty: 'ssm:/stacks-watch/pagerduty' }]) }],
+  [
+    'default with Slack and PagerDuty (1,000 alerts a month each)',
+    { chat: JSON.stringify([{ slack: 'ssm:/stacks-watch/slack' }, { pagerduty: 'ssm:/stacks-watch/pagerduty' }]) },
+  ],
 ];
 
 /** The modes the latency table compares: the schedule, the loop at a few delays. */
@@ -75,7 +91,23 @@ const FLOOD_REFUSAL_MS = 2;
 /** Following the tip: the 1-minute schedule (0) and the loop at its default turn. */
 const FOLLOWING_MODES = [0, DEFAULT_LOOP_DELAY_SECONDS];
 
-const BENCHMARKS = ['requests', 'subjects', 'balances', 'catch-up', 'following', 'bundle', 'cost', 'clocks', 'latency', 'matching', 'memory', 'state-file', 'config-parse', 'config-ceilings', 'sbtc'] as const;
+const BENCHMARKS = [
+  'requests',
+  'subjects',
+  'balances',
+  'catch-up',
+  'following',
+  'bundle',
+  'cost',
+  'clocks',
+  'latency',
+  'matching',
+  'memory',
+  'state-file',
+  'config-parse',
+  'config-ceilings',
+  'sbtc',
+] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 function selected(argv: readonly string[]): Set<Benchmark> {
@@ -118,7 +150,10 @@ async function measureCosts(prefix: (blocks: number) => Workload, results: Bench
     // Step Functions as the timer instead of the queue: the same turns, priced from the same model.
     if (bill.loop?.delaySeconds === DEFAULT_LOOP_DELAY_SECONDS) {
       for (const kind of ['standard', 'express'] as const) {
-        results.bills.push({ name: `Step Functions ${kind} as the loop's timer, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s (priced, not deployable)`, bill: stepFunctionsBill(bill, kind) });
+        results.bills.push({
+          name: `Step Functions ${kind} as the loop's timer, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s (priced, not deployable)`,
+          bill: stepFunctionsBill(bill, kind),
+        });
       }
     }
   }
@@ -162,7 +197,8 @@ async function main(): Promise<void> {
     for (const config of CONFIG_NAMES) {
       for (const loopDelaySeconds of FOLLOWING_MODES) results.following.push(await measureFollowingTip(prefix(400), config, { loopDelaySeconds, minutes: 20 }));
     }
-    for (const loopDelaySeconds of FOLLOWING_MODES) results.following.push(await measureFollowingTip(prefix(400), 'both', { loopDelaySeconds, minutes: 20, pending: true }));
+    for (const loopDelaySeconds of FOLLOWING_MODES)
+      results.following.push(await measureFollowingTip(prefix(400), 'both', { loopDelaySeconds, minutes: 20, pending: true }));
   }
   if (only.has('bundle')) {
     progress('4. bundle size and init time');
@@ -171,7 +207,7 @@ async function main(): Promise<void> {
   if (only.has('cost')) await measureCosts(prefix, results);
   if (only.has('clocks')) await measureClocks(prefix, results);
   if (only.has('cost')) {
-    progress('5d. a window\'s entries on every write of the cursor item');
+    progress("5d. a window's entries on every write of the cursor item");
     results.windowItem = await measureWindowItemCost();
   }
   if (only.has('latency')) {
@@ -203,7 +239,9 @@ async function main(): Promise<void> {
   }
 
   const sbtc = only.has('sbtc') ? await sbtcTable() : undefined;
-  const markdown = [renderResults(results, { date: new Date().toISOString().slice(0, 10), seconds: (performance.now() - started) / 1000 }), sbtc].filter(Boolean).join('\n\n');
+  const markdown = [renderResults(results, { date: new Date().toISOString().slice(0, 10), seconds: (performance.now() - started) / 1000 }), sbtc]
+    .filter(Boolean)
+    .join('\n\n');
   process.stdout.write(`${markdown}\n`);
   if (only.size === BENCHMARKS.length) {
     await writeResults(markdown);
@@ -213,7 +251,7 @@ async function main(): Promise<void> {
 
 /** Table 5e: the loop's clock designs side by side, at a turn every CLOCKS_DELAY_SECONDS, with their p90s. */
 async function measureClocks(prefix: (blocks: number) => Workload, results: BenchResults): Promise<void> {
-  progress('5e. the loop\'s clock designs side by side');
+  progress("5e. the loop's clock designs side by side");
   const costs = results.cost ?? (await measureCycleCosts(prefix(200)));
   const price = (context: Record<string, unknown>, run = costs.following) => priceTemplate(synthTemplate(context), () => ({ run, poll: costs.poll }));
   const loop = { latency: 'loop', loopDelaySeconds: CLOCKS_DELAY_SECONDS };
@@ -244,9 +282,9 @@ async function measureMemories(workload: Workload, results: BenchResults): Promi
   };
   results.memory = await measureMemory(workload, [
     { label: 'Node default', memoryMb: null, nodeOptions: '--enable-source-maps' },
-    asDeployed({}, 'the schedule\'s function (default)'),
+    asDeployed({}, "the schedule's function (default)"),
     { label: '128 MB before its bounds (read-ahead up to 64)', memoryMb: null, nodeOptions: `--enable-source-maps --max-old-space-size=${heapLimitMb(128)}` },
-    asDeployed({ latency: 'loop' }, 'the loop\'s function (latency=loop)'),
+    asDeployed({ latency: 'loop' }, "the loop's function (latency=loop)"),
   ]);
   progress('7b. memory reading one big block');
   results.bigBlock = await measureBigBlockMemory();

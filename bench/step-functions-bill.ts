@@ -23,12 +23,27 @@ export function stepFunctionsBill(loopBill: MonthlyBill, kind: StepFunctionsKind
   const resource = `StateMachine (${kind})`;
   if (kind === 'standard') {
     const transitions = loop.turns * TRANSITIONS_PER_TURN;
-    lines.push({ resource, item: 'Step Functions state transitions', quantity: `${Math.round(transitions).toLocaleString('en-US')} (${TRANSITIONS_PER_TURN} a turn)`, dollars: transitions * PRICES.stepFunctionsTransition });
+    lines.push({
+      resource,
+      item: 'Step Functions state transitions',
+      quantity: `${Math.round(transitions).toLocaleString('en-US')} (${TRANSITIONS_PER_TURN} a turn)`,
+      dollars: transitions * PRICES.stepFunctionsTransition,
+    });
   } else {
     const executions = MONTH_SECONDS / EXPRESS_MAX_SECONDS;
     const gbSeconds = MONTH_SECONDS * EXPRESS_MEMORY_GB;
-    lines.push({ resource, item: 'Step Functions Express executions', quantity: Math.round(executions).toLocaleString('en-US'), dollars: executions * PRICES.stepFunctionsExpressRequest });
-    lines.push({ resource, item: 'Step Functions Express duration (waiting included)', quantity: `${Math.round(gbSeconds).toLocaleString('en-US')} GB-s (64 MB, all month)`, dollars: gbSeconds * PRICES.stepFunctionsExpressGbSecond });
+    lines.push({
+      resource,
+      item: 'Step Functions Express executions',
+      quantity: Math.round(executions).toLocaleString('en-US'),
+      dollars: executions * PRICES.stepFunctionsExpressRequest,
+    });
+    lines.push({
+      resource,
+      item: 'Step Functions Express duration (waiting included)',
+      quantity: `${Math.round(gbSeconds).toLocaleString('en-US')} GB-s (64 MB, all month)`,
+      dollars: gbSeconds * PRICES.stepFunctionsExpressGbSecond,
+    });
   }
   return { ...loopBill, lines, total: lines.reduce((sum, line) => sum + line.dollars, 0) };
 }

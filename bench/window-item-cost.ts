@@ -121,9 +121,9 @@ export async function measureWindowItemCost(counts: readonly number[] = [0, 100,
 
 export function windowItemCostSection(rows: readonly WindowItemCostRow[]): string {
   return [
-    '### 5d. A window\'s entries on every run',
+    "### 5d. A window's entries on every run",
     '',
-    'A window\'s entries ride on the cursor item (so that a crash counts nothing twice), and DynamoDB bills an `UpdateItem` for the whole item, ' +
+    "A window's entries ride on the cursor item (so that a crash counts nothing twice), and DynamoDB bills an `UpdateItem` for the whole item, " +
       'the larger of its size before and after, per KB. Every run takes the lease on that item and writes the cursor on it, so both writes pay for ' +
       'the entries, changed or not (`bench/window-item-cost.ts`: the real DynamoDB store on dynalite, one sum window of N entries, one per block with ' +
       'matches; an hour of a rule matching every block at 12 blocks a minute is 720, the config check allows 2,000; the newest 16 name their ' +
@@ -131,8 +131,24 @@ export function windowItemCostSection(rows: readonly WindowItemCostRow[]): strin
       'Priced at the on-demand write price, 43,200 runs a month on the schedule, 305,000 turns of the loop at 8 s.',
     '',
     table(
-      ['window entries', 'lease take (write units)', 'cursor write (write units)', 'a month, 1-minute schedule', 'a month, the loop at 8 s', 'lease take with the counts as JSON text (before)', 'compressing them, a write'],
-      rows.map((r) => [thousands(r.entries), fixed(r.takeUnits, 0), fixed(r.cursorUnits, 0), dollars(r.scheduleDollars), dollars(r.loopDollars), fixed(r.jsonTakeUnits, 0), `${fixed(r.encodeMs, 2)} ms`]),
+      [
+        'window entries',
+        'lease take (write units)',
+        'cursor write (write units)',
+        'a month, 1-minute schedule',
+        'a month, the loop at 8 s',
+        'lease take with the counts as JSON text (before)',
+        'compressing them, a write',
+      ],
+      rows.map((r) => [
+        thousands(r.entries),
+        fixed(r.takeUnits, 0),
+        fixed(r.cursorUnits, 0),
+        dollars(r.scheduleDollars),
+        dollars(r.loopDollars),
+        fixed(r.jsonTakeUnits, 0),
+        `${fixed(r.encodeMs, 2)} ms`,
+      ]),
     ),
   ].join('\n');
 }

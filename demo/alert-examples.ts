@@ -41,11 +41,11 @@ const TITLES: Record<AlertType, string> = {
   deep_reorg: 'Deep reorg (for the operator)',
   chain_health: 'Chain health: the chain stopped, the API is stale, no new tenure (and moving again)',
   sms_digest: 'SMS digest (for SMS subscribers only)',
-  cooldown_summary: 'What a rule\'s cooldown held back',
+  cooldown_summary: "What a rule's cooldown held back",
   pending_call: 'Call waiting in the mempool',
   pending_transfer: 'STX transfer waiting in the mempool',
   pending_dropped: 'Waiting transaction dropped unmined',
-  sbtc_lifecycle: 'sBTC deposit or withdrawal past a signers\' deadline',
+  sbtc_lifecycle: "sBTC deposit or withdrawal past a signers' deadline",
   sbtc_settlement: 'sBTC deposit minted or withdrawal accepted, then settled',
 };
 
@@ -61,7 +61,12 @@ function demoJson(): Promise<Alert[]> {
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`the demo exited with ${code}`));
-      resolve(out.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Alert));
+      resolve(
+        out
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as Alert),
+      );
     });
   });
 }
@@ -127,8 +132,8 @@ const doc = [
   '',
   'Every kind of alert as `npm run demo` raises it, in every form it is sent in: the email (subject, then body),',
   'the SMS, the terminal block of `npm start`, the JSON for programs (`npm start -- --json`, webhooks; the fields',
-  'are listed in alert-reference.md), and the request each chat channel gets (chat-channels.md). Written by `npm run docs:alerts` from the demo\'s output; the',
-  'values come from the demo\'s fake chain, so addresses and hashes are not real ones. A named rule\'s name leads',
+  "are listed in alert-reference.md), and the request each chat channel gets (chat-channels.md). Written by `npm run docs:alerts` from the demo's output; the",
+  "values come from the demo's fake chain, so addresses and hashes are not real ones. A named rule's name leads",
   'the subject, the SMS and the terminal line (the call, the sBTC mint below); every alert carries `rule` and',
   '`severity`.',
   '',

@@ -39,7 +39,7 @@ const FAMILIES: readonly [title: string, alert: () => Alert][] = [
   ],
   ['A balance below its threshold', () => sample('balance_threshold')],
   ['A window crossing', () => sample('window_threshold')],
-  ['A contract\'s deployment status', () => sample('contract_status')],
+  ["A contract's deployment status", () => sample('contract_status')],
   ['A call waiting in the mempool', () => sample('pending_call')],
   ['What a cooldown held back', () => sample('cooldown_summary')],
   ['A retraction after a reorg', () => sample('retraction')],
@@ -50,7 +50,9 @@ function family(title: string, alert: Alert): string[] {
   const view = chatView(alert);
   const bodies = EXAMPLE_CHANNELS.flatMap((channel) => {
     const request = channel.request(view);
-    return request === null ? [] : [`<details><summary>${channel.name}</summary>`, '', '```json', JSON.stringify(request.body, null, 2), '```', '', '</details>', ''];
+    return request === null
+      ? []
+      : [`<details><summary>${channel.name}</summary>`, '', '```json', JSON.stringify(request.body, null, 2), '```', '', '</details>', ''];
   });
   return [`### ${title} (\`${alert.type}\`)`, '', ...bodies];
 }

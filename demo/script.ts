@@ -168,7 +168,11 @@ export const DEMO_STEPS: readonly DemoStep[] = [
       `a fork below block ${DEMO_START_HEIGHT}, the first block the demo watched: no block the watcher remembers is left ` +
       '(on mainnet, a fork deeper than its 1,000-block window); the vault deployment is gone with it',
     shows: ['deep_reorg', 'contract_status'],
-    act: (chain) => chain.reorg(chain.height - (DEMO_START_HEIGHT - 1), Array.from({ length: chain.height - DEMO_START_HEIGHT + 2 }, () => [coinbase()])),
+    act: (chain) =>
+      chain.reorg(
+        chain.height - (DEMO_START_HEIGHT - 1),
+        Array.from({ length: chain.height - DEMO_START_HEIGHT + 2 }, () => [coinbase()]),
+      ),
   },
   {
     says:

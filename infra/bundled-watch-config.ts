@@ -36,5 +36,9 @@ export function loadBundledWatchConfig(path: string, memoryMb?: number): Bundled
   // The synth runs offline: a token whose decimals only its metadata gives is left to the function to read.
   const { result, toRead } = parseLeavingDecimalsToRead(text, path, configCeilings(memoryMb));
   if (!result.ok) throw new WatchConfigError(result.problems, path);
-  return { path, config: result.config, warnings: toRead.map((asset) => decimalsAtFirstRun(asset, 'give "decimals" in the rule to fix them now').replace(/^warning: /, '')) };
+  return {
+    path,
+    config: result.config,
+    warnings: toRead.map((asset) => decimalsAtFirstRun(asset, 'give "decimals" in the rule to fix them now').replace(/^warning: /, '')),
+  };
 }

@@ -118,7 +118,11 @@ export class StacksWatchStack extends Stack {
     if (settings.doorbell) {
       const { role, logGroup, environment } = this.watcher;
       const doorbellProps = { settings: settings.doorbell, role, logGroup, environment, memorySize: settings.memorySize };
-      this.doorbell = new Doorbell(this, 'Doorbell', { projectRoot: props.projectRoot ?? PROJECT_ROOT, ...doorbellProps, timeout: Duration.seconds(settings.timeoutSeconds) });
+      this.doorbell = new Doorbell(this, 'Doorbell', {
+        projectRoot: props.projectRoot ?? PROJECT_ROOT,
+        ...doorbellProps,
+        timeout: Duration.seconds(settings.timeoutSeconds),
+      });
     }
     if (settings.chat.length > 0) {
       new ChatNotifiers(this, 'Chat', {
@@ -175,7 +179,10 @@ export class StacksWatchStack extends Stack {
     if (secret) new CfnOutput(this, 'ApiKeySecretArn', { value: secret.secretArn });
     new CfnOutput(this, 'WatchConfigBucketName', { value: configStore.bucket.bucketName, description: 'npm run config -- push changes the watch list here' });
     new CfnOutput(this, 'WatchConfigKey', { value: configStore.key });
-    new CfnOutput(this, 'WatchConfigLiveVersion', { value: configStore.seed.getAttString('VersionId'), description: 'the watch config version live after this deploy' });
+    new CfnOutput(this, 'WatchConfigLiveVersion', {
+      value: configStore.seed.getAttString('VersionId'),
+      description: 'the watch config version live after this deploy',
+    });
     new CfnOutput(this, 'WatchConfigDeploy', { value: configStore.seed.getAttString('Action'), description: 'what this deploy did to the watch config' });
   }
 

@@ -109,18 +109,22 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
       // A run killed at its timeout leaves its lease and claims behind; both lapse after the timeout.
       leaseTtlMs: timeLeftMs,
       alertStaleAfterMs: timeLeftMs,
-      deprecationsNoticed, ...readAheadBlocksFor(settings.functionMemoryMb), // at 128 MB, small read-ahead batches (runtime/memory-bounds.ts)
+      deprecationsNoticed,
+      ...readAheadBlocksFor(settings.functionMemoryMb), // at 128 MB, small read-ahead batches (runtime/memory-bounds.ts)
       fetchWay: settings.fetchWay, // deploy.json's fetchWay: the block scan unless the deploy asks for more
       // The invocation's share of balance reads: a loop turn's is one turn period's.
       balanceReads: balanceReadAllowance(apiSettings.requestsPerMinute, (settings.loop?.delaySeconds ?? settings.scheduleSeconds ?? 60) * 1000),
       // A queued turn took no lease and read the cursor with its token; the watchdog's restart took the lease.
       ...(turn?.queued ? { loopTurn: { handover: turn.queued.handover, cursor: turn.queued.cursor, handedOver: false } } : turn ? { leaseTaken: true } : {}),
-      ...(settings.scheduleSeconds
-        ? { statusSweep: contractStatusSweep(apiSettings.requestsPerMinute, settings.scheduleSeconds * 1000) }
-        : {}),
+      ...(settings.scheduleSeconds ? { statusSweep: contractStatusSweep(apiSettings.requestsPerMinute, settings.scheduleSeconds * 1000) } : {}),
     };
     const owed = await publisher.start();
-    const cycle = await runInvocationCycle({ chain, publisher, ...ports }, config, budget, turn && settings.loop ? { ...settings.loop, next: turn.next, startedAt, store, queued: turn.queued } : undefined);
+    const cycle = await runInvocationCycle(
+      { chain, publisher, ...ports },
+      config,
+      budget,
+      turn && settings.loop ? { ...settings.loop, next: turn.next, startedAt, store, queued: turn.queued } : undefined,
+    );
     const summary = withDigests(cycle, [...owed, ...(await publisher.flush())], telemetry);
     const quiet = settings.loop !== undefined && isQuietTurn(summary, chain.stats());
     quietTurnSendsMetrics = !quiet || statusesDue(startedAt, settings.loop!);
@@ -179,9 +183,7 @@ async function runInvocationCycle(
 async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftMs: number) {
   const telemetry = createPowertoolsTelemetry(logger, metrics, { detailed: settings.detailedMetrics });
   const log = telemetry.log;
-  const operator = settings.opsTopicArn
-    ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log })
-    : operatorChannelOverLog(telemetry);
+  const operator = settings.opsTopicArn ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log }) : operatorChannelOverLog(telemetry);
   const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
   // The run's deadline: no cycle starts past it, and no Retry-After or backoff sleeps past it. A loop turn
   // works at most its turnSeconds, so that the next turn follows at once when it stopped behind the tip.
@@ -214,7 +216,11 @@ function tickWatchDeps(settings: LambdaSettings, run: Awaited<ReturnType<typeof 
     state: ports.state,
     operator: ports.operator,
     log: ports.telemetry.log,
-    tipHeight: () => chain.getTip().then((tip) => tip?.height ?? null, () => null),
+    tipHeight: () =>
+      chain.getTip().then(
+        (tip) => tip?.height ?? null,
+        () => null,
+      ),
     lagLimitSeconds: settings.lagLimitSeconds,
     confirmations: config.confirmations,
   };

@@ -165,7 +165,9 @@ class Command {
       return 0;
     }
     const versionId = await store.put(file.text);
-    this.deps.out(`pushed ${file.path} to ${store.where} as version ${versionId}${live ? ` (was ${live.versionId})` : ''}; the watcher uses it from its next run`);
+    this.deps.out(
+      `pushed ${file.path} to ${store.where} as version ${versionId}${live ? ` (was ${live.versionId})` : ''}; the watcher uses it from its next run`,
+    );
     if (live) for (const line of describeConfigDiff(objectOf(live.text), objectOf(file.text))) this.deps.out(`  ${line}`);
     for (const note of file.notes) this.deps.out(note);
     return 0;
@@ -208,7 +210,8 @@ class Command {
 
   init(): number {
     const { network } = this.values;
-    if (network !== undefined && network !== 'mainnet' && network !== 'testnet') throw new ConfigCommandError(`--network must be mainnet or testnet, got "${network}"`);
+    if (network !== undefined && network !== 'mainnet' && network !== 'testnet')
+      throw new ConfigCommandError(`--network must be mainnet or testnet, got "${network}"`);
     const result = starterConfig({ addresses: this.values.address, contracts: this.values.contract, ...(network ? { network: network as Network } : {}) });
     if (!result.ok) {
       this.deps.err(`no watch config written:\n${result.problems.map((p) => `  ${p}`).join('\n')}`);

@@ -25,13 +25,14 @@ const DESCRIPTIONS: Record<string, string> = {
   scheduleMinutes: 'Minutes between runs (1 to 60).',
   latency: '"schedule" (default): one run a schedule interval; "loop": a turn every loopDelaySeconds, each queuing the next on SQS (docs/latency.md).',
   loopDelaySeconds: 'With latency "loop": seconds from a caught-up turn to the next (1 to 60, default 8).',
-  doorbell: 'true: an HTTPS function URL a push source rings (signed with a created secret) to start a cycle at once; { "secretArn": ... } signs with an existing secret (docs/doorbell.md). Default false.',
+  doorbell:
+    'true: an HTTPS function URL a push source rings (signed with a created secret) to start a cycle at once; { "secretArn": ... } signs with an existing secret (docs/doorbell.md). Default false.',
   memorySize: 'The function memory in MB (default 256).',
   timeoutSeconds: 'The function timeout in seconds (default 120).',
   apiKeySecretArn: 'The complete ARN of an existing Secrets Manager secret holding the Hiro API key.',
   createApiKeySecret: 'Create an empty secret for the Hiro API key (then put the key in it).',
   deletionProtection: 'Protect the state table from deletion (default true).',
-  stacksApiUrl: 'The Stacks API (https only); default Hiro\'s for the watch config\'s network.',
+  stacksApiUrl: "The Stacks API (https only); default Hiro's for the watch config's network.",
   stacksApiRpm: 'Requests a minute the function may send (default 50 without a key, 500 with).',
   lagAlarmSeconds: 'Tell the operations topic when the last scanned block is this old (default 600).',
   fetchWay: 'How each run reads the chain: block-scan (default), auto (the cheaper way for the rules) or per-subject (docs/api-routes.md).',
@@ -42,7 +43,7 @@ const DESCRIPTIONS: Record<string, string> = {
   reserveConcurrency: 'Reserve one concurrent execution so runs never overlap (default true).',
   dashboard: 'Add a CloudWatch dashboard ($3 a month; detailedMetrics adds it too).',
   encryptionKey: '"aws-managed" (default) or "customer": both topics under a KMS key of the stack.',
-  detailedMetrics: 'Send every metric on every run (about $0.30 a month each), with the lag metric\'s alarm and the dashboard.',
+  detailedMetrics: "Send every metric on every run (about $0.30 a month each), with the lag metric's alarm and the dashboard.",
 };
 
 /** The file's schema: every setting, native JSON types, nothing else (one-deploy keys such as allowFewerSubscribers are -c only). */

@@ -24,7 +24,10 @@ function ruleSchema(network: Network | null, meta: RuleMetaParts) {
     { $comment: comment, ...meta.shape, deployer: recipientSchema(network) },
     { error: 'must be an object like {"deployer": "ADDRESS", "name": "optional", "severity": "optional"}' },
   );
-  return z.pipe(rule, z.transform(({ deployer, ...meta }: z.output<typeof rule>) => ({ deployer, ...pickRuleMeta(meta) })));
+  return z.pipe(
+    rule,
+    z.transform(({ deployer, ...meta }: z.output<typeof rule>) => ({ deployer, ...pickRuleMeta(meta) })),
+  );
 }
 
 export type DeployerRule = z.output<ReturnType<typeof ruleSchema>>;

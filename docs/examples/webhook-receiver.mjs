@@ -33,7 +33,10 @@ class Refused extends Error {
 
 /** Text from outside shown with its control characters visible (`\u001b[2J` stays text, not a cleared screen). */
 export function visible(text) {
-  return String(text).replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return String(text).replace(
+    /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** An https URL on an SNS host, or null. */
@@ -73,14 +76,18 @@ async function verifyEnvelope(envelope, { topicArn, certificateOf, now }) {
   const fields = SIGNED_FIELDS[envelope.Type];
   if (!fields) throw new Refused(400, `not an SNS message type: ${visible(envelope.Type)}`);
   if (envelope.TopicArn !== topicArn) throw new Refused(403, `not from this receiver's topic: ${visible(envelope.TopicArn)}`);
-  if (envelope.SignatureVersion !== '2') throw new Refused(403, 'not signed with SignatureVersion 2 (SHA256withRSA): set the topic attribute SignatureVersion to 2');
+  if (envelope.SignatureVersion !== '2')
+    throw new Refused(403, 'not signed with SignatureVersion 2 (SHA256withRSA): set the topic attribute SignatureVersion to 2');
   const certUrl = snsUrl(envelope.SigningCertURL);
   if (!certUrl || !certUrl.pathname.endsWith('.pem')) throw new Refused(403, `not an SNS certificate URL: ${visible(envelope.SigningCertURL)}`);
   const age = now() - Date.parse(envelope.Timestamp);
   if (!(age <= MAX_AGE_MS)) throw new Refused(403, `signed too long ago to be a delivery: ${visible(envelope.Timestamp)}`);
   const certificate = new X509Certificate(await certificateOf(certUrl.href));
   if (Date.parse(certificate.validTo) < now() || Date.parse(certificate.validFrom) > now()) throw new Refused(403, 'the signing certificate is not valid now');
-  const signed = fields.filter((name) => name !== 'Subject' || envelope.Subject !== undefined).map((name) => `${name}\n${envelope[name]}\n`).join('');
+  const signed = fields
+    .filter((name) => name !== 'Subject' || envelope.Subject !== undefined)
+    .map((name) => `${name}\n${envelope[name]}\n`)
+    .join('');
   if (!createVerify('RSA-SHA256').update(signed, 'utf8').verify(certificate.publicKey, String(envelope.Signature), 'base64')) {
     throw new Refused(403, 'the signature does not match');
   }
@@ -100,10 +107,14 @@ function samePath(requestUrl, secret) {
 export function createReceiver(onAlert, options) {
   const { topicArn, pathSecret, confirm = (url) => fetch(url, { redirect: 'error', signal: AbortSignal.timeout(5_000) }) } = options;
   const { fetchCertificate = fetchSnsCertificate, maxBodyBytes = MAX_BODY_BYTES, now = Date.now, log = console.error } = options;
-  if (!/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[\w-]+$/.test(topicArn ?? '')) throw new Error('topicArn: the ARN of the stack\'s alerts topic is required');
+  if (!/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[\w-]+$/.test(topicArn ?? '')) throw new Error("topicArn: the ARN of the stack's alerts topic is required");
   const certificates = new Map();
   const certificateOf = (url) => {
-    if (!certificates.has(url)) certificates.set(url, fetchCertificate(url).catch((error) => (certificates.delete(url), Promise.reject(error))));
+    if (!certificates.has(url))
+      certificates.set(
+        url,
+        fetchCertificate(url).catch((error) => (certificates.delete(url), Promise.reject(error))),
+      );
     return certificates.get(url);
   };
   return createServer(async (request, response) => {

@@ -63,8 +63,8 @@ export class ChatNotifiers extends Construct {
       evaluationPeriods: 1,
       treatMissingData: TreatMissingData.NOT_BREACHING,
       alarmDescription:
-        'A chat channel did not take an alert after three attempts and Lambda\'s retries. The queued event names the alert; ' +
-        'the notifier\'s log says what the service answered (a revoked webhook, a bot removed from the chat). Purge the queue once understood.',
+        "A chat channel did not take an alert after three attempts and Lambda's retries. The queued event names the alert; " +
+        "the notifier's log says what the service answered (a revoked webhook, a bot removed from the chat). Purge the queue once understood.",
     });
     this.failedPosts.addAlarmAction(new SnsAction(props.operationsTopic));
   }

@@ -114,4 +114,3 @@ export class WatchConfigStore extends Construct {
 export function watchConfigReadStatement(store: WatchConfigStore): PolicyStatement {
   return new PolicyStatement({ actions: ['s3:GetObject', 's3:GetObjectVersion'], resources: [store.bucket.arnForObjects(store.key)] });
 }
-

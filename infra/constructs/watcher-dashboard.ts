@@ -1,13 +1,7 @@
 // One CloudWatch dashboard for the operator: is the watcher keeping up, what did it alert, how hard is it
 // leaning on the Stacks API, and is anything failing.
 import { Aws, Duration } from 'aws-cdk-lib';
-import {
-  AlarmStatusWidget,
-  Dashboard,
-  GraphWidget,
-  type IAlarm,
-  type IMetric,
-} from 'aws-cdk-lib/aws-cloudwatch';
+import { AlarmStatusWidget, Dashboard, GraphWidget, type IAlarm, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -33,8 +27,7 @@ export class WatcherDashboard extends Construct {
     const { metrics, fn } = props;
     const sum = { statistic: 'Sum', period: PERIOD };
     const max = { statistic: 'Maximum', period: PERIOD };
-    const graph = (title: string, left: IMetric[], right: IMetric[] = []) =>
-      new GraphWidget({ title, left, right, width: WIDTH, height: HEIGHT });
+    const graph = (title: string, left: IMetric[], right: IMetric[] = []) => new GraphWidget({ title, left, right, width: WIDTH, height: HEIGHT });
 
     this.dashboard = new Dashboard(this, 'Dashboard', {
       defaultInterval: Duration.days(1),
@@ -46,10 +39,11 @@ export class WatcherDashboard extends Construct {
             [metrics.metric('ChainLagSeconds', { ...max, label: 'seconds' })],
             [metrics.metric('ChainLagBlocks', { ...max, label: 'blocks' })],
           ),
-          graph('Blocks scanned and reorgs', [metrics.metric('BlocksScanned', { ...sum, label: 'blocks scanned' })], [
-            metrics.metric('ReorgsDetected', { ...sum, label: 'reorgs' }),
-            metrics.metric('DeepReorgs', { ...sum, label: 'deep reorgs' }),
-          ]),
+          graph(
+            'Blocks scanned and reorgs',
+            [metrics.metric('BlocksScanned', { ...sum, label: 'blocks scanned' })],
+            [metrics.metric('ReorgsDetected', { ...sum, label: 'reorgs' }), metrics.metric('DeepReorgs', { ...sum, label: 'deep reorgs' })],
+          ),
         ],
         [
           graph(
@@ -63,20 +57,14 @@ export class WatcherDashboard extends Construct {
           ]),
         ],
         [
-          graph(
-            'Run duration (ms)',
-            [
-              fn.metricDuration({ statistic: 'Average', period: PERIOD, label: 'invocation, average' }),
-              fn.metricDuration({ ...max, label: 'invocation, max' }),
-              metrics.metric('CycleDurationMs', { ...max, label: 'cycle, max' }),
-            ],
-          ),
+          graph('Run duration (ms)', [
+            fn.metricDuration({ statistic: 'Average', period: PERIOD, label: 'invocation, average' }),
+            fn.metricDuration({ ...max, label: 'invocation, max' }),
+            metrics.metric('CycleDurationMs', { ...max, label: 'cycle, max' }),
+          ]),
           graph(
             'Failures',
-            [
-              fn.metricErrors({ ...sum, label: 'function errors' }),
-              fn.metricThrottles({ ...sum, label: 'function throttles (overlapping runs)' }),
-            ],
+            [fn.metricErrors({ ...sum, label: 'function errors' }), fn.metricThrottles({ ...sum, label: 'function throttles (overlapping runs)' })],
             [props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ ...max, label: 'lost runs queued' })],
           ),
         ],

@@ -11,13 +11,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { TOPIC_PUBLISH_KEY_ACTIONS } from './alert-topics';
 
 /** The item operations of the DynamoDB state store (lambda/adapters/dynamodb). */
-export const STATE_TABLE_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:Query',
-];
+export const STATE_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query'];
 
 export interface WatcherResources {
   table: ITableV2;
@@ -34,8 +28,7 @@ export interface WatcherResources {
 }
 
 export function grantWatcherAccess(role: IRole, resources: WatcherResources): void {
-  const allow = (actions: string[], resource: string) =>
-    role.addToPrincipalPolicy(new PolicyStatement({ actions, resources: [resource] }));
+  const allow = (actions: string[], resource: string) => role.addToPrincipalPolicy(new PolicyStatement({ actions, resources: [resource] }));
   allow(STATE_TABLE_ACTIONS, resources.table.tableArn);
   // sns:Publish covers PublishBatch too.
   allow(['sns:Publish'], resources.alertsTopic.topicArn);

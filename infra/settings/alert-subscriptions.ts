@@ -27,8 +27,7 @@ export const email = z.email({
 
 export const phoneNumber = z.string().regex(E164, {
   error: (issue) =>
-    `"${String(issue.input)}" is not an E.164 phone number: write + then the country code and number, ` +
-    'digits only, at most 15 (e.g. +14155550123)',
+    `"${String(issue.input)}" is not an E.164 phone number: write + then the country code and number, ` + 'digits only, at most 15 (e.g. +14155550123)',
 });
 
 export const webhookUrl = z.url({
@@ -101,7 +100,9 @@ export const subscriptionContext = {
   alertPhoneNumbers: stringList(phoneNumber, 'E.164 phone numbers').default([]),
   alertWebhooks: stringList(webhookUrl, 'https:// webhook URLs').default([]),
   alertSubscriptions: jsonValue(
-    z.array(subscriptionEntry, { error: 'must be a JSON array of {"email"|"sms"|"https": ..., "types"?, "networks"?, "severities"?, "contracts"?, "addresses"?}' }),
+    z.array(subscriptionEntry, {
+      error: 'must be a JSON array of {"email"|"sms"|"https": ..., "types"?, "networks"?, "severities"?, "contracts"?, "addresses"?}',
+    }),
   ).default([]),
 };
 
@@ -109,9 +110,7 @@ type SubscriptionEntry = z.infer<typeof subscriptionEntry>;
 
 function fromEntry({ email: address, sms, https, envelope, ...filter }: SubscriptionEntry): AlertSubscription {
   if (https !== undefined) return { protocol: 'https', endpoint: https, filter, ...(envelope ? { envelope } : {}) };
-  return address !== undefined
-    ? { protocol: 'email', endpoint: address, filter }
-    : { protocol: 'sms', endpoint: sms ?? '', filter };
+  return address !== undefined ? { protocol: 'email', endpoint: address, filter } : { protocol: 'sms', endpoint: sms ?? '', filter };
 }
 
 /** Every subscription, or the problems with them: an endpoint listed twice is one. */

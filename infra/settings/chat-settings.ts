@@ -26,19 +26,26 @@ const parameterRef = z
 const chatEntry = z
   .strictObject(
     { ...Object.fromEntries(CHANNEL_NAMES.map((name) => [name, parameterRef.optional()])), ...filterFields },
-    { error: `each entry must be an object like {"slack": "ssm:/stacks-watch/slack", "severities": ["critical"]}; the channels are ${CHANNEL_NAMES.join(', ')}` },
+    {
+      error: `each entry must be an object like {"slack": "ssm:/stacks-watch/slack", "severities": ["critical"]}; the channels are ${CHANNEL_NAMES.join(', ')}`,
+    },
   )
   .superRefine((entry, ctx) => {
     const named = CHANNEL_NAMES.filter((name) => (entry as Record<string, unknown>)[name] !== undefined);
     if (named.length !== 1) ctx.addIssue({ code: 'custom', message: `needs exactly one of ${CHANNEL_NAMES.map((n) => `"${n}"`).join(', ')}` });
     const combinations = routedCombinations(entry as AlertFilter, 'https');
     if (combinations > MAX_FILTER_COMBINATIONS) {
-      ctx.addIssue({ code: 'custom', message: `its filter has ${combinations} combinations of values, over the SNS limit of ${MAX_FILTER_COMBINATIONS}; list fewer values` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `its filter has ${combinations} combinations of values, over the SNS limit of ${MAX_FILTER_COMBINATIONS}; list fewer values`,
+      });
     }
   });
 
 export const chatContext = {
-  chat: jsonValue(z.array(chatEntry, { error: 'must be a JSON array of {"slack"|"discord"|"telegram"|"pagerduty": "ssm:/...", "types"?, "severities"?, ...}' })).default([]),
+  chat: jsonValue(
+    z.array(chatEntry, { error: 'must be a JSON array of {"slack"|"discord"|"telegram"|"pagerduty": "ssm:/...", "types"?, "severities"?, ...}' }),
+  ).default([]),
 };
 
 /** The chat subscriptions, or the problems with them: one parameter used by two channels is one. */
@@ -47,7 +54,13 @@ export function chatSubscriptions(entries: readonly z.infer<typeof chatEntry>[])
     const record = entry as Record<string, unknown>;
     const channel = CHANNEL_NAMES.find((name) => record[name] !== undefined)!;
     const { types, networks, severities, contracts, addresses } = entry;
-    const filter: AlertFilter = { ...(types ? { types } : {}), ...(networks ? { networks } : {}), ...(severities ? { severities } : {}), ...(contracts ? { contracts } : {}), ...(addresses ? { addresses } : {}) };
+    const filter: AlertFilter = {
+      ...(types ? { types } : {}),
+      ...(networks ? { networks } : {}),
+      ...(severities ? { severities } : {}),
+      ...(contracts ? { contracts } : {}),
+      ...(addresses ? { addresses } : {}),
+    };
     return { channel, parameterName: (record[channel] as string).slice('ssm:'.length), filter };
   });
   const seen = new Set<string>();

@@ -98,9 +98,7 @@ const LAMBDA_MAX_TIMEOUT_SECONDS = 900;
 
 const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+-[A-Za-z0-9]{6}$/;
 
-const RETENTION_DAYS = Object.values(RetentionDays).filter(
-  (days): days is RetentionDays => typeof days === 'number' && days !== RetentionDays.INFINITE,
-);
+const RETENTION_DAYS = Object.values(RetentionDays).filter((days): days is RetentionDays => typeof days === 'number' && days !== RetentionDays.INFINITE);
 
 export const settingsSchema = z.object({
   stackName: z
@@ -202,7 +200,10 @@ function fileProblems(file: SettingsFileValues | undefined): string[] {
   const oneDeploy = (key: string) => (ONE_DEPLOY_KEYS as readonly string[]).includes(key);
   const unknown = [
     ...keys.filter(oneDeploy).map((key) => `${key}: is for one deploy, not the file; give it with -c ${key}=… when you mean it`),
-    ...unknownKeyProblems(keys.filter((key) => !oneDeploy(key)), CONTEXT_KEYS),
+    ...unknownKeyProblems(
+      keys.filter((key) => !oneDeploy(key)),
+      CONTEXT_KEYS,
+    ),
     ...(retired ? [retired] : []),
   ].map((problem) => `${file.source} at $.${problem}`);
   const raw = Object.fromEntries(CONTEXT_KEYS.map((key) => [key, file.values[key]]));

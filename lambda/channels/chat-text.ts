@@ -33,7 +33,9 @@ export interface TextFormat {
 }
 
 export function render(text: string, format: TextFormat): string {
-  return linkParts(text).map((part) => (part.link ? format.inert(part.text) : format.plain(part.text))).join('');
+  return linkParts(text)
+    .map((part) => (part.link ? format.inert(part.text) : format.plain(part.text)))
+    .join('');
 }
 
 const MARKER = '… (cut)';

@@ -71,8 +71,9 @@ export function describeChatChannels(env: Readonly<Record<string, string | undef
       wrong.push(`  ${channel.name}: ${(error as Error).message}`);
     }
   }
-  const first = on.length > 0 || wrong.length > 0
-    ? `Chat: ${on.length > 0 ? on.join(', ') : 'none on'}`
-    : `Chat: none (each is turned on by its variables, e.g. ${CHANNEL_LIST.map((channel) => channel.variables[0]).join(', ')}: docs/chat-channels.md)`;
+  const first =
+    on.length > 0 || wrong.length > 0
+      ? `Chat: ${on.length > 0 ? on.join(', ') : 'none on'}`
+      : `Chat: none (each is turned on by its variables, e.g. ${CHANNEL_LIST.map((channel) => channel.variables[0]).join(', ')}: docs/chat-channels.md)`;
   return [first, ...wrong, ...channelVariableNearMisses(env).map((warning) => `  ${warning}`)].join('\n') + '\n';
 }

@@ -9,7 +9,7 @@ const TEXT_MAX = 4_096;
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const HTML: TextFormat = { plain: escape, inert: (text) => `<code>${escape(text)}</code>` };
 
-const CUT_MARKER = '… (cut: the whole alert is in the watcher\'s output)';
+const CUT_MARKER = "… (cut: the whole alert is in the watcher's output)";
 /** A field's value is never cut shorter than this: past it, the rest of the fields give way to the marker. */
 const VALUE_MIN = 100;
 

@@ -50,7 +50,11 @@ export const isUnread = (result: PreparedConfigResult): result is DecimalsUnread
  * An offline check (the deploy's synth, `npm run config` without an API): every token whose decimals only its
  * metadata gives is left to the function's first run, and everything else validated. `toRead`: those tokens.
  */
-export function parseLeavingDecimalsToRead(text: string, source: string, ceilings: ConfigCeilings = configCeilings()): { result: ConfigResult; toRead: string[] } {
+export function parseLeavingDecimalsToRead(
+  text: string,
+  source: string,
+  ceilings: ConfigCeilings = configCeilings(),
+): { result: ConfigResult; toRead: string[] } {
   const read = readWatchConfigJson(text, source, ceilings);
   if (!read.ok) return { result: read, toRead: [] };
   const toRead = declaredNetwork(read.input) === null ? [] : tokensNeedingDecimals(read.input);

@@ -99,7 +99,11 @@ export class LiveWatchConfig {
    */
   private async parse(version: { text: string; tooLongBytes?: number }, source: string): Promise<PreparedConfigResult> {
     if (version.tooLongBytes !== undefined) return { ok: false, problems: [bytesProblem(version.tooLongBytes, this.ceilings, source)!] };
-    return parseWithTokenDecimals(version.text, source, { decimalsFor: this.listeners.decimalsFor, ceilings: this.ceilings, network: this.good?.config.network });
+    return parseWithTokenDecimals(version.text, source, {
+      decimalsFor: this.listeners.decimalsFor,
+      ceilings: this.ceilings,
+      network: this.good?.config.network,
+    });
   }
 
   async current(listeners: ConfigListeners): Promise<LiveConfig> {
@@ -184,7 +188,8 @@ export class LiveWatchConfig {
    */
   private postpone(version: WatchConfigVersion, unread: DecimalsUnread): void {
     const where = `the watch config version ${version.versionId}`;
-    if (!this.good) throw new TokenDecimalsUnreadError(`${unreadMessage(where, unread)}; there is no earlier version to run on`, { cause: unread.unread.cause });
+    if (!this.good)
+      throw new TokenDecimalsUnreadError(`${unreadMessage(where, unread)}; there is no earlier version to run on`, { cause: unread.unread.cause });
     this.seenEtag = undefined;
     this.listeners.log('warn', `${unreadMessage(where, unread)}; running on version ${this.good.versionId} until then`, {
       versionId: version.versionId,
@@ -194,7 +199,12 @@ export class LiveWatchConfig {
 
   private async refuse(version: WatchConfigVersion, problems: ConfigProblem[]): Promise<void> {
     const lines = problems.map(problemLine);
-    const rejected: RejectedConfigVersion = { versionId: version.versionId, etag: version.etag, problems: lines.slice(0, PROBLEMS_KEPT), problemCount: lines.length };
+    const rejected: RejectedConfigVersion = {
+      versionId: version.versionId,
+      etag: version.etag,
+      problems: lines.slice(0, PROBLEMS_KEPT),
+      problemCount: lines.length,
+    };
     if (!this.good) {
       // Nothing good to fall back on (the very first version is bad): the run cannot start.
       throw new WatchConfigError(problems, `${this.deps.source.location} version ${version.versionId}`);

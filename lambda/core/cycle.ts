@@ -103,7 +103,16 @@ async function checkContractStatuses({ deps, config, budget, rules, delivery, ke
     const contracts = budget.checkStatuses === false ? [] : contractsThisCycle(config.contracts, budget.statusSweep, deps.clock.now());
     // A mute is on block time; before the first block is scanned, the clock's.
     const at = { blockTime: keeper.head()?.time ?? Math.floor(deps.clock.now() / 1000), nowMs: deps.clock.now() };
-    return await watchContractStatuses(contracts, config.network, deps.chain, deps.state, delivery, rules.contracts.meta, at, rules.cooldownsAndMutes.get(rules.contracts.meta.rule));
+    return await watchContractStatuses(
+      contracts,
+      config.network,
+      deps.chain,
+      deps.state,
+      delivery,
+      rules.contracts.meta,
+      at,
+      rules.cooldownsAndMutes.get(rules.contracts.meta.rule),
+    );
   } catch (error) {
     if (!(error instanceof AlertInFlightError)) throw error;
     deps.telemetry.log('warn', `${error.message}; contract statuses are checked again next run`, { runId: budget.runId });
@@ -129,9 +138,22 @@ async function scanBlocks(run: Run, tip: ChainTip) {
   const behind = tip.height - keeper.nextHeight(firstHeight) + 1;
   const blocks = Math.min(config.maxBlocksPerRun, lastHeight - keeper.nextHeight(firstHeight) + 1);
   const { source, plan: fetchPlan } = chooseRunSource(budget.fetchWay, deps.chain, run.rules, blocks, deps.telemetry, behind);
-  const plan = { network: config.network, rules: run.rules, firstHeight, lastHeight, tip: { height: tip.height, hash: tip.hash, ...(tip.burnHeight === undefined ? {} : { burnHeight: tip.burnHeight }) }, maxBlocks: config.maxBlocksPerRun, source };
+  const plan = {
+    network: config.network,
+    rules: run.rules,
+    firstHeight,
+    lastHeight,
+    tip: { height: tip.height, hash: tip.hash, ...(tip.burnHeight === undefined ? {} : { burnHeight: tip.burnHeight }) },
+    maxBlocks: config.maxBlocksPerRun,
+    source,
+  };
   const mempool = run.mempool;
-  const stages = { keeper, delivery: run.delivery, lease: run.lease, ...(mempool ? { releaseLeaseAtEnd: false, markMined: (a: ChainAlert[]) => mempool.markMined(a) } : {}) };
+  const stages = {
+    keeper,
+    delivery: run.delivery,
+    lease: run.lease,
+    ...(mempool ? { releaseLeaseAtEnd: false, markMined: (a: ChainAlert[]) => mempool.markMined(a) } : {}),
+  };
   return { ...(await new BlockScanner(deps, plan, budget, stages).run()), plan: fetchPlan };
 }
 

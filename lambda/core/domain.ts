@@ -40,21 +40,9 @@ export interface BlockHeader extends BlockRef {
   burnHeight?: number;
 }
 
-export type TxStatus =
-  | 'success'
-  | 'abort_by_response'
-  | 'abort_by_post_condition'
-  | 'problematic_skipped'
-  | (string & {});
+export type TxStatus = 'success' | 'abort_by_response' | 'abort_by_post_condition' | 'problematic_skipped' | (string & {});
 
-export type TxType =
-  | 'token_transfer'
-  | 'smart_contract'
-  | 'contract_call'
-  | 'poison_microblock'
-  | 'coinbase'
-  | 'tenure_change'
-  | (string & {});
+export type TxType = 'token_transfer' | 'smart_contract' | 'contract_call' | 'poison_microblock' | 'coinbase' | 'tenure_change' | (string & {});
 
 export interface TokenTransfer {
   recipient: string;
@@ -171,13 +159,7 @@ export interface TxEvents {
   call?: ContractCallDetails;
 }
 
-export type DeployStatus =
-  | 'success'
-  | 'abort_by_response'
-  | 'abort_by_post_condition'
-  | 'problematic_skipped'
-  | 'pending'
-  | (string & {});
+export type DeployStatus = 'success' | 'abort_by_response' | 'abort_by_post_condition' | 'problematic_skipped' | 'pending' | (string & {});
 
 export interface ContractStatus {
   contractId: string;

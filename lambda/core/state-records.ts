@@ -46,7 +46,15 @@ export interface StateRecords {
 export type RecordName = keyof StateRecords;
 
 /** Every record's name once (the type checker holds this list to `StateRecords`). */
-const NAMES: { [N in RecordName]: true } = { blockStall: true, smsTally: true, balances: true, mempool: true, chainHealth: true, tokenDecimals: true, sbtcLifecycle: true };
+const NAMES: { [N in RecordName]: true } = {
+  blockStall: true,
+  smsTally: true,
+  balances: true,
+  mempool: true,
+  chainHealth: true,
+  tokenDecimals: true,
+  sbtcLifecycle: true,
+};
 export const RECORD_NAMES = Object.keys(NAMES) as readonly RecordName[];
 
 export const isRecordName = (name: string): name is RecordName => (RECORD_NAMES as readonly string[]).includes(name);

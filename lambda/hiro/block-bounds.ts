@@ -26,7 +26,10 @@ export function isGenesisEra(height: number): boolean {
 export function genesisTransactions<T>(listed: readonly T[], id: (tx: T) => string, index: (tx: T) => number): T[] {
   const byId = new Map<string, T>();
   for (const tx of listed) if (!byId.has(id(tx))) byId.set(id(tx), tx);
-  return [...byId.values()].map((tx, order) => ({ tx, order })).sort((a, b) => index(a.tx) - index(b.tx) || a.order - b.order).map(({ tx }) => tx);
+  return [...byId.values()]
+    .map((tx, order) => ({ tx, order }))
+    .sort((a, b) => index(a.tx) - index(b.tx) || a.order - b.order)
+    .map(({ tx }) => tx);
 }
 
 /** The page's `total`, refused when no block could hold it (the block then stalls with the operator told, not a crash). */

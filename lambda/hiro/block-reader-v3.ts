@@ -123,7 +123,10 @@ function fold(height: number | undefined, blockHash: string | undefined, request
       throw inconsistent(request, `transaction ${tx.tx_id} is from block ${tx.block.height}, not ${height}.`);
     }
     if (tx.block.hash !== blockHash) {
-      throw inconsistent(request, `block ${height ?? tx.block.height} has transactions from two block hashes (${blockHash} and ${tx.block.hash}): it was replaced while being read.`);
+      throw inconsistent(
+        request,
+        `block ${height ?? tx.block.height} has transactions from two block hashes (${blockHash} and ${tx.block.hash}): it was replaced while being read.`,
+      );
     }
   }
   return { request, total: body.total, transactions: body.results.map((tx) => compactTransaction(fromTransactionSummary(tx))) };
@@ -152,7 +155,10 @@ async function blockHeader(
     // The genesis era's header counts what its `total` counts, not what it lists: only the hash is compared there.
     const countsAgree = header?.txCount === total || isGenesisEra(height);
     if (!header || header.height !== height || (first && header.hash !== first.block.hash) || !countsAgree) {
-      throw inconsistent(request, `block ${height}'s header (${header ? `${header.hash}, ${header.txCount} transactions` : 'none'}) does not match its transactions (${first?.block.hash ?? 'none'}, ${total}).`);
+      throw inconsistent(
+        request,
+        `block ${height}'s header (${header ? `${header.hash}, ${header.txCount} transactions` : 'none'}) does not match its transactions (${first?.block.hash ?? 'none'}, ${total}).`,
+      );
     }
     return { ...header, txCount: total };
   }
@@ -172,7 +178,11 @@ function emptyBlockHeader(height: number, fallbackTime: () => number): BlockHead
 /** A genesis-era block's listing, each transaction once, in ascending tx_index (one height and one hash, checked as each page was folded). */
 function genesisPages(pages: Page[]): Transaction[] {
   const listed = pages.flatMap((page) => page.transactions).reverse();
-  return genesisTransactions(listed, (tx) => tx.txId, (tx) => tx.txIndex);
+  return genesisTransactions(
+    listed,
+    (tx) => tx.txId,
+    (tx) => tx.txIndex,
+  );
 }
 
 /** Returns the block's transactions in ascending tx_index, or throws naming the first disagreement. */

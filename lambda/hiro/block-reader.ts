@@ -5,15 +5,7 @@
 // that fails cancels the others: a block of thousands of transactions costs the memory of its compact form,
 // and a failed one sends no request past the ones already in flight.
 import type { Block, BlockHeader, Transaction } from '../core/domain';
-import {
-  checkedTotal,
-  compactTransaction,
-  genesisTransactions,
-  inconsistent,
-  isGenesisEra,
-  MAX_BLOCK_TRANSACTIONS,
-  PAGES_IN_FLIGHT,
-} from './block-bounds';
+import { checkedTotal, compactTransaction, genesisTransactions, inconsistent, isGenesisEra, MAX_BLOCK_TRANSACTIONS, PAGES_IN_FLIGHT } from './block-bounds';
 import { HiroInconsistentDataError } from './errors';
 import type { HiroHttp } from './http';
 import { headerFromTransaction, toTransaction } from './mappers';
@@ -92,7 +84,11 @@ async function readGenesisBlock(http: HiroHttp, height: number, first: FirstPage
     page = await readPage(http, height, page.offset + BLOCK_PAGE_LIMIT, first.blockHash, signal);
     listed.push(...(page?.transactions ?? []));
   }
-  const transactions = genesisTransactions(listed, (tx) => tx.txId, (tx) => tx.txIndex);
+  const transactions = genesisTransactions(
+    listed,
+    (tx) => tx.txId,
+    (tx) => tx.txIndex,
+  );
   return { header: { ...first.header, txCount: transactions.length }, transactions };
 }
 
@@ -119,7 +115,10 @@ function fold(height: number, blockHash: string, request: HiroRequest, offset: n
       throw inconsistent(request, `transaction ${tx.tx_id} is from block ${tx.block_height}, not ${height}.`);
     }
     if (tx.block_hash !== blockHash) {
-      throw inconsistent(request, `block ${height} has transactions from two block hashes (${blockHash} and ${tx.block_hash}): it was replaced while being read.`);
+      throw inconsistent(
+        request,
+        `block ${height} has transactions from two block hashes (${blockHash} and ${tx.block_hash}): it was replaced while being read.`,
+      );
     }
   }
   return { request, offset, total: body.total, listed: body.results.length, transactions: body.results.map((tx) => compactTransaction(toTransaction(tx))) };
@@ -139,11 +138,7 @@ function pageRequest(height: number, offset: number, signal?: AbortSignal): Hiro
 }
 
 /** The API answers 404 both for a block with no transactions and for no block at all; the header tells which. */
-async function readEmptyBlock(
-  height: number,
-  readHeader: (height: number) => Promise<BlockHeader | null>,
-  request: HiroRequest,
-): Promise<Block | null> {
+async function readEmptyBlock(height: number, readHeader: (height: number) => Promise<BlockHeader | null>, request: HiroRequest): Promise<Block | null> {
   const header = await readHeader(height);
   if (!header) return null;
   if (header.height !== height) {

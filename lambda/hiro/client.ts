@@ -46,7 +46,10 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
   const http = new HiroHttp(resolved);
   const unreadable: ApiDeprecation[] = [];
   const blocks = new BlockSource(http, resolved, (route, problem) => {
-    resolved.log('warn', 'Hiro answered a v3 block route in a shape stacks-watch cannot read; using the transaction list instead', { endpoint: route, problem });
+    resolved.log('warn', 'Hiro answered a v3 block route in a shape stacks-watch cannot read; using the transaction list instead', {
+      endpoint: route,
+      problem,
+    });
     unreadable.push({ route, replacement: V3_ROUTES.blockTransactions, gone: false, unreadable: true, detail: problem });
   });
   const tip = new TipReader(http);

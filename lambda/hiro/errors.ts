@@ -103,10 +103,11 @@ export class HiroNotFoundError extends HiroApiError {
 export class HiroGoneError extends HiroApiError {
   override name = 'HiroGoneError';
   constructor(id: RequestIdentity, serverMessage: string) {
-    super(
-      `the API has retired the route ${id.route} (410 Gone: ${serverMessage}). stacks-watch needs an update to a version that uses its replacement.`,
-      { ...id, status: 410, retryable: false },
-    );
+    super(`the API has retired the route ${id.route} (410 Gone: ${serverMessage}). stacks-watch needs an update to a version that uses its replacement.`, {
+      ...id,
+      status: 410,
+      retryable: false,
+    });
   }
 }
 
@@ -196,11 +197,14 @@ export class HiroResponseError extends HiroApiError {
 export class HiroInconsistentDataError extends HiroApiError {
   override name = 'HiroInconsistentDataError';
   constructor(id: RequestIdentity, problem: string) {
-    super(`${problem} The API described the block inconsistently (or changed it while it was read); the next run reads the block again, and a block that keeps failing stalls the watcher with this cause sent to the operator.`, {
-      ...id,
-      status: 200,
-      retryable: true,
-    });
+    super(
+      `${problem} The API described the block inconsistently (or changed it while it was read); the next run reads the block again, and a block that keeps failing stalls the watcher with this cause sent to the operator.`,
+      {
+        ...id,
+        status: 200,
+        retryable: true,
+      },
+    );
   }
 }
 

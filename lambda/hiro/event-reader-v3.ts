@@ -82,10 +82,7 @@ function byEventIndex<E extends { eventIndex: number }>(found: Map<number, E>): 
  */
 function notFound(request: HiroRequest, txId: string, error: unknown): unknown {
   if (!(error instanceof HiroBadRequestError) || !/transaction not found/i.test(error.message)) return error;
-  return new HiroInconsistentDataError(
-    identity(request),
-    `transaction ${txId} is in a block the API listed, but its events answer 400 Transaction not found.`,
-  );
+  return new HiroInconsistentDataError(identity(request), `transaction ${txId} is in a block the API listed, but its events answer 400 Transaction not found.`);
 }
 
 function pageRequest(txId: string, cursor: string | null): HiroRequest {

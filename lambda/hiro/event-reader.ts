@@ -52,7 +52,12 @@ export async function readTransactionEvents(
   }
   const result = new Map<string, TxEvents>();
   for (const [txId, found] of logs) {
-    result.set(txId, { txId, logs: byEventIndex(found.logs), assets: byEventIndex(found.assets), ...(found.locks.length > 0 ? { locks: byEventIndex(found.locks) } : {}) });
+    result.set(txId, {
+      txId,
+      logs: byEventIndex(found.logs),
+      assets: byEventIndex(found.assets),
+      ...(found.locks.length > 0 ? { locks: byEventIndex(found.locks) } : {}),
+    });
   }
   return result;
 }
@@ -142,11 +147,7 @@ function batchRequest(batch: Pending[], offset = batch[0]?.offset ?? 0): HiroReq
   return {
     route: TX_MULTIPLE_ROUTE,
     path: '/extended/v1/tx/multiple',
-    query: [
-      ...batch.map((tx) => ['tx_id', tx.apiId] as const),
-      ['event_limit', EVENT_PAGE_LIMIT],
-      ['event_offset', offset],
-    ],
+    query: [...batch.map((tx) => ['tx_id', tx.apiId] as const), ['event_limit', EVENT_PAGE_LIMIT], ['event_offset', offset]],
   };
 }
 

@@ -143,7 +143,11 @@ export class HiroHttp {
       // The same request would get the same answer: not retried here; a block it stops stalls with this cause.
       this.counters.errors += 1;
       const size = attempt.declared ? `declares ${attempt.bytes} bytes` : `went past ${this.options.maxBodyBytes} bytes (after decompression)`;
-      throw new HiroResponseError(id, attempt.status, `the answer ${size}, over the ${this.options.maxBodyBytes}-byte bound on any answer; it was not read further.`);
+      throw new HiroResponseError(
+        id,
+        attempt.status,
+        `the answer ${size}, over the ${this.options.maxBodyBytes}-byte bound on any answer; it was not read further.`,
+      );
     }
     const { status, headers, text } = attempt;
     if (request.expect?.includes(status)) return { answer: { ok: false, status, headers } };

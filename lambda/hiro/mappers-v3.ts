@@ -27,7 +27,11 @@ export function fromTransactionSummary(raw: RawTransactionSummary): Transaction 
   if (contractId !== undefined) tx.contractId = contractId;
   // The arguments and the result are read for the calls that alert (call-details-v3.ts).
   if (raw.contract_call) {
-    tx.contractCall = { functionName: raw.contract_call.function_name, args: raw.contract_call.function_args?.map((arg) => arg.repr) ?? null, resultRepr: null };
+    tx.contractCall = {
+      functionName: raw.contract_call.function_name,
+      args: raw.contract_call.function_args?.map((arg) => arg.repr) ?? null,
+      resultRepr: null,
+    };
   }
   return tx;
 }

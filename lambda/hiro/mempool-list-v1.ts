@@ -43,7 +43,12 @@ export async function readV1MempoolPage(http: HiroHttp, offset: number, limit: n
     {
       route: V1_MEMPOOL_ROUTE,
       path: '/extended/v1/tx/mempool',
-      query: [['limit', limit], ['offset', offset], ['order_by', 'age'], ['order', 'desc']],
+      query: [
+        ['limit', limit],
+        ['offset', offset],
+        ['order_by', 'age'],
+        ['order', 'desc'],
+      ],
       retries: 0,
     },
     v1MempoolPageSchema,

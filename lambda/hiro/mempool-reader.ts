@@ -57,7 +57,8 @@ export function createMempoolReader(context: EventReaderContext, onMissing: (not
       withSuccessor(
         http.deprecations,
         TX_MULTIPLE_ROUTE,
-        async () => new Map([...(await multiple(context, txIds, true))].map(([txId, entry]) => [txId, entry?.contract_call?.function_args?.map((a) => a.repr) ?? null])),
+        async () =>
+          new Map([...(await multiple(context, txIds, true))].map(([txId, entry]) => [txId, entry?.contract_call?.function_args?.map((a) => a.repr) ?? null])),
         async () => new Map(await settleAll(txIds.map(async (txId) => [txId, await callArgsV3(context, txId)] as const))),
         context.log,
       ),
@@ -68,7 +69,10 @@ export function createMempoolReader(context: EventReaderContext, onMissing: (not
  * Reads one page of whichever mempool list this API has: the v3 list, or after its 404 (an API older than it)
  * the v1 list for the rest of the process. The cursor is the v3 list's, or the v1 offset in decimal.
  */
-function mempoolList(context: EventReaderContext, onMissing: (notice: ApiDeprecation) => void): (cursor: string | null) => Promise<{ listed: ListedTx[]; next: string | null }> {
+function mempoolList(
+  context: EventReaderContext,
+  onMissing: (notice: ApiDeprecation) => void,
+): (cursor: string | null) => Promise<{ listed: ListedTx[]; next: string | null }> {
   const { http } = context;
   let v3List = true;
   // The `type` filter's exact form is not in the API source read here (9.8.0 added it): an API that refuses it
@@ -80,7 +84,12 @@ function mempoolList(context: EventReaderContext, onMissing: (notice: ApiDepreca
       path: '/extended/v3/mempool/transactions',
       query: [
         ['limit', PAGE],
-        ...(filtered ? ([['type', 'contract_call'], ['type', 'token_transfer']] as const) : []),
+        ...(filtered
+          ? ([
+              ['type', 'contract_call'],
+              ['type', 'token_transfer'],
+            ] as const)
+          : []),
         ...(cursor === null ? [] : [['cursor', cursor] as const]),
       ],
       // Read again next run anyway: a failing mempool must not hold the run up with retries.
@@ -92,7 +101,7 @@ function mempoolList(context: EventReaderContext, onMissing: (notice: ApiDepreca
         return await http.get(request(true), v3MempoolPageSchema);
       } catch (error) {
         if (!(error instanceof HiroBadRequestError)) throw error;
-        context.log('warn', 'the API refused the mempool list\'s type filter; reading the list unfiltered', { detail: error.message });
+        context.log('warn', "the API refused the mempool list's type filter; reading the list unfiltered", { detail: error.message });
         typeFilter = false;
       }
     }
@@ -144,10 +153,12 @@ async function multiple(context: EventReaderContext, txIds: readonly string[], w
     },
     v1TxStatusesSchema,
   );
-  return new Map(txIds.map((txId) => {
-    const entry = body[txId] ?? body[txId.toLowerCase()];
-    return [txId, entry?.found ? entry.result : undefined] as const;
-  }));
+  return new Map(
+    txIds.map((txId) => {
+      const entry = body[txId] ?? body[txId.toLowerCase()];
+      return [txId, entry?.found ? entry.result : undefined] as const;
+    }),
+  );
 }
 
 async function statusesV1(context: EventReaderContext, txIds: readonly string[]): Promise<Map<string, PendingTxStatus>> {

@@ -22,10 +22,7 @@ function usableSymbol(symbol: string | null | undefined): string | undefined {
 
 export async function readTokenMetadata(http: HiroHttp, assetId: string): Promise<TokenMetadata | null> {
   const principal = assetId.includes('::') ? assetId.slice(0, assetId.indexOf('::')) : assetId;
-  const answer = await http.get(
-    { route: TOKEN_METADATA_ROUTE, path: `/metadata/v1/ft/${encodeURIComponent(principal)}`, expect: [404] },
-    z.unknown(),
-  );
+  const answer = await http.get({ route: TOKEN_METADATA_ROUTE, path: `/metadata/v1/ft/${encodeURIComponent(principal)}`, expect: [404] }, z.unknown());
   if (!answer.ok) return null;
   const read = tokenMetadataSchema.safeParse(answer.body);
   if (!read.success) return null;

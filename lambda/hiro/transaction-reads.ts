@@ -20,7 +20,12 @@ export async function readTransactions(context: EventReaderContext, txs: readonl
       events = await readEvents(context, withEvents, partSignal);
     },
     async (partSignal: AbortSignal) => {
-      details = await cancelOnFailure(calls, context.http.concurrency, async (txId, callSignal) => [txId, await readCallDetailsV3(context.http, txId, callSignal)] as const, partSignal);
+      details = await cancelOnFailure(
+        calls,
+        context.http.concurrency,
+        async (txId, callSignal) => [txId, await readCallDetailsV3(context.http, txId, callSignal)] as const,
+        partSignal,
+      );
     },
   ];
   await cancelOnFailure(parts, parts.length, (part, partSignal) => part(partSignal), signal);

@@ -24,7 +24,8 @@ export async function checkApiNetwork(chain: Pick<HiroClient, 'getNetwork'>, net
   } catch (error) {
     if (error instanceof HiroNetworkError) throw new ApiUnreachableError(unreachableMessage(baseUrl, error));
     // A proxy that forwards only /extended, or an API whose node is down, cannot tell; the watcher runs and says so.
-    if (error instanceof HiroApiError) return { verified: false, reason: `${hostOf(baseUrl)} did not answer /v2/info (${withoutNextRunAdvice(error.message)})` };
+    if (error instanceof HiroApiError)
+      return { verified: false, reason: `${hostOf(baseUrl)} did not answer /v2/info (${withoutNextRunAdvice(error.message)})` };
     throw error;
   }
   if (served.network === network) return { verified: true };

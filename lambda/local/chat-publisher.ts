@@ -87,7 +87,11 @@ export function withChatChannels(
     async drain(ms = CHAT_DRAIN_MS) {
       const left = await Promise.all(queues.map(async ({ channel, queue }) => [channel.name, await queue.drain(ms)] as const));
       for (const [name, count] of left) {
-        if (count > 0) log('warn', `${count} alert${count === 1 ? '' : 's'} not posted to ${name}: it did not take them within ${ms / 1000} s of stopping (\`npm start -- history\` lists them)`);
+        if (count > 0)
+          log(
+            'warn',
+            `${count} alert${count === 1 ? '' : 's'} not posted to ${name}: it did not take them within ${ms / 1000} s of stopping (\`npm start -- history\` lists them)`,
+          );
       }
     },
     async idle() {
@@ -102,11 +106,15 @@ export async function reportUnfinished(deliveries: ChatDeliveryLog, log: Telemet
   const left = await deliveries.unfinished();
   const perChannel = new Map<string, number>();
   for (const { alertKey, channel, delivery } of left) {
-    const reason = delivery.attempts > 0 ? 'the runner stopped while it was being posted: it may or may not be in the channel' : 'the runner stopped before it was posted';
+    const reason =
+      delivery.attempts > 0 ? 'the runner stopped while it was being posted: it may or may not be in the channel' : 'the runner stopped before it was posted';
     await deliveries.record(alertKey, channel, { state: 'failed', attempts: delivery.attempts, at: now, reason });
     perChannel.set(channel, (perChannel.get(channel) ?? 0) + 1);
   }
   for (const [channel, count] of perChannel) {
-    log('warn', `${count} alert${count === 1 ? ' was' : 's were'} left unposted to ${channel} by the last run: recorded as failed (\`npm start -- history\` lists them)`);
+    log(
+      'warn',
+      `${count} alert${count === 1 ? ' was' : 's were'} left unposted to ${channel} by the last run: recorded as failed (\`npm start -- history\` lists them)`,
+    );
   }
 }

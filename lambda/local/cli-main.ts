@@ -72,7 +72,11 @@ async function main(): Promise<number> {
   if (options.check) {
     const fromEnvironment = Boolean(process.env.STACKS_API_URL?.trim());
     process.stdout.write(
-      describeWatch(config, { ...api, fromEnvironment, hasKey: api.apiKey !== undefined, cycleSeconds: options.intervalSeconds, fetchWay: options.fetchWay }, options.config) +
+      describeWatch(
+        config,
+        { ...api, fromEnvironment, hasKey: api.apiKey !== undefined, cycleSeconds: options.intervalSeconds, fetchWay: options.fetchWay },
+        options.config,
+      ) +
         tokenNotes.map((note) => `${note}\n`).join('') +
         describeChatChannels(process.env),
     );

@@ -39,7 +39,9 @@ export function describeCooldownsAndMutes(policies: RulePolicies, state: Cooldow
   const cooldowns = (state?.cooldowns ?? []).filter((c) => c.d === undefined); // ended ones stay only for a reorg
   if (cooldowns.length === 0) lines.push('cooldowns running: none');
   for (const c of cooldowns) {
-    lines.push(`cooldown running: "${c.rule}" (${c.minutes} min after ${c.startedBy}) until ${until(c.until, nowMs)}: ${heldWords(c)}; summed up in one cooldown_summary when it ends`);
+    lines.push(
+      `cooldown running: "${c.rule}" (${c.minutes} min after ${c.startedBy}) until ${until(c.until, nowMs)}: ${heldWords(c)}; summed up in one cooldown_summary when it ends`,
+    );
   }
   if (cooldowns.some((c) => c.held > COOLDOWN_MUTE_LISTED) || tallies.some((t) => t.held > COOLDOWN_MUTE_LISTED)) {
     lines.push(`  (each held match has its own alert record, state "held" or "muted", with the reason)`);

@@ -29,7 +29,8 @@ export function fetchPlanWords(config: WatchConfig, requestsPerMinute: number, c
  */
 export function statusPlanWords(config: WatchConfig, cursorHeight: number | null, tipHeight: number, fetchWay?: FetchWay): string {
   const behind = cursorHeight === null ? 0 : tipHeight - config.confirmations - cursorHeight;
-  if (behind <= 0) return planLines(config, blocksPerCycle(60), Number.POSITIVE_INFINITY, `about ${blocksPerCycle(60)} blocks a cycle at mainnet's pace`, fetchWay);
+  if (behind <= 0)
+    return planLines(config, blocksPerCycle(60), Number.POSITIVE_INFINITY, `about ${blocksPerCycle(60)} blocks a cycle at mainnet's pace`, fetchWay);
   const blocks = Math.min(behind, config.maxBlocksPerRun);
   return planLines(config, blocks, Number.POSITIVE_INFINITY, `the ${blocks === 1 ? 'block' : `${blocks} blocks`} the next run covers`, fetchWay);
 }

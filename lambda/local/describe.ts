@@ -49,7 +49,11 @@ export function describeWatch(
   }
   lines.push(...pastMuteWarnings(compileWatchRules(config, lists).cooldownsAndMutes, nowMs));
   lines.push(...describePacks(config));
-  const sbtc = describeLifecycle(config.sbtcLifecycle, config.network, config.contractLogs.map((rule) => rule.contractId));
+  const sbtc = describeLifecycle(
+    config.sbtcLifecycle,
+    config.network,
+    config.contractLogs.map((rule) => rule.contractId),
+  );
   if (sbtc !== null) lines.push(sbtc);
   lines.push(...bareAmountWarnings(config));
   const sweep = sweepWords(config.contracts.length, api);

@@ -36,7 +36,17 @@ export async function printStatus(deps: CycleDeps & { chain: HiroClient }, optio
   const statePath = options.table ? `DynamoDB table ${options.table}` : options.state;
   const liveConfig = options.table ? await readLiveConfigMemo(options.table) : undefined;
   process.stdout.write(
-    describeStatus({ statePath, network: config.network, config, cursor, nowMs: Date.now(), tip, configPath: options.config, ...(options.fetchWay ? { fetchWay: options.fetchWay } : {}), ...(liveConfig !== undefined ? { liveConfig } : {}) }),
+    describeStatus({
+      statePath,
+      network: config.network,
+      config,
+      cursor,
+      nowMs: Date.now(),
+      tip,
+      configPath: options.config,
+      ...(options.fetchWay ? { fetchWay: options.fetchWay } : {}),
+      ...(liveConfig !== undefined ? { liveConfig } : {}),
+    }),
   );
   return EXIT.ok;
 }

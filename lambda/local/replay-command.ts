@@ -14,7 +14,13 @@ import { clearProgress, endProgress, EXIT, showProgress, startProgress } from '.
  * `--replay`: the block rules on past blocks, printed as alerts in the usual formats. Only the Hiro client
  * is built (under the same request budget as a watch): no state store is opened, no publisher but stdout.
  */
-export async function replay(options: CliOptions, range: { from: number; to: number }, config: WatchConfig, telemetry: Telemetry, api: ApiSettings): Promise<number> {
+export async function replay(
+  options: CliOptions,
+  range: { from: number; to: number },
+  config: WatchConfig,
+  telemetry: Telemetry,
+  api: ApiSettings,
+): Promise<number> {
   let chain: HiroClient;
   try {
     chain = createHiroClient({ ...api, log: (level, message, attributes) => telemetry.log(level, message, attributes) });
@@ -32,16 +38,25 @@ export async function replay(options: CliOptions, range: { from: number; to: num
       const check = await checkApiNetwork(chain, config.network, api.baseUrl);
       if (!check.verified) telemetry.log('warn', `could not check that the API serves ${config.network}: ${check.reason}; going on`);
     }
-    const done = await replayBlocks(chain, config, range, {
-      onAlerts: async (alerts) => {
-        clearProgress();
-        await out.publish(alerts.map((alert) => ({ alert, rendering: render(alert) })));
+    const done = await replayBlocks(
+      chain,
+      config,
+      range,
+      {
+        onAlerts: async (alerts) => {
+          clearProgress();
+          await out.publish(alerts.map((alert) => ({ alert, rendering: render(alert) })));
+        },
+        onBlockDone: showProgress,
       },
-      onBlockDone: showProgress,
-    }, { now: () => Date.now() });
+      { now: () => Date.now() },
+    );
     clearProgress();
     const heldOrMuted = done.heldOrMuted > 0 ? `; ${done.heldOrMuted} held by cooldowns or muted` : '';
-    telemetry.log('info', `replayed ${done.blocks} block${done.blocks === 1 ? '' : 's'} (${range.from}–${range.to}): ${done.alerts} alert${done.alerts === 1 ? '' : 's'} would have been sent${heldOrMuted}`);
+    telemetry.log(
+      'info',
+      `replayed ${done.blocks} block${done.blocks === 1 ? '' : 's'} (${range.from}–${range.to}): ${done.alerts} alert${done.alerts === 1 ? '' : 's'} would have been sent${heldOrMuted}`,
+    );
     return EXIT.ok;
   } catch (error) {
     clearProgress();

@@ -25,7 +25,8 @@ export function tokenDecimalsStart(options: CliOptions, telemetry: Telemetry, ru
     const chain = options.check ? undefined : runChain(network);
     const reading = await readTokenDecimals(raw, { state, ...(chain ? { chain } : {}) });
     if (reading.problems.length > 0) throw new WatchConfigError(reading.problems, options.config);
-    if (reading.unread) throw new TokenDecimalsUnreadError(unreadMessage(options.config, { ok: false, unread: reading.unread }), { cause: reading.unread.cause });
+    if (reading.unread)
+      throw new TokenDecimalsUnreadError(unreadMessage(options.config, { ok: false, unread: reading.unread }), { cause: reading.unread.cause });
     for (const asset of reading.toRead) notes.push(`${asset}'s decimals will be read from the token metadata API at start`);
     return withDecimalsToRead(withTokenDecimals(raw, reading.tokens), reading.toRead);
   };

@@ -22,11 +22,15 @@ import { clearProgress, endProgress, EXIT, showProgress, startProgress } from '.
 /** A local cycle stops at a block boundary after this long, so the cursor is saved at least this often. */
 const CYCLE_BUDGET_MS = 50 * 60_000;
 
-export async function runLoop(deps: CycleDeps & { smsBudget?: SmsBudget }, config: WatchConfig, options: CliOptions, telemetry: Telemetry, api: ApiSettings): Promise<number> {
+export async function runLoop(
+  deps: CycleDeps & { smsBudget?: SmsBudget },
+  config: WatchConfig,
+  options: CliOptions,
+  telemetry: Telemetry,
+  api: ApiSettings,
+): Promise<number> {
   // One cycle checks every contract; a runner that keeps going sweeps a long list a slice per interval.
-  const statusSweep = options.once
-    ? undefined
-    : contractStatusSweep(api.requestsPerMinute, options.intervalSeconds * 1000);
+  const statusSweep = options.once ? undefined : contractStatusSweep(api.requestsPerMinute, options.intervalSeconds * 1000);
   // Aborted on Ctrl-C: the block in hand is finished and saved, the reads ahead of it are dropped at once.
   const stop = new AbortController();
   let wake: (() => void) | undefined;

@@ -31,7 +31,9 @@ async function readConfigFile(path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    throw new Error(`cannot read the watch config file ${path} (${(error as NodeJS.ErrnoException).code}); set WATCH_CONFIG_BUCKET (the stack does), or WATCH_CONFIG`);
+    throw new Error(
+      `cannot read the watch config file ${path} (${(error as NodeJS.ErrnoException).code}); set WATCH_CONFIG_BUCKET (the stack does), or WATCH_CONFIG`,
+    );
   }
 }
 

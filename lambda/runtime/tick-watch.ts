@@ -53,7 +53,9 @@ export async function judgeOnTick(deps: TickWatchDeps, judgement: TickJudgement)
     deps.log('debug', 'self-watch', { verdict });
     return verdict;
   } catch (error) {
-    deps.log('error', 'the self-watch could not judge this tick; the next tick tries again', { reason: error instanceof Error ? error.message : String(error) });
+    deps.log('error', 'the self-watch could not judge this tick; the next tick tries again', {
+      reason: error instanceof Error ? error.message : String(error),
+    });
     return 'unjudged';
   }
 }

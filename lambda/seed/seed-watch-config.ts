@@ -27,7 +27,15 @@ export async function seedWatchConfig(s3: S3Client, props: SeedProperties): Prom
   const source = await s3.send(new GetObjectCommand({ Bucket: props.SourceBucket, Key: props.SourceKey }));
   const body = (await source.Body?.transformToString('utf-8')) ?? '';
   const put = (ifNoneMatch?: string) =>
-    s3.send(new PutObjectCommand({ Bucket: props.Bucket, Key: props.Key, Body: body, ContentType: 'application/json', ...(ifNoneMatch ? { IfNoneMatch: ifNoneMatch } : {}) }));
+    s3.send(
+      new PutObjectCommand({
+        Bucket: props.Bucket,
+        Key: props.Key,
+        Body: body,
+        ContentType: 'application/json',
+        ...(ifNoneMatch ? { IfNoneMatch: ifNoneMatch } : {}),
+      }),
+    );
   if (props.Replace === 'true') {
     const written = await put();
     return { VersionId: written.VersionId ?? 'null', Action: 'replaced the live watch config with watch.json (replaceWatchConfig=true)' };

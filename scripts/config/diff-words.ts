@@ -11,7 +11,11 @@ const NAMED_SHOWN = 5;
 function withoutComments(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutComments);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== '$comment').map(([key, v]) => [key, withoutComments(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== '$comment')
+      .map(([key, v]) => [key, withoutComments(v)]),
+  );
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(withoutComments(a)) === JSON.stringify(withoutComments(b));
@@ -39,7 +43,8 @@ function listLines(list: string, before: unknown[], after: unknown[]): string[] 
     if (removed.length > 0) lines.push(`${list}: ${plural(removed.length, 'entry')} removed (${named(removed)})`.replace('entrys', 'entries'));
     return lines;
   }
-  const nameOf = (rule: unknown) => (typeof rule === 'object' && rule !== null && typeof (rule as Json).name === 'string' ? ((rule as Json).name as string) : undefined);
+  const nameOf = (rule: unknown) =>
+    typeof rule === 'object' && rule !== null && typeof (rule as Json).name === 'string' ? ((rule as Json).name as string) : undefined;
   const unmatched = [...before];
   const added: unknown[] = [];
   const changed: string[] = [];

@@ -12,7 +12,6 @@ const asMemory = (value: unknown): number | undefined => {
   return typeof mb === 'number' && Number.isInteger(mb) && mb >= 128 ? mb : undefined;
 };
 
-
 export function functionMemoryFrom(context: Record<string, string>, cwd: string): number {
   let settings: { memorySize?: unknown } = {};
   try {

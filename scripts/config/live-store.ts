@@ -46,9 +46,12 @@ export function awsProblem(error: unknown, doing: string): ConfigCommandError {
   const name = nameOf(error);
   const message = messageOf(error);
   if (name === 'CredentialsProviderError' || /Could not load credentials/i.test(message)) {
-    return new ConfigCommandError(`no AWS credentials found while trying to ${doing}: set AWS_PROFILE (aws sso login / aws configure) or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY`);
+    return new ConfigCommandError(
+      `no AWS credentials found while trying to ${doing}: set AWS_PROFILE (aws sso login / aws configure) or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY`,
+    );
   }
-  if (/Region is missing/i.test(message)) return new ConfigCommandError(`no AWS region while trying to ${doing}: set AWS_REGION (the stack's region) or a region in your AWS profile`);
+  if (/Region is missing/i.test(message))
+    return new ConfigCommandError(`no AWS region while trying to ${doing}: set AWS_REGION (the stack's region) or a region in your AWS profile`);
   if (name === 'AccessDenied' || name === 'AccessDeniedException' || /not authorized/i.test(message)) {
     return new ConfigCommandError(`no permission to ${doing}: ${message}`);
   }
@@ -64,13 +67,18 @@ export async function findLiveLocation(cloudFormation: CloudFormationClient, sta
   } catch (error) {
     if (/does not exist/.test(messageOf(error))) {
       const region = await cloudFormation.config.region().catch(() => 'this region');
-      throw new ConfigCommandError(`no stack named ${stackName} in ${region}: deploy it first (npx cdk deploy), or name it with -c stackName=NAME (or STACK_NAME), or set AWS_REGION to its region`);
+      throw new ConfigCommandError(
+        `no stack named ${stackName} in ${region}: deploy it first (npx cdk deploy), or name it with -c stackName=NAME (or STACK_NAME), or set AWS_REGION to its region`,
+      );
     }
     throw awsProblem(error, `read the outputs of the stack ${stackName} (cloudformation:DescribeStacks)`);
   }
   const output = (key: string) => outputs.find((o) => o.OutputKey === key)?.OutputValue;
   const bucket = output('WatchConfigBucketName');
-  if (!bucket) throw new ConfigCommandError(`the stack ${stackName} has no WatchConfigBucketName output: it was deployed before the live watch config; deploy this version once (npx cdk deploy)`);
+  if (!bucket)
+    throw new ConfigCommandError(
+      `the stack ${stackName} has no WatchConfigBucketName output: it was deployed before the live watch config; deploy this version once (npx cdk deploy)`,
+    );
   return { stackName, bucket, key: output('WatchConfigKey') ?? 'watch.json' };
 }
 
@@ -86,18 +94,23 @@ export class LiveStore {
 
   async read(versionId?: string): Promise<{ text: string; versionId: string; etag: string }> {
     try {
-      const got = await this.s3.send(new GetObjectCommand({ Bucket: this.location.bucket, Key: this.location.key, ...(versionId ? { VersionId: versionId } : {}) }));
+      const got = await this.s3.send(
+        new GetObjectCommand({ Bucket: this.location.bucket, Key: this.location.key, ...(versionId ? { VersionId: versionId } : {}) }),
+      );
       return { text: (await got.Body?.transformToString('utf-8')) ?? '', versionId: got.VersionId ?? 'null', etag: got.ETag ?? '' };
     } catch (error) {
       if (nameOf(error) === 'NoSuchKey') throw new ConfigCommandError(`${this.where} holds no version yet: push one (npm run config -- push)`);
-      if (nameOf(error) === 'NoSuchVersion' || nameOf(error) === 'InvalidArgument') throw new ConfigCommandError(`${this.where} has no version ${versionId}: see npm run config -- history`);
+      if (nameOf(error) === 'NoSuchVersion' || nameOf(error) === 'InvalidArgument')
+        throw new ConfigCommandError(`${this.where} has no version ${versionId}: see npm run config -- history`);
       throw awsProblem(error, `read ${this.where}${versionId ? ` version ${versionId}` : ''} (s3:GetObject${versionId ? ', s3:GetObjectVersion' : ''})`);
     }
   }
 
   async put(text: string): Promise<string> {
     try {
-      const put = await this.s3.send(new PutObjectCommand({ Bucket: this.location.bucket, Key: this.location.key, Body: text, ContentType: 'application/json' }));
+      const put = await this.s3.send(
+        new PutObjectCommand({ Bucket: this.location.bucket, Key: this.location.key, Body: text, ContentType: 'application/json' }),
+      );
       return put.VersionId ?? 'null';
     } catch (error) {
       throw awsProblem(error, `write ${this.where} (s3:PutObject)`);
@@ -128,7 +141,13 @@ export class LiveStore {
         );
         for (const v of page.Versions ?? []) {
           if (v.Key !== this.location.key) continue;
-          versions.push({ versionId: v.VersionId ?? 'null', etag: v.ETag ?? '', isLatest: v.IsLatest ?? false, ...(v.LastModified ? { lastModified: v.LastModified } : {}), ...(v.Size !== undefined ? { size: v.Size } : {}) });
+          versions.push({
+            versionId: v.VersionId ?? 'null',
+            etag: v.ETag ?? '',
+            isLatest: v.IsLatest ?? false,
+            ...(v.LastModified ? { lastModified: v.LastModified } : {}),
+            ...(v.Size !== undefined ? { size: v.Size } : {}),
+          });
         }
         if (!page.IsTruncated) break;
         keyMarker = page.NextKeyMarker;

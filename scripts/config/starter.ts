@@ -22,7 +22,10 @@ function pickNetwork(options: StarterOptions): { network?: Network; problems: st
   const implied = new Set([...options.addresses, ...options.contracts].map(networkOf).filter((n): n is Network => n !== undefined));
   if (options.network) {
     const wrong = [...implied].filter((n) => n !== options.network);
-    return { network: options.network, problems: wrong.length > 0 ? [`--network ${options.network}, but some addresses are ${wrong.join(', ')} ones (SP/SM: mainnet, ST/SN: testnet)`] : [] };
+    return {
+      network: options.network,
+      problems: wrong.length > 0 ? [`--network ${options.network}, but some addresses are ${wrong.join(', ')} ones (SP/SM: mainnet, ST/SN: testnet)`] : [],
+    };
   }
   if (implied.size === 1) return { network: [...implied][0]!, problems: [] };
   if (implied.size > 1) return { problems: ['the addresses mix mainnet (SP/SM) and testnet (ST/SN): one watcher watches one network'] };

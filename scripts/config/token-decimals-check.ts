@@ -21,11 +21,20 @@ export interface TokenCheck {
 }
 
 /** Validates `text` as the function will, reading token decimals from `apiUrl` when given. */
-export async function checkWithTokenDecimals(text: string, path: string, ceilings: ConfigCeilings, apiUrl: string | undefined, apiKey?: string): Promise<TokenCheck> {
+export async function checkWithTokenDecimals(
+  text: string,
+  path: string,
+  ceilings: ConfigCeilings,
+  apiUrl: string | undefined,
+  apiKey?: string,
+): Promise<TokenCheck> {
   const offline = parseLeavingDecimalsToRead(text, path, ceilings);
   if (!offline.result.ok || offline.toRead.length === 0) return { result: offline.result, notes: [] };
   if (apiUrl === undefined) {
-    return { result: offline.result, notes: offline.toRead.map((asset) => decimalsAtFirstRun(asset, '--api URL reads them now, or give "decimals" in the rule')) };
+    return {
+      result: offline.result,
+      notes: offline.toRead.map((asset) => decimalsAtFirstRun(asset, '--api URL reads them now, or give "decimals" in the rule')),
+    };
   }
   const chain = createHiroClient({ baseUrl: apiUrl, ...CHECK_CLIENT, ...(apiKey ? { apiKey } : {}) });
   const read = new Map<string, TokenMetadata>();
@@ -40,6 +49,8 @@ export async function checkWithTokenDecimals(text: string, path: string, ceiling
     const why = `the API at ${apiUrl} did not answer (${full.unread.reason})`;
     return { result: offline.result, notes: offline.toRead.map((asset) => decimalsAtFirstRun(asset, `${why}; give "decimals" in the rule to fix them now`)) };
   }
-  const notes = [...read].map(([asset, m]) => `- ${asset}: ${m.decimals} decimals${m.symbol ? `, symbol ${m.symbol}` : ''}, from the token metadata at ${apiUrl}`);
+  const notes = [...read].map(
+    ([asset, m]) => `- ${asset}: ${m.decimals} decimals${m.symbol ? `, symbol ${m.symbol}` : ''}, from the token metadata at ${apiUrl}`,
+  );
   return { result: full, notes };
 }

@@ -38,7 +38,13 @@ const tracker = SAMPLE_RECORDS.sbtcLifecycle;
 const STORES: { name: string; store: () => Promise<StateStore> }[] = [
   {
     name: 'DynamoDB (dynalite)',
-    store: async () => createDynamoStateStore({ client: dynamo.client, tableName: await dynamo.createTable(`sbtc-upgrade-${Date.now()}`), network: 'mainnet', sleep: async () => {} }),
+    store: async () =>
+      createDynamoStateStore({
+        client: dynamo.client,
+        tableName: await dynamo.createTable(`sbtc-upgrade-${Date.now()}`),
+        network: 'mainnet',
+        sleep: async () => {},
+      }),
   },
   { name: 'the state file', store: () => FileStateStore.open(join(dir, `state-${Date.now()}.json`), 'mainnet') },
 ];

@@ -49,8 +49,7 @@ const STORES: { name: string; fresh(): Promise<FreshState> }[] = [
     async fresh() {
       const tableName = await dynamo.createTable(`contract-${++count}`);
       return {
-        reopen: async () =>
-          createDynamoStateStore({ client: dynamo.client, tableName, network: 'mainnet', now: () => T0, sleep: async () => {} }),
+        reopen: async () => createDynamoStateStore({ client: dynamo.client, tableName, network: 'mainnet', now: () => T0, sleep: async () => {} }),
       };
     },
   },
@@ -60,8 +59,7 @@ const T0 = 1_800_000_000_000;
 const STALE_MS = 120_000;
 const at = (height: number) => ({ height, hash: `0x${height.toString(16).padStart(64, '0')}`, time: 1_700_000_000 + height });
 /** As long as real contract_log keys: a 64-hex tx id and an event index. */
-const manyKeys = (n: number, salt = 'a') =>
-  Array.from({ length: n }, (_, i) => `contract_log:0x${salt.repeat(8)}${i.toString(16).padStart(56, '0')}:${i}`);
+const manyKeys = (n: number, salt = 'a') => Array.from({ length: n }, (_, i) => `contract_log:0x${salt.repeat(8)}${i.toString(16).padStart(56, '0')}:${i}`);
 
 describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
   it('lets one owner hold the lease until it lapses or is given back', async () => {
@@ -159,9 +157,7 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     const fewer = keys.slice(1);
     await next.writeCursor({ ...at(401), pendingRetractions: { untilHeight: 510, keys: fewer } }, read.version);
     await next.writeCursor({ ...at(402), pendingRetractions: { untilHeight: 510, keys: fewer } }, read.version + 1);
-    await expect(next.writeCursor({ ...at(403), pendingRetractions: { untilHeight: 510, keys } }, read.version)).rejects.toBeInstanceOf(
-      CursorConflictError,
-    );
+    await expect(next.writeCursor({ ...at(403), pendingRetractions: { untilHeight: 510, keys } }, read.version)).rejects.toBeInstanceOf(CursorConflictError);
     expect(await (await state.reopen()).readCursor()).toEqual({
       ...at(402),
       version: 4,
@@ -171,11 +167,19 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     expect(await (await state.reopen()).readCursor()).toEqual({ ...at(403), version: 5 });
   });
 
-  it('keeps the windows\' counts with the cursor (150 KB of them beside 3,000 pending retractions), and drops them with a write that has none', async () => {
+  it("keeps the windows' counts with the cursor (150 KB of them beside 3,000 pending retractions), and drops them with a write that has none", async () => {
     const state = await fresh();
     const store = await state.reopen();
     const tx = (h: number, i: number) => `0x${h.toString(16).padStart(60, '0')}${i.toString(16).padStart(4, '0')}`;
-    const entries = Array.from({ length: 750 }, (_, h) => ({ h, t: 1_700_000_000 + h, n: 2, v: '18446744073709551616', c: 2, tx: [tx(h, 0), tx(h, 1)], ...(h < 10 ? { d: 20 } : {}) }));
+    const entries = Array.from({ length: 750 }, (_, h) => ({
+      h,
+      t: 1_700_000_000 + h,
+      n: 2,
+      v: '18446744073709551616',
+      c: 2,
+      tx: [tx(h, 0), tx(h, 1)],
+      ...(h < 10 ? { d: 20 } : {}),
+    }));
     const windows = { 'treasury drain': { of: 'treasury outflows', entries, exactFrom: 3 } };
     const keys = manyKeys(3_000);
     await store.writeCursor({ ...at(750), windows, pendingRetractions: { untilHeight: 760, keys } }, null);
@@ -184,7 +188,7 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     expect(await (await state.reopen()).readCursor()).toEqual({ ...at(751), version: 2 });
   });
 
-  it('keeps an unsent SMS digest tally and the loop\'s window in a record of its own, null heights included, until it is cleared', async () => {
+  it("keeps an unsent SMS digest tally and the loop's window in a record of its own, null heights included, until it is cleared", async () => {
     const state = await fresh();
     const store = await state.reopen();
     expect(await store.readRecord('smsTally')).toBeNull();
@@ -221,8 +225,18 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
   it('keeps what cooldowns and mutes hold with the cursor (with what a reorg takes back), and drops it with a write that has none', async () => {
     const state = await fresh();
     const store = await state.reopen();
-    const tally = { rule: 'r', severity: 'critical' as const, held: 41, first: [{ key: 'k', tx_id: '0x01', block_height: 500 }], fromHeight: 500, toHeight: 510 };
-    const steps = [{ h: 509, n: 38, l: 1, to: 508 }, { h: 510, n: 40, l: 1, to: 509 }];
+    const tally = {
+      rule: 'r',
+      severity: 'critical' as const,
+      held: 41,
+      first: [{ key: 'k', tx_id: '0x01', block_height: 500 }],
+      fromHeight: 500,
+      toHeight: 510,
+    };
+    const steps = [
+      { h: 509, n: 38, l: 1, to: 508 },
+      { h: 510, n: 40, l: 1, to: 509 },
+    ];
     const quiet = {
       throughHeight: 510,
       cooldowns: [
@@ -253,10 +267,25 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     const state = await fresh();
     const store = await state.reopen();
     expect(await store.readRecord('balances')).toBeNull();
-    const entry = { balance: '340282366920938463463374607431768211455', locked: '0', unlockBurnHeight: null, zone: 'above' as const, fingerprint: 'SP…|stx|1|2', readAt: 599 };
+    const entry = {
+      balance: '340282366920938463463374607431768211455',
+      locked: '0',
+      unlockBurnHeight: null,
+      zone: 'above' as const,
+      fingerprint: 'SP…|stx|1|2',
+      readAt: 599,
+    };
     const book = {
       base: { height: 590, entries: { 'relayer gas|SP…|stx|1|': { ...entry, stale: true } } },
-      deltas: [{ height: 600, hash: at(600).hash, entries: { 'vault|SP….vault|SM….sbtc-token::sbtc-token||2': { ...entry, balance: '-5', locked: '7', unlockBurnHeight: 960_300, zone: 'below' as const } } }],
+      deltas: [
+        {
+          height: 600,
+          hash: at(600).hash,
+          entries: {
+            'vault|SP….vault|SM….sbtc-token::sbtc-token||2': { ...entry, balance: '-5', locked: '7', unlockBurnHeight: 960_300, zone: 'below' as const },
+          },
+        },
+      ],
     };
     await store.writeRecord('balances', book);
     expect(await (await state.reopen()).readRecord('balances')).toEqual(book);

@@ -17,7 +17,9 @@ export const SAMPLE_RECORDS: StateRecords = {
       {
         height: 1150,
         hash: `0x${'1'.repeat(64)}`,
-        entries: { 'gas|SP1|stx||5000': { balance: '4000', locked: '0', unlockBurnHeight: null, zone: 'below', fingerprint: 'SP1|stx|5000', readAt: 1100, stale: true } },
+        entries: {
+          'gas|SP1|stx||5000': { balance: '4000', locked: '0', unlockBurnHeight: null, zone: 'below', fingerprint: 'SP1|stx|5000', readAt: 1100, stale: true },
+        },
       },
     ],
     unread: { 'other|SP2|stx||1': { failures: 2, cause: 'HTTP 400' } },

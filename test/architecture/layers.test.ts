@@ -38,7 +38,12 @@ export function importsOf(path: string, text = readFileSync(join(ROOT, path), 'u
   const visit = (node: ts.Node) => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       specifiers.push(node.moduleSpecifier.text);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       specifiers.push(node.arguments[0].text);
     }
     ts.forEachChild(node, visit);
@@ -46,12 +51,22 @@ export function importsOf(path: string, text = readFileSync(join(ROOT, path), 'u
   visit(file);
   return specifiers.map((specifier) =>
     specifier.startsWith('.')
-      ? { from: path, target: relative(ROOT, resolve(ROOT, dirname(path), specifier)).split(sep).join('/'), relative: true }
+      ? {
+          from: path,
+          target: relative(ROOT, resolve(ROOT, dirname(path), specifier))
+            .split(sep)
+            .join('/'),
+          relative: true,
+        }
       : { from: path, target: specifier, relative: false },
   );
 }
 
-const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageName = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /** The rule an import breaks, if any. */
 export function violation({ from, target, relative: isRelative }: Import): string | null {
@@ -77,11 +92,20 @@ export function forbiddenGlobalsIn(path: string, text = readFileSync(join(ROOT, 
   const used: { name: string; line: number }[] = [];
   const visit = (node: ts.Node) => {
     const named = (node as { name?: ts.Node }).name;
-    if (named && ts.isIdentifier(named) && (ts.isVariableDeclaration(node) || ts.isParameter(node) || ts.isFunctionDeclaration(node) || ts.isImportSpecifier(node) || ts.isBindingElement(node))) {
+    if (
+      named &&
+      ts.isIdentifier(named) &&
+      (ts.isVariableDeclaration(node) || ts.isParameter(node) || ts.isFunctionDeclaration(node) || ts.isImportSpecifier(node) || ts.isBindingElement(node))
+    ) {
       declared.add(named.text);
     }
     const line = file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
-    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'globalThis' && CORE_FORBIDDEN_GLOBALS.has(node.name.text)) {
+    if (
+      ts.isPropertyAccessExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === 'globalThis' &&
+      CORE_FORBIDDEN_GLOBALS.has(node.name.text)
+    ) {
       used.push({ name: `globalThis.${node.name.text}`, line });
     } else if (ts.isIdentifier(node) && CORE_FORBIDDEN_GLOBALS.has(node.text) && isReference(node)) {
       used.push({ name: node.text, line });
@@ -98,7 +122,14 @@ function isReference(node: ts.Identifier): boolean {
   if (ts.isPropertyAccessExpression(parent) && parent.name === node) return false;
   if (ts.isQualifiedName(parent) && parent.right === node) return false;
   const namesIt = (parent as { name?: ts.Node }).name === node;
-  return !(namesIt && (ts.isPropertyAssignment(parent) || ts.isPropertySignature(parent) || ts.isPropertyDeclaration(parent) || ts.isMethodDeclaration(parent) || ts.isMethodSignature(parent)));
+  return !(
+    namesIt &&
+    (ts.isPropertyAssignment(parent) ||
+      ts.isPropertySignature(parent) ||
+      ts.isPropertyDeclaration(parent) ||
+      ts.isMethodDeclaration(parent) ||
+      ts.isMethodSignature(parent))
+  );
 }
 
 describe('layers', () => {

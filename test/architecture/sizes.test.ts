@@ -85,7 +85,11 @@ function closureLines(node: ts.Node): number {
 function hasLogic(node: ts.Node): boolean {
   const file = node.getSourceFile();
   const isLogic = (child: ts.Node) =>
-    ts.isFunctionLike(child) && 'body' in child && child.body !== undefined && ts.isBlock(child.body as ts.Node) && lineSpan(child, file) > MAX_DECLARATIVE_CALLBACK_LINES;
+    ts.isFunctionLike(child) &&
+    'body' in child &&
+    child.body !== undefined &&
+    ts.isBlock(child.body as ts.Node) &&
+    lineSpan(child, file) > MAX_DECLARATIVE_CALLBACK_LINES;
   return ts.forEachChild(node, (child) => isLogic(child) || hasLogic(child) || undefined) ?? false;
 }
 
@@ -101,7 +105,8 @@ function nameOf(node: ts.Node): string | undefined {
   const named = (node as { name?: ts.Node }).name;
   if (named && (ts.isIdentifier(named) || ts.isStringLiteral(named) || ts.isPrivateIdentifier(named))) return named.text;
   const parent = node.parent;
-  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) && ts.isIdentifier(parent.name)) return parent.name.text;
+  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) && ts.isIdentifier(parent.name))
+    return parent.name.text;
   return undefined;
 }
 
@@ -178,6 +183,10 @@ describe('source sizes', () => {
       `const arrowFactory = () => ({\n${methods(12)}\n});`,
       `function schema() {\n  const base = 1;\n  return {\n${entries(80)}\n${methods(2)}\n  };\n}`,
     ].join('\n');
-    expect(oversizedIn('sample.ts', sample).filter((o) => o.name !== '(file)').map(({ name, lines }) => `${name} ${lines}`)).toEqual(['factory 89', 'arrowFactory 86']);
+    expect(
+      oversizedIn('sample.ts', sample)
+        .filter((o) => o.name !== '(file)')
+        .map(({ name, lines }) => `${name} ${lines}`),
+    ).toEqual(['factory 89', 'arrowFactory 86']);
   });
 });

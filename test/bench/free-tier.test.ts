@@ -6,7 +6,7 @@ const bill = (lines: [string, number][]): MonthlyBill =>
   ({ lines: lines.map(([item, dollars]) => ({ resource: 'R', item, quantity: '', dollars })), total: 0, runs: 0 }) as unknown as MonthlyBill;
 
 describe('a bill with the always-free tiers taken off', () => {
-  it('takes each tier\'s allowance off the lines it covers, shared between them, and nothing off DynamoDB requests', () => {
+  it("takes each tier's allowance off the lines it covers, shared between them, and nothing off DynamoDB requests", () => {
     const total = totalWithAlwaysFreeTiers(
       bill([
         ['Lambda requests', 0.15],

@@ -7,8 +7,19 @@ import { latencyFloor, latencyFloorSection, longestPeriodSeconds } from '../../b
 import { priceTemplate, synthTemplate, type MonthlyBill } from '../../bench/monthly-bill';
 
 const poll: CycleCost = {
-  scenario: 'fixed', blocksPerCycle: 2, alertsPerCycle: 0, requestsPerCycle: 3, durationMs: 500, gbSeconds: 0, readUnits: 1, writeUnits: 3,
-  writeUnitsByItem: { 'cursor and lease': 3 }, snsMessages: 0, logBytes: 2_000, quietTurnLogBytes: 1_200, emfBytes: 300,
+  scenario: 'fixed',
+  blocksPerCycle: 2,
+  alertsPerCycle: 0,
+  requestsPerCycle: 3,
+  durationMs: 500,
+  gbSeconds: 0,
+  readUnits: 1,
+  writeUnits: 3,
+  writeUnitsByItem: { 'cursor and lease': 3 },
+  snsMessages: 0,
+  logBytes: 2_000,
+  quietTurnLogBytes: 1_200,
+  emfBytes: 300,
   metricSeriesPerRun: 0,
   metricSeries: [],
 };
@@ -34,7 +45,7 @@ describe('the floor under the latency goal', () => {
     expect(floor.withCursorWrite - floor.bare).toBeCloseTo(floor.turns * PRICES.dynamoWriteUnit, 10);
   });
 
-  it('keeps the stack\'s own watch on itself at what the loop pays for it, and sets every line of the loop\'s bill beside an item', () => {
+  it("keeps the stack's own watch on itself at what the loop pays for it, and sets every line of the loop's bill beside an item", () => {
     const floor = latencyFloor('loop', loopBill);
     const kept = floor.lines[0]!;
     expect(kept.floor).toBe(kept.loop);
@@ -43,7 +54,7 @@ describe('the floor under the latency goal', () => {
     expect(floor.lines.reduce((sum, l) => sum + l.loop, 0)).toBeCloseTo(loopBill.total, 10);
   });
 
-  it('is lower the longer the p90 allowed, and refuses a bill that is not the loop\'s', () => {
+  it("is lower the longer the p90 allowed, and refuses a bill that is not the loop's", () => {
     expect(latencyFloor('loop', loopBill, 20).bare).toBeLessThan(latencyFloor('loop', loopBill, 10).bare);
     const schedule = priceTemplate(synthTemplate(), () => ({ run: poll, poll }));
     expect(() => latencyFloor('schedule', schedule)).toThrow(/loop-mode bill/);

@@ -26,8 +26,21 @@ const loopBill = bill([
 ]);
 const scheduleBill = bill([line('EventBridge Scheduler invocations', 0.0432), line('CloudWatch alarm (standard)', 0.3)], false);
 const ring: CycleCost = {
-  scenario: 'ring', blocksPerCycle: 1, alertsPerCycle: 0, requestsPerCycle: 3, durationMs: 400, gbSeconds: 0, readUnits: 3, writeUnits: 3,
-  writeUnitsByItem: {}, snsMessages: 0, logBytes: 1_000, quietTurnLogBytes: 350, emfBytes: 0, metricSeriesPerRun: 0, metricSeries: [],
+  scenario: 'ring',
+  blocksPerCycle: 1,
+  alertsPerCycle: 0,
+  requestsPerCycle: 3,
+  durationMs: 400,
+  gbSeconds: 0,
+  readUnits: 3,
+  writeUnits: 3,
+  writeUnitsByItem: {},
+  snsMessages: 0,
+  logBytes: 1_000,
+  quietTurnLogBytes: 350,
+  emfBytes: 0,
+  metricSeriesPerRun: 0,
+  metricSeries: [],
 };
 const latency = (p90Seconds: number, mode: LatencyRow['mode'] = { kind: 'loop', delaySeconds: 10 }) => ({ p90Seconds, mode }) as LatencyRow;
 
@@ -42,25 +55,28 @@ const rows = clockRows({
 const row = (start: string) => rows.find((r) => r.design.startsWith(start))!;
 const sqsDollars = (b: MonthlyBill) => b.lines.filter((l) => l.item.startsWith('SQS')).reduce((sum, l) => sum + l.dollars, 0);
 
-describe('the loop\'s clocks side by side', () => {
-  it('prices the recycled message at 2 requests a turn and the idle polls, the rest of the loop\'s bill unchanged', () => {
+describe("the loop's clocks side by side", () => {
+  it("prices the recycled message at 2 requests a turn and the idle polls, the rest of the loop's bill unchanged", () => {
     const recycled = row('SQS, one message recycled').bill;
     expect(sqsDollars(recycled)).toBeCloseTo((turns * 2 + emptyReceives) * PRICES.sqsRequest, 10);
     expect(recycled.total - sqsDollars(recycled)).toBeCloseTo(loopBill.total - sqsDollars(loopBill), 10);
   });
 
-  it('prices one-time schedules at one invocation a turn and gives them the schedule\'s p90 (60 s precision)', () => {
+  it("prices one-time schedules at one invocation a turn and gives them the schedule's p90 (60 s precision)", () => {
     const scheduler = row('EventBridge Scheduler').bill;
     expect(sqsDollars(scheduler)).toBe(0);
     expect(scheduler.lines.find((l) => l.item.startsWith('EventBridge Scheduler'))!.dollars).toBeCloseTo(turns * PRICES.schedulerInvocation, 10);
     expect(row('EventBridge Scheduler').p90Seconds).toBe(54.6);
   });
 
-  it('bills the sleeping invocation for every second of the month instead of its turns\' compute, requests and queue', () => {
+  it("bills the sleeping invocation for every second of the month instead of its turns' compute, requests and queue", () => {
     const sleeping = row('one invocation sleeping').bill;
     expect(sqsDollars(sleeping)).toBe(0);
     expect(sleeping.lines.some((l) => l.item === 'Lambda compute (arm64)')).toBe(false);
-    expect(sleeping.lines.find((l) => l.item.startsWith('Lambda compute, one invocation all month'))!.dollars).toBeCloseTo(30 * 24 * 3600 * 0.25 * PRICES.lambdaGbSecond, 6);
+    expect(sleeping.lines.find((l) => l.item.startsWith('Lambda compute, one invocation all month'))!.dollars).toBeCloseTo(
+      30 * 24 * 3600 * 0.25 * PRICES.lambdaGbSecond,
+      6,
+    );
   });
 
   it('adds to the schedule a ring a block, each a measured one-block cycle', () => {
@@ -71,7 +87,7 @@ describe('the loop\'s clocks side by side', () => {
     expect(row('1-minute schedule + doorbell').p90Seconds).toBe(3.1);
   });
 
-  it('bounds a flood by the one slot: a ring a refusal\'s time at most, the rest refused unbilled', () => {
+  it("bounds a flood by the one slot: a ring a refusal's time at most, the rest refused unbilled", () => {
     const flood = floodBill(256, 2, 1_000);
     expect(flood.accepted).toBe(500);
     expect(flood.requestsPerHour).toBe(500 * 3600);

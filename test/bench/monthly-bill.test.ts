@@ -34,25 +34,28 @@ beforeAll(() => {
 }, SYNTH_BOUND_MS);
 
 describe('the monthly bill from the synthesized template', () => {
-  it('counts the default stack\'s three alarms, no dashboard and no key, and adds its lines to the total', () => {
+  it("counts the default stack's three alarms, no dashboard and no key, and adds its lines to the total", () => {
     const bill = priceTemplate(defaults, fixedFigures);
     expect(bill.lines.filter((line) => line.item.startsWith('CloudWatch alarm'))).toHaveLength(3);
     expect(bill.lines.some((line) => /dashboard|KMS customer-managed key/.test(line.item))).toBe(false);
-    expect(bill.total).toBeCloseTo(bill.lines.reduce((sum, line) => sum + line.dollars, 0), 10);
+    expect(bill.total).toBeCloseTo(
+      bill.lines.reduce((sum, line) => sum + line.dollars, 0),
+      10,
+    );
   });
 
-  it('reads the cursor item once a schedule tick, the self-watch\'s read, on the schedule as in the loop', () => {
+  it("reads the cursor item once a schedule tick, the self-watch's read, on the schedule as in the loop", () => {
     const reads = (t: TemplateJson) => linesOf(t, 'DynamoDB on-demand reads')[0]!.quantity;
     expect(reads(defaults)).toBe('86,400 RRU'); // 43,200 runs of 1 read, and 43,200 tick reads
   });
 
-  it('brings the lag metric\'s alarm, the parked alerts\' alarm and the dashboard with detailed metrics only', () => {
+  it("brings the lag metric's alarm, the parked alerts' alarm and the dashboard with detailed metrics only", () => {
     const detailed = priceTemplate(synthTemplate({ detailedMetrics: true }), fixedFigures);
     expect(detailed.lines.filter((line) => line.item.startsWith('CloudWatch alarm'))).toHaveLength(5);
     expect(detailed.lines.filter((line) => line.item === 'CloudWatch dashboard')).toHaveLength(1);
   });
 
-  it('prices chat channels: one shared alarm, and each notifier at its alerts, not at the watcher\'s runs', () => {
+  it("prices chat channels: one shared alarm, and each notifier at its alerts, not at the watcher's runs", () => {
     const chat = synthTemplate({ chat: JSON.stringify([{ slack: 'ssm:/a' }, { pagerduty: 'ssm:/b' }]) });
     const bill = priceTemplate(chat, fixedFigures);
     const base = priceTemplate(defaults, fixedFigures);
@@ -68,7 +71,7 @@ describe('the monthly bill from the synthesized template', () => {
     expect(linesOf(withBoth, 'KMS customer-managed key').map((line) => line.dollars)).toEqual([1]);
   });
 
-  it('reads runs a month from the schedule and GB-s from the function\'s memory', () => {
+  it("reads runs a month from the schedule and GB-s from the function's memory", () => {
     const base = priceTemplate(defaults, fixedFigures);
     const slower = priceTemplate(synthTemplate({ scheduleMinutes: 5, memorySize: 512 }), fixedFigures);
     expect(base.runs).toBe(43_200);
@@ -99,7 +102,7 @@ describe('the monthly bill from the synthesized template', () => {
     expect(() => priceTemplate(template, fixedFigures)).toThrow(/does not know the price of AWS::EC2::NatGateway \(Extra\)/);
   });
 
-  it('prices the loop mode: a turn every delay plus the pickup, each a poll, the ticks beside them, and the turns queue\'s requests with its empty long polls', () => {
+  it("prices the loop mode: a turn every delay plus the pickup, each a poll, the ticks beside them, and the turns queue's requests with its empty long polls", () => {
     const loop = priceTemplate(synthTemplate({ latency: 'loop', loopDelaySeconds: 8 }), fixedFigures);
     const turns = (30 * 24 * 3600) / 8.5;
     expect(loop.runs).toBeCloseTo(turns, 6);
@@ -120,7 +123,7 @@ describe('the monthly bill from the synthesized template', () => {
     expect(item('S3 GET requests, the watch config (at most once a minute in each of 2 containers)')[0]!.quantity).toBe('86,400');
   });
 
-  it('prices Step Functions from the loop\'s model: Standard per transition, Express per duration, instead of the queue', () => {
+  it("prices Step Functions from the loop's model: Standard per transition, Express per duration, instead of the queue", () => {
     const loop = priceTemplate(synthTemplate({ latency: 'loop', loopDelaySeconds: 8 }), fixedFigures);
     const standard = stepFunctionsBill(loop, 'standard');
     const express = stepFunctionsBill(loop, 'express');
@@ -130,4 +133,3 @@ describe('the monthly bill from the synthesized template', () => {
     expect(express.total - (loop.total - sqs)).toBeCloseTo(8_640 * 1e-6 + 2_592_000 * (64 / 1024) * 0.00001667, 8);
   });
 });
-

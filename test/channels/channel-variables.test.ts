@@ -17,7 +17,9 @@ describe('channel variables', () => {
   });
 
   it('says nothing of the variables the channels read, nor of unrelated ones', () => {
-    expect(channelVariableNearMisses({ SLACK_WEBHOOK_URL: 'https://hooks.slack.com/x', TELEGRAM_CHAT_ID: '1', HOME: '/home/a', LOG_LEVEL: 'info' })).toEqual([]);
+    expect(channelVariableNearMisses({ SLACK_WEBHOOK_URL: 'https://hooks.slack.com/x', TELEGRAM_CHAT_ID: '1', HOME: '/home/a', LOG_LEVEL: 'info' })).toEqual(
+      [],
+    );
   });
 
   it('lists the channels that are on with the host each posts to, never the path, token or key', () => {
@@ -32,7 +34,9 @@ describe('channel variables', () => {
   });
 
   it('says which variables turn a channel on when none is, and names a channel whose setting is wrong', () => {
-    expect(describeChatChannels({})).toMatch(/^Chat: none \(.*SLACK_WEBHOOK_URL, DISCORD_WEBHOOK_URL, TELEGRAM_BOT_TOKEN, PAGERDUTY_ROUTING_KEY: docs\/chat-channels\.md\)/);
+    expect(describeChatChannels({})).toMatch(
+      /^Chat: none \(.*SLACK_WEBHOOK_URL, DISCORD_WEBHOOK_URL, TELEGRAM_BOT_TOKEN, PAGERDUTY_ROUTING_KEY: docs\/chat-channels\.md\)/,
+    );
     expect(describeChatChannels({ DISCORD_WEBHOOK_URL: 'not a url' })).toContain('discord: DISCORD_WEBHOOK_URL is not a URL');
   });
 

@@ -64,7 +64,7 @@ describe('Slack', () => {
 });
 
 describe('Discord', () => {
-  it('posts one embed coloured by severity, under Discord\'s limits, and lets no text mention anyone', async () => {
+  it("posts one embed coloured by severity, under Discord's limits, and lets no text mention anyone", async () => {
     const got = await post({ DISCORD_WEBHOOK_URL: `${standIn().url}/api/webhooks/1/abc` }, hostileLog());
     expect(got.body.allowed_mentions).toEqual({ parse: [] });
     const [embed] = got.body.embeds as { title: string; description: string; color: number; fields: { name: string; value: string }[] }[];
@@ -104,7 +104,7 @@ describe('Telegram', () => {
     expect(message).not.toMatch(/\u202e/);
   });
 
-  it('keeps the fields that fit, cut only between escapes, and says the rest is in the watcher\'s output', async () => {
+  it("keeps the fields that fit, cut only between escapes, and says the rest is in the watcher's output", async () => {
     const got = await postView(env(), crowded(transfer({ severity: 'critical' })));
     const message = got.body.text as string;
     expect(message.length).toBeLessThanOrEqual(4_096);
@@ -172,7 +172,7 @@ describe('sending', () => {
     expect(standIn().received).toHaveLength(2);
   });
 
-  it('retries a 5xx with backoff, and gives up after its attempts with the service\'s answer', async () => {
+  it("retries a 5xx with backoff, and gives up after its attempts with the service's answer", async () => {
     standIn().answers.push(...Array.from({ length: 3 }, () => ({ status: 503, body: 'maintenance' })));
     const result = await sendChat(request(), { sleep: async () => {} });
     expect(result).toEqual({ ok: false, attempts: 3, reason: 'HTTP 503: maintenance' });

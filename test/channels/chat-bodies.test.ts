@@ -55,7 +55,7 @@ describe('a long default rule name', () => {
     expect(Object.keys(got)).toEqual(Object.keys(chatChannels));
   });
 
-  it('is cut by each channel itself, whatever name it is given: 15,000 addresses fit PagerDuty\'s 512 KB and Telegram\'s 4,096', async () => {
+  it("is cut by each channel itself, whatever name it is given: 15,000 addresses fit PagerDuty's 512 KB and Telegram's 4,096", async () => {
     const rule = defaultTransferRuleName({ asset: 'stx', to: principals(15_000), from: [] } as never);
     expect(rule.length).toBeGreaterThan(600_000);
     const got = await bodies(transfer({ rule, severity: 'critical' }), { rule });
@@ -82,7 +82,7 @@ describe('a long default rule name', () => {
 });
 
 describe('words a person reads, in every channel', () => {
-  it('says why a call failed in words, not the chain\'s status', async () => {
+  it("says why a call failed in words, not the chain's status", async () => {
     const got = await bodies(sample('contract_call'));
     for (const [name, body] of Object.entries(got)) {
       expect(whole(body), name).toContain('the contract refused: err u102');
@@ -90,7 +90,7 @@ describe('words a person reads, in every channel', () => {
     }
   });
 
-  it('gives amounts in the asset\'s units: STX in STX, tokens with their decimals', async () => {
+  it("gives amounts in the asset's units: STX in STX, tokens with their decimals", async () => {
     for (const type of ['token_transfer', 'stx_transfer', 'ft_transfer', 'pending_transfer', 'pending_call'] as const) {
       const got = await bodies(sample(type));
       for (const [name, body] of Object.entries(got)) {
@@ -106,7 +106,10 @@ describe('words a person reads, in every channel', () => {
         expect(value, `${type} ${label}`).not.toMatch(/S[PMTN][0-9A-Z]{1,6}(\.\.\.|…)[0-9A-Z]{2,4}/);
       }
     }
-    expect(chatView(sample('contract_status_summary')).fields).toContainEqual(['Not found', expect.stringContaining('SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9.amm-pool-v3-01')]);
+    expect(chatView(sample('contract_status_summary')).fields).toContainEqual([
+      'Not found',
+      expect.stringContaining('SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9.amm-pool-v3-01'),
+    ]);
   });
 
   it('links every alert that has a transaction or a block to the explorer', () => {
@@ -163,16 +166,30 @@ describe('ids that read like domain names', () => {
 });
 
 describe('the stand-in', () => {
-  const post = async (path: string, body: Record<string, unknown>) =>
-    sendChat({ url: `${standIn().url}${path}`, body }, { sleep: async () => {} });
+  const post = async (path: string, body: Record<string, unknown>) => sendChat({ url: `${standIn().url}${path}`, body }, { sleep: async () => {} });
 
   it('refuses what each service refuses, as the service answers it', async () => {
     expect(await post('/bot1:x/sendMessage', { text: 'x'.repeat(4_097) })).toMatchObject({ ok: false, reason: expect.stringContaining('message is too long') });
     expect(await post('/bot1:x/sendMessage', { text: '<b>open' })).toMatchObject({ ok: false, reason: expect.stringContaining("can't parse entities") });
-    expect(await post('/services/T/B/X', { blocks: [{ type: 'header', text: { type: 'plain_text', text: 'x'.repeat(151) } }] })).toMatchObject({ ok: false, reason: expect.stringContaining('invalid_blocks') });
+    expect(await post('/services/T/B/X', { blocks: [{ type: 'header', text: { type: 'plain_text', text: 'x'.repeat(151) } }] })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('invalid_blocks'),
+    });
     const field = { name: 'n', value: 'v'.repeat(1_000) };
-    expect(await post('/api/webhooks/1/a', { embeds: [{ title: 't', fields: Array.from({ length: 7 }, () => field) }] })).toMatchObject({ ok: false, reason: expect.stringContaining('Invalid Form Body') });
-    expect(await post('/v2/enqueue', { dedup_key: 'k', event_action: 'trigger', payload: { summary: 's'.repeat(1_025), source: 's' } })).toMatchObject({ ok: false, reason: expect.stringContaining('summary') });
-    expect(await post('/v2/enqueue', { dedup_key: 'k', event_action: 'trigger', payload: { summary: 's', source: 's', custom_details: { x: 'x'.repeat(600_000) } } })).toMatchObject({ ok: false, reason: expect.stringContaining('413') });
+    expect(await post('/api/webhooks/1/a', { embeds: [{ title: 't', fields: Array.from({ length: 7 }, () => field) }] })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('Invalid Form Body'),
+    });
+    expect(await post('/v2/enqueue', { dedup_key: 'k', event_action: 'trigger', payload: { summary: 's'.repeat(1_025), source: 's' } })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('summary'),
+    });
+    expect(
+      await post('/v2/enqueue', {
+        dedup_key: 'k',
+        event_action: 'trigger',
+        payload: { summary: 's', source: 's', custom_details: { x: 'x'.repeat(600_000) } },
+      }),
+    ).toMatchObject({ ok: false, reason: expect.stringContaining('413') });
   });
 });

@@ -81,7 +81,11 @@ describe('channels deliver independently of each other and of the cycle', () => 
     expect(log.last(alert(2).key, 'slack')?.state).toBe('queued');
 
     await chat.drain(50);
-    expect(log.last(alert(1).key, 'slack')).toMatchObject({ state: 'failed', attempts: 1, reason: expect.stringMatching(/runner stopped while it was being posted: it may or may not be in slack/) });
+    expect(log.last(alert(1).key, 'slack')).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      reason: expect.stringMatching(/runner stopped while it was being posted: it may or may not be in slack/),
+    });
     expect(log.last(alert(2).key, 'slack')).toMatchObject({ state: 'failed', attempts: 0, reason: 'not posted: the runner stopped first' });
     expect(slack().received).toHaveLength(1);
   });
@@ -94,7 +98,11 @@ describe('a post is never made twice where the service does not de-duplicate', (
     await chat.publish(outgoing(3));
     await chat.idle();
     expect(slack().received).toHaveLength(1);
-    expect(log.last(alert(3).key, 'slack')).toMatchObject({ state: 'failed', attempts: 1, reason: expect.stringMatching(/^no answer in 0\.2 s: it may or may not be in slack, and is not posted again/) });
+    expect(log.last(alert(3).key, 'slack')).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      reason: expect.stringMatching(/^no answer in 0\.2 s: it may or may not be in slack, and is not posted again/),
+    });
   });
 
   it('a Slack 500 (which may have posted) is not posted again; a 429 and a 503 (which did not) are', async () => {
@@ -105,7 +113,11 @@ describe('a post is never made twice where the service does not de-duplicate', (
     await chat.idle();
     expect(slack().received).toHaveLength(4);
     expect(log.last(alert(4).key, 'slack')).toMatchObject({ state: 'sent', attempts: 3 });
-    expect(log.last(alert(5).key, 'slack')).toMatchObject({ state: 'failed', attempts: 1, reason: expect.stringMatching(/^HTTP 500: oops: it may or may not be in slack/) });
+    expect(log.last(alert(5).key, 'slack')).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      reason: expect.stringMatching(/^HTTP 500: oops: it may or may not be in slack/),
+    });
   });
 
   it('a PagerDuty event left without an answer is sent again under the same dedup_key, which opens one incident', async () => {
@@ -134,7 +146,9 @@ describe('the operator is told once per outage', () => {
     for (const n of [10, 11, 12, 13, 14]) await chat.publish(outgoing(n));
     await chat.idle();
     expect(said).toEqual([
-      expect.stringMatching(new RegExp(`^warn: slack did not take the alert ${alert(10).key}: HTTP 400: invalid_payload; .*said once until slack takes one again`)),
+      expect.stringMatching(
+        new RegExp(`^warn: slack did not take the alert ${alert(10).key}: HTTP 400: invalid_payload; .*said once until slack takes one again`),
+      ),
       'info: slack takes alerts again',
       expect.stringMatching(new RegExp(`^warn: slack did not take the alert ${alert(14).key}: HTTP 404: no_service`)),
     ]);
@@ -142,7 +156,7 @@ describe('the operator is told once per outage', () => {
 });
 
 describe('delivery records in the state file', () => {
-  it('keeps each channel\'s delivery beside the alert, across a reopen of the file', async () => {
+  it("keeps each channel's delivery beside the alert, across a reopen of the file", async () => {
     const path = join(dir, 'kept.json');
     const store = await FileStateStore.open(path, 'mainnet');
     slack().answers.push({ status: 400, body: 'invalid_token' });

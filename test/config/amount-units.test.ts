@@ -36,9 +36,19 @@ describe('amounts written with their unit', () => {
   });
 
   it('reads a known token in its symbol or its smallest unit, and takes its decimals and symbol for the wording', () => {
-    expect(transfer({ asset: SBTC, minAmount: '0.5 sBTC' }).rule).toMatchObject({ minAmount: '50000000', decimals: 8, symbol: 'sBTC', amountUnits: { minAmount: 'sBTC' } });
+    expect(transfer({ asset: SBTC, minAmount: '0.5 sBTC' }).rule).toMatchObject({
+      minAmount: '50000000',
+      decimals: 8,
+      symbol: 'sBTC',
+      amountUnits: { minAmount: 'sBTC' },
+    });
     expect(transfer({ asset: SBTC, minAmount: '21,000 sats' }).rule).toMatchObject({ minAmount: '21000' });
-    expect(balance({ asset: SBTC, below: '1 sBTC', above: '25 sBTC' }).rule).toMatchObject({ below: '100000000', above: '2500000000', decimals: 8, symbol: 'sBTC' });
+    expect(balance({ asset: SBTC, below: '1 sBTC', above: '25 sBTC' }).rule).toMatchObject({
+      below: '100000000',
+      above: '2500000000',
+      decimals: 8,
+      symbol: 'sBTC',
+    });
   });
 
   it('reads any other token with the decimals its rule gives, in its symbol or its name', () => {
@@ -52,7 +62,7 @@ describe('amounts written with their unit', () => {
     expect(rule).not.toHaveProperty('amountUnits');
   });
 
-  it('refuses a unit that is not the asset\'s, naming the ones that are', () => {
+  it("refuses a unit that is not the asset's, naming the ones that are", () => {
     expect(transfer({ minAmount: '0.5 sBTC' }).problems).toEqual([
       '$.transfers[0].minAmount: names "sBTC", which is not a unit of STX: write "STX", "uSTX", "microSTX", or base units without a unit',
     ]);
@@ -62,7 +72,9 @@ describe('amounts written with their unit', () => {
   });
 
   it('refuses a unit on "*", whose assets each count in their own', () => {
-    expect(transfer({ asset: '*', minAmount: '100 STX' }).problems).toEqual([expect.stringMatching(/^\$\.transfers\[0\]\.minAmount: has a unit, but "asset": "\*" matches every asset/)]);
+    expect(transfer({ asset: '*', minAmount: '100 STX' }).problems).toEqual([
+      expect.stringMatching(/^\$\.transfers\[0\]\.minAmount: has a unit, but "asset": "\*" matches every asset/),
+    ]);
   });
 
   it('refuses a token unit when the decimals are not known, saying what to give', () => {
@@ -88,7 +100,9 @@ describe('amounts written with their unit', () => {
   });
 
   it('compares below and above in base units, whichever way each is written', () => {
-    expect(balance({ below: '60 STX', above: '50000000' }).problems).toEqual([expect.stringMatching(/^\$\.balances\[0\]\.below: must not be more than "above"/)]);
+    expect(balance({ below: '60 STX', above: '50000000' }).problems).toEqual([
+      expect.stringMatching(/^\$\.balances\[0\]\.below: must not be more than "above"/),
+    ]);
     expect(balance({ below: '40 STX', above: '50000000' }).problems).toEqual([]);
   });
 });
@@ -101,12 +115,12 @@ describe('amounts with a unit in a where comparison on a printed uint', () => {
     return result.ok ? [] : result.problems.map(say);
   };
 
-  it('takes STX, uSTX and the known tokens\' units, and keeps the condition as written', () => {
+  it("takes STX, uSTX and the known tokens' units, and keeps the condition as written", () => {
     const where = { amount: { gte: '1,000,000 STX', lt: '2500000 uSTX' }, fee: { lte: '0.5 sBTC' }, sats: { gt: '21,000 sats' } };
     expect(logs({ where })).toMatchObject({ ok: true, config: { contractLogs: [{ where }] } });
   });
 
-  it('takes the unit of the rule\'s own token when the rule gives its decimals and symbol', () => {
+  it("takes the unit of the rule's own token when the rule gives its decimals and symbol", () => {
     expect(problemsOf({ decimals: 6, symbol: 'DIKO', where: { amount: { gte: '1,500.5 DIKO' } } })).toEqual([]);
   });
 
@@ -114,17 +128,19 @@ describe('amounts with a unit in a where comparison on a printed uint', () => {
     expect(problemsOf({ where: { amount: { gte: '100 DIKO' } } })).toEqual([
       '$.contractLogs[0].where.amount.gte: "gte" names "DIKO", a unit the watcher does not know: give the rule "decimals" and "symbol": "DIKO" (the token\'s), or write base units',
     ]);
-    expect(problemsOf({ decimals: 6, where: { amount: { gte: '1 STX' } } })).toEqual([expect.stringMatching(/^\$\.contractLogs\[0\]\.symbol: goes with "decimals" and "symbol" both/)]);
+    expect(problemsOf({ decimals: 6, where: { amount: { gte: '1 STX' } } })).toEqual([
+      expect.stringMatching(/^\$\.contractLogs\[0\]\.symbol: goes with "decimals" and "symbol" both/),
+    ]);
     expect(problemsOf({ where: { amount: { gte: '0.0000001 STX' } } })).toEqual([expect.stringContaining('"gte" is finer than STX counts')]);
   });
 });
 
-describe('a sum window\'s atLeast with a unit, read for the rule it adds up', () => {
+describe("a sum window's atLeast with a unit, read for the rule it adds up", () => {
   const outflows = { name: 'outflows', asset: 'stx', from: [MAINNET.alex], alert: false };
   const windowOf = (rules: Record<string, unknown>, atLeast: unknown) =>
     parseWatchConfig({ network: 'mainnet', ...rules, windows: [{ name: 'drain', of: 'outflows', minutes: 60, sum: 'amount', atLeast }] });
 
-  it('scales it by the summed rule\'s asset when the windows compile, and keeps it as written for --check', async () => {
+  it("scales it by the summed rule's asset when the windows compile, and keeps it as written for --check", async () => {
     const { compileWatchRules } = await import('../../lambda/core/rules/rule-lists');
     const result = windowOf({ transfers: [outflows] }, '10,000 STX');
     expect(result).toMatchObject({ ok: true, config: { windows: [{ atLeast: '10,000 STX' }] } });
@@ -134,7 +150,7 @@ describe('a sum window\'s atLeast with a unit, read for the rule it adds up', ()
     else throw new Error(JSON.stringify(sbtc.problems));
   });
 
-  it('refuses a unit that is not the summed rule\'s asset\'s, at the window\'s atLeast', () => {
+  it("refuses a unit that is not the summed rule's asset's, at the window's atLeast", () => {
     const result = windowOf({ transfers: [outflows] }, '1 sBTC');
     expect(result.ok ? [] : result.problems.map(say)).toEqual([
       '$.windows[0].atLeast: names "sBTC", which is not a unit of STX: write "STX", "uSTX", "microSTX", or base units without a unit',
@@ -143,7 +159,7 @@ describe('a sum window\'s atLeast with a unit, read for the rule it adds up', ()
 });
 
 describe('alerts of a rule whose amount was written in a token unit', () => {
-  it('read in that token\'s units: the rule carries the decimals and symbol the unit implies', async () => {
+  it("read in that token's units: the rule carries the decimals and symbol the unit implies", async () => {
     const { compileWatchRules } = await import('../../lambda/core/rules/rule-lists');
     const { tokenDisplay } = await import('../../lambda/core/alert-kinds/asset-moves');
     const { formatTokenAmount } = await import('../../lambda/core/render/token-amount');

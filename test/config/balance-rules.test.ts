@@ -10,7 +10,10 @@ const SBTC = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token::sbtc-token';
 describe('balances rules', () => {
   it('takes thresholds as digits in quotes or whole numbers, kept as strings beyond 2^53', () => {
     const result = parseWatchConfig({ network: 'mainnet', balances: [{ address: RELAYER, asset: SBTC, below: 100, above: '123456789012345678901234567890' }] });
-    expect(result).toMatchObject({ ok: true, config: { balances: [{ address: RELAYER, asset: SBTC, below: '100', above: '123456789012345678901234567890' }] } });
+    expect(result).toMatchObject({
+      ok: true,
+      config: { balances: [{ address: RELAYER, asset: SBTC, below: '100', above: '123456789012345678901234567890' }] },
+    });
   });
 
   it('names every mistake at once: no threshold, below over above, a wildcard or misspelt asset, a bad address', () => {

@@ -20,7 +20,12 @@ function libraryVerdict(text: string): number | null {
 
 const rng = seededRandom(20261124);
 const random = () => rng.next();
-const hex = (bytes: number) => Array.from({ length: bytes }, () => Math.floor(random() * 256).toString(16).padStart(2, '0')).join('');
+const hex = (bytes: number) =>
+  Array.from({ length: bytes }, () =>
+    Math.floor(random() * 256)
+      .toString(16)
+      .padStart(2, '0'),
+  ).join('');
 /** A hash with `zeros` leading zero bytes, the rest random. */
 const hash = (zeros: number) => `${'00'.repeat(zeros)}${hex(20 - zeros)}`;
 

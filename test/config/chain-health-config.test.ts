@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseWatchConfig } from '../../lambda/config/watch-config';
 
-const parse = (chainHealth: unknown) => parseWatchConfig({ network: 'mainnet', addresses: ['SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR'], ...(chainHealth === undefined ? {} : { chainHealth }) });
+const parse = (chainHealth: unknown) =>
+  parseWatchConfig({ network: 'mainnet', addresses: ['SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR'], ...(chainHealth === undefined ? {} : { chainHealth }) });
 
 describe('the chainHealth section', () => {
   it('is off when left out, and on with the defaults as {}', () => {

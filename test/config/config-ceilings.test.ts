@@ -55,7 +55,9 @@ describe('the size ceilings', () => {
     const result = parseWatchConfigText(JSON.stringify({ network: 'mainnet', addresses: [...addresses(3), 'not an address'] }), 'watch.json', small);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.problems).toEqual([{ path: '$.addresses', value: undefined, message: expect.stringMatching(/^lists 4 addresses; a function of 256 MB holds at most 3/) }]);
+    expect(result.problems).toEqual([
+      { path: '$.addresses', value: undefined, message: expect.stringMatching(/^lists 4 addresses; a function of 256 MB holds at most 3/) },
+    ]);
     expect(parseWatchConfigText(JSON.stringify({ network: 'mainnet', addresses: addresses(3) }), 'watch.json', small).ok).toBe(true);
   });
 
@@ -63,7 +65,14 @@ describe('the size ceilings', () => {
     const config = { network: 'mainnet', contracts: [vault], contractLogs: [{ contractId: vault }], transfers: [{ to: alice }] };
     const result = parseWatchConfigText(JSON.stringify(config), 'watch.json', small);
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.problems).toEqual([{ path: '$', value: undefined, message: expect.stringMatching(/^holds 3 rules \(contracts 1, contractLogs 1, transfers 1\); a function of 256 MB holds at most 2/) }]);
+    if (!result.ok)
+      expect(result.problems).toEqual([
+        {
+          path: '$',
+          value: undefined,
+          message: expect.stringMatching(/^holds 3 rules \(contracts 1, contractLogs 1, transfers 1\); a function of 256 MB holds at most 2/),
+        },
+      ]);
     const { transfers: _dropped, ...fewer } = config;
     expect(parseWatchConfigText(JSON.stringify(fewer), 'watch.json', small).ok).toBe(true);
   });
@@ -72,14 +81,26 @@ describe('the size ceilings', () => {
     const text = JSON.stringify({ network: 'mainnet', addresses: [alice], $comment: 'x'.repeat(4_000) });
     const result = parseWatchConfigText(text, 'watch.json', small);
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.problems).toEqual([{ path: '$', value: undefined, message: expect.stringMatching(/^watch.json is 4,\d{3} bytes; a function of 256 MB reads at most 4,000/) }]);
+    if (!result.ok)
+      expect(result.problems).toEqual([
+        { path: '$', value: undefined, message: expect.stringMatching(/^watch.json is 4,\d{3} bytes; a function of 256 MB reads at most 4,000/) },
+      ]);
   });
 
   it('refuses a text of more JSON tokens than the ceiling before parsing it: 16 MiB of empty lists would not fit a 128 MB heap', () => {
     const lists = `{"network":"mainnet","addresses":["${alice}"],"x":[${Array<string>(300_000).fill('[]').join(',')}]}`;
     const result = parseWatchConfigText(lists, 'watch.json', configCeilings(256));
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.problems).toEqual([{ path: '$', value: undefined, message: expect.stringMatching(/^watch.json holds 600,00\d JSON tokens \(values, keys, lists and objects\); a function of 256 MB parses at most 600,000: deploy with memorySize 384 or more/) }]);
+    if (!result.ok)
+      expect(result.problems).toEqual([
+        {
+          path: '$',
+          value: undefined,
+          message: expect.stringMatching(
+            /^watch.json holds 600,00\d JSON tokens \(values, keys, lists and objects\); a function of 256 MB parses at most 600,000: deploy with memorySize 384 or more/,
+          ),
+        },
+      ]);
     // Commas, colons and brackets inside strings are not values.
     const quoted = JSON.stringify({ network: 'mainnet', addresses: [alice], $comment: '[{,:}]'.repeat(100) });
     expect(parseWatchConfigText(quoted, 'watch.json', small).ok).toBe(true);

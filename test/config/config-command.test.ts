@@ -27,7 +27,12 @@ describe('npm run config', () => {
   const run = (...argv: string[]) =>
     runConfigCommand(argv, {
       s3: () => {
-        const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+        const client = new S3Client({
+          endpoint: s3.endpoint,
+          region: 'us-east-1',
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+          maxAttempts: 1,
+        });
         clients.push(client);
         return client;
       },
@@ -69,7 +74,7 @@ describe('npm run config', () => {
     });
   });
 
-  it('validates a file with the watcher\'s validator: every problem with its path, exit 2', async () => {
+  it("validates a file with the watcher's validator: every problem with its path, exit 2", async () => {
     write('bad.json', { network: 'mainnet', addresses: ['SP000'], transfers: [{ asset: 'STX', to: [alice] }] });
     expect(await run('validate', 'bad.json')).toBe(2);
     expect(err.join('\n')).toMatch(/2 problems[^]*\$\.addresses\[0\][^]*\$\.transfers\[0\]\.asset/);
@@ -78,20 +83,28 @@ describe('npm run config', () => {
     expect(out).toEqual([`${join(dir, 'watch.json')}: valid (mainnet; 1 addresses)`]);
   });
 
-  it('says what the one-minute runs\' request budget carries of the balance rules, and warns past it', async () => {
+  it("says what the one-minute runs' request budget carries of the balance rules, and warns past it", async () => {
     const balances = (count: number) => Array.from({ length: count }, (_, i) => ({ address: fakeAddress(`validate-${i}`), asset: 'stx', below: '1,000 STX' }));
     write('few.json', { network: 'mainnet', balances: balances(3) });
     expect(await run('validate', 'few.json')).toBe(0);
-    expect(out[1]).toBe('- balance reads: the balance rules read 3 addresses, all in the first run (a run reads up to 10 without an API key, 100 with one: a fifth of the request budget)');
+    expect(out[1]).toBe(
+      '- balance reads: the balance rules read 3 addresses, all in the first run (a run reads up to 10 without an API key, 100 with one: a fifth of the request budget)',
+    );
     write('many.json', { network: 'mainnet', balances: balances(150) });
     expect(await run('validate', 'many.json')).toBe(0);
-    expect(out[3]).toMatch(/^warning: the balance rules read 150 addresses, more than a run reads .*: they start over 15 runs \(about 15 min\) without a key, 2 runs \(about 2 min\) with one/);
+    expect(out[3]).toMatch(
+      /^warning: the balance rules read 150 addresses, more than a run reads .*: they start over 15 runs \(about 15 min\) without a key, 2 runs \(about 2 min\) with one/,
+    );
   });
 
   it('warns, while validating, of an STX amount under 1 STX written without a unit', async () => {
     write('low.json', { network: 'mainnet', balances: [{ address: alice, asset: 'stx', below: '10000' }] });
     expect(await run('validate', 'low.json')).toBe(0);
-    expect(out).toEqual([`${join(dir, 'low.json')}: valid (mainnet; 1 balances)`, expect.stringMatching(/^- balance reads: /), expect.stringMatching(/^warning: \$\.balances\[0\]\.below is 10000 without a unit.*did you mean "10,000 STX"\?/)]);
+    expect(out).toEqual([
+      `${join(dir, 'low.json')}: valid (mainnet; 1 balances)`,
+      expect.stringMatching(/^- balance reads: /),
+      expect.stringMatching(/^warning: \$\.balances\[0\]\.below is 10000 without a unit.*did you mean "10,000 STX"\?/),
+    ]);
   });
 
   it('pushes a valid file as a new version and prints it, and refuses an invalid one before it is stored', async () => {
@@ -114,13 +127,14 @@ describe('npm run config', () => {
       confirmations: 2,
     });
     expect(await run('diff', 'next.json')).toBe(0);
-    expect(out.slice(1)).toEqual([
-      `  addresses: 1 entry added (${bob})`,
-      '  contractLogs: rule added: "Vault prints"',
-      '  confirmations: set to 2',
-    ]);
+    expect(out.slice(1)).toEqual([`  addresses: 1 entry added (${bob})`, '  contractLogs: rule added: "Vault prints"', '  confirmations: set to 2']);
     expect(await run('push', 'next.json')).toBe(0);
-    write('renamed.json', { network: 'mainnet', addresses: [alice], contractLogs: [{ name: 'Vault prints', contractId: vault, contains: 'withdraw' }], startHeight: 100 });
+    write('renamed.json', {
+      network: 'mainnet',
+      addresses: [alice],
+      contractLogs: [{ name: 'Vault prints', contractId: vault, contains: 'withdraw' }],
+      startHeight: 100,
+    });
     out = [];
     await run('diff', 'renamed.json');
     expect(out.slice(1)).toEqual([`  addresses: 1 entry removed (${bob})`, '  contractLogs: rule changed: "Vault prints"', '  confirmations: removed (was 2)']);
@@ -153,7 +167,9 @@ describe('npm run config', () => {
     const versions = s3.versions(BUCKET, 'watch.json');
     expect(versions).toHaveLength(3);
     expect(versions[2]!.body.toString()).toBe(first!.body.toString());
-    expect(out[0]).toBe(`restored version ${first!.versionId} as the new live version ${versions[2]!.versionId} (was ${second!.versionId}); the watcher uses it from its next run`);
+    expect(out[0]).toBe(
+      `restored version ${first!.versionId} as the new live version ${versions[2]!.versionId} (was ${second!.versionId}); the watcher uses it from its next run`,
+    );
   });
 
   it('compares against a live version that is not JSON as if it were empty, instead of failing', async () => {
@@ -191,13 +207,15 @@ describe('npm run config', () => {
   it('refuses a file past the ceilings of the default memory, naming the memory that holds it, and pushes nothing', async () => {
     write('many.json', { network: 'mainnet', addresses: Array<string>(250_001).fill(alice), startHeight: 100 });
     expect(await run('validate', 'many.json')).toBe(2);
-    expect(err.join('\n')).toMatch(/1 problem[^]*\$\.addresses: lists 250,001 addresses; a function of 256 MB holds at most 250,000: deploy with memorySize 384 or more/);
+    expect(err.join('\n')).toMatch(
+      /1 problem[^]*\$\.addresses: lists 250,001 addresses; a function of 256 MB holds at most 250,000: deploy with memorySize 384 or more/,
+    );
     const before = s3.versions(BUCKET, 'watch.json').length;
     expect(await run('push', 'many.json')).toBe(2);
     expect(s3.versions(BUCKET, 'watch.json')).toHaveLength(before);
   });
 
-  it('checks the ceilings of the memory the stack deploys: deploy.json\'s memorySize, or -c memorySize=…', async () => {
+  it("checks the ceilings of the memory the stack deploys: deploy.json's memorySize, or -c memorySize=…", async () => {
     // 9 MiB: within a 256 MB function's 16 MiB, past a 128 MB function's 8 MiB.
     write('long.json', { network: 'mainnet', addresses: [alice], $comment: 'x'.repeat(9 * 2 ** 20) });
     writeFileSync(join(dir, 'deploy.json'), JSON.stringify({ memorySize: 128 }));
@@ -212,20 +230,35 @@ describe('npm run config', () => {
   });
 
   it('names what is missing: the stack, its output, the credentials, the permission', async () => {
-    cloudFormation.on(DescribeStacksCommand, { StackName: 'Other' }).rejects(Object.assign(new Error('Stack with id Other does not exist'), { name: 'ValidationError' }));
+    cloudFormation
+      .on(DescribeStacksCommand, { StackName: 'Other' })
+      .rejects(Object.assign(new Error('Stack with id Other does not exist'), { name: 'ValidationError' }));
     expect(await run('history', '-c', 'stackName=Other')).toBe(1);
     expect(err.at(-1)).toMatch(/^no stack named Other in us-east-1: deploy it first/);
 
-    cloudFormation.on(DescribeStacksCommand, { StackName: 'Old' }).resolves({ Stacks: [{ StackName: 'Old', CreationTime: new Date(), StackStatus: 'CREATE_COMPLETE', Outputs: [] }] });
+    cloudFormation
+      .on(DescribeStacksCommand, { StackName: 'Old' })
+      .resolves({ Stacks: [{ StackName: 'Old', CreationTime: new Date(), StackStatus: 'CREATE_COMPLETE', Outputs: [] }] });
     expect(await run('history', '-c', 'stackName=Old')).toBe(1);
     expect(err.at(-1)).toMatch(/the stack Old has no WatchConfigBucketName output/);
 
-    cloudFormation.on(DescribeStacksCommand, { StackName: 'StacksWatch' }).rejects(Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' }));
+    cloudFormation
+      .on(DescribeStacksCommand, { StackName: 'StacksWatch' })
+      .rejects(Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' }));
     expect(await run('history')).toBe(1);
     expect(err.at(-1)).toMatch(/^no AWS credentials found/);
 
     cloudFormation.reset();
-    cloudFormation.on(DescribeStacksCommand).resolves({ Stacks: [{ StackName: 'StacksWatch', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: [{ OutputKey: 'WatchConfigBucketName', OutputValue: BUCKET }] }] });
+    cloudFormation.on(DescribeStacksCommand).resolves({
+      Stacks: [
+        {
+          StackName: 'StacksWatch',
+          CreationTime: new Date(),
+          StackStatus: 'UPDATE_COMPLETE',
+          Outputs: [{ OutputKey: 'WatchConfigBucketName', OutputValue: BUCKET }],
+        },
+      ],
+    });
     s3.failWith(403, 'AccessDenied');
     expect(await run('push')).toBe(1);
     expect(err.at(-1)).toMatch(/^no permission to read s3:\/\/.*\/watch.json/);
@@ -250,7 +283,9 @@ describe('npm run config', () => {
       expect(await run('validate', 'alex.json')).toBe(0);
       expect(err).toEqual([]);
       expect(out[0]).toBe(`${join(dir, 'alex.json')}: valid (mainnet; 1 balances)`);
-      expect(out).toContain(`warning: ${alex}'s decimals are read from its token metadata at the function's first run (no API was asked here: --api URL reads them now, or give "decimals" in the rule)`);
+      expect(out).toContain(
+        `warning: ${alex}'s decimals are read from its token metadata at the function's first run (no API was asked here: --api URL reads them now, or give "decimals" in the rule)`,
+      );
       expect(fake.count(ROUTES.tokenMetadata)).toBe(0);
     });
 

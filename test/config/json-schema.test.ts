@@ -29,7 +29,11 @@ describe('watch.schema.json', () => {
   });
 
   it('is named by every shipped config, which the watcher accepts with it', () => {
-    for (const [path, ref] of [['watch.json', './watch.schema.json'], ['watch.example.json', './watch.schema.json'], ['demo/watch.json', '../watch.schema.json']] as const) {
+    for (const [path, ref] of [
+      ['watch.json', './watch.schema.json'],
+      ['watch.example.json', './watch.schema.json'],
+      ['demo/watch.json', '../watch.schema.json'],
+    ] as const) {
       const config = JSON.parse(readFileSync(repoFile(path), 'utf8')) as Record<string, unknown>;
       expect(config.$schema, path).toBe(ref);
       expect(parseWatchConfig(config), path).toMatchObject({ ok: true });
@@ -38,7 +42,12 @@ describe('watch.schema.json', () => {
 
   it('accepts every shipped config and every config the docs show: it is never stricter than the watcher', () => {
     const validate = validator();
-    const docs = ['README.md', ...readdirSync(repoFile('docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const docs = [
+      'README.md',
+      ...readdirSync(repoFile('docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     const configs = [
       ...['watch.json', 'watch.example.json', 'demo/watch.json'].map((path) => ({ path, config: JSON.parse(readFileSync(repoFile(path), 'utf8')) as unknown })),
       ...docs.flatMap((path) => configsIn(path).map((config) => ({ path, config }))),

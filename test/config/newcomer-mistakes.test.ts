@@ -55,7 +55,10 @@ describe('where values newcomers write', () => {
 
   it('rejects a comparison written as text, naming the operator to use', () => {
     expect(problemsOfConfig({ network: 'mainnet', contractLogs: [{ contractId: VAULT, where: { amount: '>= 100', fee: '<5' } }] })).toEqual([
-      ['$.contractLogs[0].where.amount', 'looks like a comparison but is text to equal: to compare numbers write {"gte": "100"} (for the text itself, {"eq": ">= 100"})'],
+      [
+        '$.contractLogs[0].where.amount',
+        'looks like a comparison but is text to equal: to compare numbers write {"gte": "100"} (for the text itself, {"eq": ">= 100"})',
+      ],
       ['$.contractLogs[0].where.fee', 'looks like a comparison but is text to equal: to compare numbers write {"lt": "5"} (for the text itself, {"eq": "<5"})'],
     ]);
   });
@@ -66,12 +69,15 @@ describe('where values newcomers write', () => {
     ]);
   });
 
-  it('takes a bare number in contains: a list of integers holds numbers, found in the list\'s own type', () => {
+  it("takes a bare number in contains: a list of integers holds numbers, found in the list's own type", () => {
     expect(parseWatchConfig({ network: 'mainnet', contractLogs: [{ contractId: VAULT, where: { ids: { contains: 42 } } }] })).toMatchObject({ ok: true });
   });
 
   it('still takes the text itself through eq, and numbers where numbers are compared', () => {
-    const config = { network: 'mainnet', contractLogs: [{ contractId: VAULT, where: { op: { eq: '>= 100' }, amount: { gte: 100 }, id: 5, tags: { contains: '5' } } }] };
+    const config = {
+      network: 'mainnet',
+      contractLogs: [{ contractId: VAULT, where: { op: { eq: '>= 100' }, amount: { gte: 100 }, id: 5, tags: { contains: '5' } } }],
+    };
     expect(parseWatchConfig(config).ok).toBe(true);
   });
 });

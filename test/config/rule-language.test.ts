@@ -66,7 +66,10 @@ describe('where and calls in the watch config', () => {
         { contractId: VAULT, where: { amount: { gte: 2 } } },
         { contractId: VAULT, contains: 'x', where: { amount: { gte: 1 } } },
       ],
-      calls: [{ contractId: VAULT, status: 'failed' }, { contractId: VAULT, status: 'success' }],
+      calls: [
+        { contractId: VAULT, status: 'failed' },
+        { contractId: VAULT, status: 'success' },
+      ],
     });
     expect(ok.ok).toBe(true);
     const problems = problemsOf({
@@ -75,7 +78,10 @@ describe('where and calls in the watch config', () => {
         { contractId: VAULT, where: { amount: { gte: 1 }, action: 'w' } },
         { $comment: 'same, keys in another order', contractId: VAULT, where: { action: 'w', amount: { gte: 1 } } },
       ],
-      calls: [{ contractId: VAULT, functions: ['a'] }, { functions: ['a'], contractId: VAULT }],
+      calls: [
+        { contractId: VAULT, functions: ['a'] },
+        { functions: ['a'], contractId: VAULT },
+      ],
     });
     expect(problems.map((p) => [p.path, p.message])).toEqual([
       ['$.contractLogs[1]', 'repeats contractLogs[0] (the same rule); remove one'],

@@ -97,7 +97,9 @@ describe('rule packs', () => {
     const input = { network: 'mainnet' as const, packs: [{ name: 'sbtc-bridge', addresses: [WALLET] }] };
     const config = parsed(input);
     const lines = describePacks(input);
-    expect(lines[0]).toMatch(/^- pack sbtc-bridge v1: 5 contractLogs rules, 2 transfers rules, the sbtcLifecycle section; to edit them, replace the pack entry with:$/);
+    expect(lines[0]).toMatch(
+      /^- pack sbtc-bridge v1: 5 contractLogs rules, 2 transfers rules, the sbtcLifecycle section; to edit them, replace the pack entry with:$/,
+    );
     const copied = JSON.parse(lines.slice(1).join('\n'));
     const pasted = parsed({ network: 'mainnet', ...copied });
     expect(pasted.contractLogs).toEqual(config.contractLogs);
@@ -158,12 +160,20 @@ describe('the sbtc-bridge pack for a wallet: recipients, senders and settled', (
   });
 
   it('names a bad recipient or depth at its path in the entry', () => {
-    expect(problems({ network: 'mainnet', packs: [{ name: 'sbtc-bridge', recipients: ['SPnot-an-address'] }] })[0]).toMatch(/^\$\.packs\[0\]\.recipients\[0\]: /);
-    expect(problems({ network: 'mainnet', packs: [{ name: 'sbtc-bridge', settled: { blocks: 0 } }] })[0]).toMatch(/^\$\.packs\[0\]\.settled\.blocks: must be a whole number from 1 to 100/);
+    expect(problems({ network: 'mainnet', packs: [{ name: 'sbtc-bridge', recipients: ['SPnot-an-address'] }] })[0]).toMatch(
+      /^\$\.packs\[0\]\.recipients\[0\]: /,
+    );
+    expect(problems({ network: 'mainnet', packs: [{ name: 'sbtc-bridge', settled: { blocks: 0 } }] })[0]).toMatch(
+      /^\$\.packs\[0\]\.settled\.blocks: must be a whole number from 1 to 100/,
+    );
   });
 
   it('accepts a section beside it that says the same, the default depth spelled out, and refuses one that does not', () => {
-    const same = parsed({ network: 'mainnet', packs: [{ name: 'sbtc-bridge', senders: [WALLET], settled: {} }], sbtcLifecycle: { senders: [WALLET], settled: { blocks: 6 } } });
+    const same = parsed({
+      network: 'mainnet',
+      packs: [{ name: 'sbtc-bridge', senders: [WALLET], settled: {} }],
+      sbtcLifecycle: { senders: [WALLET], settled: { blocks: 6 } },
+    });
     expect(same.sbtcLifecycle).toEqual({ senders: [WALLET], settled: { blocks: 6 } });
     const found = problems({ network: 'mainnet', packs: [{ name: 'sbtc-bridge', senders: [WALLET] }], sbtcLifecycle: {} });
     expect(found).toHaveLength(1);

@@ -48,7 +48,12 @@ describe('the sbtcLifecycle section: scope and the settled follow-up', () => {
   };
 
   it('takes the recipients and senders a wallet cares about, and settled with or without its depth', () => {
-    for (const section of [{ recipients: [WALLET] }, { senders: [WALLET] }, { recipients: [WALLET], senders: [WALLET], settled: {} }, { settled: { blocks: 3, $comment: 'sooner' } }]) {
+    for (const section of [
+      { recipients: [WALLET] },
+      { senders: [WALLET] },
+      { recipients: [WALLET], senders: [WALLET], settled: {} },
+      { settled: { blocks: 3, $comment: 'sooner' } },
+    ]) {
       const result = parse(section);
       expect(result.ok && result.config.sbtcLifecycle).toEqual(section);
     }
@@ -149,7 +154,7 @@ describe('the sbtcLifecycle section alone', () => {
     ]);
   });
 
-  it('is valid on testnet beside a rule on that deployment\'s registry, as before', () => {
+  it("is valid on testnet beside a rule on that deployment's registry, as before", () => {
     expect(problemsOf({ network: 'testnet', contractLogs: [{ contractId: `${TESTNET.docsSender}.sbtc-registry` }], sbtcLifecycle: {} })).toEqual([]);
   });
 

@@ -119,9 +119,7 @@ describe('contractIdProblem', () => {
   });
 
   it('rejects a contract id whose address part is invalid, naming that part', () => {
-    expect(contractIdProblem('SP000000000000000000002Q6VF79.pox-4', 'mainnet')).toContain(
-      'address part "SP000000000000000000002Q6VF79"',
-    );
+    expect(contractIdProblem('SP000000000000000000002Q6VF79.pox-4', 'mainnet')).toContain('address part "SP000000000000000000002Q6VF79"');
   });
 });
 

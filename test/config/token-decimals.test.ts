@@ -27,7 +27,11 @@ describe('the tokens whose decimals must be read from their metadata', () => {
   });
 
   it('lists the token a sum window adds up with a unit, though its rule writes none', () => {
-    const raw = { network: 'mainnet', transfers: [{ name: 'diko in', asset: DIKO, to: [MAINNET.alex] }], windows: [{ of: 'diko in', atLeast: '1,000 DIKO', minutes: 60 }] };
+    const raw = {
+      network: 'mainnet',
+      transfers: [{ name: 'diko in', asset: DIKO, to: [MAINNET.alex] }],
+      windows: [{ of: 'diko in', atLeast: '1,000 DIKO', minutes: 60 }],
+    };
     expect(tokensNeedingDecimals(raw)).toEqual([DIKO]);
     expect(tokensNeedingDecimals({ ...raw, windows: [{ of: 'diko in', atLeast: '1000', minutes: 60 }] })).toEqual([]);
   });
@@ -55,7 +59,7 @@ describe('a config read with the decimals its tokens metadata gave', () => {
     expect(own).toEqual(copy);
   });
 
-  it('reads a sum window\'s atLeast over a rule written without a unit in the metadata decimals', () => {
+  it("reads a sum window's atLeast over a rule written without a unit in the metadata decimals", () => {
     const window = {
       network: 'mainnet',
       transfers: [{ name: 'diko in', asset: DIKO, to: [MAINNET.alex] }],

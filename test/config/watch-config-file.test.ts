@@ -4,13 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validateStacksAddress } from '@stacks/transactions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ConfigProblem,
-  WatchConfigError,
-  formatConfigProblems,
-  loadWatchConfigFile,
-  parseWatchConfigText,
-} from '../../lambda/config/watch-config';
+import { type ConfigProblem, WatchConfigError, formatConfigProblems, loadWatchConfigFile, parseWatchConfigText } from '../../lambda/config/watch-config';
 
 const POX5 = 'SP000000000000000000002Q6VF78.pox-5';
 const repoFile = (name: string) => fileURLToPath(new URL(`../../${name}`, import.meta.url));
@@ -59,11 +53,7 @@ describe('formatConfigProblems', () => {
 
   it('names the file and the count, then one line per problem with its path and the value found, if any', () => {
     expect(formatConfigProblems(problems, 'watch.json')).toBe(
-      [
-        'watch.json: 2 problems in the watch config:',
-        '  $.network: must be "mainnet" or "testnet" (found: "main")',
-        '  $.startHeight: is required',
-      ].join('\n'),
+      ['watch.json: 2 problems in the watch config:', '  $.network: must be "mainnet" or "testnet" (found: "main")', '  $.startHeight: is required'].join('\n'),
     );
   });
 

@@ -301,15 +301,7 @@ describe('the whole file', () => {
       maxBlocksPerRun: 0,
     });
     expect(problems.map((p) => p.path).sort()).toEqual(
-      [
-        '$.adresses',
-        '$.contracts[1]',
-        '$.addresses[0]',
-        '$.contractLogs[0].contains',
-        '$.startHeight',
-        '$.confirmations',
-        '$.maxBlocksPerRun',
-      ].sort(),
+      ['$.adresses', '$.contracts[1]', '$.addresses[0]', '$.contractLogs[0].contains', '$.startHeight', '$.confirmations', '$.maxBlocksPerRun'].sort(),
     );
   });
 
@@ -319,9 +311,7 @@ describe('the whole file', () => {
   });
 
   it.each([[[]], [null], ['watch.json'], [42]])('rejects %j as not an object', (input) => {
-    expect(problemsOf(input)).toEqual([
-      { path: '$', value: input, message: expect.stringContaining('must be a JSON object') },
-    ]);
+    expect(problemsOf(input)).toEqual([{ path: '$', value: input, message: expect.stringContaining('must be a JSON object') }]);
   });
 });
 
@@ -334,7 +324,10 @@ describe('transfer rules', () => {
       ok: true,
       config: { transfers: [{ asset: '*', to: [], from: [MAINNET.alex], minAmount: '5', actions: ['transfer', 'mint', 'burn'] }] },
     });
-    expect(rule({ minAmount: '123456789012345678901234567890' })).toMatchObject({ ok: true, config: { transfers: [{ minAmount: '123456789012345678901234567890' }] } });
+    expect(rule({ minAmount: '123456789012345678901234567890' })).toMatchObject({
+      ok: true,
+      config: { transfers: [{ minAmount: '123456789012345678901234567890' }] },
+    });
   });
 
   it('takes "pending" on a rule on STX or any asset only: the mempool shows native STX transfers alone', () => {
@@ -379,7 +372,10 @@ describe('transfer rules', () => {
 
   it('counts toward "nothing to watch"', () => {
     expect(paths(parseWatchConfig({ network: 'mainnet', transfers: [] }))).toEqual(['$']);
-    expect(parseWatchConfig({ network: 'mainnet', transfers: [] })).toMatchObject({ ok: false, problems: [{ message: expect.stringContaining('"transfers"') }] });
+    expect(parseWatchConfig({ network: 'mainnet', transfers: [] })).toMatchObject({
+      ok: false,
+      problems: [{ message: expect.stringContaining('"transfers"') }],
+    });
   });
 });
 
@@ -455,12 +451,14 @@ describe('rule names and severities', () => {
     });
     const minutes = /must be a whole number of minutes from 1 to 10080 \(a week\)/;
     expect(problems).toHaveLength(7);
-    expect(problems).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^\$\.contractsRule\.mutedUntil: must be an ISO-8601 time with its zone/),
-      ...[0, 1, 2, 3].map((i) => expect.stringMatching(new RegExp(`^\\$\\.contractLogs\\[${i}\\]\\.cooldownMinutes: ${minutes.source}`))),
-      expect.stringMatching(/^\$\.addressesRule\.mutedUntil: must be an ISO-8601 time with its zone/),
-      expect.stringMatching(/^\$\.transfers\[0\]\.mutedUntil: must be an ISO-8601 time with its zone/),
-    ]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^\$\.contractsRule\.mutedUntil: must be an ISO-8601 time with its zone/),
+        ...[0, 1, 2, 3].map((i) => expect.stringMatching(new RegExp(`^\\$\\.contractLogs\\[${i}\\]\\.cooldownMinutes: ${minutes.source}`))),
+        expect.stringMatching(/^\$\.addressesRule\.mutedUntil: must be an ISO-8601 time with its zone/),
+        expect.stringMatching(/^\$\.transfers\[0\]\.mutedUntil: must be an ISO-8601 time with its zone/),
+      ]),
+    );
   });
 
   it('takes no cooldown on contractsRule, and says to mute it instead', () => {

@@ -34,13 +34,22 @@ function api(held: (address: string) => bigint) {
 let counter = 0;
 function fee(sender: string, amount: number): Transaction {
   counter += 1;
-  return { txId: `0x${String(counter).padStart(64, '0')}`, txIndex: 0, txType: 'contract_call', txStatus: 'success', sender, eventCount: 0, fee: String(amount) };
+  return {
+    txId: `0x${String(counter).padStart(64, '0')}`,
+    txIndex: 0,
+    txType: 'contract_call',
+    txStatus: 'success',
+    sender,
+    eventCount: 0,
+    fee: String(amount),
+  };
 }
 const block = (height: number, transactions: Transaction[] = []): Block => ({
   header: { height, hash: `0xb${height}`, parentHash: `0xb${height - 1}`, time: height, txCount: transactions.length, burnHeight: 900_000 },
   transactions: transactions.map((t, i) => ({ ...t, txIndex: i })),
 });
-const crossings = (t: ReturnType<typeof tracker>, b: Block) => t.apply(b, new Map()).map((c) => ({ address: c.rule.address, balance: c.balance, previous: c.previous, cause: c.cause }));
+const crossings = (t: ReturnType<typeof tracker>, b: Block) =>
+  t.apply(b, new Map()).map((c) => ({ address: c.rule.address, balance: c.balance, previous: c.previous, cause: c.cause }));
 
 describe('parallel balance reads', () => {
   const unhandled: unknown[] = [];
@@ -67,7 +76,7 @@ describe('parallel balance reads', () => {
   });
 });
 
-describe('a run\'s balance reads', () => {
+describe("a run's balance reads", () => {
   it('holds back no other rule when one read fails: the others start, the failed one waits for the next run', async () => {
     const t = tracker(wallets.slice(0, 2));
     let broken = true;
@@ -90,7 +99,9 @@ describe('a run\'s balance reads', () => {
     broken = false;
     await new BalanceReads(t, ports).before(block(12));
     // Started at block 11: the fee of block 10 was before its read, the fee of block 12 counts.
-    expect(crossings(t, block(12, [fee(wallets[0]!, 300)]))).toEqual([{ address: wallets[0], balance: 900n, previous: 1_200n, cause: expect.stringMatching(/^0x/) }]);
+    expect(crossings(t, block(12, [fee(wallets[0]!, 300)]))).toEqual([
+      { address: wallets[0], balance: 900n, previous: 1_200n, cause: expect.stringMatching(/^0x/) },
+    ]);
   });
 
   it('reads at most its allowance, the first rules first; the rest start in the next runs, each at the block its read was made at', async () => {
@@ -112,7 +123,7 @@ describe('a run\'s balance reads', () => {
     expect(reads.map((r) => r.at)).toEqual([9, 9, 11, 11, 12]);
   });
 
-  it('tells the operator when a rule\'s read keeps failing, at the 3rd run in a row and as the count doubles, the count kept with the book', async () => {
+  it("tells the operator when a rule's read keeps failing, at the 3rd run in a row and as the count doubles, the count kept with the book", async () => {
     let t = tracker(wallets.slice(0, 2));
     const { ports } = api((address) => {
       if (address === wallets[0]) throw new Error('410 Gone: the balance route is retired');
@@ -159,7 +170,7 @@ describe('a run\'s balance reads', () => {
     expect(notices[0]!.message).toContain('/extended/v3/principals/{principal}/transactions');
   });
 
-  it('charges a read that took several requests (a balance rebuilt from its changes) to the run\'s share, and sizes the next reads by it', async () => {
+  it("charges a read that took several requests (a balance rebuilt from its changes) to the run's share, and sizes the next reads by it", async () => {
     const t = tracker(wallets);
     const reads: string[] = [];
     const chain = {

@@ -12,7 +12,9 @@ import type { ChainApi, OperatorNotice, Telemetry } from '../../lambda/core/port
 const WALLET = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR';
 
 function tracker(below = 1_000n, above: bigint | null = null) {
-  return new BalanceTracker(balancesList.compile({ balances: [{ address: WALLET, asset: 'stx', below: String(below), ...(above === null ? {} : { above: String(above) }) }] }).rules);
+  return new BalanceTracker(
+    balancesList.compile({ balances: [{ address: WALLET, asset: 'stx', below: String(below), ...(above === null ? {} : { above: String(above) }) }] }).rules,
+  );
 }
 
 /** An API that answers every balance read with `held()` and counts the reads. */
@@ -33,7 +35,16 @@ function api(held: () => Partial<PrincipalBalances>) {
 let counter = 0;
 function tx(partial: Partial<Transaction> = {}): Transaction {
   counter += 1;
-  return { txId: `0x${String(counter).padStart(64, '0')}`, txIndex: 0, txType: 'contract_call', txStatus: 'success', sender: 'SP000000000000000000002Q6VF78', eventCount: 1, fee: '0', ...partial };
+  return {
+    txId: `0x${String(counter).padStart(64, '0')}`,
+    txIndex: 0,
+    txType: 'contract_call',
+    txStatus: 'success',
+    sender: 'SP000000000000000000002Q6VF78',
+    eventCount: 1,
+    fee: '0',
+    ...partial,
+  };
 }
 const block = (height: number, transactions: Transaction[] = [], burnHeight = 900_000): Block => ({
   header: { height, hash: `0xb${height}`, parentHash: `0xb${height - 1}`, time: height, txCount: transactions.length, burnHeight },
@@ -51,7 +62,9 @@ describe('a balance rule on STX', () => {
     const { ports } = api(() => ({ stxTotal: 1_500n }));
     expect(await step(t, ports, block(1))).toEqual([]);
     const lock = tx();
-    const locked = new Map([[lock.txId, { txId: lock.txId, logs: [], assets: [], locks: [{ eventIndex: 0, address: WALLET, amount: '600', unlockBurnHeight: 900_010 }] }]]);
+    const locked = new Map([
+      [lock.txId, { txId: lock.txId, logs: [], assets: [], locks: [{ eventIndex: 0, address: WALLET, amount: '600', unlockBurnHeight: 900_010 }] }],
+    ]);
     expect(await step(t, ports, block(2, [lock]), locked)).toEqual([{ crossed: 'below', balance: 900n, previous: 1_500n, txId: lock.txId }]);
     expect(await step(t, ports, block(3, [], 900_009))).toEqual([]);
     // Unlocked: back above, no alert; a fee of 600 then crosses again.
@@ -73,7 +86,13 @@ describe('a balance rule on STX', () => {
     const t = tracker(1_000n);
     const { ports } = api(() => ({ stxTotal: 1_100n }));
     await step(t, ports, block(1));
-    const failed = tx({ sender: WALLET, txType: 'token_transfer', txStatus: 'abort_by_response', fee: '300', tokenTransfer: { recipient: 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9', amount: '50', memo: '0x' } });
+    const failed = tx({
+      sender: WALLET,
+      txType: 'token_transfer',
+      txStatus: 'abort_by_response',
+      fee: '300',
+      tokenTransfer: { recipient: 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9', amount: '50', memo: '0x' },
+    });
     expect(await step(t, ports, block(2, [failed]))).toEqual([{ crossed: 'below', balance: 800n, previous: 1_100n, txId: failed.txId }]);
   });
 
@@ -83,8 +102,15 @@ describe('a balance rule on STX', () => {
     await step(t, ports, block(1));
     const other = 'SP3K8BC0PPEVCV7NZ6QSRWPQ2JE9E5B6N3PA0KBR9';
     const genesis = tx({ txType: 'token_transfer', sender: other, eventCount: 3, tokenTransfer: { recipient: other, amount: '5', memo: '0x' } });
-    const stx = (eventIndex: number, sender: string | null, recipient: string | null, amount: string) =>
-      ({ eventIndex, asset: 'stx' as const, action: sender === null ? ('mint' as const) : ('transfer' as const), sender, recipient, amount, memo: null });
+    const stx = (eventIndex: number, sender: string | null, recipient: string | null, amount: string) => ({
+      eventIndex,
+      asset: 'stx' as const,
+      action: sender === null ? ('mint' as const) : ('transfer' as const),
+      sender,
+      recipient,
+      amount,
+      memo: null,
+    });
     const assets = [stx(0, other, other, '5'), stx(1, null, WALLET, '300'), stx(2, null, WALLET, '400')];
     const events = new Map([[genesis.txId, { txId: genesis.txId, logs: [], assets, locks: [] }]]);
     expect(await step(t, ports, block(2, [genesis]), events)).toEqual([{ crossed: 'above', balance: 2_200n, previous: 1_500n, txId: genesis.txId }]);

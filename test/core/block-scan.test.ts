@@ -20,9 +20,7 @@ describe('block scan', () => {
     const summary = await h.run();
     expect(summary.blocksScanned).toBe(6);
     expect(summary.cursor).toEqual({ height: 105, hash: chain.tip.hash });
-    expect(h.publisher.ofType('token_transfer').map((a) => (a.alert as { amount: string }).amount)).toEqual([
-      '1', '2', '3', '4', '5',
-    ]);
+    expect(h.publisher.ofType('token_transfer').map((a) => (a.alert as { amount: string }).amount)).toEqual(['1', '2', '3', '4', '5']);
   });
 
   it('goes on from the cursor in the next run without alerting a block twice', async () => {
@@ -48,11 +46,7 @@ describe('block scan', () => {
 
   it('alerts only successful transfers to watched recipients', async () => {
     const chain = new MemoryChain(100, 1);
-    chain.mine([
-      transfer(WATCHED, '5', { txStatus: 'abort_by_post_condition' }),
-      transfer(OTHER, '6'),
-      transfer(WATCHED, '7'),
-    ]);
+    chain.mine([transfer(WATCHED, '5', { txStatus: 'abort_by_post_condition' }), transfer(OTHER, '6'), transfer(WATCHED, '7')]);
     const h = harness(chain);
     await h.run();
     expect(h.publisher.sent.map((a) => (a.alert as { amount: string }).amount)).toEqual(['7']);
@@ -60,7 +54,12 @@ describe('block scan', () => {
 
   it('alerts a log of a watched contract reached through another contract', async () => {
     const chain = new MemoryChain(100, 1);
-    chain.mine([contractCall(ROUTER, [{ contractId: ROUTER, repr: 'router' }, { contractId: TOKEN, repr: '(tuple (op "mint"))' }])]);
+    chain.mine([
+      contractCall(ROUTER, [
+        { contractId: ROUTER, repr: 'router' },
+        { contractId: TOKEN, repr: '(tuple (op "mint"))' },
+      ]),
+    ]);
     const h = harness(chain);
     await h.run();
     const logs = h.publisher.ofType('contract_log').map((a) => a.alert);
@@ -73,9 +72,7 @@ describe('block scan', () => {
     chain.mine([contractCall(TOKEN, [{ repr: '(tuple (op "burn"))' }, { repr: '(tuple (op "mint"))' }])]);
     const h = harness(chain, config({ contractLogs: [{ contractId: TOKEN, contains: '"mint"' }] }));
     await h.run();
-    expect(h.publisher.ofType('contract_log').map((a) => a.alert)).toEqual([
-      expect.objectContaining({ value_repr: '(tuple (op "mint"))' }),
-    ]);
+    expect(h.publisher.ofType('contract_log').map((a) => a.alert)).toEqual([expect.objectContaining({ value_repr: '(tuple (op "mint"))' })]);
   });
 
   it('fetches no events when neither logs, addresses nor transfers are watched', async () => {
@@ -158,7 +155,7 @@ describe('block scan', () => {
     expect(h.publisher.keys()).toEqual([`token_transfer:${chain.blocks[1]!.txs[0]!.txId}`, `token_transfer:${failing.txId}`]);
   });
 
-  it('parks an alert the channel will never take and goes on past its block, with the block\'s other alerts', async () => {
+  it("parks an alert the channel will never take and goes on past its block, with the block's other alerts", async () => {
     const chain = new MemoryChain(100, 1);
     const poison = transfer(WATCHED, '1');
     const fine = transfer(WATCHED, '2');

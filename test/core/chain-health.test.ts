@@ -15,7 +15,11 @@ import { renderSubject } from '../../lambda/core/render';
 const MIN = 60_000;
 const T0 = 1_764_160_000_000;
 const settings = CHAIN_HEALTH_DEFAULTS;
-const tip = (height: number, burnHeight: number | null = 925_100): ApiTipReading => ({ height, hash: `0x${height.toString(16).padStart(64, '0')}`, burnHeight });
+const tip = (height: number, burnHeight: number | null = 925_100): ApiTipReading => ({
+  height,
+  hash: `0x${height.toString(16).padStart(64, '0')}`,
+  burnHeight,
+});
 
 /** One run: the state after it, its new alerts delivered. */
 function run(state: ChainHealthState | null, reading: ApiTipReading, minutes: number, node: NodeReading | null = null) {
@@ -119,7 +123,14 @@ describe('chain health: what it asks and what it keeps', () => {
 
   it('keeps undelivered alerts in the outbox of the next state, so a crash before delivery loses none', () => {
     const start = run(null, tip(100), 0).state;
-    const undelivered = assessChainHealth({ state: start, tip: tip(100), node: { stacksTipHeight: 100, burnHeight: 925_101 }, nowMs: T0 + 10 * MIN, settings, network: 'mainnet' });
+    const undelivered = assessChainHealth({
+      state: start,
+      tip: tip(100),
+      node: { stacksTipHeight: 100, burnHeight: 925_101 },
+      nowMs: T0 + 10 * MIN,
+      settings,
+      network: 'mainnet',
+    });
     const after = assessChainHealth({ state: undelivered, tip: tip(101), node: null, nowMs: T0 + 11 * MIN, settings, network: 'mainnet' });
     expect(after.outbox.map((a) => a.phase)).toEqual(['started', 'ended']);
   });

@@ -56,7 +56,7 @@ describe('the first sweep of many contracts', () => {
     ]);
   });
 
-  it('sums up each cycle\'s slice when the watch list is swept over several cycles', async () => {
+  it("sums up each cycle's slice when the watch list is swept over several cycles", async () => {
     const contracts = ids(1_000);
     const h = harness(chainWith(contracts), config({ contracts, addresses: [], contractLogs: [] }));
     const sweep = { contractsPerCycle: 400, cycleMs: MINUTE };
@@ -107,7 +107,7 @@ describe('the summary in words', () => {
 
   it('lists the contracts not found in the email, to check for typos', () => {
     const { email } = render(sample);
-    expect(email).toContain('from now on, each change of a contract\'s status alerts on its own');
+    expect(email).toContain("from now on, each change of a contract's status alerts on its own");
     for (const contractId of sample.not_found) expect(email).toContain(`  ${contractId}`);
   });
 });

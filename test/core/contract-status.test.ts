@@ -72,12 +72,18 @@ describe('contract status watch', () => {
     const h = statusHarness();
     await h.run();
     for (const found of [false, true, false]) {
-      h.chain.statuses.set(POX, found
-        ? { contractId: POX, found: true, status: 'success', txId: '0xaa', blockHeight: 1 }
-        : { contractId: POX, found: false, status: null, txId: null, blockHeight: null });
+      h.chain.statuses.set(
+        POX,
+        found
+          ? { contractId: POX, found: true, status: 'success', txId: '0xaa', blockHeight: 1 }
+          : { contractId: POX, found: false, status: null, txId: null, blockHeight: null },
+      );
       await h.run();
     }
-    const keys = h.publisher.ofType('contract_status').map((a) => a.alert.key).filter((k) => k.includes(POX));
+    const keys = h.publisher
+      .ofType('contract_status')
+      .map((a) => a.alert.key)
+      .filter((k) => k.includes(POX));
     expect(keys).toEqual([1, 2, 3, 4].map((n) => `contract_status:${POX}:${n}`));
   });
 

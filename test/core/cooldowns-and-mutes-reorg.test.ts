@@ -52,7 +52,7 @@ async function cooldownEndedAt107() {
 }
 
 describe('a reorg during a cooldown', () => {
-  it('that drops held matches: the summary counts only the new chain\'s, as a run that only saw the new chain sends it', async () => {
+  it("that drops held matches: the summary counts only the new chain's, as a run that only saw the new chain sends it", async () => {
     const first = transfer(WATCHED, '1');
     const kept = [transfer(WATCHED, '2'), transfer(WATCHED, '3')];
     const dropped = Array.from({ length: 6 }, (_, i) => transfer(WATCHED, String(10 + i)));
@@ -79,7 +79,7 @@ describe('a reorg during a cooldown', () => {
     expect(sentAlerts(await replayed(chain, chain.tip.height))).toEqual(alerts);
   });
 
-  it('that retracts the alert that started it: a retraction, no summary of that cooldown, and the new chain\'s first match alerts and starts its own', async () => {
+  it("that retracts the alert that started it: a retraction, no summary of that cooldown, and the new chain's first match alerts and starts its own", async () => {
     const first = transfer(WATCHED, '1');
     const held = [transfer(WATCHED, '2'), transfer(WATCHED, '3')];
     const chain = new MemoryChain(100, 1);
@@ -106,8 +106,8 @@ describe('a reorg during a cooldown', () => {
   });
 });
 
-describe('a reorg after a cooldown\'s summary went out', () => {
-  it('that retracts the alert that started it retracts the summary too, and the new chain\'s cooldown sends its own', async () => {
+describe("a reorg after a cooldown's summary went out", () => {
+  it("that retracts the alert that started it retracts the summary too, and the new chain's cooldown sends its own", async () => {
     const first = transfer(WATCHED, '1');
     const held = [transfer(WATCHED, '2'), transfer(WATCHED, '3')];
     const chain = new MemoryChain(100, 1);
@@ -160,7 +160,7 @@ describe('a reorg that mines the same matches again', () => {
 });
 
 describe('a reorg below the block that ended a cooldown', () => {
-  it('takes the end back: a match the new chain mines before the cooldown\'s end is held, as a live run on it holds it', async () => {
+  it("takes the end back: a match the new chain mines before the cooldown's end is held, as a live run on it holds it", async () => {
     const { first, second, chain, h } = await cooldownEndedAt107();
 
     const late = transfer(WATCHED, '3');
@@ -179,10 +179,18 @@ describe('a reorg below the block that ended a cooldown', () => {
 
 describe('the quiet state kept for reorgs', () => {
   const match = (height: number, i: number) =>
-    ({ type: 'token_transfer', key: `m${height}-${i}`, rule: 'busy', severity: 'warning', tx_id: `0x${height}${i}`, block_height: height, recipient: WATCHED }) as unknown as ChainAlert;
+    ({
+      type: 'token_transfer',
+      key: `m${height}-${i}`,
+      rule: 'busy',
+      severity: 'warning',
+      tx_id: `0x${height}${i}`,
+      block_height: height,
+      recipient: WATCHED,
+    }) as unknown as ChainAlert;
   const policies = new Map([['busy', { cooldownMinutes: 10_080 }]]);
 
-  it('is bounded: a week-long cooldown matching in every block keeps the margin\'s blocks, and says a deeper rollback is inexact', () => {
+  it("is bounded: a week-long cooldown matching in every block keeps the margin's blocks, and says a deeper rollback is inexact", () => {
     let state: CooldownMuteState | undefined;
     for (let height = 1; height <= 500; height += 1) {
       state = decideCooldownsAndMutes(state, { height, hash: `0x${height}`, time: height * 5 }, [match(height, 0), match(height, 1)], policies).state;

@@ -25,7 +25,7 @@ function cooldownChain() {
 const cooldownConfig = config({ startHeight: 101, addressesRule: { name: 'treasury in', cooldownMinutes: 1 } } as never);
 
 describe('a rule with a cooldown', () => {
-  it('sends its first match, holds the next 40 and sends one summary of them when a block\'s time ends the cooldown', async () => {
+  it("sends its first match, holds the next 40 and sends one summary of them when a block's time ends the cooldown", async () => {
     const { chain, first, held } = cooldownChain();
     const h = harness(chain, cooldownConfig);
     await h.run();
@@ -38,7 +38,15 @@ describe('a rule with a cooldown', () => {
     const summaryKey = expect.stringMatching(new RegExp(`^cooldown_summary:token_transfer:${first.txs[0]!.txId}:40:[0-9a-f]{12}$`));
     expect(h.publisher.keys()).toEqual([`token_transfer:${first.txs[0]!.txId}`, summaryKey, `token_transfer:${after.txs[0]!.txId}`]);
     const summary = h.publisher.sent.map((o) => o.alert).find((a) => a.type === 'cooldown_summary') as CooldownSummaryAlert;
-    expect(summary).toMatchObject({ type: 'cooldown_summary', rule: 'treasury in', held: 40, cooldown_minutes: 1, from_height: 102, to_height: 105, ended_at_height: 107 });
+    expect(summary).toMatchObject({
+      type: 'cooldown_summary',
+      rule: 'treasury in',
+      held: 40,
+      cooldown_minutes: 1,
+      from_height: 102,
+      to_height: 105,
+      ended_at_height: 107,
+    });
     expect(summary.held_alerts.map((m) => m.tx_id)).toEqual(held.slice(0, COOLDOWN_MUTE_LISTED).map((tx) => tx.txId));
     const record = await h.state.getAlertRecord(`token_transfer:${held[39]!.txId}`);
     expect(record).toMatchObject({ state: 'held' });
@@ -105,10 +113,11 @@ describe('a reorg over held or muted alerts', () => {
 });
 
 describe('a muted contractsRule', () => {
-  it('records status changes as muted and sends none while the last block\'s time is before its end, and stores the statuses all the same', async () => {
+  it("records status changes as muted and sends none while the last block's time is before its end, and stores the statuses all the same", async () => {
     const chain = new MemoryChain(100, 1, 1_800_000_000 - 1_000); // block 100 at the harness clock's time
     const token = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-token';
-    const status = (n: number, state: string) => chain.statuses.set(token, { contractId: token, found: true, status: state, txId: `0x0${n}`, blockHeight: 90 + n });
+    const status = (n: number, state: string) =>
+      chain.statuses.set(token, { contractId: token, found: true, status: state, txId: `0x0${n}`, blockHeight: 90 + n });
     status(1, 'success');
     const h = harness(chain, config({ contracts: [token], contractsRule: { mutedUntil: iso(1_800_000_030) } } as never));
     await h.run(); // no block yet: the clock's time, within the mute

@@ -6,8 +6,18 @@ import { RecordingPublisher } from '../support/recording-publisher';
 import { RecordingOperator, RecordingTelemetry } from './harness';
 
 const alert = (key: string): TokenTransferAlert => ({
-  type: 'token_transfer', key, network: 'mainnet', tx_id: '0x01', block_height: 1, block_hash: '0x02', block_time: 1,
-  sender: 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7', recipient: 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR', amount: '1', memo: '0x', memo_text: null,
+  type: 'token_transfer',
+  key,
+  network: 'mainnet',
+  tx_id: '0x01',
+  block_height: 1,
+  block_hash: '0x02',
+  block_time: 1,
+  sender: 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7',
+  recipient: 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR',
+  amount: '1',
+  memo: '0x',
+  memo_text: null,
 });
 
 function ports(now = 1_000_000, callSize = 10) {
@@ -18,7 +28,9 @@ function ports(now = 1_000_000, callSize = 10) {
     clock,
     telemetry: new RecordingTelemetry(),
     operator: new RecordingOperator(),
-    set: (t: number) => { now = t; },
+    set: (t: number) => {
+      now = t;
+    },
   };
 }
 
@@ -70,7 +82,7 @@ describe('delivery protocol', () => {
     expect(await p.state.getAlertRecord('a')).toBeNull();
   });
 
-  it('marks each publish call\'s alerts sent as soon as that call returns, before the next call starts', async () => {
+  it("marks each publish call's alerts sent as soon as that call returns, before the next call starts", async () => {
     const p = ports(1_000_000, 2);
     const statesAtEachCall: (string | undefined)[][] = [];
     const keys = ['a', 'b', 'c', 'd', 'e'];
@@ -114,9 +126,7 @@ describe('delivery protocol', () => {
       alert: { key: 'b' },
     });
     expect(p.telemetry.sum('AlertsUndeliverable')).toBe(1);
-    expect(p.operator.notices).toEqual([
-      expect.objectContaining({ kind: 'alert-undeliverable', message: expect.stringContaining('b was not delivered') }),
-    ]);
+    expect(p.operator.notices).toEqual([expect.objectContaining({ kind: 'alert-undeliverable', message: expect.stringContaining('b was not delivered') })]);
   });
 
   it('never publishes a parked alert again, and does not stop at it', async () => {

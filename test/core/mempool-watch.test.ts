@@ -54,7 +54,7 @@ function setup() {
 }
 
 describe('following waiting transactions', () => {
-  it('reads a waiting transaction\'s status on the next run, then after 1, 2, 4, 8 and 10 minutes, and alerts its drop once', async () => {
+  it("reads a waiting transaction's status on the next run, then after 1, 2, 4, 8 and 10 minutes, and alerts its drop once", async () => {
     const { h, mempool, types } = setup();
     const tx = waitingCall();
     mempool.waiting = [tx];
@@ -125,19 +125,24 @@ describe('following waiting transactions', () => {
 });
 
 describe('the mempool beside the block scan', () => {
-  it('publishes the block\'s alerts while the mempool has not answered yet, and the pending ones after it', async () => {
+  it("publishes the block's alerts while the mempool has not answered yet, and the pending ones after it", async () => {
     const chain = new MemoryChain();
     const mempool = new ScriptedMempool();
     let answer: (txs: MempoolTx[]) => void = () => {};
     mempool.readMempool = () => new Promise<MempoolTx[]>((resolve) => (answer = resolve));
     Object.assign(chain, { mempool });
-    const h = harness(chain, config({ addresses: [], contractLogs: [], transfers: [{ asset: 'stx', to: [], from: [OTHER], actions: ['transfer'], pending: true }] }));
+    const h = harness(
+      chain,
+      config({ addresses: [], contractLogs: [], transfers: [{ asset: 'stx', to: [], from: [OTHER], actions: ['transfer'], pending: true }] }),
+    );
     chain.mine([transfer(WATCHED, '5000000', { sender: OTHER })]);
     let done = false;
     const run = h.run().then((summary) => ((done = true), summary));
     await vi.waitFor(() => expect(h.publisher.sent.map((o) => o.alert.type)).toEqual(['token_transfer']));
     expect(done).toBe(false);
-    answer([{ ...waitingCall(), type: 'token_transfer', sender: OTHER, contractCall: undefined, tokenTransfer: { recipient: WATCHED, amount: '7', memo: null } }]);
+    answer([
+      { ...waitingCall(), type: 'token_transfer', sender: OTHER, contractCall: undefined, tokenTransfer: { recipient: WATCHED, amount: '7', memo: null } },
+    ]);
     expect((await run).blocksScanned).toBe(1);
     expect(h.publisher.sent.map((o) => o.alert.type)).toEqual(['token_transfer', 'pending_transfer']);
   });

@@ -51,15 +51,10 @@ describe('reading blocks ahead while behind the tip', () => {
     await h.run();
 
     // Each block has one log-carrying transaction, so a call's id count is its batch's block count.
-    expect(spy.eventCalls.map((ids) => ids.length)).toEqual([
-      FIRST_READ_AHEAD,
-      2 * FIRST_READ_AHEAD,
-      MAX_READ_AHEAD,
-      3,
-    ]);
+    expect(spy.eventCalls.map((ids) => ids.length)).toEqual([FIRST_READ_AHEAD, 2 * FIRST_READ_AHEAD, MAX_READ_AHEAD, 3]);
   });
 
-  it('still delivers each block\'s alerts before the stored cursor passes it, in chain order', async () => {
+  it("still delivers each block's alerts before the stored cursor passes it, in chain order", async () => {
     const chain = behindBy(12);
     const h = harness(chain, config({ startHeight: 101 }));
     const cursorAtPublish: { height: number; cursor: number | undefined }[] = [];
@@ -96,7 +91,10 @@ describe('reading blocks ahead while behind the tip', () => {
       // The chain is replaced from 104 up just as the batch asks for block 105: 104 was read from the old chain.
       if (height === 105 && !reorged) {
         reorged = true;
-        chain.reorg(7, Array.from({ length: 8 }, (_, i) => blockTxs(`new ${i}`)));
+        chain.reorg(
+          7,
+          Array.from({ length: 8 }, (_, i) => blockTxs(`new ${i}`)),
+        );
       }
       return spy.getBlock(height);
     };
@@ -104,8 +102,7 @@ describe('reading blocks ahead while behind the tip', () => {
 
     const summary = await h.run();
 
-    const txIdsOf = (blocks: typeof oldBlocks, from: number) =>
-      blocks.filter((b) => b.height >= from).flatMap((b) => b.txs.map((tx) => tx.txId));
+    const txIdsOf = (blocks: typeof oldBlocks, from: number) => blocks.filter((b) => b.height >= from).flatMap((b) => b.txs.map((tx) => tx.txId));
     const alerted = h.publisher.sent.map((a) => (a.alert as { tx_id: string }).tx_id);
     // Old 104 was read before the reorg and is alerted, to be retracted later; nothing past it from the old chain.
     expect(alerted.filter((txId) => txIdsOf(oldBlocks, 105).includes(txId))).toEqual([]);
@@ -140,7 +137,7 @@ describe('reading blocks ahead while behind the tip', () => {
     expect(h.publisher.sent).toHaveLength(2 * (FIRST_READ_AHEAD + MAX_READ_AHEAD));
   });
 
-  it('falls back to one block when a batch\'s events fail, so the blocks before a bad one still get through', async () => {
+  it("falls back to one block when a batch's events fail, so the blocks before a bad one still get through", async () => {
     const chain = behindBy(10);
     const bad = chain.blocks.find((b) => b.height === 105)!.txs[2]!.txId;
     const getTransactionEvents = chain.getTransactionEvents.bind(chain);

@@ -21,7 +21,10 @@ describe('fork search', () => {
     [300, 18],
   ])('finds a fork of depth %i with at most %i header requests', async (depth, maxRequests) => {
     const h = await scannedChain(400);
-    h.chain.reorg(depth, Array.from({ length: depth + 1 }, () => [coinbase()]));
+    h.chain.reorg(
+      depth,
+      Array.from({ length: depth + 1 }, () => [coinbase()]),
+    );
     const cursor = (await h.state.readCursor())!;
     h.chain.requests = {};
     const search = await findForkPoint(cursor, h.chain, h.state);
@@ -32,7 +35,10 @@ describe('fork search', () => {
 
   it('reports no fork point when no remembered block is canonical', async () => {
     const h = await scannedChain(20);
-    h.chain.reorg(21, Array.from({ length: 22 }, () => [coinbase()])); // replaces 100..120, all remembered
+    h.chain.reorg(
+      21,
+      Array.from({ length: 22 }, () => [coinbase()]),
+    ); // replaces 100..120, all remembered
     const search = await findForkPoint((await h.state.readCursor())!, h.chain, h.state);
     expect(search.forkPoint).toBeNull();
   });
@@ -105,7 +111,10 @@ describe('reorgs during the scan', () => {
     chain.mine([tx]);
     const h = harness(chain, config({ startHeight: 100 }));
     await h.run();
-    chain.reorg(1, Array.from({ length: RETRACTION_GRACE_BLOCKS + 1 }, () => [coinbase()]));
+    chain.reorg(
+      1,
+      Array.from({ length: RETRACTION_GRACE_BLOCKS + 1 }, () => [coinbase()]),
+    );
     await h.run();
     chain.mine([tx]);
     await h.run();
@@ -119,8 +128,17 @@ describe('reorgs during the scan', () => {
     for (let i = 0; i < 4; i++) chain.mine([coinbase()]); // up to 105
     const h = harness(chain, config({ startHeight: 100 }));
     await h.run();
-    chain.reorg(5, Array.from({ length: 6 + RETRACTION_GRACE_BLOCKS }, () => [coinbase()]));
-    await h.run({ onBlockDone: ({ done }) => { if (done === 2) throw new Error('crash'); } }).catch(() => {});
+    chain.reorg(
+      5,
+      Array.from({ length: 6 + RETRACTION_GRACE_BLOCKS }, () => [coinbase()]),
+    );
+    await h
+      .run({
+        onBlockDone: ({ done }) => {
+          if (done === 2) throw new Error('crash');
+        },
+      })
+      .catch(() => {});
     expect((await h.state.readCursor())?.pendingRetractions?.keys).toEqual([`token_transfer:${gone.txId}`]);
     await h.run();
     expect(h.publisher.ofType('retraction')).toHaveLength(1);
@@ -133,7 +151,10 @@ describe('reorgs during the scan', () => {
     chain.mine([tx]); // 101
     const h = harness(chain, config({ startHeight: 100 }));
     await h.run();
-    chain.reorg(2, Array.from({ length: 3 + RETRACTION_GRACE_BLOCKS }, () => [coinbase()])); // replaces 100 and 101
+    chain.reorg(
+      2,
+      Array.from({ length: 3 + RETRACTION_GRACE_BLOCKS }, () => [coinbase()]),
+    ); // replaces 100 and 101
     const summary = await h.run();
     expect(h.publisher.ofType('deep_reorg')).toHaveLength(1);
     expect(h.telemetry.sum('DeepReorgs')).toBe(1);

@@ -114,7 +114,7 @@ describe('the digest across crashes and retries', () => {
     expect(await h.state.readRecord('smsTally')).toBeNull();
   });
 
-  it('counts a block\'s held alerts once when the run died after publishing them, before the cursor moved', async () => {
+  it("counts a block's held alerts once when the run died after publishing them, before the cursor moved", async () => {
     const h = flood([], 100);
     await h.run(SMS);
     h.chain.mine(Array.from({ length: 5 }, (_, i) => transfer(WATCHED, String(i + 1))));
@@ -163,4 +163,3 @@ describe('the digest severity', () => {
     expect(filterAttributes(digest!).severity).toBe('critical');
   });
 });
-

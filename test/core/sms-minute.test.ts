@@ -79,10 +79,7 @@ describe('the SMS budget of the loop mode, a minute shared by its turns', () => 
     h.advance(58_000);
     mine(1);
     await turn({}, 3_000); // began at 58 s, ends at 61 s
-    expect(routes(h.publisher.sent)).toEqual([
-      ...['text', 'text', 'held', 'held'].map((r) => `token_transfer:${r}`),
-      'sms_digest:digest',
-    ]);
+    expect(routes(h.publisher.sent)).toEqual([...['text', 'text', 'held', 'held'].map((r) => `token_transfer:${r}`), 'sms_digest:digest']);
     expect(digests(h.publisher.sent)[0]).toMatchObject({ held: { critical: 2 } });
     h.advance(TURN_EVERY_MS);
     await turn();

@@ -159,7 +159,10 @@ describe('a fork deeper than the remembered window', () => {
     const h = harness(chain, config({ startHeight: 100 }));
     await h.run();
     const oldTip = chain.tip.hash;
-    chain.reorg(2, Array.from({ length: 3 + RETRACTION_GRACE_BLOCKS }, () => [coinbase()])); // replaces 100 and 101
+    chain.reorg(
+      2,
+      Array.from({ length: 3 + RETRACTION_GRACE_BLOCKS }, () => [coinbase()]),
+    ); // replaces 100 and 101
 
     await h.run();
 

@@ -61,7 +61,9 @@ describe('reading the token decimals a config needs', () => {
   it('refuses a token the API answers for without decimals, naming it and the fix', async () => {
     const reading = await readTokenDecimals(config(myst), { state: memoryState(), chain: chainAnswering({ [myst]: null }) });
     expect(reading.unread).toBeNull();
-    expect(reading.problems).toEqual([expect.objectContaining({ value: myst, message: expect.stringMatching(/not in the token metadata API.*give "decimals"/) })]);
+    expect(reading.problems).toEqual([
+      expect.objectContaining({ value: myst, message: expect.stringMatching(/not in the token metadata API.*give "decimals"/) }),
+    ]);
   });
 
   it('asks at most maxReads tokens a run and leaves the rest to the next runs', async () => {

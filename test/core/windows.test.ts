@@ -40,7 +40,7 @@ describe('windows over blocks', () => {
     expect(crossed).toEqual([2, 4]);
   });
 
-  it('takes a rolled-back block\'s matches out and counts again what the replaced blocks had aged out', () => {
+  it("takes a rolled-back block's matches out and counts again what the replaced blocks had aged out", () => {
     const before = feed(count(3), [
       [1, 0, 2],
       [2, 100, 0],
@@ -77,13 +77,19 @@ describe('windows over blocks', () => {
       countOnly: new Set(['outflows']),
     };
     const first = advanceWindows(compiled, undefined, header(1, 0), matches(1, 1, 'outflows', '9007199254740993000'), 'mainnet');
-    const second = advanceWindows(compiled, first.states, header(2, 60), [...matches(2, 1, 'outflows', '992800745259007000'), ...matches(2, 1, 'other')], 'mainnet');
+    const second = advanceWindows(
+      compiled,
+      first.states,
+      header(2, 60),
+      [...matches(2, 1, 'outflows', '992800745259007000'), ...matches(2, 1, 'other')],
+      'mainnet',
+    );
     expect(first.alerts).toEqual([]);
     expect(second.alerts.map((a) => a.sum)).toEqual(['10000000000000000000']);
     expect(second.sent.map((a) => a.rule)).toEqual(['other']);
   });
 
-  it('adds a log\'s decoded value along its path, and skips a log without an integer there', () => {
+  it("adds a log's decoded value along its path, and skips a log without an integer there", () => {
     const log = (key: string, value: unknown) => ({ type: 'contract_log', key, rule: 'prints', tx_id: `0x${key}`, value }) as unknown as ChainAlert;
     const compiled: CompiledWindows = {
       windows: [{ name: 'printed', of: 'prints', minutes: 60, sum: 'details.amount', threshold: 10n, unit: null, severity: 'warning' }],

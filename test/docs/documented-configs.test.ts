@@ -15,7 +15,12 @@ import { watchConfigSchema } from '../../lambda/core/watch-config/watch-config-s
 import { deployersList } from '../../docs/examples/contract-deploy';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const SHIPPED = ['watch.json', 'watch.example.json', 'demo/watch.json'];
 const ADDRESS = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR';
 /** The lists a documented config may use: the shipped ones and the worked example of adding one. */
@@ -105,7 +110,8 @@ function verdict(value: unknown, section: string): Verdict {
     const targets = windowTargets(value);
     return check({ network: 'mainnet', contracts: [`${ADDRESS}.vault`], ...targets, ...value });
   }
-  if (/conditions|where/i.test(section) && keys.length > 0 && !keys.some((key) => RULE_KEYS.has(key))) return check({ network: 'mainnet', contractLogs: [{ ...BASE_RULES.contractLogs, where: conditionOf(value) }] });
+  if (/conditions|where/i.test(section) && keys.length > 0 && !keys.some((key) => RULE_KEYS.has(key)))
+    return check({ network: 'mainnet', contractLogs: [{ ...BASE_RULES.contractLogs, where: conditionOf(value) }] });
   return asRule(value);
 }
 
@@ -120,7 +126,8 @@ function asRule(value: Record<string, unknown>): Verdict {
   if (keys.length === 1 && keys[0] === 'where') return check({ network: 'mainnet', contractLogs: [{ ...BASE_RULES.contractLogs, ...value }] });
   const owners = Object.entries(BASE_RULES).filter(([name]) => LISTS.find((l) => l.name === name)!.entryKeys.some((k) => keys.includes(k)));
   if (owners.length === 0) {
-    if (Object.keys(value).every((key) => OPERATOR_SET.has(key))) return check({ network: 'mainnet', contractLogs: [{ ...BASE_RULES.contractLogs, where: { field: value } }] });
+    if (Object.keys(value).every((key) => OPERATOR_SET.has(key)))
+      return check({ network: 'mainnet', contractLogs: [{ ...BASE_RULES.contractLogs, where: { field: value } }] });
     return { kind: 'skipped', why: 'no config key (alert fields)' };
   }
   // A rule that only feeds a window ("alert": false) needs a name and a window over it.
@@ -133,7 +140,10 @@ function asRule(value: Record<string, unknown>): Verdict {
 function blockVerdicts(example: Example): Verdict[] {
   const whole = parse(example.text) ?? parse(`{${example.text}}`);
   if (whole !== undefined) return [verdict(whole, example.section)];
-  const lines = example.text.split('\n').filter((line) => line.trim() !== '').map(parse);
+  const lines = example.text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map(parse);
   if (lines.every(isAlert)) return [{ kind: 'skipped', why: 'alert lines' }];
   return [{ kind: 'checked', ok: false, problems: 'not JSON the test can read' }];
 }
@@ -177,7 +187,12 @@ describe('every config form the docs show', () => {
     expect([...documented].sort()).toEqual([...OPERATORS].sort());
     for (const row of rows) {
       const operator = /^\s*\| `([^`]+)`/.exec(row)![1]!;
-      const examples = [...row.split('|').at(-2)!.matchAll(/`([^`]+)`/g)].map((m) => parse(`{${m[1]}}`));
+      const examples = [
+        ...row
+          .split('|')
+          .at(-2)!
+          .matchAll(/`([^`]+)`/g),
+      ].map((m) => parse(`{${m[1]}}`));
       expect(examples.length, row).toBeGreaterThan(0);
       for (const example of examples) {
         expect(JSON.stringify(example), row).toContain(`"${operator}"`);

@@ -16,10 +16,24 @@ const vault = fakeContractId('vault');
 const sbtc = `${fakeContractId('sbtc-token')}::sbtc-token`;
 
 /** A call by the relayer that moves nothing: only its fee touches the balance. */
-const relay = (fee: number, sponsor?: string) => ({ ...contractCall({ contractId: bridge, sender: sponsor ? user : relayer }), feeRate: String(fee), ...(sponsor ? { sponsor } : {}) });
+const relay = (fee: number, sponsor?: string) => ({
+  ...contractCall({ contractId: bridge, sender: sponsor ? user : relayer }),
+  feeRate: String(fee),
+  ...(sponsor ? { sponsor } : {}),
+});
 
 const pick = (alerts: Record<string, unknown>[]) =>
-  alerts.map(({ key, type, rule, crossed, balance, previous_balance, threshold, tx_id, block_height }) => ({ key, type, rule, crossed, balance, previous_balance, threshold, tx_id, block_height }));
+  alerts.map(({ key, type, rule, crossed, balance, previous_balance, threshold, tx_id, block_height }) => ({
+    key,
+    type,
+    rule,
+    crossed,
+    balance,
+    previous_balance,
+    threshold,
+    tx_id,
+    block_height,
+  }));
 
 describe('the CLI alerts balances crossing their thresholds', () => {
   const suite = cliSuite({
@@ -89,7 +103,14 @@ describe('the CLI alerts balances crossing their thresholds', () => {
     const alerts = jsonLines(run.stdout);
     seen.push(...alerts);
     expect(pick(alerts)).toEqual([
-      expect.objectContaining({ rule: 'relayer gas', crossed: 'below', balance: '49898000', previous_balance: '50498000', tx_id: b6.txs[0]!.txId, block_height: b6.height }),
+      expect.objectContaining({
+        rule: 'relayer gas',
+        crossed: 'below',
+        balance: '49898000',
+        previous_balance: '50498000',
+        tx_id: b6.txs[0]!.txId,
+        block_height: b6.height,
+      }),
     ]);
     // The kept balances came from the state file: no new read.
     expect(fake.count(ROUTES.balances)).toBe(3);
@@ -127,7 +148,7 @@ describe('the CLI alerts balances crossing their thresholds', () => {
     expect(pick(jsonLines(replay.stdout))).toEqual(pick(seen));
   }, 30_000);
 
-  it('warns at its start of an STX amount under 1 STX written without a unit (the dry wallet\'s 1000), and of no other', async () => {
+  it("warns at its start of an STX amount under 1 STX written without a unit (the dry wallet's 1000), and of no other", async () => {
     const run = await suite.run(suite.args());
     expect(run.code, run.stderr).toBe(0);
     const warnings = run.stderr.split('\n').filter((line) => line.includes('without a unit'));
@@ -159,7 +180,14 @@ describe('a reorg that undoes a balance crossing', () => {
     const run2 = await suite.run(suite.args());
     expect(run2.code, run2.stderr).toBe(0);
     expect(jsonLines(run2.stdout)).toEqual([
-      expect.objectContaining({ type: 'retraction', retracts: key, retracted_type: 'balance_threshold', address: relayer, asset_id: 'stx', tx_id: lost.txs[0]!.txId }),
+      expect.objectContaining({
+        type: 'retraction',
+        retracts: key,
+        retracted_type: 'balance_threshold',
+        address: relayer,
+        asset_id: 'stx',
+        tx_id: lost.txs[0]!.txId,
+      }),
     ]);
 
     // Restored, not reread: 50,005,000 less 4,000 stays above; less 2,000 more crosses.
@@ -167,7 +195,9 @@ describe('a reorg that undoes a balance crossing', () => {
     const crossing = chain.mine([relay(2_000)]);
     const run3 = await suite.run(suite.args());
     expect(run3.code, run3.stderr).toBe(0);
-    expect(jsonLines(run3.stdout)).toEqual([expect.objectContaining({ crossed: 'below', balance: '49999000', previous_balance: '50001000', tx_id: crossing.txs[0]!.txId })]);
+    expect(jsonLines(run3.stdout)).toEqual([
+      expect.objectContaining({ crossed: 'below', balance: '49999000', previous_balance: '50001000', tx_id: crossing.txs[0]!.txId }),
+    ]);
     expect(fake.count(ROUTES.balances)).toBe(1);
   }, 60_000);
 });

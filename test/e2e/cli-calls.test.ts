@@ -34,8 +34,22 @@ describe.each(API_PATHS)('the CLI alerts calls to a watched contract, on $name',
   it('alerts each matching call once with its arguments and result, beside the logs, and no other call', async () => {
     chain.mine([coinbase()]);
     const block = chain.mine([
-      contractCall({ contractId: vault, functionName: 'withdraw', sender: owner, args: [Cl.uint(5_000), Cl.principal(owner)], result: Cl.ok(Cl.uint(5_000)), logs: ['withdrawn'] }),
-      contractCall({ contractId: vault, functionName: 'withdraw', sender: attacker, args: [Cl.uint(9_999_999)], result: Cl.error(Cl.uint(102)), status: 'abort_by_response' }),
+      contractCall({
+        contractId: vault,
+        functionName: 'withdraw',
+        sender: owner,
+        args: [Cl.uint(5_000), Cl.principal(owner)],
+        result: Cl.ok(Cl.uint(5_000)),
+        logs: ['withdrawn'],
+      }),
+      contractCall({
+        contractId: vault,
+        functionName: 'withdraw',
+        sender: attacker,
+        args: [Cl.uint(9_999_999)],
+        result: Cl.error(Cl.uint(102)),
+        status: 'abort_by_response',
+      }),
       contractCall({ contractId: vault, functionName: 'deposit', sender: owner, args: [Cl.uint(1)] }),
       contractCall({ contractId: router, functionName: 'route', logs: [{ printer: vault, value: 'routed' }] }),
       contractCall({ contractId: vault, functionName: 'set-owner', sender: attacker, args: [Cl.principal(attacker)] }),

@@ -65,7 +65,9 @@ describe('the CLI posts alerts to the chat channels it is given', () => {
       expect(chat.received.map((r) => r.body.dedup_key)).toEqual([alert!.key]);
       expect(slow.received).toHaveLength(1);
       const history = await suite.run(['history', '--state', suite.args('d.json').at(-1)!]);
-      expect(history.stdout).toMatch(/chat: slack failed: [^\n]*it may or may not be in slack[^\n]* · pagerduty sent|chat: pagerduty sent · slack failed: [^\n]*may or may not be in slack/);
+      expect(history.stdout).toMatch(
+        /chat: slack failed: [^\n]*it may or may not be in slack[^\n]* · pagerduty sent|chat: pagerduty sent · slack failed: [^\n]*may or may not be in slack/,
+      );
     } finally {
       await slow.close();
     }

@@ -59,7 +59,10 @@ describe('the CLI with a cooldown and a mute', () => {
     const states = Object.values(records).map((r) => r.state);
     expect(states.filter((s) => s === 'held')).toHaveLength(40);
     expect(states.filter((s) => s === 'muted')).toHaveLength(1);
-    expect(Object.entries(records).find(([key]) => key.includes(mutedDeposit))?.[1]).toMatchObject({ state: 'muted', reason: expect.stringContaining(iso(MUTED_UNTIL)) });
+    expect(Object.entries(records).find(([key]) => key.includes(mutedDeposit))?.[1]).toMatchObject({
+      state: 'muted',
+      reason: expect.stringContaining(iso(MUTED_UNTIL)),
+    });
   }, 40_000);
 
   it('--status shows the muted rule and what it held, and the cooldown running with its count', async () => {
@@ -70,7 +73,7 @@ describe('the CLI with a cooldown and a mute', () => {
     expect(run.stdout).toContain('40 matches held (blocks 3–6)');
   }, 40_000);
 
-  it('sends one summary of the 40 when a block\'s time ends the cooldown, and the deposits alert again once the mute is over', async () => {
+  it("sends one summary of the 40 when a block's time ends the cooldown, and the deposits alert again once the mute is over", async () => {
     const deposit = fake.chain.mine([transfer({ to: deposits, amount: 7 })], { time: MUTED_UNTIL + 100 });
     fake.chain.mine([coinbase()], { time: T0 + 10 + 600 });
     const run = await suite.run([...args(), '--once', '--json'], { timeoutMs: 30_000 });

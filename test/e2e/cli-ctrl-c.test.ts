@@ -27,21 +27,25 @@ describe('Ctrl-C during a catch-up', () => {
     let readsAtStopping: number | null = null;
     let poll: ReturnType<typeof setInterval> | undefined;
     // The default budget: no STACKS_API_RPM, so the client spaces requests 1.2 s apart once its burst is spent.
-    const run = await runCli(['--config', suite.configPath, '--state', suite.path('state.json'), '--no-network-check'], { STACKS_API_URL: suite.server.url }, {
-      timeoutMs: 60_000,
-      onSpawn: (child) => {
-        // Past the first batch and its burst: the second batch is queued in the client, paced.
-        poll = setInterval(() => {
-          if (interruptedAt === null && blockReads() >= 30) {
-            interruptedAt = Date.now();
-            child.kill('SIGINT');
-          }
-        }, 20);
+    const run = await runCli(
+      ['--config', suite.configPath, '--state', suite.path('state.json'), '--no-network-check'],
+      { STACKS_API_URL: suite.server.url },
+      {
+        timeoutMs: 60_000,
+        onSpawn: (child) => {
+          // Past the first batch and its burst: the second batch is queued in the client, paced.
+          poll = setInterval(() => {
+            if (interruptedAt === null && blockReads() >= 30) {
+              interruptedAt = Date.now();
+              child.kill('SIGINT');
+            }
+          }, 20);
+        },
+        onStderr: (chunk) => {
+          if (readsAtStopping === null && chunk.includes('stopping after the current block')) readsAtStopping = blockReads();
+        },
       },
-      onStderr: (chunk) => {
-        if (readsAtStopping === null && chunk.includes('stopping after the current block')) readsAtStopping = blockReads();
-      },
-    });
+    );
     clearInterval(poll);
     const exitedAfterMs = Date.now() - interruptedAt!;
     expect(interruptedAt, run.stderr).not.toBeNull();

@@ -109,7 +109,10 @@ describe('an API whose /v2/info fails', () => {
     await apiWithoutNodeInfo();
     const { configPath, statePath } = await files('no-node-info', config());
     const env = apiEnvironment(server!.url);
-    for (const extra of [['--once', '--state', statePath], ['--replay', '1']]) {
+    for (const extra of [
+      ['--once', '--state', statePath],
+      ['--replay', '1'],
+    ]) {
       const run = await runCli(['--json', '--config', configPath, ...extra], env, { timeoutMs: 40_000 });
       expect(run.code).toBe(0);
       expect(run.stderr).toMatch(/could not check that the API serves mainnet: 127\.0\.0\.1:\d+ did not answer \/v2\/info .*500.*; going on/);
@@ -132,13 +135,13 @@ describe('an API whose error text carries terminal escape codes', () => {
     const fake = createFakeHiro();
     fake.chain.mine([coinbase()]);
     const hostile = '\u001b[2J\u001b[31mall clear\u202e\u0007';
-    fake.faults.use((request) =>
-      request.route === ROUTES.tip ? { status: 500, body: { statusCode: 500, error: 'x', message: hostile } } : undefined,
-    );
+    fake.faults.use((request) => (request.route === ROUTES.tip ? { status: 500, body: { statusCode: 500, error: 'x', message: hostile } } : undefined));
     const server = await fake.start();
     try {
       const { configPath, statePath } = await files('escapes', config());
-      const run = await runCli(['--once', '--no-network-check', '--config', configPath, '--state', statePath], apiEnvironment(server.url), { timeoutMs: 40_000 });
+      const run = await runCli(['--once', '--no-network-check', '--config', configPath, '--state', statePath], apiEnvironment(server.url), {
+        timeoutMs: 40_000,
+      });
       expect(run.code).toBe(1);
       expect(run.stderr).toContain('\\x1b[2J\\x1b[31mall clear\\u202e\\x07');
       expect(run.stderr).not.toMatch(/[\u001b\u0007\u202e]/);
@@ -163,7 +166,9 @@ describe('--check', () => {
       expect(run.stdout).toContain(`- STX arriving at 1 address (an alert for each transfer, native or inside a contract call):\n    ${alice}`);
       expect(run.stdout).toContain(`- asset movements by 1 transfer rule:\n    ${sbtc} to ${alice} (at least 100 base units; mint)`);
       expect(run.stdout).toContain(`    ${vault} (logs containing "mint")`);
-      expect(run.stdout).toContain('- first run starts at block 1 (later runs resume from the saved cursor), 2 blocks behind the tip, at most 500 blocks a cycle');
+      expect(run.stdout).toContain(
+        '- first run starts at block 1 (later runs resume from the saved cursor), 2 blocks behind the tip, at most 500 blocks a cycle',
+      );
       expect(run.stdout).toContain(`API: ${server.url} (from STACKS_API_URL), without an API key, at most 50 requests a minute`);
       expect(fake.count()).toBe(0);
       expect(existsSync(statePath)).toBe(false);
@@ -228,7 +233,9 @@ describe('a running watcher', () => {
     const { configPath, statePath } = await files('ahead', config({ contracts: [], startHeight: 1_000 }));
     const run = await runCli(['--once', '--config', configPath, '--state', statePath], env());
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/WARN  startHeight 1000 is above the chain tip \d+: nothing to scan yet; each run checks again and starts there once the chain reaches it/);
+    expect(run.stderr).toMatch(
+      /WARN  startHeight 1000 is above the chain tip \d+: nothing to scan yet; each run checks again and starts there once the chain reaches it/,
+    );
   });
 
   it('after a good start, rides out an outage with growing pauses, saying so once, and says when it works again', async () => {

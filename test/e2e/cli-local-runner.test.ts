@@ -51,7 +51,9 @@ describe('against the fake API', () => {
       // Bounded below a cycle client's five 10 s attempts: the old behaviour (about a minute) fails here.
       const run = await runCli(['--once', '--config', configPath, '--state', statePath], env(), { timeoutMs: 14_000 });
       expect(run.code).toBe(1);
-      expect(run.stderr).toContain(`cannot reach the Stacks API at ${new URL(suite.server.url).host}: GET /v2/info: no answer from the API (timed out after 3500 ms) after 2 attempt(s)`);
+      expect(run.stderr).toContain(
+        `cannot reach the Stacks API at ${new URL(suite.server.url).host}: GET /v2/info: no answer from the API (timed out after 3500 ms) after 2 attempt(s)`,
+      );
     } finally {
       stop();
     }

@@ -70,7 +70,8 @@ describe('pending alerts on the v3 mempool list and, on an API without it, the v
     const later = [await run(v1), await run(v1)];
     // Each CLI run is a process of its own: it pays the v3 list's 404 once, then one v1 page in the common case.
     expect([v1.fake.count(ROUTES.v3Mempool), v1.fake.count(ROUTES.v1Mempool)]).toEqual([1, 1]);
-    const notices = (stderr: string) => stderr.split('\n').filter((line) => line.includes('operatorNotice') && line.includes('/extended/v3/mempool/transactions'));
+    const notices = (stderr: string) =>
+      stderr.split('\n').filter((line) => line.includes('operatorNotice') && line.includes('/extended/v3/mempool/transactions'));
     expect(notices(firstV1Run!.stderr)).toHaveLength(1);
     expect(notices(firstV1Run!.stderr)[0]).toContain('/extended/v1/tx/mempool');
     expect(later.flatMap((result) => notices(result.stderr))).toEqual([]);
@@ -79,7 +80,9 @@ describe('pending alerts on the v3 mempool list and, on an API without it, the v
 
   it('still alerts waiting transactions, with their arguments, while the deprecated mempool routes answer 410', async () => {
     v3.fake.retire(ROUTES.v1Mempool, ROUTES.txMultiple);
-    const call = v3.chain.submit(contractCall({ contractId: vault, functionName: 'set-owner', sender: exchange, args: [Cl.uint(9)] }), { receivedAt: 1_750_000_100 });
+    const call = v3.chain.submit(contractCall({ contractId: vault, functionName: 'set-owner', sender: exchange, args: [Cl.uint(9)] }), {
+      receivedAt: 1_750_000_100,
+    });
     const { lines } = await run(v3);
     expect(lines.filter(isPending)).toEqual([expect.objectContaining({ type: 'pending_call', tx_id: call.txId, args: ['u9'] })]);
     expect(v3.fake.count(ROUTES.v1Mempool)).toBe(0);

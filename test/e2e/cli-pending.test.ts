@@ -35,8 +35,10 @@ describe('the CLI alerts calls and transfers waiting in the mempool', () => {
   };
 
   let setOwner: { txId: string };
-  it('alerts a matching call and transfer once when first seen waiting, with the call\'s arguments, fee, nonce and receipt time', async () => {
-    setOwner = chain.submit(contractCall({ contractId: vault, functionName: 'set-owner', sender: attacker, args: [Cl.principal(attacker)] }), { receivedAt: 1_749_999_990 });
+  it("alerts a matching call and transfer once when first seen waiting, with the call's arguments, fee, nonce and receipt time", async () => {
+    setOwner = chain.submit(contractCall({ contractId: vault, functionName: 'set-owner', sender: attacker, args: [Cl.principal(attacker)] }), {
+      receivedAt: 1_749_999_990,
+    });
     const outflow = chain.submit(transfer({ from: treasury, to: exchange, amount: 250_000_000n, memo: 'acct 42' }));
     chain.submit(contractCall({ contractId: vault, functionName: 'deposit', sender: attacker }));
     chain.submit(transfer({ from: treasury, to: exchange, amount: 5 })); // under the threshold
@@ -56,7 +58,14 @@ describe('the CLI alerts calls and transfers waiting in the mempool', () => {
       nonce: 0,
       received_at: 1_749_999_990,
     });
-    expect(alerts[1]).toMatchObject({ type: 'pending_transfer', sender: treasury, recipient: exchange, amount: '250000000', memo_text: 'acct 42', direction: 'sent' });
+    expect(alerts[1]).toMatchObject({
+      type: 'pending_transfer',
+      sender: treasury,
+      recipient: exchange,
+      amount: '250000000',
+      memo_text: 'acct 42',
+      direction: 'sent',
+    });
     expect(fake.count(ROUTES.v3Mempool)).toBe(1);
   });
 
@@ -72,13 +81,13 @@ describe('the CLI alerts calls and transfers waiting in the mempool', () => {
     expect(fake.requestsTo(ROUTES.v3Mempool)[0]!.query.getAll('type')).toEqual(['contract_call', 'token_transfer']);
   });
 
-  it('gives the mined call its usual alert carrying the pending alert\'s key, and no second pending alert', async () => {
+  it("gives the mined call its usual alert carrying the pending alert's key, and no second pending alert", async () => {
     chain.mine([coinbase(), setOwner as never]);
     const { alerts } = await run();
     expect(alerts.map((a) => [a.type, a.key, a.pending_key])).toEqual([['contract_call', `contract_call:${setOwner.txId}`, `pending_call:${setOwner.txId}`]]);
   });
 
-  it('alerts once, with the API\'s reason, when a waiting transaction is dropped unmined', async () => {
+  it("alerts once, with the API's reason, when a waiting transaction is dropped unmined", async () => {
     const upgrade = chain.submit(contractCall({ contractId: vault, functionName: 'upgrade', sender: attacker }));
     expect((await run()).alerts.map((a) => a.key)).toEqual([`pending_call:${upgrade.txId}`]);
     chain.drop(upgrade.txId, 'dropped_too_expensive');
@@ -105,7 +114,12 @@ describe('the CLI alerts calls and transfers waiting in the mempool', () => {
     const { alerts } = await run();
     expect(alerts.map((a) => a.key)).toEqual([`pending_transfer:${fast.txId}`, `pending_dropped:${slow.txId}`]);
     expect(alerts[0]).toMatchObject({ fee: '6000', nonce: slow.nonce });
-    expect(alerts[1]).toMatchObject({ reason: 'dropped_replace_by_fee', replaced_by: fast.txId, pending_key: `pending_transfer:${slow.txId}`, address: treasury });
+    expect(alerts[1]).toMatchObject({
+      reason: 'dropped_replace_by_fee',
+      replaced_by: fast.txId,
+      pending_key: `pending_transfer:${slow.txId}`,
+      address: treasury,
+    });
   });
 
   it('sends no pending alert twice when a run died after sending it but before saving what it saw', async () => {

@@ -15,7 +15,11 @@ const router = fakeContractId('router');
 const withdrawal = (amount: bigint, user = alice) =>
   Cl.tuple({ action: Cl.stringAscii('withdraw'), amount: Cl.uint(amount), user: Cl.standardPrincipal(user) });
 
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 describe('--replay: rules tried on past blocks', () => {
   const expected: string[] = [];
@@ -60,7 +64,11 @@ describe('--replay: rules tried on past blocks', () => {
     const alerts = jsonLines(run.stdout);
     expect(alerts.map((a) => a.key)).toEqual(expected);
     expect(alerts.find((a) => a.type === 'contract_call')).toMatchObject({
-      function_name: 'withdraw', tx_status: 'abort_by_response', args: ['u9'], result_repr: '(err u102)', block_height: 4,
+      function_name: 'withdraw',
+      tx_status: 'abort_by_response',
+      args: ['u9'],
+      result_repr: '(err u102)',
+      block_height: 4,
     });
     expect(alerts.find((a) => a.type === 'contract_log')).toMatchObject({ value: { action: 'withdraw', amount: '2000000000', user: alice } });
     expect(run.stderr).toContain('replayed 5 blocks (1–5): 4 alerts would have been sent');

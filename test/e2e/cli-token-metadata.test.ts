@@ -13,7 +13,7 @@ const treasury = fakeAddress('treasury');
 const alex = `${fakeContractId('token-alex')}::alex`;
 const unknownToken = `${fakeContractId('mystery-token')}::mystery`;
 
-describe('the CLI reads a token\'s decimals from its metadata, once', () => {
+describe("the CLI reads a token's decimals from its metadata, once", () => {
   const suite = cliSuite({
     name: 'token-metadata',
     config: { network: 'mainnet', startHeight: 2, balances: [{ name: 'pool low', address: pool, asset: alex, below: '5 ALEX' }] },
@@ -38,7 +38,16 @@ describe('the CLI reads a token\'s decimals from its metadata, once', () => {
     const run = await suite.run(suite.args());
     expect(run.code, run.stderr).toBe(0);
     expect(jsonLines(run.stdout)).toEqual([
-      expect.objectContaining({ rule: 'pool low', asset_id: alex, crossed: 'below', balance: '450000000', threshold: '500000000', decimals: 8, symbol: 'ALEX', tx_id: b2.txs[0]!.txId }),
+      expect.objectContaining({
+        rule: 'pool low',
+        asset_id: alex,
+        crossed: 'below',
+        balance: '450000000',
+        threshold: '500000000',
+        decimals: 8,
+        symbol: 'ALEX',
+        tx_id: b2.txs[0]!.txId,
+      }),
     ]);
     expect(fake.count(ROUTES.tokenMetadata)).toBe(1);
   }, 30_000);
@@ -71,7 +80,9 @@ describe('the CLI reads a token\'s decimals from its metadata, once', () => {
       network: 'mainnet',
       balances: [{ name: 'diko low', address: pool, asset: `${fakeContractId('token-diko')}::diko`, below: '5 DIKO' }],
     });
-    const run = await suite.run(['--once', '--json', '--config', configPath, '--state', statePath], { env: { STACKS_API_URL: `http://127.0.0.1:${await freePort()}` } });
+    const run = await suite.run(['--once', '--json', '--config', configPath, '--state', statePath], {
+      env: { STACKS_API_URL: `http://127.0.0.1:${await freePort()}` },
+    });
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toContain('cannot reach the Stacks API at 127.0.0.1');
     expect(run.stderr).toContain('token-diko::diko');

@@ -3,7 +3,18 @@
 // exactly the alerts, keys and JSON, it prints while the v1 route answers.
 import { Cl } from '@stacks/transactions';
 import { describe, expect, it } from 'vitest';
-import { coinbase, contractCall, fakeAddress, fakeContractId, ftAssetEvent, nftAssetEvent, print, ROUTES, stxTransferEvent, transfer } from '../support/fake-hiro';
+import {
+  coinbase,
+  contractCall,
+  fakeAddress,
+  fakeContractId,
+  ftAssetEvent,
+  nftAssetEvent,
+  print,
+  ROUTES,
+  stxTransferEvent,
+  transfer,
+} from '../support/fake-hiro';
 import { cliSuite } from '../support/cli-suite';
 import { jsonLines } from './run-cli';
 
@@ -23,7 +34,10 @@ describe('the CLI alerts asset movements inside contract calls after /tx/multipl
     config: {
       network: 'mainnet',
       addresses: [seller],
-      transfers: [{ asset: sbtc, to: [alice], decimals: 8, symbol: 'sBTC' }, { asset: punks, from: [seller] }],
+      transfers: [
+        { asset: sbtc, to: [alice], decimals: 8, symbol: 'sBTC' },
+        { asset: punks, from: [seller] },
+      ],
       startHeight: 1,
     },
     setupTimeoutMs: 20_000,
@@ -64,18 +78,18 @@ describe('the CLI alerts asset movements inside contract calls after /tx/multipl
     expect(onV3.code, onV3.stderr).toBe(0);
 
     const alerts = jsonLines(onV3.stdout);
-    expect(alerts.map((a) => a.key)).toEqual([
-      `stx_transfer:${tx(0)}:0`,
-      `nft_transfer:${tx(0)}:2`,
-      `ft_transfer:${tx(1)}:1`,
-      `token_transfer:${tx(3)}`,
-    ]);
+    expect(alerts.map((a) => a.key)).toEqual([`stx_transfer:${tx(0)}:0`, `nft_transfer:${tx(0)}:2`, `ft_transfer:${tx(1)}:1`, `token_transfer:${tx(3)}`]);
     expect(alerts).toEqual(jsonLines(onV1.stdout));
     expect(alerts[0]).toMatchObject({ recipient: seller, direction: 'received', amount: '90000000', memo: payroll, contract_id: marketplace });
     expect(alerts[1]).toMatchObject({ asset_id: punks, sender: seller, recipient: buyer, direction: 'sent', value_repr: 'u42' });
     expect(alerts[2]).toMatchObject({ asset_id: sbtc, action: 'mint', sender: null, recipient: alice, direction: 'minted', symbol: 'sBTC' });
     // One 410, then one v3 request for each contract call and none for the native transfer.
     expect(fake.count(ROUTES.txMultiple)).toBe(1);
-    expect(fake.requestsTo(ROUTES.v3TransactionEvents).map((r) => r.path.split('/')[4]).sort()).toEqual([tx(0), tx(1), tx(2)].sort());
+    expect(
+      fake
+        .requestsTo(ROUTES.v3TransactionEvents)
+        .map((r) => r.path.split('/')[4])
+        .sort(),
+    ).toEqual([tx(0), tx(1), tx(2)].sort());
   }, 60_000);
 });

@@ -26,10 +26,7 @@ const punks = `${fakeContractId('punks', 'art')}::punk`;
 const others = Array.from({ length: 8 }, (_, i) => fakeAddress(`payee-${i}`));
 
 /** A send-many-memo leg: the transfer, then the contract's print of the (buff 34) memo, as mainnet shows them. */
-const leg = (to: string, amount: number, memo: string) => [
-  stxTransferEvent(custodian, to, amount),
-  print(sendManyMemo, Cl.bufferFromUtf8(memo)),
-];
+const leg = (to: string, amount: number, memo: string) => [stxTransferEvent(custodian, to, amount), print(sendManyMemo, Cl.bufferFromUtf8(memo))];
 const memoHex = (text: string) => `0x${Buffer.from(text, 'utf8').toString('hex')}`;
 
 const printed = new PrintedLines();
@@ -82,19 +79,13 @@ describe.each(API_PATHS)('the CLI alerts every asset movement of the tracked add
       // 3: DIKO to bob below and at the threshold
       contractCall({
         contractId: dex,
-        events: [
-          ftAssetEvent(diko, { action: 'transfer', from: buyer, to: bob }, 999),
-          ftAssetEvent(diko, { action: 'transfer', from: buyer, to: bob }, 1000),
-        ],
+        events: [ftAssetEvent(diko, { action: 'transfer', from: buyer, to: bob }, 999), ftAssetEvent(diko, { action: 'transfer', from: buyer, to: bob }, 1000)],
       }),
       // 4: the treasury pays out STX with its own memo (stx-transfer-memo?) and burns DIKO
       contractCall({
         contractId: dex,
         sender: treasury,
-        events: [
-          stxTransferEvent(treasury, buyer, 7_000_000, memoHex('payroll')),
-          ftAssetEvent(diko, { action: 'burn', from: treasury }, 300),
-        ],
+        events: [stxTransferEvent(treasury, buyer, 7_000_000, memoHex('payroll')), ftAssetEvent(diko, { action: 'burn', from: treasury }, 300)],
       }),
       // 5: a failed call that would have paid the exchange
       contractCall({ contractId: dex, status: 'abort_by_response', events: [stxTransferEvent(buyer, exchange, 1)] }),
@@ -123,18 +114,39 @@ describe.each(API_PATHS)('the CLI alerts every asset movement of the tracked add
     ]);
     const byKey = new Map(alerts.map((a) => [a.key, a]));
     expect(byKey.get(`stx_transfer:${tx(0)}:0`)).toMatchObject({
-      action: 'transfer', sender: custodian, recipient: exchange, address: exchange, direction: 'received',
-      amount: '1000000', memo: memoHex('inv-1'), contract_id: sendManyMemo, block_height: 2, event_index: 0,
+      action: 'transfer',
+      sender: custodian,
+      recipient: exchange,
+      address: exchange,
+      direction: 'received',
+      amount: '1000000',
+      memo: memoHex('inv-1'),
+      contract_id: sendManyMemo,
+      block_height: 2,
+      event_index: 0,
     });
     expect(byKey.get(`stx_transfer:${tx(0)}:4`)).toMatchObject({ amount: '2500000', memo: memoHex('inv-3') });
     expect(byKey.get(`stx_transfer:${tx(1)}:0`)).toMatchObject({ recipient: seller, amount: '90000000', memo: null, contract_id: marketplace });
     expect(byKey.get(`stx_transfer:${tx(1)}:1`)).toMatchObject({ recipient: artist, amount: '5000000' });
     expect(byKey.get(`nft_transfer:${tx(1)}:10`)).toMatchObject({
-      asset_id: punks, action: 'transfer', sender: seller, recipient: buyer, address: seller, direction: 'sent', value_repr: 'u42',
+      asset_id: punks,
+      action: 'transfer',
+      sender: seller,
+      recipient: buyer,
+      address: seller,
+      direction: 'sent',
+      value_repr: 'u42',
     });
     expect(byKey.get(`ft_transfer:${tx(2)}:0`)).toMatchObject({
-      asset_id: sbtc, action: 'mint', sender: null, recipient: alice, address: alice, direction: 'minted',
-      amount: '50000000', decimals: 8, symbol: 'sBTC',
+      asset_id: sbtc,
+      action: 'mint',
+      sender: null,
+      recipient: alice,
+      address: alice,
+      direction: 'minted',
+      amount: '50000000',
+      decimals: 8,
+      symbol: 'sBTC',
     });
     expect(byKey.get(`ft_transfer:${tx(3)}:1`)).toMatchObject({ asset_id: diko, amount: '1000', decimals: null, symbol: null });
     expect(byKey.get(`stx_transfer:${tx(4)}:0`)).toMatchObject({ address: treasury, direction: 'sent', memo: memoHex('payroll') });
@@ -193,7 +205,14 @@ describe.each(API_PATHS)('the CLI alerts every asset movement of the tracked add
     });
     const run = await suite.run(['--once', '--config', bad, '--state', suite.path('never.json')]);
     expect(run.code).toBe(2);
-    for (const path of ['transfers[0].asset', 'transfers[0].to[0]', 'transfers[1].minAmount', 'transfers[1]', 'transfers[2].actions[0]', 'transfers[2].colour']) {
+    for (const path of [
+      'transfers[0].asset',
+      'transfers[0].to[0]',
+      'transfers[1].minAmount',
+      'transfers[1]',
+      'transfers[2].actions[0]',
+      'transfers[2].colour',
+    ]) {
       expect(run.stderr).toContain(path);
     }
     expect(run.stderr).toContain('watches nobody');

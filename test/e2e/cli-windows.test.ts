@@ -18,7 +18,14 @@ const T0 = 1_750_000_000;
 const DRAIN = '10000000000000000000';
 
 const failedWithdraw = (amount = 5) =>
-  contractCall({ contractId: vault, functionName: 'withdraw', sender: alice, status: 'abort_by_response', args: [Cl.uint(amount)], result: Cl.error(Cl.uint(102)) });
+  contractCall({
+    contractId: vault,
+    functionName: 'withdraw',
+    sender: alice,
+    status: 'abort_by_response',
+    args: [Cl.uint(amount)],
+    result: Cl.error(Cl.uint(102)),
+  });
 
 const WINDOWS_CONFIG = {
   network: 'mainnet',
@@ -31,8 +38,7 @@ const WINDOWS_CONFIG = {
   startHeight: 1,
 };
 
-const windowKey = (name: string, block: FakeBlock, tx: number, kind = 'token_transfer') =>
-  `window_threshold:${name}:${kind}:${block.txs[tx]!.txId}`;
+const windowKey = (name: string, block: FakeBlock, tx: number, kind = 'token_transfer') => `window_threshold:${name}:${kind}:${block.txs[tx]!.txId}`;
 
 describe('windows through the CLI', () => {
   const blocks: FakeBlock[] = [];
@@ -93,7 +99,11 @@ describe('windows through the CLI', () => {
     const live = await suite.run(suite.args('fresh.json'), { timeoutMs: 30_000 });
     const replay = await suite.run(['--replay', `1..${chain.height}`, '--json', '--config', suite.configPath], { timeoutMs: 30_000 });
     expect(replay.code, replay.stderr).toBe(0);
-    expect(jsonLines(replay.stdout).filter((a) => a.type === 'window_threshold').map((a) => a.key)).toEqual(expectedWindowKeys());
+    expect(
+      jsonLines(replay.stdout)
+        .filter((a) => a.type === 'window_threshold')
+        .map((a) => a.key),
+    ).toEqual(expectedWindowKeys());
     expect(jsonLines(replay.stdout)).toEqual(jsonLines(live.stdout));
   });
 
@@ -103,9 +113,17 @@ describe('windows through the CLI', () => {
     const config = await suite.write('split.json', { ...WINDOWS_CONFIG, maxBlocksPerRun: 8 });
     const first = await suite.run(['--once', '--json', '--config', config, '--state', state], { timeoutMs: 30_000 });
     expect(first.code, first.stderr).toBe(0);
-    expect(jsonLines(first.stdout).filter((a) => a.type === 'window_threshold').map((a) => a.key)).toEqual(expectedWindowKeys().slice(0, 2));
+    expect(
+      jsonLines(first.stdout)
+        .filter((a) => a.type === 'window_threshold')
+        .map((a) => a.key),
+    ).toEqual(expectedWindowKeys().slice(0, 2));
     const second = await suite.run(['--once', '--json', '--config', config, '--state', state], { timeoutMs: 30_000 });
-    expect(jsonLines(second.stdout).filter((a) => a.type === 'window_threshold').map((a) => a.key)).toEqual(expectedWindowKeys().slice(2));
+    expect(
+      jsonLines(second.stdout)
+        .filter((a) => a.type === 'window_threshold')
+        .map((a) => a.key),
+    ).toEqual(expectedWindowKeys().slice(2));
   });
 
   it('refuses at config time a window whose rule does not exist, a sum over calls, and a window too long for its cap', async () => {
@@ -138,7 +156,11 @@ describe('a window across a reorg', () => {
     const crossing = chain.mine([failedWithdraw(), failedWithdraw()]); // 3: 5 in 10 minutes
     const first = await suite.run(suite.args(), { timeoutMs: 30_000 });
     const key = windowKey('withdraw failures', crossing, 1, 'contract_call');
-    expect(jsonLines(first.stdout).filter((a) => a.type === 'window_threshold').map((a) => a.key)).toEqual([key]);
+    expect(
+      jsonLines(first.stdout)
+        .filter((a) => a.type === 'window_threshold')
+        .map((a) => a.key),
+    ).toEqual([key]);
 
     // Block 3 is replaced by one without the two failures; the old chain's height plus the grace passes.
     chain.reorg(1, [[coinbase()]]);
@@ -153,8 +175,10 @@ describe('a window across a reorg', () => {
     // 10 minutes of block 2) cross it again; had block 3's two stayed, it would still be above and say nothing.
     const again = chain.mine([failedWithdraw(), failedWithdraw()]);
     const third = await suite.run(suite.args(), { timeoutMs: 30_000 });
-    expect(jsonLines(third.stdout).filter((a) => a.type === 'window_threshold').map((a) => a.key)).toEqual([
-      windowKey('withdraw failures', again, 1, 'contract_call'),
-    ]);
+    expect(
+      jsonLines(third.stdout)
+        .filter((a) => a.type === 'window_threshold')
+        .map((a) => a.key),
+    ).toEqual([windowKey('withdraw failures', again, 1, 'contract_call')]);
   });
 });

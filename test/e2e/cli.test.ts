@@ -47,7 +47,15 @@ describe.each(API_PATHS)('the CLI against a fake Hiro API, through a growing cha
     expected.add(`contract_log:${b3.txs[0]!.txId}:5`).add(`contract_log:${b3.txs[0]!.txId}:120`);
     chain.mineEmpty(1); // 4
     // 5: an indirect log (router calls the oracle), filtered by `contains`
-    const b5 = chain.mine([contractCall({ contractId: router, logs: [{ printer: oracle, value: 'price-update' }, { printer: oracle, value: 'heartbeat' }] })]);
+    const b5 = chain.mine([
+      contractCall({
+        contractId: router,
+        logs: [
+          { printer: oracle, value: 'price-update' },
+          { printer: oracle, value: 'heartbeat' },
+        ],
+      }),
+    ]);
     expected.add(`contract_log:${b5.txs[0]!.txId}:0`);
 
     const run = await suite.run(suite.args());

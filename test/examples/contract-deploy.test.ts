@@ -48,7 +48,9 @@ describe('contract_deploy, registered from outside the production registries', (
     expect(problems[1]?.message).toContain('did you mean "severity"?');
     // Its name is reserved for its default rule names, in every list.
     const named = parseWatchConfig({ network: 'mainnet', calls: [{ contractId: `${WATCHED}.vault`, name: 'deployers:ours' }] }, lists);
-    expect(named.ok ? [] : named.problems.map((p) => `${p.path}: ${p.message}`)).toEqual([expect.stringMatching(/^\$\.calls\[0\]\.name: .*kept for default names/)]);
+    expect(named.ok ? [] : named.problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
+      expect.stringMatching(/^\$\.calls\[0\]\.name: .*kept for default names/),
+    ]);
   });
 
   it('counts as something to watch, and the shipped config does not know it', () => {

@@ -81,7 +81,7 @@ describe('a forged or misdirected message', () => {
     expect(r.logged.join('\n')).toMatch(/the signature does not match/);
   });
 
-  it('is refused when signed by another key, though its certificate URL is SNS\'s', async () => {
+  it("is refused when signed by another key, though its certificate URL is SNS's", async () => {
     const r = await receiver();
     const impostor = snsSigner(NOW);
     expect(await postEnvelope(r, impostor.notification(JSON.stringify(ALERT)))).toBe(403);

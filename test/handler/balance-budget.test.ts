@@ -17,7 +17,7 @@ const holders = Array.from({ length: 5 }, (_, i) => fakeAddress(`budget-holder-$
 const treasury = fakeAddress('budget-treasury');
 const sns = mockClient(SNSClient);
 
-describe('balance rules past an invocation\'s share of reads, state in DynamoDB', () => {
+describe("balance rules past an invocation's share of reads, state in DynamoDB", () => {
   const fake = createFakeHiro();
   const lambda = lambdaOnDynalite<CycleSummary>({
     fake,
@@ -45,14 +45,21 @@ describe('balance rules past an invocation\'s share of reads, state in DynamoDB'
     refuse();
     // The refusal is counted in the stored book (the operator hears of a read refused 3 runs in a row).
     const store = createDynamoStateStore({ client: lambda.dynamo.client, tableName: lambda.dynamo.tableName, network: 'mainnet' });
-    expect((await store.readRecord('balances'))!.unread).toEqual({ [`holder 3|${holders[3]}|stx||10000`]: { failures: 1, cause: expect.stringContaining('400') } });
+    expect((await store.readRecord('balances'))!.unread).toEqual({
+      [`holder 3|${holders[3]}|stx||10000`]: { failures: 1, cause: expect.stringContaining('400') },
+    });
 
     fake.chain.mine(credit(1_000)); // block 3: 7,000
     summaries.push(await handler({}, lambdaContext('run-3'))); // holders 3 and 4, read at block 2
     const crossing = fake.chain.mine(credit(4_000)); // block 4: 11,000, above for every holder
     summaries.push(await handler({}, lambdaContext('run-4')));
 
-    expect(summaries.map((s) => [s.stoppedBecause, s.blocksScanned])).toEqual([['caught-up', 1], ['caught-up', 1], ['caught-up', 1], ['caught-up', 1]]);
+    expect(summaries.map((s) => [s.stoppedBecause, s.blocksScanned])).toEqual([
+      ['caught-up', 1],
+      ['caught-up', 1],
+      ['caught-up', 1],
+      ['caught-up', 1],
+    ]);
     expect(fake.requestsTo(ROUTES.balances).map((r) => r.query.get('until_block'))).toEqual(['1', '1', '2', '2']);
     const alerts = lambda.published.map(alertOf);
     expect(alerts.map((a) => [a.rule, a.crossed, a.balance, a.previous_balance, a.tx_id])).toEqual(

@@ -24,7 +24,11 @@ describe('a balance rule in the Lambda, state in DynamoDB', () => {
     tableName: 'stacks-watch-balances',
     beforeColdStart: () => fake.chain.setGenesisBalance(relayer, 'stx', 50_006_000),
     // Nothing is held before block 1: the watch starts at block 2, its first check read at block 1.
-    watchConfig: { network: 'mainnet', startHeight: 2, balances: [{ name: 'relayer gas', address: relayer, asset: 'stx', below: '50000000', severity: 'critical' }] },
+    watchConfig: {
+      network: 'mainnet',
+      startHeight: 2,
+      balances: [{ name: 'relayer gas', address: relayer, asset: 'stx', below: '50000000', severity: 'critical' }],
+    },
   });
   const { handler } = lambda;
 
@@ -41,7 +45,14 @@ describe('a balance rule in the Lambda, state in DynamoDB', () => {
 
     const alerts = lambda.published.map(alertOf);
     expect(alerts).toEqual([
-      expect.objectContaining({ type: 'balance_threshold', crossed: 'below', balance: '49999000', tx_id: crossing.txs[1]!.txId, block_height: crossing.height, severity: 'critical' }),
+      expect.objectContaining({
+        type: 'balance_threshold',
+        crossed: 'below',
+        balance: '49999000',
+        tx_id: crossing.txs[1]!.txId,
+        block_height: crossing.height,
+        severity: 'critical',
+      }),
     ]);
     expect(lambda.published[0]!.MessageAttributes?.address?.StringValue).toBe(relayer);
     // Read once, at the block before the first: the later invocations started from the stored book.

@@ -33,7 +33,13 @@ describe('the function meeting a watch config version past its ceilings', () => 
       fake.chain.mine([]);
     },
     // Lambda tells the function its memory in AWS_LAMBDA_FUNCTION_MEMORY_SIZE.
-    extra: () => ({ OPS_TOPIC_ARN, WATCH_CONFIG_BUCKET: BUCKET, WATCH_CONFIG_KEY: KEY, AWS_ENDPOINT_URL_S3: s3.endpoint, AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(MEMORY_MB) }),
+    extra: () => ({
+      OPS_TOPIC_ARN,
+      WATCH_CONFIG_BUCKET: BUCKET,
+      WATCH_CONFIG_KEY: KEY,
+      AWS_ENDPOINT_URL_S3: s3.endpoint,
+      AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(MEMORY_MB),
+    }),
   });
   const { handler } = lambda;
   const push = (text: string) => s3.put(BUCKET, KEY, text);

@@ -39,7 +39,10 @@ describe('the handler with a cooldown and a mute', () => {
 
   it('keeps a cooldown on the cursor item between invocations and publishes its one summary', async () => {
     const first = fake.chain.mine([transfer({ from: treasury, to: fakeAddress('x'), amount: 1 })], { time: T0 + 10 });
-    const held = fake.chain.mine([2, 3, 4].map((amount) => transfer({ from: treasury, to: fakeAddress('x'), amount })), { time: T0 + 60 });
+    const held = fake.chain.mine(
+      [2, 3, 4].map((amount) => transfer({ from: treasury, to: fakeAddress('x'), amount })),
+      { time: T0 + 60 },
+    );
     await handler({}, lambdaContext('quiet-1'));
     expect(alertsOf(lambda.published).map((a) => a.key)).toEqual([`token_transfer:${first.txs[0]!.txId}`]);
     const startedBy = lambda.published[0];
@@ -60,7 +63,7 @@ describe('the handler with a cooldown and a mute', () => {
     expect((await store().readCursor())?.quiet?.cooldowns.filter((c) => c.d === undefined) ?? []).toEqual([]);
   });
 
-  it('keeps a muted rule\'s matches in DynamoDB as muted and publishes none of them', async () => {
+  it("keeps a muted rule's matches in DynamoDB as muted and publishes none of them", async () => {
     const muted = fake.chain.mine([transfer({ to: relayer, amount: 7 })], { time: T0 + 400 });
     await handler({}, lambdaContext('quiet-4'));
     expect(lambda.published).toEqual([]);

@@ -158,7 +158,7 @@ describe('a ring beside the self-watch', () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  it('judges no stall on a ring: only the schedule\'s tick pages the operations topic', async () => {
+  it("judges no stall on a ring: only the schedule's tick pages the operations topic", async () => {
     fake.chain.mine([], { time: Math.floor(now / 1000) });
     expect((await doorbell(ring(), lambdaContext('ring-first'))).statusCode).toBe(200);
     vi.setSystemTime((now += 120_000));

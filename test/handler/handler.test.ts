@@ -104,7 +104,7 @@ describe('the Lambda handler over a growing chain', () => {
     expect(emf.find((l) => 'AlertsPublished' in l)).toMatchObject({ type: 'token_transfer', AlertsPublished: 1 });
   });
 
-  it('writes every figure the lean metrics leave out into the run\'s structured log lines', async () => {
+  it("writes every figure the lean metrics leave out into the run's structured log lines", async () => {
     fake.chain.mine([transfer({ to: alice, amount: 11 })]);
     await handler({}, lambdaContext('run-6'));
     const done = jsonLines().find((l) => l.message === 'invocation done' && l.runId === 'run-6')!;
@@ -122,12 +122,21 @@ describe('the Lambda handler over a growing chain', () => {
       delete process.env.DETAILED_METRICS;
     }
     const names = metricNamesOf(jsonLines());
-    for (const name of ['BlocksScanned', 'ChainLagBlocks', 'ChainLagSeconds', 'ApiRequests', 'ApiThrottled', 'ApiErrors', 'CycleDurationMs', 'ContractsWatched']) {
+    for (const name of [
+      'BlocksScanned',
+      'ChainLagBlocks',
+      'ChainLagSeconds',
+      'ApiRequests',
+      'ApiThrottled',
+      'ApiErrors',
+      'CycleDurationMs',
+      'ContractsWatched',
+    ]) {
       expect(names).toContain(name);
     }
   });
 
-  it('counts an empty block\'s expected 404 as an API request, not an API error', async () => {
+  it("counts an empty block's expected 404 as an API request, not an API error", async () => {
     process.env.DETAILED_METRICS = 'true';
     try {
       fake.chain.mine([]);

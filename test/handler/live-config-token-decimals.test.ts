@@ -53,7 +53,9 @@ describe('the handler taking a pushed config whose token amounts need decimals f
       .filter((l) => l.runId === runId);
   const done = (runId: string) => runLines(runId).find((l) => l.message === 'invocation done');
   const storedDecimals = async () => {
-    const { Item } = await DynamoDBDocumentClient.from(lambda.dynamo.client).send(new GetCommand({ TableName: lambda.dynamo.tableName, Key: { pk: 'NET#mainnet', sk: 'TOKEN_DECIMALS' } }));
+    const { Item } = await DynamoDBDocumentClient.from(lambda.dynamo.client).send(
+      new GetCommand({ TableName: lambda.dynamo.tableName, Key: { pk: 'NET#mainnet', sk: 'TOKEN_DECIMALS' } }),
+    );
     return Item?.tokens as Record<string, unknown> | undefined;
   };
 
@@ -95,7 +97,7 @@ describe('the handler taking a pushed config whose token amounts need decimals f
     expect(await storedDecimals()).toBeUndefined();
   });
 
-  it('reads the decimals once the API answers, keeps them in the state item, and alerts in the token\'s unit', async () => {
+  it("reads the decimals once the API answers, keeps them in the state item, and alerts in the token's unit", async () => {
     fake.chain.setTokenMetadata(alex, { decimals: 8, symbol: 'ALEX' });
     const b = fake.chain.mine([contractCall({ contractId: fakeContractId('dex'), events: [ftTransferEvent(alex, pool, treasury, 150_000_000)] })]);
     await handler({}, lambdaContext('run-read'));
@@ -103,7 +105,15 @@ describe('the handler taking a pushed config whose token amounts need decimals f
     expect(await storedDecimals()).toEqual({ [alex]: { decimals: 8, symbol: 'ALEX' } });
     expect(fake.count(ROUTES.tokenMetadata)).toBe(3);
     expect(lambda.published.map(alertOf)).toEqual([
-      expect.objectContaining({ rule: 'pool low', asset_id: alex, balance: '450000000', threshold: '500000000', decimals: 8, symbol: 'ALEX', tx_id: b.txs[0]!.txId }),
+      expect.objectContaining({
+        rule: 'pool low',
+        asset_id: alex,
+        balance: '450000000',
+        threshold: '500000000',
+        decimals: 8,
+        symbol: 'ALEX',
+        tx_id: b.txs[0]!.txId,
+      }),
     ]);
     expect(notices).toEqual([]);
   });

@@ -81,7 +81,7 @@ describe('the self-rescheduling loop, end to end', () => {
     expect(lambda.published.length - before).toBe(1);
   });
 
-  it('is restarted by the first tick after it died, and the dead loop\'s late turn is then dropped', async () => {
+  it("is restarted by the first tick after it died, and the dead loop's late turn is then dropped", async () => {
     const lost = JSON.stringify({ turn: (await loopToken())! }); // never delivered: the loop died here
     later(DEAD_AFTER_MS);
     const b = fake.chain.mine([transfer({ to: alice, amount: 5_000 })]);
@@ -93,7 +93,7 @@ describe('the self-rescheduling loop, end to end', () => {
     expect(alertKeys().slice(before)).toEqual([`token_transfer:${b.txs[0]!.txId}`]);
   });
 
-  it('keeps one loop when two start at once: of two ticks finding it dead, one restarts it; of two loops\' turns, one runs', async () => {
+  it("keeps one loop when two start at once: of two ticks finding it dead, one restarts it; of two loops' turns, one runs", async () => {
     later(DEAD_AFTER_MS);
     const results = await Promise.all([invoke(tick), invoke(tick)]);
     expect(results.map(skipped).sort()).toEqual(['lost-the-restart', undefined]);
@@ -134,7 +134,10 @@ describe('the self-rescheduling loop, end to end', () => {
       jsonLines(lambda.output)
         .filter((l) => '_aws' in l)
         .flatMap((l) => (l._aws as { CloudWatchMetrics: { Metrics: { Name: string }[] }[] }).CloudWatchMetrics[0]!.Metrics.map((m) => m.Name));
-    const infoLines = () => jsonLines(lambda.output).filter((l) => l.level === 'INFO').map((l) => l.message);
+    const infoLines = () =>
+      jsonLines(lambda.output)
+        .filter((l) => l.level === 'INFO')
+        .map((l) => l.message);
 
     later(60_000 - (loop.now() % 60_000) + 30_000); // mid-minute
     lambda.output.length = 0;
@@ -148,7 +151,11 @@ describe('the self-rescheduling loop, end to end', () => {
     later(1_000);
     lambda.output.length = 0;
     expect(scanned(await invoke(turnEvent(lastTurn())))).toBe(1);
-    expect(jsonLines(lambda.output).filter((l) => l.level === 'WARN' || l.level === 'INFO').map((l) => l.message)).toEqual([]);
+    expect(
+      jsonLines(lambda.output)
+        .filter((l) => l.level === 'WARN' || l.level === 'INFO')
+        .map((l) => l.message),
+    ).toEqual([]);
 
     later(60_000 - (loop.now() % 60_000) + 1_000); // the first second of the next minute
     lambda.output.length = 0;

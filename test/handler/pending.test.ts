@@ -44,7 +44,11 @@ describe('the Lambda handler with a pending rule', () => {
     fake.chain.mine([coinbase(), call as never]);
     fake.clearLog();
     await handler({}, lambdaContext('run-3'));
-    expect(published().slice(1).map((a) => [a.key, a.pending_key])).toEqual([[`contract_call:${call.txId}`, `pending_call:${call.txId}`]]);
+    expect(
+      published()
+        .slice(1)
+        .map((a) => [a.key, a.pending_key]),
+    ).toEqual([[`contract_call:${call.txId}`, `pending_call:${call.txId}`]]);
     expect(fake.count(ROUTES.v3Mempool)).toBe(1);
     expect((await store.readRecord('mempool'))?.tracked).toEqual([]);
   });

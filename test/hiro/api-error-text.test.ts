@@ -62,7 +62,10 @@ describe('a request the API refuses', () => {
 
   it('calls a 400 that finds the request malformed (a schema validation) a bug in stacks-watch', async () => {
     const h = await startHarness();
-    h.fake.faults.once({ status: 400, body: { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'querystring/limit must be <= 50' } });
+    h.fake.faults.once({
+      status: 400,
+      body: { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'querystring/limit must be <= 50' },
+    });
 
     const error = await rejectionOf(h.client().getContractStatuses([fakeContractId('a')]));
 

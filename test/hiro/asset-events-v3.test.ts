@@ -15,7 +15,10 @@ const SBTC = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token::sbtc-token';
 const BNS = 'SP000000000000000000002Q6VF78.bns::names';
 const alice = 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7';
 const bob = 'SP3FBR2AGK5H9QBDH3EEN6DF8EK8JY7RX8QJ5SVTE';
-const name = { hex: '0x0c00000002046e616d65020000000a62696c616c7465737435096e616d6573706163650200000003627463', repr: '(tuple (name 0x62696c616c7465737435) (namespace 0x627463))' };
+const name = {
+  hex: '0x0c00000002046e616d65020000000a62696c616c7465737435096e616d6573706163650200000003627463',
+  repr: '(tuple (name 0x62696c616c7465737435) (namespace 0x627463))',
+};
 const payroll = { hex: '0x706179726f6c6c', repr: 'payroll' };
 
 function page(results: unknown[]) {
@@ -77,7 +80,7 @@ describe('v3 asset events', () => {
     ]);
   });
 
-  it('read a null or empty party (v1\'s way of saying none) and an empty memo as none', () => {
+  it("read a null or empty party (v1's way of saying none) and an empty memo as none", () => {
     const [mint, transfer] = parse([
       { event_index: 0, type: 'ft_asset', ft_asset: { type: 'mint', sender: '', recipient: alice, asset_identifier: SBTC, amount: '1' } },
       { event_index: 1, type: 'stx_asset', stx_asset: { type: 'transfer', sender: alice, recipient: bob, amount: '1', memo: { hex: '0x', repr: '' } } },
@@ -89,7 +92,11 @@ describe('v3 asset events', () => {
 
   it('skip logs, STX locks and event types it does not know', () => {
     const mapped = parse([
-      { event_index: 0, type: 'contract_log', contract_log: { contract_id: `${alice}.vault`, topic: 'print', value: { hex: '0x0100000000000000000000000000000001', repr: 'u1' } } },
+      {
+        event_index: 0,
+        type: 'contract_log',
+        contract_log: { contract_id: `${alice}.vault`, topic: 'print', value: { hex: '0x0100000000000000000000000000000001', repr: 'u1' } },
+      },
       { event_index: 1, type: 'stx_lock', stx_lock: { amount: '1', unlock_bitcoin_height: 9, address: alice } },
       { event_index: 2, type: 'something_new' },
     ]).map(fromV3AssetEvent);

@@ -27,7 +27,12 @@ const stxTransfer = {
   event_index: 1,
   event_type: 'stx_asset',
   tx_id: TX,
-  asset: { asset_event_type: 'transfer', sender: 'STJTXEJPJPPVDNA9B052NSRRBGQCFNKVS178VGH1', recipient: 'ST1RZG804V6Y0N4XHQD3ZE2GE3XSCV3VHRKMA3GB0', amount: '10000' },
+  asset: {
+    asset_event_type: 'transfer',
+    sender: 'STJTXEJPJPPVDNA9B052NSRRBGQCFNKVS178VGH1',
+    recipient: 'ST1RZG804V6Y0N4XHQD3ZE2GE3XSCV3VHRKMA3GB0',
+    amount: '10000',
+  },
 };
 const sbtcMint = {
   event_index: 2,
@@ -64,7 +69,15 @@ describe('v1 asset events', () => {
         valueHex: bnsTransfer.asset.value.hex,
         valueRepr: bnsTransfer.asset.value.repr,
       },
-      { eventIndex: 1, asset: 'stx', action: 'transfer', sender: stxTransfer.asset.sender, recipient: stxTransfer.asset.recipient, amount: '10000', memo: null },
+      {
+        eventIndex: 1,
+        asset: 'stx',
+        action: 'transfer',
+        sender: stxTransfer.asset.sender,
+        recipient: stxTransfer.asset.recipient,
+        amount: '10000',
+        memo: null,
+      },
       { eventIndex: 2, asset: 'ft', action: 'mint', assetId: SBTC, sender: null, recipient: sbtcMint.asset.recipient, amount: '50000000' },
       { eventIndex: 3, asset: 'stx', action: 'burn', sender: stxBurnWithMemo.asset.sender, recipient: null, amount: '7', memo: '0x74657374' },
       null,

@@ -11,7 +11,12 @@ describe('getBalances', () => {
   it('reads the STX (total and locked) and token balances after the block asked for, not at the tip', async () => {
     const h = await startHarness();
     h.fake.chain.setGenesisBalance(relayer, 'stx', 1_000_000);
-    const first = h.fake.chain.mine([contractCall({ contractId: fakeContractId('pool'), events: [stxLockEvent(relayer, 400_000, 999_999), ftTransferEvent(sbtc, fakeAddress('x'), relayer, 7)] })]);
+    const first = h.fake.chain.mine([
+      contractCall({
+        contractId: fakeContractId('pool'),
+        events: [stxLockEvent(relayer, 400_000, 999_999), ftTransferEvent(sbtc, fakeAddress('x'), relayer, 7)],
+      }),
+    ]);
     h.fake.chain.mine([contractCall({ contractId: fakeContractId('pool'), events: [stxTransferEvent(relayer, fakeAddress('x'), 100)] })]);
 
     const balances = await h.client().getBalances!(relayer, first.height);
@@ -68,7 +73,11 @@ describe('what balance rules read of blocks', () => {
     h.fake.retire(ROUTES.blockTransactions, ROUTES.txMultiple, ROUTES.block);
     const { block, read, tx, events } = await readSponsoredLock(h);
 
-    expect({ fee: tx.fee, sponsor: tx.sponsor, burnHeight: read!.header.burnHeight }).toEqual({ fee: '777', sponsor: relayer, burnHeight: block.burnBlockHeight });
+    expect({ fee: tx.fee, sponsor: tx.sponsor, burnHeight: read!.header.burnHeight }).toEqual({
+      fee: '777',
+      sponsor: relayer,
+      burnHeight: block.burnBlockHeight,
+    });
     expect(events.get(tx.txId)?.locks).toEqual([{ eventIndex: 0, address: relayer, amount: '5', unlockBurnHeight: 1234 }]);
   });
 });

@@ -39,7 +39,7 @@ describe('reading a big block page by page', () => {
     expect(h.fake.requestsTo(ROUTES.blockTransactions)).toHaveLength(BIG_BLOCK / 50);
   });
 
-  it('sends no page request past those in flight once a page fails, and rejects with that page\'s error', async () => {
+  it("sends no page request past those in flight once a page fails, and rejects with that page's error", async () => {
     const { h, height } = await bigBlock();
     h.fake.faults.use((r) => (pageAt(100)(r) ? { body: 'not json' } : r.route === ROUTES.blockTransactions && !pageAt(0)(r) ? { delayMs: 50 } : undefined));
 
@@ -51,7 +51,7 @@ describe('reading a big block page by page', () => {
     expect(await pageRequestsWhenQuiet(h)).toBeLessThanOrEqual(1 + PAGES_IN_FLIGHT);
   });
 
-  it('still cancels the other pages of a failed block read under a caller\'s signal', async () => {
+  it("still cancels the other pages of a failed block read under a caller's signal", async () => {
     const { h, height } = await bigBlock();
     h.fake.faults.use((r) => (pageAt(100)(r) ? { body: 'not json' } : r.route === ROUTES.blockTransactions && !pageAt(0)(r) ? { delayMs: 300 } : undefined));
 
@@ -72,7 +72,9 @@ describe('reading a big block page by page', () => {
 
   it('has settled every request of the read when it rejects, even when several pages fail', async () => {
     const { h, height } = await bigBlock();
-    h.fake.faults.use((r) => (r.route === ROUTES.blockTransactions && !pageAt(0)(r) ? { body: 'not json', delayMs: Number(r.query.get('offset')) % 7 } : undefined));
+    h.fake.faults.use((r) =>
+      r.route === ROUTES.blockTransactions && !pageAt(0)(r) ? { body: 'not json', delayMs: Number(r.query.get('offset')) % 7 } : undefined,
+    );
     let inFlight = 0;
     let sentAfterRejection = 0;
     let rejected = false;
@@ -108,7 +110,7 @@ describe('reading a big block page by page', () => {
     expect(await pageRequestsWhenQuiet(h)).toBeLessThanOrEqual(1 + PAGES_IN_FLIGHT);
   });
 
-  it('keeps a listed call\'s arguments up to the bound, and leaves bigger ones to be read for a call that alerts', async () => {
+  it("keeps a listed call's arguments up to the bound, and leaves bigger ones to be read for a call that alerts", async () => {
     const h = await startHarness();
     const vault = fakeContractId('vault');
     const big = Cl.bufferFromHex('ab'.repeat(MAX_LISTED_CALL_TEXT));

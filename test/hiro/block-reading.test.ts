@@ -71,10 +71,16 @@ describe('getBlock', () => {
     expect(deployed).toMatchObject({ txType: 'smart_contract', contractId: fakeContractId('token') });
   });
 
-  it('maps a contract call\'s function, its arguments\' Clarity text and its result from the block\'s list alone', async () => {
+  it("maps a contract call's function, its arguments' Clarity text and its result from the block's list alone", async () => {
     const h = await startHarness();
     const block = h.fake.chain.mine([
-      contractCall({ contractId: vault, functionName: 'withdraw', args: [Cl.uint(5), Cl.stringAscii('all')], result: Cl.error(Cl.uint(102)), status: 'abort_by_response' }),
+      contractCall({
+        contractId: vault,
+        functionName: 'withdraw',
+        args: [Cl.uint(5), Cl.stringAscii('all')],
+        result: Cl.error(Cl.uint(102)),
+        status: 'abort_by_response',
+      }),
     ]);
 
     const [call] = (await h.client().getBlock(block.height))!.transactions;

@@ -7,10 +7,15 @@ describe('getTip', () => {
     const h = await startHarness();
     const block = h.fake.chain.mine([coinbase()]);
 
-    expect(await h.client().getTip()).toEqual({ height: block.height, hash: block.hash, indexBlockHash: block.indexBlockHash, burnHeight: block.burnBlockHeight });
+    expect(await h.client().getTip()).toEqual({
+      height: block.height,
+      hash: block.hash,
+      indexBlockHash: block.indexBlockHash,
+      burnHeight: block.burnBlockHeight,
+    });
   });
 
-  it('reads the Stacks node\'s own Stacks and Bitcoin tips from /v2/info, which move apart when the chain stops', async () => {
+  it("reads the Stacks node's own Stacks and Bitcoin tips from /v2/info, which move apart when the chain stops", async () => {
     const h = await startHarness();
     const block = h.fake.chain.mine([coinbase()]);
     h.fake.chain.advanceBitcoin(2);

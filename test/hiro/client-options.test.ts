@@ -31,19 +31,16 @@ describe('client options', () => {
     'https://user:hun/ter2@api.example.com',
     'https://user:hun?ter2@api.example.com',
     'https://user:hun@ter2@api.example.com',
-  ]) (
-    'never echoes the password of a base URL it refuses (%s)',
-    (baseUrl) => {
-      let message = '';
-      try {
-        createHiroClient({ baseUrl });
-      } catch (error) {
-        message = (error as Error).message;
-      }
-      expect(message).toMatch(/not a URL|credentials/);
-      expect(message).not.toMatch(/hun.?ter2|ter2/);
-    },
-  );
+  ])('never echoes the password of a base URL it refuses (%s)', (baseUrl) => {
+    let message = '';
+    try {
+      createHiroClient({ baseUrl });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/not a URL|credentials/);
+    expect(message).not.toMatch(/hun.?ter2|ter2/);
+  });
 
   it.each([
     ['requestsPerMinute', { requestsPerMinute: 0 }],

@@ -72,7 +72,12 @@ describe('getContractStatuses', () => {
 
     await rejectionOf(h.client().getContractStatuses(ids));
 
-    expect(h.events.filter((e) => e.endpoint === 'GET /extended/v2/smart-contracts/status').map((e) => e.status).sort()).toEqual([200, 200, 400]);
+    expect(
+      h.events
+        .filter((e) => e.endpoint === 'GET /extended/v2/smart-contracts/status')
+        .map((e) => e.status)
+        .sort(),
+    ).toEqual([200, 200, 400]);
   });
 
   it('sends nothing for an empty list', async () => {

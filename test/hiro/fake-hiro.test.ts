@@ -76,7 +76,7 @@ describe('fake Hiro server', () => {
     expect(answer.status).toBe(400);
   });
 
-  it('pages a transaction\'s events with event_limit and event_offset', async () => {
+  it("pages a transaction's events with event_limit and event_offset", async () => {
     const { fake, get } = await serve();
     const block = fake.chain.mine([contractCall({ contractId: fakeContractId('v'), logs: [Cl.uint(0), Cl.uint(1), Cl.uint(2)] })]);
     const txId = block.txs[0]!.txId;

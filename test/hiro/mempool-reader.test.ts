@@ -37,11 +37,7 @@ describe('the mempool reader', () => {
     h.fake.chain.mine([mined]);
     const mempool = h.client().mempool!;
     const statuses = await mempool.readPendingStatuses([waiting.txId, dropped.txId, mined.txId]);
-    expect([...statuses.values()]).toEqual([
-      { state: 'pending' },
-      { state: 'dropped', reason: 'dropped_too_expensive', replacedBy: null },
-      { state: 'mined' },
-    ]);
+    expect([...statuses.values()]).toEqual([{ state: 'pending' }, { state: 'dropped', reason: 'dropped_too_expensive', replacedBy: null }, { state: 'mined' }]);
     expect(await mempool.readPendingCallArgs([waiting.txId])).toEqual(new Map([[waiting.txId, [alice]]]));
     expect(h.fake.count(ROUTES.txMultiple)).toBe(2);
   });
@@ -70,7 +66,12 @@ describe('the mempool reader', () => {
 
     await rejectionOf(mempool.readPendingStatuses(txs.map((tx) => tx.txId)));
 
-    expect(h.events.filter((e) => e.endpoint === ROUTES.v3Transaction).map((e) => e.status).sort()).toEqual([200, 200, 400]);
+    expect(
+      h.events
+        .filter((e) => e.endpoint === ROUTES.v3Transaction)
+        .map((e) => e.status)
+        .sort(),
+    ).toEqual([200, 200, 400]);
   });
 
   it('reads the list without the type filter, from then on, when the API refuses it', async () => {

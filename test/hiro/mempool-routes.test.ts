@@ -22,7 +22,11 @@ function withoutV3List(h: Harness): void {
   h.fake.faults.use((r) => (r.route === ROUTES.v3Mempool ? { status: 404 } : undefined));
 }
 
-async function readAll(h: Harness, client: ReturnType<Harness['client']>, options: { stopAt?: string[]; receivedFrom?: number | null } = {}): Promise<MempoolTx[]> {
+async function readAll(
+  h: Harness,
+  client: ReturnType<Harness['client']>,
+  options: { stopAt?: string[]; receivedFrom?: number | null } = {},
+): Promise<MempoolTx[]> {
   return client.mempool!.readMempool({ stopAt: new Set(options.stopAt ?? []), receivedFrom: options.receivedFrom ?? null, maxPages: 3 });
 }
 
@@ -55,7 +59,9 @@ describe('the mempool list the pending rules read', () => {
     }
     expect(h.fake.count(ROUTES.v3Mempool)).toBe(1);
     expect(h.fake.count(ROUTES.v1Mempool)).toBe(3);
-    expect(notices).toEqual([expect.objectContaining({ route: 'GET /extended/v3/mempool/transactions', replacement: 'GET /extended/v1/tx/mempool', gone: false })]);
+    expect(notices).toEqual([
+      expect.objectContaining({ route: 'GET /extended/v3/mempool/transactions', replacement: 'GET /extended/v1/tx/mempool', gone: false }),
+    ]);
     expect(notices[0]!.detail).toContain('404');
   });
 

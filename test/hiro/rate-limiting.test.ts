@@ -51,7 +51,7 @@ describe('rate limiting', () => {
     expect(gaps(recorder.starts.map((s) => s.at))).toEqual([120, 120, 120]);
   });
 
-  it('by default starts half the minute\'s budget at once (25 without a key), then one every 1.2 s', async () => {
+  it("by default starts half the minute's budget at once (25 without a key), then one every 1.2 s", async () => {
     const h = await startHarness();
     const block = await blockWith(h, 1_500);
     const recorder = recordingFetch(h);
@@ -223,10 +223,7 @@ describe('rate limiting', () => {
     const h = await startHarness();
     const block = await blockWith(h, 150);
     const recorder = recordingFetch(h);
-    h.fake.faults.once(
-      { status: 429, headers: { 'retry-after': '4' } },
-      (r) => r.route === ROUTES.blockTransactions && r.query.get('offset') === '50',
-    );
+    h.fake.faults.once({ status: 429, headers: { 'retry-after': '4' } }, (r) => r.route === ROUTES.blockTransactions && r.query.get('offset') === '50');
 
     await h.client({ fetch: recorder.fetch, requestsPerMinute: 60_000, concurrency: 1 }).getBlock(block.height);
 

@@ -28,9 +28,7 @@ describe('answer validation', () => {
     const error = await rejectionOf(h.client().getBlock(height));
 
     expect(error).toBeInstanceOf(HiroResponseError);
-    expect(error.message).toBe(
-      `GET /extended/v2/blocks/${height}/transactions?limit=50&offset=0: results[4].tx_id: expected string, got number`,
-    );
+    expect(error.message).toBe(`GET /extended/v2/blocks/${height}/transactions?limit=50&offset=0: results[4].tx_id: expected string, got number`);
   });
 
   it('names a null where a value is required', async () => {

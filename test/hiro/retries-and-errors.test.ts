@@ -70,7 +70,9 @@ describe('retries', () => {
     expect(h.clock.sleeps.filter((ms) => ms > 1)).toEqual([500, 1_000, 2_000, 4_000, 8_000, 16_000, 20_000]);
     expect(h.fake.count()).toBe(8);
     expect(error).toBeInstanceOf(HiroServerError);
-    expect(error.message).toBe('GET /extended: the API failed (502: HTML page "502 Bad Gateway") after 8 attempt(s). It is usually temporary; the next run retries.');
+    expect(error.message).toBe(
+      'GET /extended: the API failed (502: HTML page "502 Bad Gateway") after 8 attempt(s). It is usually temporary; the next run retries.',
+    );
   });
 
   it('gives up on a 429 storm with a rate-limited error after maxRetries', async () => {
@@ -87,7 +89,10 @@ describe('retries', () => {
 
   it('does not retry a 400 and reports the server message', async () => {
     const h = await startHarness();
-    h.fake.faults.once({ status: 400, body: { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'querystring/limit must be <= 50' } });
+    h.fake.faults.once({
+      status: 400,
+      body: { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'querystring/limit must be <= 50' },
+    });
 
     const error = await rejectionOf(h.client().getContractStatuses([fakeContractId('a')]));
 

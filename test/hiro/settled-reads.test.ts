@@ -54,14 +54,10 @@ describe('an events read whose requests fail', () => {
   it('cancels the call details beside the events when the events fail', async () => {
     const h = await startHarness();
     const txIds = await manyCalls(h, 12);
-    h.fake.faults.use((r) =>
-      r.route === ROUTES.txMultiple ? { body: 'not json' } : r.route === ROUTES.v3Transaction ? { delayMs: 30 } : undefined,
-    );
+    h.fake.faults.use((r) => (r.route === ROUTES.txMultiple ? { body: 'not json' } : r.route === ROUTES.v3Transaction ? { delayMs: 30 } : undefined));
     const counting = countingFetch();
 
-    const error = await rejectionOf(
-      h.client({ fetch: counting.fetch }).getTransactionEvents(txIds.map((txId) => ({ txId, eventCount: 1, call: true }))),
-    );
+    const error = await rejectionOf(h.client({ fetch: counting.fetch }).getTransactionEvents(txIds.map((txId) => ({ txId, eventCount: 1, call: true }))));
     const inFlight = counting.close();
     await settle(200);
 

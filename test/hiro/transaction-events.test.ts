@@ -1,15 +1,7 @@
 import { Cl, serializeCV } from '@stacks/transactions';
 import { describe, expect, it } from 'vitest';
 import { HiroInconsistentDataError, MAX_URL_LENGTH } from '../../lambda/hiro';
-import {
-  contractCall,
-  fakeAddress,
-  fakeContractId,
-  ftTransferEvent,
-  ROUTES,
-  transfer,
-  type FakeTx,
-} from '../support/fake-hiro';
+import { contractCall, fakeAddress, fakeContractId, ftTransferEvent, ROUTES, transfer, type FakeTx } from '../support/fake-hiro';
 import { rejectionOf, startHarness } from './harness';
 
 const vault = fakeContractId('vault');
@@ -70,10 +62,7 @@ describe('getTransactionEvents', () => {
   it('pages a transaction with 250 events with event_offset, asking again only for that one', async () => {
     const h = await startHarness();
     const logs = Array.from({ length: 250 }, (_, i) => Cl.uint(i));
-    const block = h.fake.chain.mine([
-      contractCall({ contractId: vault, logs }),
-      contractCall({ contractId: vault, logs: ['small'] }),
-    ]);
+    const block = h.fake.chain.mine([contractCall({ contractId: vault, logs }), contractCall({ contractId: vault, logs: ['small'] })]);
     const [big] = block.txs;
 
     const events = await h.client().getTransactionEvents(asInput(block.txs));

@@ -14,7 +14,14 @@ function mineBlocks(chain: { mine(txs: ReturnType<typeof transfer>[]): FakeBlock
   return Array.from({ length: count }, (_, i) => chain.mine([transfer({ to: alice, amount: 1_000 + i })]));
 }
 
-const headerOf = (block: FakeBlock, parentHash: string | null) => ({ height: block.height, hash: block.hash, parentHash, time: block.time, txCount: block.txs.length, burnHeight: block.burnBlockHeight });
+const headerOf = (block: FakeBlock, parentHash: string | null) => ({
+  height: block.height,
+  hash: block.hash,
+  parentHash,
+  time: block.time,
+  txCount: block.txs.length,
+  burnHeight: block.burnBlockHeight,
+});
 
 describe('block headers from the v3 block list once every deprecated route answers 410', () => {
   it('reads 60 blocks with two list pages, each block linked to the one below it within a page', async () => {
@@ -170,10 +177,7 @@ describe('when the v3 block routes cannot serve headers', () => {
     const h = await startHarness();
     const blocks = mineBlocks(h.fake.chain, 3);
     h.fake.retire(...ALL_DEPRECATED);
-    h.fake.faults.once(
-      { transform: (b) => ({ ...(b as object), results: [...(b as { results: unknown[] }).results].reverse() }) },
-      ROUTES.v3Blocks,
-    );
+    h.fake.faults.once({ transform: (b) => ({ ...(b as object), results: [...(b as { results: unknown[] }).results].reverse() }) }, ROUTES.v3Blocks);
     const client = h.client();
 
     const read = await client.getBlock(3);

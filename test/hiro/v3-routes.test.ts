@@ -24,7 +24,14 @@ describe('getBlock once the v2 transaction list answers 410', () => {
     expect(read?.transactions.map((tx) => tx.txIndex)).toEqual([...Array(120).keys()]);
     expect(read?.transactions[5]).toMatchObject({ txId: block.txs[5]!.txId, eventCount: 1, tokenTransfer: { recipient: alice, amount: '1005' } });
     // The v2 header still answers, and gives the parent hash the v3 list lacks.
-    expect(read?.header).toEqual({ height: block.height, hash: block.hash, parentHash: parent.hash, time: block.time, txCount: 120, burnHeight: block.burnBlockHeight });
+    expect(read?.header).toEqual({
+      height: block.height,
+      hash: block.hash,
+      parentHash: parent.hash,
+      time: block.time,
+      txCount: 120,
+      burnHeight: block.burnBlockHeight,
+    });
     const pages = h.fake.requestsTo(ROUTES.v3BlockTransactions);
     expect(pages.map((r) => r.query.get('cursor'))).toEqual([null, `${block.height}:2147483647:69`, `${block.height}:2147483647:19`]);
     expect(pages.every((r) => r.query.get('limit') === '50')).toBe(true);
@@ -84,7 +91,9 @@ describe('getBlock once the v2 transaction list answers 410', () => {
     h.fake.retire(ROUTES.blockTransactions);
     const first = `${block.height}:2147483647:59`;
     h.fake.faults.use((r) =>
-      r.route === ROUTES.v3BlockTransactions ? { transform: (b) => ({ ...(b as object), cursor: { next: first, previous: null, current: first } }) } : undefined,
+      r.route === ROUTES.v3BlockTransactions
+        ? { transform: (b) => ({ ...(b as object), cursor: { next: first, previous: null, current: first } }) }
+        : undefined,
     );
 
     const error = await rejectionOf(h.client().getBlock(block.height));
@@ -213,7 +222,9 @@ describe('getTransactionEvents once /tx/multiple answers 410', () => {
     const h = await startHarness();
     const block = h.fake.chain.mine([contractCall({ contractId: vault, logs: ['x'] })]);
     h.fake.retire(ROUTES.txMultiple);
-    h.fake.faults.use((r) => (r.route === ROUTES.v3TransactionEvents ? { status: 400, body: { error: 'Bad Request', message: 'querystring/limit must be <= 100' } } : undefined));
+    h.fake.faults.use((r) =>
+      r.route === ROUTES.v3TransactionEvents ? { status: 400, body: { error: 'Bad Request', message: 'querystring/limit must be <= 100' } } : undefined,
+    );
 
     const error = await rejectionOf(h.client().getTransactionEvents([{ txId: block.txs[0]!.txId, eventCount: 1 }]));
 

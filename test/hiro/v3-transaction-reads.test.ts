@@ -18,7 +18,13 @@ const withdrawRule = compileWatchRules(config({ contractLogs: [], addresses: [],
 async function chainWithCalls() {
   const h = await startHarness();
   const block = h.fake.chain.mine([
-    contractCall({ contractId: TOKEN, functionName: 'withdraw', args: [Cl.uint(100), Cl.principal(alice)], result: Cl.error(Cl.uint(102)), status: 'abort_by_response' }),
+    contractCall({
+      contractId: TOKEN,
+      functionName: 'withdraw',
+      args: [Cl.uint(100), Cl.principal(alice)],
+      result: Cl.error(Cl.uint(102)),
+      status: 'abort_by_response',
+    }),
     contractCall({ contractId: TOKEN, functionName: 'deposit', args: [Cl.uint(5)] }),
     contractCall({ contractId: TOKEN, functionName: 'withdraw', args: [] }),
   ]);

@@ -129,8 +129,7 @@ describe('dashboard', () => {
   });
 
   it('warns at synth that its graphs need detailed metrics when asked for without them', () => {
-    const warnings = (s: Synthesized) =>
-      Annotations.fromStack(s.stack).findWarning('*', Match.stringLikeRegexp('detailedMetrics=true')).length;
+    const warnings = (s: Synthesized) => Annotations.fromStack(s.stack).findWarning('*', Match.stringLikeRegexp('detailedMetrics=true')).length;
     expect(warnings(synthStack({ dashboard: 'true' }))).toBe(1);
     expect(warnings(withDashboard)).toBe(0);
   });
@@ -146,7 +145,12 @@ describe('dashboard', () => {
   const metricsOf = (titleStart: string) => {
     const widget = body.widgets.find((w) => w.properties.title.startsWith(titleStart));
     if (!widget) throw new Error(`no widget titled "${titleStart}..."`);
-    return (widget.properties.metrics ?? []).map((metric) => metric.filter((part) => typeof part === 'string').slice(0, 2).join('/'));
+    return (widget.properties.metrics ?? []).map((metric) =>
+      metric
+        .filter((part) => typeof part === 'string')
+        .slice(0, 2)
+        .join('/'),
+    );
   };
 
   it('shows the chain lag in seconds and blocks', () => {

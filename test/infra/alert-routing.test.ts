@@ -58,7 +58,7 @@ describe('SMS subscriptions in the template', () => {
     });
   });
 
-  it('keep a phone\'s contracts-or-addresses filter as texted branches beside the digest', () => {
+  it("keep a phone's contracts-or-addresses filter as texted branches beside the digest", () => {
     expect(routedFilterPolicy({ types: ['contract_log', 'token_transfer'], contracts: [CONTRACT], addresses: [ADDRESS] }, 'sms')).toEqual({
       $or: [
         { type: ['contract_log', 'token_transfer'], contract_id: [CONTRACT], sms: ['text'] },
@@ -94,7 +94,7 @@ describe('email and webhook subscriptions in the template', () => {
 describe('the 150-combination limit at the edge', () => {
   const addresses = (n: number) => Array.from({ length: n }, () => ADDRESS);
 
-  it('counts an SMS policy\'s digest branch: 150 values pass for email, 149 + the digest for SMS', () => {
+  it("counts an SMS policy's digest branch: 150 values pass for email, 149 + the digest for SMS", () => {
     expect(routedCombinations({ addresses: addresses(150) }, 'email')).toBe(150);
     expect(routedCombinations({ addresses: addresses(149) }, 'sms')).toBe(150);
     expect(problems({ alertSubscriptions: JSON.stringify([{ email: 'a@example.com', addresses: addresses(150) }]) })).toEqual([]);

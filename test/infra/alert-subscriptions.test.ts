@@ -44,7 +44,9 @@ describe('alert filter policies', () => {
   });
 
   it('counts combinations as SNS does: ANDed keys multiply, $or branches add', () => {
-    expect(filterCombinations({ types: ['token_transfer', 'contract_log'], networks: ['mainnet'], contracts: [CONTRACT], addresses: [ADDRESS, CONTRACT] })).toBe(6);
+    expect(
+      filterCombinations({ types: ['token_transfer', 'contract_log'], networks: ['mainnet'], contracts: [CONTRACT], addresses: [ADDRESS, CONTRACT] }),
+    ).toBe(6);
   });
 });
 
@@ -65,7 +67,7 @@ describe('alertSubscriptions context', () => {
     ]);
   });
 
-  it('rejects a contract id that could never match, with the watch config validator\'s reason', () => {
+  it("rejects a contract id that could never match, with the watch config validator's reason", () => {
     expect(subscriptionProblems([{ sms: '+14155550123', contracts: ['SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR'] }])[0]).toMatch(
       /^alertSubscriptions\[0\]\.contracts\[0\]: "SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR" must be a contract id/,
     );

@@ -12,15 +12,19 @@ function violationsOf(scope: IConstruct) {
 
 /** Every acknowledgement recorded in the tree, as [construct path, rule id, reason]. */
 function acknowledgements(scope: IConstruct): [string, string, string][] {
-  return scope.node.findAll().flatMap((construct) =>
-    construct.node.metadata
-      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
-      .flatMap((entry) =>
-        Object.entries(entry.data as Record<string, string>).map(
-          ([id, reason]): [string, string, string] => [construct.node.path, id.replace(/^annotation::/i, ''), reason],
+  return scope.node
+    .findAll()
+    .flatMap((construct) =>
+      construct.node.metadata
+        .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+        .flatMap((entry) =>
+          Object.entries(entry.data as Record<string, string>).map(([id, reason]): [string, string, string] => [
+            construct.node.path,
+            id.replace(/^annotation::/i, ''),
+            reason,
+          ]),
         ),
-      ),
-  );
+    );
 }
 
 describe('cdk-nag AwsSolutions', () => {
@@ -48,7 +52,7 @@ describe('cdk-nag AwsSolutions', () => {
     expect(violationsOf(stack)).toEqual([]);
   });
 
-  it('acknowledges only the dead-letter queue, the created secret, the plain operations topic and the config bucket\'s access logs, each with its reason', () => {
+  it("acknowledges only the dead-letter queue, the created secret, the plain operations topic and the config bucket's access logs, each with its reason", () => {
     const { stack } = synthStack({ createApiKeySecret: true });
     expect(acknowledgements(stack).sort()).toEqual([
       ['StacksWatch/ApiKey', 'AwsSolutions-SMG4', expect.stringMatching(/cannot be rotated .{20,}/)],
@@ -56,7 +60,9 @@ describe('cdk-nag AwsSolutions', () => {
         'StacksWatch/Topics/Operations',
         `${pack}-SNSEncryptedKMS`,
         // What the topic carries: the alarms' state changes and the watcher's own notices, not only alarms.
-        expect.stringMatching(/alarm.* and the watcher's notices \(.*stuck block.*deep reorg.*undeliverable alert.*\).*cannot publish to a topic under the AWS-managed aws\/sns key/),
+        expect.stringMatching(
+          /alarm.* and the watcher's notices \(.*stuck block.*deep reorg.*undeliverable alert.*\).*cannot publish to a topic under the AWS-managed aws\/sns key/,
+        ),
       ]),
       // CloudTrail records object writes only as data events, which a trail does not log unless told to.
       ['StacksWatch/WatchConfig/Bucket', 'AwsSolutions-S1', expect.stringMatching(/versions.*CloudTrail.*data events.*not by default/)],
@@ -76,7 +82,11 @@ describe('cdk-nag AwsSolutions', () => {
 
   it('needs no acknowledgement for the operations topic once it is under the customer-managed key', () => {
     const { stack } = synthStack({ encryptionKey: 'customer' });
-    expect(acknowledgements(stack).map(([, id]) => id).filter((id) => id.endsWith('SNSEncryptedKMS'))).toEqual([]);
+    expect(
+      acknowledgements(stack)
+        .map(([, id]) => id)
+        .filter((id) => id.endsWith('SNSEncryptedKMS')),
+    ).toEqual([]);
   });
 
   it('does report what is not acknowledged, so a clean report means something', () => {

@@ -78,7 +78,9 @@ describe('npx cdk synth', () => {
     };
     /** The asset the seed custom resource copies into the config bucket. */
     const firstVersionAsset = () => {
-      const assets = JSON.parse(readFileSync(join(outdir, 'StacksWatch.assets.json'), 'utf8')) as { files: Record<string, { source: { path: string; packaging: string } }> };
+      const assets = JSON.parse(readFileSync(join(outdir, 'StacksWatch.assets.json'), 'utf8')) as {
+        files: Record<string, { source: { path: string; packaging: string } }>;
+      };
       const seed = Object.values(template().Resources as Record<string, any>).find((r) => r.Type === 'Custom::WatchConfigSeed');
       const key = seed.Properties.SourceKey as string;
       const file = Object.entries(assets.files).find(([hash]) => key.startsWith(hash))!;
@@ -98,36 +100,48 @@ describe('npx cdk synth', () => {
       expect(readFileSync(firstVersionAsset(), 'utf8')).toBe(readFileSync(fixture('watch.json'), 'utf8'));
     });
 
-    it('bundles the AWS SDK rather than relying on the runtime\'s copy', () => {
+    it("bundles the AWS SDK rather than relying on the runtime's copy", () => {
       const code = readFileSync(join(functionAsset(), 'index.mjs'), 'utf8');
       expect(code).not.toMatch(/from\s*["']@aws-sdk\//);
       expect(code).toContain('PublishBatch');
     });
   });
 
-  it('fails on a bad watch config with the validator\'s message and no stack trace', async () => {
-    const result = await cdkSynth(join(dir, 'bad'), [`watchConfig=${fixture('watch-invalid.json')}`], APP_UNDER_NODE);
-    expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain('2 problems in the watch config');
-    expect(result.stderr).toMatch(/\$\.confirmations: must be a whole number from 0 to 100/);
-    expect(result.stderr).not.toMatch(/^\s+at /m);
-  }, SYNTH_TIMEOUT_MS);
+  it(
+    "fails on a bad watch config with the validator's message and no stack trace",
+    async () => {
+      const result = await cdkSynth(join(dir, 'bad'), [`watchConfig=${fixture('watch-invalid.json')}`], APP_UNDER_NODE);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain('2 problems in the watch config');
+      expect(result.stderr).toMatch(/\$\.confirmations: must be a whole number from 0 to 100/);
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 
-  it('refuses a deploy that would unsubscribe someone the settings file lists, unless told', async () => {
-    const file = `settingsFile=${fixture('deploy-subscribers.json')}`;
-    const result = await cdkSynth(join(dir, 'fewer'), [file, 'alertEmails=team@example.com'], APP_UNDER_NODE);
-    expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain('this deploy would unsubscribe 1 of the 5 subscribers');
-    expect(result.stderr).toContain('cto@example.com (email)');
-    expect(result.stderr).not.toMatch(/^\s+at /m);
-  }, SYNTH_TIMEOUT_MS);
+  it(
+    'refuses a deploy that would unsubscribe someone the settings file lists, unless told',
+    async () => {
+      const file = `settingsFile=${fixture('deploy-subscribers.json')}`;
+      const result = await cdkSynth(join(dir, 'fewer'), [file, 'alertEmails=team@example.com'], APP_UNDER_NODE);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain('this deploy would unsubscribe 1 of the 5 subscribers');
+      expect(result.stderr).toContain('cto@example.com (email)');
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 
-  it('fails on bad context with every problem named, a misspelt key included', async () => {
-    const result = await cdkSynth(join(dir, 'context'), ['alertPhoneNumbers=555-0123', 'scheduleMinutes=0', 'alertEmail=you@example.com'], APP_UNDER_NODE);
-    expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain('3 problems in the deploy settings (deploy.json, or -c on the command line)');
-    expect(result.stderr).toContain('alertEmail: is not a setting; did you mean alertEmails?');
-    expect(result.stderr).toContain('alertPhoneNumbers[0]: "555-0123" is not an E.164 phone number');
-    expect(result.stderr).not.toContain('(found: undefined)');
-  }, SYNTH_TIMEOUT_MS);
+  it(
+    'fails on bad context with every problem named, a misspelt key included',
+    async () => {
+      const result = await cdkSynth(join(dir, 'context'), ['alertPhoneNumbers=555-0123', 'scheduleMinutes=0', 'alertEmail=you@example.com'], APP_UNDER_NODE);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain('3 problems in the deploy settings (deploy.json, or -c on the command line)');
+      expect(result.stderr).toContain('alertEmail: is not a setting; did you mean alertEmails?');
+      expect(result.stderr).toContain('alertPhoneNumbers[0]: "555-0123" is not an E.164 phone number');
+      expect(result.stderr).not.toContain('(found: undefined)');
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 });

@@ -17,19 +17,24 @@ const CHAT = [
 describe('chat channels in the stack', () => {
   const { template, stack } = synthStack({ chat: JSON.stringify(CHAT) });
 
-  it('has a notifier per channel, told only its channel and its parameter\'s name', () => {
+  it("has a notifier per channel, told only its channel and its parameter's name", () => {
     const notifiers = template.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: { CHAT_CHANNEL: Match.anyValue() } } } });
-    const variables = Object.values(notifiers).map((r) => (r as { Properties: { Environment: { Variables: Record<string, string> } } }).Properties.Environment.Variables);
+    const variables = Object.values(notifiers).map(
+      (r) => (r as { Properties: { Environment: { Variables: Record<string, string> } } }).Properties.Environment.Variables,
+    );
     expect(variables.map((v) => [v.CHAT_CHANNEL, v.CHAT_PARAMETER])).toEqual([
       ['slack', '/stacks-watch/slack-ops'],
       ['pagerduty', '/stacks-watch/pagerduty'],
     ]);
-    for (const v of variables) expect(Object.keys(v).sort()).toEqual(['CHAT_CHANNEL', 'CHAT_PARAMETER', 'NODE_OPTIONS', 'POWERTOOLS_LOG_LEVEL', 'POWERTOOLS_SERVICE_NAME']);
+    for (const v of variables)
+      expect(Object.keys(v).sort()).toEqual(['CHAT_CHANNEL', 'CHAT_PARAMETER', 'NODE_OPTIONS', 'POWERTOOLS_LOG_LEVEL', 'POWERTOOLS_SERVICE_NAME']);
   });
 
   it('reserves 2 concurrent executions per notifier, so a burst of alerts waits its turn rather than flooding the chat API', () => {
     const notifiers = template.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: { CHAT_CHANNEL: Match.anyValue() } } } });
-    const reserved = Object.values(notifiers).map((r) => (r as { Properties: { ReservedConcurrentExecutions?: number } }).Properties.ReservedConcurrentExecutions);
+    const reserved = Object.values(notifiers).map(
+      (r) => (r as { Properties: { ReservedConcurrentExecutions?: number } }).Properties.ReservedConcurrentExecutions,
+    );
     expect(reserved).toEqual([NOTIFIER_CONCURRENCY, NOTIFIER_CONCURRENCY]);
     expect(NOTIFIER_CONCURRENCY).toBe(2);
   });
@@ -90,7 +95,11 @@ describe('the chat setting', () => {
   };
 
   it('refuses an entry naming no channel or two, a secret written in place of its parameter, and a repeat', () => {
-    expect(problems([{ severities: ['critical'] }])).toContain(`needs exactly one of ${Object.keys(chatChannels).map((name) => `"${name}"`).join(', ')}`);
+    expect(problems([{ severities: ['critical'] }])).toContain(
+      `needs exactly one of ${Object.keys(chatChannels)
+        .map((name) => `"${name}"`)
+        .join(', ')}`,
+    );
     expect(problems([{ slack: 'ssm:/a', discord: 'ssm:/b' }])).toContain('needs exactly one of');
     expect(problems([{ slack: 'https://hooks.slack.com/services/T/B/X' }])).toContain('must name an SSM parameter as "ssm:/path/name"');
     expect(problems([{ slack: 'ssm:/a' }, { slack: 'ssm:/a' }])).toContain('chat lists slack with /a twice');

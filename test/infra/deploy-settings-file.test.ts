@@ -50,7 +50,7 @@ describe('the deploy settings file', () => {
     expect(subscriptions(template)).toEqual(FILE_SUBSCRIBERS);
   });
 
-  it('lets -c add a subscriber to the file\'s list', () => {
+  it("lets -c add a subscriber to the file's list", () => {
     const { template } = withFile('deploy-subscribers.json', { alertEmails: 'team@example.com,cto@example.com,new@example.com' });
     expect(subscriptions(template)).toEqual([...FILE_SUBSCRIBERS, 'email new@example.com'].sort());
   });
@@ -66,14 +66,18 @@ describe('the deploy settings file', () => {
 
   it('counts the operations list and phones too', () => {
     const problems = problemsOf(() => withFile('deploy-subscribers.json', { opsEmails: '[]', alertPhoneNumbers: '[]' }));
-    expect(problems[0]).toMatch(/unsubscribe 2 of the 5 .*\(\+14155550123 \(sms\), ops@example\.com \(operations email\)\): -c alertPhoneNumbers, -c opsEmails replaces/);
+    expect(problems[0]).toMatch(
+      /unsubscribe 2 of the 5 .*\(\+14155550123 \(sms\), ops@example\.com \(operations email\)\): -c alertPhoneNumbers, -c opsEmails replaces/,
+    );
   });
 
   it('warns loudly when -c subscribes someone the file does not list: the next plain deploy would drop them', () => {
     const { stack } = withFile('deploy-subscribers.json', { alertEmails: 'cto@example.com,team@example.com,new@example.com' });
     Annotations.fromStack(stack).hasWarning(
       '/StacksWatch',
-      Match.stringLikeRegexp('-c alertEmails subscribes 1 that .*deploy-subscribers\\.json does not list \\(new@example\\.com \\(email\\)\\): the next deploy without that -c unsubscribes them; write them in .*deploy-subscribers\\.json'),
+      Match.stringLikeRegexp(
+        '-c alertEmails subscribes 1 that .*deploy-subscribers\\.json does not list \\(new@example\\.com \\(email\\)\\): the next deploy without that -c unsubscribes them; write them in .*deploy-subscribers\\.json',
+      ),
     );
   });
 
@@ -85,7 +89,11 @@ describe('the deploy settings file', () => {
     const file = { source: 'deploy.json', values: { chat: [{ slack: 'ssm:/stacks-watch/slack' }, { pagerduty: 'ssm:/stacks-watch/pagerduty' }] } };
     const context = (extra: Record<string, string>) => (key: string) => ({ chat: JSON.stringify([{ slack: 'ssm:/stacks-watch/slack' }]), ...extra })[key];
     const problems = problemsOf(() => readDeploySettings(context({}), REPO_ROOT, ['chat'], file));
-    expect(problems).toEqual([expect.stringMatching(/^this deploy would unsubscribe 1 of the 2 subscribers deploy\.json lists \(pagerduty \/stacks-watch\/pagerduty \(chat\)\): -c chat replaces/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^this deploy would unsubscribe 1 of the 2 subscribers deploy\.json lists \(pagerduty \/stacks-watch\/pagerduty \(chat\)\): -c chat replaces/,
+      ),
+    ]);
     const meant = readDeploySettings(context({ allowFewerSubscribers: 'true' }), REPO_ROOT, ['chat', 'allowFewerSubscribers'], file);
     expect(meant.chat.map((c) => `${c.channel} ${c.parameterName}`)).toEqual(['slack /stacks-watch/slack']);
   });
@@ -143,7 +151,7 @@ describe('the deploy settings file', () => {
 describe('deploy.schema.json', () => {
   const validate = () => new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(DEPLOY_SCHEMA_PATH, 'utf8')) as object);
 
-  it('is what `npm run schema` writes from the settings\' zod schema today', () => {
+  it("is what `npm run schema` writes from the settings' zod schema today", () => {
     expect(readFileSync(DEPLOY_SCHEMA_PATH, 'utf8')).toBe(deploySchemaText());
   });
 

@@ -69,9 +69,7 @@ describe('deploy settings from CDK context', () => {
     const fromJson = read({ opsEmails: ['x@example.com'], alertSubscriptions: [subscription] });
     const fromText = read({ opsEmails: '["x@example.com"]', alertSubscriptions: JSON.stringify([subscription]) });
     expect(fromText).toEqual(fromJson);
-    expect(fromJson.alertSubscriptions).toEqual([
-      { protocol: 'email', endpoint: 'ops@example.com', filter: { types: ['token_transfer'] } },
-    ]);
+    expect(fromJson.alertSubscriptions).toEqual([{ protocol: 'email', endpoint: 'ops@example.com', filter: { types: ['token_transfer'] } }]);
   });
 
   it('resolves the watch config path against the working directory', () => {
@@ -85,10 +83,7 @@ describe('deploy settings from CDK context', () => {
   });
 
   it('names a bad phone number from a comma-separated list or a JSON subscription once, without "(found: undefined)"', () => {
-    const problems = [
-      ...problemsOf({ alertPhoneNumbers: '+14155550123,555-0123' }),
-      ...problemsOf({ alertSubscriptions: '[{"sms": "0123"}]' }),
-    ];
+    const problems = [...problemsOf({ alertPhoneNumbers: '+14155550123,555-0123' }), ...problemsOf({ alertSubscriptions: '[{"sms": "0123"}]' })];
     expect(problems).toEqual([
       expect.stringMatching(/^alertPhoneNumbers\[1\]: "555-0123" is not an E\.164 phone number: .*\(e\.g\. \+14155550123\)$/),
       expect.stringMatching(/^alertSubscriptions\[0\]\.sms: "0123" is not an E\.164 phone number: .*\(e\.g\. \+14155550123\)$/),
@@ -110,9 +105,14 @@ describe('deploy settings from CDK context', () => {
     expect(problems[1]).toMatch(/^scheduleMinutes: must be/);
   });
 
-  it('leaves the CDK\'s own context alone: feature flags, aws:cdk settings and cached lookups', () => {
+  it("leaves the CDK's own context alone: feature flags, aws:cdk settings and cached lookups", () => {
     expect(() =>
-      read({ '@aws-cdk/core:checkSecretUsage': true, 'aws:cdk:bundling-stacks': [], 'availability-zones:account=1:region=x': [], 'acknowledged-issue-numbers': [1] }),
+      read({
+        '@aws-cdk/core:checkSecretUsage': true,
+        'aws:cdk:bundling-stacks': [],
+        'availability-zones:account=1:region=x': [],
+        'acknowledged-issue-numbers': [1],
+      }),
     ).not.toThrow();
   });
 

@@ -32,7 +32,7 @@ describe('the doorbell (doorbell=true)', () => {
     expect(urls[0]!.Properties.Cors).toBeUndefined();
   });
 
-  it('runs one ring at a time (reserved concurrency 1) with the watcher\'s role, logs and environment', () => {
+  it("runs one ring at a time (reserved concurrency 1) with the watcher's role, logs and environment", () => {
     const [doorbell] = doorbellFunction(template);
     const watcher = watcherFunction(template).Properties;
     expect(doorbell!.Properties.ReservedConcurrentExecutions).toBe(1);
@@ -43,12 +43,17 @@ describe('the doorbell (doorbell=true)', () => {
     expect(JSON.stringify(DOORBELL_SECRET_ARN)).toMatch(/DoorbellSecret/);
   });
 
-  it('creates a generated shared secret the watcher\'s role may read', () => {
+  it("creates a generated shared secret the watcher's role may read", () => {
     const secrets = Object.values(template.findResources('AWS::SecretsManager::Secret'));
     expect(secrets).toHaveLength(1);
     expect(secrets[0]!.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
     const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((p) => p.Properties.PolicyDocument.Statement);
-    expect(statements.some((s: { Action: unknown; Resource: unknown }) => JSON.stringify(s.Action).includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes('DoorbellSecret'))).toBe(true);
+    expect(
+      statements.some(
+        (s: { Action: unknown; Resource: unknown }) =>
+          JSON.stringify(s.Action).includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes('DoorbellSecret'),
+      ),
+    ).toBe(true);
   });
 
   it('names the URL and the secret in the stack outputs', () => {
@@ -57,7 +62,7 @@ describe('the doorbell (doorbell=true)', () => {
     expect(outputs.some((o) => /^DoorbellSecretArn/.test(o))).toBe(true);
   });
 
-  it('passes cdk-nag AwsSolutions, the secret\'s rotation acknowledged with its reason', () => {
+  it("passes cdk-nag AwsSolutions, the secret's rotation acknowledged with its reason", () => {
     const report = new AwsSolutionsChecks().validateScope(stack);
     expect(report.violations.map((v) => v.ruleName)).toEqual([]);
   });

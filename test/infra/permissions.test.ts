@@ -43,10 +43,7 @@ function expectedFunctionStatements(s: Synthesized): Statement[] {
     {
       Effect: 'Allow',
       Action: 'sns:Publish',
-      Resource: [
-        { Ref: logicalId(s, s.stack.topics.alerts.node.defaultChild) },
-        { Ref: logicalId(s, s.stack.topics.operations.node.defaultChild) },
-      ],
+      Resource: [{ Ref: logicalId(s, s.stack.topics.alerts.node.defaultChild) }, { Ref: logicalId(s, s.stack.topics.operations.node.defaultChild) }],
     },
     // aws/sns lets the account's principals use it through SNS: a grant is needed only for the stack's own key.
     ...(s.stack.topics.key ? [{ Effect: 'Allow', Action: ['kms:Decrypt', 'kms:GenerateDataKey'], Resource: arn(template, 'AWS::KMS::Key') }] : []),
@@ -91,7 +88,6 @@ describe('the function role', () => {
       },
     ]);
   });
-
 
   it('can be assumed by Lambda only', () => {
     const roleId = logicalId(plain, plain.stack.watcher.role.node.defaultChild);
@@ -155,9 +151,7 @@ describe('every policy in the stack', () => {
 
   it('grants "*" as a resource only in the key policy, where it means the key itself', () => {
     const keyPolicy = onlyResource(withCreatedSecret.template, 'AWS::KMS::Key').resource.Properties.KeyPolicy.Statement as Statement[];
-    const starResources = allStatements(withCreatedSecret.template).filter(
-      (s) => s.Effect === 'Allow' && JSON.stringify(s.Resource ?? null).includes('*'),
-    );
+    const starResources = allStatements(withCreatedSecret.template).filter((s) => s.Effect === 'Allow' && JSON.stringify(s.Resource ?? null).includes('*'));
     expect(starResources).toEqual(keyPolicy);
     expect(allStatements(plain.template).filter((s) => s.Effect === 'Allow' && JSON.stringify(s.Resource ?? null).includes('*'))).toEqual([]);
   });

@@ -29,7 +29,10 @@ describe('seeding the watch config at deploy', () => {
 
     const pushed = s3.put('config', 'watch.json', '{"network":"mainnet","addresses":["SP1","SP2"]}');
     const later = await seedWatchConfig(client, props);
-    expect(later).toEqual({ VersionId: pushed.versionId, Action: expect.stringMatching(/^kept the live version, which differs from watch.json .*replaceWatchConfig=true/) });
+    expect(later).toEqual({
+      VersionId: pushed.versionId,
+      Action: expect.stringMatching(/^kept the live version, which differs from watch.json .*replaceWatchConfig=true/),
+    });
     expect(s3.versions('config', 'watch.json')).toHaveLength(2);
   });
 

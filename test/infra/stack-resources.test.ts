@@ -97,7 +97,7 @@ describe('topics and their key', () => {
     expect(topics.map((topic) => topic.Properties.KmsMasterKeyId)).toEqual([{ 'Fn::GetAtt': [key.id, 'Arn'] }, { 'Fn::GetAtt': [key.id, 'Arn'] }]);
   });
 
-  it('with encryptionKey=customer lets only this account\'s CloudWatch alarms use the key to publish', () => {
+  it("with encryptionKey=customer lets only this account's CloudWatch alarms use the key to publish", () => {
     customerKey.template.hasResourceProperties('AWS::KMS::Key', {
       KeyPolicy: {
         Statement: Match.arrayWith([
@@ -123,9 +123,7 @@ describe('topics and their key', () => {
       defaults.template.hasResourceProperties('AWS::SNS::TopicPolicy', {
         Topics: [{ Ref: topicId }],
         PolicyDocument: {
-          Statement: Match.arrayWith([
-            Match.objectLike({ Effect: 'Deny', Action: 'sns:Publish', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-          ]),
+          Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Action: 'sns:Publish', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
         },
       });
     }
@@ -231,7 +229,7 @@ describe('function', () => {
     });
   });
 
-  it('bounds V8\'s heap to half the function\'s memory, so that it collects before the function runs out', () => {
+  it("bounds V8's heap to half the function's memory, so that it collects before the function runs out", () => {
     expect(environment(custom).NODE_OPTIONS).toBe('--enable-source-maps --max-old-space-size=256');
   });
 

@@ -6,7 +6,8 @@ import { freshSynth, synthStack } from './support/synth';
 const bucketOf = (s: ReturnType<typeof synthStack>) => {
   return Object.values(s.template.findResources('AWS::S3::Bucket'))[0] as { Properties: Record<string, any>; DeletionPolicy?: string };
 };
-const seedOf = (s: ReturnType<typeof synthStack>) => Object.values(s.template.findResources('Custom::WatchConfigSeed'))[0]!.Properties as Record<string, unknown>;
+const seedOf = (s: ReturnType<typeof synthStack>) =>
+  Object.values(s.template.findResources('Custom::WatchConfigSeed'))[0]!.Properties as Record<string, unknown>;
 
 describe('the watch config bucket', () => {
   const s = synthStack();
@@ -14,7 +15,12 @@ describe('the watch config bucket', () => {
   it('keeps every version, for at least a year and always the newest 100, private, S3-encrypted and outliving the stack', () => {
     const bucket = bucketOf(s);
     expect(bucket.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
-    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
     expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration).toEqual([{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }]);
     expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([
       expect.objectContaining({

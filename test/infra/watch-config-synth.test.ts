@@ -26,7 +26,7 @@ function address(index: number): string {
 }
 
 describe('the watch config at synth', () => {
-  it('fails the synth on a bad config with exactly the validator\'s message', () => {
+  it("fails the synth on a bad config with exactly the validator's message", () => {
     const path = fixture('watch-invalid.json');
     const validation = parseWatchConfigText(readFileSync(path, 'utf8'), path);
     if (validation.ok) throw new Error('the fixture should be invalid');
@@ -36,9 +36,7 @@ describe('the watch config at synth', () => {
 
   it('fails the synth when the config file is missing, saying how to provide one', () => {
     const path = join(dir, 'absent.json');
-    expect(() => synthStack({ watchConfig: path })).toThrow(
-      `$: ${path} does not exist; copy watch.example.json to watch.json, or pass -c watchConfig=PATH`,
-    );
+    expect(() => synthStack({ watchConfig: path })).toThrow(`$: ${path} does not exist; copy watch.example.json to watch.json, or pass -c watchConfig=PATH`);
   });
 
   it('fails the synth on a file that is not JSON', () => {
@@ -59,10 +57,13 @@ describe('the watch config at synth', () => {
     const alex = `${address(7)}.token-alex::alex`;
     writeFileSync(path, JSON.stringify({ network: 'mainnet', balances: [{ address: address(8), asset: alex, below: '5 ALEX' }] }));
     const { stack } = synthStack({ watchConfig: path });
-    Annotations.fromStack(stack).hasWarning('/StacksWatch', Match.stringLikeRegexp(`${alex}'s decimals are read from its token metadata at the function's first run`));
+    Annotations.fromStack(stack).hasWarning(
+      '/StacksWatch',
+      Match.stringLikeRegexp(`${alex}'s decimals are read from its token metadata at the function's first run`),
+    );
   });
 
-  it('still fails the synth on a token amount whose unit is not the token\'s own, naming it', () => {
+  it("still fails the synth on a token amount whose unit is not the token's own, naming it", () => {
     const path = join(dir, 'token-wrong-unit.json');
     writeFileSync(path, JSON.stringify({ network: 'mainnet', balances: [{ address: address(8), asset: 'stx', below: '5 ALEX' }] }));
     expect(() => synthStack({ watchConfig: path })).toThrow(/\$\.balances\[0\]\.below/);
@@ -90,10 +91,7 @@ describe('the watch config at synth', () => {
 
     it('keeps the environment far under the Lambda limit, whatever the list size', () => {
       // References resolve to ARNs and names of at most ~150 characters each.
-      const bytes = Object.entries(environment).reduce(
-        (sum, [name, value]) => sum + name.length + (typeof value === 'string' ? value.length : 150),
-        0,
-      );
+      const bytes = Object.entries(environment).reduce((sum, [name, value]) => sum + name.length + (typeof value === 'string' ? value.length : 150), 0);
       expect(bytes).toBeLessThan(LAMBDA_ENVIRONMENT_LIMIT_BYTES / 4);
     });
 

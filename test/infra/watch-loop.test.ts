@@ -12,7 +12,7 @@ const watcherFunction = (template: ReturnType<typeof synthStack>['template']) =>
 describe('the loop mode (latency=loop)', () => {
   const { stack, template } = synthStack({ latency: 'loop', loopDelaySeconds: 7 });
 
-  it('queues turns on an encrypted queue whose dead-letter queue is the function\'s, hidden for the function\'s timeout', () => {
+  it("queues turns on an encrypted queue whose dead-letter queue is the function's, hidden for the function's timeout", () => {
     const queues = template.findResources('AWS::SQS::Queue', { Properties: { RedrivePolicy: Match.anyValue() } });
     expect(Object.keys(queues)).toHaveLength(1);
     const queue = Object.values(queues)[0]!.Properties;
@@ -31,7 +31,7 @@ describe('the loop mode (latency=loop)', () => {
     );
   });
 
-  it('makes the queue the function\'s event source, one turn a batch', () => {
+  it("makes the queue the function's event source, one turn a batch", () => {
     const { resource } = onlyResource(template, 'AWS::Lambda::EventSourceMapping');
     expect(resource.Properties.BatchSize).toBe(1);
     expect(resource.Properties.ScalingConfig).toEqual({ MaximumConcurrency: 2 });
@@ -50,7 +50,7 @@ describe('the loop mode (latency=loop)', () => {
     expect(fn.ReservedConcurrentExecutions).toBe(2);
   });
 
-  it('runs at 256 MB unless memorySize says otherwise, and at 128 MB with V8\'s young generation kept small (bench table 7)', () => {
+  it("runs at 256 MB unless memorySize says otherwise, and at 128 MB with V8's young generation kept small (bench table 7)", () => {
     const fn = watcherFunction(template).Properties;
     expect([fn.MemorySize, fn.Environment.Variables.NODE_OPTIONS]).toEqual([256, '--enable-source-maps --max-old-space-size=128']);
     const small = watcherFunction(synthStack({ latency: 'loop', memorySize: 128 }).template).Properties;
@@ -61,7 +61,14 @@ describe('the loop mode (latency=loop)', () => {
     const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((p) => p.Properties.PolicyDocument.Statement);
     const onTurns = statements.filter((s: { Resource: unknown }) => JSON.stringify(s.Resource).includes('LoopTurns'));
     const actions = onTurns.flatMap((s: { Action: string | string[] }) => [s.Action].flat()).sort();
-    expect(actions).toEqual(['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage', 'sqs:SendMessage']);
+    expect(actions).toEqual([
+      'sqs:ChangeMessageVisibility',
+      'sqs:DeleteMessage',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:ReceiveMessage',
+      'sqs:SendMessage',
+    ]);
   });
 
   it('passes cdk-nag AwsSolutions with nothing new acknowledged', () => {

@@ -7,7 +7,10 @@ describe('checkApiNetwork', () => {
   it('says /v2/info failed without promising a retry by a next run: the runner goes on with this one', async () => {
     const failing = { getNetwork: () => Promise.reject(new HiroServerError({ endpoint: 'GET /v2/info', route: 'GET /v2/info' }, 500, 'node down', 5)) };
     const check = await checkApiNetwork(failing, 'mainnet', 'https://api.example.com');
-    expect(check).toEqual({ verified: false, reason: expect.stringMatching(/^api\.example\.com did not answer \/v2\/info \(.*500: node down.*after 5 attempt/) });
+    expect(check).toEqual({
+      verified: false,
+      reason: expect.stringMatching(/^api\.example\.com did not answer \/v2\/info \(.*500: node down.*after 5 attempt/),
+    });
     expect(check.verified === false && check.reason).not.toMatch(/next run/);
   });
 });

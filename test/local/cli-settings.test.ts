@@ -9,7 +9,16 @@ import { parseLogLevel } from '../../lambda/local/stderr-telemetry';
 describe('command line', () => {
   it('has the documented defaults', () => {
     expect(parseCliArgs([])).toEqual({
-      help: false, version: false, check: false, status: false, config: './watch.json', state: '.stacks-watch/state.json', once: false, networkCheck: true, json: false, intervalSeconds: 30,
+      help: false,
+      version: false,
+      check: false,
+      status: false,
+      config: './watch.json',
+      state: '.stacks-watch/state.json',
+      once: false,
+      networkCheck: true,
+      json: false,
+      intervalSeconds: 30,
     });
   });
 
@@ -20,7 +29,8 @@ describe('command line', () => {
 
   it('accepts a DynamoDB table and an SNS topic ARN, and rejects a malformed ARN', () => {
     expect(parseCliArgs(['--table', 'watch-state', '--topic', 'arn:aws:sns:eu-west-1:123456789012:alerts'])).toMatchObject({
-      table: 'watch-state', topic: 'arn:aws:sns:eu-west-1:123456789012:alerts',
+      table: 'watch-state',
+      topic: 'arn:aws:sns:eu-west-1:123456789012:alerts',
     });
     expect(() => parseCliArgs(['--topic', 'alerts'])).toThrow(/SNS topic ARN/);
   });
@@ -113,7 +123,10 @@ describe('Lambda settings from the environment', () => {
   });
 
   it('reads the watch config store the stack names, a watch.json beside the function without one, WATCH_CONFIG over both', () => {
-    expect(readLambdaSettings({ ...base, WATCH_CONFIG_BUCKET: 'config-bucket', WATCH_CONFIG_KEY: 'watch.json' }).watchConfigStore).toEqual({ bucket: 'config-bucket', key: 'watch.json' });
+    expect(readLambdaSettings({ ...base, WATCH_CONFIG_BUCKET: 'config-bucket', WATCH_CONFIG_KEY: 'watch.json' }).watchConfigStore).toEqual({
+      bucket: 'config-bucket',
+      key: 'watch.json',
+    });
     expect(readLambdaSettings({ ...base, WATCH_CONFIG_BUCKET: 'config-bucket' }).watchConfigStore).toEqual({ bucket: 'config-bucket', key: 'watch.json' });
     expect(readLambdaSettings({ ...base, LAMBDA_TASK_ROOT: '/var/task' })).toMatchObject({ watchConfigPath: '/var/task/watch.json' });
     expect(readLambdaSettings({ ...base, LAMBDA_TASK_ROOT: '/var/task' }).watchConfigStore).toBeUndefined();

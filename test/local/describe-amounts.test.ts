@@ -23,7 +23,9 @@ describe('--check and amounts written with a unit', () => {
   });
 
   it('says a balance threshold in the unit it was written in', () => {
-    expect(check({ balances: [{ address: ALICE, asset: SBTC, below: '1 sBTC', above: '2,500,000,000 sats' }] })).toContain(`${SBTC} of ${ALICE} below 1 sBTC or above 2,500,000,000 sats`);
+    expect(check({ balances: [{ address: ALICE, asset: SBTC, below: '1 sBTC', above: '2,500,000,000 sats' }] })).toContain(
+      `${SBTC} of ${ALICE} below 1 sBTC or above 2,500,000,000 sats`,
+    );
   });
 
   it('keeps the base units beside the STX of a threshold written without a unit', () => {
@@ -39,7 +41,7 @@ describe('a bare STX amount under 1 STX', () => {
     );
   });
 
-  it('is warned of in a sum window over an STX rule, at the window\'s atLeast', () => {
+  it("is warned of in a sum window over an STX rule, at the window's atLeast", () => {
     const text = check({
       transfers: [{ name: 'outflows', asset: 'stx', from: [ALICE] }],
       windows: [{ name: 'drain', of: 'outflows', minutes: 60, sum: 'amount', atLeast: '5000' }],

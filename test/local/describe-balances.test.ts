@@ -23,8 +23,9 @@ describe('--check and the balance reads', () => {
     );
   });
 
-  it('counts the deployed function\'s one-minute runs: 10 addresses without a key, 100 with one', () => {
-    const words = (count: number, hasKey: boolean) => balanceBudgetWords({ balances: rules(count) as never }, { requestsPerMinute: hasKey ? 500 : 50, hasKey }, { seconds: 60, word: 'run' });
+  it("counts the deployed function's one-minute runs: 10 addresses without a key, 100 with one", () => {
+    const words = (count: number, hasKey: boolean) =>
+      balanceBudgetWords({ balances: rules(count) as never }, { requestsPerMinute: hasKey ? 500 : 50, hasKey }, { seconds: 60, word: 'run' });
     expect(words(10, false)).toMatch(/^- balance reads: .* all in the first run \(a run reads up to 10 without an API key, 100 with one/);
     expect(words(11, false)).toMatch(/^warning: .* start over 2 runs \(about 2 min\) without a key, all in the first run with one/);
     expect(words(100, true)).toMatch(/^- balance reads: the balance rules read 100 addresses, all in the first run/);

@@ -11,7 +11,7 @@ const addresses = (count: number) => Array.from({ length: count }, (_, i) => c32
 const SBTC = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token::sbtc-token';
 
 describe('--check with a rule of many addresses', () => {
-  it('names the first few on the rule\'s line and counts the rest, so the line stays short', () => {
+  it("names the first few on the rule's line and counts the rest, so the line stays short", () => {
     const many = addresses(50_000);
     const text = describeWatch(config({ transfers: [{ asset: 'stx', to: many, from: [], actions: ['transfer'] }] }), api, 'watch.json');
     expect(text).toContain(`    stx to ${many.slice(0, 5).join(', ')} and 49,995 more (transfer)\n`);

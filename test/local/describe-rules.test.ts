@@ -8,7 +8,7 @@ const VAULT = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-vault';
 const api = { baseUrl: 'https://api.hiro.so', fromEnvironment: false, requestsPerMinute: 50, hasKey: false };
 
 describe('--check in words', () => {
-  it('names each log rule\'s contains and where, and each calls rule', () => {
+  it("names each log rule's contains and where, and each calls rule", () => {
     const text = describeWatch(
       {
         ...emptyWatchConfig('mainnet'),
@@ -62,7 +62,6 @@ describe('--check with named rules', () => {
   });
 });
 
-
 describe('--check with cooldowns and mutes', () => {
   const quiet = config({
     addresses: [WATCHED],
@@ -71,7 +70,7 @@ describe('--check with cooldowns and mutes', () => {
   } as never);
   const before = Date.parse('2026-11-25T22:00:00Z');
 
-  it('says each rule\'s cooldown and mute beside what it watches', () => {
+  it("says each rule's cooldown and mute beside what it watches", () => {
     const text = describeWatch(quiet, api, 'watch.json', undefined, before);
     expect(text).toContain(', named "Mint", a 30-minute cooldown (one alert, then one summary of the matches within 30 min of block time)');
     expect(text).toContain('each transfer, native or inside a contract call, named "Treasury inflow", muted until 2026-11-26T06:00:00Z (block time)');

@@ -14,6 +14,8 @@ describe('--check and the fetch way', () => {
       '    this runner reads by the block scan (FETCH_WAY=block-scan, the default; auto follows the plan)\n',
     );
     expect(describeWatch(bound, { ...api, fetchWay: 'auto' }, 'watch.json')).toContain('    this runner reads as the plan says (FETCH_WAY=auto)\n');
-    expect(describeWatch(bound, { ...api, fetchWay: 'per-subject' }, 'watch.json')).toContain('    this runner reads per subject wherever the rules allow (FETCH_WAY=per-subject)\n');
+    expect(describeWatch(bound, { ...api, fetchWay: 'per-subject' }, 'watch.json')).toContain(
+      '    this runner reads per subject wherever the rules allow (FETCH_WAY=per-subject)\n',
+    );
   });
 });

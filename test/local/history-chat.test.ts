@@ -26,10 +26,17 @@ describe('history with chat channels', () => {
     expect(lines[1]).toBe(`${' '.repeat(22)}chat: slack failed: HTTP 500: slack is down · pagerduty sent`);
   });
 
-  it('gives each channel\'s record in --json', () => {
+  it("gives each channel's record in --json", () => {
     const { state, alert } = doc();
-    const [entry] = formatHistory(historyEntries(fileRecords(state), NOW), true).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(entry).toMatchObject({ key: alert.key, state: 'sent', chat: { slack: { state: 'failed', reason: 'HTTP 500: slack is down' }, pagerduty: { state: 'sent' } } });
+    const [entry] = formatHistory(historyEntries(fileRecords(state), NOW), true)
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entry).toMatchObject({
+      key: alert.key,
+      state: 'sent',
+      chat: { slack: { state: 'failed', reason: 'HTTP 500: slack is down' }, pagerduty: { state: 'sent' } },
+    });
   });
 
   it('adds nothing for an alert no channel was given', () => {

@@ -5,7 +5,11 @@ describe('a continuous runner through an outage', () => {
   function tracker(intervalMs = 30_000) {
     const lines: string[] = [];
     let now = 0;
-    const outage = new OutageTracker(intervalMs, (level, message) => lines.push(`${level} ${message}`), () => now);
+    const outage = new OutageTracker(
+      intervalMs,
+      (level, message) => lines.push(`${level} ${message}`),
+      () => now,
+    );
     return { outage, lines, advance: (ms: number) => (now += ms) };
   }
 

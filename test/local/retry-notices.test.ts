@@ -31,7 +31,11 @@ describe('the runner’s log of the client’s retries', () => {
 
   it('keeps the client’s other warnings as warnings', () => {
     const lines: string[] = [];
-    hiroLog({ log: (level, message) => void lines.push(`${level} ${message}`), metric: () => {} })('warn', 'a route answered in a shape stacks-watch cannot read', { endpoint: 'GET /x' });
+    hiroLog({ log: (level, message) => void lines.push(`${level} ${message}`), metric: () => {} })(
+      'warn',
+      'a route answered in a shape stacks-watch cannot read',
+      { endpoint: 'GET /x' },
+    );
     expect(lines).toEqual(['warn a route answered in a shape stacks-watch cannot read']);
   });
 });

@@ -19,7 +19,10 @@ describe('--status and the live watch config', () => {
     expect(describeStatus({ ...base, liveConfig: { good: { versionId: 'v1', etag: '"e1"' } } })).toContain('deployed watch config: version v1\n');
     const refused = describeStatus({
       ...base,
-      liveConfig: { good: { versionId: 'v1', etag: '"e1"' }, rejected: { versionId: 'v2', etag: '"e2"', problems: ['$.addresses[0]: is not a valid Stacks address', '$.x: y'], problemCount: 2 } },
+      liveConfig: {
+        good: { versionId: 'v1', etag: '"e1"' },
+        rejected: { versionId: 'v2', etag: '"e2"', problems: ['$.addresses[0]: is not a valid Stacks address', '$.x: y'], problemCount: 2 },
+      },
     });
     expect(refused).toContain('deployed watch config: version v1; version v2 refused (2 problems: $.addresses[0]: is not a valid Stacks address)');
     expect(describeStatus({ ...base, liveConfig: null })).toContain('deployed watch config: no version taken into use yet');

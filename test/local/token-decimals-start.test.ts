@@ -15,7 +15,7 @@ import { createFakeHiro, fakeAddress, fakeContractId, ROUTES, type RunningFakeHi
 const alex = `${fakeContractId('token-alex')}::alex`;
 const telemetry: Telemetry = { log: () => {}, metric: () => {} } as unknown as Telemetry;
 
-describe('start-up reading token decimals through the run\'s client', () => {
+describe("start-up reading token decimals through the run's client", () => {
   const fake = createFakeHiro();
   let server: RunningFakeHiro;
   let dir: string;

@@ -13,7 +13,19 @@ function event(...messages: string[]): SNSEvent {
       EventSource: 'aws:sns',
       EventVersion: '1.0',
       EventSubscriptionArn: 'arn:aws:sns:us-east-1:123456789012:alerts:sub',
-      Sns: { MessageId: `m-${i}`, Message, Type: 'Notification', TopicArn: 'arn:aws:sns:us-east-1:123456789012:alerts', Timestamp: '', SignatureVersion: '2', Signature: '', SigningCertUrl: '', UnsubscribeUrl: '', Subject: null as unknown as string, MessageAttributes: {} },
+      Sns: {
+        MessageId: `m-${i}`,
+        Message,
+        Type: 'Notification',
+        TopicArn: 'arn:aws:sns:us-east-1:123456789012:alerts',
+        Timestamp: '',
+        SignatureVersion: '2',
+        Signature: '',
+        SigningCertUrl: '',
+        UnsubscribeUrl: '',
+        Subject: null as unknown as string,
+        MessageAttributes: {},
+      },
     })),
   } as SNSEvent;
 }
@@ -27,21 +39,29 @@ describe('the chat notifier', () => {
   const deps = (secret: string) => ({ readSecret: async (name: string) => (reads.push(name), secret), send: { sleep: async () => {} } });
 
   it('posts each alert of the event to the channel its parameter names', async () => {
-    const result = await notify(event(json(transfer({ severity: 'critical' })), json(transfer({ key: 'token_transfer:0x02' }))), deps(`${standIn().url}/slack/hook`), slack());
+    const result = await notify(
+      event(json(transfer({ severity: 'critical' })), json(transfer({ key: 'token_transfer:0x02' }))),
+      deps(`${standIn().url}/slack/hook`),
+      slack(),
+    );
     expect(result).toEqual({ posted: 2, skipped: 0 });
     expect(reads.at(-1)).toBe('/stacks-watch/slack');
     expect(standIn().received.map((r) => r.path)).toEqual(['/slack/hook', '/slack/hook']);
     expect(standIn().received[0]!.body.text).toMatch(/^CRITICAL: /);
   });
 
-  it('takes a parameter holding the channel\'s variables as JSON, and resolves PagerDuty incidents on retractions', async () => {
+  it("takes a parameter holding the channel's variables as JSON, and resolves PagerDuty incidents on retractions", async () => {
     const secret = JSON.stringify({ PAGERDUTY_ROUTING_KEY: 'R0UT1NG', PAGERDUTY_EVENTS_URL: `${standIn().url}/pd`, PAGERDUTY_MIN_SEVERITY: 'warning' });
     await notify(event(json(retraction({ severity: 'warning' }))), deps(secret), { CHAT_CHANNEL: 'pagerduty', CHAT_PARAMETER: '/pd' });
     expect(standIn().received[0]!.body).toEqual({ routing_key: 'R0UT1NG', event_action: 'resolve', dedup_key: `token_transfer:${TX_ID}:0` });
   });
 
   it('posts the good records of a batch and then fails, naming the bad one, so Lambda retries and parks it', async () => {
-    const run = notify(event(json(transfer()), '{"not": "an alert"}', json(transfer({ key: 'token_transfer:0x03' }))), deps(`${standIn().url}/slack/hook`), slack());
+    const run = notify(
+      event(json(transfer()), '{"not": "an alert"}', json(transfer({ key: 'token_transfer:0x03' }))),
+      deps(`${standIn().url}/slack/hook`),
+      slack(),
+    );
     await expect(run).rejects.toThrow(/slack did not take 1 alert\(s\): m-1: the message is not a stacks-watch alert/);
     expect(standIn().received).toHaveLength(2);
   });
@@ -50,7 +70,9 @@ describe('the chat notifier', () => {
     standIn().answers.push(...Array.from({ length: 3 }, () => ({ status: 403, body: 'invalid_token' })));
     const run = notify(event(json(transfer())), deps(`${standIn().url}/slack/secret-hook`), slack());
     await expect(run).rejects.toThrow(/HTTP 403: invalid_token/);
-    await expect(notify(event(json(transfer())), deps(`${standIn().url}/slack/secret-hook`), slack()).catch((e: Error) => e.message)).resolves.not.toContain('secret-hook');
+    await expect(notify(event(json(transfer())), deps(`${standIn().url}/slack/secret-hook`), slack()).catch((e: Error) => e.message)).resolves.not.toContain(
+      'secret-hook',
+    );
   });
 
   it('refuses a parameter that does not configure its channel', async () => {

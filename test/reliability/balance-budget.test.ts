@@ -90,7 +90,10 @@ describe('more balance rules than a run reads', () => {
     const kept = entriesAt((await state.readRecord('balances'))!, cursor);
     expect(Object.keys(kept)).toHaveLength(RULES);
     for (const [i, holder] of holders.entries()) {
-      expect({ holder: i, balance: kept[`holder ${i}|${holder}|stx|1000|`]?.balance }).toEqual({ holder: i, balance: String(balancesAt(fake.chain, holder, cursor).stx) });
+      expect({ holder: i, balance: kept[`holder ${i}|${holder}|stx|1000|`]?.balance }).toEqual({
+        holder: i,
+        balance: String(balancesAt(fake.chain, holder, cursor).stx),
+      });
     }
     // Each holder below at its first check alerts once, with the read's block; none twice.
     const firstChecks = publisher.sent.map((s) => s.alert.key).filter((key) => key.includes(':below:read:'));
@@ -100,7 +103,7 @@ describe('more balance rules than a run reads', () => {
 });
 
 describe('more balance rules than a run reads, with the v1 balances route retired', () => {
-  it('rebuilds each balance from its changes within the run\'s share of requests, and every rule starts exact, its first check once', async () => {
+  it("rebuilds each balance from its changes within the run's share of requests, and every rule starts exact, its first check once", async () => {
     const rules = 12;
     const fake = createFakeHiro({ rateLimit: { limit: RPM, windowSeconds: 60, timeScale: SCALE } });
     fake.retire(ROUTES.balances);
@@ -108,7 +111,11 @@ describe('more balance rules than a run reads, with the v1 balances route retire
     for (const [i, holder] of few.entries()) fake.chain.setGenesisBalance(holder, 'stx', i % 2 === 0 ? 500 : 5_000);
     fake.chain.mine([coinbase()]);
     server = await fake.start();
-    const parsed = parseWatchConfig({ network: 'mainnet', startHeight: 2, balances: few.map((address, i) => ({ name: `holder ${i}`, address, asset: 'stx', below: 1_000 })) });
+    const parsed = parseWatchConfig({
+      network: 'mainnet',
+      startHeight: 2,
+      balances: few.map((address, i) => ({ name: `holder ${i}`, address, asset: 'stx', below: 1_000 })),
+    });
     if (!parsed.ok) throw new Error('bad config');
     const state = new DocumentStateStore(emptyDocument('mainnet'));
     const publisher = new RecordingPublisher();
@@ -138,7 +145,10 @@ describe('more balance rules than a run reads, with the v1 balances route retire
     const cursor = (await state.readCursor())!.height;
     const kept = entriesAt((await state.readRecord('balances'))!, cursor);
     for (const [i, holder] of few.entries()) {
-      expect({ holder: i, balance: kept[`holder ${i}|${holder}|stx|1000|`]?.balance }).toEqual({ holder: i, balance: String(balancesAt(fake.chain, holder, cursor).stx) });
+      expect({ holder: i, balance: kept[`holder ${i}|${holder}|stx|1000|`]?.balance }).toEqual({
+        holder: i,
+        balance: String(balancesAt(fake.chain, holder, cursor).stx),
+      });
     }
     const firstChecks = publisher.sent.map((s) => s.alert.key).filter((key) => key.includes(':below:read:'));
     expect(new Set(firstChecks).size).toBe(firstChecks.length);

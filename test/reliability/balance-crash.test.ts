@@ -29,7 +29,11 @@ describe.each([
       fake.chain.setGenesisBalance(relayer, 'stx', 50_004_000);
       // Block 1 is history: nothing is held before it, so the watch starts at block 2 (read at 1).
       fake.chain.mine([coinbase()]);
-      const parsed = parseWatchConfig({ network: 'mainnet', startHeight: 2, balances: [{ name: 'relayer gas', address: relayer, asset: 'stx', below: '50000000' }] });
+      const parsed = parseWatchConfig({
+        network: 'mainnet',
+        startHeight: 2,
+        balances: [{ name: 'relayer gas', address: relayer, asset: 'stx', below: '50000000' }],
+      });
       if (!parsed.ok) throw new Error('bad config');
       const config: WatchConfig = parsed.config;
       const state = new DocumentStateStore(emptyDocument('mainnet'));

@@ -58,9 +58,24 @@ const SETUPS: Setup[] = [
   },
   { name: 'a watch config that is not JSON', config: '{ "network": "mainnet", }', stderr: [/line 1/] },
   { name: 'no watch config file', noConfig: true, stderr: [/watch\.json/] },
-  { name: 'a request budget that is not a number', config: JSON.stringify(VALID_CONFIG), env: { STACKS_API_RPM: 'fast' }, stderr: [/STACKS_API_RPM must be a whole number/] },
-  { name: 'an API URL that would send the key in clear', config: JSON.stringify(VALID_CONFIG), env: { STACKS_API_URL: 'http://api.example.com' }, stderr: [/uses http:\/\/.*use https:\/\//] },
-  { name: 'a state file that is not JSON', config: JSON.stringify(VALID_CONFIG), state: '{"format":1,', stderr: [/state file .* is not valid JSON.*move it away/] },
+  {
+    name: 'a request budget that is not a number',
+    config: JSON.stringify(VALID_CONFIG),
+    env: { STACKS_API_RPM: 'fast' },
+    stderr: [/STACKS_API_RPM must be a whole number/],
+  },
+  {
+    name: 'an API URL that would send the key in clear',
+    config: JSON.stringify(VALID_CONFIG),
+    env: { STACKS_API_URL: 'http://api.example.com' },
+    stderr: [/uses http:\/\/.*use https:\/\//],
+  },
+  {
+    name: 'a state file that is not JSON',
+    config: JSON.stringify(VALID_CONFIG),
+    state: '{"format":1,',
+    stderr: [/state file .* is not valid JSON.*move it away/],
+  },
   {
     name: 'a state file of the other network',
     config: JSON.stringify(VALID_CONFIG),

@@ -26,7 +26,10 @@ describe('the CLI killed between sending a cooldown summary and recording it', (
     fake.chain.mine([coinbase()], { time: T0 });
     fake.chain.mine([transfer({ from: treasury, to: fakeAddress('x'), amount: 1 })], { time: T0 + 10 });
     for (let b = 1; b <= 4; b++) {
-      fake.chain.mine(Array.from({ length: 10 }, (_, i) => transfer({ from: treasury, to: fakeAddress('x'), amount: 10 * b + i })), { time: T0 + 60 * b });
+      fake.chain.mine(
+        Array.from({ length: 10 }, (_, i) => transfer({ from: treasury, to: fakeAddress('x'), amount: 10 * b + i })),
+        { time: T0 + 60 * b },
+      );
     }
     server = await fake.start();
     dir = await mkdtemp(join(tmpdir(), 'stacks-watch-cooldown-kill-'));

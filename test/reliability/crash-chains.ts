@@ -55,7 +55,14 @@ export const REORGED: CrashSetting = {
     const { chain, txs } = steadyChain();
     let now = 1_800_000_000_000 - 120_000; // just before the crash-tested runs
     await runCycle(
-      { chain, state: await openState({ now: () => now }), publisher: new RecordingPublisher(), clock: { now: () => now }, telemetry: silentTelemetry, operator: new RecordingOperator() },
+      {
+        chain,
+        state: await openState({ now: () => now }),
+        publisher: new RecordingPublisher(),
+        clock: { now: () => now },
+        telemetry: silentTelemetry,
+        operator: new RecordingOperator(),
+      },
       scenarioConfig,
       { runId: 'before-the-reorg', deadlineMs: now + 60_000, leaseTtlMs: 60_000, alertStaleAfterMs: 60_000 },
     );

@@ -14,8 +14,11 @@ afterAll(async () => {
   await dynamo?.close();
 });
 
-describeCrashAtEveryStep('DynamoDB store', async () => {
-  const tableName = await dynamo.createTable(`crash-${++tables}`);
-  return (clock) =>
-    createDynamoStateStore({ client: dynamo.client, tableName, network: 'mainnet', now: clock.now, sleep: async () => {} });
-}, { every: false });
+describeCrashAtEveryStep(
+  'DynamoDB store',
+  async () => {
+    const tableName = await dynamo.createTable(`crash-${++tables}`);
+    return (clock) => createDynamoStateStore({ client: dynamo.client, tableName, network: 'mainnet', now: clock.now, sleep: async () => {} });
+  },
+  { every: false },
+);

@@ -8,10 +8,14 @@ import { FileStateStore } from '../../lambda/adapters/file/file-state-store';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { describeCrashAtEveryStep } from './crash-suite';
 
-describeCrashAtEveryStep('in-memory document store', async () => {
-  const store = new DocumentStateStore(emptyDocument('mainnet'));
-  return () => store;
-}, { every: true });
+describeCrashAtEveryStep(
+  'in-memory document store',
+  async () => {
+    const store = new DocumentStateStore(emptyDocument('mainnet'));
+    return () => store;
+  },
+  { every: true },
+);
 
 let dir = '';
 let files = 0;
@@ -22,7 +26,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describeCrashAtEveryStep('state file', async () => {
-  const path = join(dir, `state-${++files}.json`);
-  return () => FileStateStore.open(path, 'mainnet');
-}, { every: false });
+describeCrashAtEveryStep(
+  'state file',
+  async () => {
+    const path = join(dir, `state-${++files}.json`);
+    return () => FileStateStore.open(path, 'mainnet');
+  },
+  { every: false },
+);

@@ -41,12 +41,7 @@ export interface ScenarioResult {
   chain: MemoryChain;
 }
 
-export async function runCrashScenario(
-  setting: CrashSetting,
-  openState: OpenState,
-  point: CrashPoint | null,
-  occurrence: number,
-): Promise<ScenarioResult> {
+export async function runCrashScenario(setting: CrashSetting, openState: OpenState, point: CrashPoint | null, occurrence: number): Promise<ScenarioResult> {
   const chain = await setting.setUp(openState);
   const publisher = new RecordingPublisher(CALL_SIZE);
   const crash = new CrashSwitch(point ?? 'after publishing', point ? occurrence : Number.POSITIVE_INFINITY);

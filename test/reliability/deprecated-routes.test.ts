@@ -124,7 +124,11 @@ describe('deprecated routes retired: the same alerts from the v3 routes', () => 
 
 describe('every deprecated route gone: reorgs', () => {
   it.each([
-    ['on an API without v3 block routes (before 9.7.0), by asking whether the cursor block is still canonical, and says once a run that checks are weaker', 'absent', true],
+    [
+      'on an API without v3 block routes (before 9.7.0), by asking whether the cursor block is still canonical, and says once a run that checks are weaker',
+      'absent',
+      true,
+    ],
     ['through the parent hashes the v3 block list gives, with no weaker checks', 'v3', false],
   ] as const)('finds a reorg %s', async (_name, v3BlockShape, weakerChecks) => {
     const { fake, url } = await startFake(DEPRECATED, { v3BlockShape });
@@ -211,7 +215,8 @@ describe('deprecation warnings reach the operator at most once a day', () => {
       state.getAlertRecord = (key) => (key.startsWith('ops:') && opsReads.push(key), read(key));
       return watcher(url, state, undefined, { now: clock.now, sleep: clock.sleep }, { deprecationsNoticed: kept });
     };
-    const warned = (w: Watcher) => w.telemetry.logs.filter((l) => l.message === 'the API marks a route stacks-watch reads as deprecated').map((l) => l.attributes?.endpoint);
+    const warned = (w: Watcher) =>
+      w.telemetry.logs.filter((l) => l.message === 'the API marks a route stacks-watch reads as deprecated').map((l) => l.attributes?.endpoint);
 
     const first = invocation(noticed);
     await first.run();
@@ -244,7 +249,7 @@ describe('deprecation warnings reach the operator at most once a day', () => {
     expect(nextDay.operator.notices).toHaveLength(1);
   });
 
-  it('keeps warning every run while the day\'s notice is still being sent by another run', async () => {
+  it("keeps warning every run while the day's notice is still being sent by another run", async () => {
     const { url } = await startFake([]);
     const document = emptyDocument('mainnet');
     const clock = new VirtualClock(Date.UTC(2026, 10, 22, 9, 0, 0));
@@ -257,7 +262,7 @@ describe('deprecation warnings reach the operator at most once a day', () => {
     expect(noticed.size).toBe(0);
   });
 
-  it('follows the headers, not a list in code: the replacement a warning names, else the watcher\'s own successor, and a route only the server marks', async () => {
+  it("follows the headers, not a list in code: the replacement a warning names, else the watcher's own successor, and a route only the server marks", async () => {
     const { fake, url } = await startFake([]);
     const hiroDefault = '299 - "Deprecated: See https://docs.hiro.so/stacks/api for more information"';
     fake.faults.use((request) =>
@@ -283,7 +288,7 @@ describe('deprecation warnings reach the operator at most once a day', () => {
     );
   });
 
-  it('costs no state write once the day\'s notice is sent: later runs only read it', async () => {
+  it("costs no state write once the day's notice is sent: later runs only read it", async () => {
     const { fake, url } = await startFake([]);
     const document = emptyDocument('mainnet');
     const clock = new VirtualClock(Date.UTC(2026, 10, 22, 9, 0, 0));

@@ -55,7 +55,10 @@ export function fork(chain: FakeChain, depth: number, placed: readonly Placed[])
   const replacement: FakeTxSpec[][] = Array.from({ length: depth + 2 }, () => [coinbase()]);
   const plan: ForkPlan = { gone: [], moved: [], fresh: [] };
   const oldIndex = new Map<string, number>();
-  chain.blocks().slice(-depth).forEach((block, j) => block.txs.forEach((tx) => oldIndex.set(tx.txId, j)));
+  chain
+    .blocks()
+    .slice(-depth)
+    .forEach((block, j) => block.txs.forEach((tx) => oldIndex.set(tx.txId, j)));
   placed.forEach((tx, i) => {
     if (i % 3 === 0) {
       plan.gone.push(...tx.keys);

@@ -27,8 +27,10 @@ function chainWithAlerts(fake: FakeHiro): void {
 }
 
 type Matcher = (request: SeenRequest) => boolean;
-const blockPage = (height: number, offset = 0): Matcher => (r) =>
-  r.route === ROUTES.blockTransactions && r.path === `/extended/v2/blocks/${height}/transactions` && r.query.get('offset') === String(offset);
+const blockPage =
+  (height: number, offset = 0): Matcher =>
+  (r) =>
+    r.route === ROUTES.blockTransactions && r.path === `/extended/v2/blocks/${height}/transactions` && r.query.get('offset') === String(offset);
 const eventsOfBlock = (fake: FakeHiro, height: number): Matcher => {
   const ids = new Set(fake.chain.block(height)!.txs.map((tx) => tx.txId));
   return (r) => r.route === ROUTES.txMultiple && r.query.getAll('tx_id').some((id) => ids.has(id));
@@ -73,17 +75,32 @@ const CASES: Case[] = [
   },
   {
     name: 'schema drift: a missing field',
-    fault: (fake) => void fake.faults.times(10, drift((tx) => delete tx.tx_id), blockPage(4)),
+    fault: (fake) =>
+      void fake.faults.times(
+        10,
+        drift((tx) => delete tx.tx_id),
+        blockPage(4),
+      ),
     fails: { name: 'HiroResponseError', message: /results\[0\]\.tx_id: missing/, cursorHeight: 3 },
   },
   {
     name: 'schema drift: a null field',
-    fault: (fake) => void fake.faults.times(10, drift((tx) => (tx.block_height = null)), blockPage(4)),
+    fault: (fake) =>
+      void fake.faults.times(
+        10,
+        drift((tx) => (tx.block_height = null)),
+        blockPage(4),
+      ),
     fails: { name: 'HiroResponseError', message: /results\[0\]\.block_height: expected number, got null/, cursorHeight: 3 },
   },
   {
     name: 'schema drift: a wrong type',
-    fault: (fake) => void fake.faults.times(10, drift((tx) => (tx.tx_index = '0')), blockPage(4)),
+    fault: (fake) =>
+      void fake.faults.times(
+        10,
+        drift((tx) => (tx.tx_index = '0')),
+        blockPage(4),
+      ),
     fails: { name: 'HiroResponseError', message: /results\[0\]\.tx_index: expected number, got string/, cursorHeight: 3 },
   },
   {

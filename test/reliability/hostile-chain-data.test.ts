@@ -20,7 +20,8 @@ import { clarityValue, contractCall, createFakeHiro, transfer, type FakeEvent, t
 import { alice, vault, watchConfig } from './watched-chain';
 
 const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-alerts';
-const HOSTILE = 'gm\u0000\u0007\u001b[31mred\u001b[0m \u202Eevil\u202C \u200F\u200Bhidden\u2066 <script>alert(1)</script> <b>bold</b> 🚀🔥 “quoted”\r\nSubject: forged';
+const HOSTILE =
+  'gm\u0000\u0007\u001b[31mred\u001b[0m \u202Eevil\u202C \u200F\u200Bhidden\u2066 <script>alert(1)</script> <b>bold</b> 🚀🔥 “quoted”\r\nSubject: forged';
 /** Anything that can hide, reorder or inject text, or drive a terminal. */
 const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
 const INVISIBLE_BUT_LINE_BREAKS = /[^\P{Cc}\n]|\p{Cf}/u;

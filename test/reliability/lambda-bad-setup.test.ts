@@ -31,7 +31,11 @@ const SETUPS: BadSetup[] = [
   { name: 'TOPIC_ARN not an ARN', env: { TOPIC_ARN: 'alerts' }, error: /TOPIC_ARN is not an SNS topic ARN: "alerts"/ },
   { name: 'both missing, named together', env: { TABLE_NAME: undefined, TOPIC_ARN: undefined }, error: /TABLE_NAME is not set[^]*TOPIC_ARN is not set/ },
   { name: 'RUN_SECONDS not a number', env: { RUN_SECONDS: 'often' }, error: /RUN_SECONDS must be a whole number/ },
-  { name: 'the secret ARN malformed', env: { STACKS_API_KEY_SECRET_ARN: 'stacks-watch/api-key' }, error: /STACKS_API_KEY_SECRET_ARN is not a Secrets Manager secret ARN/ },
+  {
+    name: 'the secret ARN malformed',
+    env: { STACKS_API_KEY_SECRET_ARN: 'stacks-watch/api-key' },
+    error: /STACKS_API_KEY_SECRET_ARN is not a Secrets Manager secret ARN/,
+  },
   { name: 'STACKS_API_RPM not a number', env: { STACKS_API_RPM: '1e9' }, error: /STACKS_API_RPM must be a whole number/ },
   {
     name: 'no config store and no config file',
@@ -107,7 +111,9 @@ describe('the Lambda handler refuses a broken deployment', () => {
   for (const setup of SETUPS) {
     it(`fails the invocation with a clear error and changes nothing: ${setup.name}`, async () => {
       if (setup.secret && 'rejects' in setup.secret) {
-        secrets.on(GetSecretValueCommand).rejects(Object.assign(new Error('not authorized to perform secretsmanager:GetSecretValue'), { name: setup.secret.rejects }));
+        secrets
+          .on(GetSecretValueCommand)
+          .rejects(Object.assign(new Error('not authorized to perform secretsmanager:GetSecretValue'), { name: setup.secret.rejects }));
       } else if (setup.secret) secrets.on(GetSecretValueCommand).resolves({ SecretString: setup.secret.holds });
       const requestsBefore = fake.requests.length;
 

@@ -25,35 +25,31 @@ function scaledClock() {
 }
 
 describe('rate windows the gateway reports', () => {
-  it(
-    'catches up 60 blocks under a 20-per-2-s window with at most two 429s, every alert once',
-    async () => {
-      const fake = createFakeHiro({ rateLimit: { limit: 20, windowSeconds: 2, timeScale: SCALE } });
-      const bob = fakeAddress('bob');
-      for (let height = 1; height <= 60; height += 1) {
-        const fillers = Array.from({ length: height % 7 === 0 ? 110 : 55 }, (_, i) => transfer({ to: bob, amount: i + 1 }));
-        const watched = height % 3 === 0 ? [transfer({ to: alice, amount: height })] : [];
-        const logs = height % 4 === 0 ? [contractCall({ contractId: vault, logs: [`op-${height}`] })] : [];
-        fake.chain.mine([coinbase(), ...fillers, ...watched, ...logs]);
-      }
-      server = await fake.start();
-      const statuses: number[] = [];
-      const w = watcher(server.url, new DocumentStateStore(emptyDocument('mainnet')), undefined, {
-        requestsPerMinute: 600,
-        ...scaledClock(),
-        onRequest: (event) => typeof event.status === 'number' && statuses.push(event.status),
-      });
+  it('catches up 60 blocks under a 20-per-2-s window with at most two 429s, every alert once', async () => {
+    const fake = createFakeHiro({ rateLimit: { limit: 20, windowSeconds: 2, timeScale: SCALE } });
+    const bob = fakeAddress('bob');
+    for (let height = 1; height <= 60; height += 1) {
+      const fillers = Array.from({ length: height % 7 === 0 ? 110 : 55 }, (_, i) => transfer({ to: bob, amount: i + 1 }));
+      const watched = height % 3 === 0 ? [transfer({ to: alice, amount: height })] : [];
+      const logs = height % 4 === 0 ? [contractCall({ contractId: vault, logs: [`op-${height}`] })] : [];
+      fake.chain.mine([coinbase(), ...fillers, ...watched, ...logs]);
+    }
+    server = await fake.start();
+    const statuses: number[] = [];
+    const w = watcher(server.url, new DocumentStateStore(emptyDocument('mainnet')), undefined, {
+      requestsPerMinute: 600,
+      ...scaledClock(),
+      onRequest: (event) => typeof event.status === 'number' && statuses.push(event.status),
+    });
 
-      await w.runUntilCaughtUp(fake.chain, 3);
+    await w.runUntilCaughtUp(fake.chain, 3);
 
-      const throttled = statuses.filter((status) => status === 429).length;
-      expect(statuses.length).toBeGreaterThan(120);
-      expect(throttled).toBeLessThanOrEqual(2);
-      const expected = canonicalAlertKeys(fake.chain);
-      expect(expected.length).toBeGreaterThan(30);
-      expect(w.publisher.keys().sort()).toEqual([...expected].sort());
-      expect([...publishCounts(w.publisher).values()].every((count) => count === 1)).toBe(true);
-    },
-    30_000,
-  );
+    const throttled = statuses.filter((status) => status === 429).length;
+    expect(statuses.length).toBeGreaterThan(120);
+    expect(throttled).toBeLessThanOrEqual(2);
+    const expected = canonicalAlertKeys(fake.chain);
+    expect(expected.length).toBeGreaterThan(30);
+    expect(w.publisher.keys().sort()).toEqual([...expected].sort());
+    expect([...publishCounts(w.publisher).values()].every((count) => count === 1)).toBe(true);
+  }, 30_000);
 });

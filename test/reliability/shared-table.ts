@@ -78,7 +78,12 @@ export interface RunPorts {
   telemetry: Telemetry;
 }
 
-export function runOnce(ports: RunPorts & { operator?: OperatorChannel }, config: WatchConfig, runId: string, budget: Partial<CycleBudget> = {}): Promise<CycleSummary> {
+export function runOnce(
+  ports: RunPorts & { operator?: OperatorChannel },
+  config: WatchConfig,
+  runId: string,
+  budget: Partial<CycleBudget> = {},
+): Promise<CycleSummary> {
   const now = ports.clock.now();
   return runCycle({ ...ports, operator: ports.operator ?? new RecordingOperator() }, config, {
     runId,

@@ -1,13 +1,7 @@
 // A big printed value in the alert JSON machines get: each member bounded on its own and saying what was cut.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  boundedAlert,
-  cutClarityJson,
-  VALUE_HEX_MAX_BYTES,
-  VALUE_JSON_MAX_BYTES,
-  VALUE_REPR_MAX_CHARS,
-} from '../../lambda/core/render/alert-json';
+import { boundedAlert, cutClarityJson, VALUE_HEX_MAX_BYTES, VALUE_JSON_MAX_BYTES, VALUE_REPR_MAX_CHARS } from '../../lambda/core/render/alert-json';
 import type { ClarityJson } from '../../lambda/core/clarity/decode';
 import { bigPrintAlert } from '../support/big-print';
 import { contractLog } from '../adapters/sns/outgoing-alerts';

@@ -46,9 +46,7 @@ describe('explorerTxUrl', () => {
   });
 
   it('cannot be turned into another URL by a hostile tx id', () => {
-    expect(explorerTxUrl('0x1?chain=x#/../evil', 'mainnet')).toBe(
-      'https://explorer.hiro.so/txid/0x1%3Fchain%3Dx%23%2F..%2Fevil?chain=mainnet',
-    );
+    expect(explorerTxUrl('0x1?chain=x#/../evil', 'mainnet')).toBe('https://explorer.hiro.so/txid/0x1%3Fchain%3Dx%23%2F..%2Fevil?chain=mainnet');
   });
 });
 

@@ -21,7 +21,7 @@ describe('a Clarity value as a person reads it', () => {
     expect(readableClarity(tree(Cl.list(Array.from({ length: 12 }, (_, i) => Cl.uint(i)))))).toBe('[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, … 2 more]');
   });
 
-  it('gives a tuple\'s fields as pairs, and nothing for other values', () => {
+  it("gives a tuple's fields as pairs, and nothing for other values", () => {
     expect(tupleFields(tree(Cl.tuple({ topic: Cl.stringAscii('withdrawal-create'), amount: Cl.uint(100_000_000) })))).toEqual([
       ['amount', '100,000,000'],
       ['topic', 'withdrawal-create'],

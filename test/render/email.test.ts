@@ -32,9 +32,7 @@ describe('the transfer email', () => {
 
   it('links the transaction on the explorer of its network', () => {
     expect(field(email, 'Explorer')).toBe(`https://explorer.hiro.so/txid/${TX_ID}?chain=mainnet`);
-    expect(field(renderEmail(transfer({ network: 'testnet' })), 'Explorer')).toBe(
-      `https://explorer.hiro.so/txid/${TX_ID}?chain=testnet`,
-    );
+    expect(field(renderEmail(transfer({ network: 'testnet' })), 'Explorer')).toBe(`https://explorer.hiro.so/txid/${TX_ID}?chain=testnet`);
   });
 
   it('shows a printable memo as text', () => {

@@ -14,24 +14,30 @@ const named = (alert: Alert, rule: string): Alert => ({ ...alert, rule, severity
 const LONGEST_NAME = 'Treasury outflow over the weekly limit, page on-call at once!'.slice(0, 60);
 
 describe('named alerts in every form', () => {
-  it.each(samples.map((s) => [s.type, s] as const))('%s: the name first in the subject and SMS, right after the severity in the terminal line', (_type, sample) => {
-    const alert = named(sample, 'Treasury outflow');
-    expect(renderSubject(alert)).toMatch(/^\[stacks-watch\] Treasury outflow: /);
-    // The brand leads only an SMS without an explorer link to say where it is from.
-    expect(renderSms(alert)).toMatch(/^(stacks-watch: )?Treasury outflow: /);
-    expect(renderTerminal(alert).split('\n')[0]).toBe(`${alert.severity!.toUpperCase().padEnd(8)} ${renderSubject(alert).replace('[stacks-watch] ', '')}`);
-    expect(renderEmail(alert)).toContain('Rule: Treasury outflow, severity critical');
-  });
+  it.each(samples.map((s) => [s.type, s] as const))(
+    '%s: the name first in the subject and SMS, right after the severity in the terminal line',
+    (_type, sample) => {
+      const alert = named(sample, 'Treasury outflow');
+      expect(renderSubject(alert)).toMatch(/^\[stacks-watch\] Treasury outflow: /);
+      // The brand leads only an SMS without an explorer link to say where it is from.
+      expect(renderSms(alert)).toMatch(/^(stacks-watch: )?Treasury outflow: /);
+      expect(renderTerminal(alert).split('\n')[0]).toBe(`${alert.severity!.toUpperCase().padEnd(8)} ${renderSubject(alert).replace('[stacks-watch] ', '')}`);
+      expect(renderEmail(alert)).toContain('Rule: Treasury outflow, severity critical');
+    },
+  );
 
-  it.each(samples.map((s) => [s.type, s] as const))('%s: a 60-character name keeps the subject one ASCII line under 100 and the SMS one message', (_type, sample) => {
-    const alert = named(sample, `${LONGEST_NAME} ✓ é`);
-    const subject = renderSubject(alert);
-    expect(subject).toMatch(/^[\x20-\x7e]+$/);
-    expect(subject.length).toBeLessThan(100);
-    const sms = renderSms(alert);
-    expect(isGsm7(sms)).toBe(true);
-    expect(smsLength(sms).units).toBeLessThanOrEqual(160);
-  });
+  it.each(samples.map((s) => [s.type, s] as const))(
+    '%s: a 60-character name keeps the subject one ASCII line under 100 and the SMS one message',
+    (_type, sample) => {
+      const alert = named(sample, `${LONGEST_NAME} ✓ é`);
+      const subject = renderSubject(alert);
+      expect(subject).toMatch(/^[\x20-\x7e]+$/);
+      expect(subject.length).toBeLessThan(100);
+      const sms = renderSms(alert);
+      expect(isGsm7(sms)).toBe(true);
+      expect(smsLength(sms).units).toBeLessThanOrEqual(160);
+    },
+  );
 
   it('shows no default name: it would only repeat the alert', () => {
     const alert = contractLogKind.sample;
@@ -52,7 +58,9 @@ describe('which rule an event carries when several match', () => {
         header: { height: 5, hash: '0xb', parentHash: '0xa', time: 1, txCount: 1 },
         transactions: [{ txId: '0x1', txIndex: 0, txType: 'contract_call', txStatus: 'success', sender: 'SP1', eventCount: 1 }],
       },
-      events: new Map([['0x1', { txId: '0x1', logs: [{ eventIndex: 0, contractId: TOKEN, topic: 'print', valueHex: '0x', valueRepr: '(op "mint")' }], assets: [] }]]),
+      events: new Map([
+        ['0x1', { txId: '0x1', logs: [{ eventIndex: 0, contractId: TOKEN, topic: 'print', valueHex: '0x', valueRepr: '(op "mint")' }], assets: [] }],
+      ]),
       rules: compileWatchRules(config({ contractLogs: rules })),
       network: 'mainnet',
     });
@@ -67,7 +75,12 @@ describe('which rule an event carries when several match', () => {
   });
 
   it('carries the first in config order among equally severe rules, and the defaults when none is named', () => {
-    expect(match([{ contractId: TOKEN, contains: 'op', name: 'Ops' }, { contractId: TOKEN, name: 'All' }])[0]!.alert).toMatchObject({ rule: 'Ops', severity: 'warning' });
+    expect(
+      match([
+        { contractId: TOKEN, contains: 'op', name: 'Ops' },
+        { contractId: TOKEN, name: 'All' },
+      ])[0]!.alert,
+    ).toMatchObject({ rule: 'Ops', severity: 'warning' });
     expect(match([{ contractId: TOKEN, contains: 'mint' }])[0]!.alert).toMatchObject({
       rule: `contractLogs:${TOKEN} contains "mint"`,
       severity: 'warning',

@@ -22,7 +22,7 @@ describe('renderSms', () => {
     expect(sms).toMatch(/\.\. https:/);
   });
 
-  it('says the chain in a testnet link, and leaves mainnet to the explorer\'s default', () => {
+  it("says the chain in a testnet link, and leaves mainnet to the explorer's default", () => {
     expect(renderSms(transfer({ network: 'testnet' }))).toMatch(/\?chain=testnet$/);
     expect(renderSms(transfer())).not.toContain('?chain=');
   });

@@ -15,7 +15,7 @@ describe('failure words', () => {
     expect(outcomeWords('success', '(ok true)')).toBe('succeeded');
   });
 
-  it('reads in a failed call\'s terminal block, email and SMS', () => {
+  it("reads in a failed call's terminal block, email and SMS", () => {
     const call = contractCallKind.sample;
     expect(renderTerminal(call)).toContain('failed: the contract refused: err u102');
     expect(renderTerminal(call)).not.toContain('abort_by_response');
@@ -23,7 +23,7 @@ describe('failure words', () => {
     expect(contractCallKind.sms(call)).toContain('FAILED blk 182345 by SP3K...BR9: refused: err u102');
   });
 
-  it('reads in a failed deploy\'s subject', () => {
+  it("reads in a failed deploy's subject", () => {
     expect(renderSubject(contractStatus({ status: 'abort_by_post_condition' }))).toContain('deploy failed: a post-condition stopped it');
   });
 });

@@ -29,7 +29,8 @@ function container(loop: boolean) {
   let nowMs = 1_800_000_000_000;
   const configs = new LambdaWatchConfig(
     {
-      s3: () => new S3Client({ endpoint: s3.endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+      s3: () =>
+        new S3Client({ endpoint: s3.endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
       doc: DynamoDBDocumentClient.from(dynamo.client),
     },
     () => nowMs,

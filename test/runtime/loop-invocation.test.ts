@@ -4,7 +4,7 @@ import { nextTurnDelaySeconds, queuedTurnTokens, statusesDue } from '../../lambd
 const loop = { queueUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/turns', delaySeconds: 8, turnSeconds: 20 };
 
 describe('the loop turn of an invocation', () => {
-  it('starts turns every delaySeconds while caught up, the turn\'s own time taken off', () => {
+  it("starts turns every delaySeconds while caught up, the turn's own time taken off", () => {
     expect(nextTurnDelaySeconds(loop, true, 600)).toBe(7);
     expect(nextTurnDelaySeconds(loop, true, 0)).toBe(8);
     expect(nextTurnDelaySeconds(loop, true, 12_000)).toBe(0);

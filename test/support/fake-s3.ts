@@ -73,7 +73,11 @@ export async function startFakeS3(): Promise<FakeS3> {
           ),
       );
     res.writeHead(200, { 'content-type': 'application/xml' });
-    res.end(xml(`<ListVersionsResult><Name>${bucket}</Name><Prefix>${escape(prefix)}</Prefix><IsTruncated>false</IsTruncated>${entries.join('')}</ListVersionsResult>`));
+    res.end(
+      xml(
+        `<ListVersionsResult><Name>${bucket}</Name><Prefix>${escape(prefix)}</Prefix><IsTruncated>false</IsTruncated>${entries.join('')}</ListVersionsResult>`,
+      ),
+    );
   }
 
   function handle(req: IncomingMessage, res: ServerResponse, body: Buffer) {
@@ -92,7 +96,9 @@ export async function startFakeS3(): Promise<FakeS3> {
         if (!from) return error(res, 404, 'NoSuchVersion');
         const copied = put(bucket, key, from.body);
         res.writeHead(200, { 'content-type': 'application/xml', 'x-amz-version-id': copied.versionId });
-        return res.end(xml(`<CopyObjectResult><ETag>${escape(copied.etag)}</ETag><LastModified>${copied.lastModified.toISOString()}</LastModified></CopyObjectResult>`));
+        return res.end(
+          xml(`<CopyObjectResult><ETag>${escape(copied.etag)}</ETag><LastModified>${copied.lastModified.toISOString()}</LastModified></CopyObjectResult>`),
+        );
       }
       if (req.headers['if-none-match'] === '*' && list.length > 0) return error(res, 412, 'PreconditionFailed');
       const stored = put(bucket, key, body);

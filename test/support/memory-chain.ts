@@ -47,11 +47,7 @@ export function transfer(recipient: string, amount = '1000000', opts: Partial<Mo
   };
 }
 
-export function contractCall(
-  contractId: string,
-  logs: { contractId?: string; repr: string; topic?: string }[],
-  opts: Partial<ModelTx> = {},
-): ModelTx {
+export function contractCall(contractId: string, logs: { contractId?: string; repr: string; topic?: string }[], opts: Partial<ModelTx> = {}): ModelTx {
   return {
     ...newTx('contract_call', logs.length),
     contractId,
@@ -76,7 +72,11 @@ export class MemoryChain implements ChainApi {
   requests: Record<string, number> = {};
   private fork = 0;
 
-  constructor(baseHeight = 100, baseCount = 1, private readonly startTime = 1_700_000_000) {
+  constructor(
+    baseHeight = 100,
+    baseCount = 1,
+    private readonly startTime = 1_700_000_000,
+  ) {
     for (let i = 0; i < baseCount; i++) this.mine([coinbase()], baseHeight + i);
   }
 
@@ -133,7 +133,14 @@ export class MemoryChain implements ChainApi {
   }
 
   private header(block: ModelBlock): BlockHeader {
-    return { height: block.height, hash: block.hash, parentHash: block.parentHash, time: block.time, txCount: block.txs.length, ...(block.burnHeight === undefined ? {} : { burnHeight: block.burnHeight }) };
+    return {
+      height: block.height,
+      hash: block.hash,
+      parentHash: block.parentHash,
+      time: block.time,
+      txCount: block.txs.length,
+      ...(block.burnHeight === undefined ? {} : { burnHeight: block.burnHeight }),
+    };
   }
 
   async getBlock(height: number): Promise<Block | null> {

@@ -58,14 +58,18 @@ export function snsSigner(now: number) {
   const certificate = selfSignedCertificate(publicKey, privateKey, now);
   const sign = (envelope: Envelope): Envelope => {
     const fields = SIGNED[envelope.Type as keyof typeof SIGNED];
-    const text = fields.filter((name) => envelope[name] !== undefined).map((name) => `${name}\n${envelope[name]}\n`).join('');
+    const text = fields
+      .filter((name) => envelope[name] !== undefined)
+      .map((name) => `${name}\n${envelope[name]}\n`)
+      .join('');
     return { ...envelope, SignatureVersion: '2', SigningCertURL: CERT_URL, Signature: createSign('RSA-SHA256').update(text).sign(privateKey, 'base64') };
   };
   const base = (type: string) => ({ Type: type, MessageId: randomUUID(), TopicArn: TOPIC_ARN, Timestamp: new Date(now).toISOString() });
   return {
     certificate,
     sign,
-    notification: (message: string, over: Envelope = {}) => sign({ ...base('Notification'), Message: message, UnsubscribeURL: 'https://sns.us-east-1.amazonaws.com/?Action=Unsubscribe', ...over }),
+    notification: (message: string, over: Envelope = {}) =>
+      sign({ ...base('Notification'), Message: message, UnsubscribeURL: 'https://sns.us-east-1.amazonaws.com/?Action=Unsubscribe', ...over }),
     confirmation: (over: Envelope = {}) => {
       const token = 'token-0123';
       const topic = over.TopicArn ?? TOPIC_ARN;

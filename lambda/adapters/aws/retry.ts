@@ -51,10 +51,7 @@ export interface RetryOptions {
  * Runs `operation` (given its 1-based attempt number) until it succeeds, fails with a non-transient error,
  * or runs out of attempts; the last error is rethrown as is, for the caller to put in context.
  */
-export async function retryTransient<T>(
-  operation: (attempt: number) => Promise<T>,
-  options: RetryOptions,
-): Promise<T> {
+export async function retryTransient<T>(operation: (attempt: number) => Promise<T>, options: RetryOptions): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await operation(attempt);

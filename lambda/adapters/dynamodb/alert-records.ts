@@ -25,9 +25,7 @@ function alertCopy(alert: unknown): string | null {
   if (typeof alert !== 'object' || alert === null || Array.isArray(alert)) return null;
   const cut = Object.fromEntries(
     Object.entries(alert).map(([field, value]) =>
-      typeof value === 'string' && value.length > MAX_STORED_FIELD_CHARS
-        ? [field, `${value.slice(0, MAX_STORED_FIELD_CHARS)}...[truncated]`]
-        : [field, value],
+      typeof value === 'string' && value.length > MAX_STORED_FIELD_CHARS ? [field, `${value.slice(0, MAX_STORED_FIELD_CHARS)}...[truncated]`] : [field, value],
     ),
   );
   const json = JSON.stringify(cut);
@@ -98,7 +96,9 @@ async function update(
 ): Promise<void> {
   const names = Object.fromEntries([...Object.keys(set), ...(options.remove ?? [])].map((n) => [`#${n}`, n]));
   const values = Object.fromEntries(Object.entries(set).map(([n, v]) => [`:${n}`, v]));
-  const assignments = Object.keys(set).map((n) => `#${n} = :${n}`).join(', ');
+  const assignments = Object.keys(set)
+    .map((n) => `#${n} = :${n}`)
+    .join(', ');
   const removals = options.remove?.length ? ` REMOVE ${options.remove.map((n) => `#${n}`).join(', ')}` : '';
   await callTable(table, 'UpdateItem', () =>
     table.doc.send(

@@ -6,10 +6,7 @@ import type { StateKeys } from './keys';
 import { queryAll } from './query-all';
 import { callTable, type TableAccess } from './table-access';
 
-export function createContractStatuses(
-  table: TableAccess,
-  keys: StateKeys,
-): Pick<StateStore, 'readContractStatuses' | 'writeContractStatus'> {
+export function createContractStatuses(table: TableAccess, keys: StateKeys): Pick<StateStore, 'readContractStatuses' | 'writeContractStatus'> {
   const TableName = table.tableName;
   return {
     // One Query of the whole partition, filtered here: the watch list is small, so this costs one or two

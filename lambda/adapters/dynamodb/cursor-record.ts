@@ -2,7 +2,15 @@
 // cannot both move it. Pending retraction keys too many for the item live in part items it names.
 import { isDeepStrictEqual } from 'node:util';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { CursorConflictError, type Cursor, type CursorPosition, type CursorWriteOptions, type PendingRetractions, type ScannedBlock, type TurnHandover } from '../../core/ports';
+import {
+  CursorConflictError,
+  type Cursor,
+  type CursorPosition,
+  type CursorWriteOptions,
+  type PendingRetractions,
+  type ScannedBlock,
+  type TurnHandover,
+} from '../../core/ports';
 import type { TurnRead } from '../../core/scan/loop-turns';
 import { writeStretches } from './block-stretches';
 import { cursorItem, cursorUpdate, parseItem, toCursor, type UpdateParts } from './items';
@@ -121,8 +129,7 @@ export class CursorRecord {
       // Refused only for the lease (another run took it after ours lapsed): move the cursor, leave the lease.
       if (releasing && (stored?.version ?? null) === expectedVersion) return this.writeCursor(next, expectedVersion, { ...options, releaseLeaseOf: undefined });
       throw new CursorConflictError(
-        `the cursor was moved by another run (expected version ${expectedVersion ?? 'none'}); ` +
-          'this run stops and the next one resumes from the new cursor',
+        `the cursor was moved by another run (expected version ${expectedVersion ?? 'none'}); ` + 'this run stops and the next one resumes from the new cursor',
       );
     }
     this.knownVersion = written.version;

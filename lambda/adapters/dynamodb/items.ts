@@ -121,11 +121,7 @@ export class StateItemError extends Error {
   }
 }
 
-export function parseItem<S extends z.ZodMiniType>(
-  schema: S,
-  item: Record<string, unknown>,
-  tableName: string,
-): z.infer<S> {
+export function parseItem<S extends z.ZodMiniType>(schema: S, item: Record<string, unknown>, tableName: string): z.infer<S> {
   const parsed = schema.safeParse(item);
   if (parsed.success) return parsed.data;
   const key = { pk: String(item.pk), sk: String(item.sk) };
@@ -184,7 +180,13 @@ export function cursorUpdate(
   extra?: UpdateParts,
 ) {
   const names: Record<string, string> = { '#height': 'height', '#hash': 'hash', '#time': 'time', '#version': 'version', '#updatedAt': 'updatedAt' };
-  const values: Record<string, unknown> = { ':height': cursor.height, ':hash': cursor.hash, ':time': cursor.time, ':version': cursor.version, ':updatedAt': updatedAt };
+  const values: Record<string, unknown> = {
+    ':height': cursor.height,
+    ':hash': cursor.hash,
+    ':time': cursor.time,
+    ':version': cursor.version,
+    ':updatedAt': updatedAt,
+  };
   const set = ['#height = :height', '#hash = :hash', '#time = :time', '#version = :version', '#updatedAt = :updatedAt'];
   const remove: string[] = [];
   names['#pending'] = 'pendingRetractions';

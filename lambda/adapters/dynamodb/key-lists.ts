@@ -52,12 +52,7 @@ export function partSortKey(ownerSortKey: string, index: number): string {
 }
 
 /** Writes a list's parts under `owner` (each an item of its own, tagged with `tag` so a reader can tell whose). */
-export async function writeKeyListParts(
-  table: TableAccess,
-  owner: ItemKey,
-  parts: readonly string[][],
-  tag: Record<string, unknown>,
-): Promise<void> {
+export async function writeKeyListParts(table: TableAccess, owner: ItemKey, parts: readonly string[][], tag: Record<string, unknown>): Promise<void> {
   const expiresAt = expiresAtFrom(table, table.now());
   for (const [index, alertKeys] of parts.entries()) {
     await callTable(table, 'PutItem', () =>
@@ -92,16 +87,16 @@ export async function readKeyListParts(table: TableAccess, owner: ItemKey, count
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
-  return assembleParts(items.map((item) => parseItem(partItem, item, table.tableName)), count, table.tableName, owner);
+  return assembleParts(
+    items.map((item) => parseItem(partItem, item, table.tableName)),
+    count,
+    table.tableName,
+    owner,
+  );
 }
 
 /** Joins parts 1..count in order (parts past `count` are left over from a longer list and ignored). */
-export function assembleParts(
-  parts: readonly { part: number; alertKeys: string[] }[],
-  count: number,
-  tableName: string,
-  owner: ItemKey,
-): string[] {
+export function assembleParts(parts: readonly { part: number; alertKeys: string[] }[], count: number, tableName: string, owner: ItemKey): string[] {
   const byIndex = new Map(parts.map((p) => [p.part, p.alertKeys]));
   const keys: string[] = [];
   for (let index = 1; index <= count; index++) {

@@ -84,4 +84,3 @@ export function createLoopRecord(table: TableAccess, keys: StateKeys): Omit<Loop
     },
   };
 }
-

@@ -48,7 +48,8 @@ export interface OpenStretchPlan {
   open: ScannedBlock[];
 }
 
-const builds = (blocks: readonly ScannedBlock[]) => blocks.every((b, i) => i === 0 || (b.height === blocks[i - 1]!.height + 1 && b.parentHash === blocks[i - 1]!.hash));
+const builds = (blocks: readonly ScannedBlock[]) =>
+  blocks.every((b, i) => i === 0 || (b.height === blocks[i - 1]!.height + 1 && b.parentHash === blocks[i - 1]!.hash));
 
 /**
  * Where a cursor write at `height` puts the blocks it passes. The stored open stretch keeps only heights up

@@ -8,9 +8,7 @@ export async function queryAll(table: TableAccess, input: QueryInput): Promise<R
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await callTable(table, 'Query', () =>
-      table.doc.send(new QueryCommand({ ...input, TableName: table.tableName, ExclusiveStartKey: startKey })),
-    );
+    const page = await callTable(table, 'Query', () => table.doc.send(new QueryCommand({ ...input, TableName: table.tableName, ExclusiveStartKey: startKey })));
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);

@@ -50,11 +50,7 @@ function advice(error: unknown, operation: DynamoOperation, attempts: number): s
  * Runs one DynamoDB call (given its 1-based attempt number, so that a caller can tell a retried write from a
  * first one). Rethrows ConditionalCheckFailedException as is; wraps every other failure in StateStoreError.
  */
-export async function callTable<T>(
-  table: TableAccess,
-  operation: DynamoOperation,
-  call: (attempt: number) => Promise<T>,
-): Promise<T> {
+export async function callTable<T>(table: TableAccess, operation: DynamoOperation, call: (attempt: number) => Promise<T>): Promise<T> {
   let attempts = 0;
   try {
     return await retryTransient(
@@ -78,8 +74,7 @@ export async function callTable<T>(
   } catch (error) {
     if (isConditionalCheckFailed(error)) throw error;
     throw new StateStoreError(
-      `DynamoDB ${operation} on table "${table.tableName}" failed (${errorName(error)}: ${errorMessage(error)}): ` +
-        advice(error, operation, attempts),
+      `DynamoDB ${operation} on table "${table.tableName}" failed (${errorName(error)}: ${errorMessage(error)}): ` + advice(error, operation, attempts),
       { cause: error },
     );
   }

@@ -38,7 +38,13 @@ export function createWatchPointRecord(table: TableAccess, keys: StateKeys): Omi
     async readWatchPoint() {
       const { Item } = await callTable(table, 'GetItem', () =>
         table.doc.send(
-          new GetCommand({ TableName, Key: keys.cursor, ConsistentRead: true, ProjectionExpression: Object.keys(NAMES).join(', '), ExpressionAttributeNames: NAMES }),
+          new GetCommand({
+            TableName,
+            Key: keys.cursor,
+            ConsistentRead: true,
+            ProjectionExpression: Object.keys(NAMES).join(', '),
+            ExpressionAttributeNames: NAMES,
+          }),
         ),
       );
       const cursor = Item && Item.version !== undefined && typeof Item.height === 'number' ? { height: Item.height, time: num(Item.time) } : null;

@@ -44,7 +44,9 @@ export function parseWindows(stored: string | Uint8Array, tableName: string): Wi
   const parsed = windowStates.safeParse(value);
   if (!parsed.success) {
     const shown = text === '' ? `${stored.length} bytes that do not decompress` : `${text.slice(0, 80)}…`;
-    throw new Error(`the cursor item in ${tableName} holds window counts that are not valid (windows: ${shown}); remove the attribute to start the windows afresh`);
+    throw new Error(
+      `the cursor item in ${tableName} holds window counts that are not valid (windows: ${shown}); remove the attribute to start the windows afresh`,
+    );
   }
   return parsed.data as WindowStates;
 }

@@ -94,11 +94,7 @@ export class FileStateStore extends DocumentStateStore implements ChatDeliveryLo
   }
 
   /** The lock file is the lease here: giving it back with the cursor write is the lock's removal after it. */
-  override async writeCursor(
-    next: CursorPosition,
-    expectedVersion: number | null,
-    options: CursorWriteOptions = {},
-  ): Promise<Cursor> {
+  override async writeCursor(next: CursorPosition, expectedVersion: number | null, options: CursorWriteOptions = {}): Promise<Cursor> {
     const written = await super.writeCursor(next, expectedVersion, options.blocks ? { blocks: options.blocks } : {});
     if (options.releaseLeaseOf !== undefined) await this.releaseLease(options.releaseLeaseOf);
     return written;
@@ -114,9 +110,7 @@ async function readDocument(journal: StateJournal, path: string, network: string
   const doc = await journal.read();
   if (doc === null) return emptyDocument(network);
   if (doc.network !== network) {
-    throw new StateFileError(
-      `the state file ${path} belongs to ${doc.network}, but the watch config is for ${network}; use --state to pick another file`,
-    );
+    throw new StateFileError(`the state file ${path} belongs to ${doc.network}, but the watch config is for ${network}; use --state to pick another file`);
   }
   return doc;
 }

@@ -4,8 +4,26 @@
 import type { PendingSmsDigest } from '../../core/alert-kinds/sms-digest';
 import type { BalanceBookRecord } from '../../core/stages/balance-book';
 import { smsTallyOf, storedSmsTally, type SmsTally, type StoredSmsTally } from '../../core/deliver/sms-tally';
-import type { AlertClaim, AlertRecordStore, AlertRecordSummary, BlockStall, ChainHealthState, ClaimOutcome, ConditionalWrite, RecordName, StateRecords } from '../../core/ports';
-import { CursorConflictError, type Cursor, type CursorPosition, type CursorWriteOptions, type ScannedBlock, type StateStore, type StoredContractStatus } from '../../core/ports';
+import type {
+  AlertClaim,
+  AlertRecordStore,
+  AlertRecordSummary,
+  BlockStall,
+  ChainHealthState,
+  ClaimOutcome,
+  ConditionalWrite,
+  RecordName,
+  StateRecords,
+} from '../../core/ports';
+import {
+  CursorConflictError,
+  type Cursor,
+  type CursorPosition,
+  type CursorWriteOptions,
+  type ScannedBlock,
+  type StateStore,
+  type StoredContractStatus,
+} from '../../core/ports';
 import { REORG_WINDOW } from '../../core/follow/reorg';
 import { createAlertClaims, FREE_TO_CLAIM } from '../../core/deliver/alert-claims';
 import type { HeldOrMutedState } from '../../core/stages/cooldown-mute-state';
@@ -59,7 +77,10 @@ export interface DocumentStoreOptions {
 export class DocumentStateStore implements StateStore {
   private readonly retentionMs: number;
 
-  constructor(protected doc: StateDocument, private readonly options: DocumentStoreOptions = {}) {
+  constructor(
+    protected doc: StateDocument,
+    private readonly options: DocumentStoreOptions = {},
+  ) {
     this.retentionMs = options.alertRetentionMs ?? 30 * DAY_MS;
   }
 
@@ -258,7 +279,9 @@ export class DocumentStateStore implements StateStore {
    * every alert ever sent. Done once a run, when the lease is taken.
    */
   protected pruneAlerts(nowMs: number): EntryPath[] {
-    const dropped = Object.entries(this.doc.alerts).filter(([, record]) => record.expiresAt <= nowMs).map(([key]) => key);
+    const dropped = Object.entries(this.doc.alerts)
+      .filter(([, record]) => record.expiresAt <= nowMs)
+      .map(([key]) => key);
     for (const key of dropped) delete this.doc.alerts[key];
     return dropped.map((key) => ['alerts', key] as const);
   }

@@ -21,7 +21,9 @@ export interface SnsOperatorChannelOptions {
 export function operatorMessageText(notice: OperatorNotice): string {
   const text = `${notice.message}\n\nNotice kind: ${notice.kind}`;
   if (Buffer.byteLength(text, 'utf8') <= OPERATOR_MESSAGE_MAX_BYTES) return text;
-  const cut = Buffer.from(text, 'utf8').subarray(0, OPERATOR_MESSAGE_MAX_BYTES - CUT_NOTE.length).toString('utf8');
+  const cut = Buffer.from(text, 'utf8')
+    .subarray(0, OPERATOR_MESSAGE_MAX_BYTES - CUT_NOTE.length)
+    .toString('utf8');
   // A cut inside a character leaves a replacement character at the end: drop it.
   return cut.replace(/\uFFFD$/u, '') + CUT_NOTE;
 }

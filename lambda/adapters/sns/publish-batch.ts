@@ -28,12 +28,7 @@ export interface PreparedEntry {
 export type EntryResult = { entry: PreparedEntry; kind: 'retry' | 'unanswered' | 'split' | 'failed' | 'refused'; reason: string };
 
 /** Whole-call refusals that blame the request's content: with one entry in the call, that entry. */
-const INVALID_REQUEST = new Set([
-  'InvalidParameterException',
-  'InvalidParameterValueException',
-  'ValidationException',
-  'BatchRequestTooLongException',
-]);
+const INVALID_REQUEST = new Set(['InvalidParameterException', 'InvalidParameterValueException', 'ValidationException', 'BatchRequestTooLongException']);
 /** Per-entry codes (BatchResultErrorEntry.Code) of a message SNS will never take, however often it is sent. */
 const INVALID_ENTRY = /^(InvalidParameter|InvalidParameterValue|Validation(Error)?)(Exception)?$/;
 /** Network failures that show the request never left: no copy can have been published. */
@@ -84,9 +79,7 @@ export async function sendBatch(
 ): Promise<{ accepted: PreparedEntry[]; results: EntryResult[] }> {
   let response;
   try {
-    response = await client.send(
-      new PublishBatchCommand({ TopicArn: topicArn, PublishBatchRequestEntries: batch.map((p) => p.entry) }),
-    );
+    response = await client.send(new PublishBatchCommand({ TopicArn: topicArn, PublishBatchRequestEntries: batch.map((p) => p.entry) }));
   } catch (error) {
     const reason = `SNS PublishBatch failed (${errorName(error)}: ${errorMessage(error)}): ${callAdvice(error, topicArn)}`;
     const kind: EntryResult['kind'] = INVALID_REQUEST.has(errorName(error))

@@ -61,12 +61,7 @@ export interface FoundMove<E extends AssetEvent> {
 }
 
 /** Every event of the wanted asset class in the block's successful transactions that a rule watches (a native transfer's own aside). */
-export function watchedMoves<E extends AssetEvent>(
-  block: Block,
-  events: ReadonlyMap<string, TxEvents>,
-  rules: AssetRules,
-  asset: E['asset'],
-): FoundMove<E>[] {
+export function watchedMoves<E extends AssetEvent>(block: Block, events: ReadonlyMap<string, TxEvents>, rules: AssetRules, asset: E['asset']): FoundMove<E>[] {
   if (!watchesAssets(rules)) return [];
   const found: FoundMove<E>[] = [];
   for (const tx of block.transactions) {

@@ -50,7 +50,8 @@ function amountText(a: Pick<BalanceThresholdAlert, 'asset_id' | 'decimals' | 'sy
   return negative ? `-${text}` : text;
 }
 
-const what = (a: BalanceThresholdAlert) => (a.asset_id === 'stx' ? 'spendable STX' : a.symbol === null ? assetName(a.asset_id) : sanitizeUntrusted(a.symbol, 20));
+const what = (a: BalanceThresholdAlert) =>
+  a.asset_id === 'stx' ? 'spendable STX' : a.symbol === null ? assetName(a.asset_id) : sanitizeUntrusted(a.symbol, 20);
 /** The side as stored, read back from state: only the two words it can be. */
 const side = (a: Pick<BalanceThresholdAlert, 'crossed'>) => (a.crossed === 'above' ? 'above' : 'below');
 
@@ -91,7 +92,8 @@ export const balanceThresholdKind = {
     },
   },
 
-  subject: (a) => `${shortPrincipal(a.address, MARKER)} ${what(a)} ${side(a)} ${amountText(a, a.threshold)}: ${amountText(a, a.balance)} (block ${formatCount(a.block_height)})`,
+  subject: (a) =>
+    `${shortPrincipal(a.address, MARKER)} ${what(a)} ${side(a)} ${amountText(a, a.threshold)}: ${amountText(a, a.balance)} (block ${formatCount(a.block_height)})`,
 
   email: (a) =>
     [

@@ -105,7 +105,7 @@ function evidence(a: ChainHealthAlert): string {
     case 'api_stale':
       return `The Stacks node behind the API is at height ${node}: the chain moves, the API's database does not. Alerts are late until the API catches up; another API (STACKS_API_URL) would not be.`;
     case 'chain_or_api_stopped':
-      return "The Stacks node behind the API could not be asked (or saw no Bitcoin block either), so this watcher cannot tell a stopped chain from an API that stopped reading it. Check the Stacks explorer or another API.";
+      return 'The Stacks node behind the API could not be asked (or saw no Bitcoin block either), so this watcher cannot tell a stopped chain from an API that stopped reading it. Check the Stacks explorer or another API.';
     case 'no_new_tenure':
       return `Bitcoin has moved ${formatCount((a.bitcoin_height ?? 0) - (a.tenure_bitcoin_height ?? 0))} blocks past the Bitcoin block of the current tenure: no miner has started a new one. Blocks may still come from the old tenure (extended), or stop.`;
     default:
@@ -115,7 +115,8 @@ function evidence(a: ChainHealthAlert): string {
 
 const ended = (a: ChainHealthAlert) => a.phase === 'ended';
 const conditionWords = (a: ChainHealthAlert) => id(String(a.condition)).replaceAll('_', ' ');
-const movingAgain = (a: ChainHealthAlert) => `moving again after ${a.minutes} minutes: ${conditionWords(a)} ended (tip now height ${formatCount(a.moved_to_height ?? a.stacks_tip_height)})`;
+const movingAgain = (a: ChainHealthAlert) =>
+  `moving again after ${a.minutes} minutes: ${conditionWords(a)} ended (tip now height ${formatCount(a.moved_to_height ?? a.stacks_tip_height)})`;
 
 export const chainHealthKind = {
   type: 'chain_health',
@@ -132,9 +133,21 @@ export const chainHealthKind = {
       ['Bitcoin tip', bitcoinAt(a)],
     ];
     if (ended(a)) {
-      return [`Moving again on ${networkName(a.network)}: the condition "${headline({ ...a, phase: 'started' })}" has ended after ${a.minutes} minutes.`, '', fields(rows)].join('\n');
+      return [
+        `Moving again on ${networkName(a.network)}: the condition "${headline({ ...a, phase: 'started' })}" has ended after ${a.minutes} minutes.`,
+        '',
+        fields(rows),
+      ].join('\n');
     }
-    return [`${headline(a)}.`, '', evidence(a), '', fields(rows), '', 'A "moving again" message follows when it ends. This is about the chain or the API; the watcher\'s own lag is a separate notice.'].join('\n');
+    return [
+      `${headline(a)}.`,
+      '',
+      evidence(a),
+      '',
+      fields(rows),
+      '',
+      'A "moving again" message follows when it ends. This is about the chain or the API; the watcher\'s own lag is a separate notice.',
+    ].join('\n');
   },
 
   sms: (a) => (ended(a) ? `Chain health: ${movingAgain(a)}` : `Chain health: ${headline(a)}.`),

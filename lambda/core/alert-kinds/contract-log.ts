@@ -77,8 +77,7 @@ export const contractLogKind = {
   chain: {
     // A failed transaction's events were rolled back, so they never alert and are not fetched.
     reads: { contractLogs: contractLogsList },
-    needsEvents: (tx, rules) =>
-      rules.contractLogs.size > 0 && tx.txStatus === 'success' && tx.eventCount !== 0 && LOG_CARRYING_TYPES.has(tx.txType),
+    needsEvents: (tx, rules) => rules.contractLogs.size > 0 && tx.txStatus === 'success' && tx.eventCount !== 0 && LOG_CARRYING_TYPES.has(tx.txType),
     match({ block, events, rules, network }) {
       if (rules.contractLogs.size === 0) return [];
       const found: Matched<ContractLogAlert>[] = [];
@@ -118,7 +117,8 @@ export const contractLogKind = {
       return found;
     },
     // A path of tuple keys (and list indexes) into the decoded value: "amount", "details.amount".
-    summed: (a, path) => path.split('.').reduce<unknown>((at, key) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key] : undefined), a.value),
+    summed: (a, path) =>
+      path.split('.').reduce<unknown>((at, key) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key] : undefined), a.value),
     retraction: {
       label: 'contract log',
       summary: (a) => `${a.topic} event #${a.event_index} from ${a.contract_id}`,
@@ -132,18 +132,13 @@ export const contractLogKind = {
     [
       `A watched contract printed a log on ${networkName(a.network)}.`,
       '',
-      fields([
-        ['Contract', id(a.contract_id)],
-        ['Topic', sanitizeUntrusted(a.topic, LIMITS.topic)],
-        ...chainRows(a),
-      ]),
+      fields([['Contract', id(a.contract_id)], ['Topic', sanitizeUntrusted(a.topic, LIMITS.topic)], ...chainRows(a)]),
       '',
       ...valueSection(a),
     ].join('\n'),
 
   sms: (a) =>
-    `${sanitizeUntrusted(a.topic, 30)} from ${contractName(a.contract_id)} ${smsWhere(a.block_height, a.tx_id)}: ` +
-    sanitizeUntrusted(a.value_repr, 200),
+    `${sanitizeUntrusted(a.topic, 30)} from ${contractName(a.contract_id)} ${smsWhere(a.block_height, a.tx_id)}: ` + sanitizeUntrusted(a.value_repr, 200),
 
   terminal: (a) => [
     ['Contract', id(a.contract_id)],

@@ -83,7 +83,10 @@ export const contractStatusSummaryKind = {
       network,
       contracts: alerts.length,
       statuses,
-      not_found: alerts.filter((a) => !a.found).slice(0, NOT_FOUND_LISTED).map((a) => a.contract_id),
+      not_found: alerts
+        .filter((a) => !a.found)
+        .slice(0, NOT_FOUND_LISTED)
+        .map((a) => a.contract_id),
       ...meta,
     };
   },
@@ -93,19 +96,19 @@ export const contractStatusSummaryKind = {
   email: (a) =>
     [
       `The watcher checked ${formatCount(a.contracts)} watched contracts on ${networkName(a.network)} for the first time. ` +
-        'So many first sights are summed up in this one alert; from now on, each change of a contract\'s status alerts on its own.',
+        "So many first sights are summed up in this one alert; from now on, each change of a contract's status alerts on its own.",
       '',
-      fields(Object.entries(a.statuses).sort(([, x], [, y]) => y - x).map(([state, count]): Field => [phraseOf(state), formatCount(count)])),
+      fields(
+        Object.entries(a.statuses)
+          .sort(([, x], [, y]) => y - x)
+          .map(([state, count]): Field => [phraseOf(state), formatCount(count)]),
+      ),
       ...notFoundSection(a),
     ].join('\n'),
 
   sms: (a) => `${headline(a)}: ${tally(a)}`,
 
-  terminal: (a) => [
-    ['Contracts', `${formatCount(a.contracts)} checked for the first time`],
-    ['Statuses', tally(a)],
-    ...notFoundRow(a),
-  ],
+  terminal: (a) => [['Contracts', `${formatCount(a.contracts)} checked for the first time`], ['Statuses', tally(a)], ...notFoundRow(a)],
   link: () => null,
   attributes: () => ({}),
 

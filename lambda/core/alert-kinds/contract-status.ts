@@ -56,9 +56,7 @@ function previousPhrase(alert: ContractStatusAlert): string {
 }
 
 const statusLine = (a: ContractStatusAlert) => (a.previous ? `${previousPhrase(a)} -> ${statusPhrase(a)}` : statusPhrase(a));
-const blockLine = (a: ContractStatusAlert) =>
-  a.block_height === null ? (a.found ? 'not mined yet' : 'none') : formatCount(a.block_height);
-
+const blockLine = (a: ContractStatusAlert) => (a.block_height === null ? (a.found ? 'not mined yet' : 'none') : formatCount(a.block_height));
 
 export const contractStatusKind = {
   type: 'contract_status',

@@ -136,7 +136,13 @@ export const cooldownSummaryKind = {
   sms: headline,
   terminal: (a) => [
     ['Held', `${count(a)}${blocks(a)}`],
-    ['First', a.held_alerts.map((h) => (h.tx_id === null ? 'a balance read' : id(h.tx_id))).slice(0, 3).join(', ') || 'none'],
+    [
+      'First',
+      a.held_alerts
+        .map((h) => (h.tx_id === null ? 'a balance read' : id(h.tx_id)))
+        .slice(0, 3)
+        .join(', ') || 'none',
+    ],
   ],
   link: () => null,
   attributes: carriedAttributes,
@@ -152,8 +158,16 @@ export const cooldownSummaryKind = {
     started_by: `ft_transfer:${SAMPLE_TX_ID}:3`,
     held: 40,
     held_alerts: [
-      { key: 'ft_transfer:0x6f3c0dc5a7d4d47d1e8e1c4d4a3c1c0b9a8f7e6d5c4b3a291827364554637281:1', tx_id: '0x6f3c0dc5a7d4d47d1e8e1c4d4a3c1c0b9a8f7e6d5c4b3a291827364554637281', block_height: 123451 },
-      { key: 'ft_transfer:0x7a1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0:0', tx_id: '0x7a1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0', block_height: 123455 },
+      {
+        key: 'ft_transfer:0x6f3c0dc5a7d4d47d1e8e1c4d4a3c1c0b9a8f7e6d5c4b3a291827364554637281:1',
+        tx_id: '0x6f3c0dc5a7d4d47d1e8e1c4d4a3c1c0b9a8f7e6d5c4b3a291827364554637281',
+        block_height: 123451,
+      },
+      {
+        key: 'ft_transfer:0x7a1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0:0',
+        tx_id: '0x7a1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0',
+        block_height: 123455,
+      },
     ],
     from_height: 123451,
     to_height: 123620,

@@ -67,8 +67,7 @@ export const deepReorgKind = {
     ].join('\n');
   },
 
-  sms: (a) =>
-    `DEEP REORG: fork below block ${windowFloor(a)}, deeper than the watcher can check. Alerts for older blocks may be void; see email.`,
+  sms: (a) => `DEEP REORG: fork below block ${windowFloor(a)}, deeper than the watcher can check. Alerts for older blocks may be void; see email.`,
 
   terminal: (a) => [
     ['Cursor', `${formatCount(a.cursor_height)} (hash ${id(a.cursor_hash)}), no longer canonical`],

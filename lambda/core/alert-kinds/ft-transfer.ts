@@ -6,7 +6,20 @@ import { fields, id, memo, networkName, smsWhere, chainRows } from '../render/em
 import { decodeMemo, explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { formatTokenAmount } from '../render/token-amount';
-import { actionText, counterparty, headline, needsAssetEvents, orNone, watchedMoves, whoMoved, type AssetAlertBase, sideRows, tokenReads, tokenDisplay, type AssetRules } from './asset-moves';
+import {
+  actionText,
+  counterparty,
+  headline,
+  needsAssetEvents,
+  orNone,
+  watchedMoves,
+  whoMoved,
+  type AssetAlertBase,
+  sideRows,
+  tokenReads,
+  tokenDisplay,
+  type AssetRules,
+} from './asset-moves';
 import type { ChainKind, Matched } from './kind';
 import { readMemo } from '../rules/memo-filter';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_SBTC, SAMPLE_TX_ID } from './samples';
@@ -35,7 +48,8 @@ const exact = (a: FtTransferAlert) =>
     : `${formatTokenAmount(a.amount, a.decimals, a.symbol, a.asset_id)} (${a.amount} base units)`;
 
 /** A memo row only when the token contract printed one: most token movements carry none. Older records lack the field. */
-const memoRow = (a: FtTransferAlert) => (a.memo === null || a.memo === undefined || decodeMemo(a.memo).kind === 'none' ? [] : [['Memo', memo(a.memo)] as const]);
+const memoRow = (a: FtTransferAlert) =>
+  a.memo === null || a.memo === undefined || decodeMemo(a.memo).kind === 'none' ? [] : [['Memo', memo(a.memo)] as const];
 
 export const ftTransferKind = {
   type: 'ft_transfer',
@@ -65,7 +79,8 @@ export const ftTransferKind = {
     summed: (a, field) => (field === 'amount' ? a.amount : undefined),
     retraction: {
       label: 'token movement',
-      summary: (a) => `${a.direction} ${formatTokenAmount(a.amount, a.decimals, a.symbol, a.asset_id)} (${a.action} from ${orNone(a.sender, 'none')} to ${orNone(a.recipient, 'none')})`,
+      summary: (a) =>
+        `${a.direction} ${formatTokenAmount(a.amount, a.decimals, a.symbol, a.asset_id)} (${a.action} from ${orNone(a.sender, 'none')} to ${orNone(a.recipient, 'none')})`,
       carried: (a) => ({ address: a.address, asset_id: a.asset_id }),
     },
   },
@@ -88,7 +103,9 @@ export const ftTransferKind = {
     ].join('\n'),
 
   sms: (a) =>
-    `${whoMoved(a)} ${formatTokenAmount(a.amount, a.decimals, a.symbol, a.asset_id)} ${smsWhere(a.block_height, a.tx_id)} ${counterparty(a)}`.replace(/ +/g, ' ').trim(),
+    `${whoMoved(a)} ${formatTokenAmount(a.amount, a.decimals, a.symbol, a.asset_id)} ${smsWhere(a.block_height, a.tx_id)} ${counterparty(a)}`
+      .replace(/ +/g, ' ')
+      .trim(),
 
   terminal: (a) => [
     ['Amount', formatTokenAmount(a.amount, a.decimals, a.symbol, a.asset_id)],

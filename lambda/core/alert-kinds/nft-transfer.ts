@@ -7,7 +7,19 @@ import { explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount } from '../render/stx-amount';
 import { assetName } from '../render/token-amount';
 import { sanitizeUntrusted } from '../render/untrusted-text';
-import { actionText, counterparty, headline, needsAssetEvents, orNone, watchedMoves, whoMoved, type AssetAlertBase, sideRows, tokenReads, type AssetRules } from './asset-moves';
+import {
+  actionText,
+  counterparty,
+  headline,
+  needsAssetEvents,
+  orNone,
+  watchedMoves,
+  whoMoved,
+  type AssetAlertBase,
+  sideRows,
+  tokenReads,
+  type AssetRules,
+} from './asset-moves';
 import type { ChainKind, Matched } from './kind';
 import { SAMPLE_ALEX, SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID } from './samples';
 
@@ -57,20 +69,16 @@ export const nftTransferKind = {
     [
       `${headline(a, 'an NFT')} on ${networkName(a.network)}.`,
       '',
-      fields([
-        ['Watched', id(a.address)],
-        ['Collection', id(a.asset_id)],
-        ['Action', actionText(a)],
-        ...sideRows(a),
-        ...chainRows(a),
-      ]),
+      fields([['Watched', id(a.address)], ['Collection', id(a.asset_id)], ['Action', actionText(a)], ...sideRows(a), ...chainRows(a)]),
       '',
       'Token (Clarity):',
       logValue(a.value_repr),
     ].join('\n'),
 
   sms: (a) =>
-    `${whoMoved(a)} NFT ${assetName(a.asset_id)} ${sanitizeUntrusted(a.value_repr, 40)} ${smsWhere(a.block_height, a.tx_id)} ${counterparty(a)}`.replace(/ +/g, ' ').trim(),
+    `${whoMoved(a)} NFT ${assetName(a.asset_id)} ${sanitizeUntrusted(a.value_repr, 40)} ${smsWhere(a.block_height, a.tx_id)} ${counterparty(a)}`
+      .replace(/ +/g, ' ')
+      .trim(),
 
   terminal: (a) => [
     ['Collection', id(a.asset_id)],

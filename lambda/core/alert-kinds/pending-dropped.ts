@@ -99,7 +99,10 @@ export const pendingDroppedKind = {
   ],
   link: (a) => explorerTxUrl(a.tx_id, a.network),
 
-  attributes: (a) => ({ ...(a.contract_id === null ? {} : { contract_id: a.contract_id }), ...(a.address === null ? {} : { address: a.address, asset_id: 'stx' }) }),
+  attributes: (a) => ({
+    ...(a.contract_id === null ? {} : { contract_id: a.contract_id }),
+    ...(a.address === null ? {} : { address: a.address, asset_id: 'stx' }),
+  }),
 
   sample: {
     type: 'pending_dropped',

@@ -77,9 +77,7 @@ export const retractionKind = {
     ].join('\n');
   },
 
-  sms: (a) =>
-    `RETRACTED (reorg): ${label(a)} ${smsWhere(a.block_height, a.tx_id)} is void. ` +
-    `Was: ${sanitizeUntrusted(a.summary, LIMITS.summary)}`,
+  sms: (a) => `RETRACTED (reorg): ${label(a)} ${smsWhere(a.block_height, a.tx_id)} is void. ` + `Was: ${sanitizeUntrusted(a.summary, LIMITS.summary)}`,
 
   terminal: (a) => [
     ['Voids', id(a.retracts)],

@@ -71,7 +71,10 @@ function rows(a: SbtcSettlementAlert) {
 
 const key = (e: Pick<SbtcSettlementEvent, 'key'>) => e.key;
 
-export function buildSbtcSettlement(e: SbtcSettlementEvent, at: { network: SbtcSettlementAlert['network']; height: number; hash: string }): SbtcSettlementAlert {
+export function buildSbtcSettlement(
+  e: SbtcSettlementEvent,
+  at: { network: SbtcSettlementAlert['network']; height: number; hash: string },
+): SbtcSettlementAlert {
   return {
     type: 'sbtc_settlement',
     key: key(e),
@@ -125,7 +128,8 @@ export const sbtcSettlementKind = {
         : `Until it is ${formatCount(a.settle_blocks)} Bitcoin blocks deep a reorg can take it back: a retraction would follow, and a settled alert once it is that deep. See docs/sbtc.md.`,
     ].join('\n'),
   // Short: the explorer link ends it.
-  sms: (a) => (a.step === 'settled' ? `${what(a)} settled, ${formatCount(a.bitcoin_height - a.completed_at_bitcoin)} BTC blocks deep` : `${what(a)} ${done(a)}`),
+  sms: (a) =>
+    a.step === 'settled' ? `${what(a)} settled, ${formatCount(a.bitcoin_height - a.completed_at_bitcoin)} BTC blocks deep` : `${what(a)} ${done(a)}`,
   terminal: (a) => rows(a).filter(([label]) => label !== 'Explorer'),
   link: (a) => explorerTxUrl(a.tx_id, a.network),
   attributes: (a) => {

@@ -7,7 +7,19 @@ import type { StxAssetEvent } from '../domain';
 import { amount, fields, id, memo, networkName, smsWhere, chainRows } from '../render/email-parts';
 import { decodeMemo, explorerTxUrl, isoTime } from '../render/chain-text';
 import { formatCount, stxOrAsReceived } from '../render/stx-amount';
-import { actionText, counterparty, headline, needsAssetEvents, orNone, watchedMoves, whoMoved, type AssetAlertBase, sideRows, stxReads, type AssetRules } from './asset-moves';
+import {
+  actionText,
+  counterparty,
+  headline,
+  needsAssetEvents,
+  orNone,
+  watchedMoves,
+  whoMoved,
+  type AssetAlertBase,
+  sideRows,
+  stxReads,
+  type AssetRules,
+} from './asset-moves';
 import type { ChainKind, Matched } from './kind';
 import { readMemo } from '../rules/memo-filter';
 import { SAMPLE_ARKADIKO, SAMPLE_BLOCK_HASH, SAMPLE_BLOCK_TIME, SAMPLE_TX_ID, SEND_MANY_MEMO } from './samples';
@@ -84,7 +96,9 @@ export const stxTransferKind = {
 
   sms: (a) =>
     // The memo right after the amount: an exchange credits a deposit by it, and a cut SMS loses its tail.
-    `${whoMoved(a)} ${stxOrAsReceived(a.amount, 'plain')}${memoText(a.memo)} ${smsWhere(a.block_height, a.tx_id)} ${counterparty(a)}`.replace(/ +/g, ' ').trim(),
+    `${whoMoved(a)} ${stxOrAsReceived(a.amount, 'plain')}${memoText(a.memo)} ${smsWhere(a.block_height, a.tx_id)} ${counterparty(a)}`
+      .replace(/ +/g, ' ')
+      .trim(),
 
   terminal: (a) => [
     ['Amount', stxOrAsReceived(a.amount, 'short')],

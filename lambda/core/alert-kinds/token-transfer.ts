@@ -90,13 +90,7 @@ export const tokenTransferKind = {
     [
       `A watched address ${a.direction === 'sent' ? 'sent' : 'received'} an STX transfer on ${networkName(a.network)}.`,
       '',
-      fields([
-        ['Amount', amount(a.amount)],
-        ['To', id(a.recipient)],
-        ['From', id(a.sender)],
-        ['Memo', memo(a.memo)],
-        ...chainRows(a),
-      ]),
+      fields([['Amount', amount(a.amount)], ['To', id(a.recipient)], ['From', id(a.sender)], ['Memo', memo(a.memo)], ...chainRows(a)]),
     ].join('\n'),
 
   sms(a) {

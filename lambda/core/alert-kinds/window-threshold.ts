@@ -73,7 +73,9 @@ function reached(a: WindowThresholdAlert): string {
 const headline = (a: WindowThresholdAlert) => (a.sum === null ? `${formatCount(a.count)} matches` : `sum ${amount(a, a.sum)}`);
 
 const span = (a: WindowThresholdAlert) =>
-  a.first_block_height === a.last_block_height ? `block ${formatCount(a.last_block_height)}` : `blocks ${formatCount(a.first_block_height)}–${formatCount(a.last_block_height)}`;
+  a.first_block_height === a.last_block_height
+    ? `block ${formatCount(a.last_block_height)}`
+    : `blocks ${formatCount(a.first_block_height)}–${formatCount(a.last_block_height)}`;
 
 function txList(a: WindowThresholdAlert): string {
   const shown = a.tx_ids.map((tx) => `  ${id(tx)}`);
@@ -111,7 +113,9 @@ export const windowThresholdKind = {
         ...chainRows(a),
       ]),
       '',
-      a.tx_ids.length === 1 ? 'The contributing transaction:' : `The contributing transactions${a.tx_count > a.tx_ids.length ? ` (the latest ${a.tx_ids.length})` : ''}:`,
+      a.tx_ids.length === 1
+        ? 'The contributing transaction:'
+        : `The contributing transactions${a.tx_count > a.tx_ids.length ? ` (the latest ${a.tx_ids.length})` : ''}:`,
       txList(a),
       '',
       'It alerts again only after the window has fallen below the threshold.',

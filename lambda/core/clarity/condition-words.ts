@@ -48,7 +48,9 @@ export function whereWords(where: WhereSpec): string {
     if (key === 'not' && isObject(spec)) return `not (${whereWords(spec)})`;
     const path = key === '$' ? 'the value' : key;
     if (!isObject(spec)) return `${path} is ${operand(spec)}`;
-    return Object.entries(spec).map(([operator, value]) => operatorWords(path, operator, value)).join(' and ');
+    return Object.entries(spec)
+      .map(([operator, value]) => operatorWords(path, operator, value))
+      .join(' and ');
   });
   return parts.join(' and ');
 }

@@ -57,9 +57,7 @@ function operandProblem(operator: Operator, operand: unknown, unitsOf: UnitsOf):
     case 'ne':
       return isScalar(operand) ? null : `"${operator}" needs ${SCALAR}`;
     case 'in':
-      return Array.isArray(operand) && operand.length > 0 && operand.every(isScalar)
-        ? null
-        : `"in" needs a non-empty list of values (${SCALAR})`;
+      return Array.isArray(operand) && operand.length > 0 && operand.every(isScalar) ? null : `"in" needs a non-empty list of values (${SCALAR})`;
     case 'gt':
     case 'gte':
     case 'lt':

@@ -21,10 +21,7 @@ export type AlertClaimMethods = Pick<
 /** Records that never went out: a claim may take their key (a later scan decided to send it). */
 export const FREE_TO_CLAIM: readonly AlertRecordState[] = ['retracted', 'held', 'muted'];
 
-export function createAlertClaims(
-  records: AlertRecordStore,
-  newClaimId: () => string = () => globalThis.crypto.randomUUID(),
-): AlertClaimMethods {
+export function createAlertClaims(records: AlertRecordStore, newClaimId: () => string = () => globalThis.crypto.randomUUID()): AlertClaimMethods {
   // The claim ids this store holds, so that releasing a claim cannot delete another run's takeover of it.
   const ownClaims = new Map<string, string>();
 

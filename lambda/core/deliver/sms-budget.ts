@@ -27,7 +27,6 @@ import { beginBudget, minuteEnded } from './sms-minute';
 
 export { SMS_PER_RUN_DEFAULT } from '../watch-config/watch-config-schema';
 
-
 export type { SmsRoute } from './outgoing-alert';
 
 export interface SmsBudgetOptions {

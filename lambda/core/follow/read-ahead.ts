@@ -131,7 +131,8 @@ export class BlockReadAhead {
 
   private async withEvents(blocks: Block[]): Promise<ReadBlock[]> {
     const reads = blocks.flatMap((block) => transactionReads(block, this.watch.rules));
-    const events: ReadonlyMap<string, TxEvents> = reads.length > 0 ? await untilStopped(this.chain.getTransactionEvents(reads, this.stop), this.stop) : new Map();
+    const events: ReadonlyMap<string, TxEvents> =
+      reads.length > 0 ? await untilStopped(this.chain.getTransactionEvents(reads, this.stop), this.stop) : new Map();
     // Every block of the batch shares the one map: a transaction id belongs to one block.
     return blocks.map((block) => ({ block, events }));
   }

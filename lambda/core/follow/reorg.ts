@@ -23,12 +23,7 @@ export interface ForkSearch {
  * blocks) until a remembered block is still canonical, then binary search between. A fork of depth d costs
  * about 2·log2(d) requests: one for the usual depth-1 reorg, about 17 for 300 blocks.
  */
-export async function findForkPoint(
-  cursor: Cursor,
-  chain: ChainApi,
-  state: StateStore,
-  window = REORG_WINDOW,
-): Promise<ForkSearch> {
+export async function findForkPoint(cursor: Cursor, chain: ChainApi, state: StateStore, window = REORG_WINDOW): Promise<ForkSearch> {
   const remembered = await state.getScannedBlocks(Math.max(0, cursor.height - window), cursor.height);
   const windowFloor = remembered[0]?.height ?? cursor.height;
   if (remembered.length === 0) return { forkPoint: null, forkPointTime: null, orphaned: [], windowFloor };

@@ -5,13 +5,20 @@
 // records (claimed by key) making a second send of an alert already out a no-op. So a condition is alerted
 // once when it opens, once when it ends, and an end decided is never lost.
 import type { Alert } from '../alert-kinds/alert';
-import { assessChainHealth, CHAIN_HEALTH_DEFAULTS, CHAIN_HEALTH_VERSION, delivered, needsNodeReading, type ChainHealthState, type NodeReading } from './chain-health';
+import {
+  assessChainHealth,
+  CHAIN_HEALTH_DEFAULTS,
+  CHAIN_HEALTH_VERSION,
+  delivered,
+  needsNodeReading,
+  type ChainHealthState,
+  type NodeReading,
+} from './chain-health';
 import { AlertInFlightError } from '../deliver/delivery';
 import type { CycleDeps } from '../cycle-types';
 import type { DeliveryStage } from '../deliver/delivery-stage';
 import type { ChainTip, Network } from '../domain';
 import type { ChainApi, RecordPort, Telemetry } from '../ports';
-
 
 export interface ChainHealthDeps {
   chain: Pick<ChainApi, 'getNodeTip'>;
@@ -33,8 +40,20 @@ export interface ChainHealthConfig {
  * The cycle's call, after its scan: an alert another run is still publishing leaves the outbox written for the
  * next run, like a status alert in flight; anything else fails the run as every state error does.
  */
-export async function checkChainHealthInCycle(deps: CycleDeps, delivery: DeliveryStage, tip: ChainTip, config: ChainHealthConfig, network: Network): Promise<void> {
-  const ports = { chain: deps.chain, state: deps.state, deliver: (alerts: readonly Alert[]) => delivery.deliver(alerts), now: () => deps.clock.now(), log: (...args: Parameters<CycleDeps['telemetry']['log']>) => deps.telemetry.log(...args) };
+export async function checkChainHealthInCycle(
+  deps: CycleDeps,
+  delivery: DeliveryStage,
+  tip: ChainTip,
+  config: ChainHealthConfig,
+  network: Network,
+): Promise<void> {
+  const ports = {
+    chain: deps.chain,
+    state: deps.state,
+    deliver: (alerts: readonly Alert[]) => delivery.deliver(alerts),
+    now: () => deps.clock.now(),
+    log: (...args: Parameters<CycleDeps['telemetry']['log']>) => deps.telemetry.log(...args),
+  };
   try {
     await checkChainHealth(ports, tip, config, network);
   } catch (error) {
@@ -45,7 +64,10 @@ export async function checkChainHealthInCycle(deps: CycleDeps, delivery: Deliver
 
 /** One run's check; returns whether the node was asked (the one request it may add). */
 export async function checkChainHealth(deps: ChainHealthDeps, tip: ChainTip, config: ChainHealthConfig, network: Network): Promise<{ nodeAsked: boolean }> {
-  const settings = { stallMinutes: config.stallMinutes ?? CHAIN_HEALTH_DEFAULTS.stallMinutes, tenureBlocks: config.tenureBlocks ?? CHAIN_HEALTH_DEFAULTS.tenureBlocks };
+  const settings = {
+    stallMinutes: config.stallMinutes ?? CHAIN_HEALTH_DEFAULTS.stallMinutes,
+    tenureBlocks: config.tenureBlocks ?? CHAIN_HEALTH_DEFAULTS.tenureBlocks,
+  };
   let state = await readState(deps);
   if (state && state.outbox.length > 0) {
     // A run died between deciding these and knowing them sent: send them again (a no-op for those already out).

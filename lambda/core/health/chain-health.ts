@@ -130,8 +130,16 @@ export function assessChainHealth({ state, tip, node, nowMs, settings, network }
     open(next, chainHealthKind.build({ phase: 'started', condition, tip, node: reading(node), sinceMs: next.tip.movedAt, nowMs }, network));
   }
   const nodeBurn = reading(node)?.burnHeight;
-  if (tip.burnHeight !== null && nodeBurn !== undefined && nodeBurn - tip.burnHeight >= settings.tenureBlocks && !keep.some((o) => o.condition === 'no_new_tenure')) {
-    const alert = chainHealthKind.build({ phase: 'started', condition: 'no_new_tenure', tip, node: reading(node), sinceMs: next.tip.burnMovedAt, nowMs }, network);
+  if (
+    tip.burnHeight !== null &&
+    nodeBurn !== undefined &&
+    nodeBurn - tip.burnHeight >= settings.tenureBlocks &&
+    !keep.some((o) => o.condition === 'no_new_tenure')
+  ) {
+    const alert = chainHealthKind.build(
+      { phase: 'started', condition: 'no_new_tenure', tip, node: reading(node), sinceMs: next.tip.burnMovedAt, nowMs },
+      network,
+    );
     open(next, alert);
   }
   return next;

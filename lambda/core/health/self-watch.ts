@@ -17,7 +17,7 @@ export interface StallFlag {
 
 /** What the tick reads of the cursor item. */
 export interface WatchPoint {
-  cursor: { height: number; /** unix seconds of the block */ time: number } | null;
+  cursor: { height: number /** unix seconds of the block */; time: number } | null;
   stall: StallFlag | null;
 }
 
@@ -92,12 +92,7 @@ interface StallNotice {
 }
 
 /** The most specific cause the state and the tip tell, in the words the operator acts on. */
-async function describeStall(
-  deps: SelfWatchDeps,
-  check: SelfWatchCheck,
-  cursor: NonNullable<WatchPoint['cursor']>,
-  lagSeconds: number,
-): Promise<StallNotice> {
+async function describeStall(deps: SelfWatchDeps, check: SelfWatchCheck, cursor: NonNullable<WatchPoint['cursor']>, lagSeconds: number): Promise<StallNotice> {
   const minutes = Math.round(lagSeconds / 60);
   const head = `The last scanned block (${cursor.height}) is ${lagSeconds} s old, past the ${check.lagLimitSeconds} s limit: nothing after it is alerted yet.`;
   const blockStall = await deps.store.readBlockStall();
@@ -121,7 +116,11 @@ async function describeStall(
   }
   const tip = await deps.tipHeight();
   if (tip === null) {
-    return { cause: 'behind', subject: `stacks-watch: no block scanned for ${minutes} min`, message: `${head}\n\nThe API's tip could not be read: check that the Stacks API answers and the function succeeds.` };
+    return {
+      cause: 'behind',
+      subject: `stacks-watch: no block scanned for ${minutes} min`,
+      message: `${head}\n\nThe API's tip could not be read: check that the Stacks API answers and the function succeeds.`,
+    };
   }
   const behind = tip - check.confirmations - cursor.height;
   if (behind <= 0) {

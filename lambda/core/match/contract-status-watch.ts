@@ -34,10 +34,7 @@ export async function watchContractStatuses(
   cooldownMute?: RuleCooldownMute,
 ): Promise<StatusWatchResult> {
   if (contractIds.length === 0) return { checked: 0, alerts: [] };
-  const [current, stored] = await settleAll([
-    chain.getContractStatuses(contractIds),
-    state.readContractStatuses(contractIds),
-  ]);
+  const [current, stored] = await settleAll([chain.getContractStatuses(contractIds), state.readContractStatuses(contractIds)]);
   const changes: { alert: ContractStatusAlert; next: StoredContractStatus }[] = [];
   for (const contractId of contractIds) {
     const now = current.get(contractId);
@@ -63,7 +60,11 @@ export async function watchContractStatuses(
     });
   }
   // One delivery for all changes; many first sights go out as one summary (contract-status-sweep.ts).
-  const alerts = withFirstSightsSummed(changes.map((c) => c.alert), network, meta);
+  const alerts = withFirstSightsSummed(
+    changes.map((c) => c.alert),
+    network,
+    meta,
+  );
   const mutedUntil = cooldownMute?.mutedUntil;
   let published: StatusWatchResult['alerts'] = [];
   if (mutedUntil !== undefined && at.blockTime !== null && at.blockTime < mutedUntil) {

@@ -34,10 +34,11 @@ export class MempoolWatch {
         return { seen: [], tracked: [] };
       },
     );
-    this.list = this.state.then(
-      (state) =>
+    this.list = this.state
+      .then((state) =>
         api.readMempool({ stopAt: new Set(state.seen), receivedFrom: state.newest ?? null, maxPages: state.seen.length === 0 ? 1 : MEMPOOL_LIMITS.maxPages }),
-    ).catch((error: unknown) => ({ failed: error instanceof Error ? error.message : String(error) }));
+      )
+      .catch((error: unknown) => ({ failed: error instanceof Error ? error.message : String(error) }));
   }
 
   /** Starts reading the state and the mempool, or null when no rule is pending or the API has no mempool. */

@@ -20,7 +20,7 @@ export async function buildPendingAlerts(api: MempoolApi, matches: readonly Pend
     calls.length === 0
       ? new Map<string, string[] | null>()
       : await api.readPendingCallArgs(calls).catch((error: unknown) => {
-          telemetry.log('warn', 'could not read waiting calls\' arguments; their pending alerts go without them', {
+          telemetry.log('warn', "could not read waiting calls' arguments; their pending alerts go without them", {
             txIds: calls,
             reason: error instanceof Error ? error.message : String(error),
           });
@@ -82,8 +82,7 @@ export async function followTracked(context: FollowContext, state: MempoolState,
       entry.minedAt ??= now;
       entry.checks += 1;
       entry.nextCheckAt = now + MEMPOOL_LIMITS.maxCheckMs;
-    }
-    else later(entry, now);
+    } else later(entry, now);
   }
   state.tracked = state.tracked.filter((entry) => !minedLongAgo.has(entry.txId));
   if (dropped.length === 0) return;

@@ -19,7 +19,9 @@ export interface PendingRules {
 
 /** The rules with `"pending": true`, or null when there is none. */
 export function pendingRules(rules: Pick<WatchRules, 'calls' | 'transfers'>): PendingRules | null {
-  const calls = new Map([...rules.calls].map(([id, list]) => [id, list.filter((rule) => rule.pending === true)] as const).filter(([, list]) => list.length > 0));
+  const calls = new Map(
+    [...rules.calls].map(([id, list]) => [id, list.filter((rule) => rule.pending === true)] as const).filter(([, list]) => list.length > 0),
+  );
   // Only native STX transfers wait in the mempool as transfers (the schema allows pending on `stx` and `*` only).
   const transfers = new Map(
     [...rules.transfers]

@@ -66,8 +66,12 @@ export const sbtcBridgePack: RulePack<Params> = {
         log(registry, 'protocol contract updated', 'critical', { topic: 'update-protocol-contract' }),
       ],
       transfers: [
-        ...(mintedTo.length === 0 ? [] : [{ asset: token, to: mintedTo, actions: ['mint'], name: 'sbtc-bridge: sBTC minted to a watched address', severity: 'info' }]),
-        ...(burnedFrom.length === 0 ? [] : [{ asset: token, from: burnedFrom, actions: ['burn'], name: 'sbtc-bridge: sBTC burned from a watched address', severity: 'info' }]),
+        ...(mintedTo.length === 0
+          ? []
+          : [{ asset: token, to: mintedTo, actions: ['mint'], name: 'sbtc-bridge: sBTC minted to a watched address', severity: 'info' }]),
+        ...(burnedFrom.length === 0
+          ? []
+          : [{ asset: token, from: burnedFrom, actions: ['burn'], name: 'sbtc-bridge: sBTC burned from a watched address', severity: 'info' }]),
       ],
       sbtcLifecycle: {
         ...(p.recipients !== undefined ? { recipients: p.recipients } : {}),

@@ -4,9 +4,7 @@
 import { ASCII_SPELLING, truncate } from './untrusted-text';
 
 /** GSM 03.38 basic character set (0x1B, the escape to the extension table, left out). */
-const BASIC =
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
-  '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' + '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 /** GSM 03.38 extension table: each is sent as escape + character, two septets. */
 const EXTENSION = '\f^{}\\[~]|€';
 
@@ -44,9 +42,7 @@ function transliterateChar(ch: string): string {
   const spelled = ASCII_SPELLING[ch];
   if (spelled !== undefined) return spelled;
   // Accented letters outside GSM-7 (ç, ê, ő) keep their base letter; emoji and other scripts go.
-  return Array.from(ch.normalize('NFKD').replace(/\p{M}/gu, ''))
-    .filter(isGsm7Char)
-    .join('');
+  return Array.from(ch.normalize('NFKD').replace(/\p{M}/gu, '')).filter(isGsm7Char).join('');
 }
 
 /** `text` in the GSM-7 alphabet: GSM characters kept, others spelled in GSM-7 or dropped. */

@@ -18,7 +18,12 @@ export function truncate(text: string, maxLen: number, marker = '…'): string {
   if (codePoints.length <= maxLen) return text;
   const markerLength = Array.from(marker).length;
   if (maxLen <= markerLength) return codePoints.slice(0, maxLen).join('');
-  return codePoints.slice(0, maxLen - markerLength).join('').trimEnd() + marker;
+  return (
+    codePoints
+      .slice(0, maxLen - markerLength)
+      .join('')
+      .trimEnd() + marker
+  );
 }
 
 /** On-chain text made safe to show: single line, nothing invisible, at most `maxLen` code points. */
@@ -28,11 +33,45 @@ export function sanitizeUntrusted(text: string, maxLen: number): string {
 
 /** Characters that NFKD does not reduce to ASCII but that have an obvious ASCII spelling. */
 export const ASCII_SPELLING: Record<string, string> = {
-  '‘': "'", '’': "'", '‚': "'", '‛': "'", '′': "'",
-  '“': '"', '”': '"', '„': '"', '‟': '"', '″': '"', '«': '"', '»': '"',
-  '‐': '-', '‑': '-', '‒': '-', '–': '-', '—': '-', '―': '-', '−': '-',
-  '…': '...', '•': '*', '·': '.', '€': 'EUR', '£': 'GBP', '¥': 'JPY', '×': 'x', '→': '->', '←': '<-',
-  'ß': 'ss', 'Æ': 'AE', 'æ': 'ae', 'Ø': 'O', 'ø': 'o', 'Œ': 'OE', 'œ': 'oe', 'Ł': 'L', 'ł': 'l', 'Đ': 'D', 'đ': 'd',
+  '‘': "'",
+  '’': "'",
+  '‚': "'",
+  '‛': "'",
+  '′': "'",
+  '“': '"',
+  '”': '"',
+  '„': '"',
+  '‟': '"',
+  '″': '"',
+  '«': '"',
+  '»': '"',
+  '‐': '-',
+  '‑': '-',
+  '‒': '-',
+  '–': '-',
+  '—': '-',
+  '―': '-',
+  '−': '-',
+  '…': '...',
+  '•': '*',
+  '·': '.',
+  '€': 'EUR',
+  '£': 'GBP',
+  '¥': 'JPY',
+  '×': 'x',
+  '→': '->',
+  '←': '<-',
+  ß: 'ss',
+  Æ: 'AE',
+  æ: 'ae',
+  Ø: 'O',
+  ø: 'o',
+  Œ: 'OE',
+  œ: 'oe',
+  Ł: 'L',
+  ł: 'l',
+  Đ: 'D',
+  đ: 'd',
 };
 const NOT_PRINTABLE_ASCII = /[^\x20-\x7E]/g;
 

@@ -25,7 +25,14 @@ function ruleObject(network: Network | null, meta: RuleMetaParts) {
       ...meta.shape,
       address: recipientSchema(network),
       asset: principal(
-        (text, net) => (text === 'stx' ? null : text.toLowerCase() === 'stx' ? 'means STX: write "stx" in lower case' : text === '*' ? 'must name one asset: "stx" or an asset id' : assetIdProblem(text, net)),
+        (text, net) =>
+          text === 'stx'
+            ? null
+            : text.toLowerCase() === 'stx'
+              ? 'means STX: write "stx" in lower case'
+              : text === '*'
+                ? 'must name one asset: "stx" or an asset id'
+                : assetIdProblem(text, net),
         network,
         '"stx" or an asset id "ADDRESS.contract::token" in quotes',
       ),
@@ -49,7 +56,11 @@ function ruleSchema(network: Network | null, meta: RuleMetaParts) {
       if (r.below === undefined && r.above === undefined) {
         ctx.addIssue({ code: 'custom', message: 'has no threshold: give "below", "above" or both, e.g. "50 STX"' });
       } else if (values.below !== undefined && values.above !== undefined && BigInt(values.below) > BigInt(values.above)) {
-        ctx.addIssue({ code: 'custom', path: ['below'], message: `must not be more than "above" (${String(r.above)}): a balance cannot be under one and over the other` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['below'],
+          message: `must not be more than "above" (${String(r.above)}): a balance cannot be under one and over the other`,
+        });
       }
     }),
     checkAmounts(AMOUNTS),
@@ -125,7 +136,11 @@ function ruleText(rule: BalanceRule): string {
 }
 
 const shape = (network: Network | null, meta: RuleMetaParts) => ({
-  balances: list(ruleSchema(network, meta), 'balance rules {"address": ..., "asset": "stx", "below": "50000000"}', noDuplicates(sameJson, 'balances', 'the same rule')),
+  balances: list(
+    ruleSchema(network, meta),
+    'balance rules {"address": ..., "asset": "stx", "below": "50000000"}',
+    noDuplicates(sameJson, 'balances', 'the same rule'),
+  ),
 });
 
 export const balancesList = {
@@ -140,7 +155,10 @@ export const balancesList = {
       ? '- no balance rules'
       : [
           `- balances by ${plural(balances.length, 'balance rule')} (an alert when one crosses, read from the API only to start and reconcile):`,
-          ...summarised(balances.map((r) => `    ${ruleText(r)}${ruleWords(r)}`), 'rule'),
+          ...summarised(
+            balances.map((r) => `    ${ruleText(r)}${ruleWords(r)}`),
+            'rule',
+          ),
         ].join('\n'),
   nameWords: balanceNameWords,
 } satisfies RuleList<'balances', ReturnType<typeof shape>, CompiledBalances>;

@@ -14,9 +14,9 @@ export type CallStatusFilter = (typeof CALL_STATUSES)[number];
 function ruleSchema(network: Network | null, meta: RuleMetaParts) {
   const names = (what: string) =>
     z.optional(
-      z.array(z.string().check(z.minLength(1, { error: `must not be empty` })), { error: `must be a list of ${what} in quotes` }).check(
-        z.minLength(1, { error: `must not be empty; leave it out to match any` }),
-      ),
+      z
+        .array(z.string().check(z.minLength(1, { error: `must not be empty` })), { error: `must be a list of ${what} in quotes` })
+        .check(z.minLength(1, { error: `must not be empty; leave it out to match any` })),
     );
   const rule = z.strictObject(
     {
@@ -25,9 +25,9 @@ function ruleSchema(network: Network | null, meta: RuleMetaParts) {
       contractId: contractIdSchema(network),
       functions: names('function names'),
       from: z.optional(
-        z.array(recipientSchema(network), { error: 'must be a list of sender addresses in quotes' }).check(
-          z.minLength(1, { error: 'must not be empty; leave it out to match any' }),
-        ),
+        z
+          .array(recipientSchema(network), { error: 'must be a list of sender addresses in quotes' })
+          .check(z.minLength(1, { error: 'must not be empty; leave it out to match any' })),
       ),
       status: z._default(z.enum(CALL_STATUSES, { error: 'must be "success", "failed" (any abort) or "any"' }), 'any'),
       pending: z.optional(z.boolean({ error: 'must be true (alert when a matching call is waiting in the mempool) or false' })),
@@ -75,7 +75,9 @@ function callNameWords(detail: string | null): string {
     `${status === 'failed' ? 'failed calls' : status === 'success' ? 'successful calls' : 'calls'} to ${contractId}`,
     functions && `(${functions.split(',').join(', ')})`,
     from && `from ${principalsWords(from)}`,
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 const outcomes: Record<CallStatusFilter, string> = { any: 'every outcome', failed: 'failed calls', success: 'successful calls' };

@@ -46,10 +46,15 @@ function ruleSchema(network: Network | null, meta: RuleMetaParts) {
       // The units an amount in `where` names, known only beside the rule's own token (its decimals and symbol).
       z.superRefine((r, ctx) => {
         if ((r.decimals === undefined) !== (r.symbol === undefined)) {
-          ctx.addIssue({ code: 'custom', path: [r.decimals === undefined ? 'decimals' : 'symbol'], message: 'goes with "decimals" and "symbol" both: the token unit an amount in "where" names, and how many decimals it has' });
+          ctx.addIssue({
+            code: 'custom',
+            path: [r.decimals === undefined ? 'decimals' : 'symbol'],
+            message: 'goes with "decimals" and "symbol" both: the token unit an amount in "where" names, and how many decimals it has',
+          });
         }
         if (r.where === undefined || conditionProblems(r.where).length > 0) return;
-        for (const problem of conditionProblems(r.where, [], logUnits(r))) ctx.addIssue({ code: 'custom', path: ['where', ...problem.path], message: problem.message });
+        for (const problem of conditionProblems(r.where, [], logUnits(r)))
+          ctx.addIssue({ code: 'custom', path: ['where', ...problem.path], message: problem.message });
       }),
     ),
     z.transform(({ contractId, contains, where: spec, decimals, symbol, ...meta }) => ({
@@ -128,7 +133,10 @@ export const contractLogsList = {
       ? '- no contract logs'
       : [
           `- logs printed by ${plural(contractLogs.length, 'contract rule')}:`,
-          ...summarised(contractLogs.map((r) => `    ${r.contractId}${logFilter(r)}${ruleWords(r)}`), 'rule'),
+          ...summarised(
+            contractLogs.map((r) => `    ${r.contractId}${logFilter(r)}${ruleWords(r)}`),
+            'rule',
+          ),
         ].join('\n'),
   nameWords: logNameWords,
 } satisfies RuleList<'contractLogs', ReturnType<typeof shape>, CompiledLogRules>;

@@ -26,9 +26,11 @@ export const contractsList = {
   metaKey: 'contractsRule',
   entryKeys: LIST_RULE_KEYS,
   // The status check reads the config itself (contract-status-watch.ts); compiled here for the alerts' rule.
-  compile: (config, meta = new RuleMetaCompiler()): CompiledContracts => ({ ids: config.contracts, meta: meta.of(config.contractsRule, defaultRuleName('contracts')) }),
+  compile: (config, meta = new RuleMetaCompiler()): CompiledContracts => ({
+    ids: config.contracts,
+    meta: meta.of(config.contractsRule, defaultRuleName('contracts')),
+  }),
   describe: (config) =>
     bareListWords('deployment status of', config.contracts, 'contract', `an alert on first sight and on every change${ruleWords(config.contractsRule)}`),
   nameWords: () => 'deployment status of the watched contracts',
 } satisfies RuleList<'contracts', ReturnType<typeof shape>, CompiledContracts>;
-

@@ -44,7 +44,12 @@ export function compileWatchRules(
   const compiled = Object.fromEntries(lists.map((list) => [list.name, list.compile(config, meta)]));
   const section = config.sbtcLifecycle;
   if (section === undefined) return { ...compiled, cooldownsAndMutes: meta.policies } as WatchRules;
-  return { ...compiled, contractLogs: withSbtcRegistries(compiled.contractLogs as CompiledLogRules, section, config.network ?? 'mainnet'), cooldownsAndMutes: meta.policies, sbtcLifecycle: section } as WatchRules;
+  return {
+    ...compiled,
+    contractLogs: withSbtcRegistries(compiled.contractLogs as CompiledLogRules, section, config.network ?? 'mainnet'),
+    cooldownsAndMutes: meta.policies,
+    sbtcLifecycle: section,
+  } as WatchRules;
 }
 
 /**

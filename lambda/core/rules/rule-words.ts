@@ -55,11 +55,20 @@ export function assetWords(asset: string): string {
 export function summarised(lines: readonly string[], noun: string): string[] {
   if (lines.length <= CHECK_LIST_SHOWN) return [...lines];
   const more = lines.length - CHECK_LIST_SHOWN;
-  return [...lines.slice(0, CHECK_LIST_SHOWN), `    … and ${more.toLocaleString('en-US')} more ${more === 1 ? noun : noun === 'address' ? 'addresses' : `${noun}s`}`];
+  return [
+    ...lines.slice(0, CHECK_LIST_SHOWN),
+    `    … and ${more.toLocaleString('en-US')} more ${more === 1 ? noun : noun === 'address' ? 'addresses' : `${noun}s`}`,
+  ];
 }
 
 /** A list of bare ids: `- what 2 nouns (effect):` and one id a line, or `- no nouns (what)`. */
 export function bareListWords(what: string, items: readonly string[], noun: string, effect: string): string {
   if (items.length === 0) return `- no ${noun === 'address' ? 'addresses' : `${noun}s`} (${what})`;
-  return [`- ${what} ${plural(items.length, noun)} (${effect}):`, ...summarised(items.map((i) => `    ${i}`), noun)].join('\n');
+  return [
+    `- ${what} ${plural(items.length, noun)} (${effect}):`,
+    ...summarised(
+      items.map((i) => `    ${i}`),
+      noun,
+    ),
+  ].join('\n');
 }

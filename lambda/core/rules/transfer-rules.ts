@@ -52,8 +52,7 @@ function ruleObject(network: Network | null, meta: RuleMetaParts) {
       ),
     },
     {
-      error:
-        'must be an object like {"asset": "stx", "to": ["ADDRESS"], "from": ["ADDRESS"], "minAmount": "1000000", "actions": ["transfer"]}',
+      error: 'must be an object like {"asset": "stx", "to": ["ADDRESS"], "from": ["ADDRESS"], "minAmount": "1000000", "actions": ["transfer"]}',
     },
   );
 }
@@ -180,10 +179,20 @@ export const transfersList = {
   entryKeys: keysOf((meta) => ruleObject(null, meta).shape),
   windowSum: 'amount',
   compile: ({ transfers }, meta = new RuleMetaCompiler()): CompiledTransfers =>
-    new Map([...groupBy(transfers, (rule) => rule.asset)].map(([asset, rules]) => [asset, rules.map((rule) => compileRule(rule, transfers.indexOf(rule), meta))] as const)),
+    new Map(
+      [...groupBy(transfers, (rule) => rule.asset)].map(
+        ([asset, rules]) => [asset, rules.map((rule) => compileRule(rule, transfers.indexOf(rule), meta))] as const,
+      ),
+    ),
   describe: ({ transfers }) =>
     transfers.length === 0
       ? '- no transfer rules'
-      : [`- asset movements by ${plural(transfers.length, 'transfer rule')}:`, ...summarised(transfers.map((r) => `    ${ruleText(r)}${ruleWords(r)}`), 'rule')].join('\n'),
+      : [
+          `- asset movements by ${plural(transfers.length, 'transfer rule')}:`,
+          ...summarised(
+            transfers.map((r) => `    ${ruleText(r)}${ruleWords(r)}`),
+            'rule',
+          ),
+        ].join('\n'),
   nameWords: transferNameWords,
 } satisfies RuleList<'transfers', ReturnType<typeof shape>, CompiledTransfers>;

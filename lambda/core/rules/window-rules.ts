@@ -23,7 +23,9 @@ function windowSchema(meta: RuleMetaParts) {
       $comment: comment,
       name: meta.requiredName,
       severity: meta.shape.severity,
-      of: z.string({ error: 'must be the "name" of the rule whose matches the window counts, in quotes' }).check(z.minLength(1, { error: 'must not be empty' })),
+      of: z
+        .string({ error: 'must be the "name" of the rule whose matches the window counts, in quotes' })
+        .check(z.minLength(1, { error: 'must not be empty' })),
       minutes: wholeNumber(1, WINDOW_MINUTES_MAX),
       count: z.optional(wholeNumber(1, 100_000)),
       sum: z.optional(
@@ -43,7 +45,11 @@ function windowSchema(meta: RuleMetaParts) {
         } else if (w.sum !== undefined && w.atLeast === undefined) {
           ctx.addIssue({ code: 'custom', path: ['atLeast'], message: 'is required with "sum": the total that sets the window off, e.g. "1000000000000"' });
         } else if (w.count !== undefined && w.atLeast !== undefined) {
-          ctx.addIssue({ code: 'custom', path: ['atLeast'], message: 'goes with "sum" only: "count" is itself the number of matches that sets the window off' });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['atLeast'],
+            message: 'goes with "sum" only: "count" is itself the number of matches that sets the window off',
+          });
         }
       }),
     ),
@@ -119,7 +125,8 @@ function atLeastWords(w: WindowRule, config: Readonly<Record<string, unknown>>):
 }
 
 function words(w: WindowRule, countOnly: ReadonlySet<string>, config: Readonly<Record<string, unknown>>): string {
-  const what = w.sum !== undefined ? `the sum of ${w.sum} reaches ${atLeastWords(w, config)} over the matches of` : `${w.count} ${w.count === 1 ? 'match' : 'matches'} of`;
+  const what =
+    w.sum !== undefined ? `the sum of ${w.sum} reaches ${atLeastWords(w, config)} over the matches of` : `${w.count} ${w.count === 1 ? 'match' : 'matches'} of`;
   const counted = countOnly.has(w.of) ? ' (its own alerts not sent: "alert": false)' : '';
   return `    "${w.name}": ${what} "${w.of}"${counted} within ${plural(w.minutes, 'minute')} of block time${w.severity ? `, ${w.severity}` : ''}`;
 }
@@ -137,6 +144,14 @@ export const windowsList = {
     const all = config as unknown as Record<string, unknown>;
     const countOnly = countOnlyRuleNames(all);
     const { windows } = config;
-    return windows.length === 0 ? null : [`- ${plural(windows.length, 'window')} over other rules' matches:`, ...summarised(windows.map((w) => words(w, countOnly, all)), 'window')].join('\n');
+    return windows.length === 0
+      ? null
+      : [
+          `- ${plural(windows.length, 'window')} over other rules' matches:`,
+          ...summarised(
+            windows.map((w) => words(w, countOnly, all)),
+            'window',
+          ),
+        ].join('\n');
   },
 } satisfies RuleList<'windows', ReturnType<typeof shape>, CompiledWindows>;

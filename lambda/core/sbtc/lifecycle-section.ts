@@ -85,8 +85,10 @@ export function describeLifecycle(section: SbtcLifecycleSection | undefined, net
     ? `deposits to ${named(section.recipients, 'nobody')} and withdrawals from ${named(section.senders, 'nobody')}`
     : 'every deposit and withdrawal';
   const { settledBlocks } = trackerSettings(section);
-  const settled = settledBlocks === null ? 'no settled alerts (add "settled": {} for them)' : `a completion alert, then settled ${settledBlocks} Bitcoin blocks after`;
+  const settled =
+    settledBlocks === null ? 'no settled alerts (add "settled": {} for them)' : `a completion alert, then settled ${settledBlocks} Bitcoin blocks after`;
   const set = Object.entries(sectionDeadlines(section) ?? {});
-  const deadlines = set.length === 0 ? "the signers' deadlines" : `the deadlines (${set.map(([name, blocks]) => `${name} ${blocks}`).join(', ')}, the rest the signers')`;
+  const deadlines =
+    set.length === 0 ? "the signers' deadlines" : `the deadlines (${set.map(([name, blocks]) => `${name} ${blocks}`).join(', ')}, the rest the signers')`;
   return `- sBTC lifecycle: ${deadlines} for ${whose}, read from ${lifecycleRegistries(section, network, watched).join(', ')} (its prints and the sBTC mints beside them); ${settled}`;
 }

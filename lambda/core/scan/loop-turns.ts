@@ -124,11 +124,7 @@ export interface WatchdogDeps {
  * its first turn). Restarts of loops that died young are counted, and the operator hears of them at the 3rd
  * in a row, then the 6th, 12th...
  */
-export async function watchdogTick(
-  deps: WatchdogDeps,
-  take: Omit<LoopTake, 'expected' | 'restart'>,
-  timing: LoopTiming,
-): Promise<TurnDecision> {
+export async function watchdogTick(deps: WatchdogDeps, take: Omit<LoopTake, 'expected' | 'restart'>, timing: LoopTiming): Promise<TurnDecision> {
   const state = await deps.store.readLoop();
   if (state?.turn && take.nowMs - state.beatAt <= loopDeadAfterMs(timing)) return { run: false, why: 'loop-alive' };
   const diedYoung = state?.turn != null && take.nowMs - state.startedAt < LOOP_HEALTHY_MS;

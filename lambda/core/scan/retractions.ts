@@ -13,11 +13,7 @@ import type { PendingRetractions, StateStore, Telemetry } from '../ports';
 export const RETRACTION_GRACE_BLOCKS = 10;
 
 /** Add the alert keys of orphaned blocks to what is waiting for confirmation on the new chain. */
-export function mergePending(
-  existing: PendingRetractions | undefined,
-  keys: readonly string[],
-  untilHeight: number,
-): PendingRetractions | undefined {
+export function mergePending(existing: PendingRetractions | undefined, keys: readonly string[], untilHeight: number): PendingRetractions | undefined {
   const merged = new Set([...(existing?.keys ?? []), ...keys]);
   if (merged.size === 0) return undefined;
   const until = untilHeight + RETRACTION_GRACE_BLOCKS;
@@ -25,10 +21,7 @@ export function mergePending(
 }
 
 /** Remove the keys the rescan found again on the new chain: those events still happened. */
-export function confirmOnNewChain(
-  pending: PendingRetractions | undefined,
-  seenKeys: readonly string[],
-): PendingRetractions | undefined {
+export function confirmOnNewChain(pending: PendingRetractions | undefined, seenKeys: readonly string[]): PendingRetractions | undefined {
   if (!pending) return undefined;
   const seen = new Set(seenKeys);
   const keys = pending.keys.filter((k) => !seen.has(k));
@@ -40,12 +33,7 @@ function isChainAlert(value: unknown): value is ChainAlert {
 }
 
 /** The retraction alerts for keys never seen again on the new chain, read from their delivery records. */
-export async function retractionsFor(
-  keys: readonly string[],
-  state: StateStore,
-  network: Network,
-  telemetry: Telemetry,
-): Promise<RetractionAlert[]> {
+export async function retractionsFor(keys: readonly string[], state: StateStore, network: Network, telemetry: Telemetry): Promise<RetractionAlert[]> {
   const retractions: RetractionAlert[] = [];
   for (const key of keys) {
     const record = await state.getAlertRecord(key);

@@ -117,11 +117,15 @@ export class BalanceReads {
       const lasting = error instanceof BalanceUnavailableError && failures === 1;
       if (lasting || isNoticeDue(failures)) await this.tellUnread(address, names, failures, reason);
     }
-    this.ports.telemetry.log('warn', `could not read the balance of ${address} at block ${at} (balance rules ${names}): ${reason}; these rules alert nothing until a later run reads it, and the other rules and the blocks go on`, {
-      address,
-      rules: rules.map((rule) => rule.meta.rule),
-      height: at,
-    });
+    this.ports.telemetry.log(
+      'warn',
+      `could not read the balance of ${address} at block ${at} (balance rules ${names}): ${reason}; these rules alert nothing until a later run reads it, and the other rules and the blocks go on`,
+      {
+        address,
+        rules: rules.map((rule) => rule.meta.rule),
+        height: at,
+      },
+    );
     return { address, rules, error };
   }
 

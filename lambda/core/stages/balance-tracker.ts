@@ -7,7 +7,18 @@
 import type { Block, PrincipalBalances, TxEvents } from '../domain';
 import type { RuleMeta } from './rule-meta';
 import { isOwnTransferEvent } from '../alert-kinds/listed-events';
-import { BALANCE_DELTA_BLOCKS, emptyBook, entriesAt, keepOnly, pruned, rolledBack, type BalanceBookRecord, type BalanceEntry, type Entries, type Zone } from './balance-book';
+import {
+  BALANCE_DELTA_BLOCKS,
+  emptyBook,
+  entriesAt,
+  keepOnly,
+  pruned,
+  rolledBack,
+  type BalanceBookRecord,
+  type BalanceEntry,
+  type Entries,
+  type Zone,
+} from './balance-book';
 
 /** At most one reconciling read per address in this many blocks (about 1 to 2 hours of Nakamoto blocks). */
 export const RECONCILE_BLOCKS = 720;

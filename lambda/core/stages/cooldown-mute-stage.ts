@@ -21,7 +21,8 @@ export const cooldownsAndMutesStage: BlockStage<CooldownMuteState> = {
         const decided = decideCooldownsAndMutes(state, at.block.header, alerts, policies);
         const summaries = decided.ended.map((ended) => cooldownSummaryOf(ended, at.network));
         const record = async () => {
-          for (const { alert, state: recorded, reason } of decided.heldOrMuted) await store?.recordHeldOrMuted(alert.key, deps.clock.now(), alert, recorded, reason);
+          for (const { alert, state: recorded, reason } of decided.heldOrMuted)
+            await store?.recordHeldOrMuted(alert.key, deps.clock.now(), alert, recorded, reason);
         };
         return {
           alerts: [...summaries, ...alerts],

@@ -33,7 +33,10 @@ function mintedTo(events: TxEvents | undefined, registry: string, printIndex: nu
   const mints = (events?.assets ?? []).filter(
     (a) => a.asset === 'ft' && a.action === 'mint' && a.assetId === token && a.amount === amountSats.toString() && a.eventIndex < printIndex,
   );
-  return mints.reduce<(typeof mints)[number] | undefined>((last, a) => (last === undefined || a.eventIndex > last.eventIndex ? a : last), undefined)?.recipient ?? undefined;
+  return (
+    mints.reduce<(typeof mints)[number] | undefined>((last, a) => (last === undefined || a.eventIndex > last.eventIndex ? a : last), undefined)?.recipient ??
+    undefined
+  );
 }
 
 /** The block's registry prints as observations, in chain order; a print that is not well formed is told to the operator's log, never observed. */
@@ -85,7 +88,8 @@ export const sbtcLifecycleStage: RecordKeptStage<'sbtcLifecycle'> = {
         const observations = registryObservations(at.block, at.events, registries, deps.telemetry);
         if (burnHeight === undefined) {
           // Without the Bitcoin height no deadline can be timed: the block changes nothing, and says so when it had prints.
-          if (observations.length > 0) deps.telemetry.log('warn', 'sBTC prints in a block without its Bitcoin height; not followed', { height: at.block.header.height });
+          if (observations.length > 0)
+            deps.telemetry.log('warn', 'sBTC prints in a block without its Bitcoin height; not followed', { height: at.block.header.height });
           return { alerts, state: before };
         }
         const { height, hash } = at.block.header;

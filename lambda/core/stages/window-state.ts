@@ -55,9 +55,7 @@ export function rollbackWindows(states: WindowStates | undefined, height: number
   const rolled: WindowStates = {};
   for (const [name, state] of Object.entries(states)) {
     if (state.exactFrom !== undefined && height < state.exactFrom) inexact.push(name);
-    const entries = state.entries
-      .filter((e) => e.h <= height)
-      .map(({ d, ...e }) => (d !== undefined && d <= height ? { ...e, d } : e));
+    const entries = state.entries.filter((e) => e.h <= height).map(({ d, ...e }) => (d !== undefined && d <= height ? { ...e, d } : e));
     rolled[name] = { ...state, entries };
   }
   return { states: rolled, inexact };

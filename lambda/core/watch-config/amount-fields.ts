@@ -79,5 +79,6 @@ export function amountOutput<F extends string>(
   fields: readonly F[],
 ): Partial<Record<F, string>> & TokenFacts & { amountUnits?: Partial<Record<F, string>> } {
   const { values, units, token } = readAmounts(rule, fields);
-  return { ...values, ...token, ...(Object.keys(units).length > 0 ? { amountUnits: units } : {}) } as Partial<Record<F, string>> & TokenFacts & { amountUnits?: Partial<Record<F, string>> };
+  return { ...values, ...token, ...(Object.keys(units).length > 0 ? { amountUnits: units } : {}) } as Partial<Record<F, string>> &
+    TokenFacts & { amountUnits?: Partial<Record<F, string>> };
 }

@@ -126,7 +126,11 @@ export function inUnit(base: string, unit: Unit): string {
 }
 
 /** An amount field in the unit the rule wrote it in; null when it was written in base units alone. */
-export function asWritten(rule: TokenFacts & { asset: string; amountUnits?: Readonly<Record<string, string | undefined>> }, field: string, base: string): string | null {
+export function asWritten(
+  rule: TokenFacts & { asset: string; amountUnits?: Readonly<Record<string, string | undefined>> },
+  field: string,
+  base: string,
+): string | null {
   const name = rule.amountUnits?.[field];
   const unit = name === undefined ? undefined : unitsOf(rule.asset, rule)?.find((u) => u.name === name);
   return unit ? inUnit(base, unit) : null;

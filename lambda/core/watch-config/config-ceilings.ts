@@ -91,7 +91,8 @@ export function countJsonTokens(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x2c || c === 0x3a || c === 0x5b || c === 0x7b) tokens++;
@@ -122,7 +123,11 @@ export function nestingProblem(input: unknown, maxDepth: number = MAX_NESTING_DE
     const { value, depth, path } = pending.pop()!;
     if (!isContainer(value)) continue;
     if (depth > maxDepth) {
-      return { path: formatPath(path.slice(0, 3)), value: undefined, message: `nests arrays and objects more than ${maxDepth} deep; no rule needs more than a few levels` };
+      return {
+        path: formatPath(path.slice(0, 3)),
+        value: undefined,
+        message: `nests arrays and objects more than ${maxDepth} deep; no rule needs more than a few levels`,
+      };
     }
     // Keys and items one at a time: a million addresses must not become a million [index, item] pairs.
     const push = (key: string | number, item: unknown) => {

@@ -8,23 +8,23 @@ import { comment } from './schema-parts';
 export const RULE_NAME_MAX = 60;
 
 function nameSchema(reserved: readonly string[]) {
-  return z
-    .string({ error: `must be a name for the rule, in quotes (at most ${RULE_NAME_MAX} characters)` })
-    .check(
-      z.minLength(1, { error: 'must not be empty; leave "name" out for a default name' }),
-      z.maxLength(RULE_NAME_MAX, { error: `must be at most ${RULE_NAME_MAX} characters: it leads a 160-character SMS` }),
-      z.regex(/^[^\p{Cc}\p{Cf}]*$/u, { error: 'must be plain text (no control or invisible characters)' }),
-      z.refine((text) => !isDefaultRuleName(text, reserved), {
-        error: 'must not start with a rule list\'s name and ":" (that form is kept for default names)',
-      }),
-    );
+  return z.string({ error: `must be a name for the rule, in quotes (at most ${RULE_NAME_MAX} characters)` }).check(
+    z.minLength(1, { error: 'must not be empty; leave "name" out for a default name' }),
+    z.maxLength(RULE_NAME_MAX, { error: `must be at most ${RULE_NAME_MAX} characters: it leads a 160-character SMS` }),
+    z.regex(/^[^\p{Cc}\p{Cf}]*$/u, { error: 'must be plain text (no control or invisible characters)' }),
+    z.refine((text) => !isDefaultRuleName(text, reserved), {
+      error: 'must not start with a rule list\'s name and ":" (that form is kept for default names)',
+    }),
+  );
 }
 
 /** A week: a longer cooldown is a mute (`mutedUntil`) or a rule to remove. */
 export const COOLDOWN_MINUTES_MAX = 10_080;
 
 const cooldownMessage = `must be a whole number of minutes from 1 to ${COOLDOWN_MINUTES_MAX} (a week), e.g. 30`;
-const cooldownMinutes = z.int({ error: cooldownMessage }).check(z.minimum(1, { error: cooldownMessage }), z.maximum(COOLDOWN_MINUTES_MAX, { error: cooldownMessage }));
+const cooldownMinutes = z
+  .int({ error: cooldownMessage })
+  .check(z.minimum(1, { error: cooldownMessage }), z.maximum(COOLDOWN_MINUTES_MAX, { error: cooldownMessage }));
 
 const mutedUntil = z.iso.datetime({
   offset: true,
@@ -51,7 +51,7 @@ export function pickRuleMeta(input: {
 }
 
 /** `"alert": false`: the rule feeds a window only (docs/windows.md). */
-const alertFlag = z.boolean({ error: 'must be true or false: false sends none of the rule\'s own alerts, only its windows\' (leave it out to send them)' });
+const alertFlag = z.boolean({ error: "must be true or false: false sends none of the rule's own alerts, only its windows' (leave it out to send them)" });
 
 /** The metadata schemas, given the names reserved for default rule names (every registered list's). */
 export function ruleMetaParts(reserved: readonly string[]) {
@@ -71,7 +71,12 @@ export function ruleMetaParts(reserved: readonly string[]) {
       { $comment: comment, ...shape, ...cooldown },
       { error: `must be an object like {"name": "…", "severity": "critical"} naming every alert of "${list}"` },
     );
-    return z.optional(z.pipe(object, z.transform((value: z.output<typeof object>) => pickRuleMeta(value))));
+    return z.optional(
+      z.pipe(
+        object,
+        z.transform((value: z.output<typeof object>) => pickRuleMeta(value)),
+      ),
+    );
   };
   /** A name that must be given: a window is known by it (its alerts, its state). */
   const requiredName = nameSchema(reserved);

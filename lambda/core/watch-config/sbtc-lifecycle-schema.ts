@@ -26,7 +26,9 @@ export const lifecycleScopeShape = (network: Network | null) => ({
   settled: z.optional(
     z.strictObject(
       { $comment: comment, blocks: z.optional(wholeNumber(1, SETTLED_MAX_BLOCKS)) },
-      { error: `must be an object: {} sends a settled alert once a completed deposit or withdrawal is ${SETTLED_DEFAULT_BLOCKS} Bitcoin blocks deep, {"blocks": N} after N` },
+      {
+        error: `must be an object: {} sends a settled alert once a completed deposit or withdrawal is ${SETTLED_DEFAULT_BLOCKS} Bitcoin blocks deep, {"blocks": N} after N`,
+      },
     ),
   ),
 });
@@ -85,12 +87,23 @@ function deadlineOrderProblems(section: SbtcLifecycleSection): ConfigProblem[] {
 }
 
 /** What the shape cannot say: the deadlines' order, and on testnet which registry the section follows. */
-export function sbtcLifecycleProblems(config: { network: Network; sbtcLifecycle?: SbtcLifecycleSection; contractLogs: readonly { contractId: string }[] }): ConfigProblem[] {
+export function sbtcLifecycleProblems(config: {
+  network: Network;
+  sbtcLifecycle?: SbtcLifecycleSection;
+  contractLogs: readonly { contractId: string }[];
+}): ConfigProblem[] {
   const section = config.sbtcLifecycle;
   if (section === undefined) return [];
   const order = deadlineOrderProblems(section);
   if (order.length > 0) return order;
-  if (lifecycleRegistries(section, config.network, config.contractLogs.map((r) => r.contractId)).length > 0) return [];
+  if (
+    lifecycleRegistries(
+      section,
+      config.network,
+      config.contractLogs.map((r) => r.contractId),
+    ).length > 0
+  )
+    return [];
   return [
     {
       path: '$.sbtcLifecycle.deployer',

@@ -14,9 +14,7 @@ export function needs(what: string) {
 export function wholeNumber(min: number, max: number) {
   const what = `a whole number from ${min} to ${max}`;
   const message = (issue: { input?: unknown }) =>
-    typeof issue.input === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(issue.input)
-      ? `must be ${what}, written without quotes`
-      : `must be ${what}`;
+    typeof issue.input === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(issue.input) ? `must be ${what}, written without quotes` : `must be ${what}`;
   return z.int({ error: message }).check(z.minimum(min, { error: message }), z.maximum(max, { error: message }));
 }
 
@@ -24,9 +22,7 @@ export function wholeNumber(min: number, max: number) {
  * Free text ignored by the watcher: JSON has no comments, so a `$comment` key (the JSON Schema
  * convention) may explain the file or a rule.
  */
-export const comment = z.optional(
-  z.union([z.string(), z.array(z.string())], { error: 'must be a string or a list of strings (it is a comment)' }),
-);
+export const comment = z.optional(z.union([z.string(), z.array(z.string())], { error: 'must be a string or a list of strings (it is a comment)' }));
 
 export function principal(problemOf: (text: string, network: Network | null) => string | null, network: Network | null, what: string) {
   return z.string({ error: needs(what) }).check(
@@ -88,7 +84,6 @@ export function list<T extends z.ZodMiniType>(item: T, what: string, duplicates:
   const array = z.array(item, { error: `must be a list [...] of ${what} (it may be empty)` });
   return z._default(array.check(z.superRefine(duplicates, evenWithBadEntries)), []);
 }
-
 
 /** A contract id `ADDRESS.contract-name` of `network`'s kind. */
 export const contractIdSchema = (network: Network | null) => principal(contractIdProblem, network, 'a contract id "ADDRESS.contract-name" in quotes');

@@ -79,10 +79,7 @@ export function contractIdProblem(text: string, network: Network | null): string
   const addressProblem = standardAddressProblem(address, network);
   if (addressProblem) return `has an address part "${address}" that ${addressProblem}`;
   if (!CONTRACT_NAME.test(name)) {
-    return (
-      `has a contract name "${name}" that is not valid: it must start with a letter and use only ` +
-      'letters, digits, "-" and "_", at most 40 characters'
-    );
+    return `has a contract name "${name}" that is not valid: it must start with a letter and use only ` + 'letters, digits, "-" and "_", at most 40 characters';
   }
   return null;
 }

@@ -45,9 +45,7 @@ function rawRules(raw: Readonly<Record<string, unknown>>): RawRule[] {
 export function tokensNeedingDecimals(raw: unknown): string[] {
   if (!isRule(raw)) return [];
   const rules = rawRules(raw);
-  const summedWithUnit = new Set(
-    (Array.isArray(raw.windows) ? raw.windows : []).filter((w): w is RawRule => isRule(w) && hasUnit(w.atLeast)).map((w) => w.of),
-  );
+  const summedWithUnit = new Set((Array.isArray(raw.windows) ? raw.windows : []).filter((w): w is RawRule => isRule(w) && hasUnit(w.atLeast)).map((w) => w.of));
   const needed = rules
     .filter((rule) => AMOUNT_FIELDS.some((field) => hasUnit(rule[field])) || (rule.name !== undefined && summedWithUnit.has(rule.name)))
     .map(unscaledToken)

@@ -27,7 +27,8 @@ function readFor(rule: Rule, written: string): { base: bigint; unit: Unit | null
   if (typeof text === 'string') return text;
   if (typeof rule.asset === 'string') return toBaseUnits(text, rule.asset, unitsOf(rule.asset, rule));
   if (text.unit === null) return { base: BigInt(text.whole), unit: null };
-  const units: ((name: string) => Unit | undefined) = 'contractId' in rule ? logUnits(rule) : (name) => STX_UNITS.find((u) => u.name.toLowerCase() === name.toLowerCase());
+  const units: (name: string) => Unit | undefined =
+    'contractId' in rule ? logUnits(rule) : (name) => STX_UNITS.find((u) => u.name.toLowerCase() === name.toLowerCase());
   const unit = units(text.unit);
   if (!unit) return `names "${text.unit}", a unit the watcher cannot scale for what "${String(rule.name)}" matches: write STX, a token it knows, or base units`;
   return toBaseUnits(text, 'sum', [unit]);
@@ -72,7 +73,8 @@ export function windowAmountProblems(config: Readonly<Record<string, unknown>>):
     });
     const problem = reads.find((read): read is string => typeof read === 'string');
     if (problem !== undefined) return at(problem);
-    if (new Set(reads.map(String)).size > 1) return at(`reads differently for the rules named "${String(window.of)}" (their assets differ): write base units, or give them different names`);
+    if (new Set(reads.map(String)).size > 1)
+      return at(`reads differently for the rules named "${String(window.of)}" (their assets differ): write base units, or give them different names`);
     return [];
   });
 }

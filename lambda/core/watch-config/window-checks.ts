@@ -62,16 +62,19 @@ function ofProblems(window: WindowInput, index: number, rules: readonly NamedRul
   const at = (key: string, message: string): ConfigProblem => ({ path: formatPath(['windows', index, key]), value: window[key as keyof WindowInput], message });
   const named = rules.filter((r) => r.rule.name === window.of);
   if (named.length === 0) {
-    if (typeof window.of === 'string' && windowNames.has(window.of)) return [at('of', 'names a window: a window counts the matches of a rule of "contractLogs", "transfers", "calls" or "addressesRule"')];
+    if (typeof window.of === 'string' && windowNames.has(window.of))
+      return [at('of', 'names a window: a window counts the matches of a rule of "contractLogs", "transfers", "calls" or "addressesRule"')];
     return [at('of', 'names no rule: give the rule to count a "name" and write it here (a rule of "contractLogs", "transfers", "calls" or "addressesRule")')];
   }
   const problems: ConfigProblem[] = [];
   for (const { list, path } of named) {
     const where = formatPath(path);
-    if (list.windowSum === undefined) problems.push(at('of', `names ${where}, whose alerts are not found in blocks: a window counts the matches of a block rule`));
+    if (list.windowSum === undefined)
+      problems.push(at('of', `names ${where}, whose alerts are not found in blocks: a window counts the matches of a block rule`));
     else if (window.sum === undefined) continue;
     else if (list.windowSum === null) problems.push(at('sum', `cannot add up the matches of ${where}: its alerts carry no amount; count them with "count"`));
-    else if (list.windowSum === 'amount' && window.sum !== 'amount') problems.push(at('sum', `must be "amount" for ${where}: its alerts carry the amount moved`));
+    else if (list.windowSum === 'amount' && window.sum !== 'amount')
+      problems.push(at('sum', `must be "amount" for ${where}: its alerts carry the amount moved`));
   }
   return problems;
 }

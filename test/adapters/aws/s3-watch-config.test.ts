@@ -25,6 +25,9 @@ describe('the S3 watch config source', () => {
     expect(await source.fetchVersion(long.versionId)).toMatchObject({ text: '', tooLongBytes: long.body.length });
 
     const short = s3.put('config', 'watch.json', '{"network":"mainnet"}');
-    expect(await source.fetchCurrent(long.etag)).toEqual({ changed: true, version: { versionId: short.versionId, etag: short.etag, text: '{"network":"mainnet"}' } });
+    expect(await source.fetchCurrent(long.etag)).toEqual({
+      changed: true,
+      version: { versionId: short.versionId, etag: short.etag, text: '{"network":"mainnet"}' },
+    });
   });
 });

@@ -29,9 +29,7 @@ const transfer: TokenTransferAlert = {
 const store = (options: Parameters<typeof table.store>[0] = {}) => table.store({ now: () => now, ...options });
 
 async function rawItem(alertKey: string) {
-  const { Item } = await table
-    .doc()
-    .send(new GetCommand({ TableName: table.tableName(), Key: { pk: `NET#mainnet#ALERT#${alertKey}`, sk: 'ALERT' } }));
+  const { Item } = await table.doc().send(new GetCommand({ TableName: table.tableName(), Key: { pk: `NET#mainnet#ALERT#${alertKey}`, sk: 'ALERT' } }));
   return Item;
 }
 
@@ -57,10 +55,7 @@ describe('alert claims', () => {
   it('lets exactly one of two racing runs take over a stale claim', async () => {
     await store().claimAlert(transfer.key, now, staleAfter);
     const later = now + staleAfter + 1;
-    const outcomes = await Promise.all([
-      store().claimAlert(transfer.key, later, staleAfter),
-      store().claimAlert(transfer.key, later, staleAfter),
-    ]);
+    const outcomes = await Promise.all([store().claimAlert(transfer.key, later, staleAfter), store().claimAlert(transfer.key, later, staleAfter)]);
     expect(outcomes.sort()).toEqual(['in-flight', 'stale']);
     expect(await rawItem(transfer.key)).toMatchObject({ state: 'pending', claimedAt: later });
   });
@@ -86,10 +81,7 @@ describe('alert claims', () => {
   });
 
   it('lets exactly one of two racing runs claim a fresh key', async () => {
-    const outcomes = await Promise.all([
-      store().claimAlert(transfer.key, now, staleAfter),
-      store().claimAlert(transfer.key, now, staleAfter),
-    ]);
+    const outcomes = await Promise.all([store().claimAlert(transfer.key, now, staleAfter), store().claimAlert(transfer.key, now, staleAfter)]);
     expect(outcomes.sort()).toEqual(['claimed', 'in-flight']);
   });
 
@@ -184,9 +176,7 @@ describe('alert claims', () => {
         Item: { pk: `NET#mainnet#ALERT#${transfer.key}`, sk: 'ALERT', state: 'delivered', expiresAt: 9_999_999_999 },
       }),
     );
-    await expect(store().getAlertRecord(transfer.key)).rejects.toThrow(
-      new RegExp(`pk "NET#mainnet#ALERT#${transfer.key}".*Fix or delete that item`),
-    );
+    await expect(store().getAlertRecord(transfer.key)).rejects.toThrow(new RegExp(`pk "NET#mainnet#ALERT#${transfer.key}".*Fix or delete that item`));
   });
 
   it('says what is wrong with an unreadable record', async () => {

@@ -31,9 +31,9 @@ describe('block-stall record', () => {
   });
 
   it('refuses a hand-edited item with a message naming the item', async () => {
-    await table.doc().send(
-      new PutCommand({ TableName: table.tableName(), Item: { pk: 'NET#mainnet', sk: 'STALL', height: 'x', failures: 1, since: 1, cause: '' } }),
-    );
+    await table
+      .doc()
+      .send(new PutCommand({ TableName: table.tableName(), Item: { pk: 'NET#mainnet', sk: 'STALL', height: 'x', failures: 1, since: 1, cause: '' } }));
     await expect(table.store().readRecord('blockStall')).rejects.toThrow(/STALL[\s\S]*height/);
   });
 });

@@ -27,7 +27,8 @@ describe('scanned blocks', () => {
   it('reads every page of a range larger than one 1 MB query page', async () => {
     const store = table.store();
     // Five blocks of ~300 KB each: DynamoDB (and dynalite) stop a Query page at 1 MB.
-    const manyKeys = (height: number) => Array.from({ length: 2_800 }, (_, i) => `contract_log:0x${String(height).padStart(64, '0')}:${String(i).padStart(20, '0')}`);
+    const manyKeys = (height: number) =>
+      Array.from({ length: 2_800 }, (_, i) => `contract_log:0x${String(height).padStart(64, '0')}:${String(i).padStart(20, '0')}`);
     for (let height = 500; height < 505; height++) await store.putScannedBlocks([scanned(height, manyKeys(height))]);
     const blocks = await store.getScannedBlocks(500, 504);
     expect(blocks.map((b) => b.height)).toEqual([500, 501, 502, 503, 504]);
@@ -54,9 +55,9 @@ describe('scanned blocks', () => {
     const store = table.store();
     const blocks = Array.from({ length: 12 }, (_, i) => scanned(200 + i, i === 4 ? ['token_transfer:0xab'] : []));
     await store.putScannedBlocks(blocks);
-    const { Items } = await table.doc().send(
-      new QueryCommand({ TableName: table.tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'NET#mainnet#CHAIN' } }),
-    );
+    const { Items } = await table
+      .doc()
+      .send(new QueryCommand({ TableName: table.tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'NET#mainnet#CHAIN' } }));
     expect(Items).toHaveLength(1);
     expect(Items![0]).toMatchObject({ first: 200, parentHash: blocks[0]!.parentHash, alertKeys: { '204': ['token_transfer:0xab'] } });
     expect((Items![0]!.packed as Uint8Array).length).toBe(12 * 32);
@@ -118,9 +119,7 @@ describe('scanned blocks', () => {
   it('stores a TTL on each stretch of blocks in epoch seconds', async () => {
     const now = 1_700_000_000_000;
     await table.store({ now: () => now, ttlDays: 2 }).putScannedBlocks([scanned(7)]);
-    const { Item } = await table
-      .doc()
-      .send(new GetCommand({ TableName: table.tableName(), Key: { pk: 'NET#mainnet#CHAIN', sk: '000000000007' } }));
+    const { Item } = await table.doc().send(new GetCommand({ TableName: table.tableName(), Key: { pk: 'NET#mainnet#CHAIN', sk: '000000000007' } }));
     expect(Item?.expiresAt).toBe(Math.floor(now / 1000) + 2 * 86_400);
   });
 });

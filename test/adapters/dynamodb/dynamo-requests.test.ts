@@ -3,12 +3,7 @@
 import 'aws-sdk-client-mock-vitest/extend';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
-import {
-  ConditionalCheckFailedException,
-  DynamoDBClient,
-  ProvisionedThroughputExceededException,
-  ResourceNotFoundException,
-} from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, DynamoDBClient, ProvisionedThroughputExceededException, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createDynamoStateStore } from '../../../lambda/adapters/dynamodb';
 import { CursorConflictError, type Telemetry } from '../../../lambda/core/ports';
@@ -20,8 +15,7 @@ const TableName = 'watch-state';
 const now = 1_700_000_000_000;
 const nowSec = Math.floor(now / 1000);
 
-const conditionFailed = () =>
-  new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } });
+const conditionFailed = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } });
 const throttled = () =>
   new ProvisionedThroughputExceededException({
     message: 'The level of configured provisioned throughput for the table was exceeded',
@@ -209,9 +203,12 @@ describe('conditions sent', () => {
   });
 
   it('decides a lost claim race from the item the refused write returned (ALL_OLD), without a second read', async () => {
-    const refusedBy = (Item: Record<string, unknown>) =>
-      Object.assign(conditionFailed(), { Item });
-    dynamo.on(PutCommand).rejects(refusedBy({ state: { S: 'pending' }, claimedAt: { N: String(now - 1_000) }, claimId: { S: 'theirs' }, expiresAt: { N: String(nowSec + 1_000) } }));
+    const refusedBy = (Item: Record<string, unknown>) => Object.assign(conditionFailed(), { Item });
+    dynamo
+      .on(PutCommand)
+      .rejects(
+        refusedBy({ state: { S: 'pending' }, claimedAt: { N: String(now - 1_000) }, claimId: { S: 'theirs' }, expiresAt: { N: String(nowSec + 1_000) } }),
+      );
     expect(await store().claimAlert('contract_log:0xcd:3', now, 60_000)).toBe('in-flight');
     expect(dynamo).toHaveReceivedCommandWith(PutCommand, { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' });
     expect(dynamo).not.toHaveReceivedCommand(GetCommand);

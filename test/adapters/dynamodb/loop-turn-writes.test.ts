@@ -65,7 +65,8 @@ function loopOnTable(tableName: string) {
       await runCycle(deps, config(), { ...budget(), runId: 'tick', leaseTaken: true });
       return 'token-0';
     },
-    decide: (token: string): Promise<TurnDecision> => takeQueuedTurn(store, { owner: `turn-${runs + 1}`, nowMs: now, expected: token, next: `token-${runs + 1}` }),
+    decide: (token: string): Promise<TurnDecision> =>
+      takeQueuedTurn(store, { owner: `turn-${runs + 1}`, nowMs: now, expected: token, next: `token-${runs + 1}` }),
     /** A decided turn's cycle and the token it queues (null: the loop ends). */
     async finish(decision: TurnDecision): Promise<{ summary: CycleSummary; next: string | null }> {
       if (!decision.run || !decision.queued) throw new Error(`the turn does not run: ${JSON.stringify(decision)}`);
@@ -138,7 +139,7 @@ describe('a queued loop turn on DynamoDB', () => {
     expect(loop.publisher.sent.map((a) => a.alert.type).sort()).toEqual(['retraction', 'token_transfer']);
   });
 
-  it('is one loop again after two copies of one turn: the second copy\'s write is refused and its next turn is stale', async () => {
+  it("is one loop again after two copies of one turn: the second copy's write is refused and its next turn is stale", async () => {
     const token = await loop.start();
     loop.later(8_000);
     loop.chain.mine([transfer(WATCHED)]);
@@ -166,7 +167,7 @@ describe('a queued loop turn on DynamoDB', () => {
     expect(loop.publisher.sent).toHaveLength(1);
   });
 
-  it('lets a doorbell\'s cycle holding the lease work: the turn runs nothing and queues its token again', async () => {
+  it("lets a doorbell's cycle holding the lease work: the turn runs nothing and queues its token again", async () => {
     const token = await loop.start();
     await loop.store.acquireLease('doorbell', 1_800_000_000_000, 60_000);
     calls.length = 0;

@@ -51,7 +51,13 @@ const emily: EmilyApi = {
 
 describe('the sBTC tracker in its own DynamoDB item', () => {
   it('fits one item at its ceilings with every record grown by its mint and alerts, and reads back whole', async () => {
-    const deps = { chain: new MemoryChain(), clock: { now: () => 1_700_000_000_000 }, telemetry: new RecordingTelemetry(), operator: new RecordingOperator(), emily };
+    const deps = {
+      chain: new MemoryChain(),
+      clock: { now: () => 1_700_000_000_000 },
+      telemetry: new RecordingTelemetry(),
+      operator: new RecordingOperator(),
+      emily,
+    };
     const stage = sbtcLifecycleStage.open({ deps, rules, network: 'mainnet', tip: { height: 10, burnHeight: 900 } })!;
     const block: Block = { header: { height: 10, hash: '0x10', parentHash: '0x09', time: 1_700_000_000, txCount: 0, burnHeight: 900 }, transactions: [] };
     const { state } = await stage.apply({ block, events: new Map(), network: 'mainnet', positionOf: () => undefined }, [], undefined);
@@ -60,7 +66,12 @@ describe('the sBTC tracker in its own DynamoDB item', () => {
       d.minted = { stacksTxid: `0x${'ef'.repeat(32)}`, stacksHeight: 1_000_000, sweepTxid: 'cd'.repeat(32) };
       d.endedAt = 1_000_000;
     }
-    const store = createDynamoStateStore({ client: dynamo.client, tableName: await dynamo.createTable('sbtc-item'), network: 'mainnet', sleep: async () => {} });
+    const store = createDynamoStateStore({
+      client: dynamo.client,
+      tableName: await dynamo.createTable('sbtc-item'),
+      network: 'mainnet',
+      sleep: async () => {},
+    });
     await store.writeRecord('sbtcLifecycle', state!);
     expect(await store.readRecord('sbtcLifecycle')).toEqual(state);
     // The same table refuses an item past 400 KB: what makes the write above a check of the size.

@@ -25,7 +25,14 @@ function busyWindow(entries: number): WindowStates {
         n: 1 + Math.floor(random() * 3),
         v: String(Math.floor(random() * 1e12)),
         c: 1,
-        tx: i >= entries - 16 ? [`0x${Math.floor(random() * 1e15).toString(16).padStart(64, '0')}`] : [],
+        tx:
+          i >= entries - 16
+            ? [
+                `0x${Math.floor(random() * 1e15)
+                  .toString(16)
+                  .padStart(64, '0')}`,
+              ]
+            : [],
       })),
     },
   };
@@ -53,7 +60,13 @@ describe('window counts on the cursor item', () => {
     const store = table.store();
     const cursor = await store.writeCursor(position(busyWindow(1)), null);
     await table.doc().send(
-      new UpdateCommand({ TableName: table.tableName(), Key, UpdateExpression: 'SET #w = :w', ExpressionAttributeNames: { '#w': 'windows' }, ExpressionAttributeValues: { ':w': JSON.stringify(windows) } }),
+      new UpdateCommand({
+        TableName: table.tableName(),
+        Key,
+        UpdateExpression: 'SET #w = :w',
+        ExpressionAttributeNames: { '#w': 'windows' },
+        ExpressionAttributeValues: { ':w': JSON.stringify(windows) },
+      }),
     );
     expect((await store.readCursor())?.windows).toEqual(windows);
     // The next cursor write stores them compressed.

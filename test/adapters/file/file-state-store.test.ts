@@ -44,7 +44,7 @@ describe('file state store', () => {
     expect(await onDisk(path)).not.toHaveProperty('blockStall');
   });
 
-  it('reads an SMS tally of the shape written before the loop\'s window existed as that tally with no window', async () => {
+  it("reads an SMS tally of the shape written before the loop's window existed as that tally with no window", async () => {
     const held = { firstKey: 'token_transfer:0xab', counts: { critical: 1, warning: 0, info: 0 }, fromHeight: 7, toHeight: 7, throughHeight: 7 };
     await (await FileStateStore.open(path, 'mainnet')).writeCursor(at(7), null);
     const doc = await onDisk(path);

@@ -43,7 +43,7 @@ describe('writes to the state file', () => {
     const before = await sizeOf(journalOf(path));
     await deliver(store, 1_000);
 
-    expect(await sizeOf(journalOf(path)) - before).toBe(first);
+    expect((await sizeOf(journalOf(path))) - before).toBe(first);
     expect(await readFile(path, 'utf8')).toBe(snapshot);
     expect(Object.keys((await onDisk(path)).alerts)).toHaveLength(1_001);
   });
@@ -98,7 +98,9 @@ describe('a crash', () => {
     await deliver(store, 1);
     await appendFile(journalOf(path), '{"cursor": 7}\n');
     await deliver(store, 2);
-    await expect(FileStateStore.open(path, 'mainnet')).rejects.toThrow(/line 3 of the state journal .*state\.json\.journal is not a change the watcher wrote; move it and .* away/);
+    await expect(FileStateStore.open(path, 'mainnet')).rejects.toThrow(
+      /line 3 of the state journal .*state\.json\.journal is not a change the watcher wrote; move it and .* away/,
+    );
   });
 });
 
@@ -131,7 +133,9 @@ describe('compaction', () => {
     await store.writeCursor({ height: 9, hash: '0x09', time: 9 }, null);
     await deliver(store, 1);
     await rm(journalOf(path));
-    await expect(FileStateStore.open(path, 'mainnet')).rejects.toThrow(/the state journal .*state\.json\.journal is missing, but the state file .* was written with one/);
+    await expect(FileStateStore.open(path, 'mainnet')).rejects.toThrow(
+      /the state journal .*state\.json\.journal is missing, but the state file .* was written with one/,
+    );
   });
 
   it('opens a state file written before snapshots were marked, with no journal beside it', async () => {

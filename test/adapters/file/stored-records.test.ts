@@ -16,7 +16,16 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const earlierDocument = (members: Record<string, unknown>) => ({ format: 1, network: 'mainnet', cursor: null, lease: null, blocks: {}, contracts: {}, alerts: {}, ...members });
+const earlierDocument = (members: Record<string, unknown>) => ({
+  format: 1,
+  network: 'mainnet',
+  cursor: null,
+  lease: null,
+  blocks: {},
+  contracts: {},
+  alerts: {},
+  ...members,
+});
 
 describe('the named records in the state file', () => {
   it('reads every record from a file an earlier version wrote', async () => {
@@ -32,7 +41,10 @@ describe('the named records in the state file', () => {
     for (const name of SAMPLE_NAMES) await store.writeRecord(name, SAMPLE_RECORDS[name]);
     // The first change makes the snapshot; each later one is a journal line setting one member to its value.
     const snapshot = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
-    const lines = (await readFile(`${path}.journal`, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as unknown);
+    const lines = (await readFile(`${path}.journal`, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown);
     expect(snapshot).toEqual({ ...earlierDocument({ blockStall: SAMPLE_RECORDS.blockStall }), journaled: true });
     expect(lines).toEqual(SAMPLE_NAMES.slice(1).map((name) => [[[name], EARLIER_MEMBERS[name]]]));
   });

@@ -36,7 +36,13 @@ function oversized(alert: Alert): Alert {
 function longestText(value: unknown): number {
   if (typeof value === 'string') return Array.from(value).length;
   if (Array.isArray(value)) return Math.max(0, ...value.map(longestText));
-  if (value !== null && typeof value === 'object') return Math.max(0, ...Object.entries(value).filter(([k]) => !OWN.has(k)).map(([, v]) => longestText(v)));
+  if (value !== null && typeof value === 'object')
+    return Math.max(
+      0,
+      ...Object.entries(value)
+        .filter(([k]) => !OWN.has(k))
+        .map(([, v]) => longestText(v)),
+    );
   return 0;
 }
 

@@ -75,6 +75,8 @@ describe('operator notices on the ops topic', () => {
       attributes: { operatorNotice: 'stuck-block', topicArn: OPS_TOPIC, reason: 'AuthorizationErrorException: not authorized' },
     });
     // The notice itself is in the log too, so the cause is not lost with the message.
-    expect(logs).toContainEqual(expect.objectContaining({ level: 'error', message: notice.subject, attributes: expect.objectContaining({ detail: notice.message }) }));
+    expect(logs).toContainEqual(
+      expect.objectContaining({ level: 'error', message: notice.subject, attributes: expect.objectContaining({ detail: notice.message }) }),
+    );
   });
 });

@@ -32,9 +32,7 @@ function publisher(maxAttempts?: number) {
 }
 
 /** Every entry accepted, except those `refuse` answers a failure for. */
-function answer(
-  refuse: (id: string, call: number) => { Code: string; SenderFault: boolean; Message?: string } | undefined = () => undefined,
-) {
+function answer(refuse: (id: string, call: number) => { Code: string; SenderFault: boolean; Message?: string } | undefined = () => undefined) {
   let call = 0;
   return (input: PublishBatchCommandInput): Partial<PublishBatchCommandOutput> => {
     call++;
@@ -141,9 +139,9 @@ describe('batching', () => {
 describe('failures', () => {
   it('retries only the entries SNS failed on its side, then reports success', async () => {
     const alerts = manyTransfers(3);
-    sns.on(PublishBatchCommand).callsFake(
-      answer((id, call) => (call === 1 && id.startsWith('1-') ? { Code: 'InternalError', SenderFault: false } : undefined)),
-    );
+    sns
+      .on(PublishBatchCommand)
+      .callsFake(answer((id, call) => (call === 1 && id.startsWith('1-') ? { Code: 'InternalError', SenderFault: false } : undefined)));
     expect(await publisher().publish(alerts)).toEqual({ failed: [], undeliverable: [] });
     expect(batchesSent().map((b) => b.map((e) => e.Id!.split('-')[0]))).toEqual([['0', '1', '2'], ['1']]);
     expect(sleeps).toHaveLength(1);
@@ -151,21 +149,19 @@ describe('failures', () => {
 
   it('reports an entry that keeps failing after the last attempt, with the SNS reason', async () => {
     const alerts = manyTransfers(2);
-    sns.on(PublishBatchCommand).callsFake(
-      answer((id) => (id.startsWith('0-') ? { Code: 'InternalError', SenderFault: false, Message: 'try again' } : undefined)),
-    );
+    sns
+      .on(PublishBatchCommand)
+      .callsFake(answer((id) => (id.startsWith('0-') ? { Code: 'InternalError', SenderFault: false, Message: 'try again' } : undefined)));
     const outcome = await publisher(3).publish(alerts);
-    expect(outcome.failed).toEqual([
-      { key: alerts[0]!.alert.key, reason: 'SNS failed on its side (InternalError): try again (after 3 attempts)' },
-    ]);
+    expect(outcome.failed).toEqual([{ key: alerts[0]!.alert.key, reason: 'SNS failed on its side (InternalError): try again (after 3 attempts)' }]);
     expect(sns).toHaveReceivedCommandTimes(PublishBatchCommand, 3);
   });
 
   it('reports an entry SNS refused as invalid as undeliverable, without retrying it', async () => {
     const alerts = manyTransfers(2);
-    sns.on(PublishBatchCommand).callsFake(
-      answer((id) => (id.startsWith('1-') ? { Code: 'InvalidParameter', SenderFault: true, Message: 'Invalid parameter: Subject' } : undefined)),
-    );
+    sns
+      .on(PublishBatchCommand)
+      .callsFake(answer((id) => (id.startsWith('1-') ? { Code: 'InvalidParameter', SenderFault: true, Message: 'Invalid parameter: Subject' } : undefined)));
     const outcome = await publisher().publish(alerts);
     expect(outcome).toEqual({
       failed: [],
@@ -225,7 +221,7 @@ describe('failures', () => {
     expect(sns).toHaveReceivedCommandTimes(PublishBatchCommand, 3);
   });
 
-  it('reports each call\'s accepted alerts before it makes the next call', async () => {
+  it("reports each call's accepted alerts before it makes the next call", async () => {
     const alerts = manyTransfers(23);
     const seen: { reported: number; callsMade: number }[] = [];
     sns.on(PublishBatchCommand).callsFake(answer());

@@ -23,7 +23,13 @@ afterEach(async () => {
 });
 
 async function listen(onAlert: (alert: unknown) => void, confirm: (url: string) => Promise<unknown> = async () => undefined) {
-  server = createReceiver(onAlert, { topicArn: TOPIC_ARN, pathSecret: SECRET, confirm, fetchCertificate: async () => sns.certificate, log: () => {} }) as Server;
+  server = createReceiver(onAlert, {
+    topicArn: TOPIC_ARN,
+    pathSecret: SECRET,
+    confirm,
+    fetchCertificate: async () => sns.certificate,
+    log: () => {},
+  }) as Server;
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server!.address() as AddressInfo).port}/`;
 }
@@ -53,7 +59,7 @@ describe('a webhook receiver', () => {
     expect(received).toEqual([alert]);
   });
 
-  it('gets the same alert from the signed envelope\'s Message', async () => {
+  it("gets the same alert from the signed envelope's Message", async () => {
     const alert: TokenTransferAlert = { ...tokenTransferKind.sample, rule: 'Treasury inflow', severity: 'critical' };
     const received: unknown[] = [];
     const url = await listen((a) => received.push(a));
@@ -64,7 +70,10 @@ describe('a webhook receiver', () => {
 
   it('confirms its subscription by visiting the SubscribeURL of SNS, and no other URL', async () => {
     const visited: string[] = [];
-    const url = await listen(() => {}, async (u) => visited.push(u));
+    const url = await listen(
+      () => {},
+      async (u) => visited.push(u),
+    );
     const confirmation = sns.confirmation();
     expect((await post(url, 'SubscriptionConfirmation', JSON.stringify(confirmation))).status).toBe(200);
     expect((await post(url, 'SubscriptionConfirmation', JSON.stringify(sns.confirmation({ SubscribeURL: 'https://evil.example.com/' })))).status).toBe(403);

@@ -33,9 +33,7 @@ const statuses: [string, string][] = [
 ];
 const block: Block = {
   header,
-  transactions: statuses.map(([txStatus, resultRepr], i) =>
-    call(i, { txStatus, contractCall: { functionName: 'withdraw', args: ['u100'], resultRepr } }),
-  ),
+  transactions: statuses.map(([txStatus, resultRepr], i) => call(i, { txStatus, contractCall: { functionName: 'withdraw', args: ['u100'], resultRepr } })),
 };
 
 function matchedKeys(rules: ContractCallRule[], b: Block = block): string[] {
@@ -63,16 +61,31 @@ describe('contract_call kind', () => {
   it('alerts only calls to the watched contract itself, not other transactions', () => {
     const b: Block = {
       header,
-      transactions: [call(0, { contractId: ROUTER }), { ...call(1), txType: 'smart_contract' }, { txId: txId(2), txIndex: 2, txType: 'token_transfer', txStatus: 'success', sender: WATCHED, eventCount: 1 }],
+      transactions: [
+        call(0, { contractId: ROUTER }),
+        { ...call(1), txType: 'smart_contract' },
+        { txId: txId(2), txIndex: 2, txType: 'token_transfer', txStatus: 'success', sender: WATCHED, eventCount: 1 },
+      ],
     };
     expect(matchedKeys([{ contractId: TOKEN, status: 'any' }], b)).toEqual([]);
   });
 
   it('alerts a call meeting several rules once, with its function, arguments and result', () => {
-    const alerts = blockAlerts(block, new Map(), compileWatchRules(config({ contractLogs: [], addresses: [], calls: [
-      { contractId: TOKEN, status: 'failed' },
-      { contractId: TOKEN, status: 'any', functions: ['withdraw'], name: 'Withdrawal', severity: 'critical' },
-    ] })), 'mainnet');
+    const alerts = blockAlerts(
+      block,
+      new Map(),
+      compileWatchRules(
+        config({
+          contractLogs: [],
+          addresses: [],
+          calls: [
+            { contractId: TOKEN, status: 'failed' },
+            { contractId: TOKEN, status: 'any', functions: ['withdraw'], name: 'Withdrawal', severity: 'critical' },
+          ],
+        }),
+      ),
+      'mainnet',
+    );
     expect(alerts.map((a) => a.key)).toEqual([0, 1, 2].map((n) => `contract_call:${txId(n)}`));
     expect(alerts[1]).toEqual({
       type: 'contract_call',
@@ -94,7 +107,7 @@ describe('contract_call kind', () => {
     });
   });
 
-  it('needs no events: everything is in the block\'s transaction list', () => {
+  it("needs no events: everything is in the block's transaction list", () => {
     const rules = compileWatchRules(config({ contractLogs: [], calls: [{ contractId: TOKEN, status: 'any' }] }));
     expect(transactionsNeedingEvents(block, rules)).toEqual([]);
   });

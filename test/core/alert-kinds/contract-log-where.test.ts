@@ -24,13 +24,11 @@ const withdraw = (amount: bigint, user = WATCHED) =>
 function matched(logs: ContractLogEvent[], contractLogs: ContractLogRule[]) {
   const events = new Map<string, TxEvents>([[TX, { txId: TX, logs, assets: [] }]]);
   const block: Block = { header, transactions: [tx] };
-  return contractLogKind.chain
-    .match({ block, events, rules: compileWatchRules(config({ contractLogs })), network: 'mainnet' })
-    .map((m) => m.alert);
+  return contractLogKind.chain.match({ block, events, rules: compileWatchRules(config({ contractLogs })), network: 'mainnet' }).map((m) => m.alert);
 }
 
 describe('contract_log with where conditions', () => {
-  it('alerts only the logs whose decoded value meets the rule\'s where', () => {
+  it("alerts only the logs whose decoded value meets the rule's where", () => {
     const logs = [printed(0, withdraw(5n)), printed(1, withdraw(2_000_000_000n)), printed(2, withdraw(3_000_000_000n, OTHER))];
     const rule = { contractId: TOKEN, where: { action: 'withdraw', amount: { gte: '1000000000' }, user: { in: [WATCHED] } } };
     expect(matched(logs, [rule]).map((a) => a.event_index)).toEqual([1]);

@@ -34,7 +34,7 @@ function match(tx: Transaction, logs: ContractLogEvent[], cfg = config()) {
 }
 
 describe('contract_log kind', () => {
-  it('matches a watched contract\'s log reached through another contract, at its event position', () => {
+  it("matches a watched contract's log reached through another contract, at its event position", () => {
     expect(match(call(), [log(2, '(tuple (op "mint"))'), log(1, 'u1', ROUTER)])).toEqual([
       {
         at: { txIndex: 4, eventIndex: 2 },
@@ -59,11 +59,16 @@ describe('contract_log kind', () => {
   });
 
   it('keeps a log when any rule on its contract matches its repr', () => {
-    const cfg = config({ contractLogs: [{ contractId: TOKEN, contains: 'burn' }, { contractId: TOKEN, contains: 'mint' }] });
+    const cfg = config({
+      contractLogs: [
+        { contractId: TOKEN, contains: 'burn' },
+        { contractId: TOKEN, contains: 'mint' },
+      ],
+    });
     expect(match(call(), [log(0, '(op "mint")'), log(1, '(op "swap")')], cfg).map((m) => m.alert.event_index)).toEqual([0]);
   });
 
-  it('never alerts a failed transaction\'s logs', () => {
+  it("never alerts a failed transaction's logs", () => {
     expect(match(call({ txStatus: 'abort_by_response' }), [log(0, 'u1')])).toEqual([]);
   });
 

@@ -10,19 +10,35 @@ import { callTx, input, rules, SBTC, TREASURY, TX } from './asset-fixtures';
 
 const DIKO = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR.arkadiko-token::diko';
 const ft = (eventIndex: number, over: Partial<FtAssetEvent> = {}): FtAssetEvent => ({
-  eventIndex, asset: 'ft', action: 'transfer', assetId: DIKO, sender: OTHER, recipient: WATCHED, amount: '1000', ...over,
+  eventIndex,
+  asset: 'ft',
+  action: 'transfer',
+  assetId: DIKO,
+  sender: OTHER,
+  recipient: WATCHED,
+  amount: '1000',
+  ...over,
 });
 const match = (...args: Parameters<typeof input>) => ftTransferKind.chain.match(input(...args));
 
 describe('ft_transfer kind', () => {
-  it('alerts a token movement a rule on its asset watches, with the rule\'s decimals and symbol', () => {
+  it("alerts a token movement a rule on its asset watches, with the rule's decimals and symbol", () => {
     const watch = rules({ addresses: [] }, [{ asset: SBTC, to: [WATCHED], decimals: 8, symbol: 'sBTC', name: 'sBTC in', severity: 'critical' }]);
     const [found] = match(callTx(), [ft(1, { assetId: SBTC, action: 'mint', sender: null, amount: '50000000' })], watch);
     expect(found).toEqual({
       at: { txIndex: 3, eventIndex: 1 },
       alert: expect.objectContaining({
-        type: 'ft_transfer', key: `ft_transfer:${TX}:1`, asset_id: SBTC, action: 'mint', sender: null, recipient: WATCHED,
-        address: WATCHED, direction: 'minted', amount: '50000000', decimals: 8, symbol: 'sBTC',
+        type: 'ft_transfer',
+        key: `ft_transfer:${TX}:1`,
+        asset_id: SBTC,
+        action: 'mint',
+        sender: null,
+        recipient: WATCHED,
+        address: WATCHED,
+        direction: 'minted',
+        amount: '50000000',
+        decimals: 8,
+        symbol: 'sBTC',
       }),
     });
     expect(renderSubject(found!.alert)).toBe('[stacks-watch] sBTC in: SP2C...YZR minted 0.5 sBTC (block 182,345)');
@@ -43,14 +59,27 @@ describe('ft_transfer kind', () => {
 
   it('alerts at or above minAmount only', () => {
     const watch = rules({ addresses: [] }, [{ asset: DIKO, to: [WATCHED], minAmount: '1000' }]);
-    expect(match(callTx(), [ft(0, { amount: '999' }), ft(1, { amount: '1000' }), ft(2, { amount: '123456789012345678901234567890' })], watch).map((m) => m.alert.event_index)).toEqual([1, 2]);
+    expect(
+      match(callTx(), [ft(0, { amount: '999' }), ft(1, { amount: '1000' }), ft(2, { amount: '123456789012345678901234567890' })], watch).map(
+        (m) => m.alert.event_index,
+      ),
+    ).toEqual([1, 2]);
   });
 
-  it('matches `*` rules for any token, other assets\' rules never, and only the listed actions', () => {
+  it("matches `*` rules for any token, other assets' rules never, and only the listed actions", () => {
     const any = rules({ addresses: [] }, [{ asset: '*', from: [TREASURY], actions: ['burn'] }]);
     const events = [ft(0, { sender: TREASURY, action: 'burn', recipient: null }), ft(1, { sender: TREASURY, recipient: OTHER })];
     expect(match(callTx(), events, any).map((m) => [m.alert.event_index, m.alert.direction, m.alert.address])).toEqual([[0, 'burned', TREASURY]]);
-    expect(match(callTx(), [ft(0)], rules({ addresses: [] }, [{ asset: SBTC, to: [WATCHED] }, { asset: 'stx', to: [WATCHED] }]))).toEqual([]);
+    expect(
+      match(
+        callTx(),
+        [ft(0)],
+        rules({ addresses: [] }, [
+          { asset: SBTC, to: [WATCHED] },
+          { asset: 'stx', to: [WATCHED] },
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('reads base units and the token name when no rule gives decimals or a symbol', () => {
@@ -67,7 +96,7 @@ describe('ft_transfer kind', () => {
     expect(formatTokenAmount('5', null, 'sBTC', SBTC)).toBe('5 sBTC base units');
   });
 
-  it('is retracted in the token\'s own units, with its tracked address and asset, for subscribers filtering on either', () => {
+  it("is retracted in the token's own units, with its tracked address and asset, for subscribers filtering on either", () => {
     const [found] = match(callTx(), [ft(0)], rules({ addresses: [] }, [{ asset: DIKO, to: [WATCHED] }]));
     const retraction = retractionOf(found!.alert, 'mainnet');
     expect(retraction).toMatchObject({ retracted_type: 'ft_transfer', address: WATCHED, asset_id: DIKO });

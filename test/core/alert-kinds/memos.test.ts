@@ -14,10 +14,22 @@ const hex = (text: string) => `0x${Buffer.from(text).toString('hex')}`;
 const padded = (text: string) => hex(text).padEnd(2 + 68, '0');
 
 const leg = (eventIndex: number, over: Partial<StxAssetEvent> = {}): StxAssetEvent => ({
-  eventIndex, asset: 'stx', action: 'transfer', sender: SEND_MANY, recipient: WATCHED, amount: '1000000', memo: null, ...over,
+  eventIndex,
+  asset: 'stx',
+  action: 'transfer',
+  sender: SEND_MANY,
+  recipient: WATCHED,
+  amount: '1000000',
+  memo: null,
+  ...over,
 });
 const nativeTx = (memo: string, txId = TX): Transaction => ({
-  txId, txIndex: 0, txType: 'token_transfer', txStatus: 'success', sender: SEND_MANY.split('.')[0]!, eventCount: 1,
+  txId,
+  txIndex: 0,
+  txType: 'token_transfer',
+  txStatus: 'success',
+  sender: SEND_MANY.split('.')[0]!,
+  eventCount: 1,
   tokenTransfer: { recipient: WATCHED, amount: '5', memo },
 });
 
@@ -84,12 +96,22 @@ describe('transfer memos', () => {
     expect(tokenTransferKind.chain.match(block(padded('c')))).toEqual([]);
   });
 
-  it('read an SIP-010 token\'s memo from the print right after its movement', () => {
+  it("read an SIP-010 token's memo from the print right after its movement", () => {
     const watch = rules({ addresses: [] }, [{ asset: SBTC, to: [WATCHED], memo: { eq: 'deposit-9' } }]);
     const sbtc = SBTC.split('::')[0]!;
-    const ft = (eventIndex: number): FtAssetEvent => ({ eventIndex, asset: 'ft', action: 'transfer', assetId: SBTC, sender: SEND_MANY, recipient: WATCHED, amount: '100' });
+    const ft = (eventIndex: number): FtAssetEvent => ({
+      eventIndex,
+      asset: 'ft',
+      action: 'transfer',
+      assetId: SBTC,
+      sender: SEND_MANY,
+      recipient: WATCHED,
+      amount: '100',
+    });
     const tx = callTx({ contractId: sbtc });
-    const found = ftTransferKind.chain.match(input(tx, [ft(0), ft(2)], watch, [bufferPrint(1, sbtc, hex('deposit-9').slice(2)), bufferPrint(3, sbtc, hex('deposit-8').slice(2))]));
+    const found = ftTransferKind.chain.match(
+      input(tx, [ft(0), ft(2)], watch, [bufferPrint(1, sbtc, hex('deposit-9').slice(2)), bufferPrint(3, sbtc, hex('deposit-8').slice(2))]),
+    );
     expect(found.map((m) => [m.alert.event_index, m.alert.memo_text])).toEqual([[0, 'deposit-9']]);
   });
 });

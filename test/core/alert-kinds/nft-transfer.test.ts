@@ -7,19 +7,34 @@ import { OTHER, WATCHED } from '../harness';
 import { BNS, callTx, input, rules, TX } from './asset-fixtures';
 
 const nft = (eventIndex: number, over: Partial<NftAssetEvent> = {}): NftAssetEvent => ({
-  eventIndex, asset: 'nft', action: 'transfer', assetId: BNS, sender: OTHER, recipient: WATCHED,
-  valueHex: '0x0100000000000000000000000000000007', valueRepr: 'u7', ...over,
+  eventIndex,
+  asset: 'nft',
+  action: 'transfer',
+  assetId: BNS,
+  sender: OTHER,
+  recipient: WATCHED,
+  valueHex: '0x0100000000000000000000000000000007',
+  valueRepr: 'u7',
+  ...over,
 });
 const match = (...args: Parameters<typeof input>) => nftTransferKind.chain.match(input(...args));
 
 describe('nft_transfer kind', () => {
-  it('alerts an NFT arriving at a watched recipient, with the token\'s Clarity value', () => {
+  it("alerts an NFT arriving at a watched recipient, with the token's Clarity value", () => {
     const [found] = match(callTx(), [nft(2)], rules({ addresses: [] }, [{ asset: BNS, to: [WATCHED] }]));
     expect(found).toEqual({
       at: { txIndex: 3, eventIndex: 2 },
       alert: expect.objectContaining({
-        type: 'nft_transfer', key: `nft_transfer:${TX}:2`, asset_id: BNS, action: 'transfer', sender: OTHER, recipient: WATCHED,
-        address: WATCHED, direction: 'received', value_repr: 'u7', value_hex: '0x0100000000000000000000000000000007',
+        type: 'nft_transfer',
+        key: `nft_transfer:${TX}:2`,
+        asset_id: BNS,
+        action: 'transfer',
+        sender: OTHER,
+        recipient: WATCHED,
+        address: WATCHED,
+        direction: 'received',
+        value_repr: 'u7',
+        value_hex: '0x0100000000000000000000000000000007',
       }),
     });
     expect(renderSubject(found!.alert)).toBe('[stacks-watch] SP2C...YZR received NFT names u7 (block 182,345)');

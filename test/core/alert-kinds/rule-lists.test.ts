@@ -11,7 +11,7 @@ import { blockAlerts } from '../../../lambda/core/match/block-alerts';
 import { config, WATCHED } from '../harness';
 
 describe('the rule-list registry', () => {
-  it('reserves every list\'s name (and the watcher\'s) for default rule names: refused as a given name, left out of renderings', () => {
+  it("reserves every list's name (and the watcher's) for default rule names: refused as a given name, left out of renderings", () => {
     expect(defaultNamePrefixes()).toEqual([...ruleLists.map((list) => list.name), WATCHER_RULE]);
     for (const prefix of defaultNamePrefixes()) {
       const result = parseWatchConfig({ network: 'mainnet', contracts: [`${WATCHED}.vault`], contractsRule: { name: `${prefix}:mine` } });

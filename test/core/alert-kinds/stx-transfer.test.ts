@@ -8,12 +8,25 @@ import { OTHER, WATCHED } from '../harness';
 import { bufferPrint, callTx, header, input, rules, SEND_MANY, TREASURY, TX } from './asset-fixtures';
 
 const stx = (eventIndex: number, over: Partial<StxAssetEvent> = {}): StxAssetEvent => ({
-  eventIndex, asset: 'stx', action: 'transfer', sender: SEND_MANY, recipient: WATCHED, amount: '1000000', memo: null, ...over,
+  eventIndex,
+  asset: 'stx',
+  action: 'transfer',
+  sender: SEND_MANY,
+  recipient: WATCHED,
+  amount: '1000000',
+  memo: null,
+  ...over,
 });
 const match = (...args: Parameters<typeof input>) => stxTransferKind.chain.match(input(...args));
 /** A native STX transfer whose own `stx_asset` event is `stx(0)`. */
 const nativeTransfer = (eventCount = 1) =>
-  callTx({ txType: 'token_transfer', sender: SEND_MANY, contractId: undefined, eventCount, tokenTransfer: { recipient: WATCHED, amount: '1000000', memo: '0x' } });
+  callTx({
+    txType: 'token_transfer',
+    sender: SEND_MANY,
+    contractId: undefined,
+    eventCount,
+    tokenTransfer: { recipient: WATCHED, amount: '1000000', memo: '0x' },
+  });
 
 describe('stx_transfer kind', () => {
   it('alerts STX arriving at a watched address inside a contract call, as the documented JSON, placed at its event', () => {
@@ -21,10 +34,25 @@ describe('stx_transfer kind', () => {
       {
         at: { txIndex: 3, eventIndex: 0 },
         alert: {
-          type: 'stx_transfer', key: `stx_transfer:${TX}:0`, network: 'mainnet', tx_id: TX,
-          block_height: 182345, block_hash: header.hash, block_time: 1714564800, event_index: 0,
-          action: 'transfer', sender: SEND_MANY, recipient: WATCHED, address: WATCHED, direction: 'received',
-          amount: '1000000', memo: null, memo_text: null, contract_id: SEND_MANY, rule: 'addresses', severity: 'warning',
+          type: 'stx_transfer',
+          key: `stx_transfer:${TX}:0`,
+          network: 'mainnet',
+          tx_id: TX,
+          block_height: 182345,
+          block_hash: header.hash,
+          block_time: 1714564800,
+          event_index: 0,
+          action: 'transfer',
+          sender: SEND_MANY,
+          recipient: WATCHED,
+          address: WATCHED,
+          direction: 'received',
+          amount: '1000000',
+          memo: null,
+          memo_text: null,
+          contract_id: SEND_MANY,
+          rule: 'addresses',
+          severity: 'warning',
         },
       },
     ]);
@@ -39,8 +67,12 @@ describe('stx_transfer kind', () => {
     ]);
   });
 
-  it('keeps an event\'s own memo, and pairs no print by another contract, of another value, or not right after', () => {
-    const logs = [bufferPrint(1, `${OTHER}.elsewhere`, '61'), { ...bufferPrint(3, SEND_MANY, '62'), valueHex: '0x0d0000000162' }, bufferPrint(6, SEND_MANY, '63')];
+  it("keeps an event's own memo, and pairs no print by another contract, of another value, or not right after", () => {
+    const logs = [
+      bufferPrint(1, `${OTHER}.elsewhere`, '61'),
+      { ...bufferPrint(3, SEND_MANY, '62'), valueHex: '0x0d0000000162' },
+      bufferPrint(6, SEND_MANY, '63'),
+    ];
     const found = match(callTx(), [stx(0), stx(2), stx(4), stx(7, { memo: '0x74657374' })], rules(), [...logs, bufferPrint(8, SEND_MANY, '64')]);
     expect(found.map((m) => m.alert.memo)).toEqual([null, null, null, '0x74657374']);
   });
@@ -58,7 +90,7 @@ describe('stx_transfer kind', () => {
     expect(match(callTx(), [stx(0)], rules({ addresses: [] }))).toEqual([]);
   });
 
-  it('alerts the STX mints a token_transfer carries beyond its own event (the genesis block\'s), and reads events for them', () => {
+  it("alerts the STX mints a token_transfer carries beyond its own event (the genesis block's), and reads events for them", () => {
     const mints = [stx(1, { action: 'mint', sender: null }), stx(2, { action: 'mint', sender: null, recipient: OTHER })];
     const found = match(nativeTransfer(3), [stx(0), ...mints], rules());
     expect(found.map((m) => [m.alert.event_index, m.alert.direction, m.alert.address])).toEqual([[1, 'minted', WATCHED]]);
@@ -69,7 +101,10 @@ describe('stx_transfer kind', () => {
   it('alerts an outflow or a burn from a watched sender, naming the sender as the tracked address', () => {
     const watch = rules({ addresses: [] }, [{ asset: 'stx', from: [TREASURY] }]);
     const found = match(callTx(), [stx(0, { sender: TREASURY, recipient: OTHER }), stx(1, { action: 'burn', sender: TREASURY, recipient: null })], watch);
-    expect(found.map((m) => [m.alert.address, m.alert.direction])).toEqual([[TREASURY, 'sent'], [TREASURY, 'burned']]);
+    expect(found.map((m) => [m.alert.address, m.alert.direction])).toEqual([
+      [TREASURY, 'sent'],
+      [TREASURY, 'burned'],
+    ]);
     expect(filterAttributes(found[0]!.alert)).toEqual({
       type: 'stx_transfer',
       network: 'mainnet',
@@ -82,7 +117,11 @@ describe('stx_transfer kind', () => {
 
   it('holds to minAmount and the listed actions, comparing amounts beyond 2^53 exactly', () => {
     const watch = rules({ addresses: [] }, [{ asset: 'stx', to: [WATCHED], minAmount: '9007199254740993', actions: ['transfer'] }]);
-    const found = match(callTx(), [stx(0, { amount: '9007199254740992' }), stx(1, { amount: '9007199254740993' }), stx(2, { action: 'mint', sender: null, amount: '99999999999999999' })], watch);
+    const found = match(
+      callTx(),
+      [stx(0, { amount: '9007199254740992' }), stx(1, { amount: '9007199254740993' }), stx(2, { action: 'mint', sender: null, amount: '99999999999999999' })],
+      watch,
+    );
     expect(found.map((m) => m.alert.event_index)).toEqual([1]);
   });
 

@@ -28,7 +28,7 @@ const match = (transactions: Transaction[], cfg = config()) =>
   tokenTransferKind.chain.match({ block: { header, transactions } satisfies Block, events: new Map(), rules: compileWatchRules(cfg), network: 'mainnet' });
 
 describe('token_transfer kind', () => {
-  it('matches a successful transfer to a watched address as the alert JSON it always had, placed before the tx\'s events', () => {
+  it("matches a successful transfer to a watched address as the alert JSON it always had, placed before the tx's events", () => {
     expect(match([transferTx()])).toEqual([
       {
         at: { txIndex: 7, eventIndex: -1 },
@@ -95,7 +95,8 @@ describe('token_transfer kind', () => {
   });
 
   it('alerts a native transfer a `transfers` rule on STX watches: at or above minAmount, and an outflow as sent', () => {
-    const stxRule = (rule: object) => config({ addresses: [], transfers: [{ asset: 'stx', to: [], from: [], actions: ['transfer', 'mint', 'burn'], ...rule }] });
+    const stxRule = (rule: object) =>
+      config({ addresses: [], transfers: [{ asset: 'stx', to: [], from: [], actions: ['transfer', 'mint', 'burn'], ...rule }] });
     expect(match([transferTx()], stxRule({ to: [WATCHED], minAmount: '1250500001' }))).toEqual([]);
     expect(match([transferTx()], stxRule({ to: [WATCHED], minAmount: '1250500000' }))[0]?.alert).not.toHaveProperty('direction');
     const [outflow] = match([transferTx()], stxRule({ asset: '*', from: [OTHER] }));

@@ -9,7 +9,7 @@ import { tokenTransferKind } from '../../../lambda/core/alert-kinds/token-transf
 import { renderTerminal } from '../../../lambda/core/render';
 
 describe('retraction kind', () => {
-  it('retracts a transfer in the JSON the docs show, in the transfer\'s own unit, carrying the recipient', () => {
+  it("retracts a transfer in the JSON the docs show, in the transfer's own unit, carrying the recipient", () => {
     const transfer = tokenTransferKind.sample;
     expect(retractionOf(transfer, 'mainnet')).toEqual({
       type: 'retraction',

@@ -28,7 +28,7 @@ function everyRendering(alert: WindowThresholdAlert): string[] {
 }
 
 describe('a sum window alert in the units of what it adds up', () => {
-  it('says an STX window\'s sum and threshold in STX, exactly, in every rendering, and keeps base units in its JSON', () => {
+  it("says an STX window's sum and threshold in STX, exactly, in every rendering, and keeps base units in its JSON", () => {
     const alert = window({ sum: '10250000000', threshold: '10000000000', unit: 'STX', decimals: 6 });
     for (const text of everyRendering(alert)) {
       expect(text).toContain('10,250 STX');
@@ -38,7 +38,7 @@ describe('a sum window alert in the units of what it adds up', () => {
     expect(JSON.parse(JSON.stringify(alert))).toMatchObject({ sum: '10250000000', threshold: '10000000000', unit: 'STX', decimals: 6 });
   });
 
-  it('says a token window in the token\'s units down to its last base unit, and STX past 2^53 without losing a digit', () => {
+  it("says a token window in the token's units down to its last base unit, and STX past 2^53 without losing a digit", () => {
     const sbtc = window({ sum: '50000001', threshold: '50000000', unit: 'sBTC', decimals: 8 });
     for (const text of everyRendering(sbtc)) expect(text).toContain('0.50000001 sBTC');
     const huge = window({ sum: '10000000000000000001', threshold: '10000000000000000000', unit: 'STX', decimals: 6 });
@@ -62,7 +62,12 @@ function crossings(config: Record<string, unknown>, amount: string) {
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   const compiled = windowsList.compile(parsed.config);
   const matches = compiled.windows.map((w) => outflow(w.of, amount));
-  return advanceWindows(compiled, undefined, header, matches, 'mainnet').alerts.map((a) => ({ window: a.rule, unit: a.unit, decimals: a.decimals, sum: a.sum }));
+  return advanceWindows(compiled, undefined, header, matches, 'mainnet').alerts.map((a) => ({
+    window: a.rule,
+    unit: a.unit,
+    decimals: a.decimals,
+    sum: a.sum,
+  }));
 }
 
 describe('the unit a sum window speaks in', () => {
@@ -112,7 +117,7 @@ describe('the unit a sum window speaks in', () => {
     ]);
   });
 
-  it('is none when the rules it adds up count in different assets (base units then, never one asset\'s scale on another\'s)', () => {
+  it("is none when the rules it adds up count in different assets (base units then, never one asset's scale on another's)", () => {
     const config = {
       transfers: [
         { name: 'out', asset: 'stx', from: [treasury] },

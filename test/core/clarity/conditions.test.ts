@@ -150,7 +150,10 @@ describe('where conditions in the config', () => {
       }),
     ).toEqual([
       { path: ['amount', 'gte'], message: expect.stringMatching(/"gte" compares integers/) },
-      { path: ['action', 'matches'], message: expect.stringMatching(/unknown operator "matches": use one of eq, ne, in, gt, gte, lt, lte, contains, startsWith, exists/) },
+      {
+        path: ['action', 'matches'],
+        message: expect.stringMatching(/unknown operator "matches": use one of eq, ne, in, gt, gte, lt, lte, contains, startsWith, exists/),
+      },
       { path: ['a..b'], message: expect.stringMatching(/is not a path/) },
       { path: ['user '], message: expect.stringMatching(/is not a path/) },
       { path: ['anyOf', 1], message: expect.stringMatching(/must be an object of conditions/) },

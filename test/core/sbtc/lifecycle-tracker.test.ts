@@ -90,7 +90,12 @@ describe('sBTC lifecycle: deposits', () => {
 
   it('follows the deposits of the recipients named and the withdrawals of the senders named, and no other', () => {
     const other = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR';
-    const observations = [deposit(1, 'pending'), deposit(2, 'pending', { recipient: other }), prints.created(1, 100), withdrawal(2, 'pending', { sender: other })];
+    const observations = [
+      deposit(1, 'pending'),
+      deposit(2, 'pending', { recipient: other }),
+      prints.created(1, 100),
+      withdrawal(2, 'pending', { sender: other }),
+    ];
     const run = (config: Parameters<typeof createSbtcTracker>[0]) =>
       runBlocks(createSbtcTracker(config), 100, 113, script({ 100: observations })).told.map((t) => `${t.event.bitcoinTxid ?? t.event.requestId} ${t.what}`);
     const mine = [`${txid('d1')} deposit_late/warning`, `${txid('d1')} deposit_late/critical`, '1 withdrawal_late/warning'];

@@ -97,7 +97,9 @@ describe('the sBTC tracker one record past its ceiling', () => {
     expect(Object.keys(state!.deposits)).toHaveLength(MAX_TRACKED);
     expect(state!.untracked).toBe(1);
     expect(operator.notices).toHaveLength(1);
-    expect(operator.notices[0]!.message).toMatch(new RegExp(`at most ${MAX_TRACKED} deposits and withdrawals at once, in at most ${SBTC_STATE_MAX_BYTES / 1000} KB`));
+    expect(operator.notices[0]!.message).toMatch(
+      new RegExp(`at most ${MAX_TRACKED} deposits and withdrawals at once, in at most ${SBTC_STATE_MAX_BYTES / 1000} KB`),
+    );
     expect(operator.notices[0]!.message).toMatch(/its state is one record of the state store, one DynamoDB item on AWS\); 1 more were not followed/);
     const { stage: next, operator: later } = open(emily(MAX_TRACKED + 1), { tip: { height: 11, burnHeight: 901 } });
     expect(Object.keys((await next.apply(at(11, 901), [], state)).state!.deposits)).toHaveLength(MAX_TRACKED);

@@ -74,7 +74,13 @@ describe('the sBTC lifecycle stage', () => {
     const { raised } = await through(openStage(), 100 + 15);
     expect(raised).toHaveLength(1);
     expect(raised[0]!.height).toBe(112);
-    expect(raised[0]!.alert).toMatchObject({ type: 'sbtc_lifecycle', situation: 'withdrawal_late', severity: 'warning', request_id: 412, due_height: BTC + 12 });
+    expect(raised[0]!.alert).toMatchObject({
+      type: 'sbtc_lifecycle',
+      situation: 'withdrawal_late',
+      severity: 'warning',
+      request_id: 412,
+      due_height: BTC + 12,
+    });
   });
 
   it("moves the warning to the section's own withdrawalWarning: request + 5 Bitcoin blocks", async () => {
@@ -120,21 +126,35 @@ describe('the sBTC lifecycle stage, on prints it cannot follow', () => {
 
   it('follows no print of an aborted transaction: its prints were rolled back with it', async () => {
     const { stage } = open();
-    const out = await stage.apply(withPrint((at) => void (at.block.transactions[0]!.txStatus = 'abort_by_response')), [], undefined);
+    const out = await stage.apply(
+      withPrint((at) => void (at.block.transactions[0]!.txStatus = 'abort_by_response')),
+      [],
+      undefined,
+    );
     expect(out.state!.withdrawals).toEqual({});
   });
 
   it('follows no malformed print, and logs a warning naming it', async () => {
     const { stage, telemetry } = open();
     const bad = serializeCV(tupleCV({ topic: stringAsciiCV('withdrawal-create'), 'request-id': uintCV(412) }));
-    const out = await stage.apply(withPrint((at) => void (at.events.get(at.block.transactions[0]!.txId)!.logs[0]!.valueHex = bad)), [], undefined);
+    const out = await stage.apply(
+      withPrint((at) => void (at.events.get(at.block.transactions[0]!.txId)!.logs[0]!.valueHex = bad)),
+      [],
+      undefined,
+    );
     expect(out.state!.withdrawals).toEqual({});
-    expect(telemetry.logs.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual(['sbtc-registry print "withdrawal-create": recipient: missing; not followed']);
+    expect(telemetry.logs.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
+      'sbtc-registry print "withdrawal-create": recipient: missing; not followed',
+    ]);
   });
 
   it('changes nothing in a block the API gave without its Bitcoin height, and says so when it held prints', async () => {
     const { stage, telemetry } = open();
-    const out = await stage.apply(withPrint((at) => void delete at.block.header.burnHeight), [], undefined);
+    const out = await stage.apply(
+      withPrint((at) => void delete at.block.header.burnHeight),
+      [],
+      undefined,
+    );
     expect(out).toEqual({ alerts: [], state: undefined });
     expect(telemetry.logs.map((l) => l.message)).toEqual(['sBTC prints in a block without its Bitcoin height; not followed']);
   });

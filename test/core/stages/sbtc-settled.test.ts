@@ -61,7 +61,10 @@ function requestTx(requestId: number, bitcoinHeight: number, sender = WALLET): M
       'max-fee': uintCV(4_000),
     }),
   );
-  return contractCall(`${SBTC_MAINNET_DEPLOYER}.sbtc-withdrawal`, [], { eventCount: 1, logs: [{ eventIndex: 0, contractId: REGISTRY, topic: 'print', valueHex: print, valueRepr: '' }] });
+  return contractCall(`${SBTC_MAINNET_DEPLOYER}.sbtc-withdrawal`, [], {
+    eventCount: 1,
+    logs: [{ eventIndex: 0, contractId: REGISTRY, topic: 'print', valueHex: print, valueRepr: '' }],
+  });
 }
 
 /** The signers' acceptance of a withdrawal request (its withdrawal-accept print). */
@@ -78,7 +81,10 @@ function acceptTx(requestId: number): ModelTx {
       'sweep-txid': bufferCV(bytes(hex32(requestId + 700))),
     }),
   );
-  return contractCall(`${SBTC_MAINNET_DEPLOYER}.sbtc-withdrawal`, [], { eventCount: 1, logs: [{ eventIndex: 0, contractId: REGISTRY, topic: 'print', valueHex: print, valueRepr: '' }] });
+  return contractCall(`${SBTC_MAINNET_DEPLOYER}.sbtc-withdrawal`, [], {
+    eventCount: 1,
+    logs: [{ eventIndex: 0, contractId: REGISTRY, topic: 'print', valueHex: print, valueRepr: '' }],
+  });
 }
 
 /** A config that has the sbtcLifecycle section and nothing else to watch: the section alone makes the scan read the registry. */
@@ -152,7 +158,13 @@ describe('the settled follow-up through the scanner', () => {
   it('pairs each print of a batch with the mint before it: same amounts to two recipients, only the named one told', async () => {
     const { chain, h, brief } = setUp({ settled: {}, recipients: [WALLET] });
     await h.run();
-    mine(chain, [mintsTx([{ seed: 1, recipient: OTHER }, { seed: 2, recipient: WALLET }, { seed: 3, recipient: OTHER }])]);
+    mine(chain, [
+      mintsTx([
+        { seed: 1, recipient: OTHER },
+        { seed: 2, recipient: WALLET },
+        { seed: 3, recipient: OTHER },
+      ]),
+    ]);
     for (let i = 0; i < 6; i++) mine(chain);
     await h.run();
     expect(brief()).toEqual([`101 ${completed(2)}`, `107 ${settled(2)}`]);
@@ -206,7 +218,11 @@ describe('the settled follow-up from the sbtc-bridge pack', () => {
     for (let i = 0; i < 6; i++) mine(chain);
     await h.run();
     const sent = h.publisher.sent.map((s) => s.alert);
-    expect(sent.map((a) => `${a.type} ${'block_height' in a ? a.block_height : ''}`)).toEqual(['ft_transfer 101', 'sbtc_settlement 101', 'sbtc_settlement 107']);
+    expect(sent.map((a) => `${a.type} ${'block_height' in a ? a.block_height : ''}`)).toEqual([
+      'ft_transfer 101',
+      'sbtc_settlement 101',
+      'sbtc_settlement 107',
+    ]);
     expect(sent[0]).toMatchObject({ rule: 'sbtc-bridge: sBTC minted to a watched address', recipient: WALLET });
   });
 });
@@ -266,7 +282,10 @@ describe('the settled follow-up across reorgs', () => {
     for (let i = 0; i < 7; i++) mine(chain);
     await h.run();
     expect(brief()).toEqual([`101 ${completed(1)}`, `107 ${settled(1)}`]);
-    chain.reorg(8, Array.from({ length: 8 }, () => [coinbase()]));
+    chain.reorg(
+      8,
+      Array.from({ length: 8 }, () => [coinbase()]),
+    );
     for (const b of chain.blocks) if (b.height > 100) b.burnHeight = BTC + b.height - 100;
     for (let i = 0; i < 12; i++) mine(chain);
     await h.run();

@@ -226,7 +226,19 @@ export class FakeChain {
   /** Makes the token metadata route know the token `assetId` (`ADDRESS.contract::token`): its decimals and symbol. */
   setTokenMetadata(assetId: string, metadata: { decimals: number; symbol?: string; name?: string }): void {
     const contract = assetId.split('::')[0]!;
-    this.tokenMetadata.set(contract, { name: metadata.name ?? metadata.symbol ?? contract, symbol: metadata.symbol ?? null, decimals: metadata.decimals, total_supply: '0', token_uri: null, description: null, image_uri: null, tx_id: `0x${'0'.repeat(64)}`, sender_address: contract.split('.')[0], asset_identifier: assetId, metadata: null });
+    this.tokenMetadata.set(contract, {
+      name: metadata.name ?? metadata.symbol ?? contract,
+      symbol: metadata.symbol ?? null,
+      decimals: metadata.decimals,
+      total_supply: '0',
+      token_uri: null,
+      description: null,
+      image_uri: null,
+      tx_id: `0x${'0'.repeat(64)}`,
+      sender_address: contract.split('.')[0],
+      asset_identifier: assetId,
+      metadata: null,
+    });
   }
 
   /** Overrides what the status route says of `contractId`; null makes it not found. */

@@ -59,8 +59,6 @@ export class FakeMempool {
 
   /** Waiting transactions, newest first (receipt time, then tx id, descending), as the v3 list orders them. */
   pending(): FakeMempoolTx[] {
-    return [...this.txs.values()]
-      .filter((tx) => tx.status === 'pending')
-      .sort((a, b) => b.receiptTime - a.receiptTime || (a.spec.txId < b.spec.txId ? 1 : -1));
+    return [...this.txs.values()].filter((tx) => tx.status === 'pending').sort((a, b) => b.receiptTime - a.receiptTime || (a.spec.txId < b.spec.txId ? 1 : -1));
   }
 }

@@ -73,7 +73,11 @@ export function mempoolSummary(chain: FakeChain, tx: FakeMempoolTx): Record<stri
   };
   if (spec.txType === 'token_transfer' && payload.token_transfer) {
     const memo = payload.token_transfer.memo as string | undefined;
-    summary.token_transfer = { recipient: payload.token_transfer.recipient_address, amount: payload.token_transfer.amount, memo: memo ? { hex: memo, repr: memo } : null };
+    summary.token_transfer = {
+      recipient: payload.token_transfer.recipient_address,
+      amount: payload.token_transfer.amount,
+      memo: memo ? { hex: memo, repr: memo } : null,
+    };
   } else if (spec.txType === 'contract_call' && payload.contract_call) {
     summary.contract_call = { contract_id: payload.contract_call.contract_id, function_name: payload.contract_call.function_name };
   }

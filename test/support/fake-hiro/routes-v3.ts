@@ -136,7 +136,11 @@ export function renderEvent(event: FakeEvent, index: number): { event_index: num
       };
     case 'stx_lock': {
       const lock = event.stx_lock_event as { locked_amount: string; unlock_height: number; locked_address: string };
-      return { event_index: index, type: 'stx_lock', stx_lock: { amount: lock.locked_amount, unlock_bitcoin_height: lock.unlock_height, address: lock.locked_address } };
+      return {
+        event_index: index,
+        type: 'stx_lock',
+        stx_lock: { amount: lock.locked_amount, unlock_bitcoin_height: lock.unlock_height, address: lock.locked_address },
+      };
     }
     default:
       return { event_index: index, type: event.event_type, [event.event_type]: event[event.event_type] ?? {} };

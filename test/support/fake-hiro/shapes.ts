@@ -9,11 +9,7 @@ function iso(unixSeconds: number): string {
 }
 
 /** A transaction as `/extended/v2/blocks/{h}/transactions` lists it (events `[]`) or `/tx/multiple` returns it. */
-export function renderTx(
-  tx: FakeTx,
-  block: FakeBlock,
-  options: { canonical: boolean; events?: { limit: number; offset: number } },
-): Record<string, unknown> {
+export function renderTx(tx: FakeTx, block: FakeBlock, options: { canonical: boolean; events?: { limit: number; offset: number } }): Record<string, unknown> {
   const events = options.events
     ? tx.events
         .map((event, index) => ({ event_index: index, tx_id: tx.txId, ...event }))

@@ -1,15 +1,7 @@
 // Builders for realistic transactions to mine on a FakeChain. A builder gives the transaction's type,
 // payload and events as the Hiro API shows them; ids, nonces and the block are assigned when it is mined.
 import { createHash } from 'node:crypto';
-import {
-  addressFromVersionHash,
-  AddressVersion,
-  addressToString,
-  Cl,
-  cvToString,
-  serializeCV,
-  type ClarityValue,
-} from '@stacks/transactions';
+import { addressFromVersionHash, AddressVersion, addressToString, Cl, cvToString, serializeCV, type ClarityValue } from '@stacks/transactions';
 
 /** An event as the API shows it, minus `event_index` and `tx_id` (filled in when served). */
 export type FakeEvent = { event_type: string } & Record<string, unknown>;
@@ -108,13 +100,7 @@ function eventsFor(status: string, events: FakeEvent[]): FakeEvent[] {
 }
 
 /** An STX transfer, with its `stx_asset` event. `memo` is text, encoded as the 34-byte memo field. */
-export function transfer(args: {
-  to: string;
-  amount: bigint | number | string;
-  from?: string;
-  memo?: string;
-  status?: string;
-}): FakeTxSpec {
+export function transfer(args: { to: string; amount: bigint | number | string; from?: string; memo?: string; status?: string }): FakeTxSpec {
   const from = args.from ?? fakeAddress('sender');
   const status = args.status ?? 'success';
   const memo = Buffer.alloc(34);
@@ -182,7 +168,10 @@ export function deploy(args: { contractId: string; status?: string; logs?: (Clar
     payload: {
       smart_contract: { clarity_version: 3, contract_id: args.contractId, source_code: '(define-read-only (ping) (ok true))' },
     },
-    events: eventsFor(status, (args.logs ?? []).map((value) => print(args.contractId, value))),
+    events: eventsFor(
+      status,
+      (args.logs ?? []).map((value) => print(args.contractId, value)),
+    ),
   };
 }
 
