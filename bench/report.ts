@@ -1,14 +1,12 @@
 // The benchmark results as the markdown section of docs/benchmarks.md: one table per benchmark, each with the goal it is held to.
-import { PRICES } from './aws-prices';
 import type { BundleComparison } from './bundle';
 import type { CatchUpRow } from './catch-up';
-import { FOLLOWING_BLOCKS, FOLLOWING_RUN_GOAL_MS, HIRO_LATENCY_MS, MEMORY_GB, type CycleCosts } from './cycle-cost';
+import type { CycleCosts } from './cycle-cost';
+import { billSection, costSection, type NamedBill } from './cost-report';
 import type { FollowingTipRow } from './following-tip';
 import { latencySection, type LatencyRow } from './alert-latency';
-import { totalWithAlwaysFreeTiers } from './free-tier';
 import { memorySection, type MemoryFigures } from './memory';
-import { ESM_POLLERS, WATCHDOG_TICK_SECONDS, type MonthlyBill } from './monthly-bill';
-import { dollars, fixed, kib, percent, ratio, table, thousands, verdict } from './markdown';
+import { fixed, kib, percent, ratio, table, thousands, verdict } from './markdown';
 import { matchingSection, type MatchingRow } from './matching-throughput';
 import type { RequestsPerBlockRow } from './requests-per-block';
 import { retiredRoutesSection, type RetiredRoutesRow } from './retired-routes';
@@ -146,139 +144,6 @@ export function bundleSection(b: BundleComparison): string {
       .slice(0, 12)
       .map((c) => `${c.source} ${kib(c.bytes)}`)
       .join(', ')}.`,
-  ].join('\n');
-}
-
-export function costSection(cost: CycleCosts): string {
-  const scenarios = [cost.idle, cost.following, cost.withAlerts, cost.withWindow, cost.poll, cost.pollPending];
-  const a = cost.perAlert;
-  const perAlertDollars =
-    a.gbSeconds * PRICES.lambdaGbSecond + a.readUnits * PRICES.dynamoReadUnit + a.writeUnits * PRICES.dynamoWriteUnit + a.snsMessages * PRICES.snsPublish;
-  return [
-    `### 5. Cost of a cycle`,
-    '',
-    `Real cycles: DynamoDB store on dynalite (capacity units as DynamoDB reports them), SNS publisher on a metered client, Hiro client paced for 50 requests a minute. ` +
-      `Duration on an event clock: rate-limit waits and assumed round trips (Hiro ${HIRO_LATENCY_MS} ms, DynamoDB 5 ms, SNS 30 ms) are timers that overlap as they would ` +
-      `(requests sent together wait together), plus local work as measured; GB-s at ${MEMORY_GB * 1024} MB. Mean of 5 cycles each. ` +
-      "Log bytes and metric series: the real Powertools logger and lean metrics (the stack's default) of an invocation running that cycle.",
-    '',
-    table(
-      ['cycle', 'blocks', 'alerts', 'API requests', 'duration', 'GB-s', 'read units', 'write units', 'SNS publishes', 'log bytes', 'metric series'],
-      scenarios.map((c) => [
-        c.scenario,
-        fixed(c.blocksPerCycle, 0),
-        fixed(c.alertsPerCycle, 1),
-        fixed(c.requestsPerCycle, 1),
-        `${fixed(c.durationMs / 1000, 2)} s`,
-        fixed(c.gbSeconds, 3),
-        fixed(c.readUnits, 1),
-        fixed(c.writeUnits, 1),
-        fixed(c.snsMessages, 1),
-        thousands(c.logBytes),
-        fixed(c.metricSeriesPerRun, 1),
-      ]),
-    ),
-    '',
-    `Billed time of a run following the tip (${FOLLOWING_BLOCKS} new blocks, ${HIRO_LATENCY_MS} ms a request): ${fixed(cost.following.durationMs / 1000, 2)} s, ` +
-      `${fixed(cost.following.requestsPerCycle / FOLLOWING_BLOCKS, 2)} requests a block with the tip and the contract statuses. ` +
-      `Goal: at most ${FOLLOWING_RUN_GOAL_MS / 1000} s ${verdict(cost.following.durationMs <= FOLLOWING_RUN_GOAL_MS)}.`,
-    '',
-    `Write units a cycle by item: ${scenarios
-      .map(
-        (c) =>
-          `${c.scenario}: ${
-            Object.entries(c.writeUnitsByItem)
-              .map(([kind, units]) => `${kind} ${fixed(units, 1)}`)
-              .join(', ') || 'none'
-          }`,
-      )
-      .join('; ')}.`,
-    '',
-    `Per alert (the difference between the two ${FOLLOWING_BLOCKS}-block cycles, per alert): ${fixed(a.writeUnits, 2)} write units, ${fixed(a.readUnits, 2)} read units, ` +
-      `${fixed(a.snsMessages, 2)} SNS publish, ${fixed(a.gbSeconds, 4)} GB-s: ${dollars(perAlertDollars * 1000)} per 1,000 alerts, plus delivery: ` +
-      `email ${dollars(PRICES.snsEmailDelivery * 1000)} per 1,000 per subscriber, SMS about ${dollars(PRICES.snsSmsUs)} each in the US (varies by country).`,
-    '',
-    `With a window (an hour-long count over the watched deposits, docs/windows.md): ${fixed(cost.windowWriteUnitsPerAlert, 2)} write units per alert against ` +
-      `${fixed(a.writeUnits, 2)} without; the window's counts ride on the cursor write, which costs ` +
-      `${fixed(cost.withWindow.writeUnitsByItem['cursor and lease'] ?? 0, 1)} units a cycle against ${fixed(cost.withAlerts.writeUnitsByItem['cursor and lease'] ?? 0, 1)}.`,
-  ].join('\n');
-}
-
-export interface NamedBill {
-  name: string;
-  bill: MonthlyBill;
-  /** The goal this bill is held to, if any. */
-  goalDollars?: number;
-}
-
-const CATEGORIES: [RegExp, string][] = [
-  [/^Lambda/, 'Lambda'],
-  [/^EventBridge/, 'Scheduler'],
-  [/^DynamoDB/, 'DynamoDB'],
-  [/^CloudWatch custom/, 'metrics'],
-  [/^CloudWatch Logs/, 'logs'],
-  [/^CloudWatch (alarm|dashboard)/, 'alarms, dashboard'],
-  [/^KMS/, 'KMS'],
-  [/^(SNS|SQS|Secrets)/, 'SNS, SQS, Secrets Manager'],
-  [/^Step Functions/, 'Step Functions'],
-  [/^S3/, 'config store (S3)'],
-];
-
-function byCategory(bill: MonthlyBill): Map<string, number> {
-  const sums = new Map<string, number>(CATEGORIES.map(([, name]) => [name, 0]));
-  for (const line of bill.lines) {
-    const name = CATEGORIES.find(([pattern]) => pattern.test(line.item))?.[1];
-    if (!name) throw new Error(`bill line "${line.item}" has no category in the report`);
-    sums.set(name, sums.get(name)! + line.dollars);
-  }
-  return sums;
-}
-
-export function billSection(bills: NamedBill[]): string {
-  const first = bills[0]!;
-  const categories = CATEGORIES.map(([, name]) => name);
-  return [
-    `### 5b. The monthly bill, from the synthesized template`,
-    '',
-    `Every resource of the stack's template (\`bench/monthly-bill.ts\` synthesizes it for each setting and fails on a resource type it cannot price), ` +
-      `priced at ${PRICES.region} list prices read ${PRICES.readOn}, free tiers not deducted, 30-day month, about ${FOLLOWING_BLOCKS} blocks a minute, no alerts. ` +
-      "Per run: billed time, capacity units, log bytes (real Powertools output, plus about 350 B of Lambda's own lines) and metric series as measured in table 5 " +
-      '(client paced at 50 requests a minute without a key, 500 with). ' +
-      `Prices: Lambda arm64 $${PRICES.lambdaGbSecond}/GB-s, $0.20 per million requests; Scheduler $1.00 per million; DynamoDB $0.625 / $0.125 per million write / read units, ` +
-      `$${PRICES.dynamoStorageGb}/GB storage, $${PRICES.dynamoPitrGb}/GB PITR; CloudWatch $${PRICES.cloudWatchMetric} per metric series, $${PRICES.cloudWatchAlarm} per alarm, ` +
-      `$${PRICES.cloudWatchDashboard} per dashboard, $${PRICES.cloudWatchLogsGb}/GB logs ingested, $${PRICES.cloudWatchLogsStoredGb}/GB kept; KMS $${PRICES.kmsKey} per key, ` +
-      `$0.03 per 10,000 requests; SNS $0.50 per million publishes; SQS $0.40 per million requests; Secrets Manager $${PRICES.secretsManagerSecret} per secret, $0.05 per 10,000 calls. ` +
-      "Loop: a turn every `loopDelaySeconds` plus 0.5 s of pickup, each a measured 2-block poll (the chain brings about one block a turn; no contract status check: about one turn a minute makes it, priced as one more 100 ms round trip) logged as a quiet turn (its invocation line at debug, its EMF record once a minute), the schedule's ticks finding the loop alive " +
-      `(one read, ${WATCHDOG_TICK_SECONDS} s billed, Lambda's own log lines; the watch config read by a conditional GET at most once a minute in each of the loop's 2 containers), and the turns queue's requests: each turn's message sent, received and deleted, plus the empty 20 s long polls of the event source's ${ESM_POLLERS} idle pollers ` +
-      '(Lambda keeps "as few as 2" on a quiet queue; 5 would add about $0.16). Step Functions rows: the same turns with a state machine as the timer instead of the queue (Standard: 2 transitions a turn at $0.025 per 1,000; ' +
-      'Express: one execution always waiting, 64 MB, $0.00001667/GB-s, $1 per million executions). Last column: the total in an account whose always-free tiers nothing else uses (Lambda 1 M requests and 400,000 GB-s, SQS and SNS 1 M requests, ' +
-      'CloudWatch 10 metrics, 10 alarms, 5 GB of logs, Scheduler 14 M; DynamoDB on-demand and S3 requests have none). Goal: the default stack at most $1.00 a month.',
-    '',
-    table(
-      ['stack', 'billed s / run', 'memory', 'write units / run', 'metric series', 'log bytes / run', ...categories, 'total', 'goal', 'with always-free tiers'],
-      bills.map(({ name, bill, goalDollars }) => {
-        const sums = byCategory(bill);
-        return [
-          name,
-          fixed(bill.perRun.billedSeconds, 2),
-          `${bill.perRun.memoryMb} MB`,
-          fixed(bill.perRun.writeUnits, 1),
-          bill.perRun.metricSeries.length,
-          thousands(bill.perRun.logBytes),
-          ...categories.map((c) => dollars(sums.get(c)!)),
-          `**${dollars(bill.total)}**`,
-          goalDollars === undefined ? '' : `${verdict(bill.total <= goalDollars)} ≤ ${dollars(goalDollars)}`,
-          dollars(totalWithAlwaysFreeTiers(bill)),
-        ];
-      }),
-    ),
-    '',
-    `Every line of the first (${first.name}):`,
-    '',
-    table(
-      ['resource', 'item', 'quantity a month', 'cost'],
-      first.bill.lines.map((line) => [line.resource, line.item, line.quantity, dollars(line.dollars)]),
-    ),
   ].join('\n');
 }
 

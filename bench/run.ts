@@ -3,71 +3,33 @@
 // runs some of them and only prints (`--only subjects`: tables 1d to 1g, reading per subject).
 import { readFile, writeFile } from 'node:fs/promises';
 import { measureAlertLatency, type LatencyMode } from './alert-latency';
-import { latencyFloor } from './latency-floor';
-import { clockRows, clocksSection, floodBill } from './loop-clocks';
 import { measureWindowItemCost } from './window-item-cost';
 import { DEFAULT_LOOP_DELAY_SECONDS } from '../infra/settings/latency-settings';
 import { measureBundles } from './bundle';
 import { measureCatchUp } from './catch-up';
-import { DEFAULT_CYCLE_OPTIONS, measureCycleCosts, type CycleCosts } from './cycle-cost';
 import { measureMemory, type MemoryRun } from './memory';
 import { heapLimitMb } from '../infra/settings/deploy-settings';
 import { measureBigBlockMemory } from './big-block-memory';
-import { priceTemplate, synthTemplate, watcherFunction, type MeasuredCycles } from './monthly-bill';
-import { stepFunctionsBill } from './step-functions-bill';
+import { synthTemplate, watcherFunction } from './monthly-bill';
 import { measureFollowingTip } from './following-tip';
 import { CONFIG_NAMES, mainnetWorkload, type Workload } from './mainnet-workload';
 import { measureMatching } from './matching-throughput';
 import { renderResults, type BenchResults } from './report';
 import { measureRequestsPerBlock } from './requests-per-block';
 import { measureRetiredRoutes } from './retired-routes';
+import { configStoreMonthly, measureClocks, measureCosts } from './run-costs';
 import { measureSubjectBench } from './subject-tables';
 import { measureStateFile } from './state-file';
 import { measureConfigParse } from './config-parse';
 import { measureBalanceRequests } from './balance-requests';
 import { measureConfigStore } from './config-store-read';
 import { measureConfigCeilings } from './config-ceilings';
-import type { CycleCost } from './cycle-cost';
 import { measureSbtcEmily, sbtcEmilySection } from './sbtc-emily';
-
-/** The store's lines of the bill do not depend on the cycles: any figures price them. */
-const ZERO_CYCLE: CycleCost = {
-  scenario: 'none',
-  blocksPerCycle: 0,
-  alertsPerCycle: 0,
-  requestsPerCycle: 0,
-  durationMs: 0,
-  gbSeconds: 0,
-  readUnits: 0,
-  writeUnits: 0,
-  writeUnitsByItem: {},
-  snsMessages: 0,
-  logBytes: 0,
-  quietTurnLogBytes: 0,
-  emfBytes: 0,
-  metricSeriesPerRun: 0,
-  metricSeries: [],
-};
 
 const DOC = 'docs/benchmarks.md';
 const START = '<!-- bench:results:start -->';
 const END = '<!-- bench:results:end -->';
 const SEED = 20261122;
-
-/** The stacks the bill prices: [name, CDK context, goal in dollars, a pending rule in the watch config]. */
-const BILLED_STACKS: [string, Record<string, unknown>, number?, 'pending'?][] = [
-  ['default (1-minute schedule, no API key)', {}, 1],
-  ['default with an API key', { createApiKeySecret: true }],
-  ['every option on: dashboard, customer key, detailed metrics', { dashboard: true, encryptionKey: 'customer', detailedMetrics: true }],
-  ['loop, a turn every 6 s (latency=loop), no API key', { latency: 'loop', loopDelaySeconds: 6 }],
-  [`loop, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s (latency=loop), no API key`, { latency: 'loop' }],
-  ['loop, a turn every 10 s (latency=loop), no API key', { latency: 'loop', loopDelaySeconds: 10 }],
-  [`loop, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s, with a pending rule (new waiting transactions every turn)`, { latency: 'loop' }, undefined, 'pending'],
-  [
-    'default with Slack and PagerDuty (1,000 alerts a month each)',
-    { chat: JSON.stringify([{ slack: 'ssm:/stacks-watch/slack' }, { pagerduty: 'ssm:/stacks-watch/pagerduty' }]) },
-  ],
-];
 
 /** The modes the latency table compares: the schedule, the loop at a few delays. */
 const LATENCY_MODES: LatencyMode[] = [
@@ -82,11 +44,6 @@ const LATENCY_MODES: LatencyMode[] = [
   { kind: 'doorbell', pushDelayMs: 2_000 },
   { kind: 'doorbell', pushDelayMs: 5_000 },
 ];
-
-/** Table 5e compares the clocks at the longest turn whose p90 stays within 10 s (the latency table). */
-const CLOCKS_DELAY_SECONDS = 10;
-/** What the doorbell's one slot is billed for refusing an unsigned ring (assumed, table 5e says so). */
-const FLOOD_REFUSAL_MS = 2;
 
 /** Following the tip: the 1-minute schedule (0) and the loop at its default turn. */
 const FOLLOWING_MODES = [0, DEFAULT_LOOP_DELAY_SECONDS];
@@ -125,44 +82,19 @@ function progress(message: string): void {
   process.stderr.write(`bench: ${message}\n`);
 }
 
-/** Table 5: a cycle's cost, and each billed stack priced from its synthesized template with measured cycles. */
-async function measureCosts(prefix: (blocks: number) => Workload, results: BenchResults): Promise<void> {
-  progress('5. cost of a cycle, and the monthly bill from the template');
-  results.cost = await measureCycleCosts(prefix(200));
-  const measured = new Map<string, CycleCosts>([['50/lean', results.cost]]);
-  const cyclesFor = async (withApiKey: boolean, detailedMetrics: boolean, pending: boolean): Promise<MeasuredCycles> => {
-    const requestsPerMinute = withApiKey ? 500 : DEFAULT_CYCLE_OPTIONS.requestsPerMinute;
-    const key = `${requestsPerMinute}/${detailedMetrics ? 'detailed' : 'lean'}`;
-    if (!measured.has(key)) measured.set(key, await measureCycleCosts(prefix(200), { requestsPerMinute, detailedMetrics }));
-    const costs = measured.get(key)!;
-    return { run: costs.following, poll: pending ? costs.pollPending : costs.poll };
-  };
-  results.bills = [];
-  for (const [name, context, goalDollars, pending] of BILLED_STACKS) {
-    const template = synthTemplate(context);
-    // Measure first what the template asks for, then price it with those figures.
-    const env = watcherFunction(template)[1].Properties!.Environment.Variables;
-    const cycles = await cyclesFor(env.STACKS_API_KEY_SECRET_ARN !== undefined, env.DETAILED_METRICS === 'true', pending === 'pending');
-    const bill = priceTemplate(template, () => cycles);
-    results.bills.push({ name, bill, ...(goalDollars !== undefined ? { goalDollars } : {}) });
-    if (pending) continue;
-    if (bill.loop?.delaySeconds === DEFAULT_LOOP_DELAY_SECONDS) results.floor = latencyFloor(`loop at a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s`, bill);
-    // Step Functions as the timer instead of the queue: the same turns, priced from the same model.
-    if (bill.loop?.delaySeconds === DEFAULT_LOOP_DELAY_SECONDS) {
-      for (const kind of ['standard', 'express'] as const) {
-        results.bills.push({
-          name: `Step Functions ${kind} as the loop's timer, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s (priced, not deployable)`,
-          bill: stepFunctionsBill(bill, kind),
-        });
-      }
-    }
-  }
-}
-
 /** Table 10, rendered beside its benchmark and put after the others (report.ts stays within its size). */
 async function sbtcTable(): Promise<string> {
   progress('10. Emily (sBTC) requests a run');
   return sbtcEmilySection(await measureSbtcEmily());
+}
+
+/** What one `npm run bench` measures: the benchmarks selected, the generated chain, the results filled in as they come. */
+interface BenchRun {
+  only: Set<Benchmark>;
+  workload: Workload;
+  /** The chain's first `blocks` blocks. */
+  prefix: (blocks: number) => Workload;
+  results: BenchResults;
 }
 
 async function main(): Promise<void> {
@@ -170,9 +102,23 @@ async function main(): Promise<void> {
   const started = performance.now();
   progress('generating the mainnet-like chain');
   const workload = mainnetWorkload({ seed: SEED, blocks: 1_500 });
-  const prefix = (blocks: number) => ({ ...workload, blocks: workload.blocks.slice(0, blocks) });
-  const results: BenchResults = {};
+  const run: BenchRun = { only, workload, prefix: (blocks) => ({ ...workload, blocks: workload.blocks.slice(0, blocks) }), results: {} };
+  await measureReading(run);
+  await measureRunning(run);
 
+  const sbtc = only.has('sbtc') ? await sbtcTable() : undefined;
+  const markdown = [renderResults(run.results, { date: new Date().toISOString().slice(0, 10), seconds: (performance.now() - started) / 1000 }), sbtc]
+    .filter(Boolean)
+    .join('\n\n');
+  process.stdout.write(`${markdown}\n`);
+  if (only.size === BENCHMARKS.length) {
+    await writeResults(markdown);
+    progress(`written to ${DOC}`);
+  }
+}
+
+/** Tables 1 to 4: what the watcher asks of the API, how it catches up and follows the tip, and its bundle. */
+async function measureReading({ only, workload, prefix, results }: BenchRun): Promise<void> {
   if (only.has('requests')) {
     progress('1. requests per block');
     results.requests = await measureRequestsPerBlock(prefix(600));
@@ -204,8 +150,12 @@ async function main(): Promise<void> {
     progress('4. bundle size and init time');
     results.bundle = await measureBundles();
   }
-  if (only.has('cost')) await measureCosts(prefix, results);
-  if (only.has('clocks')) await measureClocks(prefix, results);
+}
+
+/** Tables 5 to 9: what it costs, how soon alerts arrive, how fast it matches, the memory it takes and the state and config it keeps. */
+async function measureRunning({ only, workload, prefix, results }: BenchRun): Promise<void> {
+  if (only.has('cost')) await measureCosts(prefix, results, progress);
+  if (only.has('clocks')) await measureClocks(prefix, results, progress);
   if (only.has('cost')) {
     progress("5d. a window's entries on every write of the cursor item");
     results.windowItem = await measureWindowItemCost();
@@ -229,48 +179,12 @@ async function main(): Promise<void> {
     results.configParse = measureConfigParse();
     progress('9b. the live watch config of 100,000 addresses through S3');
     const figures = await measureConfigStore();
-    const bill = priceTemplate(synthTemplate(), () => ({ run: ZERO_CYCLE, poll: ZERO_CYCLE }), figures.bytes).lines;
-    const sum = (pattern: RegExp) => bill.filter((line) => pattern.test(line.item)).reduce((total, line) => total + line.dollars, 0);
-    results.configStore = { figures, monthly: { gets: sum(/^S3 GET/), storage: sum(/^S3 storage/) } };
+    results.configStore = { figures, monthly: configStoreMonthly(figures) };
   }
   if (only.has('config-ceilings')) {
     progress('9c. the watch config at its ceilings, 128 MB to 1 GB');
     results.configCeilings = measureConfigCeilings();
   }
-
-  const sbtc = only.has('sbtc') ? await sbtcTable() : undefined;
-  const markdown = [renderResults(results, { date: new Date().toISOString().slice(0, 10), seconds: (performance.now() - started) / 1000 }), sbtc]
-    .filter(Boolean)
-    .join('\n\n');
-  process.stdout.write(`${markdown}\n`);
-  if (only.size === BENCHMARKS.length) {
-    await writeResults(markdown);
-    progress(`written to ${DOC}`);
-  }
-}
-
-/** Table 5e: the loop's clock designs side by side, at a turn every CLOCKS_DELAY_SECONDS, with their p90s. */
-async function measureClocks(prefix: (blocks: number) => Workload, results: BenchResults): Promise<void> {
-  progress("5e. the loop's clock designs side by side");
-  const costs = results.cost ?? (await measureCycleCosts(prefix(200)));
-  const price = (context: Record<string, unknown>, run = costs.following) => priceTemplate(synthTemplate(context), () => ({ run, poll: costs.poll }));
-  const loop = { latency: 'loop', loopDelaySeconds: CLOCKS_DELAY_SECONDS };
-  const latency = async (mode: LatencyMode) => measureAlertLatency({ mode, apiMinutes: 8, timeScale: 1 / 30 });
-  const rows = clockRows({
-    loopBill: price(loop),
-    loopBill128: price({ ...loop, memorySize: 128 }),
-    scheduleBill: price({}),
-    idleScheduleBill: price({}, costs.idle),
-    ring: costs.ring,
-    latency: {
-      loop: await latency({ kind: 'loop', delaySeconds: CLOCKS_DELAY_SECONDS }),
-      noPickup: await latency({ kind: 'loop', delaySeconds: CLOCKS_DELAY_SECONDS, pickupMs: 0 }),
-      schedule: await latency({ kind: 'schedule' }),
-      doorbell: [await latency({ kind: 'doorbell', pushDelayMs: 2_000 }), await latency({ kind: 'doorbell', pushDelayMs: 5_000 })],
-    },
-  });
-  const memoryMb = Number(watcherFunction(synthTemplate())[1].Properties!.MemorySize);
-  results.clocks = clocksSection(rows, { ...floodBill(memoryMb, FLOOD_REFUSAL_MS, 1_000), refusalMs: FLOOD_REFUSAL_MS, memoryMb });
 }
 
 /** Table 7 as each function of the stack runs (its NODE_OPTIONS and memory), beside Node's defaults and the 128 MB function before its bounds; 7b. */

@@ -8,7 +8,7 @@
 import { EventClock } from './event-clock';
 import { emptyUsage, meterDynamo, type AwsUsage } from './aws-meters';
 import { PRICES, RUNS_PER_MONTH } from './aws-prices';
-import { loopMonth } from './monthly-bill';
+import { loopMonth } from './loop-month';
 import { dollars, fixed, table, thousands } from './markdown';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createDynamoStateStore } from '../lambda/adapters/dynamodb';

@@ -21,6 +21,7 @@ import type { WatchConfig } from './core/watch-config/watch-config-schema';
 import { balanceReadAllowance, contractStatusSweep, type HiroClient } from './hiro';
 import { createSnsPublisher } from './adapters/sns';
 import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
+import type { ApiSettings } from './runtime/api-env';
 import { runClients } from './runtime/run-clients';
 import { readLambdaSettings, type LambdaSettings, type LoopSettings } from './runtime/lambda-env';
 import { beginTurn, isQuietTurn, nextTurnDelaySeconds, queuedTurnTokens, queueNextTurn, statusesDue } from './runtime/loop-invocation';
@@ -103,21 +104,7 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
       staleAfterMs: timeLeftMs,
       minuteMs: settings.loop ? LOOP_SMS_MINUTE_MS : 0,
     });
-    const budget = {
-      runId: context.awsRequestId,
-      deadlineMs,
-      // A run killed at its timeout leaves its lease and claims behind; both lapse after the timeout.
-      leaseTtlMs: timeLeftMs,
-      alertStaleAfterMs: timeLeftMs,
-      deprecationsNoticed,
-      ...readAheadBlocksFor(settings.functionMemoryMb), // at 128 MB, small read-ahead batches (runtime/memory-bounds.ts)
-      fetchWay: settings.fetchWay, // deploy.json's fetchWay: the block scan unless the deploy asks for more
-      // The invocation's share of balance reads: a loop turn's is one turn period's.
-      balanceReads: balanceReadAllowance(apiSettings.requestsPerMinute, (settings.loop?.delaySeconds ?? settings.scheduleSeconds ?? 60) * 1000),
-      // A queued turn took no lease and read the cursor with its token; the watchdog's restart took the lease.
-      ...(turn?.queued ? { loopTurn: { handover: turn.queued.handover, cursor: turn.queued.cursor, handedOver: false } } : turn ? { leaseTaken: true } : {}),
-      ...(settings.scheduleSeconds ? { statusSweep: contractStatusSweep(apiSettings.requestsPerMinute, settings.scheduleSeconds * 1000) } : {}),
-    };
+    const budget = invocationBudget(settings, turn, { runId: context.awsRequestId, deadlineMs, timeLeftMs, apiSettings });
     const owed = await publisher.start();
     const cycle = await runInvocationCycle(
       { chain, publisher, ...ports },
@@ -143,6 +130,30 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
     else metrics.clearMetrics();
     logger.resetKeys();
   }
+}
+
+/** The invocation's cycle budget: its deadline and lease, its reads, and how its loop turn began. */
+function invocationBudget(
+  settings: LambdaSettings,
+  turn: Extract<TurnDecision, { run: true }> | undefined,
+  run: { runId: string; deadlineMs: number; timeLeftMs: number; apiSettings: ApiSettings },
+): CycleBudget {
+  const { apiSettings, timeLeftMs } = run;
+  return {
+    runId: run.runId,
+    deadlineMs: run.deadlineMs,
+    // A run killed at its timeout leaves its lease and claims behind; both lapse after the timeout.
+    leaseTtlMs: timeLeftMs,
+    alertStaleAfterMs: timeLeftMs,
+    deprecationsNoticed,
+    ...readAheadBlocksFor(settings.functionMemoryMb), // at 128 MB, small read-ahead batches (runtime/memory-bounds.ts)
+    fetchWay: settings.fetchWay, // deploy.json's fetchWay: the block scan unless the deploy asks for more
+    // The invocation's share of balance reads: a loop turn's is one turn period's.
+    balanceReads: balanceReadAllowance(apiSettings.requestsPerMinute, (settings.loop?.delaySeconds ?? settings.scheduleSeconds ?? 60) * 1000),
+    // A queued turn took no lease and read the cursor with its token; the watchdog's restart took the lease.
+    ...(turn?.queued ? { loopTurn: { handover: turn.queued.handover, cursor: turn.queued.cursor, handedOver: false } } : turn ? { leaseTaken: true } : {}),
+    ...(settings.scheduleSeconds ? { statusSweep: contractStatusSweep(apiSettings.requestsPerMinute, settings.scheduleSeconds * 1000) } : {}),
+  };
 }
 
 /**

@@ -69,21 +69,38 @@ async function main(): Promise<number> {
     throw error;
   }
 
-  if (options.check) {
-    const fromEnvironment = Boolean(process.env.STACKS_API_URL?.trim());
-    process.stdout.write(
-      describeWatch(
-        config,
-        { ...api, fromEnvironment, hasKey: api.apiKey !== undefined, cycleSeconds: options.intervalSeconds, fetchWay: options.fetchWay },
-        options.config,
-      ) +
-        tokenNotes.map((note) => `${note}\n`).join('') +
-        describeChatChannels(process.env),
-    );
-    return EXIT.ok;
-  }
+  if (options.check) return printCheck(config, api, options, tokenNotes);
   if (options.status) return printStatus(deps, options, config);
 
+  const refused = await checkNetwork(options, config, api, telemetry);
+  if (refused !== undefined) return refused;
+  for (const warning of bareAmountWarnings(config)) telemetry.log('warn', warning.replace(/^warning: /, ''));
+  const code = await runLoop(deps, config, options, telemetry, api);
+  // The chat posts still queued get a bounded time to go out; what is left is recorded as not posted.
+  await deps.chat?.drain();
+  return code;
+}
+
+/** --check: what the config watches and through which API and channels, without running a cycle. */
+function printCheck(config: WatchConfig, api: ApiSettings, options: CliOptions, tokenNotes: string[]): number {
+  const fromEnvironment = Boolean(process.env.STACKS_API_URL?.trim());
+  process.stdout.write(
+    describeWatch(
+      config,
+      { ...api, fromEnvironment, hasKey: api.apiKey !== undefined, cycleSeconds: options.intervalSeconds, fetchWay: options.fetchWay },
+      options.config,
+    ) +
+      tokenNotes.map((note) => `${note}\n`).join('') +
+      describeChatChannels(process.env),
+  );
+  return EXIT.ok;
+}
+
+/**
+ * Before the first cycle, that the API serves the watched network: the exit code when it does not (2) or is
+ * out of reach (1); undefined to go on, also when it could not tell (a warning says so).
+ */
+async function checkNetwork(options: CliOptions, config: WatchConfig, api: ApiSettings, telemetry: Telemetry): Promise<number | undefined> {
   try {
     if (options.networkCheck) {
       const check = await checkApiNetwork(firstContactClient(api, telemetry), config.network, api.baseUrl);
@@ -101,11 +118,7 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  for (const warning of bareAmountWarnings(config)) telemetry.log('warn', warning.replace(/^warning: /, ''));
-  const code = await runLoop(deps, config, options, telemetry, api);
-  // The chat posts still queued get a bounded time to go out; what is left is recorded as not posted.
-  await deps.chat?.drain();
-  return code;
+  return undefined;
 }
 
 /** The exit code of a start that failed before the config was in hand, its reason written; other errors are thrown on. */

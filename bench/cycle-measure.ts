@@ -1,0 +1,230 @@
+// How the cost benchmark measures a scenario's cycles. The real cycle runs with the DynamoDB store on dynalite
+// (capacity units as DynamoDB counts them), the SNS publisher on a metered client, and the Hiro client
+// paced for 50 requests a minute (no key) against the fake API. Time runs on an event clock: rate-limit
+// waits and assumed round trips (Hiro 100 ms, DynamoDB 5 ms, SNS 30 ms) are timers that overlap as they
+// would (requests in parallel wait together), local work is measured, so a cycle's duration is what the
+// function would be billed for.
+import { SMS_PER_RUN_DEFAULT, SmsBudget } from '../lambda/core/deliver/sms-budget';
+import { LOOP_SMS_MINUTE_MS } from '../lambda/core/deliver/sms-minute';
+import { operatorChannelOverLog } from '../lambda/core/deliver/operator-log';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { runCycle } from '../lambda/core/cycle';
+import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
+import type { Publisher, StateStore } from '../lambda/core/ports';
+import { createDynamoStateStore } from '../lambda/adapters/dynamodb';
+import { createSnsPublisher } from '../lambda/adapters/sns';
+import { contractCall, fakeAddress, fakeContractId, FakeChain } from '../test/support/fake-hiro';
+import type { LocalDynamo } from '../test/support/dynalite';
+import { emptyUsage, meterDynamo, meteredSns, type AwsUsage } from './aws-meters';
+import type { Workload } from './mainnet-workload';
+import { EventClock } from './event-clock';
+import { CapturedTelemetry } from './run-telemetry';
+import { startFakeApi, type FakeApi } from './watcher-harness';
+import { BenchLoop, invocation } from './loop-turn';
+
+export const MEMORY_GB = 256 / 1024;
+export const HIRO_LATENCY_MS = 100;
+const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-alerts';
+const CYCLES = 5;
+
+export interface CycleCost {
+  scenario: string;
+  blocksPerCycle: number;
+  alertsPerCycle: number;
+  requestsPerCycle: number;
+  durationMs: number;
+  gbSeconds: number;
+  readUnits: number;
+  writeUnits: number;
+  /** Write units a cycle by the kind of item written (cursor and lease, block stretches, alert records...). */
+  writeUnitsByItem: Record<string, number>;
+  snsMessages: number;
+  /** CloudWatch Logs bytes of one invocation running this cycle: its log lines, EMF records and Lambda's own lines. */
+  logBytes: number;
+  /** The same as a quiet loop turn outside its minute (invocation line at debug, no EMF record). */
+  quietTurnLogBytes: number;
+  /** The EMF records' bytes, which a quiet loop turn sends once a minute. */
+  emfBytes: number;
+  /** Metric series one invocation sends, on average. */
+  metricSeriesPerRun: number;
+  /** Every series sent across the cycles (name|dimension=value). */
+  metricSeries: string[];
+}
+
+/** How the measured cycles run: the client's pace (50 a minute without a key, 500 with) and the metrics sent. */
+export interface CycleOptions {
+  requestsPerMinute: number;
+  detailedMetrics: boolean;
+}
+
+export interface Scenario {
+  name: string;
+  config: WatchConfig;
+  /** Blocks mined before each measured cycle. */
+  blocksPerCycle: number;
+  /** Transactions put in the mempool before each measured cycle (none a pending rule matches). */
+  waitingPerCycle?: number;
+  /** false: the cycles check no contract status (a loop turn between two due checks). */
+  checkStatuses?: boolean;
+  /** The cycles are a loop's turns, taken as the Lambda takes them (loop-turn.ts). */
+  loopTurn?: boolean;
+}
+
+/** What a scenario's cycles run against: a fake chain behind the fake API, the state on dynalite, SNS and DynamoDB metered. */
+interface ScenarioBench {
+  clock: EventClock;
+  usage: AwsUsage;
+  chain: FakeChain;
+  api: FakeApi;
+  /** Mines the workload's next `count` blocks. */
+  mine(count: number): void;
+  state: StateStore;
+  publisher: Publisher;
+  captured: CapturedTelemetry;
+  loop: BenchLoop | undefined;
+  /** Puts the SNS client back as it was. */
+  restoreSns(): void;
+}
+
+/** The sums over the measured cycles, each divided by CYCLES in the end. */
+type Totals = AwsUsage & {
+  durationMs: number;
+  alerts: number;
+  requests: number;
+  blocks: number;
+  logBytes: number;
+  quietTurnLogBytes: number;
+  emfBytes: number;
+  seriesSent: number;
+};
+
+/** A scenario's cycles, averaged: the first only places the cursor, the next CYCLES are measured. */
+export async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario: Scenario, options: CycleOptions): Promise<CycleCost> {
+  const bench = await benchFor(dynamo, workload, scenario, options);
+  const { chain, usage, clock, api } = bench;
+  try {
+    let totals: Totals = { ...emptyUsage(), durationMs: 0, alerts: 0, requests: 0, blocks: 0, logBytes: 0, quietTurnLogBytes: 0, emfBytes: 0, seriesSent: 0 };
+    const series = new Set<string>();
+    // One warm container runs the scenario's cycles, as the handler's module keeps it.
+    const deprecationsNoticed = new Set<string>();
+    const byItem: Record<string, number> = {};
+    for (let cycle = 0; cycle <= CYCLES; cycle += 1) {
+      if (cycle > 0) bench.mine(scenario.blocksPerCycle);
+      for (let i = 0; i < (scenario.waitingPerCycle ?? 0); i += 1) {
+        chain.submit(contractCall({ contractId: fakeContractId('busy-dex'), sender: fakeAddress(`waiting-${cycle}-${i}`) }));
+      }
+      const before = { ...usage, writeUnitsByItem: { ...usage.writeUnitsByItem }, at: clock.now(), requests: api.fake.count() };
+      const { summary, sent } = await runInvocation(bench, scenario, options, cycle, deprecationsNoticed);
+      if (cycle === 0) continue; // the first cycle only places the cursor
+      for (const name of sent.metricSeries) series.add(name);
+      for (const [kind, units] of Object.entries(usage.writeUnitsByItem)) {
+        byItem[kind] = (byItem[kind] ?? 0) + units - (before.writeUnitsByItem[kind] ?? 0);
+      }
+      totals = {
+        ...totals,
+        dynamoCalls: totals.dynamoCalls + usage.dynamoCalls - before.dynamoCalls,
+        readUnits: totals.readUnits + usage.readUnits - before.readUnits,
+        writeUnits: totals.writeUnits + usage.writeUnits - before.writeUnits,
+        snsCalls: totals.snsCalls + usage.snsCalls - before.snsCalls,
+        snsMessages: totals.snsMessages + usage.snsMessages - before.snsMessages,
+        durationMs: totals.durationMs + clock.now() - before.at,
+        alerts: totals.alerts + summary.alertsPublished,
+        requests: totals.requests + api.fake.count() - before.requests,
+        blocks: totals.blocks + summary.blocksScanned,
+        logBytes: totals.logBytes + sent.logBytes,
+        quietTurnLogBytes: totals.quietTurnLogBytes + sent.quietTurnLogBytes,
+        emfBytes: totals.emfBytes + sent.emfBytes,
+        seriesSent: totals.seriesSent + sent.metricSeries.length,
+      };
+    }
+    return averageCycle(scenario.name, totals, byItem, series);
+  } finally {
+    bench.restoreSns();
+    await api.server.close();
+  }
+}
+
+/** The fake chain (its first block mined), the fake API over it, and a fresh table of the metered store for the scenario. */
+async function benchFor(dynamo: LocalDynamo, workload: Workload, scenario: Scenario, options: CycleOptions): Promise<ScenarioBench> {
+  const clock = new EventClock();
+  const usage = emptyUsage();
+  const chain = new FakeChain({ seed: 'bench-cost' });
+  let next = 0;
+  const mine = (count: number) => {
+    for (let i = 0; i < count; i += 1) chain.mine(workload.blocks[next++]!);
+  };
+  mine(1);
+  const api = await startFakeApi(chain);
+  const client: DynamoDBClient = dynamo.newClient();
+  meterDynamo(client, usage, clock);
+  const sns = meteredSns(usage, clock);
+  const tableName = await dynamo.createTable(`cost-${scenario.name.replace(/\W+/g, '-')}-${options.requestsPerMinute}-${options.detailedMetrics ? 'd' : 'l'}`);
+  const captured = new CapturedTelemetry(options.detailedMetrics);
+  const state = createDynamoStateStore({ client, tableName, network: 'mainnet' });
+  const publisher = createSnsPublisher({ client: sns.client, topicArn: TOPIC_ARN });
+  const loop = scenario.loopTurn ? new BenchLoop(state, clock) : undefined;
+  return { clock, usage, chain, api, mine, state, publisher, captured, loop, restoreSns: () => sns.restore() };
+}
+
+/** One invocation as the handler runs it, its cycle (or loop turn) inside: what it did and what its telemetry sent. */
+async function runInvocation(bench: ScenarioBench, scenario: Scenario, options: CycleOptions, cycle: number, deprecationsNoticed: Set<string>) {
+  const { clock, captured, state, loop } = bench;
+  // A new Hiro client per cycle, as each invocation builds one: its pacing starts afresh.
+  const chainApi = bench.api.client({
+    requestsPerMinute: options.requestsPerMinute,
+    now: clock.now,
+    sleep: clock.sleep,
+    fetch: clock.fetchWithLatency(HIRO_LATENCY_MS),
+  });
+  const { telemetry } = captured;
+  captured.start();
+  // As the handler runs an invocation: alerts past its texts are held for one SMS digest at its end.
+  const ports = { state, clock, telemetry, operator: operatorChannelOverLog(telemetry) };
+  const sms = new SmsBudget(bench.publisher, ports, {
+    network: scenario.config.network,
+    perInvocation: SMS_PER_RUN_DEFAULT,
+    staleAfterMs: 120_000,
+    minuteMs: loop ? LOOP_SMS_MINUTE_MS : 0,
+  });
+  const summary = await invocation(sms, loop, `cost-${cycle}`, (turn) =>
+    runCycle({ chain: chainApi, publisher: sms, ...ports }, scenario.config, {
+      ...turn,
+      runId: `cost-${cycle}`,
+      deadlineMs: clock.now() + 105_000,
+      leaseTtlMs: 120_000,
+      alertStaleAfterMs: 120_000,
+      deprecationsNoticed,
+      checkStatuses: scenario.checkStatuses ?? true,
+    }),
+  ).catch((error: unknown) => {
+    captured.stop();
+    throw error;
+  });
+  return { summary, sent: captured.finish(summary, chainApi.stats()) };
+}
+
+/** One cycle's cost: the measured cycles' sums divided by their count. */
+function averageCycle(scenario: string, totals: Totals, byItem: Record<string, number>, series: Set<string>): CycleCost {
+  const durationMs = totals.durationMs / CYCLES;
+  return {
+    scenario,
+    blocksPerCycle: totals.blocks / CYCLES,
+    alertsPerCycle: totals.alerts / CYCLES,
+    requestsPerCycle: totals.requests / CYCLES,
+    durationMs,
+    gbSeconds: (durationMs / 1000) * MEMORY_GB,
+    readUnits: totals.readUnits / CYCLES,
+    writeUnits: totals.writeUnits / CYCLES,
+    writeUnitsByItem: Object.fromEntries(
+      Object.entries(byItem)
+        .filter(([, units]) => units > 0)
+        .map(([kind, units]) => [kind, units / CYCLES]),
+    ),
+    snsMessages: totals.snsMessages / CYCLES,
+    logBytes: totals.logBytes / CYCLES,
+    quietTurnLogBytes: totals.quietTurnLogBytes / CYCLES,
+    emfBytes: totals.emfBytes / CYCLES,
+    metricSeriesPerRun: totals.seriesSent / CYCLES,
+    metricSeries: [...series].sort(),
+  };
+}

@@ -1,0 +1,32 @@
+// The loop mode's month: its turns (one every delay plus the pickup, instead of the schedule's runs), the schedule's
+// ticks beside them that only watch the loop, and the turns queue's requests, idle long polls included.
+const MONTH_SECONDS = 30 * 24 * 3600;
+/**
+ * A watchdog tick of the loop mode that finds the loop alive: one strongly consistent read of the cursor item
+ * and Lambda's own log lines, billed for about this long (no API call, no write).
+ */
+export const WATCHDOG_TICK_SECONDS = 0.03;
+/**
+ * Long polls the SQS event source keeps open on the turns queue: Lambda scales an idle source's pollers down
+ * to "as few as 2" (its documentation; 5 otherwise). Each 20 s long poll that ends without a message is a
+ * request.
+ */
+export const ESM_POLLERS = 2;
+const LONG_POLL_SECONDS = 20;
+
+/** What the loop mode adds to a month: turns instead of runs, the ticks beside them, the queue's requests. */
+export interface LoopMonth {
+  delaySeconds: number;
+  turns: number;
+  ticks: number;
+  sqs: { sends: number; receives: number; deletes: number; emptyReceives: number };
+}
+
+/** Turns every delaySeconds plus the pickup, each sending, receiving and deleting one message; the idle pollers' empty long polls. */
+export function loopMonth(delaySeconds: number, ticks: number, pickupMs: number): LoopMonth {
+  const period = delaySeconds + pickupMs / 1000;
+  const turns = MONTH_SECONDS / period;
+  // Poller time not spent on a poll that returns a message (one a turn, open about half a period) ends in empty 20 s polls.
+  const emptyReceives = Math.max(0, (ESM_POLLERS * MONTH_SECONDS - turns * (period / 2)) / LONG_POLL_SECONDS);
+  return { delaySeconds, turns, ticks, sqs: { sends: turns, receives: turns, deletes: turns, emptyReceives } };
+}
