@@ -1,18 +1,18 @@
-// A fork deeper than the REORG_WINDOW blocks the state remembers: the watcher cannot find the fork point,
+// A fork deeper than the REMEMBERED_BLOCKS blocks the state remembers: the watcher cannot find the fork point,
 // so it says so loudly (an error log, the DeepReorgs metric, a deep_reorg alert to the operator) and
 // rescans the whole window, confirming or retracting every alert it remembers. It is never skipped in
 // silence. On the in-memory chain: scanning twice a thousand blocks over HTTP would only make it slower.
 import { describe, expect, it } from 'vitest';
 import type { DeepReorgAlert, RetractionAlert } from '../../lambda/core/alert-kinds/alert';
-import { REORG_WINDOW } from '../../lambda/core/follow/reorg';
+import { REMEMBERED_BLOCKS } from '../../lambda/core/follow/reorg';
 import { RETRACTION_GRACE_BLOCKS } from '../../lambda/core/scan/retractions';
 import { config, harness, WATCHED } from '../core/harness';
 import { coinbase, MemoryChain, transfer, type ModelTx } from '../support/memory-chain';
 
 const FIRST = 100;
-const SCANNED = REORG_WINDOW + 20;
+const SCANNED = REMEMBERED_BLOCKS + 20;
 
-describe(`a fork deeper than the ${REORG_WINDOW}-block window`, () => {
+describe(`a fork deeper than the ${REMEMBERED_BLOCKS}-block window`, () => {
   it('is reported to the operator, and every remembered alert is confirmed or retracted', async () => {
     const chain = new MemoryChain(FIRST - 1, 1);
     const top = FIRST + SCANNED - 1;
@@ -42,7 +42,7 @@ describe(`a fork deeper than the ${REORG_WINDOW}-block window`, () => {
     const summary = await h.run();
 
     const deep = h.publisher.ofType('deep_reorg').map((a) => a.alert as DeepReorgAlert);
-    expect(deep).toEqual([expect.objectContaining({ cursor_height: top, cursor_hash: cursorBefore.hash, window: REORG_WINDOW + 1 })]);
+    expect(deep).toEqual([expect.objectContaining({ cursor_height: top, cursor_hash: cursorBefore.hash, window: REMEMBERED_BLOCKS + 1 })]);
     expect(h.telemetry.sum('DeepReorgs')).toBe(1);
     expect(h.telemetry.logs).toContainEqual(expect.objectContaining({ level: 'error', message: expect.stringMatching(/deep reorg/) }));
     expect(summary).toMatchObject({ stoppedBecause: 'caught-up', cursor: { height: chain.tip.height, hash: chain.tip.hash } });

@@ -24,7 +24,7 @@ import {
   type StateStore,
   type StoredContractStatus,
 } from '../../core/ports';
-import { REORG_WINDOW } from '../../core/follow/reorg';
+import { REMEMBERED_BLOCKS } from '../../core/follow/reorg';
 import { createAlertClaims, FREE_TO_CLAIM } from '../../core/deliver/alert-claims';
 import type { HeldOrMutedState } from '../../core/stages/cooldown-mute-state';
 import type { MempoolState } from '../../core/mempool/mempool-ports';
@@ -266,9 +266,9 @@ export class DocumentStateStore implements StateStore {
     return record && record.expiresAt > nowMs ? record : undefined;
   }
 
-  /** Keep twice as many blocks as the fork search looks back over (REORG_WINDOW), so the file stays small. */
+  /** Keep twice as many blocks as the fork search looks back over (REMEMBERED_BLOCKS), so the file stays small. */
   private pruneBlocks(cursorHeight: number): EntryPath[] {
-    const floor = cursorHeight - 2 * REORG_WINDOW;
+    const floor = cursorHeight - 2 * REMEMBERED_BLOCKS;
     const dropped = Object.keys(this.doc.blocks).filter((height) => Number(height) < floor);
     for (const height of dropped) delete this.doc.blocks[height];
     return dropped.map((height) => ['blocks', height] as const);

@@ -5,7 +5,7 @@ import { UNKNOWN_BLOCK_HASH } from '../domain';
 import type { ChainApi, Cursor, ScannedBlock, StateStore } from '../ports';
 
 /** How many scanned blocks the state keeps for the fork search (about 1.5 hours of Nakamoto blocks). */
-export const REORG_WINDOW = 1000;
+export const REMEMBERED_BLOCKS = 1000;
 
 export interface ForkSearch {
   /** The highest remembered block still canonical, or null when none in the window is (a deep reorg). */
@@ -23,7 +23,7 @@ export interface ForkSearch {
  * blocks) until a remembered block is still canonical, then binary search between. A fork of depth d costs
  * about 2·log2(d) requests: one for the usual depth-1 reorg, about 17 for 300 blocks.
  */
-export async function findForkPoint(cursor: Cursor, chain: ChainApi, state: StateStore, window = REORG_WINDOW): Promise<ForkSearch> {
+export async function findForkPoint(cursor: Cursor, chain: ChainApi, state: StateStore, window = REMEMBERED_BLOCKS): Promise<ForkSearch> {
   const remembered = await state.getScannedBlocks(Math.max(0, cursor.height - window), cursor.height);
   const windowFloor = remembered[0]?.height ?? cursor.height;
   if (remembered.length === 0) return { forkPoint: null, forkPointTime: null, orphaned: [], windowFloor };
