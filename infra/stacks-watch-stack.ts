@@ -154,6 +154,7 @@ export class StacksWatchStack extends Stack {
       operationsTopic: this.topics.operations,
       scheduleInterval: interval,
       lagAlarmSeconds: settings.lagAlarmSeconds,
+      alarmOnErrors: settings.detailedMetrics,
       alarmOnLagMetric: settings.detailedMetrics,
       alarmOnParkedAlerts: settings.detailedMetrics,
     });
@@ -165,7 +166,7 @@ export class StacksWatchStack extends Stack {
             fn,
             deadLetterQueue,
             metrics,
-            alarms: [...(chainLag ? [chainLag] : []), functionErrors, deadLetters, noInvocations, ...(undeliverableAlerts ? [undeliverableAlerts] : [])],
+            alarms: [chainLag, functionErrors, deadLetters, noInvocations, undeliverableAlerts].filter((alarm) => alarm !== undefined),
           })
         : undefined;
 

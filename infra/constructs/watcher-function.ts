@@ -105,6 +105,8 @@ export class WatcherFunction extends Construct {
             LOOP_QUEUE_URL: this.loop.queue.queueUrl,
             LOOP_DELAY_SECONDS: String(props.loop.delaySeconds),
             LOOP_TURN_SECONDS: String(props.loop.turnSeconds),
+            // A failed turn reports itself there: its own message's retry would find the token moved on.
+            DEAD_LETTER_QUEUE_URL: deadLetterQueue.queueUrl,
           }
         : {};
 
