@@ -15,7 +15,7 @@ import { buildStacksWatch } from '../infra/build-stacks-watch';
 import { NONCURRENT_KEPT } from '../infra/constructs/watch-config-store';
 import { LOOP_PICKUP_MS } from './alert-latency';
 import { PRICES } from './aws-prices';
-import { LAMBDA_PLATFORM_LOG_BYTES } from './run-telemetry';
+import { platformLogBytes } from './run-telemetry';
 import { HIRO_LATENCY_MS, type CycleCost } from './cycle-cost';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -123,7 +123,7 @@ const count = (n: number) => Math.round(n).toLocaleString('en-US');
 const MONTH_SECONDS = 30 * 24 * 3600;
 /**
  * A watchdog tick of the loop mode that finds the loop alive: one strongly consistent read of the cursor item
- * and Lambda's own log lines, billed for about this long (no API call, no write).
+ * and no log line, billed for about this long (no API call, no write).
  */
 export const WATCHDOG_TICK_SECONDS = 0.03;
 /**
@@ -178,17 +178,18 @@ export function priceTemplate(template: TemplateJson, measuredFor: MeasuredFor, 
 
   // One cycle a run: a scheduled run follows a minute of chain, a loop turn a few seconds of it.
   const perCycle = loop ? measured.poll : measured.run;
+  const platform = platformLogBytes(fn);
   const perRun = {
     billedSeconds: perCycle.durationMs / 1000,
     memoryMb,
     writeUnits: perCycle.writeUnits,
     readUnits: perCycle.readUnits,
     // A loop turn: most are quiet (caught up, no alert), log no info line and send their EMF once a minute.
-    logBytes: loop ? perCycle.quietTurnLogBytes + (perCycle.emfBytes * (loop.delaySeconds + LOOP_PICKUP_MS / 1000)) / 60 : perCycle.logBytes,
+    logBytes: platform + (loop ? perCycle.quietTurnLogBytes + (perCycle.emfBytes * (loop.delaySeconds + LOOP_PICKUP_MS / 1000)) / 60 : perCycle.logBytes),
     metricSeries: perCycle.metricSeries,
     snsPublishes: perCycle.snsMessages,
   };
-  const tickLogBytes = loop ? ticks * LAMBDA_PLATFORM_LOG_BYTES : 0;
+  const tickLogBytes = loop ? ticks * platform : 0;
   const logGb = (perRun.logBytes * runs + tickLogBytes) / GB;
 
   const lines: BillLine[] = [];

@@ -112,12 +112,13 @@ export class StacksWatchStack extends Stack {
       scheduleInterval: interval,
       reserveConcurrency: settings.reserveConcurrency,
       logRetention: settings.logRetentionDays,
+      logLevel: settings.logLevel,
       ...(settings.latency === 'loop' ? { loop: { delaySeconds: settings.loopDelaySeconds, turnSeconds: LOOP_TURN_SECONDS } } : {}),
     });
     this.doorbell = undefined;
     if (settings.doorbell) {
       const { role, logGroup, environment } = this.watcher;
-      const doorbellProps = { settings: settings.doorbell, role, logGroup, environment, memorySize: settings.memorySize };
+      const doorbellProps = { settings: settings.doorbell, role, logGroup, logLevel: settings.logLevel, environment, memorySize: settings.memorySize };
       this.doorbell = new Doorbell(this, 'Doorbell', {
         projectRoot: props.projectRoot ?? PROJECT_ROOT,
         ...doorbellProps,
