@@ -187,7 +187,9 @@ export function clockRows(input: ClockInputs): ClockRow[] {
       design: `1-minute schedule + doorbell, rung ${row.mode.kind === 'doorbell' ? row.mode.pushDelayMs / 1000 : '?'} s after each block`,
       how: 'built (doorbell: true); a push source rings it',
       p90Seconds: row.p90Seconds,
-      bill: doorbellBill(input.idleScheduleBill, input.ring, input.loopBill.perRun.logBytes),
+      // A ring is a cycle of the schedule's kind, its summary logged at info; the doorbell logs as the watcher does,
+      // without Lambda's own lines (infra/constructs/watcher-function.ts, watcherLogging).
+      bill: doorbellBill(input.idleScheduleBill, input.ring, input.ring.logBytes),
     })),
   ];
 }

@@ -98,6 +98,11 @@ describe("the loop's clocks side by side", () => {
     expect(row('1-minute schedule + doorbell').p90Seconds).toBe(3.1);
   });
 
+  it("logs each ring's own measured lines (its cycle's summary at info), not a quiet loop turn's", () => {
+    const logs = row('1-minute schedule + doorbell').bill.lines.find((l) => l.item.startsWith('CloudWatch Logs, a ring'))!;
+    expect(logs.dollars).toBeCloseTo(((BLOCKS_A_MONTH * ring.logBytes) / 1024 ** 3) * PRICES.cloudWatchLogsGb, 12);
+  });
+
   it("bounds a flood by the one slot: a ring a refusal's time at most, the rest refused unbilled", () => {
     const flood = floodBill(256, 2, 1_000);
     expect(flood.accepted).toBe(500);
