@@ -100,14 +100,14 @@ export function billSection(bills: NamedBill[]): string {
     '',
     `Every resource of the stack's template (\`bench/monthly-bill.ts\` synthesizes it for each setting and fails on a resource type it cannot price), ` +
       `priced at ${PRICES.region} list prices read ${PRICES.readOn}, free tiers not deducted, 30-day month, about ${FOLLOWING_BLOCKS} blocks a minute, no alerts. ` +
-      "Per run: billed time, capacity units, log bytes (real Powertools output, plus about 350 B of Lambda's own lines) and metric series as measured in table 5 " +
+      "Per run: billed time, capacity units, log bytes (real Powertools output; Lambda's own START, END and REPORT lines, about 350 B, only where the function's system log level lets them through: not at the default's WARN) and metric series as measured in table 5 " +
       '(client paced at 50 requests a minute without a key, 500 with). ' +
       `Prices: Lambda arm64 $${PRICES.lambdaGbSecond}/GB-s, $0.20 per million requests; Scheduler $1.00 per million; DynamoDB $0.625 / $0.125 per million write / read units, ` +
       `$${PRICES.dynamoStorageGb}/GB storage, $${PRICES.dynamoPitrGb}/GB PITR; CloudWatch $${PRICES.cloudWatchMetric} per metric series, $${PRICES.cloudWatchAlarm} per alarm, ` +
       `$${PRICES.cloudWatchDashboard} per dashboard, $${PRICES.cloudWatchLogsGb}/GB logs ingested, $${PRICES.cloudWatchLogsStoredGb}/GB kept; KMS $${PRICES.kmsKey} per key, ` +
       `$0.03 per 10,000 requests; SNS $0.50 per million publishes; SQS $0.40 per million requests; Secrets Manager $${PRICES.secretsManagerSecret} per secret, $0.05 per 10,000 calls. ` +
       "Loop: a turn every `loopDelaySeconds` plus 0.5 s of pickup, each a measured 2-block poll (the chain brings about one block a turn; no contract status check: about one turn a minute makes it, priced as one more 100 ms round trip) logged as a quiet turn (its invocation line at debug, its EMF record once a minute), the schedule's ticks finding the loop alive " +
-      `(one read, ${WATCHDOG_TICK_SECONDS} s billed, Lambda's own log lines; the watch config read by a conditional GET at most once a minute in each of the loop's 2 containers), and the turns queue's requests: each turn's message sent, received and deleted, plus the empty 20 s long polls of the event source's ${ESM_POLLERS} idle pollers ` +
+      `(one read, ${WATCHDOG_TICK_SECONDS} s billed, no log line; the watch config read by a conditional GET at most once a minute in each of the loop's 2 containers), and the turns queue's requests: each turn's message sent, received and deleted, plus the empty 20 s long polls of the event source's ${ESM_POLLERS} idle pollers ` +
       '(Lambda keeps "as few as 2" on a quiet queue; 5 would add about $0.16). Step Functions rows: the same turns with a state machine as the timer instead of the queue (Standard: 2 transitions a turn at $0.025 per 1,000; ' +
       'Express: one execution always waiting, 64 MB, $0.00001667/GB-s, $1 per million executions). Last column: the total in an account whose always-free tiers nothing else uses (Lambda 1 M requests and 400,000 GB-s, SQS and SNS 1 M requests, ' +
       'CloudWatch 10 metrics, 10 alarms, 5 GB of logs, Scheduler 14 M; DynamoDB on-demand and S3 requests have none). Goal: the default stack at most $1.00 a month.',

@@ -39,7 +39,7 @@ export interface CycleCost {
   /** Write units a cycle by the kind of item written (cursor and lease, block stretches, alert records...). */
   writeUnitsByItem: Record<string, number>;
   snsMessages: number;
-  /** CloudWatch Logs bytes of one invocation running this cycle: its log lines, EMF records and Lambda's own lines. */
+  /** CloudWatch Logs bytes of one invocation running this cycle: its log lines and EMF records (Lambda's own lines are the bill's: platformLogBytes). */
   logBytes: number;
   /** The same as a quiet loop turn outside its minute (invocation line at debug, no EMF record). */
   quietTurnLogBytes: number;

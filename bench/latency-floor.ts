@@ -1,7 +1,7 @@
 // The floor under the latency goal (alerts within 10 s at p90, the default stack at most $1.00 a month at list
 // price): the least any design must pay on AWS to wake often enough, granting it everything else. It keeps the
 // stack's own watch on itself as it is (the 1-minute tick that judges the lag and watches the loop, with its one
-// read; the three alarms on AWS's free metrics; the stored config) and prices each turn at its bare minimum:
+// read; the two alarms on AWS's free metrics; the stored config) and prices each turn at its bare minimum:
 // - turns: a block lands at a random moment of a turn's period, so the wait alone has a p90 of 0.9 periods:
 //   a 10 s p90 needs a turn at least every 11.1 s, even if finding, matching and publishing took no time;
 // - a timer with second precision at its cheapest: an SQS message with a delay (sent, received, deleted: 3
@@ -66,7 +66,7 @@ export function latencyFloor(loopName: string, loopBill: MonthlyBill, p90Seconds
   const computeGbSeconds = turns * (HIRO_LATENCY_MS / 1000) * SMALLEST_MEMORY_GB;
   const lines: FloorLine[] = [
     {
-      item: 'kept as they are: the stall watch (the 1-minute tick and its read, three alarms on free metrics), the contract statuses once a minute, the config store, storage',
+      item: 'kept as they are: the stall watch (the 1-minute tick and its read, two alarms on free metrics), the contract statuses once a minute, the config store, storage',
       quantity: 'as table 5b',
       floor: loop('kept'),
       loop: loop('kept'),
@@ -103,7 +103,7 @@ export function latencyFloorSection(floor: LatencyFloor, goalDollars = 1): strin
     '### 5c. The floor under the latency goal',
     '',
     `What any design alerting within ${floor.p90Seconds} s at p90 must pay a month at list price, granting it everything else ` +
-      "(bench/latency-floor.ts): the stack's watch on itself kept as it is (the 1-minute tick judging the lag with one read, three alarms on AWS's free metrics); a turn at least every " +
+      "(bench/latency-floor.ts): the stack's watch on itself kept as it is (the 1-minute tick judging the lag with one read, two alarms on AWS's free metrics); a turn at least every " +
       `${longestPeriodSeconds(floor.p90Seconds).toFixed(1)} s (a block lands at a random moment of the period, so the wait alone has a p90 of 0.9 periods), ` +
       `${thousands(floor.turns)} turns a month; the cheapest timer with second precision (SQS; EventBridge Scheduler invokes with 60 s precision, ` +
       'Step Functions Standard costs 2 transitions a turn, Express bills its waiting); one Lambda request billed for one API round trip at 128 MB; ' +

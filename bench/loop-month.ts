@@ -3,7 +3,7 @@
 const MONTH_SECONDS = 30 * 24 * 3600;
 /**
  * A watchdog tick of the loop mode that finds the loop alive: one strongly consistent read of the cursor item
- * and Lambda's own log lines, billed for about this long (no API call, no write).
+ * and no log line, billed for about this long (no API call, no write).
  */
 export const WATCHDOG_TICK_SECONDS = 0.03;
 /**

@@ -8,7 +8,7 @@ import { LOOP_PICKUP_MS } from './alert-latency';
 import { priceResource, type AddLine, type PerRun, type PricedMonth } from './bill-lines';
 import type { CycleCost } from './cycle-cost';
 import { loopMonth, type LoopMonth } from './loop-month';
-import { LAMBDA_PLATFORM_LOG_BYTES } from './run-telemetry';
+import { platformLogBytes } from './run-telemetry';
 import { configBytesOf, eventSourceQueues, minutesOf, only, watcherFunction, type TemplateJson } from './stack-template';
 
 export { synthTemplate, watcherFunction, type TemplateJson } from './stack-template';
@@ -67,17 +67,18 @@ function monthOf(template: TemplateJson, measuredFor: MeasuredFor, configBytes: 
 
   // One cycle a run: a scheduled run follows a minute of chain, a loop turn a few seconds of it.
   const perCycle = loop ? measured.poll : measured.run;
+  const platform = platformLogBytes(fn);
   const perRun = {
     billedSeconds: perCycle.durationMs / 1000,
     memoryMb,
     writeUnits: perCycle.writeUnits,
     readUnits: perCycle.readUnits,
     // A loop turn: most are quiet (caught up, no alert), log no info line and send their EMF once a minute.
-    logBytes: loop ? perCycle.quietTurnLogBytes + (perCycle.emfBytes * (loop.delaySeconds + LOOP_PICKUP_MS / 1000)) / 60 : perCycle.logBytes,
+    logBytes: platform + (loop ? perCycle.quietTurnLogBytes + (perCycle.emfBytes * (loop.delaySeconds + LOOP_PICKUP_MS / 1000)) / 60 : perCycle.logBytes),
     metricSeries: perCycle.metricSeries,
     snsPublishes: perCycle.snsMessages,
   };
-  const tickLogBytes = loop ? ticks * LAMBDA_PLATFORM_LOG_BYTES : 0;
+  const tickLogBytes = loop ? ticks * platform : 0;
   const logBytes = perRun.logBytes * runs + tickLogBytes;
   return { runs, ticks, scheduleMinutes, loop, perRun, logBytes, withApiKey, turnQueues: eventSourceQueues(template), configBytes };
 }

@@ -8,8 +8,14 @@ import type { CycleSummary } from '../lambda/core/cycle-types';
 import type { ApiStats } from '../lambda/hiro';
 import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from '../lambda/runtime/powertools-telemetry';
 
-/** Lambda's own START, END and REPORT lines of an invocation, about this long together. */
+/** Lambda's own START, END and REPORT lines of an invocation, about this long together, where they are logged. */
 export const LAMBDA_PLATFORM_LOG_BYTES = 350;
+
+/** Lambda's own lines a run of this function logs: none at a system log level above INFO (infra/constructs/watcher-function.ts). */
+export function platformLogBytes(fn: { Properties?: { LoggingConfig?: { SystemLogLevel?: string } } }): number {
+  const level = fn.Properties?.LoggingConfig?.SystemLogLevel;
+  return level === 'WARN' || level === 'ERROR' ? 0 : LAMBDA_PLATFORM_LOG_BYTES;
+}
 
 export interface InvocationTelemetry {
   /** The same invocation as a quiet loop turn outside its minute: no info line, no EMF record. */
@@ -85,9 +91,10 @@ export class CapturedTelemetry {
     const emfBytes = bytesOf((line) => line.includes('"_aws"'));
     const invocationLineBytes = bytesOf((line) => line.includes('"message":"invocation done"'));
     return {
-      logBytes: Buffer.byteLength(text) + LAMBDA_PLATFORM_LOG_BYTES,
+      // Lambda's own lines, where the function logs them, are the bill's (platformLogBytes).
+      logBytes: Buffer.byteLength(text),
       // A quiet loop turn (lambda/runtime/loop-invocation.ts) logs its invocation line at debug, and its EMF record once a minute.
-      quietTurnLogBytes: Buffer.byteLength(text) - emfBytes - invocationLineBytes + LAMBDA_PLATFORM_LOG_BYTES,
+      quietTurnLogBytes: Buffer.byteLength(text) - emfBytes - invocationLineBytes,
       emfBytes,
       metricSeries: emfSeries(lines),
     };

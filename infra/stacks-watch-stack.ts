@@ -112,12 +112,13 @@ export class StacksWatchStack extends Stack {
       scheduleInterval: interval,
       reserveConcurrency: settings.reserveConcurrency,
       logRetention: settings.logRetentionDays,
+      logLevel: settings.logLevel,
       ...(settings.latency === 'loop' ? { loop: { delaySeconds: settings.loopDelaySeconds, turnSeconds: LOOP_TURN_SECONDS } } : {}),
     });
     this.doorbell = undefined;
     if (settings.doorbell) {
       const { role, logGroup, environment } = this.watcher;
-      const doorbellProps = { settings: settings.doorbell, role, logGroup, environment, memorySize: settings.memorySize };
+      const doorbellProps = { settings: settings.doorbell, role, logGroup, logLevel: settings.logLevel, environment, memorySize: settings.memorySize };
       this.doorbell = new Doorbell(this, 'Doorbell', {
         projectRoot: props.projectRoot ?? PROJECT_ROOT,
         ...doorbellProps,
@@ -154,6 +155,7 @@ export class StacksWatchStack extends Stack {
       operationsTopic: this.topics.operations,
       scheduleInterval: interval,
       lagAlarmSeconds: settings.lagAlarmSeconds,
+      alarmOnErrors: settings.detailedMetrics,
       alarmOnLagMetric: settings.detailedMetrics,
       alarmOnParkedAlerts: settings.detailedMetrics,
     });
@@ -165,7 +167,7 @@ export class StacksWatchStack extends Stack {
             fn,
             deadLetterQueue,
             metrics,
-            alarms: [...(chainLag ? [chainLag] : []), functionErrors, deadLetters, noInvocations, ...(undeliverableAlerts ? [undeliverableAlerts] : [])],
+            alarms: [chainLag, functionErrors, deadLetters, noInvocations, undeliverableAlerts].filter((alarm) => alarm !== undefined),
           })
         : undefined;
 

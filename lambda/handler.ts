@@ -24,7 +24,16 @@ import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
 import type { ApiSettings } from './runtime/api-env';
 import { runClients } from './runtime/run-clients';
 import { readLambdaSettings, type LambdaSettings, type LoopSettings } from './runtime/lambda-env';
-import { beginTurn, isQuietTurn, nextTurnDelaySeconds, queuedTurnTokens, queueNextTurn, statusesDue } from './runtime/loop-invocation';
+import {
+  beginTurn,
+  failedTurnQueue,
+  isQuietTurn,
+  nextTurnDelaySeconds,
+  queuedTurnTokens,
+  queueNextTurn,
+  reportFailedTurn,
+  statusesDue,
+} from './runtime/loop-invocation';
 import { judgeOnTick, loopStoreFrom, type TickJudgement, type TickWatchDeps } from './runtime/tick-watch';
 import { configLogFields, LambdaWatchConfig } from './runtime/lambda-watch-config';
 import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
@@ -73,8 +82,10 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
   // A schedule tick (not a queued turn) judges the watcher's progress when it ends, failed or not.
   let watch: TickWatchDeps | undefined;
   const judged: TickJudgement = { nowMs: startedAt };
+  let failuresTo: string | undefined;
   try {
     const settings = readLambdaSettings(process.env);
+    failuresTo = failedTurnQueue(event, settings.loop);
     // The cold-start series is one more metric billed for each hour with a cold start: detailed mode only.
     if (settings.detailedMetrics) metrics.captureColdStartMetric(context.functionName);
     const run = await composeRun(settings, startedAt, timeLeftMs);
@@ -121,6 +132,7 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
   } catch (error) {
     logger.error('invocation failed', error as Error);
     judged.nowMs = Date.now();
+    if (failuresTo) await reportFailedTurn(sqs, failuresTo, context.awsRequestId, error);
     throw error;
   } finally {
     if (watch) await judgeOnTick(watch, judged);

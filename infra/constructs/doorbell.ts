@@ -14,6 +14,8 @@ import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { DoorbellSettings } from '../settings/doorbell-settings';
 import { ESM_BUNDLING } from './bundling';
+import type { LogLevel } from '../settings/deploy-settings';
+import { watcherLogging } from './watcher-function';
 
 export const DOORBELL_ENTRY = 'lambda/doorbell.ts';
 
@@ -23,6 +25,7 @@ export interface DoorbellProps {
   /** The watcher's role, log group and environment: the doorbell runs the watcher's cycle. */
   role: IRole;
   logGroup: ILogGroup;
+  logLevel: LogLevel;
   environment: Record<string, string>;
   memorySize: number;
   timeout: Duration;
@@ -49,6 +52,7 @@ export class Doorbell extends Construct {
       timeout: props.timeout,
       role: props.role,
       logGroup: props.logGroup,
+      ...watcherLogging(props.logLevel),
       // A ring is one cycle, never a polling run.
       environment: { ...props.environment, DOORBELL_SECRET_ARN: this.secret.secretArn },
       reservedConcurrentExecutions: 1,

@@ -1,8 +1,10 @@
-// The alarms that page someone, to the operations topic, on metrics AWS emits for free: the watcher failing,
-// a lost run, and a function nobody invokes any more (a schedule that stopped). A watcher that runs but makes
-// no progress (a stuck block, a chain that does not link, a dead loop, lag past the limit) is told of by the
-// schedule's tick itself, with the cause (lambda/core/health/self-watch.ts). With detailed metrics, the lag metric's
-// own alarm and one on alerts parked as undeliverable are added ($0.30 a series and $0.10 an alarm a month).
+// The alarms that page someone, to the operations topic, on metrics AWS emits for free: a run that failed or was
+// lost (the dead-letter queue: Lambda sends a failed scheduled run there, a failed loop turn sends itself), and a
+// function nobody invokes any more (a schedule that stopped). A watcher that runs but makes no progress (a stuck
+// block, a chain that does not link, a dead loop, lag past the limit) is told of by the schedule's tick itself,
+// with the cause (lambda/core/health/self-watch.ts). With detailed metrics, an alarm on the function's errors
+// (which pages within a minute, where the queue's metric may come a few minutes later), the lag metric's own
+// alarm and one on alerts parked as undeliverable are added ($0.30 a series and $0.10 an alarm a month).
 // Each description says what to look at.
 import { Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
@@ -22,6 +24,11 @@ export interface WatcherAlarmsProps {
   operationsTopic: ITopic;
   scheduleInterval: Duration;
   lagAlarmSeconds: number;
+  /**
+   * An alarm on the function's errors. Off by default ($0.10 a month): every failed run also lands in the
+   * dead-letter queue, whose alarm pages for it.
+   */
+  alarmOnErrors: boolean;
   /** The lag metric's alarm, beside the tick's own judgement (the metric is sent with detailed metrics only). */
   alarmOnLagMetric: boolean;
   /**
@@ -32,7 +39,7 @@ export interface WatcherAlarmsProps {
 }
 
 export class WatcherAlarms extends Construct {
-  readonly functionErrors: Alarm;
+  readonly functionErrors: Alarm | undefined;
   readonly deadLetters: Alarm;
   readonly noInvocations: Alarm;
   readonly chainLag: Alarm | undefined;
@@ -51,17 +58,20 @@ export class WatcherAlarms extends Construct {
         alarmDescription,
       });
 
-    this.functionErrors = atLeastOnce(
-      'FunctionErrors',
-      props.fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
-      'A stacks-watch run failed. Read the function logs ("invocation failed") for the cause; the next run retries.',
-    );
+    this.functionErrors = props.alarmOnErrors
+      ? atLeastOnce(
+          'FunctionErrors',
+          props.fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+          'A stacks-watch run failed. Read the function logs ("invocation failed") for the cause; the next run retries.',
+        )
+      : undefined;
     this.deadLetters = atLeastOnce(
       'DeadLetters',
       props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
-      'A scheduled run was lost: it failed, or waited longer than one interval behind a run still going. The ' +
-        'queued message says which (EventAgeExceeded means runs overlapped); a loop turn message there failed to ' +
-        'start three times (the schedule restarts the loop). Purge the queue once understood.',
+      'A run failed or was lost. The queued message says which and why: a scheduled run that failed (its error), ' +
+        'or waited longer than one interval behind a run still going (EventAgeExceeded: runs overlapped); a loop ' +
+        'turn that failed ("loop turn", its error), or whose message failed to start three times (the schedule ' +
+        'restarts the loop). The function logs ("invocation failed") have the rest. Purge the queue once understood.',
     );
     // A parked alert is one nobody received: the function sends the count only when it is not zero, so
     // missing data means none were lost.

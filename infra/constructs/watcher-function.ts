@@ -6,7 +6,7 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, type IDestination, RecursiveLoop, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { ApplicationLogLevel, Architecture, type IDestination, LoggingFormat, RecursiveLoop, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { ESM_BUNDLING } from './bundling';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -14,10 +14,23 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { LogLevel } from '../settings/deploy-settings';
 import { grantWatcherAccess } from './watcher-permissions';
 import { WatchLoop } from './watch-loop';
 
 export const HANDLER_ENTRY = 'lambda/handler.ts';
+
+/**
+ * How the watcher's functions log: JSON, the application's lines at the deploy's level, and Lambda's own START,
+ * END and REPORT lines (about 350 B an invocation, most of a quiet loop turn's log bill) left out by the system
+ * level WARN. Powertools takes the level Lambda hands it
+ * (AWS_LAMBDA_LOG_LEVEL), the deploy's, as it took POWERTOOLS_LOG_LEVEL. Lambda takes a line without a level (the
+ * metrics' EMF records) for INFO, so above INFO the text format stays, with Lambda's lines.
+ */
+export function watcherLogging(logLevel: LogLevel) {
+  if (logLevel !== 'DEBUG' && logLevel !== 'INFO') return {};
+  return { loggingFormat: LoggingFormat.JSON, systemLogLevelV2: SystemLogLevel.WARN, applicationLogLevelV2: ApplicationLogLevel[logLevel] };
+}
 
 /** Lambda's bounds on an asynchronous event's age. */
 const MIN_EVENT_AGE = Duration.minutes(1);
@@ -41,6 +54,8 @@ export interface WatcherFunctionProps {
   scheduleInterval: Duration;
   reserveConcurrency: boolean;
   logRetention: RetentionDays;
+  /** The deploy's log level (watcherLogging). */
+  logLevel: LogLevel;
   /** The self-rescheduling loop (docs/latency.md): a turn every `delaySeconds`, each working at most `turnSeconds`. */
   loop?: { delaySeconds: number; turnSeconds: number };
 }
@@ -105,6 +120,8 @@ export class WatcherFunction extends Construct {
             LOOP_QUEUE_URL: this.loop.queue.queueUrl,
             LOOP_DELAY_SECONDS: String(props.loop.delaySeconds),
             LOOP_TURN_SECONDS: String(props.loop.turnSeconds),
+            // A failed turn reports itself there: its own message's retry would find the token moved on.
+            DEAD_LETTER_QUEUE_URL: deadLetterQueue.queueUrl,
           }
         : {};
 
@@ -120,6 +137,7 @@ export class WatcherFunction extends Construct {
       timeout: props.timeout,
       role: this.role,
       logGroup: this.logGroup,
+      ...watcherLogging(props.logLevel),
       environment: (this.environment = { ...props.environment, ...loopEnvironment }),
       // In the loop mode a schedule tick may come while a turn runs: two at once, the lease keeping one cycle.
       ...(props.reserveConcurrency ? { reservedConcurrentExecutions: this.loop ? 2 : 1 } : {}),

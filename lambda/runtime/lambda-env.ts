@@ -40,6 +40,8 @@ export interface LoopSettings {
   delaySeconds: number;
   /** How long one turn may work; behind the tip the next turn follows at once. */
   turnSeconds: number;
+  /** DEAD_LETTER_QUEUE_URL: where a failed turn reports itself, as Lambda sends a failed scheduled run. */
+  deadLetterQueueUrl?: string;
 }
 
 const QUEUE_URL = /^https:\/\/sqs\.[\w-]+\.amazonaws\.com(\.cn)?\/\d{12}\/[\w-]{1,80}$/;
@@ -58,7 +60,9 @@ function readLoopSettings(env: NodeJS.ProcessEnv, problems: string[]): LoopSetti
   if (!Number.isInteger(turnSeconds) || turnSeconds < 5 || turnSeconds > 600) {
     problems.push(`LOOP_TURN_SECONDS must be a whole number of seconds from 5 to 600, got "${turnText}"`);
   }
-  return { queueUrl, delaySeconds, turnSeconds };
+  const deadLetterQueueUrl = env.DEAD_LETTER_QUEUE_URL?.trim();
+  if (deadLetterQueueUrl && !QUEUE_URL.test(deadLetterQueueUrl)) problems.push(`DEAD_LETTER_QUEUE_URL is not an SQS queue URL: "${deadLetterQueueUrl}"`);
+  return { queueUrl, delaySeconds, turnSeconds, ...(deadLetterQueueUrl ? { deadLetterQueueUrl } : {}) };
 }
 
 const SECRET_ARN = /^arn:aws[\w-]*:secretsmanager:[\w-]+:\d{12}:secret:[\w/+=.@-]+$/;

@@ -83,6 +83,23 @@ export function isQuietTurn(summary: CycleSummary, api: Pick<ApiStats, 'throttle
   return summary.stoppedBecause === 'caught-up' && summary.alertsPublished === 0 && summary.reorgs === 0 && api.throttled === 0 && api.errors === 0;
 }
 
+/**
+ * Where a failed invocation reports itself: a queued turn's failure, when the loop has a dead-letter queue. A
+ * scheduled tick is left to Lambda, which sends a failed asynchronous run there itself; a turn's own message
+ * cannot be relied on to get there (its retry, a function timeout later, finds the token moved on by the
+ * next turn's heartbeat and ends quietly), so without this a loop failing every turn would page nobody.
+ */
+export function failedTurnQueue(event: unknown, loop: LoopSettings | undefined): string | undefined {
+  return loop?.deadLetterQueueUrl && queuedTurnTokens(event) !== null ? loop.deadLetterQueueUrl : undefined;
+}
+
+/** Sends the failed turn's record (its request id and error) to the dead-letter queue; never throws. */
+export async function reportFailedTurn(sqs: SQSClient, queueUrl: string, requestId: string, error: unknown): Promise<void> {
+  const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
+  const body = { failed: 'loop turn', requestId, at: new Date().toISOString(), error: { name, message } };
+  await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(body) })).catch(() => undefined);
+}
+
 export async function queueNextTurn(sqs: SQSClient, loop: LoopSettings, next: string, delaySeconds: number): Promise<void> {
   const body: QueuedTurn = { turn: next };
   await sqs.send(new SendMessageCommand({ QueueUrl: loop.queueUrl, MessageBody: JSON.stringify(body), DelaySeconds: delaySeconds }));

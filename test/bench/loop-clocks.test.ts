@@ -23,6 +23,8 @@ const loopBill = bill([
   line('Lambda compute (arm64)', 0.4),
   line('Lambda requests', turns * PRICES.lambdaRequest),
   line('CloudWatch alarm (standard)', 0.3),
+  line('DynamoDB on-demand reads', (turns * 2 + 43_200) * PRICES.dynamoReadUnit),
+  line('S3 GET requests, the watch config (at most once a minute in each of 2 containers)', 86_400 * PRICES.s3GetRequest),
 ]);
 const scheduleBill = bill([line('EventBridge Scheduler invocations', 0.0432), line('CloudWatch alarm (standard)', 0.3)], false);
 const ring: CycleCost = {
@@ -62,6 +64,15 @@ describe("the loop's clocks side by side", () => {
     expect(recycled.total - sqsDollars(recycled)).toBeCloseTo(loopBill.total - sqsDollars(loopBill), 10);
   });
 
+  it('prices one read a turn and the config asked by the ticks alone (not built) from the 128 MB loop, its queue as built or recycled', () => {
+    const saved = turns * PRICES.dynamoReadUnit + (86_400 - 43_200) * PRICES.s3GetRequest;
+    const lean = row('the same at 128 MB, one read a turn').bill;
+    expect(lean.total).toBeCloseTo(loopBill.total - saved, 10);
+    expect(lean.lines.find((l) => l.item.startsWith('DynamoDB on-demand reads'))!.dollars).toBeCloseTo((turns + 43_200) * PRICES.dynamoReadUnit, 10);
+    const leanest = row('the same at 128 MB, one message recycled').bill;
+    expect(leanest.total).toBeCloseTo(lean.total - turns * PRICES.sqsRequest, 10);
+  });
+
   it("prices one-time schedules at one invocation a turn and gives them the schedule's p90 (60 s precision)", () => {
     const scheduler = row('EventBridge Scheduler').bill;
     expect(sqsDollars(scheduler)).toBe(0);
@@ -85,6 +96,11 @@ describe("the loop's clocks side by side", () => {
     expect(writes.dollars).toBeCloseTo(BLOCKS_A_MONTH * ring.writeUnits * PRICES.dynamoWriteUnit, 10);
     expect(doorbell.total).toBeGreaterThan(scheduleBill.total);
     expect(row('1-minute schedule + doorbell').p90Seconds).toBe(3.1);
+  });
+
+  it("logs each ring's own measured lines (its cycle's summary at info), not a quiet loop turn's", () => {
+    const logs = row('1-minute schedule + doorbell').bill.lines.find((l) => l.item.startsWith('CloudWatch Logs, a ring'))!;
+    expect(logs.dollars).toBeCloseTo(((BLOCKS_A_MONTH * ring.logBytes) / 1024 ** 3) * PRICES.cloudWatchLogsGb, 12);
   });
 
   it("bounds a flood by the one slot: a ring a refusal's time at most, the rest refused unbilled", () => {

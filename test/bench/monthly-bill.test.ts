@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CycleCost } from '../../bench/cycle-cost';
 import { priceTemplate, synthTemplate, type MeasuredCycles, type TemplateJson } from '../../bench/monthly-bill';
 import { stepFunctionsBill } from '../../bench/step-functions-bill';
+import { LAMBDA_PLATFORM_LOG_BYTES } from '../../bench/run-telemetry';
 
 const cycle = (durationMs: number, writeUnits: number): CycleCost => ({
   scenario: 'fixed',
@@ -34,14 +35,20 @@ beforeAll(() => {
 }, SYNTH_BOUND_MS);
 
 describe('the monthly bill from the synthesized template', () => {
-  it("counts the default stack's three alarms, no dashboard and no key, and adds its lines to the total", () => {
+  it("counts the default stack's two alarms, no dashboard and no key, and adds its lines to the total", () => {
     const bill = priceTemplate(defaults, fixedFigures);
-    expect(bill.lines.filter((line) => line.item.startsWith('CloudWatch alarm'))).toHaveLength(3);
+    expect(bill.lines.filter((line) => line.item.startsWith('CloudWatch alarm'))).toHaveLength(2);
     expect(bill.lines.some((line) => /dashboard|KMS customer-managed key/.test(line.item))).toBe(false);
     expect(bill.total).toBeCloseTo(
       bill.lines.reduce((sum, line) => sum + line.dollars, 0),
       10,
     );
+  });
+
+  it("prices Lambda's own START, END and REPORT lines only where the function logs them (its system log level WARN drops them)", () => {
+    const logBytes = (t: TemplateJson) => priceTemplate(t, fixedFigures).perRun.logBytes;
+    expect(logBytes(defaults)).toBe(2_000);
+    expect(logBytes(synthTemplate({ logLevel: 'WARN' }))).toBe(2_000 + LAMBDA_PLATFORM_LOG_BYTES);
   });
 
   it("reads the cursor item once a schedule tick, the self-watch's read, on the schedule as in the loop", () => {
@@ -60,7 +67,7 @@ describe('the monthly bill from the synthesized template', () => {
     const bill = priceTemplate(chat, fixedFigures);
     const base = priceTemplate(defaults, fixedFigures);
     expect(bill.lines.filter((line) => line.item === 'Lambda requests, chat notifier')).toHaveLength(2);
-    expect(bill.lines.filter((line) => line.item.startsWith('CloudWatch alarm'))).toHaveLength(4);
+    expect(bill.lines.filter((line) => line.item.startsWith('CloudWatch alarm'))).toHaveLength(3);
     expect(bill.total - base.total).toBeGreaterThan(0.1);
     expect(bill.total - base.total).toBeLessThan(0.11);
   });

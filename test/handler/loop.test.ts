@@ -33,7 +33,7 @@ describe('the self-rescheduling loop, end to end', () => {
     turnSeconds: TURN_SECONDS,
     startAt: '2026-11-25T12:00:00Z',
   });
-  const { lambda, sent, invoke, later, lastTurn } = loop;
+  const { lambda, sent, deadLetters, invoke, later, lastTurn } = loop;
   const alertKeys = () => lambda.published.map((e) => alertOf(e).key);
   const skipped = (result: InvocationResult) => ('loopTurnSkipped' in result ? result.loopTurnSkipped : undefined);
   const scanned = (result: InvocationResult) => ('blocksScanned' in result ? result.blocksScanned : undefined);
@@ -125,6 +125,23 @@ describe('the self-rescheduling loop, end to end', () => {
     expect(sent).toHaveLength(2);
     expect(sent[1]!.DelaySeconds).toBe(DELAY_SECONDS);
     fake.faults.clear();
+  });
+
+  it("puts a failed turn in the dead-letter queue with its cause, as Lambda does a failed scheduled run (its message's retry finds the token moved on)", async () => {
+    later(DEAD_AFTER_MS);
+    await invoke(tick);
+    expect(deadLetters).toEqual([]);
+    later(DELAY_SECONDS * 1000);
+    fake.faults.times(20, { status: 500 });
+    await expect(invoke(turnEvent(lastTurn()))).rejects.toThrow();
+    fake.faults.clear();
+    expect(deadLetters).toHaveLength(1);
+    const report = JSON.parse(deadLetters[0]!.MessageBody!) as Record<string, unknown>;
+    expect(report).toMatchObject({ failed: 'loop turn', requestId: expect.stringMatching(/^run-/), error: { message: expect.stringMatching(/\S/) } });
+    // A turn that succeeds reports nothing; nor does a tick, whose failure Lambda itself sends there.
+    later(DELAY_SECONDS * 1000);
+    await invoke(turnEvent(lastTurn()));
+    expect(deadLetters).toHaveLength(1);
   });
 
   it('logs a quiet turn at debug and sends no metric; a turn with an alert logs at info and counts its alert', async () => {

@@ -23,15 +23,18 @@ const alarmProps = (s: Synthesized, pick: (alarms: Synthesized['stack']['alarms'
 const operationsTopic = (s: Synthesized) => ({ Ref: s.stack.getLogicalId(s.stack.topics.operations.node.defaultChild as CfnElement) });
 
 describe('alarms', () => {
-  it('are, by default, on metrics AWS emits for free only (errors, lost runs, no invocation), each telling the operations topic when it fires and when it clears', () => {
+  it('are, by default, two on metrics AWS emits for free (a failed or lost run in the dead-letter queue, no invocation), each telling the operations topic when it fires and when it clears', () => {
     const alarms = Object.values(defaults.template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual(['ApproximateNumberOfMessagesVisible', 'Errors', 'Invocations']);
+    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual(['ApproximateNumberOfMessagesVisible', 'Invocations']);
     expect(new Set(alarms.map((alarm) => alarm.Properties.Namespace))).toEqual(new Set(['AWS/Lambda', 'AWS/SQS']));
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([operationsTopic(defaults)]);
       expect(alarm.Properties.OKActions).toEqual([operationsTopic(defaults)]);
     }
     expect(defaults.stack.alarms.chainLag).toBeUndefined();
+    // Every failed run lands in the dead-letter queue (a scheduled one by Lambda, a loop turn by itself):
+    // an alarm on the function's errors would only page twice for it.
+    expect(defaults.stack.alarms.functionErrors).toBeUndefined();
   });
 
   it('fire when the function was not invoked in five minutes, no data counting as none (a schedule that stopped)', () => {
@@ -54,11 +57,11 @@ describe('alarms', () => {
     expect(limitOf(custom)).toBe('1800');
   });
 
-  it('fire on any function error', () => {
-    expect(alarmProps(defaults, (a) => a.functionErrors)).toMatchObject({
+  it('with detailed metrics, fire on any function error too (within a minute of it, where the queue metric may come later)', () => {
+    expect(alarmProps(withDashboard, (a) => a.functionErrors!)).toMatchObject({
       Namespace: 'AWS/Lambda',
       MetricName: 'Errors',
-      Dimensions: [{ Name: 'FunctionName', Value: { Ref: onlyResource(defaults.template, 'AWS::Lambda::Function').id } }],
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: onlyResource(withDashboard.template, 'AWS::Lambda::Function').id } }],
       Statistic: 'Sum',
       Threshold: 1,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',

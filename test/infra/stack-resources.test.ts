@@ -274,6 +274,15 @@ describe('function', () => {
     });
   });
 
+  it("logs JSON at the deploy's log level with Lambda's own START, END and REPORT lines left out (system level WARN)", () => {
+    const logging = (s: Synthesized) => onlyResource(s.template, 'AWS::Lambda::Function').resource.Properties.LoggingConfig;
+    expect(logging(defaults)).toMatchObject({ LogFormat: 'JSON', SystemLogLevel: 'WARN', ApplicationLogLevel: 'INFO' });
+    expect(logging(custom)).toMatchObject({ LogFormat: 'JSON', SystemLogLevel: 'WARN', ApplicationLogLevel: 'DEBUG' });
+    // Lambda takes a line without a level for INFO: above INFO it would drop the metrics' EMF records.
+    const quiet = logging(synthStack({ logLevel: 'WARN' }));
+    expect([quiet.LogFormat, quiet.SystemLogLevel, quiet.ApplicationLogLevel]).toEqual([undefined, undefined, undefined]);
+  });
+
   it('logs to its own log group with the retention from context', () => {
     const logGroup = ref(defaults.template, 'AWS::Logs::LogGroup');
     defaults.template.hasResourceProperties('AWS::Lambda::Function', { LoggingConfig: { LogGroup: logGroup } });

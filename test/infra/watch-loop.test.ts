@@ -50,6 +50,11 @@ describe('the loop mode (latency=loop)', () => {
     expect(fn.ReservedConcurrentExecutions).toBe(2);
   });
 
+  it('tells the function its dead-letter queue, where a failed turn reports itself', () => {
+    const deadLetters = Object.entries(template.findResources('AWS::SQS::Queue')).find(([id]) => id.includes('DeadLetters'))![0];
+    expect(watcherFunction(template).Properties.Environment.Variables.DEAD_LETTER_QUEUE_URL).toEqual({ Ref: deadLetters });
+  });
+
   it("runs at 256 MB unless memorySize says otherwise, and at 128 MB with V8's young generation kept small (bench table 7)", () => {
     const fn = watcherFunction(template).Properties;
     expect([fn.MemorySize, fn.Environment.Variables.NODE_OPTIONS]).toEqual([256, '--enable-source-maps --max-old-space-size=128']);

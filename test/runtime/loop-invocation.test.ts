@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nextTurnDelaySeconds, queuedTurnTokens, statusesDue } from '../../lambda/runtime/loop-invocation';
+import { failedTurnQueue, nextTurnDelaySeconds, queuedTurnTokens, statusesDue } from '../../lambda/runtime/loop-invocation';
+import { readLambdaSettings } from '../../lambda/runtime/lambda-env';
 
 const loop = { queueUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/turns', delaySeconds: 8, turnSeconds: 20 };
 
@@ -27,5 +28,22 @@ describe('the loop turn of an invocation', () => {
     const due = Array.from({ length: 60 }, (_, i) => statusesDue(minute + i * 8_500, loop)).filter(Boolean).length;
     expect(due).toBeGreaterThanOrEqual(8);
     expect(due).toBeLessThanOrEqual(10);
+  });
+
+  it('reports a failed queued turn to the dead-letter queue it is given, and leaves a failed tick to Lambda', () => {
+    const withQueue = { ...loop, deadLetterQueueUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/dead' };
+    const turn = { Records: [{ eventSource: 'aws:sqs', body: '{"turn":"t-1"}' }] };
+    expect(failedTurnQueue(turn, withQueue)).toBe(withQueue.deadLetterQueueUrl);
+    expect(failedTurnQueue({ source: 'aws.scheduler' }, withQueue)).toBeUndefined();
+    expect(failedTurnQueue(turn, loop)).toBeUndefined();
+    expect(failedTurnQueue(turn, undefined)).toBeUndefined();
+  });
+
+  it('reads the dead-letter queue from DEAD_LETTER_QUEUE_URL, refusing one that is not a queue URL', () => {
+    const env = { TABLE_NAME: 't', TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:alerts', LOOP_QUEUE_URL: loop.queueUrl };
+    const url = 'https://sqs.us-east-1.amazonaws.com/123456789012/dead';
+    expect(readLambdaSettings({ ...env, DEAD_LETTER_QUEUE_URL: url }).loop?.deadLetterQueueUrl).toBe(url);
+    expect(readLambdaSettings(env).loop?.deadLetterQueueUrl).toBeUndefined();
+    expect(() => readLambdaSettings({ ...env, DEAD_LETTER_QUEUE_URL: 'dead' })).toThrow(/DEAD_LETTER_QUEUE_URL is not an SQS queue URL/);
   });
 });

@@ -13,6 +13,8 @@ import { lambdaContext } from './lambda-invocation';
 import type { InvocationResult } from '../../lambda/handler';
 
 export const LOOP_QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/stacks-watch-turns';
+/** The function's dead-letter queue, where a failed turn reports itself. */
+export const DEAD_LETTER_QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/stacks-watch-dead-letters';
 
 /** What EventBridge Scheduler sends the function every minute. */
 export const scheduleTick = { version: '0', 'detail-type': 'Scheduled Event', source: 'aws.scheduler' };
@@ -40,6 +42,8 @@ export interface LoopOnDynalite {
   lambda: LambdaOnDynalite<InvocationResult>;
   /** The turns queued since the test began (emptied before each test). */
   sent: SendMessageCommandInput[];
+  /** The failure reports sent to the dead-letter queue since the test began. */
+  deadLetters: SendMessageCommandInput[];
   /** The body of the last turn queued, across the tests. */
   lastTurn(): string;
   /** One invocation of the handler with a fresh request id. */
@@ -57,10 +61,17 @@ export function loopOnDynalite(options: LoopOnDynaliteOptions): LoopOnDynalite {
     tableName: options.tableName,
     beforeColdStart: () => options.fake.chain.mineEmpty(1),
     watchConfig: options.watchConfig,
-    extra: { LOOP_QUEUE_URL, LOOP_DELAY_SECONDS: String(options.delaySeconds), LOOP_TURN_SECONDS: String(options.turnSeconds), ...options.extra },
+    extra: {
+      LOOP_QUEUE_URL,
+      DEAD_LETTER_QUEUE_URL,
+      LOOP_DELAY_SECONDS: String(options.delaySeconds),
+      LOOP_TURN_SECONDS: String(options.turnSeconds),
+      ...options.extra,
+    },
     keepPublished: true, // one record across a block's tests: its last checks every alert above
   });
   const sent: SendMessageCommandInput[] = [];
+  const deadLetters: SendMessageCommandInput[] = [];
   let lastTurn = '';
   let runs = 0;
   let now = Date.parse(options.startAt);
@@ -70,7 +81,12 @@ export function loopOnDynalite(options: LoopOnDynaliteOptions): LoopOnDynalite {
     vi.setSystemTime(now);
     options.sqs.reset();
     sent.length = 0;
+    deadLetters.length = 0;
     options.sqs.on(SendMessageCommand).callsFake((input: SendMessageCommandInput) => {
+      if (input.QueueUrl === DEAD_LETTER_QUEUE_URL) {
+        deadLetters.push(input);
+        return { MessageId: `dead-${deadLetters.length}` };
+      }
       sent.push(input);
       lastTurn = input.MessageBody!;
       return { MessageId: `turn-${sent.length}` };
@@ -83,6 +99,7 @@ export function loopOnDynalite(options: LoopOnDynaliteOptions): LoopOnDynalite {
   return {
     lambda,
     sent,
+    deadLetters,
     lastTurn: () => lastTurn,
     invoke: (event) => lambda.handler(event, lambdaContext(`run-${++runs}`, 120_000)),
     later(ms) {
