@@ -69,7 +69,7 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
     getTokenMetadata: (assetId) => readTokenMetadata(http, assetId),
     takeApiDeprecations: () => [...http.deprecations.take(), ...unreadable.splice(0)],
     mempool: createMempoolReader(events, (notice) => unreadable.push(notice)),
-    subjects: subjectReads(http, blocks, resolved.now),
+    subjects: subjectReads(http, blocks, resolved.now, resolved.baseUrl.href),
   };
 }
 
@@ -89,12 +89,13 @@ async function readNetwork(http: HiroHttp): Promise<{ network: 'mainnet' | 'test
   return { network, chainId };
 }
 
-function subjectReads(http: HiroHttp, blocks: BlockSource, now: () => number): SubjectReads {
+function subjectReads(http: HiroHttp, blocks: BlockSource, now: () => number, api: string): SubjectReads {
   const feeds = new HiroSubjectFeeds(http, now);
   // The newest block list page serves the tip, the block scan's next headers and the per-subject header chain alike.
   blocks.v3Headers.onNewestPage = (body) => feeds.keepNewestPage(body);
   return {
     headerRoute: feeds.headerRoute,
+    api,
     headerChain: (fromHeight) => feeds.headerChain(fromHeight),
     tip: () => blocks.v3Headers.tip(),
     contractLogs: (contractId, cursor, ifNoneMatch) => feeds.contractLogs(contractId, cursor, ifNoneMatch),
