@@ -142,4 +142,29 @@ describe('a balance past the bound of a rebuilt read', () => {
     await new BalanceReads(t, ports, allowance).before(block(11));
     expect(allowance.left).toBe(7);
   });
+
+  it('keeps a tracking rule alerting from its kept balance when its reconciliation cannot be rebuilt, and says so, the reconciliation on the same schedule', async () => {
+    const reads: number[] = [];
+    const logs: string[] = [];
+    const notices: OperatorNotice[] = [];
+    const chain = {
+      getBalances: async (_address: string, at: number): Promise<PrincipalBalances> => {
+        reads.push(at);
+        if (at > 10) throw new BalanceUnavailableError(`more than 1000 transactions since block ${at}`, { retryFrom: at + 1, requests: 23 });
+        return { stxTotal: 2_000n, stxLocked: 0n, unlockBurnHeight: null, fts: new Map(), requests: 3 };
+      },
+    } as unknown as ChainApi;
+    const ports = {
+      chain,
+      telemetry: { log: (_level: string, message: string) => void logs.push(message), metric: () => {} } as Telemetry,
+      operator: { notify: async (n: OperatorNotice) => void notices.push(n) },
+    };
+    // Read at 10; due a reconciliation at 730, which fails; a fee at 735 takes it below 1,000.
+    const { alerts } = await runs({ [busy]: 1_000n }, ports, 11, 760, null, (height) => (height === 735 ? [fee(busy, 1_500)] : []));
+    expect(reads).toEqual([10, 730, 740]);
+    expect(alerts).toEqual([{ height: 735, address: busy, cause: expect.stringMatching(/^0x/) }]);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.message).toContain('keep alerting from the balance kept from the blocks');
+    expect(logs.find((l) => l.includes(`could not read the balance of ${busy} at block 730`))).toContain('keep alerting from the balance kept from the blocks');
+  });
 });

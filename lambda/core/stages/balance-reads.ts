@@ -109,6 +109,7 @@ export class BalanceReads {
   private async failed(address: string, rules: readonly CompiledBalanceRule[], error: unknown, at: number, cost: number): Promise<BalanceReadFailure> {
     const names = rules.map((rule) => `"${rule.meta.rule}"`).join(', ');
     const reason = (error instanceof Error ? error.message : String(error)).slice(0, MAX_CAUSE_CHARS);
+    const meanwhile = whileUnread(rules.every((rule) => this.tracker.tracking(rule)));
     let retryAt: number | undefined;
     if (error instanceof ApiBackoffError) {
       // The API asks to wait longer than the run has: no more balance reads this run; the blocks go on.
@@ -123,12 +124,12 @@ export class BalanceReads {
       retryAt = lasting ? Math.min(...unread.map((u) => u.retryAt!)) : undefined;
       // A lasting cause is told once, at its first try; a passing one from the 3rd run in a row, as the count doubles.
       const tell = lasting ? unread.some((u) => u.tries === 1) : unread.every((u) => u.tries === undefined) && isNoticeDue(failures);
-      if (tell) await this.tellUnread(address, names, failures, reason, retryAt);
+      if (tell) await this.tellUnread(address, names, failures, reason, retryAt, meanwhile);
     }
     const until = retryAt === undefined ? 'until a later run reads it' : `until it is read (tried again at block ${retryAt})`;
     this.ports.telemetry.log(
       'warn',
-      `could not read the balance of ${address} at block ${at} (balance rules ${names}): ${reason}; these rules alert nothing ${until}, and the other rules and the blocks go on`,
+      `could not read the balance of ${address} at block ${at} (balance rules ${names}): ${reason}; ${meanwhile} ${until}, and the other rules and the blocks go on`,
       {
         address,
         rules: rules.map((rule) => rule.meta.rule),
@@ -143,7 +144,7 @@ export class BalanceReads {
    * A read that failed run after run: at the 3rd run in a row, then each time the count doubles (block-stalls.ts);
    * a lasting cause once, with the block of its next try (`retryAt`).
    */
-  private async tellUnread(address: string, names: string, failures: number, reason: string, retryAt?: number): Promise<void> {
+  private async tellUnread(address: string, names: string, failures: number, reason: string, retryAt: number | undefined, meanwhile: string): Promise<void> {
     const tries =
       retryAt === undefined
         ? 'Fix what the cause names (an address the API does not know, a retired route, an API key); each run tries again. ' +
@@ -155,7 +156,7 @@ export class BalanceReads {
       subject: `stacks-watch: the balance of a watched address could not be read (${failures} ${failures === 1 ? 'run' : 'runs'})`,
       message:
         `${failures === 1 ? 'This run' : `The last ${failures} runs`} could not read the balance of ${address} (balance rules ${names}). Until it is read, ` +
-        `these rules alert nothing; the other rules and the blocks go on.\n\nLatest cause: ${reason}\n\n${tries}`,
+        `${meanwhile}; the other rules and the blocks go on.\n\nLatest cause: ${reason}\n\n${tries}`,
     });
   }
 
@@ -173,6 +174,11 @@ export class BalanceReads {
       { waiting, deferred: left.length, height: at },
     );
   }
+}
+
+/** What rules whose read failed do meanwhile: a reconciliation's rules go on from the blocks, the others wait. */
+function whileUnread(tracking: boolean): string {
+  return tracking ? 'these rules keep alerting from the balance kept from the blocks (their reconciliation waits)' : 'these rules alert nothing';
 }
 
 /**
