@@ -17,7 +17,7 @@ import { readTokenMetadata } from './token-metadata';
 import { readTransactions } from './transaction-reads';
 import { createMempoolReader } from './mempool-reader';
 import { readFtBalancesNow, readFtTransfers, readStxBalanceNow, readStxTransfers, type StxBalanceNow, type TransferPage } from './principal-reads';
-import { HiroSubjectFeeds } from './subject-feeds';
+import { HiroSubjectFeeds, SUBJECT_ROUTES } from './subject-feeds';
 import { TX_MULTIPLE_ROUTE } from './event-reader';
 
 export { CONTRACT_STATUS_BATCH } from './contract-statuses';
@@ -96,6 +96,7 @@ function subjectReads(http: HiroHttp, blocks: BlockSource, now: () => number, ap
   return {
     headerRoute: feeds.headerRoute,
     api,
+    batchRoute: SUBJECT_ROUTES.transactionBatch,
     headerChain: (fromHeight) => feeds.headerChain(fromHeight),
     tip: () => blocks.v3Headers.tip(),
     contractLogs: (contractId, cursor, ifNoneMatch) => feeds.contractLogs(contractId, cursor, ifNoneMatch),

@@ -26,9 +26,13 @@ afterEach(async () => {
 const HOUR = 60 * 60_000;
 
 /** A few blocks with transfers to alice and the vault's logs, printed directly and through another contract. */
-function mine(chain: FakeChain, round: number): void {
+function mine(chain: FakeChain, round: number, logs = true): void {
   const bob = fakeAddress('bob');
   for (let i = 0; i < 4; i++) {
+    if (!logs) {
+      chain.mine([transfer({ from: bob, to: alice, amount: 50 + i, memo: `quiet-${round}-${i}` })]);
+      continue;
+    }
     chain.mine([transfer({ from: bob, to: fakeAddress(`noise-${round}-${i}`), amount: i + 1 })]);
     if (i % 2 === 0) chain.mine([transfer({ from: bob, to: alice, amount: 100 + i, memo: `inv-${round}-${i}` })]);
     if (i === 1) chain.mine([contractCall({ contractId: fakeContractId('other'), logs: [{ printer: vault, value: `via-${round}` }, `own-${round}`] })]);
@@ -54,10 +58,10 @@ async function pair(route: string, day: number) {
   );
   let round = 0;
   /** Mines a round on both chains, moves the clock on and runs both until caught up. */
-  const step = async (minutes: number) => {
+  const step = async (minutes: number, logs = true) => {
     round += 1;
     now += minutes * 60_000;
-    for (const { fake } of [subjects, scan]) mine(fake.chain, round);
+    for (const { fake } of [subjects, scan]) mine(fake.chain, round, logs);
     const runs = await subjects.w.runUntilCaughtUp(subjects.fake.chain);
     await scan.w.runUntilCaughtUp(scan.fake.chain);
     return runs;
@@ -109,4 +113,21 @@ describe('a per-subject feed route the API does not have (404)', () => {
       expect(new Set(keys(subjects.w)).size).toBe(keys(subjects.w).length);
     }, 60_000);
   }
+
+  it('does not call the transaction batch back when a probe run read per subject without asking it (no log to place)', async () => {
+    const route = ROUTES.transactionBatch;
+    const { subjects, scan, step } = await pair(route, 3);
+    await step(1);
+    expect(subjects.fake.count(route)).toBe(1);
+    // An hour on, a round without the vault's logs: read per subject, the batch never asked.
+    const quiet = await step(61, false);
+    expect(plans(quiet).every((p) => p?.way === 'per-subject')).toBe(true);
+    expect(subjects.fake.count(route)).toBe(1);
+    expect(routeNotices(subjects.w)).toHaveLength(1);
+    // Logs again: the batch is asked, still missing: the block scan, nothing more told.
+    await step(1);
+    expect(subjects.fake.count(route)).toBe(2);
+    expect(routeNotices(subjects.w)).toHaveLength(1);
+    expect(keys(subjects.w)).toEqual(keys(scan.w));
+  }, 60_000);
 });

@@ -43,6 +43,8 @@ export class SubjectFallback implements ReadAhead {
     subjects: ReadAhead,
     private readonly blockScan: () => ReadAhead,
     private readonly ports: { chain: ChainApi; telemetry: Telemetry; clock: Clock; operator?: OperatorChannel },
+    /** The routes the per-subject reads have seen answer: only those of the missing ones are back. */
+    private readonly answered: ReadonlySet<string> = new Set(),
   ) {
     this.current = subjects;
     this.missing = of(missingByApi, ports.chain.subjects?.api, () => new Map());
@@ -58,7 +60,7 @@ export class SubjectFallback implements ReadAhead {
       await this.degrade(error.route, height);
       return this.current.take(height, limits);
     }
-    // A block read per subject: every route the read asked answered, the missing ones included.
+    // A block read per subject: a missing route the reads asked has answered (a read may not ask every route).
     if (read && !this.degraded && this.missing.size > 0) await this.recovered();
     return read;
   }
@@ -87,9 +89,9 @@ export class SubjectFallback implements ReadAhead {
   }
 
   private async recovered(): Promise<void> {
-    const routes = [...this.missing.keys()];
-    this.missing.clear();
+    const routes = [...this.missing.keys()].filter((route) => this.answered.has(route));
     for (const route of routes) {
+      this.missing.delete(route);
       this.ports.telemetry.log('info', `the API answers ${route} again: reading per subject`, { route });
       if (!this.told.delete(route)) continue;
       await this.ports.operator?.notify({

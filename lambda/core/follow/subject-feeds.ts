@@ -60,6 +60,8 @@ export interface SubjectFeedApi {
   readonly headerRoute: string;
   /** Which API answers (its base URL): the routes a process found missing are remembered per API (subject-fallback.ts). */
   readonly api?: string;
+  /** The transaction batch's route, to know when it answered (subject-fallback.ts). */
+  readonly batchRoute?: string;
   /**
    * The canonical headers from the tip down to `fromHeight`, ascending, each with its index hash and its
    * parent (the lowest's may be null); null when the API has no header chain route.
