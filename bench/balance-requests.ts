@@ -120,7 +120,9 @@ export function balanceRequestsSection(rows: BalanceRequestsRow[]): string {
       `and five busy recipients (STX and a token). Balance reads: one per address to start and one per ${RECONCILE_BLOCKS} blocks to reconcile, never per block; ` +
       'the events of contract calls are read because any call may move a watched balance (the "both" config reads them already). ' +
       "Once Hiro retires the v1 balances route (410), a read is the balance now and the principal's changes since: its transactions before and after " +
-      'the balance (two requests, more when the changes since span pages), its STX balance, and for a token its balances and transfers; "balance requests" counts them all.',
+      'the balance (two requests, more when the changes since span pages), its STX balance, and for a token its balances and transfers; "balance requests" counts them all. ' +
+      'A balance that cannot be rebuilt (more than 1,000 changes since) is tried again after 10, 20, 40 … blocks, never before the blocks its failed read walked down to ' +
+      '(docs/balances.md): tried every run, the last row was 33.15 requests a run and 2,678 balance requests.',
     '',
     table(
       ['config', 'requests / run', 'event requests / run', 'balance requests (all runs)', 'requests by route'],

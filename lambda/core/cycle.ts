@@ -1,6 +1,6 @@
 // One watch cycle: take the lease; then statuses → for each block: match → deliver → advance; then report. Every alert goes through one delivery stage, every cursor write through one keeper.
 // Pure orchestration over the ports: no AWS SDK, no fetch, no process.env.
-import { chooseRunSource, readRunTip } from './follow/fetch-choice';
+import { chooseRunSource, planAsRun, readRunTip } from './follow/fetch-choice';
 import type { Alert, AlertType, ChainAlert } from './alert-kinds/alert';
 import type { WatchConfig } from './watch-config/watch-config-schema';
 import type { CycleBudget, CycleDeps, CycleSummary, StopReason } from './cycle-types';
@@ -137,7 +137,7 @@ async function scanBlocks(run: Run, tip: ChainTip) {
   }
   const behind = tip.height - keeper.nextHeight(firstHeight) + 1;
   const blocks = Math.min(config.maxBlocksPerRun, lastHeight - keeper.nextHeight(firstHeight) + 1);
-  const { source, plan: fetchPlan } = chooseRunSource(budget.fetchWay, deps.chain, run.rules, blocks, deps.telemetry, behind);
+  const { source, plan: fetchPlan } = chooseRunSource(budget.fetchWay, deps.chain, run.rules, blocks, deps.telemetry, behind, deps.clock.now());
   const plan = {
     network: config.network,
     rules: run.rules,
@@ -154,7 +154,8 @@ async function scanBlocks(run: Run, tip: ChainTip) {
     lease: run.lease,
     ...(mempool ? { releaseLeaseAtEnd: false, markMined: (a: ChainAlert[]) => mempool.markMined(a) } : {}),
   };
-  return { ...(await new BlockScanner(deps, plan, budget, stages).run()), plan: fetchPlan };
+  const scanned = await new BlockScanner(deps, plan, budget, stages).run();
+  return { ...scanned, plan: planAsRun(fetchPlan, deps.chain, deps.clock.now()) };
 }
 
 function position(summary: CycleSummary, keeper: CursorKeeper, tip: ChainTip, nowMs: number): void {

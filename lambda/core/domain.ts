@@ -201,8 +201,19 @@ export interface PrincipalBalances {
 
 /**
  * A past balance the API cannot give (a route missing, more changes since the block than a read walks, a
- * stacking call since it): a lasting cause, told to the operator at its first run, not a passing failure.
+ * stacking call since it): a lasting cause, told to the operator once, and not asked again at once
+ * (stages/balance-retry.ts), not a passing failure.
  */
 export class BalanceUnavailableError extends Error {
   override name = 'BalanceUnavailableError';
+  /** The lowest block a read may be made at with a chance (the oldest change the failed read walked, a stacking call's block). */
+  readonly retryFrom?: number;
+  /** The requests the failed read took: charged to the run's share like a read that answered. */
+  readonly requests?: number;
+
+  constructor(message: string, detail: { retryFrom?: number; requests?: number } = {}) {
+    super(message);
+    if (detail.retryFrom !== undefined) this.retryFrom = detail.retryFrom;
+    if (detail.requests !== undefined) this.requests = detail.requests;
+  }
 }

@@ -17,7 +17,7 @@ import { readTokenMetadata } from './token-metadata';
 import { readTransactions } from './transaction-reads';
 import { createMempoolReader } from './mempool-reader';
 import { readFtBalancesNow, readFtTransfers, readStxBalanceNow, readStxTransfers, type StxBalanceNow, type TransferPage } from './principal-reads';
-import { HiroSubjectFeeds } from './subject-feeds';
+import { HiroSubjectFeeds, SUBJECT_ROUTES } from './subject-feeds';
 import { TX_MULTIPLE_ROUTE } from './event-reader';
 
 export { CONTRACT_STATUS_BATCH } from './contract-statuses';
@@ -69,7 +69,7 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
     getTokenMetadata: (assetId) => readTokenMetadata(http, assetId),
     takeApiDeprecations: () => [...http.deprecations.take(), ...unreadable.splice(0)],
     mempool: createMempoolReader(events, (notice) => unreadable.push(notice)),
-    subjects: subjectReads(http, blocks, resolved.now),
+    subjects: subjectReads(http, blocks, resolved.now, resolved.baseUrl.href),
   };
 }
 
@@ -89,12 +89,14 @@ async function readNetwork(http: HiroHttp): Promise<{ network: 'mainnet' | 'test
   return { network, chainId };
 }
 
-function subjectReads(http: HiroHttp, blocks: BlockSource, now: () => number): SubjectReads {
+function subjectReads(http: HiroHttp, blocks: BlockSource, now: () => number, api: string): SubjectReads {
   const feeds = new HiroSubjectFeeds(http, now);
   // The newest block list page serves the tip, the block scan's next headers and the per-subject header chain alike.
   blocks.v3Headers.onNewestPage = (body) => feeds.keepNewestPage(body);
   return {
     headerRoute: feeds.headerRoute,
+    api,
+    batchRoute: SUBJECT_ROUTES.transactionBatch,
     headerChain: (fromHeight) => feeds.headerChain(fromHeight),
     tip: () => blocks.v3Headers.tip(),
     contractLogs: (contractId, cursor, ifNoneMatch) => feeds.contractLogs(contractId, cursor, ifNoneMatch),

@@ -38,8 +38,12 @@ interface ChangePage {
 
 const anyBody = z.unknown();
 
-function unavailable(principal: string, at: number, why: string): BalanceUnavailableError {
-  return new BalanceUnavailableError(`the balance of ${principal} after block ${at} cannot be rebuilt from the API's current balance and its changes: ${why}`);
+/** `retryFrom`: the lowest block a read could be made at with a chance (below it the same changes stand in the way). */
+function unavailable(principal: string, at: number, why: string, count: RequestCount, retryFrom?: number): BalanceUnavailableError {
+  return new BalanceUnavailableError(`the balance of ${principal} after block ${at} cannot be rebuilt from the API's current balance and its changes: ${why}`, {
+    requests: count.requests,
+    ...(retryFrom === undefined ? {} : { retryFrom }),
+  });
 }
 
 async function changePage(
@@ -95,12 +99,13 @@ interface Snapshot {
 
 async function balancesNow(http: HiroHttp, principal: string, at: number, assets: readonly string[], count: RequestCount): Promise<Snapshot> {
   const first = await changePage(http, principal, null, count);
-  if (first === null || first === 'not-modified') throw unavailable(principal, at, `the API has no ${SUBJECT_ROUTES.principalTransactions} (older than it)`);
+  if (first === null || first === 'not-modified')
+    throw unavailable(principal, at, `the API has no ${SUBJECT_ROUTES.principalTransactions} (older than it)`, count);
   let newest = first;
   for (let tries = 0; tries < SNAPSHOT_TRIES; tries += 1) {
-    const stx = assets.includes('stx') ? await nowOrMissing(() => readStxBalanceNow(http, principal, count), principal, at) : null;
+    const stx = assets.includes('stx') ? await nowOrMissing(() => readStxBalanceNow(http, principal, count), principal, at, count) : null;
     const fts = assets.some((a) => a !== 'stx')
-      ? await nowOrMissing(() => readFtBalancesNow(http, principal, count), principal, at)
+      ? await nowOrMissing(() => readFtBalancesNow(http, principal, count), principal, at, count)
       : new Map<string, bigint>();
     const check = await unmoved(http, principal, newest, count);
     if (check === true) return { newest, stx, fts };
@@ -109,29 +114,42 @@ async function balancesNow(http: HiroHttp, principal: string, at: number, assets
   throw new Error(`${principal} kept moving while its balance was read (${SNAPSHOT_TRIES} tries): read again next run`);
 }
 
-async function nowOrMissing<T>(read: () => Promise<T>, principal: string, at: number): Promise<T> {
+async function nowOrMissing<T>(read: () => Promise<T>, principal: string, at: number, count: RequestCount): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    if (error instanceof HiroNotFoundError) throw unavailable(principal, at, `the API has no ${error.route} (older than it)`);
+    if (error instanceof HiroNotFoundError) throw unavailable(principal, at, `the API has no ${error.route} (older than it)`, count);
     throw error;
   }
 }
 
-/** The STX changes after block `at`, newest first from `newest`; whether a stacking call is among them. */
-async function stxSince(http: HiroHttp, principal: string, at: number, newest: ChangePage, count: RequestCount): Promise<{ net: bigint; stacking: boolean }> {
+/** The STX changes after block `at`, newest first from `newest`; the block of the newest stacking call among them, if any. */
+async function stxSince(
+  http: HiroHttp,
+  principal: string,
+  at: number,
+  newest: ChangePage,
+  count: RequestCount,
+): Promise<{ net: bigint; stackingAt: number | null }> {
   let net = 0n;
-  let stacking = false;
+  let stackingAt: number | null = null;
   let page = newest;
   for (let pages = 1; ; pages += 1) {
     for (const row of page.rows) {
-      if (row.height <= at) return { net, stacking };
+      if (row.height <= at) return { net, stackingAt };
       net += row.stxNet;
-      stacking ||= row.stacking;
+      if (row.stacking) stackingAt = Math.max(stackingAt ?? row.height, row.height);
     }
-    if (page.older === null) return { net, stacking };
+    if (page.older === null) return { net, stackingAt };
+    // The changes walked all lie above the oldest one's block: a read below it would walk them again.
     if (pages >= MAX_CHANGE_PAGES)
-      throw unavailable(principal, at, `more than ${MAX_CHANGE_PAGES * PRINCIPAL_PAGE_LIMIT} transactions since, the most a read walks`);
+      throw unavailable(
+        principal,
+        at,
+        `more than ${MAX_CHANGE_PAGES * PRINCIPAL_PAGE_LIMIT} transactions since, the most a read walks`,
+        count,
+        page.rows.at(-1)?.height,
+      );
     const older = await changePage(http, principal, page.older, count);
     if (older === null || older === 'not-modified') throw new Error(`${SUBJECT_ROUTES.principalTransactions} answered no older page`);
     page = older;
@@ -142,12 +160,14 @@ async function stxSince(http: HiroHttp, principal: string, at: number, newest: C
 async function tokenSince(http: HiroHttp, principal: string, assetId: string, at: number, until: ChangeRow | undefined, count: RequestCount): Promise<bigint> {
   let net = 0n;
   let cursor: string | null = null;
+  let oldest: number | undefined;
   const after = (row: TransferRow) =>
     until === undefined || row.block.height > until.height || (row.block.height === until.height && row.block.txIndex > until.txIndex);
   for (let pages = 0; pages < MAX_CHANGE_PAGES; pages += 1) {
     count.requests += 1;
     const page = await readFtTransfers(http, principal, assetId, cursor);
-    if (page === null) throw unavailable(principal, at, `the API has no ${SUBJECT_ROUTES.ftTransfers} (API 9.1.0)`);
+    if (page === null) throw unavailable(principal, at, `the API has no ${SUBJECT_ROUTES.ftTransfers} (API 9.1.0)`, count);
+    oldest = page.rows.at(-1)?.block.height ?? oldest;
     for (const row of page.rows) {
       if (row.block.height <= at) return net;
       if (after(row)) continue;
@@ -157,7 +177,7 @@ async function tokenSince(http: HiroHttp, principal: string, assetId: string, at
     if (page.older === null) return net;
     cursor = page.older;
   }
-  throw unavailable(principal, at, `more than ${MAX_CHANGE_PAGES * PRINCIPAL_PAGE_LIMIT} movements of ${assetId} since, the most a read walks`);
+  throw unavailable(principal, at, `more than ${MAX_CHANGE_PAGES * PRINCIPAL_PAGE_LIMIT} movements of ${assetId} since, the most a read walks`, count, oldest);
 }
 
 /** What `principal` held after block `at`, in `assets` (`stx` and token ids), from its balance now less its changes since. */
@@ -169,11 +189,13 @@ export async function readBalancesFromChanges(http: HiroHttp, principal: string,
   let unlockBurnHeight: number | null = null;
   if (stx !== null) {
     const since = await stxSince(http, principal, at, newest, count);
-    if (since.stacking)
+    if (since.stackingAt !== null)
       throw unavailable(
         principal,
         at,
-        'a stacking call since then changed its locked STX, which no route gives for a past block; a later run, past that call, reads it',
+        `a stacking call since then (block ${since.stackingAt}) changed its locked STX, which no route gives for a past block; a later run, past that call, reads it`,
+        count,
+        since.stackingAt,
       );
     stxTotal = stx.total - since.net;
     if (stxTotal < stx.locked)

@@ -170,13 +170,21 @@ export class HiroSubjectFeeds implements SubjectFeedApi {
     };
   }
 
-  async transactions(txIds: readonly string[]): Promise<Map<string, LocatedTransaction>> {
+  async transactions(txIds: readonly string[]): Promise<Map<string, LocatedTransaction> | { missing: string }> {
     const found = new Map<string, LocatedTransaction>();
     const unique = [...new Set(txIds)];
     for (let start = 0; start < unique.length; start += BATCH_IDS) {
       const ids = unique.slice(start, start + BATCH_IDS);
-      const request: HiroRequest = { route: SUBJECT_ROUTES.transactionBatch, path: '/extended/v3/transactions/batch', query: [['tx_id', ids.join(',')]] };
-      const body = await this.http.getBody(request, transactionBatchSchema);
+      const request: HiroRequest = {
+        route: SUBJECT_ROUTES.transactionBatch,
+        path: '/extended/v3/transactions/batch',
+        query: [['tx_id', ids.join(',')]],
+        expect: [404],
+      };
+      // Unknown ids are left out of a 200: a 404 is the route itself missing (an API older than it).
+      const answer = await this.http.get(request, anyBody);
+      if (!answer.ok) return { missing: request.route };
+      const body = this.parse(request, transactionBatchSchema, answer.body);
       const asked = new Set(ids);
       for (const raw of body.results) {
         if (!asked.has(raw.tx_id))

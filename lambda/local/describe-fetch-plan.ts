@@ -52,5 +52,9 @@ function planLines(config: WatchConfig, blocks: number, budget: number, heading:
     `    while Hiro's deprecated routes answer: ${way(today)} (${today.reason})`,
     `    once they answer 410: ${way(retired)} (${retired.reason})`,
     ...(fetchWay ? [chosenWayLine(fetchWay)] : []),
+    // What a run does on an API without a per-subject route (core/follow/subject-fallback.ts).
+    ...(fetchWay && fetchWay !== 'block-scan'
+      ? ['    a per-subject route the API answers 404 to (an older API) sends the runner to the block scan from that block; it is asked again once an hour']
+      : []),
   ].join('\n');
 }

@@ -112,6 +112,8 @@ describe('getBalances with the v1 balances route retired', () => {
     const error = await rejectionOf(client.getBalances!(holder, 2, ['stx']));
     expect(error).toBeInstanceOf(BalanceUnavailableError);
     expect(error.message).toContain('stacking call');
+    // Not before block 3, the stacking call's: a read at a block below it meets the same call.
+    expect((error as BalanceUnavailableError).retryFrom).toBe(3);
   });
 
   it('refuses a past block with more changes since than a read walks, naming the bound', async () => {
@@ -124,6 +126,10 @@ describe('getBalances with the v1 balances route retired', () => {
     const error = await rejectionOf(h.client().getBalances!(holder, 1, ['stx']));
     expect(error).toBeInstanceOf(BalanceUnavailableError);
     expect(error.message).toContain(`more than ${MAX_CHANGE_PAGES * 50} transactions since`);
+    // The thousand newest changes reach down to block 3: a read at a block below it walks them all again.
+    expect((error as BalanceUnavailableError).retryFrom).toBe(3);
+    // The first page, the balance, the first page again, and 19 older pages: charged to the run's share.
+    expect((error as BalanceUnavailableError).requests).toBe(MAX_CHANGE_PAGES + 2);
   });
 
   it('refuses a token balance on an API without the token transfer route, and any balance on one without the principal routes', async () => {

@@ -119,6 +119,12 @@ describe('a tracked principal’s transactions', () => {
 });
 
 describe('the transaction batch', () => {
+  it('says the batch route is missing when the API answers it 404 (an API older than it), rather than failing the read', async () => {
+    const h = await startHarness({ subjectRoutes: 'absent' });
+    const block = h.fake.chain.mine([transfer({ to: alice, amount: 1 })]);
+    expect(await h.client().subjects.transactions([block.txs[0]!.txId])).toEqual({ missing: ROUTES.transactionBatch });
+  });
+
   it('places transactions in their blocks, 50 ids a request, and leaves out those the API does not know', async () => {
     const h = await startHarness();
     const block = h.fake.chain.mine(Array.from({ length: 60 }, (_, i) => transfer({ to: alice, amount: 1 + i })));
@@ -126,6 +132,7 @@ describe('the transaction batch', () => {
     const ids = [...block.txs.map((tx) => tx.txId), `0x${'ab'.repeat(32)}`];
 
     const found = await h.client().subjects.transactions(ids);
+    if (!(found instanceof Map)) throw new Error(`the batch route is missing: ${found.missing}`);
 
     expect(found.size).toBe(60);
     expect(found.get(block.txs[59]!.txId)).toMatchObject({

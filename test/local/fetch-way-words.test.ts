@@ -18,4 +18,12 @@ describe('--check and the fetch way', () => {
       '    this runner reads per subject wherever the rules allow (FETCH_WAY=per-subject)\n',
     );
   });
+
+  it('says that a per-subject route the API lacks sends the runner to the block scan, asked again once an hour', () => {
+    const line =
+      '    a per-subject route the API answers 404 to (an older API) sends the runner to the block scan from that block; it is asked again once an hour\n';
+    expect(describeWatch(bound, { ...api, fetchWay: 'auto' }, 'watch.json')).toContain(line);
+    expect(describeWatch(bound, { ...api, fetchWay: 'per-subject' }, 'watch.json')).toContain(line);
+    expect(describeWatch(bound, { ...api, fetchWay: 'block-scan' }, 'watch.json')).not.toContain(line);
+  });
 });

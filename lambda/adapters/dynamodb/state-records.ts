@@ -78,7 +78,7 @@ const entries = z.record(z.string(), entry);
 const bookSchema = z.object({
   base: z.object({ height: z.int(), entries }),
   deltas: z.array(z.object({ height: z.int(), hash: z.string(), entries })),
-  unread: z.optional(z.record(z.string(), z.object({ failures: z.int(), cause: z.string() }))),
+  unread: z.optional(z.record(z.string(), z.object({ failures: z.int(), cause: z.string(), retryAt: z.optional(z.int()), tries: z.optional(z.int()) }))),
 });
 
 const balanceBookRecord: RecordShape<BalanceBookRecord> = {

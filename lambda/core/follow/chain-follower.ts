@@ -64,7 +64,7 @@ export class ChainFollower {
     private readonly plan: FollowPlan,
   ) {
     const blockScan = () => new BlockReadAhead(ports.chain, plan, ports.clock, plan.stop);
-    this.readAhead = plan.source ? new SubjectFallback(new SubjectReadAhead(plan.source, plan.stop), blockScan, ports) : blockScan();
+    this.readAhead = plan.source ? new SubjectFallback(new SubjectReadAhead(plan.source, plan.stop), blockScan, ports, plan.source.answered) : blockScan();
     this.links = new ChainLinks(ports.chain, ports.telemetry);
   }
 

@@ -58,6 +58,10 @@ export type FeedAnswer<T> =
 export interface SubjectFeedApi {
   /** The header chain's route, for errors. */
   readonly headerRoute: string;
+  /** Which API answers (its base URL): the routes a process found missing are remembered per API (subject-fallback.ts). */
+  readonly api?: string;
+  /** The transaction batch's route, to know when it answered (subject-fallback.ts). */
+  readonly batchRoute?: string;
   /**
    * The canonical headers from the tip down to `fromHeight`, ascending, each with its index hash and its
    * parent (the lowest's may be null); null when the API has no header chain route.
@@ -72,6 +76,9 @@ export interface SubjectFeedApi {
   principalTransactions(principal: string, cursor: string | null, ifNoneMatch?: string): Promise<FeedAnswer<PrincipalFeedItem>>;
   /** True once the batched events route has answered 410: the block scan then pays a request per transaction. */
   eventsRetired?(): boolean;
-  /** The canonical transactions among `txIds` with their blocks; an id the API does not know is absent. */
-  transactions(txIds: readonly string[]): Promise<Map<string, LocatedTransaction>>;
+  /**
+   * The canonical transactions among `txIds` with their blocks; an id the API does not know is absent.
+   * `missing` when the API has no batch route (a 404 naming the route, as on an API older than it).
+   */
+  transactions(txIds: readonly string[]): Promise<Map<string, LocatedTransaction> | { missing: string }>;
 }

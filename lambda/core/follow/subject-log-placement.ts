@@ -29,7 +29,7 @@ export async function placeLogs(
   walks: readonly FeedWalk<LogFeedItem>[],
   from: number,
   known: Map<string, LocatedTransaction>,
-  lookup: (txIds: readonly string[]) => Promise<Map<string, LocatedTransaction>>,
+  lookup: (txIds: readonly string[]) => Promise<Map<string, LocatedTransaction> | { missing: string }>,
 ): Promise<LogPlacement[]> {
   const feeds: Feed[] = walks.map((walk) => {
     const newest = walk.pageStarts[0]?.at;
@@ -41,7 +41,10 @@ export async function placeLogs(
     const ids = nextIds(feeds, known, asked);
     if (ids.length === 0) break;
     for (const id of ids) asked.add(id);
-    for (const [id, tx] of await lookup(ids)) known.set(id, tx);
+    const found = await lookup(ids);
+    // No batch route: no log can be placed, so the read stops before `from` (the block scan reads on).
+    if (!(found instanceof Map)) throw new SubjectFeedError(found.missing, from, 'this API does not have the route');
+    for (const [id, tx] of found) known.set(id, tx);
   }
   return feeds.map((feed) => (feed.error ? { error: feed.error } : { placed: feed.placed }));
 }

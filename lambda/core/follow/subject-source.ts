@@ -53,6 +53,8 @@ const otherKinds = chainKindList.filter((kind) => !feedServed(kind));
 export class SubjectSource {
   /** The newest tip height each contract's logs were seen as of: a later page must not be older. */
   private readonly asOf = new Map<string, number>();
+  /** The routes that have answered a read (a page, a header chain, a batch): one found missing before is back. */
+  readonly answered = new Set<string>();
 
   constructor(
     private readonly feeds: SubjectFeedApi,
@@ -65,6 +67,7 @@ export class SubjectSource {
   async read(from: number, to: number, signal?: AbortSignal): Promise<SubjectRead> {
     const chain = await this.feeds.headerChain(from);
     if (chain === null) throw new SubjectFeedError(this.feeds.headerRoute, from, 'this API does not have the route');
+    this.answered.add(this.feeds.headerRoute);
     const headers = new Map(chain.map((header) => [header.height, header]));
     if (!headers.has(from)) {
       const lowest = chain[0]?.height;
@@ -137,6 +140,7 @@ export class SubjectSource {
   ): Promise<void> {
     const walk = await walkFeed<LogFeedItem>(from, (cursor) => this.feeds.contractLogs(contract, cursor));
     if (walk === 'not-modified') return;
+    this.answered.add(walk.route);
     this.checkAsOf(contract, walk, headers, found);
     walks.push(walk);
   }
@@ -144,7 +148,11 @@ export class SubjectSource {
   /** Places every walk's logs at or above `from` (one batch lookup for all of them), each walk checked on its own. */
   private async placeLogs(walks: readonly FeedWalk<LogFeedItem>[], from: number, headers: ReadonlyMap<number, HeaderLink>, found: Found): Promise<void> {
     const known = new Map(found.txs);
-    const placements = await placeLogs(walks, from, known, (ids) => this.feeds.transactions(ids));
+    const placements = await placeLogs(walks, from, known, async (ids) => {
+      const found = await this.feeds.transactions(ids);
+      if (found instanceof Map && this.feeds.batchRoute) this.answered.add(this.feeds.batchRoute);
+      return found;
+    });
     for (const [index, placement] of placements.entries()) {
       const walk = walks[index]!;
       await this.guard(found, from, async () => {
@@ -163,6 +171,7 @@ export class SubjectSource {
   private async readPrincipal(principal: string, from: number, headers: ReadonlyMap<number, HeaderLink>, found: Found): Promise<void> {
     const walk = await walkFeed(from, (cursor) => this.feeds.principalTransactions(principal, cursor));
     if (walk === 'not-modified') return;
+    this.answered.add(walk.route);
     const placed = walk.items.map((item) => ({
       item,
       at: { height: item.block.height, txIndex: item.transaction.txIndex, eventIndex: -1 },

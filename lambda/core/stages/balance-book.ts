@@ -36,6 +36,10 @@ export interface BalanceDelta {
 export interface UnreadRule {
   failures: number;
   cause: string;
+  /** After a lasting cause (balance-retry.ts): the block before which the read is not tried again. */
+  retryAt?: number;
+  /** The failed tries in a row with a lasting cause, which the wait doubles with. */
+  tries?: number;
 }
 
 /** What the state store keeps: one small record, written with the cursor when a balance moved. */

@@ -11,6 +11,7 @@ import { BalanceUnavailableError, type Block, type PrincipalBalances } from '../
 import type { BalanceTracker, CompiledBalanceRule } from './balance-tracker';
 import type { BalanceEntry } from './balance-book';
 import { ApiBackoffError } from '../follow/api-backoff';
+import { RETRY_MAX_BLOCKS } from './balance-retry';
 import { isNoticeDue } from '../health/block-stalls';
 import type { ChainApi, OperatorChannel, Telemetry } from '../ports';
 
@@ -54,7 +55,8 @@ export class BalanceReads {
   /** Reads what is due before `block` and fits the allowance; returns the reads that failed. Never throws for a read. */
   async before(block: Block): Promise<BalanceReadFailure[]> {
     const at = Math.max(0, block.header.height - 1);
-    const due = this.tracker.due(at).filter((rule) => !this.failedAddresses.has(rule.address));
+    // A rule whose read failed for a lasting cause waits for its next try (balance-retry.ts).
+    const due = this.tracker.due(at).filter((rule) => !this.failedAddresses.has(rule.address) && !this.tracker.waitsPast(rule, at));
     if (due.length === 0) return [];
     if (!this.ports.chain.getBalances) throw new Error('balance rules need an API adapter that reads balances (getBalances)');
     const addresses = [...new Set(due.map((rule) => rule.address))];
@@ -86,7 +88,7 @@ export class BalanceReads {
       const address = reading[index]!;
       const rules = due.filter((rule) => rule.address === address);
       if (outcome.status === 'rejected') {
-        failures.push(await this.failed(address, rules, outcome.reason, at));
+        failures.push(await this.failed(address, rules, outcome.reason, at, cost));
         continue;
       }
       const requests = outcome.value.requests ?? 1;
@@ -104,41 +106,57 @@ export class BalanceReads {
     }
   }
 
-  private async failed(address: string, rules: readonly CompiledBalanceRule[], error: unknown, at: number): Promise<BalanceReadFailure> {
+  private async failed(address: string, rules: readonly CompiledBalanceRule[], error: unknown, at: number, cost: number): Promise<BalanceReadFailure> {
     const names = rules.map((rule) => `"${rule.meta.rule}"`).join(', ');
     const reason = (error instanceof Error ? error.message : String(error)).slice(0, MAX_CAUSE_CHARS);
+    const meanwhile = whileUnread(rules.every((rule) => this.tracker.tracking(rule)));
+    let retryAt: number | undefined;
     if (error instanceof ApiBackoffError) {
       // The API asks to wait longer than the run has: no more balance reads this run; the blocks go on.
       this.allowance.left = 0;
     } else {
       this.failedAddresses.add(address);
-      const failures = Math.max(...rules.map((rule) => this.tracker.readFailed(rule, reason)));
-      // A cause that lasts (a route the API lacks) is told at once; a passing one from the 3rd run in a row.
-      const lasting = error instanceof BalanceUnavailableError && failures === 1;
-      if (lasting || isNoticeDue(failures)) await this.tellUnread(address, names, failures, reason);
+      // A lasting cause gives the same answer at the same block: the read waits (balance-retry.ts).
+      const lasting = error instanceof BalanceUnavailableError ? { at, ...(error.retryFrom === undefined ? {} : { retryFrom: error.retryFrom }) } : undefined;
+      if (error instanceof BalanceUnavailableError && error.requests !== undefined) this.allowance.left -= error.requests - cost;
+      const unread = rules.map((rule) => this.tracker.readFailed(rule, reason, lasting));
+      const failures = Math.max(...unread.map((u) => u.failures));
+      retryAt = lasting ? Math.min(...unread.map((u) => u.retryAt!)) : undefined;
+      // A lasting cause is told once, at its first try; a passing one from the 3rd run in a row, as the count doubles.
+      const tell = lasting ? unread.some((u) => u.tries === 1) : unread.every((u) => u.tries === undefined) && isNoticeDue(failures);
+      if (tell) await this.tellUnread(address, names, failures, reason, retryAt, meanwhile);
     }
+    const until = retryAt === undefined ? 'until a later run reads it' : `until it is read (tried again at block ${retryAt})`;
     this.ports.telemetry.log(
       'warn',
-      `could not read the balance of ${address} at block ${at} (balance rules ${names}): ${reason}; these rules alert nothing until a later run reads it, and the other rules and the blocks go on`,
+      `could not read the balance of ${address} at block ${at} (balance rules ${names}): ${reason}; ${meanwhile} ${until}, and the other rules and the blocks go on`,
       {
         address,
         rules: rules.map((rule) => rule.meta.rule),
         height: at,
+        ...(retryAt === undefined ? {} : { retryAt }),
       },
     );
     return { address, rules, error };
   }
 
-  /** A read that failed run after run: at the 3rd run in a row, then each time the count doubles (block-stalls.ts). */
-  private async tellUnread(address: string, names: string, failures: number, reason: string): Promise<void> {
+  /**
+   * A read that failed run after run: at the 3rd run in a row, then each time the count doubles (block-stalls.ts);
+   * a lasting cause once, with the block of its next try (`retryAt`).
+   */
+  private async tellUnread(address: string, names: string, failures: number, reason: string, retryAt: number | undefined, meanwhile: string): Promise<void> {
+    const tries =
+      retryAt === undefined
+        ? 'Fix what the cause names (an address the API does not know, a retired route, an API key); each run tries again. ' +
+          'This notice repeats each time the count doubles.'
+        : `It cannot be read until the cause goes, so it is tried again at block ${retryAt}, then after 10, 20, 40 … blocks (at most ${RETRY_MAX_BLOCKS}), ` +
+          'and at once if its rules change in the config. This notice is not repeated for it.';
     await this.ports.operator?.notify({
       kind: 'balance-unread',
       subject: `stacks-watch: the balance of a watched address could not be read (${failures} ${failures === 1 ? 'run' : 'runs'})`,
       message:
         `${failures === 1 ? 'This run' : `The last ${failures} runs`} could not read the balance of ${address} (balance rules ${names}). Until it is read, ` +
-        `these rules alert nothing; the other rules and the blocks go on.\n\nLatest cause: ${reason}\n\n` +
-        'Fix what the cause names (an address the API does not know, a retired route, an API key); each run tries again. ' +
-        'This notice repeats each time the count doubles.',
+        `${meanwhile}; the other rules and the blocks go on.\n\nLatest cause: ${reason}\n\n${tries}`,
     });
   }
 
@@ -156,6 +174,11 @@ export class BalanceReads {
       { waiting, deferred: left.length, height: at },
     );
   }
+}
+
+/** What rules whose read failed do meanwhile: a reconciliation's rules go on from the blocks, the others wait. */
+function whileUnread(tracking: boolean): string {
+  return tracking ? 'these rules keep alerting from the balance kept from the blocks (their reconciliation waits)' : 'these rules alert nothing';
 }
 
 /**

@@ -17,8 +17,10 @@ import {
   type BalanceBookRecord,
   type BalanceEntry,
   type Entries,
+  type UnreadRule,
   type Zone,
 } from './balance-book';
+import { retryAfter } from './balance-retry';
 
 /** At most one reconciling read per address in this many blocks (about 1 to 2 hours of Nakamoto blocks). */
 export const RECONCILE_BLOCKS = 720;
@@ -166,12 +168,28 @@ export class BalanceTracker {
     return differed ? old : null;
   }
 
-  /** Counts a failed read of the rule in this run (one a run) and returns the runs in a row it has failed. */
-  readFailed(rule: CompiledBalanceRule, cause: string): number {
-    const failures = (this.book.unread?.[rule.key]?.failures ?? 0) + 1;
-    this.book.unread = { ...this.book.unread, [rule.key]: { failures, cause } };
+  /**
+   * Counts a failed read of the rule in this run (one a run); a lasting cause (`lasting`: the block it was made
+   * at, the lowest block the cause names) also sets when the read is tried again (balance-retry.ts).
+   */
+  readFailed(rule: CompiledBalanceRule, cause: string, lasting?: { at: number; retryFrom?: number }): UnreadRule {
+    const before = this.book.unread?.[rule.key];
+    const failures = (before?.failures ?? 0) + 1;
+    const tries = lasting ? (before?.tries ?? 0) + 1 : before?.tries;
+    const entry: UnreadRule = {
+      failures,
+      cause,
+      ...(lasting ? { retryAt: retryAfter(lasting.at, tries!, lasting.retryFrom) } : before?.retryAt === undefined ? {} : { retryAt: before.retryAt }),
+      ...(tries === undefined ? {} : { tries }),
+    };
+    this.book.unread = { ...this.book.unread, [rule.key]: entry };
     this.dirty = true;
-    return failures;
+    return entry;
+  }
+
+  /** Whether the rule's read waits past block `at` after a lasting cause. */
+  waitsPast(rule: CompiledBalanceRule, at: number): boolean {
+    return (this.book.unread?.[rule.key]?.retryAt ?? Number.NEGATIVE_INFINITY) > at;
   }
 
   /** The crossings of `block`: the reads' first, then each transaction's in chain order. */

@@ -49,6 +49,16 @@ describe('the named records on DynamoDB', () => {
     for (const name of SAMPLE_NAMES) expect(await table.store.readRecord(name)).toBeNull();
   });
 
+  it("keeps a balance read's retry schedule (after a lasting cause) in the balances item, read back as written", async () => {
+    const table = await freshTable();
+    const book = {
+      ...SAMPLE_RECORDS.balances,
+      unread: { 'busy|SP9|stx|1000|': { failures: 3, cause: 'more than 1000 transactions since block 10', retryAt: 80, tries: 3 } },
+    };
+    await table.store.writeRecord('balances', book);
+    expect(await table.store.readRecord('balances')).toEqual(book);
+  });
+
   it('reads an SMS item of the older shape (the bare tally) as a tally with nothing else', async () => {
     const table = await freshTable();
     await table.put({ pk: 'NET#mainnet', sk: 'SMS', ...BARE_SMS_TALLY });
