@@ -72,6 +72,6 @@ export function mempoolReadWords(rules: PendingRules | null): string | null {
   if (!rules) return null;
   const principals = pendingPrincipals(rules);
   if (principals === null) return '- pending rules read the whole mempool list (a pending rule names no principal)';
-  const each = `${principals.length} ${principals.length === 1 ? "principal's" : "principals'"} own mempool routes`;
+  const each = principals.length === 1 ? "1 principal's own mempool route" : `${principals.length} principals' own mempool routes`;
   return `- pending rules read ${each} when that costs fewer requests than the whole mempool list did a run (measured every 10 min), else the list`;
 }
