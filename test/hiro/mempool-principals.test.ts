@@ -90,7 +90,7 @@ describe("a principal's mempool route", () => {
       },
       ROUTES.principalMempool,
     );
-    expect((await h.client().mempool!.readPrincipalsMempool!([treasury], options())).map((tx) => tx.txId)).toEqual([outflow.txId]);
+    expect((await h.client().mempool!.readPrincipalsMempool!([treasury], options()))?.map((tx) => tx.txId)).toEqual([outflow.txId]);
     const warnings = h.logs.filter((l) => l.level === 'warn');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.message).toContain('/extended/v3/principals/{principal}/mempool/transactions');
