@@ -36,7 +36,11 @@ export function pendingPrincipals(rules: PendingRules): string[] | null {
   return [...principals];
 }
 
-/** The list's pages for a list read that gave `count` transactions: 50 a page, the last one holding where it stopped. */
+/**
+ * The list's pages for a list read that gave `count` calls and transfers: 50 a page, the last one holding where it
+ * stopped. Exact with the list's `type` filter (API 9.8.0); an older API's other types are not counted, which
+ * only errs towards the list.
+ */
 export function listPagesFor(count: number): number {
   return Math.min(MEMPOOL_LIMITS.maxPages, Math.floor(count / MEMPOOL_LIST_PAGE) + 1);
 }
