@@ -7,6 +7,7 @@ import type { ChainApi, Clock, Cursor, OperatorChannel, Publisher, StateStore, T
 import type { StatusSweep } from './match/contract-status-sweep';
 import type { BalanceReadAllowance } from './stages/balance-reads';
 import type { EmilyApi } from './sbtc/emily-port';
+import type { MempoolReadPlan } from './mempool/mempool-plan';
 
 /** Keys (route and UTC day, `apiDeprecationKey`) of the API deprecation notices this process has seen sent. */
 export type DeprecationsNoticed = Set<string>;
@@ -98,6 +99,8 @@ export interface CycleSummary {
   durationMs: number;
   /** How the run read the chain and why, when it was asked to choose (`fetchWay`). */
   fetchPlan?: RunPlan;
+  /** With pending rules: how the run read the mempool (the whole list or per principal) and why. */
+  mempoolRead?: MempoolReadPlan;
 }
 
 export type RunCycle = (deps: CycleDeps, config: WatchConfig, budget: CycleBudget) => Promise<CycleSummary>;

@@ -66,6 +66,7 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     const scan = await scanBlocks(run, tip);
     // After the scan, never before it: the mempool was read meanwhile, and its alerts wait for no block.
     await run.mempool?.finish(run.delivery, budget.runId);
+    if (run.mempool?.readPlan) summary.mempoolRead = run.mempool.readPlan;
     if (config.chainHealth) await checkChainHealthInCycle(deps, run.delivery, tip, config.chainHealth, config.network);
     Object.assign(summary, { blocksScanned: scan.blocksScanned, reorgs: scan.reorgs, tip: { height: tip.height, hash: tip.hash } });
     if (scan.plan) summary.fetchPlan = scan.plan;

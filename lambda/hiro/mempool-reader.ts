@@ -13,7 +13,9 @@ import { TX_MULTIPLE_ROUTE, type EventReaderContext } from './event-reader';
 import { HiroBadRequestError } from './errors';
 import { readV1MempoolPage, V1_MEMPOOL_ROUTE, type ListedTx } from './mempool-list-v1';
 import type { HiroRequest } from './request';
-import { v1TxStatusesSchema, v3MempoolPageSchema, v3MempoolSummarySchema, v3TxStatusSchema, type RawMempoolSummary } from './schemas-mempool';
+import { v1TxStatusesSchema, v3MempoolPageSchema, v3TxStatusSchema } from './schemas-mempool';
+import { listedV3 } from './mempool-summary';
+import { principalMempoolReader, V3_PRINCIPAL_MEMPOOL_ROUTE } from './mempool-principals';
 import { settleAll } from '../core/settle';
 
 export const V3_MEMPOOL_ROUTE = 'GET /extended/v3/mempool/transactions';
@@ -25,7 +27,13 @@ const MINED = new Set(['success', 'abort_by_response', 'abort_by_post_condition'
 export function createMempoolReader(context: EventReaderContext, onMissing: (notice: ApiDeprecation) => void = () => {}): MempoolApi {
   const { http } = context;
   const readListed = mempoolList(context, onMissing);
+  // An API without a principal's mempool route is read through the v3 list (or what stands for it), one notice.
+  const principals = principalMempoolReader(context, (detail) =>
+    onMissing({ route: V3_PRINCIPAL_MEMPOOL_ROUTE, replacement: V3_MEMPOOL_ROUTE, gone: false, unreadable: true, detail }),
+  );
   return {
+    readPrincipalsMempool: principals,
+
     async readMempool({ stopAt, receivedFrom, maxPages }) {
       const found: MempoolTx[] = [];
       let cursor: string | null = null;
@@ -120,23 +128,6 @@ function mempoolList(
     const page = await readV1MempoolPage(http, cursor === null ? 0 : Number(cursor), PAGE);
     return { listed: page.listed, next: page.next === null ? null : String(page.next) };
   };
-}
-
-function listedV3(entry: unknown): ListedTx[] {
-  const summary = v3MempoolSummarySchema.safeParse(entry);
-  return summary.success ? [{ txId: summary.data.tx_id.toLowerCase(), receivedAt: summary.data.receipt_time, tx: toMempoolTx(summary.data) }] : [];
-}
-
-function toMempoolTx(raw: RawMempoolSummary): MempoolTx | null {
-  const common = { txId: raw.tx_id.toLowerCase(), sender: raw.sender.address, nonce: raw.sender.nonce, fee: raw.fee_rate, receivedAt: raw.receipt_time };
-  if (raw.type === 'contract_call' && raw.contract_call) {
-    return { ...common, type: 'contract_call', contractCall: { contractId: raw.contract_call.contract_id, functionName: raw.contract_call.function_name } };
-  }
-  if (raw.type === 'token_transfer' && raw.token_transfer) {
-    const { recipient, amount, memo } = raw.token_transfer;
-    return { ...common, type: 'token_transfer', tokenTransfer: { recipient, amount, memo: memo?.hex ?? null } };
-  }
-  return null;
 }
 
 function dropReason(status: string | undefined): DropReason | undefined {

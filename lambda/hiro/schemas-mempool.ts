@@ -16,6 +16,8 @@ export const v3MempoolSummarySchema = z.object({
   type: z.string(),
   token_transfer: z.nullish(z.object({ recipient: z.string(), amount: microStx, memo: z.nullable(z.object({ hex })) })),
   contract_call: z.nullish(z.object({ contract_id: z.string(), function_name: z.string() })),
+  // Read only to see whom a deploy names (a principal's mempool route lists the deploy of that contract).
+  smart_contract: z.nullish(z.object({ contract_id: z.string() })),
 });
 export type RawMempoolSummary = z.infer<typeof v3MempoolSummarySchema>;
 

@@ -8,6 +8,8 @@ import { compileWatchRules, ruleLists } from '../core/rules/rule-lists';
 import { describeCooldownsAndMutes, pastMuteWarnings } from './describe-cooldowns-mutes';
 import { balanceBudgetWords } from './describe-balances';
 import { fetchPlanWords, statusPlanWords } from './describe-fetch-plan';
+import { mempoolReadWords } from '../core/mempool/mempool-plan';
+import { pendingRules } from '../core/mempool/pending-rules';
 import type { FetchWay } from '../core/follow/fetch-choice';
 import { bareAmountWarnings } from '../core/watch-config/amount-warnings';
 import { describePacks } from '../core/packs';
@@ -47,7 +49,8 @@ export function describeWatch(
     const words = list.describe(config);
     if (words !== null) lines.push(words);
   }
-  lines.push(...pastMuteWarnings(compileWatchRules(config, lists).cooldownsAndMutes, nowMs));
+  const rules = compileWatchRules(config, lists);
+  lines.push(...pastMuteWarnings(rules.cooldownsAndMutes, nowMs));
   lines.push(...describePacks(config));
   const sbtc = describeLifecycle(
     config.sbtcLifecycle,
@@ -61,6 +64,8 @@ export function describeWatch(
   const balanceReads = balanceBudgetWords(config, api, { seconds: api.cycleSeconds ?? DEFAULT_CYCLE_SECONDS, word: 'cycle' });
   if (balanceReads !== null) lines.push(balanceReads);
   lines.push(fetchPlanWords(config, api.requestsPerMinute, api.cycleSeconds ?? DEFAULT_CYCLE_SECONDS, api.fetchWay));
+  const mempoolRead = mempoolReadWords(pendingRules(rules));
+  if (mempoolRead !== null) lines.push(mempoolRead);
   const start = config.startHeight === 'latest' ? 'at the current tip' : `at block ${config.startHeight}`;
   lines.push(
     `- first run starts ${start} (later runs resume from the saved cursor), ${plural(config.confirmations, 'block')} behind the tip, ` +

@@ -321,6 +321,16 @@ describe.each(STORES)('the StateStore contract: $name', ({ fresh }) => {
     expect(await (await state.reopen()).readCursor()).toEqual({ ...at(700), version: 1 });
   });
 
+  it("keeps how the mempool was last read and the list's measured pages with the mempool record", async () => {
+    const state = await fresh();
+    const store = await state.reopen();
+    const mempool = { seen: ['0x01'], newest: 1_750_000_123, tracked: [], read: { way: 'principals' as const, listPages: { pages: 3, at: T0 } } };
+    await store.writeRecord('mempool', mempool);
+    expect(await (await state.reopen()).readRecord('mempool')).toEqual(mempool);
+    await store.writeRecord('mempool', { seen: [], tracked: [], read: { way: 'list' } });
+    expect(await (await state.reopen()).readRecord('mempool')).toEqual({ seen: [], tracked: [], read: { way: 'list' } });
+  });
+
   it('keeps every named record across restarts, each replaced whole by its write and removed by null, none touching another', async () => {
     const state = await fresh();
     const store = await state.reopen();

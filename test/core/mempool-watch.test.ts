@@ -147,3 +147,56 @@ describe('the mempool beside the block scan', () => {
     expect(h.publisher.sent.map((o) => o.alert.type)).toEqual(['token_transfer', 'pending_transfer']);
   });
 });
+
+describe('the way the mempool is read', () => {
+  /** A mempool whose principal routes list what waits for them, or are missing (null), or fail. */
+  class PrincipalMempool extends ScriptedMempool {
+    principalReads: string[][] = [];
+    principalAnswer: 'list' | 'missing' | 'fail' = 'list';
+    async readPrincipalsMempool(principals: readonly string[], options: { stopAt: ReadonlySet<string> }) {
+      this.principalReads.push([...principals]);
+      if (this.principalAnswer === 'fail') throw new Error('GET /extended/v3/principals/{principal}/mempool/transactions answered 500');
+      if (this.principalAnswer === 'missing') return null;
+      return (await this.readMempool(options)).filter((tx) => tx.contractCall?.contractId === TOKEN);
+    }
+  }
+
+  function busy() {
+    const chain = new MemoryChain();
+    const mempool = new PrincipalMempool();
+    Object.assign(chain, { mempool });
+    const h = harness(chain, config({ addresses: [], contractLogs: [], calls: [{ contractId: TOKEN, status: 'any', pending: true }] }));
+    // Two pages of new waiting calls a run: the list costs 2 requests, the one principal's route 1.
+    const arrive = () => (mempool.waiting = [...Array.from({ length: 60 }, () => waitingCall()).reverse(), ...mempool.waiting]);
+    return { h, mempool, arrive };
+  }
+
+  it('reads the one principal once the list took two pages a run, the list again when its route is missing, and keeps the state when it fails', async () => {
+    const { h, mempool, arrive } = busy();
+    const ways: (string | undefined)[] = [];
+    for (let run = 0; run < 3; run++) {
+      arrive();
+      ways.push((await h.run()).mempoolRead?.way);
+      h.advance(MINUTE);
+    }
+    expect(ways).toEqual(['list', 'list', 'principals']);
+    expect(mempool.principalReads).toEqual([[TOKEN]]);
+
+    mempool.principalAnswer = 'missing';
+    arrive();
+    expect((await h.run()).mempoolRead).toEqual({ way: 'list', principals: 1, reason: 'the API has no principal mempool route' });
+
+    mempool.principalAnswer = 'fail';
+    h.advance(MINUTE);
+    arrive();
+    const before = await h.state.readRecord('mempool');
+    const sent = h.publisher.sent.length;
+    const summary = await h.run();
+    expect(summary.mempoolRead).toBeUndefined();
+    expect(h.publisher.sent.length).toBe(sent);
+    expect({ ...(await h.state.readRecord('mempool')), tracked: [] }).toEqual({ ...before, tracked: [] });
+    expect(h.telemetry.logs.map((l) => l.message)).toContain(
+      'the API could not serve the mempool; no pending alerts this run (the block scan is not affected)',
+    );
+  });
+});

@@ -105,18 +105,28 @@ const trackedItem = z.object({
   checks: z.number(),
   minedAt: z.optional(z.number()),
 });
-const mempoolItem = z.object({ seen: z.array(z.string()), newest: z.optional(z.number()), tracked: z.array(trackedItem) });
+const mempoolRead = z.object({
+  way: z.enum(['list', 'principals']),
+  listPages: z.optional(z.object({ pages: z.number(), at: z.number() })),
+});
+const mempoolItem = z.object({ seen: z.array(z.string()), newest: z.optional(z.number()), tracked: z.array(trackedItem), read: z.optional(mempoolRead) });
 
 const mempoolRecord: RecordShape<MempoolState> = {
   sk: 'MEMPOOL',
   parse(item, tableName) {
-    const { seen, newest, tracked } = parseItem(mempoolItem, item, tableName);
-    return { seen: [...seen], ...(newest === undefined ? {} : { newest }), tracked: tracked.map((t) => ({ ...t })) };
+    const { seen, newest, tracked, read } = parseItem(mempoolItem, item, tableName);
+    return {
+      seen: [...seen],
+      ...(newest === undefined ? {} : { newest }),
+      tracked: tracked.map((t) => ({ ...t })),
+      ...(read ? { read: structuredClone(read) } : {}),
+    };
   },
   toItem: (state) => ({
     seen: [...state.seen],
     ...(state.newest === undefined ? {} : { newest: state.newest }),
     tracked: state.tracked.map((t) => ({ ...t })),
+    ...(state.read ? { read: structuredClone(state.read) } : {}),
   }),
 };
 

@@ -38,13 +38,26 @@ export type PendingTxStatus =
   | { state: 'dropped'; reason: DropReason | null; replacedBy: string | null }
   | { state: 'unknown' };
 
+/** Where a mempool read stops: see `readMempool`. */
+export interface MempoolReadOptions {
+  stopAt: ReadonlySet<string>;
+  receivedFrom: number | null;
+  maxPages: number;
+}
+
 export interface MempoolApi {
   /**
    * The mempool's newest contract calls and STX transfers, newest first, page after page until a transaction in
    * `stopAt` (seen by an earlier run) or one received before `receivedFrom` (unix s; the newest an earlier run
    * saw, so read then or gone since), the list's end, or `maxPages` pages.
    */
-  readMempool(options: { stopAt: ReadonlySet<string>; receivedFrom: number | null; maxPages: number }): Promise<MempoolTx[]>;
+  readMempool(options: MempoolReadOptions): Promise<MempoolTx[]>;
+  /**
+   * The calls and STX transfers waiting for any of `principals` (its sender, a transfer's recipient, the called
+   * contract), from each principal's own mempool route, each walked as `readMempool` walks the list, merged
+   * newest first; null when the API has no such route (the caller reads the list). Absent: the list only.
+   */
+  readPrincipalsMempool?(principals: readonly string[], options: MempoolReadOptions): Promise<MempoolTx[] | null>;
   /** What became of each transaction (as few requests as the routes allow). */
   readPendingStatuses(txIds: readonly string[]): Promise<Map<string, PendingTxStatus>>;
   /** Waiting calls' arguments as Clarity text, which the mempool list leaves out; null (or absent) when not given. */
@@ -84,4 +97,6 @@ export interface MempoolState {
   newest?: number;
   /** Waiting transactions that alerted, until mined, dropped or expired. */
   tracked: TrackedPending[];
+  /** How the last read went (the whole list or per principal), and the list's pages a run as last measured, at epoch ms. */
+  read?: { way: 'list' | 'principals'; listPages?: { pages: number; at: number } };
 }

@@ -7,6 +7,7 @@ import type { WatchRules } from '../rules/rule-lists';
 import type { CycleDeps } from '../cycle-types';
 import type { DeliveryStage } from '../deliver/delivery-stage';
 import type { MempoolApi, MempoolState, MempoolTx, TrackedPending } from './mempool-ports';
+import { afterRead, chooseMempoolRead, pendingPrincipals, type MempoolReadPlan } from './mempool-plan';
 import { matchPending, pendingRules, type PendingMatch, type PendingRules } from './pending-rules';
 import { buildPendingAlerts, followTracked } from './pending-follow';
 import { MEMPOOL_LIMITS } from './mempool-limits';
@@ -19,7 +20,9 @@ export class MempoolWatch {
   /** Tracked transactions the scan alerted as mined this run: followed no further. */
   private readonly mined = new Set<string>();
   private readonly state: Promise<MempoolState>;
-  private readonly list: Promise<MempoolTx[] | { failed: string }>;
+  private readonly list: Promise<{ txs: MempoolTx[]; plan: MempoolReadPlan } | { failed: string }>;
+  /** How this run read the mempool, once it answered: for the run's log line. */
+  private plan: MempoolReadPlan | undefined;
 
   private constructor(
     private readonly deps: CycleDeps,
@@ -35,9 +38,7 @@ export class MempoolWatch {
       },
     );
     this.list = this.state
-      .then((state) =>
-        api.readMempool({ stopAt: new Set(state.seen), receivedFrom: state.newest ?? null, maxPages: state.seen.length === 0 ? 1 : MEMPOOL_LIMITS.maxPages }),
-      )
+      .then((state) => readWaiting(api, rules, state, deps.clock.now()))
       .catch((error: unknown) => ({ failed: error instanceof Error ? error.message : String(error) }));
   }
 
@@ -61,6 +62,11 @@ export class MempoolWatch {
     });
   }
 
+  /** How this run read the mempool (the whole list or per principal) and why, once it answered. */
+  get readPlan(): MempoolReadPlan | undefined {
+    return this.plan;
+  }
+
   /** After the scan: the new waiting transactions' alerts, the tracked ones' fates, the state. Never throws. */
   async finish(delivery: DeliveryStage, runId: string): Promise<void> {
     try {
@@ -74,9 +80,11 @@ export class MempoolWatch {
           reason: listed.failed,
         });
       } else {
-        await this.alertNew(listed, next, delivery);
+        await this.alertNew(listed.txs, next, delivery);
+        next.read = afterRead(state.read, listed.plan.way, listed.txs, this.deps.clock.now());
+        this.plan = listed.plan;
       }
-      await followTracked({ deps: this.deps, api: this.api, network: this.network, delivery }, next, 'failed' in listed ? [] : listed);
+      await followTracked({ deps: this.deps, api: this.api, network: this.network, delivery }, next, 'failed' in listed ? [] : listed.txs);
       if (JSON.stringify(next) !== before) await this.deps.state.writeRecord('mempool', next);
     } catch (error) {
       this.deps.telemetry.log('warn', 'pending alerts stopped for this run; the next run goes on from where they stopped', {
@@ -113,6 +121,19 @@ export class MempoolWatch {
     const newest = Math.max(next.newest ?? 0, ...listed.map((tx) => tx.receivedAt));
     if (newest > 0) next.newest = newest;
   }
+}
+
+/** The new waiting transactions, read the way the plan chooses: the whole list when the API has no principal route. */
+async function readWaiting(api: MempoolApi, rules: PendingRules, state: MempoolState, nowMs: number): Promise<{ txs: MempoolTx[]; plan: MempoolReadPlan }> {
+  const options = { stopAt: new Set(state.seen), receivedFrom: state.newest ?? null, maxPages: state.seen.length === 0 ? 1 : MEMPOOL_LIMITS.maxPages };
+  const principals = pendingPrincipals(rules);
+  const plan = chooseMempoolRead(principals, state, nowMs);
+  if (plan.way === 'principals' && principals) {
+    const txs = api.readPrincipalsMempool ? await api.readPrincipalsMempool(principals, options) : null;
+    if (txs) return { txs, plan };
+    return { txs: await api.readMempool(options), plan: { ...plan, way: 'list', reason: 'the API has no principal mempool route' } };
+  }
+  return { txs: await api.readMempool(options), plan };
 }
 
 function trackedEntry(match: PendingMatch, alert: PendingAlert, now: number): TrackedPending {

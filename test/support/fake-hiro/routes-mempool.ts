@@ -3,6 +3,9 @@
 // holds waiting transactions only (`pruned = false`), newest first by (receipt_time, tx_id), with an inclusive
 // `receipt_time:tx_id` cursor and API 9.8.0's `type` filter; `/v1/tx/multiple` also returns dropped ones with
 // their `tx_status` and `replaced_by_tx_id`; the v3 transaction route shows a waiting one, and 404s a dropped one.
+// A principal's own mempool route (routes/v3/principals.ts, getPrincipalMempoolTransactionSummaries, API 9.0.0)
+// pages the same summaries the same way, keeping those where the principal is the sender, the STX transfer's
+// recipient, or the called or deployed contract (not a sponsor), with `total` counting the principal's own.
 import type { FakeChain } from './chain';
 import type { FakeMempoolTx } from './mempool';
 import { errorBody } from './shapes';
@@ -11,13 +14,41 @@ const CURSOR = /^(\d+):(0x)?([a-fA-F0-9]{64})$/;
 
 /** `GET /extended/v3/mempool/transactions?limit=(1..50, default 20)&cursor=&type=` */
 export function v3MempoolList(chain: FakeChain, query: URLSearchParams): { status: number; body: unknown } {
+  const types = new Set(query.getAll('type').flatMap((value) => value.split(',')));
+  const waiting = chain.mempool.pending();
+  return mempoolPage(
+    chain,
+    waiting.filter((tx) => types.size === 0 || types.has(tx.spec.txType)),
+    waiting.length,
+    query,
+  );
+}
+
+/** `GET /extended/v3/principals/{principal}/mempool/transactions?limit=(1..50, default 20)&cursor=`: no `type` filter. */
+export function v3PrincipalMempool(chain: FakeChain, principal: string, query: URLSearchParams): { status: number; body: unknown } {
+  const involved = chain.mempool.pending().filter((tx) => involves(tx, principal));
+  return mempoolPage(chain, involved, involved.length, query);
+}
+
+/** As the API's principal filter: the sender, a native transfer's recipient, the called or the deployed contract. */
+function involves(tx: FakeMempoolTx, principal: string): boolean {
+  const payload = tx.spec.payload as Record<string, Record<string, unknown> | undefined>;
+  return (
+    tx.spec.sender === principal ||
+    payload.token_transfer?.recipient_address === principal ||
+    payload.contract_call?.contract_id === principal ||
+    payload.smart_contract?.contract_id === principal
+  );
+}
+
+/** One page of `list` (newest first) at the query's inclusive `receipt_time:tx_id` cursor. */
+function mempoolPage(chain: FakeChain, all: FakeMempoolTx[], total: number, query: URLSearchParams): { status: number; body: unknown } {
   const raw = query.get('limit');
   const limit = raw === null ? 20 : Number(raw);
   if (!Number.isInteger(limit) || limit < 1 || limit > 50) {
     return { status: 400, body: errorBody(400, 'Bad Request', 'querystring/limit must be <= 50', 'FST_ERR_VALIDATION') };
   }
-  const types = new Set(query.getAll('type').flatMap((value) => value.split(',')));
-  let list = chain.mempool.pending().filter((tx) => types.size === 0 || types.has(tx.spec.txType));
+  let list = all;
   const cursor = query.get('cursor');
   if (cursor !== null) {
     const parsed = CURSOR.exec(cursor);
@@ -31,7 +62,7 @@ export function v3MempoolList(chain: FakeChain, query: URLSearchParams): { statu
     status: 200,
     body: {
       limit,
-      total: chain.mempool.pending().length,
+      total,
       cursor: { next: next ? cursorOf(next) : null, previous: null, current: page[0] ? cursorOf(page[0]) : null },
       results: page.map((tx) => mempoolSummary(chain, tx)),
     },
@@ -80,6 +111,8 @@ export function mempoolSummary(chain: FakeChain, tx: FakeMempoolTx): Record<stri
     };
   } else if (spec.txType === 'contract_call' && payload.contract_call) {
     summary.contract_call = { contract_id: payload.contract_call.contract_id, function_name: payload.contract_call.function_name };
+  } else if (spec.txType === 'smart_contract' && payload.smart_contract) {
+    summary.smart_contract = { clarity_version: payload.smart_contract.clarity_version ?? null, contract_id: payload.smart_contract.contract_id };
   }
   return summary;
 }

@@ -28,6 +28,7 @@ export const SUBJECT_PATHS = {
   stxBalance: /^\/extended\/v3\/principals\/([^/]+)\/balances\/stx$/,
   ftBalances: /^\/extended\/v3\/principals\/([^/]+)\/balances\/ft$/,
   transactionBatch: /^\/extended\/v3\/transactions\/batch$/,
+  principalMempool: /^\/extended\/v3\/principals\/([^/]+)\/mempool\/transactions$/,
 } as const;
 
 interface Positioned {

@@ -6,7 +6,7 @@ import { balancesAt, renderBalances } from './balances';
 import { errorBody, renderBlock, renderNodeInfo, renderStatus, renderTx } from './shapes';
 import { v3BlockTransactions, v3TransactionEvents } from './routes-v3';
 import { v3Block, v3Blocks, v3Transaction, type V3BlockShape } from './routes-v3-blocks';
-import { mempoolTxV1, v1MempoolList, v3MempoolList, v3MempoolTransaction } from './routes-mempool';
+import { mempoolTxV1, v1MempoolList, v3MempoolList, v3MempoolTransaction, v3PrincipalMempool } from './routes-mempool';
 import { contractLogs, ftBalances, ftTransfers, principalTransactions, stxBalance, stxTransfers, SUBJECT_PATHS, transactionBatch } from './routes-subjects';
 
 /** Route names, as the request log and the per-route counts report them. */
@@ -33,6 +33,7 @@ export const ROUTES = {
   stxBalance: 'GET /extended/v3/principals/{principal}/balances/stx',
   ftBalances: 'GET /extended/v3/principals/{principal}/balances/ft',
   transactionBatch: 'GET /extended/v3/transactions/batch',
+  principalMempool: 'GET /extended/v3/principals/{principal}/mempool/transactions',
   unknown: 'unknown',
 } as const;
 
@@ -182,6 +183,8 @@ function serveSubjects(chain: FakeChain, request: SeenRequest, routes: SubjectRo
       return ftBalances(chain, subject, request.query);
     case 'transactionBatch':
       return transactionBatch(chain, request.query);
+    case 'principalMempool':
+      return v3PrincipalMempool(chain, subject, request.query);
   }
 }
 
