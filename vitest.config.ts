@@ -70,6 +70,10 @@ export default defineConfig({
           pool: 'threads',
           isolate: false,
           globalSetup: ['test/support/cdk-out-setup.ts'],
+          // CloudFormation's schema check starts a WebAssembly engine for each new set of resource types, seconds
+          // of CPU per synth; the in-process synths read and price templates, and the `cdk synth` suite, whose
+          // child process is given no CDK_ variable, runs the check as an operator's synth does.
+          env: { CDK_VALIDATION: 'false' },
         },
       },
       {
