@@ -15,7 +15,10 @@ import { defineConfig } from 'vitest/config';
 //    bundled once per run (test/support/cli-bundle.ts). They share worker threads (isolate: false) rather than
 //    paying a fork and a fresh import of the sources per file.
 //  - `integration`: the suites that reload modules (a handler cold start), set process.env or mock an AWS
-//    client class: the Lambda handler on dynalite, and the few others below. Each file in a fork of its own.
+//    client class: the Lambda handler on dynalite, and the few others below. They share worker threads too
+//    (isolate: false): a cold start (test/support/handler-environment.ts) evaluates the project's modules
+//    afresh and empties Powertools' caches, the packages stay loaded, and each suite puts back the variables
+//    it set and re-mocks the clients it uses. A fork per file cost three seconds of CPU before the first test.
 // `npm run test:fast` runs the first with the type-check and the lint: the inner loop.
 export const INFRA_SUITES = [
   'test/infra/**/*.test.ts',
@@ -67,6 +70,10 @@ export default defineConfig({
           pool: 'threads',
           isolate: false,
           globalSetup: ['test/support/cdk-out-setup.ts'],
+          // CloudFormation's schema check starts a WebAssembly engine for each new set of resource types, seconds
+          // of CPU per synth; the in-process synths read and price templates, and the `cdk synth` suite, whose
+          // child process is given no CDK_ variable, runs the check as an operator's synth does.
+          env: { CDK_VALIDATION: 'false' },
         },
       },
       {
@@ -85,7 +92,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: INTEGRATION_SUITES,
-          pool: 'forks',
+          pool: 'threads',
+          isolate: false,
         },
       },
     ],

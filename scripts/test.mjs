@@ -1,7 +1,7 @@
 // `npm test`: the type-check, the lint and the test run side by side rather than one after the other. tsc
 // works on one core for most of a minute; run first, it left the other cores idle while the tests waited.
 // The type-check's and the lint's reports are printed once the tests are done, and the command fails if any
-// of the three does. Arguments after `--` go to vitest (`npm test -- test/core`).
+// of the three does. Arguments go to vitest (`npm test -- test/core`); `npm run test:fast` passes `--project unit`.
 import { spawn } from 'node:child_process';
 
 const onWindows = process.platform === 'win32';

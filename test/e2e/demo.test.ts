@@ -37,7 +37,8 @@ async function runDemo(args: string[], options: { timeoutMs: number; onStdout?: 
   });
 }
 
-describe('npm run demo', () => {
+// The two runs side by side: each is mostly the demo pacing its script, waiting on the watcher's next cycle.
+describe.concurrent('npm run demo', () => {
   it('prints an alert of every kind, as JSON with --json, and stops by itself', async () => {
     const run = await runDemo(['--json'], { timeoutMs: 170_000 });
     expect(run.code).toBe(0);

@@ -10,7 +10,7 @@ import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
 import type { RingResponse } from '../../lambda/doorbell';
 import { MAX_RING_BODY_BYTES, ringSignature } from '../../lambda/runtime/doorbell-ring';
 import { createFakeHiro, fakeAddress, transfer } from '../support/fake-hiro';
-import { alertOf, lambdaOnDynalite } from '../support/handler-environment';
+import { alertOf, forgetWarmState, lambdaOnDynalite } from '../support/handler-environment';
 import { lambdaContext } from '../support/lambda-invocation';
 
 const DOORBELL_SECRET = 'doorbell-secret-9b2e71';
@@ -44,7 +44,7 @@ describe('the doorbell', () => {
   });
   let doorbell: Doorbell;
   beforeAll(async () => {
-    vi.resetModules();
+    forgetWarmState();
     doorbell = (await import('../../lambda/doorbell')).handler as unknown as Doorbell;
   });
   beforeEach(() => {
@@ -143,7 +143,7 @@ describe('a ring beside the self-watch', () => {
   let now = Date.parse('2026-11-26T12:00:00Z');
   const notices: PublishCommandInput[] = [];
   beforeAll(async () => {
-    vi.resetModules();
+    forgetWarmState();
     doorbell = (await import('../../lambda/doorbell')).handler as unknown as Doorbell;
   });
   beforeEach(() => {

@@ -3,6 +3,8 @@
 // The good synth runs cdk.json's app command as it is (`npx tsx infra/app.ts`); the refusals run the same app
 // file under node with tsx's loader (`--app`), which spares npx and tsx's launcher process, a third of each
 // refusal's CPU: what they pin is the app's refusal as the cdk CLI shows it. No run fetches CDK's notices.
+// The four runs start together when the file does, each test awaiting its own: most of a run is a process
+// starting or waiting on esbuild, so side by side they take the time of the longest rather than of all four.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,24 +52,33 @@ async function cdkSynth(outdir: string, context: string[], app: string[] = []) {
   }
 }
 
-let dir: string;
+type SynthResult = Awaited<ReturnType<typeof cdkSynth>>;
+
+const dir = mkdtempSync(join(tmpdir(), 'stacks-watch-synth-'));
+const outdir = join(dir, 'good');
+let runs: { good: Promise<SynthResult>; bad: Promise<SynthResult>; fewer: Promise<SynthResult>; context: Promise<SynthResult> };
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'stacks-watch-synth-'));
+  runs = {
+    good: cdkSynth(outdir, [`watchConfig=${fixture('watch.json')}`]),
+    bad: cdkSynth(join(dir, 'bad'), [`watchConfig=${fixture('watch-invalid.json')}`], APP_UNDER_NODE),
+    fewer: cdkSynth(join(dir, 'fewer'), [`settingsFile=${fixture('deploy-subscribers.json')}`, 'alertEmails=team@example.com'], APP_UNDER_NODE),
+    context: cdkSynth(join(dir, 'context'), ['alertPhoneNumbers=555-0123', 'scheduleMinutes=0', 'alertEmail=you@example.com'], APP_UNDER_NODE),
+  };
 });
 
-afterAll(() => {
+afterAll(async () => {
+  // Every run has ended (cdkSynth never rejects) before its folders go.
+  await Promise.all(Object.values(runs ?? {}));
   rmSync(dir, { recursive: true, force: true });
-});
+}, SYNTH_TIMEOUT_MS + 10_000);
 
 describe('npx cdk synth', () => {
   describe('with a good watch config', () => {
-    let outdir: string;
-    let result: Awaited<ReturnType<typeof cdkSynth>>;
+    let result: SynthResult;
 
     beforeAll(async () => {
-      outdir = join(dir, 'good');
-      result = await cdkSynth(outdir, [`watchConfig=${fixture('watch.json')}`]);
+      result = await runs.good;
     }, SYNTH_TIMEOUT_MS + 10_000);
 
     const template = () => JSON.parse(readFileSync(join(outdir, 'StacksWatch.template.json'), 'utf8'));
@@ -110,7 +121,7 @@ describe('npx cdk synth', () => {
   it(
     "fails on a bad watch config with the validator's message and no stack trace",
     async () => {
-      const result = await cdkSynth(join(dir, 'bad'), [`watchConfig=${fixture('watch-invalid.json')}`], APP_UNDER_NODE);
+      const result = await runs.bad;
       expect(result.code).not.toBe(0);
       expect(result.stderr).toContain('2 problems in the watch config');
       expect(result.stderr).toMatch(/\$\.confirmations: must be a whole number from 0 to 100/);
@@ -122,8 +133,7 @@ describe('npx cdk synth', () => {
   it(
     'refuses a deploy that would unsubscribe someone the settings file lists, unless told',
     async () => {
-      const file = `settingsFile=${fixture('deploy-subscribers.json')}`;
-      const result = await cdkSynth(join(dir, 'fewer'), [file, 'alertEmails=team@example.com'], APP_UNDER_NODE);
+      const result = await runs.fewer;
       expect(result.code).not.toBe(0);
       expect(result.stderr).toContain('this deploy would unsubscribe 1 of the 5 subscribers');
       expect(result.stderr).toContain('cto@example.com (email)');
@@ -135,7 +145,7 @@ describe('npx cdk synth', () => {
   it(
     'fails on bad context with every problem named, a misspelt key included',
     async () => {
-      const result = await cdkSynth(join(dir, 'context'), ['alertPhoneNumbers=555-0123', 'scheduleMinutes=0', 'alertEmail=you@example.com'], APP_UNDER_NODE);
+      const result = await runs.context;
       expect(result.code).not.toBe(0);
       expect(result.stderr).toContain('3 problems in the deploy settings (deploy.json, or -c on the command line)');
       expect(result.stderr).toContain('alertEmail: is not a setting; did you mean alertEmails?');

@@ -9,6 +9,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeHiro, type RunningFakeHiro } from '../support/fake-hiro';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
+import { importHandler } from '../support/handler-environment';
 import { captureOutput, lambdaContext } from '../support/lambda-invocation';
 import { alice } from './watched-chain';
 
@@ -100,8 +101,7 @@ describe('the Lambda handler refuses a broken deployment', () => {
   /** A cold start with the environment as given, then one invocation; its error, or null. */
   async function invoke(env: BadSetup['env']): Promise<Error | null> {
     for (const [name, value] of Object.entries({ ...baseline, ...env })) vi.stubEnv(name, value);
-    vi.resetModules();
-    const { handler } = await import('../../lambda/handler');
+    const handler = await importHandler();
     return handler({}, context).then(
       () => null,
       (error: Error) => error,

@@ -5,6 +5,7 @@
 // block; the parts stay exported for a test that needs one of them alone.
 import type { PublishBatchRequestEntry, SNSClient } from '@aws-sdk/client-sns';
 import { PublishBatchCommand } from '@aws-sdk/client-sns';
+import { clearCaches } from '@aws-lambda-powertools/parameters';
 import type { Context } from 'aws-lambda';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
@@ -68,9 +69,20 @@ export function handlerEnvironment(options: HandlerEnvironmentOptions): HandlerE
 
 export type LambdaHandler<Result = InvocationResult> = (event: unknown, context: Context) => Promise<Result>;
 
+/**
+ * What a cold start forgets: the project's modules are evaluated afresh on their next import, and Powertools'
+ * parameter caches (the API key secret, the doorbell's) start empty, as in a new Lambda process. Packages stay
+ * loaded (Node caches them for the worker, which runs file after file: vitest.config.ts), so a secret read by
+ * an earlier suite under the same ARN must not answer this one.
+ */
+export function forgetWarmState(): void {
+  vi.resetModules();
+  clearCaches();
+}
+
 /** A cold start: the handler module evaluated afresh, reading the environment as it is now. */
 export async function importHandler<Result = InvocationResult>(): Promise<LambdaHandler<Result>> {
-  vi.resetModules();
+  forgetWarmState();
   const { handler } = await import('../../lambda/handler');
   return handler as unknown as LambdaHandler<Result>;
 }
