@@ -5,6 +5,7 @@
 // and a list whose JSON passes LIST_MAX_BYTES keeps its leading items (the alert then says `truncated: true`),
 // so that every rendering and the alert JSON stay far under SNS's 256 KiB whatever a transaction carries.
 import type { Alert } from '../alert-kinds/alert';
+import { codePointCount, codePointEnd } from './code-points';
 import { formatCount } from './stx-amount';
 
 /** Characters kept of each text from the chain: as many as of a printed value's repr. */
@@ -21,9 +22,9 @@ const NOT_CHAIN_TEXT = new Set(['type', 'key', 'retracts', 'retracted_type', 'ne
 export function cutText(text: string): string {
   // A string no longer in UTF-16 units than the bound has no more characters than it either.
   if (text.length <= FIELD_MAX_CHARS) return text;
-  const chars = Array.from(text);
-  if (chars.length <= FIELD_MAX_CHARS) return text;
-  return `${chars.slice(0, FIELD_MAX_CHARS).join('')}${CUT_MARKER}[cut: ${formatCount(chars.length)} characters in all]`;
+  const characters = codePointCount(text);
+  if (characters <= FIELD_MAX_CHARS) return text;
+  return `${text.slice(0, codePointEnd(text, FIELD_MAX_CHARS))}${CUT_MARKER}[cut: ${formatCount(characters)} characters in all]`;
 }
 
 const jsonBytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;

@@ -1,6 +1,7 @@
 // Text from the chain (log values, memos, topics, even ids) is written by whoever sent the transaction.
 // Before it reaches a subject line, an email or a phone it loses everything that could hide, reorder or
 // inject text, and it is capped so that a 100 KB log value stays a readable alert.
+import { codePointCount, codePointEnd } from './code-points';
 
 /**
  * Removed outright: control characters (C0, DEL, C1), format characters (bidi embeddings, overrides,
@@ -14,16 +15,10 @@ const LINE_BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]+/g;
 /** Cuts `text` to at most `maxLen` code points, ending with `marker` when cut; never splits a surrogate pair. */
 export function truncate(text: string, maxLen: number, marker = '…'): string {
   if (text.length <= maxLen) return text; // UTF-16 length bounds the code point count
-  const codePoints = Array.from(text);
-  if (codePoints.length <= maxLen) return text;
-  const markerLength = Array.from(marker).length;
-  if (maxLen <= markerLength) return codePoints.slice(0, maxLen).join('');
-  return (
-    codePoints
-      .slice(0, maxLen - markerLength)
-      .join('')
-      .trimEnd() + marker
-  );
+  if (codePointCount(text) <= maxLen) return text;
+  const markerLength = codePointCount(marker);
+  if (maxLen <= markerLength) return text.slice(0, codePointEnd(text, maxLen));
+  return text.slice(0, codePointEnd(text, maxLen - markerLength)).trimEnd() + marker;
 }
 
 /** On-chain text made safe to show: single line, nothing invisible, at most `maxLen` code points. */
