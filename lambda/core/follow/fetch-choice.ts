@@ -1,6 +1,6 @@
 // The run's choice between the block scan and the per-subject source (fetch-plan.ts), said in the run's log:
-// `auto` follows the plan, `per-subject` reads per subject whenever the rules allow it, and the default keeps
-// the block scan. Reading per subject needs an adapter with the feeds (ChainApi.subjects).
+// `auto` (the runners' default) follows the plan, `per-subject` reads per subject whenever the rules allow it,
+// and `block-scan`, or a caller that names no way, keeps the block scan. Reading per subject needs an adapter with the feeds (ChainApi.subjects).
 import type { WatchRules } from '../rules/rule-lists';
 import { chooseFetchPlan } from './fetch-plan';
 import type { ChainApi, Telemetry } from '../ports';
