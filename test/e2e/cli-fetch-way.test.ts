@@ -68,7 +68,8 @@ describe('npm start with FETCH_WAY', () => {
 describe('npm start without FETCH_WAY (auto, the default)', () => {
   const bob = fakeAddress('bob');
   const payments = ({ chain, fake }: CliSuite) => {
-    for (let i = 0; i < 6; i++) chain.mine([transfer({ to: i % 2 === 0 ? alice : bob, amount: 10 + i }), transfer({ to: fakeAddress(`noise-${i}`), amount: 1 })]);
+    for (let i = 0; i < 6; i++)
+      chain.mine([transfer({ to: i % 2 === 0 ? alice : bob, amount: 10 + i }), transfer({ to: fakeAddress(`noise-${i}`), amount: 1 })]);
     fake.retire(...RETIRED);
   };
   const twoSubjects = cliSuite({ name: 'fetch-way-two', config: { network: 'mainnet', addresses: [alice, bob], startHeight: 1 }, setup: payments });
@@ -78,7 +79,8 @@ describe('npm start without FETCH_WAY (auto, the default)', () => {
     name: 'fetch-way-twenty',
     config: { network: 'mainnet', addresses: [alice, bob, ...many], startHeight: 1 },
     setup: ({ chain }: CliSuite) => {
-      for (let i = 0; i < 6; i++) chain.mine([transfer({ to: i % 2 === 0 ? alice : bob, amount: 10 + i }), transfer({ to: fakeAddress(`noise-${i}`), amount: 1 })]);
+      for (let i = 0; i < 6; i++)
+        chain.mine([transfer({ to: i % 2 === 0 ? alice : bob, amount: 10 + i }), transfer({ to: fakeAddress(`noise-${i}`), amount: 1 })]);
     },
   });
 

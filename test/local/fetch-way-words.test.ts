@@ -11,8 +11,12 @@ const bound = config({ addresses: [fakeAddress('alice')] } as never);
 
 describe('--check and the fetch way', () => {
   it('says auto is the default, and what block-scan and per-subject read', () => {
-    expect(describeWatch(bound, { ...api, fetchWay: 'auto' }, 'watch.json')).toContain('    this runner reads as the plan says (FETCH_WAY=auto, the default)\n');
-    expect(describeWatch(bound, { ...api, fetchWay: 'block-scan' }, 'watch.json')).toContain('    this runner reads by the block scan (FETCH_WAY=block-scan)\n');
+    expect(describeWatch(bound, { ...api, fetchWay: 'auto' }, 'watch.json')).toContain(
+      '    this runner reads as the plan says (FETCH_WAY=auto, the default)\n',
+    );
+    expect(describeWatch(bound, { ...api, fetchWay: 'block-scan' }, 'watch.json')).toContain(
+      '    this runner reads by the block scan (FETCH_WAY=block-scan)\n',
+    );
     expect(describeWatch(bound, { ...api, fetchWay: 'per-subject' }, 'watch.json')).toContain(
       '    this runner reads per subject wherever the rules allow (FETCH_WAY=per-subject)\n',
     );
