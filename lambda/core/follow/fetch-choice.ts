@@ -59,7 +59,8 @@ export function chooseRunSource(
   }
   const plan = chooseFetchPlan({ rules, blocks, budget: Number.POSITIVE_INFINITY, retired: feeds.eventsRetired?.() ?? false });
   const perSubject = plan.estimate.perSubject !== null && (way === 'per-subject' || plan.way === 'per-subject');
-  telemetry.log('info', `fetch plan: ${perSubject ? 'per subject' : 'the block scan'}`, { way, reason: plan.reason, ...plan.estimate });
+  // At debug: the run's `cycle done` line carries the plan, and a quiet turn of the loop says nothing at info.
+  telemetry.log('debug', `fetch plan: ${perSubject ? 'per subject' : 'the block scan'}`, { way, reason: plan.reason, ...plan.estimate });
   return {
     source: perSubject ? new SubjectSource(feeds, chain, { rules }, plan.subjects) : null,
     plan: { way: perSubject ? 'per-subject' : 'block-scan', asked: way, reason: plan.reason, estimate: plan.estimate },
