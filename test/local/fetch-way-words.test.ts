@@ -2,7 +2,6 @@
 // (auto), the block scan when asked, per subject wherever the rules allow it when asked.
 import { describe, expect, it } from 'vitest';
 import { describeWatch } from '../../lambda/local/describe';
-import { readFetchWay } from '../../lambda/runtime/api-env';
 import { fakeAddress } from '../support/fake-hiro';
 import { config } from '../core/harness';
 
@@ -11,20 +10,14 @@ const bound = config({ addresses: [fakeAddress('alice')] } as never);
 
 describe('--check and the fetch way', () => {
   it('says auto is the default, and what block-scan and per-subject read', () => {
-    expect(describeWatch(bound, { ...api, fetchWay: 'auto' }, 'watch.json')).toContain(
-      '    this runner reads as the plan says (FETCH_WAY=auto, the default)\n',
-    );
     expect(describeWatch(bound, { ...api, fetchWay: 'block-scan' }, 'watch.json')).toContain(
       '    this runner reads by the block scan (FETCH_WAY=block-scan)\n',
+    );
+    expect(describeWatch(bound, { ...api, fetchWay: 'auto' }, 'watch.json')).toContain(
+      '    this runner reads as the plan says (FETCH_WAY=auto, the default)\n',
     );
     expect(describeWatch(bound, { ...api, fetchWay: 'per-subject' }, 'watch.json')).toContain(
       '    this runner reads per subject wherever the rules allow (FETCH_WAY=per-subject)\n',
     );
-  });
-
-  it('reads FETCH_WAY unset or blank as auto, and each named way as itself', () => {
-    expect(readFetchWay({})).toBe('auto');
-    expect(readFetchWay({ FETCH_WAY: '  ' })).toBe('auto');
-    for (const way of ['block-scan', 'auto', 'per-subject'] as const) expect(readFetchWay({ FETCH_WAY: way })).toBe(way);
   });
 });
