@@ -28,7 +28,8 @@ async function main(): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'stacks-watch-demo-'));
   say(`fake Hiro API on ${server.url}; state in ${dir}; Ctrl-C stops`);
 
-  const env: NodeJS.ProcessEnv = { ...process.env, STACKS_API_URL: server.url, STACKS_API_RPM: '100000' };
+  // The block scan: the steps below pace themselves on its tip route, one request a cycle.
+  const env: NodeJS.ProcessEnv = { ...process.env, STACKS_API_URL: server.url, STACKS_API_RPM: '100000', FETCH_WAY: 'block-scan' };
   delete env.STACKS_API_KEY;
   const watcher = spawn(
     process.execPath,

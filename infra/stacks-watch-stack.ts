@@ -102,7 +102,7 @@ export class StacksWatchStack extends Stack {
         POWERTOOLS_LOG_LEVEL: settings.logLevel,
         // The schedule's tick tells the operations topic when the last scanned block is older than this.
         LAG_ALARM_SECONDS: String(settings.lagAlarmSeconds),
-        // How each run reads the chain: the block scan unless set, or per subject where the rules allow (docs/api-routes.md).
+        // How each run reads the chain: unset, the function follows the fetch plan (auto); block-scan or per-subject when named (docs/api-routes.md).
         ...(settings.fetchWay !== undefined ? { FETCH_WAY: settings.fetchWay } : {}),
         ...(settings.detailedMetrics ? { DETAILED_METRICS: 'true' } : {}),
         NODE_OPTIONS: nodeOptions(settings.memorySize),

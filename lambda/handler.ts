@@ -159,7 +159,7 @@ function invocationBudget(
     alertStaleAfterMs: timeLeftMs,
     deprecationsNoticed,
     ...readAheadBlocksFor(settings.functionMemoryMb), // at 128 MB, small read-ahead batches (runtime/memory-bounds.ts)
-    fetchWay: settings.fetchWay, // deploy.json's fetchWay: the block scan unless the deploy asks for more
+    fetchWay: settings.fetchWay, // deploy.json's fetchWay: the plan's choice unless the deploy names a way
     // The invocation's share of balance reads: a loop turn's is one turn period's.
     balanceReads: balanceReadAllowance(apiSettings.requestsPerMinute, (settings.loop?.delaySeconds ?? settings.scheduleSeconds ?? 60) * 1000),
     // A queued turn took no lease and read the cursor with its token; the watchdog's restart took the lease.

@@ -35,7 +35,7 @@ const DESCRIPTIONS: Record<string, string> = {
   stacksApiUrl: "The Stacks API (https only); default Hiro's for the watch config's network.",
   stacksApiRpm: 'Requests a minute the function may send (default 50 without a key, 500 with).',
   lagAlarmSeconds: 'Tell the operations topic when the last scanned block is this old (default 600).',
-  fetchWay: 'How each run reads the chain: block-scan (default), auto (the cheaper way for the rules) or per-subject (docs/api-routes.md).',
+  fetchWay: 'How each run reads the chain: auto (default: the cheaper way for the rules), block-scan or per-subject (docs/api-routes.md).',
   logRetentionDays: 'Days CloudWatch Logs keeps the function logs (default 30).',
   logLevel: 'DEBUG, INFO, WARN or ERROR (default INFO).',
   serviceName: 'The Powertools service name (default stacks-watch).',

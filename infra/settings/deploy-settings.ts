@@ -38,7 +38,7 @@ export interface DeploySettings extends LatencySettings {
   /** Unset: the function picks Hiro's limit for whether it holds a key. */
   stacksApiRpm?: number;
   lagAlarmSeconds: number;
-  /** How each run reads the chain (FETCH_WAY): the block scan, the fetch plan's choice, or per subject. Unset: the block scan. */
+  /** How each run reads the chain (FETCH_WAY): the block scan, the fetch plan's choice, or per subject. Unset: the plan's choice (auto). */
   fetchWay?: 'block-scan' | 'auto' | 'per-subject';
   logRetentionDays: RetentionDays;
   logLevel: LogLevel;

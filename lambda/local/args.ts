@@ -31,8 +31,8 @@ Environment:
                      https://api.testnet.hiro.so; http:// only for localhost)
   STACKS_API_KEY     Hiro API key, sent as X-API-Key (raises the limit from 50 to 500 requests/min)
   STACKS_API_RPM     requests per minute to stay under (default 50, or 500 with a key)
-  FETCH_WAY          how a cycle reads the chain: block-scan (default), auto (the cheaper way, as
-                     --check says) or per-subject (docs/api-routes.md)
+  FETCH_WAY          how a cycle reads the chain: auto (default: the cheaper way, as --check says),
+                     block-scan or per-subject (docs/api-routes.md)
   LOG_LEVEL          debug | info | warn | error for the log on stderr (default info)
 
 Alerts go to stdout; logs and progress to stderr. Ctrl-C finishes the current block, saves the cursor and

@@ -37,8 +37,8 @@ export function statusPlanWords(config: WatchConfig, cursorHeight: number | null
 
 /** The line saying which way the runner was set to read (FETCH_WAY), and so what of the plan above it follows. */
 function chosenWayLine(fetchWay: FetchWay): string {
-  if (fetchWay === 'auto') return '    this runner reads as the plan says (FETCH_WAY=auto)';
-  if (fetchWay === 'block-scan') return '    this runner reads by the block scan (FETCH_WAY=block-scan, the default; auto follows the plan)';
+  if (fetchWay === 'auto') return '    this runner reads as the plan says (FETCH_WAY=auto, the default)';
+  if (fetchWay === 'block-scan') return '    this runner reads by the block scan (FETCH_WAY=block-scan)';
   // A rule bound to no subject keeps the block scan even so (fetch-choice.ts); the plan's reason above names it.
   return '    this runner reads per subject wherever the rules allow (FETCH_WAY=per-subject)';
 }

@@ -36,12 +36,12 @@ export function readApiSettings(
   return { baseUrl, requestsPerMinute, ...(key ? { apiKey: key } : {}) };
 }
 
-/** The ways FETCH_WAY accepts (core/follow/fetch-choice.ts): the block scan (the default), the plan's choice, or per subject. */
+/** The ways FETCH_WAY accepts (core/follow/fetch-choice.ts): the block scan, the plan's choice (the default), or per subject. */
 export const FETCH_WAYS: readonly FetchWay[] = ['block-scan', 'auto', 'per-subject'];
 
-/** FETCH_WAY: how a run reads the chain; unset or empty is the block scan. */
+/** FETCH_WAY: how a run reads the chain; unset or empty is `auto`, the cheaper way the rules allow. */
 export function readFetchWay(env: NodeJS.ProcessEnv): FetchWay {
-  const text = env.FETCH_WAY?.trim() || 'block-scan';
+  const text = env.FETCH_WAY?.trim() || 'auto';
   if (!(FETCH_WAYS as readonly string[]).includes(text)) {
     throw new EnvironmentError(`FETCH_WAY must be ${FETCH_WAYS.join(', ')}, got "${env.FETCH_WAY}"`);
   }

@@ -30,7 +30,7 @@ export interface LambdaSettings {
   lagLimitSeconds: number;
   /** The function's memory in MB, as Lambda tells it (AWS_LAMBDA_FUNCTION_MEMORY_SIZE): the watch config's ceilings follow it. */
   functionMemoryMb?: number;
-  /** FETCH_WAY (deploy.json's `fetchWay`): how each run reads the chain; the block scan unless set. */
+  /** FETCH_WAY (deploy.json's `fetchWay`): how each run reads the chain; the fetch plan's choice (`auto`) unless set. */
   fetchWay: FetchWay;
 }
 
@@ -101,7 +101,7 @@ export function readLambdaSettings(env: NodeJS.ProcessEnv): LambdaSettings {
   if (!Number.isInteger(lagLimitSeconds) || lagLimitSeconds < 60 || lagLimitSeconds > 86_400) {
     problems.push(`LAG_ALARM_SECONDS must be a whole number of seconds from 60 to 86400, got "${lagText}"`);
   }
-  let fetchWay: FetchWay = 'block-scan';
+  let fetchWay: FetchWay = 'auto';
   try {
     fetchWay = readFetchWay(env);
   } catch (error) {

@@ -29,7 +29,8 @@ describe('Ctrl-C during a catch-up', () => {
     // The default budget: no STACKS_API_RPM, so the client spaces requests 1.2 s apart once its burst is spent.
     const run = await runCli(
       ['--config', suite.configPath, '--state', suite.path('state.json'), '--no-network-check'],
-      { STACKS_API_URL: suite.server.url },
+      // The block scan's catch-up, whose block reads the read-ahead queues.
+      { STACKS_API_URL: suite.server.url, FETCH_WAY: 'block-scan' },
       {
         timeoutMs: 60_000,
         onSpawn: (child) => {

@@ -139,9 +139,9 @@ describe('an API whose error text carries terminal escape codes', () => {
     const server = await fake.start();
     try {
       const { configPath, statePath } = await files('escapes', config());
-      const run = await runCli(['--once', '--no-network-check', '--config', configPath, '--state', statePath], apiEnvironment(server.url), {
-        timeoutMs: 40_000,
-      });
+      // The block scan asks the tip route, which this API fails.
+      const env = { ...apiEnvironment(server.url), FETCH_WAY: 'block-scan' };
+      const run = await runCli(['--once', '--no-network-check', '--config', configPath, '--state', statePath], env, { timeoutMs: 40_000 });
       expect(run.code).toBe(1);
       expect(run.stderr).toContain('\\x1b[2J\\x1b[31mall clear\\u202e\\x07');
       expect(run.stderr).not.toMatch(/[\u001b\u0007\u202e]/);
@@ -244,7 +244,8 @@ describe('a running watcher', () => {
     let seen = '';
     const run = await runCli(
       ['--interval', '1', '--json', '--config', configPath, '--state', statePath],
-      { ...env(), LOG_LEVEL: 'debug' },
+      // The block scan asks the tip route each cycle, which the outage fails.
+      { ...env(), LOG_LEVEL: 'debug', FETCH_WAY: 'block-scan' },
       {
         timeoutMs: 40_000,
         onStderr: (chunk, child) => {

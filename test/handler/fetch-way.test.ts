@@ -1,6 +1,7 @@
 // FETCH_WAY (deploy.json's fetchWay) on the Lambda path: the real handler over the fake API with every
-// deprecated route answering 410 and DynamoDB on dynalite. With `auto` the handler's run reads a tracked
-// address per subject; left unset it keeps the block scan; a way it does not know fails the invocation by name.
+// deprecated route answering 410 and DynamoDB on dynalite. With `auto`, or left unset (auto is the default), the
+// handler's run reads a tracked address per subject; `block-scan` keeps the block scan; a way it does not know
+// fails the invocation by name.
 import { SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
@@ -39,11 +40,11 @@ describe('the handler without FETCH_WAY', () => {
   const fake = chainPayingAlice();
   const lambda = lambdaOnDynalite<CycleSummary>({ fake, sns, tableName: 'stacks-watch-fetch-way-unset', watchConfig });
 
-  it('keeps the block scan: no per-subject route is read', async () => {
+  it("follows the plan (auto, the default): the tracked address's transactions are read per subject", async () => {
     const summary = await lambda.handler({}, lambdaContext('run-unset'));
 
-    expect(summary.fetchPlan).toBeUndefined();
-    expect(fake.count(ROUTES.principalTransactions)).toBe(0);
+    expect(summary.fetchPlan).toMatchObject({ way: 'per-subject', asked: 'auto' });
+    expect(fake.count(ROUTES.principalTransactions)).toBeGreaterThan(0);
     expect(lambda.published.map(alertOf).map((a) => a.amount)).toEqual(['10', '11', '12']);
   });
 
@@ -56,5 +57,18 @@ describe('the handler without FETCH_WAY', () => {
       delete process.env.FETCH_WAY;
     }
     expect(fake.count(ROUTES.tip) + fake.count(ROUTES.v3Blocks)).toBe(0);
+  });
+});
+
+describe('the handler with FETCH_WAY=block-scan', () => {
+  const fake = chainPayingAlice();
+  const lambda = lambdaOnDynalite<CycleSummary>({ fake, sns, tableName: 'stacks-watch-fetch-way-scan', watchConfig, extra: { FETCH_WAY: 'block-scan' } });
+
+  it('keeps the block scan: no per-subject route is read', async () => {
+    const summary = await lambda.handler({}, lambdaContext('run-scan'));
+
+    expect(summary.fetchPlan).toBeUndefined();
+    expect(fake.count(ROUTES.principalTransactions)).toBe(0);
+    expect(lambda.published.map(alertOf).map((a) => a.amount)).toEqual(['10', '11', '12']);
   });
 });

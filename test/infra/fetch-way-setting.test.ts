@@ -1,5 +1,5 @@
 // deploy.json's `fetchWay` chooses how each run of the deployed function reads the chain: it reaches the
-// function as FETCH_WAY (unset, the function keeps the block scan), and anything but the three ways is refused by name.
+// function as FETCH_WAY (unset, the function follows the fetch plan: auto), and anything but the three ways is refused by name.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ function settingsFile(settings: Record<string, unknown>): string {
 }
 
 describe("deploy.json's fetchWay", () => {
-  it('leaves FETCH_WAY unset (the block scan) when the settings leave it out, and passes block-scan when written', () => {
+  it('leaves FETCH_WAY unset (the function then follows the plan) when the settings leave it out, and passes block-scan when written', () => {
     expect(environment(synthStack())).not.toHaveProperty('FETCH_WAY');
     expect(environment(synthStack({ settingsFile: settingsFile({ fetchWay: 'block-scan' }) }))).toMatchObject({ FETCH_WAY: 'block-scan' });
   });

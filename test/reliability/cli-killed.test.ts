@@ -76,7 +76,8 @@ describe('the CLI killed at any point, then run again until done', () => {
     it(`prints every alert, a second time only if the kill came between printing and marking it: ${point.name}`, async () => {
       const state = join(dir, `state-${index}.json`);
       const args = ['--once', '--json', '--config', config, '--state', state];
-      const env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000', LOG_LEVEL: 'debug' };
+      // The kill points count the block scan's requests (tip, block, events).
+      const env = { STACKS_API_URL: server.url, STACKS_API_RPM: '100000', LOG_LEVEL: 'debug', FETCH_WAY: 'block-scan' };
       const cli = new KillableCli(cliPath);
       const firstRequest = fake.requests.length + 1;
       const stopFaults = fake.faults.use((request) => {

@@ -1,6 +1,6 @@
 // The run's choice between the block scan and the per-subject source (fetch-plan.ts), said in the run's log:
-// `auto` follows the plan, `per-subject` reads per subject whenever the rules allow it, and the default keeps
-// the block scan. Reading per subject needs an adapter with the feeds (ChainApi.subjects).
+// `auto` (the runners' default) follows the plan, `per-subject` reads per subject whenever the rules allow it,
+// and `block-scan`, or a caller that names no way, keeps the block scan. Reading per subject needs an adapter with the feeds (ChainApi.subjects).
 import type { WatchRules } from '../rules/rule-lists';
 import { chooseFetchPlan } from './fetch-plan';
 import type { ChainApi, Telemetry } from '../ports';
@@ -68,7 +68,8 @@ export function chooseRunSource(
   }
   const plan = chooseFetchPlan({ rules, blocks, budget: Number.POSITIVE_INFINITY, retired: feeds.eventsRetired?.() ?? false });
   const perSubject = plan.estimate.perSubject !== null && (way === 'per-subject' || plan.way === 'per-subject');
-  telemetry.log('info', `fetch plan: ${perSubject ? 'per subject' : 'the block scan'}`, { way, reason: plan.reason, ...plan.estimate });
+  // At debug: the run's `cycle done` line carries the plan, and a quiet turn of the loop says nothing at info.
+  telemetry.log('debug', `fetch plan: ${perSubject ? 'per subject' : 'the block scan'}`, { way, reason: plan.reason, ...plan.estimate });
   return {
     source: perSubject ? new SubjectSource(feeds, chain, { rules }, plan.subjects) : null,
     plan: { way: perSubject ? 'per-subject' : 'block-scan', asked: way, reason: plan.reason, estimate: plan.estimate },
