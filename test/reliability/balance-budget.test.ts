@@ -82,8 +82,11 @@ describe('more balance rules than a run reads', () => {
     expect(runs.filter((r) => r.blocksScanned === 0 || r.stoppedBecause === 'api-backoff')).toEqual([]);
     expect(runs.at(-1)!.stoppedBecause).toBe('caught-up');
     expect(runs.reduce((sum, r) => sum + r.blocksScanned, 0)).toBe(2 * runs.length);
-    // Each run within its share, and no read refused for want of budget: the blocks had the rest.
-    expect(readsPerRun).toEqual([10, 10, 10, 10, 10, 10, 0]);
+    // Each run within its share, and no read refused for want of budget: the blocks had the rest. (A run the
+    // machine slows past its scaled deadline reads fewer; the next runs read the rest.)
+    expect(readsPerRun.filter((reads) => reads > perRun)).toEqual([]);
+    expect(readsPerRun.reduce((sum, reads) => sum + reads, 0)).toBe(RULES);
+    expect(readsPerRun.filter((reads) => reads === perRun).length).toBeGreaterThanOrEqual(RULES / perRun - 1);
     expect(perRun).toBe(10);
     expect(telemetry.logs.filter((l) => l.message.includes('could not read the balance'))).toEqual([]);
     const cursor = (await state.readCursor())!.height;
