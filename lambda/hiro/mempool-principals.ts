@@ -7,14 +7,13 @@
 // a request all the same. An item that repeats an earlier one of the walk, or that does not name the principal, is
 // not believed: left out (nothing alerted from it, nothing remembered of it) and named in a warning.
 import type { MempoolReadOptions, MempoolTx } from '../core/mempool/mempool-ports';
+import { MEMPOOL_LIST_PAGE } from '../core/mempool/mempool-plan';
 import type { EventReaderContext } from './event-reader';
 import { listedV3 } from './mempool-summary';
 import type { HiroRequest } from './request';
 import { v3MempoolPageSchema } from './schemas-mempool';
 
 export const V3_PRINCIPAL_MEMPOOL_ROUTE = 'GET /extended/v3/principals/{principal}/mempool/transactions';
-/** The route's largest page (the API's transaction limit). */
-const PAGE = 50;
 
 interface Ignored {
   txId: string;
@@ -74,7 +73,7 @@ async function walkPrincipal(
     const request: HiroRequest = {
       route: V3_PRINCIPAL_MEMPOOL_ROUTE,
       path: `/extended/v3/principals/${encodeURIComponent(principal)}/mempool/transactions`,
-      query: [['limit', PAGE], ...(cursor === null ? [] : [['cursor', cursor] as const])],
+      query: [['limit', MEMPOOL_LIST_PAGE], ...(cursor === null ? [] : [['cursor', cursor] as const])],
       // Read again next run anyway: a failing mempool must not hold the run up with retries.
       retries: 0,
       expect: [404],

@@ -7,6 +7,7 @@
 import type { ApiDeprecation } from '../core/domain';
 import type { MempoolApi, MempoolTx, PendingTxStatus } from '../core/mempool/mempool-ports';
 import { DROP_REASONS, type DropReason } from '../core/mempool/mempool-ports';
+import { MEMPOOL_LIST_PAGE } from '../core/mempool/mempool-plan';
 import { V3_TRANSACTION_ROUTE } from './call-details-v3';
 import { withSuccessor } from './deprecations';
 import { TX_MULTIPLE_ROUTE, type EventReaderContext } from './event-reader';
@@ -19,8 +20,6 @@ import { principalMempoolReader, V3_PRINCIPAL_MEMPOOL_ROUTE } from './mempool-pr
 import { settleAll } from '../core/settle';
 
 export const V3_MEMPOOL_ROUTE = 'GET /extended/v3/mempool/transactions';
-/** The list's largest page (the API's transaction limit). */
-const PAGE = 50;
 const MINED = new Set(['success', 'abort_by_response', 'abort_by_post_condition', 'problematic_skipped']);
 
 /** `onMissing` hears once that the API has no v3 list (the operator's notice) and the v1 list is read instead. */
@@ -91,7 +90,7 @@ function mempoolList(
       route: V3_MEMPOOL_ROUTE,
       path: '/extended/v3/mempool/transactions',
       query: [
-        ['limit', PAGE],
+        ['limit', MEMPOOL_LIST_PAGE],
         ...(filtered
           ? ([
               ['type', 'contract_call'],
@@ -125,7 +124,7 @@ function mempoolList(
       const detail = 'answered 404: this API has no v3 mempool list';
       onMissing({ route: V3_MEMPOOL_ROUTE, replacement: V1_MEMPOOL_ROUTE, gone: false, unreadable: true, detail });
     }
-    const page = await readV1MempoolPage(http, cursor === null ? 0 : Number(cursor), PAGE);
+    const page = await readV1MempoolPage(http, cursor === null ? 0 : Number(cursor), MEMPOOL_LIST_PAGE);
     return { listed: page.listed, next: page.next === null ? null : String(page.next) };
   };
 }

@@ -9,7 +9,7 @@ import type { MempoolState, MempoolTx } from './mempool-ports';
 import { MEMPOOL_LIMITS } from './mempool-limits';
 import type { PendingRules } from './pending-rules';
 
-/** The mempool list's page (the API's transaction limit). */
+/** A mempool page, the list's or a principal's (the API's transaction limit): the readers ask for it, the plan counts by it. */
 export const MEMPOOL_LIST_PAGE = 50;
 /** How long the list's measured pages a run stand for it; then the list is read again to measure. */
 export const MEASURE_KEPT_MS = 10 * 60_000;
