@@ -13,6 +13,7 @@ import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { Context } from 'aws-lambda';
 import { operatorChannelOverLog } from './core/deliver/operator-log';
 import { runCycle } from './core/cycle';
+import { MissingFeedRoutes } from './core/follow/subject-fallback';
 import { SMS_PER_RUN_DEFAULT, SmsBudget, withDigests } from './core/deliver/sms-budget';
 import { LOOP_SMS_MINUTE_MS } from './core/deliver/sms-minute';
 import type { CycleBudget, CycleDeps, CycleSummary } from './core/cycle-types';
@@ -66,6 +67,8 @@ const watchConfigs = new LambdaWatchConfig({
 // Deprecated API routes whose day's notice this container has seen sent: a warm container warns once a day about
 // each, not every run (the Hiro client, built per invocation, finds the deprecation headers every run).
 const deprecationsNoticed = new Set<string>();
+/** The per-subject routes this container found the API lacks (core/follow/subject-fallback.ts). */
+const missingFeedRoutes = new MissingFeedRoutes();
 
 export type InvocationResult = CycleSummary | { loopTurnSkipped: TurnSkip };
 type TurnSkip = Extract<TurnDecision, { run: false }>['why'];
@@ -158,6 +161,7 @@ function invocationBudget(
     leaseTtlMs: timeLeftMs,
     alertStaleAfterMs: timeLeftMs,
     deprecationsNoticed,
+    missingFeedRoutes,
     ...readAheadBlocksFor(settings.functionMemoryMb), // at 128 MB, small read-ahead batches (runtime/memory-bounds.ts)
     fetchWay: settings.fetchWay, // deploy.json's fetchWay: the plan's choice unless the deploy names a way
     // The invocation's share of balance reads: a loop turn's is one turn period's.

@@ -1,5 +1,6 @@
 // The watch cycle's contract with its two composition roots (lambda/handler.ts and lambda/cli.ts).
 import type { FetchWay, RunPlan } from './follow/fetch-choice';
+import type { MissingFeedRoutes } from './follow/subject-fallback';
 import type { AlertType } from './alert-kinds/alert';
 import type { BlockRef } from './domain';
 import type { WatchConfig } from './watch-config/watch-config-schema';
@@ -66,6 +67,11 @@ export interface CycleBudget {
   readAheadBlocks?: number;
   /** How blocks are read (fetch-choice.ts): the block scan when absent. */
   fetchWay?: FetchWay;
+  /**
+   * The per-subject routes this process found the API lacks (follow/subject-fallback.ts): kept by the caller across
+   * its runs, as `deprecationsNoticed` is, so that later runs keep the block scan and the operator hears once.
+   */
+  missingFeedRoutes?: MissingFeedRoutes;
   /** Called after each block is done (progress display). */
   onBlockDone?: (progress: { height: number; done: number; total: number }) => void;
 }

@@ -1,6 +1,7 @@
 // One watch cycle: take the lease; then statuses → for each block: match → deliver → advance; then report. Every alert goes through one delivery stage, every cursor write through one keeper.
 // Pure orchestration over the ports: no AWS SDK, no fetch, no process.env.
 import { chooseRunSource, planAsRun, readRunTip } from './follow/fetch-choice';
+import { MissingFeedRoutes } from './follow/subject-fallback';
 import type { Alert, AlertType, ChainAlert } from './alert-kinds/alert';
 import type { WatchConfig } from './watch-config/watch-config-schema';
 import type { CycleBudget, CycleDeps, CycleSummary, StopReason } from './cycle-types';
@@ -138,7 +139,11 @@ async function scanBlocks(run: Run, tip: ChainTip) {
   }
   const behind = tip.height - keeper.nextHeight(firstHeight) + 1;
   const blocks = Math.min(config.maxBlocksPerRun, lastHeight - keeper.nextHeight(firstHeight) + 1);
-  const { source, plan: fetchPlan } = chooseRunSource(budget.fetchWay, deps.chain, run.rules, blocks, deps.telemetry, behind, deps.clock.now());
+  const missingRoutes = budget.missingFeedRoutes ?? new MissingFeedRoutes();
+  const { source, plan: fetchPlan } = chooseRunSource(budget.fetchWay, deps.chain, run.rules, blocks, deps.telemetry, behind, {
+    routes: missingRoutes,
+    now: deps.clock.now(),
+  });
   const plan = {
     network: config.network,
     rules: run.rules,
@@ -147,6 +152,7 @@ async function scanBlocks(run: Run, tip: ChainTip) {
     tip: { height: tip.height, hash: tip.hash, ...(tip.burnHeight === undefined ? {} : { burnHeight: tip.burnHeight }) },
     maxBlocks: config.maxBlocksPerRun,
     source,
+    missingRoutes,
   };
   const mempool = run.mempool;
   const stages = {
@@ -156,7 +162,7 @@ async function scanBlocks(run: Run, tip: ChainTip) {
     ...(mempool ? { releaseLeaseAtEnd: false, markMined: (a: ChainAlert[]) => mempool.markMined(a) } : {}),
   };
   const scanned = await new BlockScanner(deps, plan, budget, stages).run();
-  return { ...scanned, plan: planAsRun(fetchPlan, deps.chain, deps.clock.now()) };
+  return { ...scanned, plan: planAsRun(fetchPlan, deps.chain, missingRoutes, deps.clock.now()) };
 }
 
 function position(summary: CycleSummary, keeper: CursorKeeper, tip: ChainTip, nowMs: number): void {

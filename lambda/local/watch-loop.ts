@@ -10,6 +10,7 @@ import type { StatusSweep } from '../core/match/contract-status-sweep';
 import type { BalanceReadAllowance } from '../core/stages/balance-reads';
 import type { Telemetry } from '../core/ports';
 import type { FetchWay } from '../core/follow/fetch-choice';
+import { MissingFeedRoutes } from '../core/follow/subject-fallback';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
 import { balanceReadAllowance, contractStatusSweep, HiroNetworkError } from '../hiro';
 import type { ApiSettings } from '../runtime/api-env';
@@ -31,6 +32,8 @@ export async function runLoop(
 ): Promise<number> {
   // One cycle checks every contract; a runner that keeps going sweeps a long list a slice per interval.
   const statusSweep = options.once ? undefined : contractStatusSweep(api.requestsPerMinute, options.intervalSeconds * 1000);
+  // The per-subject routes this runner found the API lacks: remembered across its cycles, as a process does.
+  const missingFeedRoutes = new MissingFeedRoutes();
   // Aborted on Ctrl-C: the block in hand is finished and saved, the reads ahead of it are dropped at once.
   const stop = new AbortController();
   let wake: (() => void) | undefined;
@@ -52,7 +55,7 @@ export async function runLoop(
     try {
       // A runner that keeps going reads its share of balances a cycle; `--once` reads every one due.
       const balanceReads = options.once ? undefined : balanceReadAllowance(api.requestsPerMinute, options.intervalSeconds * 1000);
-      const summary = await oneCycle(deps, config, stop.signal, { statusSweep, balanceReads, fetchWay: options.fetchWay });
+      const summary = await oneCycle(deps, config, stop.signal, { statusSweep, balanceReads, fetchWay: options.fetchWay, missingFeedRoutes });
       worked = true;
       outage.succeeded();
       const line = cycleLine(summary);
@@ -88,9 +91,14 @@ async function oneCycle(
   deps: CycleDeps & { smsBudget?: SmsBudget },
   config: WatchConfig,
   stop: AbortSignal,
-  shares: { statusSweep: StatusSweep | undefined; balanceReads: BalanceReadAllowance | undefined; fetchWay: FetchWay | undefined },
+  shares: {
+    statusSweep: StatusSweep | undefined;
+    balanceReads: BalanceReadAllowance | undefined;
+    fetchWay: FetchWay | undefined;
+    missingFeedRoutes: MissingFeedRoutes;
+  },
 ): Promise<CycleSummary> {
-  const { statusSweep, balanceReads, fetchWay } = shares;
+  const { statusSweep, balanceReads, fetchWay, missingFeedRoutes } = shares;
   startProgress();
   try {
     const owed = (await deps.smsBudget?.start()) ?? [];
@@ -103,6 +111,7 @@ async function oneCycle(
       ...(statusSweep ? { statusSweep } : {}),
       ...(balanceReads ? { balanceReads } : {}),
       ...(fetchWay ? { fetchWay } : {}),
+      missingFeedRoutes,
       onBlockDone: showProgress,
     });
     return withDigests(summary, [...owed, ...((await deps.smsBudget?.flush()) ?? [])], deps.telemetry);

@@ -72,3 +72,23 @@ describe('the handler with FETCH_WAY=block-scan', () => {
     expect(lambda.published.map(alertOf).map((a) => a.amount)).toEqual(['10', '11', '12']);
   });
 });
+
+describe('a warm container on an API without the per-subject routes', () => {
+  // API 9.0.x-like: the deprecated routes still answer, the principal's transactions answer 404.
+  const fake = createFakeHiro({ subjectRoutes: 'absent' });
+  for (let i = 0; i < 3; i++) fake.chain.mine([transfer({ to: alice, amount: 10 + i })]);
+  const lambda = lambdaOnDynalite<CycleSummary>({ fake, sns, tableName: 'stacks-watch-fetch-way-missing', watchConfig, extra: { FETCH_WAY: 'per-subject' } });
+
+  it('asks the missing route once, then reads by the block scan in its later invocations, saying why', async () => {
+    const first = await lambda.handler({}, lambdaContext('run-missing-1'));
+    expect(first.fetchPlan).toMatchObject({ way: 'block-scan', asked: 'per-subject' });
+    expect(fake.count(ROUTES.principalTransactions)).toBe(1);
+    expect(lambda.published.map(alertOf).map((a) => a.amount)).toEqual(['10', '11', '12']);
+
+    fake.chain.mine([transfer({ to: alice, amount: 13 })]);
+    const second = await lambda.handler({}, lambdaContext('run-missing-2'));
+    expect(second.fetchPlan?.reason).toMatch(/answered 404.*asked again at/);
+    expect(fake.count(ROUTES.principalTransactions)).toBe(1);
+    expect(lambda.published.map(alertOf).map((a) => a.amount)).toEqual(['10', '11', '12', '13']);
+  });
+});

@@ -5,6 +5,7 @@ import type { CycleBudget, CycleSummary } from '../../lambda/core/cycle-types';
 import type { WatchConfig } from '../../lambda/core/watch-config/watch-config-schema';
 import type { StateStore } from '../../lambda/core/ports';
 import { runCycle } from '../../lambda/core/cycle';
+import { MissingFeedRoutes } from '../../lambda/core/follow/subject-fallback';
 import { createHiroClient, type HiroClientOptions } from '../../lambda/hiro';
 import { RecordingOperator, RecordingTelemetry } from '../core/harness';
 import { fakeAddress, fakeContractId, type FakeChain } from '../support/fake-hiro';
@@ -51,6 +52,8 @@ export function watcher(
   const operator = new RecordingOperator();
   let runs = 0;
   const clock = { now: client.now ?? Date.now };
+  // One watcher is one process: what it finds the API lacks, it remembers across its runs.
+  const missingFeedRoutes = new MissingFeedRoutes();
   const run = () => {
     runs += 1;
     return runCycle({ chain, state, publisher, clock, telemetry, operator }, config, {
@@ -58,6 +61,7 @@ export function watcher(
       deadlineMs: clock.now() + 60_000,
       leaseTtlMs: 120_000,
       alertStaleAfterMs: 120_000,
+      missingFeedRoutes,
       ...budget,
     });
   };

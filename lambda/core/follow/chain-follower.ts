@@ -11,7 +11,7 @@ import type { ChainApi, Clock, Cursor, CursorPosition, OperatorChannel, StateSto
 import { BlockReadAhead, type ReadAheadLimits, type ReadBlock } from './read-ahead';
 import type { SubjectSource } from './subject-source';
 import { SubjectReadAhead } from './subject-read-ahead';
-import { SubjectFallback } from './subject-fallback';
+import { MissingFeedRoutes, SubjectFallback } from './subject-fallback';
 import { findForkPoint } from './reorg';
 import { mergePending } from '../scan/retractions';
 
@@ -44,6 +44,8 @@ export interface FollowPlan {
   tip: { height: number; hash: string };
   /** Set when the fetch plan reads per subject (fetch-plan.ts): the blocks come from the feeds. */
   source?: SubjectSource | null;
+  /** The per-subject routes the process found missing (subject-fallback.ts); this run's own when not given. */
+  missingRoutes?: MissingFeedRoutes;
 }
 
 export interface FollowPorts {
@@ -64,7 +66,9 @@ export class ChainFollower {
     private readonly plan: FollowPlan,
   ) {
     const blockScan = () => new BlockReadAhead(ports.chain, plan, ports.clock, plan.stop);
-    this.readAhead = plan.source ? new SubjectFallback(new SubjectReadAhead(plan.source, plan.stop), blockScan, ports, plan.source.answered) : blockScan();
+    this.readAhead = plan.source
+      ? new SubjectFallback(new SubjectReadAhead(plan.source, plan.stop), blockScan, ports, plan.missingRoutes ?? new MissingFeedRoutes(), plan.source.answered)
+      : blockScan();
     this.links = new ChainLinks(ports.chain, ports.telemetry);
   }
 

@@ -6,7 +6,7 @@ import { chooseFetchPlan } from './fetch-plan';
 import type { ChainApi, Telemetry } from '../ports';
 import type { ChainTip } from '../domain';
 import { SubjectSource } from './subject-source';
-import { missingFeedRoute } from './subject-fallback';
+import type { MissingFeedRoutes } from './subject-fallback';
 
 export type FetchWay = 'auto' | 'per-subject' | 'block-scan';
 
@@ -41,8 +41,8 @@ export interface RunPlan {
 
 /**
  * The run's source (a SubjectSource, or null for the block scan) and its plan (null when the run was not asked
- * to choose: the block scan, said nowhere). `behind`: blocks from the next to scan up to the tip; `now`: the
- * run's clock, to keep the block scan while a route this process found missing is not due to be asked again.
+ * to choose: the block scan, said nowhere). `behind`: blocks from the next to scan up to the tip; `missing`: the
+ * run's clock and what the process found missing, to keep the block scan while such a route is not due to be asked again.
  */
 export function chooseRunSource(
   way: FetchWay | undefined,
@@ -51,11 +51,11 @@ export function chooseRunSource(
   blocks: number,
   telemetry: Telemetry,
   behind = blocks,
-  now?: number,
+  missing?: { routes: MissingFeedRoutes; now: number },
 ): { source: SubjectSource | null; plan: RunPlan | null } {
   const feeds = chain.subjects;
   if (!way || way === 'block-scan' || !feeds || blocks <= 0) return { source: null, plan: null };
-  const gone = now === undefined ? null : missingFeedRoute(now, feeds.api);
+  const gone = missing ? missing.routes.gone(missing.now, feeds.api) : null;
   if (gone) {
     const reason = `the API has no ${gone.route} (it answered 404), so the block scan reads until the route is asked again at ${new Date(gone.probeAt).toISOString()}`;
     telemetry.log('info', `fetch plan: the block scan: ${reason}`, { way, reason });
@@ -80,8 +80,8 @@ export function chooseRunSource(
  * The plan as the run ended: a run that chose per subject and met a route the API lacks (a 404: the route is
  * now remembered missing) read on by the block scan from the block it was at, and its log line says so.
  */
-export function planAsRun(plan: RunPlan | null, chain: ChainApi, now: number): RunPlan | null {
-  const gone = plan?.way === 'per-subject' ? missingFeedRoute(now, chain.subjects?.api) : null;
+export function planAsRun(plan: RunPlan | null, chain: ChainApi, routes: MissingFeedRoutes, now: number): RunPlan | null {
+  const gone = plan?.way === 'per-subject' ? routes.gone(now, chain.subjects?.api) : null;
   if (!plan || !gone) return plan;
   const { estimate: _estimate, ...rest } = plan;
   return { ...rest, way: 'block-scan', reason: `the API answered 404 to ${gone.route}, so the run read by the block scan from the block it was at` };

@@ -1,9 +1,9 @@
 // The per-subject source on an API older than its routes (a 404 that names the route, not a cursor: the v3
 // block list before API 9.7.0, a principal's transactions or a contract's logs on an API without them): the run
 // goes on through the block scan from the block it was at, as it would have without the plan, so no block is
-// skipped and none is read twice. The process (each Lambda container, each local runner) remembers the route:
-// its later runs keep the block scan without asking it (fetch-choice.ts), and one run an hour asks it again
-// (REPROBE_MS). The operator hears of a missing route once, and once when a run reads per subject again. Any
+// skipped and none is read twice. The process (each Lambda container, each local runner) remembers the route in
+// the MissingFeedRoutes its runner keeps across runs (the cycle budget's `missingFeedRoutes`): its later runs keep
+// the block scan without asking it (fetch-choice.ts), and one run an hour asks it again (REPROBE_MS). The operator hears of a missing route once, and once when a run reads per subject again. Any
 // other feed error is the scan's, as before.
 import type { ChainApi, Clock, OperatorChannel, Telemetry } from '../ports';
 import { SubjectFeedError } from './subject-feed-walk';
@@ -16,21 +16,28 @@ export const REPROBE_MS = 60 * 60_000;
 
 type ReadAhead = { take(height: number, limits: ReadAheadLimits): Promise<ReadBlock | null>; discard(): void };
 
-/** Per API (its base URL), the routes found missing in this process, each with the time a run may ask it again. */
-const missingByApi = new Map<string, Map<string, number>>();
-/** Per API, the routes already told to the operator in this process (until a run reads per subject again). */
-const toldByApi = new Map<string, Set<string>>();
-
-function of<T>(byApi: Map<string, T>, api: string | undefined, empty: () => T): T {
-  const key = api ?? '';
-  if (!byApi.has(key)) byApi.set(key, empty());
-  return byApi.get(key)!;
+/** What one API (its base URL) was found to lack: each route with the time a run may ask it again, and those told. */
+interface ApiRoutes {
+  missing: Map<string, number>;
+  /** Told to the operator (until a run reads per subject again). */
+  told: Set<string>;
 }
 
-/** A route of `api` this process found missing and does not ask again before `probeAt`; null when every one may be asked. */
-export function missingFeedRoute(now: number, api: string | undefined): { route: string; probeAt: number } | null {
-  for (const [route, probeAt] of missingByApi.get(api ?? '') ?? []) if (now < probeAt) return { route, probeAt };
-  return null;
+/** The per-subject routes a process found missing, per API: kept by the runner across its runs, as a process lives. */
+export class MissingFeedRoutes {
+  private readonly byApi = new Map<string, ApiRoutes>();
+
+  of(api: string | undefined): ApiRoutes {
+    const key = api ?? '';
+    if (!this.byApi.has(key)) this.byApi.set(key, { missing: new Map(), told: new Set() });
+    return this.byApi.get(key)!;
+  }
+
+  /** A route of `api` found missing and not to be asked again before `probeAt`; null when every one may be asked. */
+  gone(now: number, api: string | undefined): { route: string; probeAt: number } | null {
+    for (const [route, probeAt] of this.byApi.get(api ?? '')?.missing ?? []) if (now < probeAt) return { route, probeAt };
+    return null;
+  }
 }
 
 export class SubjectFallback implements ReadAhead {
@@ -43,12 +50,12 @@ export class SubjectFallback implements ReadAhead {
     subjects: ReadAhead,
     private readonly blockScan: () => ReadAhead,
     private readonly ports: { chain: ChainApi; telemetry: Telemetry; clock: Clock; operator?: OperatorChannel },
+    routes: MissingFeedRoutes,
     /** The routes the per-subject reads have seen answer: only those of the missing ones are back. */
     private readonly answered: ReadonlySet<string> = new Set(),
   ) {
     this.current = subjects;
-    this.missing = of(missingByApi, ports.chain.subjects?.api, () => new Map());
-    this.told = of(toldByApi, ports.chain.subjects?.api, () => new Set());
+    ({ missing: this.missing, told: this.told } = routes.of(ports.chain.subjects?.api));
   }
 
   async take(height: number, limits: ReadAheadLimits): Promise<ReadBlock | null> {
