@@ -1,8 +1,8 @@
 // Hiro's deprecated routes as this process has seen them: which answered with a deprecation `Warning`
 // (still served, to be retired one day) and which answered 410 Gone (retired: the client uses their v3
 // replacement from then on, for the rest of the process's life, rather than asking again on every block).
-// A 410 is for good, so the process remembers it beyond one client: its runner (the Lambda container, which
-// builds a client per invocation; the local runner) keeps a RetiredRoutes and hands it to every client it builds.
+// A 410 is for good, so the process remembers it beyond one client: the Lambda container, which builds a client
+// per invocation, keeps a RetiredRoutes and hands it to each (the local runner's one client lives as long as it).
 import type { ApiDeprecation } from '../core/domain';
 import { HiroGoneError, oneLine } from './errors';
 
