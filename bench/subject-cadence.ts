@@ -1,13 +1,14 @@
 // Reading per subject against the block scan over simulated time, every deprecated route answering 410: blocks
 // arrive at mainnet's pace (7 a minute, one every 60/7 s), the watcher runs on a schedule (a run every minute or
-// two) or in the loop (a turn every few seconds), with a new client per invocation as the handler builds one,
-// optionally paced at the free tier's 50 requests a minute. The benchmark moves a clock from one invocation to
+// two) or in the loop (a turn every few seconds), with a new client per invocation as the handler builds one and
+// the memory of a warm container (the routes found retired or missing), optionally paced at the free tier's 50
+// requests a minute. The benchmark moves a clock from one invocation to
 // the next (and through the client's own waits), mining the blocks that arrived meanwhile: nothing waits.
 import type { FetchWay } from '../lambda/core/follow/fetch-choice';
 import { FakeChain } from '../test/support/fake-hiro';
 import type { Workload } from './mainnet-workload';
 import { RETIRED, subjectsConfig } from './subject-routes';
-import { cycleDeps, memoryState, runOneCycle, startFakeApi, SteppedClock, UNPACED_RPM } from './watcher-harness';
+import { cycleDeps, memoryState, processMemory, runOneCycle, startFakeApi, SteppedClock, UNPACED_RPM } from './watcher-harness';
 
 export const BLOCKS_PER_MINUTE = 7;
 const MINUTE_MS = 60_000;
@@ -53,11 +54,19 @@ export async function measureCadence(workload: Workload, options: CadenceOptions
   const state = memoryState();
   const config = subjectsConfig(workload, options.subjects, 'latest');
   const everyMs = options.everySeconds * 1000;
+  // One warm container throughout: its invocations share what it found retired or missing.
+  const memory = processMemory();
   const invoke = async (atMs: number) => {
     clock.advanceTo(atMs);
-    const client = api.client({ requestsPerMinute: options.requestsPerMinute ?? UNPACED_RPM, now: clock.now, sleep: clock.sleep });
+    const client = api.client({
+      requestsPerMinute: options.requestsPerMinute ?? UNPACED_RPM,
+      now: clock.now,
+      sleep: clock.sleep,
+      retiredRoutes: memory.retiredRoutes,
+    });
     // A run ends before the next is due (the schedule's runs do not overlap; a turn gives way to the next).
-    return runOneCycle(cycleDeps(client, clock, state), config, { fetchWay: options.way, deadlineMs: atMs + Math.max(everyMs, MINUTE_MS) - 5_000 });
+    const deadlineMs = atMs + Math.max(everyMs, MINUTE_MS) - 5_000;
+    return runOneCycle(cycleDeps(client, clock, state), config, { ...memory.budget, fetchWay: options.way, deadlineMs });
   };
   try {
     await invoke(clock.startMs); // warm-up: the first run sets the cursor

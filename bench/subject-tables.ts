@@ -79,7 +79,7 @@ function designsSection(bench: SubjectBench): string {
   return [
     '### 1e. Reading 20 subjects: the designs priced',
     '',
-    "The same chain and 20 subjects (14 addresses, 6 contracts' logs), 7 blocks a minute, simulated time, a new client a run, 30 minutes. " +
+    "The same chain and 20 subjects (14 addresses, 6 contracts' logs), 7 blocks a minute, simulated time, a new client a run in a warm container, 30 minutes. " +
       'Floor: one request for the header chain (the tip comes with it) and one per subject each run, nothing else. A read of every subject costs ' +
       '21 requests whatever the blocks it covers, so the cost a block falls only with more blocks a run: a run every 2 minutes meets 3.0 and makes an alert wait up to ' +
       'a minute longer; the loop pays the 21 for every block.',

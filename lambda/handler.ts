@@ -19,7 +19,7 @@ import { LOOP_SMS_MINUTE_MS } from './core/deliver/sms-minute';
 import type { CycleBudget, CycleDeps, CycleSummary } from './core/cycle-types';
 import { tokenAfterTurn, type LoopStore, type QueuedTurn, type TurnDecision } from './core/scan/loop-turns';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
-import { balanceReadAllowance, contractStatusSweep, type HiroClient } from './hiro';
+import { balanceReadAllowance, contractStatusSweep, RetiredRoutes, type HiroClient } from './hiro';
 import { createSnsPublisher } from './adapters/sns';
 import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
 import type { ApiSettings } from './runtime/api-env';
@@ -69,6 +69,8 @@ const watchConfigs = new LambdaWatchConfig({
 const deprecationsNoticed = new Set<string>();
 /** The per-subject routes this container found the API lacks (core/follow/subject-fallback.ts). */
 const missingFeedRoutes = new MissingFeedRoutes();
+/** The routes this container found retired (410): later invocations' clients go straight to the replacement. */
+const retiredRoutes = new RetiredRoutes();
 
 export type InvocationResult = CycleSummary | { loopTurnSkipped: TurnSkip };
 type TurnSkip = Extract<TurnDecision, { run: false }>['why'];
@@ -221,6 +223,7 @@ async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftM
     deadlineMs,
     operator,
     hiroLog: (level, message, attributes) => logger[level](message, attributes ?? {}),
+    retiredRoutes,
     dynamo,
     tableName: settings.tableName,
     log,

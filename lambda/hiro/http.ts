@@ -54,11 +54,12 @@ const BACKOFF_CAP_MS = 20_000;
 export class HiroHttp {
   private readonly limiter: RequestLimiter;
   private readonly counters: ApiStats = { requests: 0, throttled: 0, errors: 0, byEndpoint: {} };
-  /** Deprecation warnings seen and routes found retired, for as long as this client lives. */
-  readonly deprecations = new RouteDeprecations();
+  /** Deprecation warnings seen for as long as this client lives, and routes found retired in the process. */
+  readonly deprecations: RouteDeprecations;
   private readonly throttling: ThrottlingWatch;
 
   constructor(private readonly options: ResolvedHiroOptions) {
+    this.deprecations = new RouteDeprecations(options.retiredRoutes.of(options.baseUrl.href));
     this.throttling = new ThrottlingWatch(options.operator, options.requestsPerMinute);
     this.limiter = new RequestLimiter({
       requestsPerMinute: options.requestsPerMinute,

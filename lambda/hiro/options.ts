@@ -4,6 +4,7 @@ import { setTimeout as wait } from 'node:timers/promises';
 import type { OperatorChannel } from '../core/ports';
 import { ApiBackoffError } from '../core/follow/api-backoff';
 import { MAX_BODY_BYTES } from './bounded-body';
+import { RetiredRoutes } from './deprecations';
 import { HiroConfigError } from './errors';
 
 export type HiroLogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -59,6 +60,11 @@ export interface HiroClientOptions {
   log?: (level: HiroLogLevel, message: string, attributes?: Record<string, unknown>) => void;
   /** Told once per client when 429s are sustained (5 in a row, or a request that gave up on them). */
   operator?: OperatorChannel;
+  /**
+   * The routes the process found retired (410), kept by its runner across the clients it builds: a client given
+   * them goes straight to their replacements. Default: this client's own, found anew.
+   */
+  retiredRoutes?: RetiredRoutes;
 }
 
 export interface ResolvedHiroOptions {
@@ -81,6 +87,7 @@ export interface ResolvedHiroOptions {
   onRequest: (event: HiroRequestEvent) => void;
   log: (level: HiroLogLevel, message: string, attributes?: Record<string, unknown>) => void;
   operator: OperatorChannel | undefined;
+  retiredRoutes: RetiredRoutes;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.hiro.so';
@@ -129,6 +136,7 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     onRequest: options.onRequest ?? (() => {}),
     log: options.log ?? (() => {}),
     operator: options.operator,
+    retiredRoutes: options.retiredRoutes ?? new RetiredRoutes(),
   };
 }
 
