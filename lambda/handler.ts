@@ -14,6 +14,7 @@ import type { Context } from 'aws-lambda';
 import { operatorChannelOverLog } from './core/deliver/operator-log';
 import { runCycle } from './core/cycle';
 import { MissingFeedRoutes } from './core/follow/subject-fallback';
+import { MissingRoutes } from './core/follow/missing-routes';
 import { SMS_PER_RUN_DEFAULT, SmsBudget, withDigests } from './core/deliver/sms-budget';
 import { LOOP_SMS_MINUTE_MS } from './core/deliver/sms-minute';
 import type { CycleBudget, CycleDeps, CycleSummary } from './core/cycle-types';
@@ -71,6 +72,8 @@ const deprecationsNoticed = new Set<string>();
 const missingFeedRoutes = new MissingFeedRoutes();
 /** The routes this container found retired (410): later invocations' clients go straight to the replacement. */
 const retiredRoutes = new RetiredRoutes();
+/** The routes this container found an older API lacks (404) or it cannot use: later invocations ask them hourly. */
+const missingRoutes = new MissingRoutes();
 
 export type InvocationResult = CycleSummary | { loopTurnSkipped: TurnSkip };
 type TurnSkip = Extract<TurnDecision, { run: false }>['why'];
@@ -224,6 +227,7 @@ async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftM
     operator,
     hiroLog: (level, message, attributes) => logger[level](message, attributes ?? {}),
     retiredRoutes,
+    missingRoutes,
     dynamo,
     tableName: settings.tableName,
     log,

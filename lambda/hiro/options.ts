@@ -3,6 +3,7 @@
 import { setTimeout as wait } from 'node:timers/promises';
 import type { OperatorChannel } from '../core/ports';
 import { ApiBackoffError } from '../core/follow/api-backoff';
+import { MissingRoutes } from '../core/follow/missing-routes';
 import { MAX_BODY_BYTES } from './bounded-body';
 import { RetiredRoutes } from './deprecations';
 import { HiroConfigError } from './errors';
@@ -65,6 +66,12 @@ export interface HiroClientOptions {
    * them goes straight to their replacements. Default: this client's own, found anew.
    */
   retiredRoutes?: RetiredRoutes;
+  /**
+   * The routes the process found missing on an older API (404) or unusable (the v3 block routes in a shape this
+   * client cannot read, the mempool list's type filter refused), kept by its runner across the clients it builds:
+   * a client given them does not ask them again before the hourly re-check. Default: this client's own.
+   */
+  missingRoutes?: MissingRoutes;
 }
 
 export interface ResolvedHiroOptions {
@@ -88,6 +95,7 @@ export interface ResolvedHiroOptions {
   log: (level: HiroLogLevel, message: string, attributes?: Record<string, unknown>) => void;
   operator: OperatorChannel | undefined;
   retiredRoutes: RetiredRoutes;
+  missingRoutes: MissingRoutes;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.hiro.so';
@@ -137,6 +145,7 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     log: options.log ?? (() => {}),
     operator: options.operator,
     retiredRoutes: options.retiredRoutes ?? new RetiredRoutes(),
+    missingRoutes: options.missingRoutes ?? new MissingRoutes(),
   };
 }
 

@@ -4,6 +4,7 @@
 // its request budget and its stats, and end at its deadline.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Network } from '../core/domain';
+import type { MissingRoutes } from '../core/follow/missing-routes';
 import type { OperatorChannel, Telemetry } from '../core/ports';
 import type { TokenDecimalsFor } from '../config/config-token-decimals';
 import { createHiroClient, type HiroClient, type HiroClientOptions, type RetiredRoutes } from '../hiro';
@@ -25,6 +26,8 @@ export interface RunClientOptions {
   hiroLog: NonNullable<HiroClientOptions['log']>;
   /** The routes the container found retired, shared by the clients of all its invocations. */
   retiredRoutes: RetiredRoutes;
+  /** The routes the container found missing on an older API, shared likewise until their hourly re-check. */
+  missingRoutes: MissingRoutes;
   dynamo: DynamoDBClient;
   tableName: string;
   log: Telemetry['log'];
@@ -43,6 +46,7 @@ export function runClients(options: RunClientOptions) {
         operator: options.operator,
         deadline: () => options.deadlineMs,
         retiredRoutes: options.retiredRoutes,
+        missingRoutes: options.missingRoutes,
       });
       made = { chain, apiSettings };
       chains.set(network, made);
