@@ -14,7 +14,7 @@ import { measureFollowingTip } from '../../bench/following-tip';
 import { mainnetWorkload, type Workload } from '../../bench/mainnet-workload';
 import { requestsSection } from '../../bench/report';
 import { measureRequestsPerBlock } from '../../bench/requests-per-block';
-import { measureRetiredRoutes } from '../../bench/retired-routes';
+import { measureRetiredRoutes, retiredRoutesSection, type RetiredRoutesRow } from '../../bench/retired-routes';
 import { measureSubjectRoutes } from '../../bench/subject-routes';
 import { cycleDeps, runOneCycle, startFakeApi, type FakeApi } from '../../bench/watcher-harness';
 import { FakeChain, fakeAddress, transfer } from '../support/fake-hiro';
@@ -87,6 +87,29 @@ describe('the tables that describe the watcher as it runs by default', () => {
       expectDefault(bySubjects[2]!.read);
       expect(bySubjects[2]!.goal).toBe(bySubjects[1]!.goal);
     }
+  });
+
+  it('1b: excuses a block scan whose own bound is above 2 a block, never a run that read per subject', () => {
+    const row = (read: WaysTaken, perBlock: number, bound: number): RetiredRoutesRow => ({
+      retired: 'every deprecated route',
+      config: 'both',
+      read,
+      blocks: 300,
+      requests: perBlock * 300,
+      perBlock,
+      overV2: 1,
+      lowerBoundPerBlock: bound,
+      ratio: perBlock / bound,
+      byRoute: {},
+    });
+    const goals = retiredRoutesSection([
+      row({ asked: 'block-scan', blockScan: 1, perSubject: 0 }, 16.08, 16.05),
+      row({ asked: 'auto', blockScan: 0, perSubject: 1 }, 4.26, 16.05),
+    ])
+      .split('\n')
+      .filter((line) => line.startsWith('| every deprecated route'))
+      .map((line) => line.split(' | ')[7]);
+    expect(goals).toEqual(['✅ bound (≤ 2 out of reach)', '❌']);
   });
 
   it('1c: the balance runs', async () => {
