@@ -16,6 +16,7 @@ import { requestsSection } from '../../bench/report';
 import { measureRequestsPerBlock } from '../../bench/requests-per-block';
 import { measureRetiredRoutes, retiredRoutesSection, type RetiredRoutesRow } from '../../bench/retired-routes';
 import { measureSubjectRoutes } from '../../bench/subject-routes';
+import { measureScenario as measureSbtcScenario } from '../../bench/sbtc-emily';
 import { cycleDeps, runOneCycle, startFakeApi, type FakeApi } from '../../bench/watcher-harness';
 import { FakeChain, fakeAddress, transfer } from '../support/fake-hiro';
 import { emptyWatchConfig } from '../../lambda/config/watch-config';
@@ -133,5 +134,9 @@ describe('the tables that describe the watcher as it runs by default', () => {
     const cost = await measureCycleCosts(prefix(70));
     for (const cycle of [cost.following, cost.followingFew, cost.withAlerts, cost.withWindow, cost.poll, cost.pollPending]) expectDefault(cycle.read!);
     expect(waysCell(cost.following.read!)).toBe(waysCell(cost.withAlerts.read!));
+  });
+
+  it('10: the runs with the sBTC lifecycle on', async () => {
+    expectDefault((await measureSbtcScenario('fetch ways', 1, 2)).read);
   });
 });
