@@ -63,6 +63,21 @@ function quietConfig(alerting: WatchConfig): WatchConfig {
   };
 }
 
+/** A short watch list, which the fetch plan reads per subject where the alerting one it reads by the block scan. */
+function shortListConfig(alerting: WatchConfig): WatchConfig {
+  return { ...alerting, addresses: [fakeAddress('nobody-watched')], contractLogs: [{ contractId: fakeContractId('never-called') }], transfers: [] };
+}
+
+/** What an alert adds to a cycle: the alerting cycles less the quiet ones, per alert, both read the same way. */
+function perAlert(withAlerts: CycleCost, following: CycleCost): CycleCosts['perAlert'] {
+  if (waysCell(withAlerts.read!) !== waysCell(following.read!))
+    throw new Error(
+      `the quiet and the alerting cycles read different ways (${waysCell(following.read!)}, ${waysCell(withAlerts.read!)}): their difference is no cost per alert`,
+    );
+  const per = (key: 'gbSeconds' | 'readUnits' | 'writeUnits' | 'snsMessages') => (withAlerts[key] - following[key]) / withAlerts.alertsPerCycle;
+  return { gbSeconds: per('gbSeconds'), readUnits: per('readUnits'), writeUnits: per('writeUnits'), snsMessages: per('snsMessages') };
+}
+
 /** New waiting transactions a poll finds on a busy chain: the pending rule's record changes every poll. */
 const WAITING_PER_POLL = 3;
 
@@ -73,17 +88,10 @@ export async function measureCycleCosts(workload: Workload, options: CycleOption
     const quiet = quietConfig(alerting);
     const idle = await measureScenario(dynamo, workload, { name: 'tip unchanged', config: quiet, blocksPerCycle: 0 }, options);
     const following = await measureScenario(dynamo, workload, { name: '10 new blocks, no alert', config: quiet, blocksPerCycle: FOLLOWING_BLOCKS }, options);
-    // A short watch list, which the fetch plan reads per subject where the default reads by the plan.
-    const fewSubjects: WatchConfig = {
-      ...alerting,
-      addresses: [fakeAddress('nobody-watched')],
-      contractLogs: [{ contractId: fakeContractId('never-called') }],
-      transfers: [],
-    };
     const followingFew = await measureScenario(
       dynamo,
       workload,
-      { name: `10 new blocks, no alert, ${FEW_SUBJECTS} subjects watched`, config: fewSubjects, blocksPerCycle: FOLLOWING_BLOCKS },
+      { name: `10 new blocks, no alert, ${FEW_SUBJECTS} subjects watched`, config: shortListConfig(alerting), blocksPerCycle: FOLLOWING_BLOCKS },
       options,
     );
     const withAlerts = await measureScenario(
@@ -134,12 +142,6 @@ export async function measureCycleCosts(workload: Workload, options: CycleOption
       { name: '10 new blocks with alerts and a window', config: windowed, blocksPerCycle: FOLLOWING_BLOCKS },
       options,
     );
-    if (waysCell(withAlerts.read!) !== waysCell(following.read!))
-      throw new Error(
-        `the quiet and the alerting cycles read different ways (${waysCell(following.read!)}, ${waysCell(withAlerts.read!)}): their difference is no cost per alert`,
-      );
-    const alerts = withAlerts.alertsPerCycle;
-    const per = (key: 'gbSeconds' | 'readUnits' | 'writeUnits' | 'snsMessages') => (withAlerts[key] - following[key]) / alerts;
     return {
       idle,
       following,
@@ -149,7 +151,7 @@ export async function measureCycleCosts(workload: Workload, options: CycleOption
       poll,
       pollPending,
       ring,
-      perAlert: { gbSeconds: per('gbSeconds'), readUnits: per('readUnits'), writeUnits: per('writeUnits'), snsMessages: per('snsMessages') },
+      perAlert: perAlert(withAlerts, following),
       withWindow,
       windowWriteUnitsPerAlert: (withWindow.writeUnits - following.writeUnits) / withWindow.alertsPerCycle,
     };
