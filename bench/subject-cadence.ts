@@ -1,4 +1,4 @@
-// Reading per subject against the block scan over simulated time, every deprecated route answering 410: blocks
+// Reading per subject, by the block scan or by the fetch plan's choice of the two, over simulated time, every deprecated route answering 410: blocks
 // arrive at mainnet's pace (7 a minute, one every 60/7 s), the watcher runs on a schedule (a run every minute or
 // two) or in the loop (a turn every few seconds), with a new client per invocation as the handler builds one,
 // optionally paced at the free tier's 50 requests a minute. The benchmark moves a clock from one invocation to
