@@ -1,7 +1,8 @@
 // Benchmark 1d: requests per block once every deprecated route answers 410, read per subject, by the block scan
-// and as the watcher reads by default (the fetch plan's choice of the two), on the mainnet-like chain at its block rate: one run a minute, 7 new blocks a run (mainnet's pace),
-// for a watch list of 20 subjects (14 addresses, 6 contracts' logs) and of 2 (1 and 1). Every request counts:
-// the tip, the header chain, the feeds and their 304s, the batch, the events, the 410s.
+// and as the watcher reads by default (the fetch plan's choice of the two), on the mainnet-like chain at its
+// block rate: one run a minute, 7 new blocks a run (mainnet's pace), for a watch list of 20 subjects (14
+// addresses, 6 contracts' logs) and of 2 (1 and 1). Every request counts: the tip, the header chain, the feeds
+// and their 304s, the batch, the events, the 410s.
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import type { FetchWay } from '../lambda/core/follow/fetch-choice';
 import { FakeChain, ROUTES } from '../test/support/fake-hiro';
