@@ -11,6 +11,7 @@ import { DocumentStateStore, emptyDocument } from '../lambda/adapters/file/state
 import { MissingFeedRoutes } from '../lambda/core/follow/subject-fallback';
 import { createHiroClient, RetiredRoutes, type HiroClient, type HiroClientOptions } from '../lambda/hiro';
 import { createFakeHiro, type FakeChain, type FakeHiro, type FakeRateLimitOptions, type RunningFakeHiro } from '../test/support/fake-hiro';
+import { DEFAULT_FETCH_WAY } from './fetch-ways';
 
 /** No pacing at all: for runs that count requests rather than time them. */
 export const UNPACED_RPM = 10_000_000;
@@ -81,6 +82,10 @@ export function processMemory(): ProcessMemory {
 
 let runs = 0;
 
+/**
+ * One run of the real cycle. It reads the chain the way the runners do when told nothing (DEFAULT_FETCH_WAY)
+ * unless `budget.fetchWay` names a way: the core alone, asked no way, keeps the block scan.
+ */
 export function runOneCycle(deps: CycleDeps, config: WatchConfig, budget: Partial<CycleBudget> = {}): Promise<CycleSummary> {
   runs += 1;
   return runCycle(deps, config, {
@@ -88,6 +93,7 @@ export function runOneCycle(deps: CycleDeps, config: WatchConfig, budget: Partia
     deadlineMs: deps.clock.now() + 3_600_000,
     leaseTtlMs: 3_600_000,
     alertStaleAfterMs: 3_600_000,
+    fetchWay: DEFAULT_FETCH_WAY,
     ...budget,
   });
 }
