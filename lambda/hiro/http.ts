@@ -80,15 +80,10 @@ export class HiroHttp {
   withSignal(signal: AbortSignal | undefined): HiroHttp {
     if (!signal) return this;
     const scoped: HiroHttp = Object.create(this);
-    scoped.get = async (request, schema) => {
-      if (!request.signal) return this.get({ ...request, signal }, schema);
-      // Not AbortSignal.any: the scope's signal (a Ctrl-C's) would keep a link to every request made through it.
+    // Not AbortSignal.any: the scope's signal (a Ctrl-C's) would keep a link to every request made through it.
+    scoped.get = (request, schema) => {
       const both = linkedSignal(request.signal, signal);
-      try {
-        return await this.get({ ...request, signal: both.signal }, schema);
-      } finally {
-        both.release();
-      }
+      return this.get({ ...request, signal: both.signal }, schema).finally(both.release);
     };
     return scoped;
   }
