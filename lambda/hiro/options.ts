@@ -1,9 +1,9 @@
 // The client's options, their defaults, and the checks that turn a bad option into a message at start-up
 // rather than a confusing failure on the first request.
-import { setTimeout as wait } from 'node:timers/promises';
 import type { OperatorChannel } from '../core/ports';
 import { ApiBackoffError } from '../core/follow/api-backoff';
 import { MissingRoutes } from '../core/follow/missing-routes';
+import { sleepUnlessAborted } from '../core/shared-abort';
 import { MAX_BODY_BYTES } from './bounded-body';
 import { RetiredRoutes } from './deprecations';
 import { HiroConfigError } from './errors';
@@ -107,8 +107,6 @@ export const DEFAULT_BASE_URLS = { mainnet: DEFAULT_BASE_URL, testnet: 'https://
 export const RATE_LIMIT_WITHOUT_KEY = 50;
 export const RATE_LIMIT_WITH_KEY = 500;
 
-const realSleep = (ms: number, signal?: AbortSignal) => wait(ms, undefined, signal ? { signal } : {});
-
 /** Every wait of the client (limiter spacing, 429 pauses, retry backoff) goes through here: none outlives the run. */
 function withinDeadline(sleep: (ms: number, signal?: AbortSignal) => Promise<void>, now: () => number, deadline: (() => number) | undefined) {
   if (!deadline) return sleep;
@@ -137,7 +135,7 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     maxWaitMs: positive('maxWaitMs', options.maxWaitMs ?? 60_000),
     maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes ?? MAX_BODY_BYTES),
     fetch: options.fetch ?? globalThis.fetch,
-    sleep: withinDeadline(options.sleep ?? realSleep, options.now ?? Date.now, options.deadline),
+    sleep: withinDeadline(options.sleep ?? sleepUnlessAborted, options.now ?? Date.now, options.deadline),
     timeLeftMs: timeLeft(options.now ?? Date.now, options.deadline),
     now: options.now ?? Date.now,
     random: options.random ?? Math.random,

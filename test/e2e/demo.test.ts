@@ -66,6 +66,8 @@ describe.concurrent('npm run demo', () => {
     for (const step of DEMO_STEPS) expect(run.stderr).toContain(`demo ▸ ${step.says}`);
     for (const kind of DEMO_STEPS.flatMap((s) => s.shows)) expect(types).toContain(kind);
     expect(run.stderr).toContain('demo ▸ the script has played; stopping the watcher');
+    // Its cycles wait on one stop signal for Ctrl-C: they must not pile abort listeners on it.
+    expect(run.stderr).not.toContain('MaxListenersExceededWarning');
   }, 180_000);
 
   it('stops when asked (Ctrl-C), after printing alerts for people, its watcher reading as the fetch plan says', async () => {
