@@ -11,6 +11,7 @@ import type { Block, TxEvents } from '../domain';
 import { transactionReads } from '../match/block-alerts';
 import type { ChainApi, Clock } from '../ports';
 import type { WatchRules } from '../rules/rule-lists';
+import type { RunActivity } from './observed-activity';
 
 /** Blocks read at once at most: about eight full /tx/multiple calls of events on a busy chain. */
 export const MAX_READ_AHEAD = 64;
@@ -49,7 +50,8 @@ export class BlockReadAhead {
   /** `stop` aborted: the batch being read is given up at once, its requests not yet sent never are. */
   constructor(
     private readonly chain: ChainApi,
-    private readonly watch: { rules: WatchRules },
+    /** `activity`: where the run notes what the blocks cost to read, for the fetch plan of later runs. */
+    private readonly watch: { rules: WatchRules; activity?: RunActivity | undefined },
     private readonly clock: Clock,
     private readonly stop?: AbortSignal,
   ) {}
@@ -133,6 +135,7 @@ export class BlockReadAhead {
     const reads = blocks.flatMap((block) => transactionReads(block, this.watch.rules));
     const events: ReadonlyMap<string, TxEvents> =
       reads.length > 0 ? await untilStopped(this.chain.getTransactionEvents(reads, this.stop), this.stop) : new Map();
+    this.watch.activity?.scan(blocks, reads.filter((read) => read.events !== false).length);
     // Every block of the batch shares the one map: a transaction id belongs to one block.
     return blocks.map((block) => ({ block, events }));
   }
