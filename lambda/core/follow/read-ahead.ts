@@ -8,10 +8,10 @@
 // batch; after a reorg the scan discards whatever was read ahead. A block replaced after it was read is
 // found by the next parent check and retracted, as one replaced just after a single read would be.
 import type { Block, TxEvents } from '../domain';
+import type { RunActivity } from './observed-activity';
 import { transactionReads } from '../match/block-alerts';
 import type { ChainApi, Clock } from '../ports';
 import type { WatchRules } from '../rules/rule-lists';
-import type { RunActivity } from './observed-activity';
 
 /** Blocks read at once at most: about eight full /tx/multiple calls of events on a busy chain. */
 export const MAX_READ_AHEAD = 64;
