@@ -11,6 +11,7 @@ import { fixed, table, verdict } from './markdown';
 import { cycleDeps, memoryState, runOneCycle, ScaledClock, startFakeApi, TimedPublisher } from './watcher-harness';
 import type { CycleSummary } from '../lambda/core/cycle-types';
 import { emptyWatchConfig } from '../lambda/config/watch-config';
+import { countWay, DEFAULT_FETCH_WAY, READ_COLUMN_NOTE, waysAsked, waysCell, type WaysTaken } from './fetch-ways';
 
 const SCHEDULE_MS = 60_000;
 
@@ -31,6 +32,8 @@ const RING_STEP_MS = 100;
 
 export interface LatencyRow {
   mode: LatencyMode;
+  /** The way the invocations were asked to read (the watcher's default) and the ways they took. */
+  read: WaysTaken;
   /** Invocations of the function in the run (schedule ticks, or loop turns). */
   invocations: number;
   /** What the invocations would be billed for, in total, per hour of the run. */
@@ -88,12 +91,14 @@ export async function measureAlertLatency(options: { mode: LatencyMode; apiMinut
   const state = memoryState();
   const published: TimedPublisher['published'] = [];
   const billed: number[] = [];
+  const read = waysAsked(DEFAULT_FETCH_WAY);
   const invoke = async (run: (deps: ReturnType<typeof cycleDeps>) => Promise<CycleSummary>): Promise<CycleSummary> => {
     const startedAt = clock.now();
     // A new client per invocation, as the handler builds one.
     const deps = cycleDeps(api.client({ requestsPerMinute: rpm, now: clock.now, sleep: clock.sleep }), clock, state);
     const summary = await run(deps);
     billed.push(clock.now() - startedAt);
+    countWay(read, summary);
     published.push(...deps.publisher.published);
     return summary;
   };
@@ -114,6 +119,7 @@ export async function measureAlertLatency(options: { mode: LatencyMode; apiMinut
   const hours = options.apiMinutes / 60;
   return {
     mode: options.mode,
+    read,
     invocations: billed.length,
     billedSecondsPerHour: billed.reduce((a, b) => a + b, 0) / 1000 / hours,
     requestsPerMinute: api.statuses.length / options.apiMinutes,
@@ -192,12 +198,14 @@ export function latencySection(rows: LatencyRow[]): string {
       `so that turns start every \`loopDelaySeconds\` (at once while behind the tip), each picked up ${LOOP_PICKUP_MS} ms after its delay runs out (SQS and the event source's long poll, assumed: no AWS here to measure it; ` +
       'the "if the pickup took" rows show the p90 if it took longer). ' +
       `Doorbell (docs/doorbell.md): the schedule's ticks, and a ring a stated push delay after each block (the push source's own delay), heard within ${RING_STEP_MS} ms, one cycle at a time (a ring during a cycle sets one follow-up). ` +
-      "Billed: what the invocations would be billed for, per hour, on the scaled clock (local work counts 30 times over, so short turns are over-stated; table 5 has the bill's figure). Goal: p90 at most 10 s.",
+      "Billed: what the invocations would be billed for, per hour, on the scaled clock (local work counts 30 times over, so short turns are over-stated; table 5 has the bill's figure). Goal: p90 at most 10 s. " +
+      READ_COLUMN_NOTE,
     '',
     table(
-      ['mode', 'API minutes', 'alerts', 'mean', 'p50', 'p90', 'max', 'goal', 'invocations', 'billed s an hour', 'API requests a minute'],
+      ['mode', 'read', 'API minutes', 'alerts', 'mean', 'p50', 'p90', 'max', 'goal', 'invocations', 'billed s an hour', 'API requests a minute'],
       rows.map((r) => [
         modeName(r.mode),
+        waysCell(r.read),
         fixed(r.apiMinutes, 0),
         r.alerts,
         `${fixed(r.meanSeconds, 1)} s`,

@@ -9,12 +9,16 @@ import { FakeChain, ROUTES, fakeAddress } from '../test/support/fake-hiro';
 import { fixed, table } from './markdown';
 import { mineAll, watchConfig, type Workload } from './mainnet-workload';
 import { cycleDeps, runOneCycle, startFakeApi } from './watcher-harness';
+import type { FetchWay } from '../lambda/core/follow/fetch-choice';
+import { countWay, DEFAULT_FETCH_WAY, READ_COLUMN_NOTE, waysAsked, waysCell, type WaysTaken } from './fetch-ways';
 
 /** Blocks a run scans: a one-minute schedule at about 10 Nakamoto blocks a minute. */
 export const BLOCKS_PER_RUN = 10;
 
 export interface BalanceRequestsRow {
   config: string;
+  /** The way the runs were asked to read (the watcher's default) and the ways they took. */
+  read: WaysTaken;
   runs: number;
   blocks: number;
   requestsPerRun: number;
@@ -49,10 +53,12 @@ export function balanceConfig(workload: Workload, startHeight: number): WatchCon
   };
 }
 
-/** The routes a balance read asks: the v1 route, or once it answers 410 the v3 balance now and the principal's changes. */
-const BALANCE_ROUTES = [ROUTES.balances, ROUTES.stxBalance, ROUTES.ftBalances, ROUTES.ftTransfers];
+interface BalanceRun {
+  retired: boolean;
+  way: FetchWay;
+}
 
-async function measure(name: string, workload: Workload, config: (startHeight: number) => WatchConfig, retired = false): Promise<BalanceRequestsRow> {
+async function measure(name: string, workload: Workload, config: (startHeight: number) => WatchConfig, run: BalanceRun): Promise<BalanceRequestsRow> {
   // From block 2: nothing is held before block 1, so the rules' first reads are at block 1, genesis balances and all.
   const chain = new FakeChain({ seed: 'bench-balances', firstHeight: 2 });
   // Enough of everything they send that no balance the fake computes goes negative (the API's never do).
@@ -62,28 +68,33 @@ async function measure(name: string, workload: Workload, config: (startHeight: n
       .flatMap((tx) => tx.events.map((e) => (e.asset as { asset_id?: string } | undefined)?.asset_id).filter((id): id is string => id !== undefined)),
   );
   for (const address of busiest(workload).payers) for (const asset of ['stx', ...tokens]) chain.setGenesisBalance(address, asset, 10n ** 15n);
-  mineAll(chain, workload.blocks);
   const api = await startFakeApi(chain);
-  if (retired) api.fake.retire(ROUTES.balances);
+  if (run.retired) api.fake.retire(ROUTES.balances);
   try {
-    const deps = cycleDeps(api.client(), { now: Date.now });
+    // The balance reads go through a client of their own, so that their requests are counted apart from the
+    // plan's feed reads on the same routes (a principal's transactions): the v1 route, or once it answers 410
+    // the v3 balance now and the principal's changes.
+    let balanceRequests = 0;
+    const balances = api.client({ onRequest: () => (balanceRequests += 1) });
+    const deps = cycleDeps({ ...api.client(), getBalances: balances.getBalances }, { now: Date.now });
     const watch = { ...config(chain.firstHeight), maxBlocksPerRun: BLOCKS_PER_RUN };
+    const read = waysAsked(run.way);
     let runs = 0;
     let blocks = 0;
-    for (;;) {
-      const summary = await runOneCycle(deps, watch);
+    // Following the tip: each run finds the blocks mined since the last.
+    for (let next = 0; next < workload.blocks.length; next += BLOCKS_PER_RUN) {
+      mineAll(chain, workload.blocks.slice(next, next + BLOCKS_PER_RUN));
+      const summary = await runOneCycle(deps, watch, { fetchWay: run.way });
+      countWay(read, summary);
       runs += 1;
       blocks += summary.blocksScanned;
-      if (summary.stoppedBecause === 'caught-up') break;
-      if (summary.stoppedBecause !== 'max-blocks') throw new Error(`the ${name} runs stopped: ${summary.stoppedBecause}`);
+      if (summary.stoppedBecause !== 'caught-up') throw new Error(`the ${name} runs stopped: ${summary.stoppedBecause}`);
     }
     const counts = api.fake.counts();
     const events = (counts[ROUTES.txMultiple] ?? 0) + (counts[ROUTES.v3TransactionEvents] ?? 0);
-    // Rebuilt balances ask the principal's transactions twice and more; the plan's own feed reads ask them too, so
-    // they are counted apart only where the plan scans blocks (no feed read): every such request is a balance read's.
-    const balanceRequests = BALANCE_ROUTES.reduce((sum, route) => sum + (counts[route] ?? 0), 0) + (retired ? (counts[ROUTES.principalTransactions] ?? 0) : 0);
     return {
       config: name,
+      read,
       runs,
       blocks,
       requestsPerRun: api.fake.count() / runs,
@@ -96,19 +107,26 @@ async function measure(name: string, workload: Workload, config: (startHeight: n
   }
 }
 
-export async function measureBalanceRequests(workload: Workload): Promise<BalanceRequestsRow[]> {
+/** The table's rows, read as the watcher reads by default unless `way` names a way. */
+export async function measureBalanceRequests(workload: Workload, way: FetchWay = DEFAULT_FETCH_WAY): Promise<BalanceRequestsRow[]> {
+  const run = { retired: false, way };
   return [
-    await measure('no rule', workload, (h) => ({ ...emptyWatchConfig('mainnet'), startHeight: h, confirmations: 0, maxBlocksPerRun: BLOCKS_PER_RUN })),
-    await measure('10 balance rules', workload, (h) => balanceConfig(workload, h)),
-    await measure('"both" (transfers and logs)', workload, (h) => watchConfig('both', workload, h)),
-    await measure('"both" and 10 balance rules', workload, (h) => ({ ...watchConfig('both', workload, h), balances: balanceConfig(workload, h).balances })),
-    await measureRetiredBalanceRequests(workload),
+    await measure('no rule', workload, (h) => ({ ...emptyWatchConfig('mainnet'), startHeight: h, confirmations: 0, maxBlocksPerRun: BLOCKS_PER_RUN }), run),
+    await measure('10 balance rules', workload, (h) => balanceConfig(workload, h), run),
+    await measure('"both" (transfers and logs)', workload, (h) => watchConfig('both', workload, h), run),
+    await measure(
+      '"both" and 10 balance rules',
+      workload,
+      (h) => ({ ...watchConfig('both', workload, h), balances: balanceConfig(workload, h).balances }),
+      run,
+    ),
+    await measureRetiredBalanceRequests(workload, way),
   ];
 }
 
 /** The 10 balance rules once Hiro has retired the v1 balances route: each read rebuilt from the v3 routes. */
-export function measureRetiredBalanceRequests(workload: Workload): Promise<BalanceRequestsRow> {
-  return measure('10 balance rules, the v1 balances route answering 410', workload, (h) => balanceConfig(workload, h), true);
+export function measureRetiredBalanceRequests(workload: Workload, way: FetchWay = DEFAULT_FETCH_WAY): Promise<BalanceRequestsRow> {
+  return measure('10 balance rules, the v1 balances route answering 410', workload, (h) => balanceConfig(workload, h), { retired: true, way });
 }
 
 export function balanceRequestsSection(rows: BalanceRequestsRow[]): string {
@@ -122,12 +140,14 @@ export function balanceRequestsSection(rows: BalanceRequestsRow[]): string {
       "Once Hiro retires the v1 balances route (410), a read is the balance now and the principal's changes since: its transactions before and after " +
       'the balance (two requests, more when the changes since span pages), its STX balance, and for a token its balances and transfers; "balance requests" counts them all. ' +
       'A balance that cannot be rebuilt (more than 1,000 changes since) is tried again after 10, 20, 40 … blocks, never before the blocks its failed read walked down to ' +
-      '(docs/balances.md): tried every run, the last row was 33.15 requests a run and 2,678 balance requests.',
+      '(docs/balances.md): tried every run, the last row was 33.15 requests a run and 2,678 balance requests (when these runs read a chain already mined to its end). ' +
+      `The chain grows as the runs go: each run finds the ${BLOCKS_PER_RUN} blocks mined since the last. ${READ_COLUMN_NOTE}`,
     '',
     table(
-      ['config', 'requests / run', 'event requests / run', 'balance requests (all runs)', 'requests by route'],
+      ['config', 'read', 'requests / run', 'event requests / run', 'balance requests (all runs)', 'requests by route'],
       rows.map((r) => [
         r.config,
+        waysCell(r.read),
         fixed(r.requestsPerRun, 2),
         fixed(r.eventRequestsPerRun, 2),
         String(r.balanceReads),

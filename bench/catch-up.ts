@@ -5,9 +5,14 @@ import { FakeChain } from '../test/support/fake-hiro';
 import { mineAll, watchConfig, type ConfigName, type Workload } from './mainnet-workload';
 import { lowerBound, readsEvents } from './requests-per-block';
 import { cycleDeps, runOneCycle, ScaledClock, startFakeApi } from './watcher-harness';
+import { countWay, DEFAULT_FETCH_WAY, waysAsked, type WaysTaken } from './fetch-ways';
 
 export interface CatchUpRow {
   config: ConfigName;
+  /** The way the runs were asked to read (the watcher's default) and the ways they took. */
+  read: WaysTaken;
+  /** Blocks from the first to scan up to the tip when the catch-up starts. */
+  behindAtStart: number;
   requestsPerMinute: number;
   apiMinutes: number;
   blocks: number;
@@ -44,8 +49,10 @@ export async function measureCatchUp(workload: Workload, run: CatchUpRun): Promi
     const endAt = clock.now() + run.apiMinutes * 60_000;
     // Back-to-back cycles, as the local runner does when behind: each stops at the end of the window.
     let blocks = 0;
+    const read = waysAsked(DEFAULT_FETCH_WAY);
     while (clock.now() < endAt) {
       const summary = await runOneCycle(deps, config, { deadlineMs: endAt });
+      countWay(read, summary);
       blocks += summary.blocksScanned;
       if (summary.stoppedBecause === 'caught-up') throw new Error(`the ${run.config} catch-up ran out of chain after ${blocks} blocks; mine more`);
     }
@@ -59,6 +66,8 @@ export async function measureCatchUp(workload: Workload, run: CatchUpRun): Promi
     const ceiling = run.requestsPerMinute / requestsPerBlock;
     return {
       config: run.config,
+      read,
+      behindAtStart: chain.height - chain.firstHeight + 1,
       requestsPerMinute: run.requestsPerMinute,
       apiMinutes: minutes,
       blocks,

@@ -1,14 +1,15 @@
 // Tables 5 and 5b of docs/benchmarks.md: what one cycle costs, and the monthly bill of each billed stack,
 // summed by category beside every line of the first.
 import { PRICES } from './aws-prices';
-import { FOLLOWING_BLOCKS, FOLLOWING_RUN_GOAL_MS, HIRO_LATENCY_MS, MEMORY_GB, type CycleCosts } from './cycle-cost';
+import { FEW_SUBJECTS, FOLLOWING_BLOCKS, FOLLOWING_RUN_GOAL_MS, HIRO_LATENCY_MS, MEMORY_GB, type CycleCosts } from './cycle-cost';
 import { totalWithAlwaysFreeTiers } from './free-tier';
 import { ESM_POLLERS, WATCHDOG_TICK_SECONDS } from './loop-month';
 import { dollars, fixed, table, thousands, verdict } from './markdown';
 import type { MonthlyBill } from './monthly-bill';
+import { READ_COLUMN_NOTE, waysCell } from './fetch-ways';
 
 export function costSection(cost: CycleCosts): string {
-  const scenarios = [cost.idle, cost.following, cost.withAlerts, cost.withWindow, cost.poll, cost.pollPending];
+  const scenarios = [cost.idle, cost.following, cost.followingFew, cost.withAlerts, cost.withWindow, cost.poll, cost.pollPending];
   const a = cost.perAlert;
   const perAlertDollars =
     a.gbSeconds * PRICES.lambdaGbSecond + a.readUnits * PRICES.dynamoReadUnit + a.writeUnits * PRICES.dynamoWriteUnit + a.snsMessages * PRICES.snsPublish;
@@ -18,12 +19,15 @@ export function costSection(cost: CycleCosts): string {
     `Real cycles: DynamoDB store on dynalite (capacity units as DynamoDB reports them), SNS publisher on a metered client, Hiro client paced for 50 requests a minute. ` +
       `Duration on an event clock: rate-limit waits and assumed round trips (Hiro ${HIRO_LATENCY_MS} ms, DynamoDB 5 ms, SNS 30 ms) are timers that overlap as they would ` +
       `(requests sent together wait together), plus local work as measured; GB-s at ${MEMORY_GB * 1024} MB. Mean of 5 cycles each. ` +
-      "Log bytes and metric series: the real Powertools logger and lean metrics (the stack's default) of an invocation running that cycle.",
+      "Log bytes and metric series: the real Powertools logger and lean metrics (the stack's default) of an invocation running that cycle. " +
+      `The cycles with alerts watch ${cost.subjects} subjects (addresses, contracts' logs, a treasury's outflows); those without watch as many that never appear on the chain, ` +
+      `so that the fetch plan reads both the same way, except the one of ${FEW_SUBJECTS} subjects: what a short watch list costs. ${READ_COLUMN_NOTE}`,
     '',
     table(
-      ['cycle', 'blocks', 'alerts', 'API requests', 'duration', 'GB-s', 'read units', 'write units', 'SNS publishes', 'log bytes', 'metric series'],
+      ['cycle', 'read', 'blocks', 'alerts', 'API requests', 'duration', 'GB-s', 'read units', 'write units', 'SNS publishes', 'log bytes', 'metric series'],
       scenarios.map((c) => [
         c.scenario,
+        c.read ? waysCell(c.read) : '',
         fixed(c.blocksPerCycle, 0),
         fixed(c.alertsPerCycle, 1),
         fixed(c.requestsPerCycle, 1),

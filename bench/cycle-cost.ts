@@ -6,6 +6,9 @@ import { fakeAddress, fakeContractId } from '../test/support/fake-hiro';
 import { startDynalite } from '../test/support/dynalite';
 import { measureScenario, type CycleCost, type CycleOptions } from './cycle-measure';
 import { watchConfig, type Workload } from './mainnet-workload';
+import { waysCell } from './fetch-ways';
+import { subjectsOf } from '../lambda/core/follow/fetch-plan';
+import { compileWatchRules } from '../lambda/core/rules/rule-lists';
 
 export { HIRO_LATENCY_MS, MEMORY_GB, type CycleCost, type CycleOptions } from './cycle-measure';
 
@@ -18,7 +21,12 @@ export const DEFAULT_CYCLE_OPTIONS: CycleOptions = { requestsPerMinute: 50, deta
 
 export interface CycleCosts {
   idle: CycleCost;
+  /** As many subjects as the alerting cycles watch, none of which ever matches: the same way of reading, no alert. */
   following: CycleCost;
+  /** The same with a watch list of FEW_SUBJECTS (one address, one contract's logs). */
+  followingFew: CycleCost;
+  /** Subjects (contracts whose logs, principals whose activity) the alerting cycles watch, and the quiet ones as many. */
+  subjects: number;
   withAlerts: CycleCost;
   /** One loop turn's cycle (a poll a few seconds after the last): two new blocks, no status check. */
   poll: CycleCost;
@@ -33,6 +41,43 @@ export interface CycleCosts {
   windowWriteUnitsPerAlert: number;
 }
 
+/** The short watch list of the `followingFew` cycles. */
+export const FEW_SUBJECTS = 2;
+
+/**
+ * The same scan as `alerting` (events read for the same transactions, the same way chosen by the plan, which
+ * weighs the number of subjects) with nothing that ever matches: as many contracts and principals, none on the chain.
+ */
+function subjectCount(config: WatchConfig): number {
+  const { contracts, principals } = subjectsOf(compileWatchRules(config));
+  return contracts.length + principals.length;
+}
+
+function quietConfig(alerting: WatchConfig): WatchConfig {
+  const { contracts, principals } = subjectsOf(compileWatchRules(alerting));
+  return {
+    ...alerting,
+    addresses: principals.map((_, i) => fakeAddress(`nobody-watched-${i}`)),
+    contractLogs: contracts.map((_, i) => ({ contractId: fakeContractId(`never-called-${i}`) })),
+    transfers: [],
+  };
+}
+
+/** A short watch list, which the fetch plan reads per subject where the alerting one it reads by the block scan. */
+function shortListConfig(alerting: WatchConfig): WatchConfig {
+  return { ...alerting, addresses: [fakeAddress('nobody-watched')], contractLogs: [{ contractId: fakeContractId('never-called') }], transfers: [] };
+}
+
+/** What an alert adds to a cycle: the alerting cycles less the quiet ones, per alert, both read the same way. */
+function perAlert(withAlerts: CycleCost, following: CycleCost): CycleCosts['perAlert'] {
+  if (waysCell(withAlerts.read!) !== waysCell(following.read!))
+    throw new Error(
+      `the quiet and the alerting cycles read different ways (${waysCell(following.read!)}, ${waysCell(withAlerts.read!)}): their difference is no cost per alert`,
+    );
+  const per = (key: 'gbSeconds' | 'readUnits' | 'writeUnits' | 'snsMessages') => (withAlerts[key] - following[key]) / withAlerts.alertsPerCycle;
+  return { gbSeconds: per('gbSeconds'), readUnits: per('readUnits'), writeUnits: per('writeUnits'), snsMessages: per('snsMessages') };
+}
+
 /** New waiting transactions a poll finds on a busy chain: the pending rule's record changes every poll. */
 const WAITING_PER_POLL = 3;
 
@@ -40,15 +85,15 @@ export async function measureCycleCosts(workload: Workload, options: CycleOption
   const dynamo = await startDynalite();
   try {
     const alerting = watchConfig('both', workload, 'latest');
-    // The same scan (events fetched for the same transactions) with nothing that ever matches.
-    const quiet: WatchConfig = {
-      ...alerting,
-      addresses: [fakeAddress('nobody-watched')],
-      contractLogs: [{ contractId: fakeContractId('never-called') }],
-      transfers: [],
-    };
+    const quiet = quietConfig(alerting);
     const idle = await measureScenario(dynamo, workload, { name: 'tip unchanged', config: quiet, blocksPerCycle: 0 }, options);
     const following = await measureScenario(dynamo, workload, { name: '10 new blocks, no alert', config: quiet, blocksPerCycle: FOLLOWING_BLOCKS }, options);
+    const followingFew = await measureScenario(
+      dynamo,
+      workload,
+      { name: `10 new blocks, no alert, ${FEW_SUBJECTS} subjects watched`, config: shortListConfig(alerting), blocksPerCycle: FOLLOWING_BLOCKS },
+      options,
+    );
     const withAlerts = await measureScenario(
       dynamo,
       workload,
@@ -97,16 +142,16 @@ export async function measureCycleCosts(workload: Workload, options: CycleOption
       { name: '10 new blocks with alerts and a window', config: windowed, blocksPerCycle: FOLLOWING_BLOCKS },
       options,
     );
-    const alerts = withAlerts.alertsPerCycle;
-    const per = (key: 'gbSeconds' | 'readUnits' | 'writeUnits' | 'snsMessages') => (withAlerts[key] - following[key]) / alerts;
     return {
       idle,
       following,
+      followingFew,
+      subjects: subjectCount(alerting),
       withAlerts,
       poll,
       pollPending,
       ring,
-      perAlert: { gbSeconds: per('gbSeconds'), readUnits: per('readUnits'), writeUnits: per('writeUnits'), snsMessages: per('snsMessages') },
+      perAlert: perAlert(withAlerts, following),
       withWindow,
       windowWriteUnitsPerAlert: (withWindow.writeUnits - following.writeUnits) / withWindow.alertsPerCycle,
     };

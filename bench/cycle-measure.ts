@@ -21,6 +21,8 @@ import { EventClock } from './event-clock';
 import { CapturedTelemetry } from './run-telemetry';
 import { startFakeApi, type FakeApi } from './watcher-harness';
 import { BenchLoop, invocation } from './loop-turn';
+import { countWay, DEFAULT_FETCH_WAY, waysAsked, type WaysTaken } from './fetch-ways';
+import type { FetchWay } from '../lambda/core/follow/fetch-choice';
 
 export const MEMORY_GB = 256 / 1024;
 export const HIRO_LATENCY_MS = 100;
@@ -29,6 +31,8 @@ const CYCLES = 5;
 
 export interface CycleCost {
   scenario: string;
+  /** The way the measured cycles were asked to read the chain and the ways they took (absent in figures not measured). */
+  read?: WaysTaken;
   blocksPerCycle: number;
   alertsPerCycle: number;
   requestsPerCycle: number;
@@ -68,6 +72,8 @@ export interface Scenario {
   checkStatuses?: boolean;
   /** The cycles are a loop's turns, taken as the Lambda takes them (loop-turn.ts). */
   loopTurn?: boolean;
+  /** How the cycles read the chain: as the runners do by default (DEFAULT_FETCH_WAY) when absent. */
+  fetchWay?: FetchWay;
 }
 
 /** What a scenario's cycles run against: a fake chain behind the fake API, the state on dynalite, SNS and DynamoDB metered. */
@@ -108,6 +114,7 @@ export async function measureScenario(dynamo: LocalDynamo, workload: Workload, s
     // One warm container runs the scenario's cycles, as the handler's module keeps it.
     const deprecationsNoticed = new Set<string>();
     const byItem: Record<string, number> = {};
+    const read = waysAsked(scenario.fetchWay ?? DEFAULT_FETCH_WAY);
     for (let cycle = 0; cycle <= CYCLES; cycle += 1) {
       if (cycle > 0) bench.mine(scenario.blocksPerCycle);
       for (let i = 0; i < (scenario.waitingPerCycle ?? 0); i += 1) {
@@ -116,6 +123,7 @@ export async function measureScenario(dynamo: LocalDynamo, workload: Workload, s
       const before = { ...usage, writeUnitsByItem: { ...usage.writeUnitsByItem }, at: clock.now(), requests: api.fake.count() };
       const { summary, sent } = await runInvocation(bench, scenario, options, cycle, deprecationsNoticed);
       if (cycle === 0) continue; // the first cycle only places the cursor
+      countWay(read, summary);
       for (const name of sent.metricSeries) series.add(name);
       for (const [kind, units] of Object.entries(usage.writeUnitsByItem)) {
         byItem[kind] = (byItem[kind] ?? 0) + units - (before.writeUnitsByItem[kind] ?? 0);
@@ -137,7 +145,7 @@ export async function measureScenario(dynamo: LocalDynamo, workload: Workload, s
         seriesSent: totals.seriesSent + sent.metricSeries.length,
       };
     }
-    return averageCycle(scenario.name, totals, byItem, series);
+    return { ...averageCycle(scenario.name, totals, byItem, series), read };
   } finally {
     bench.restoreSns();
     await api.server.close();
@@ -195,6 +203,7 @@ async function runInvocation(bench: ScenarioBench, scenario: Scenario, options: 
       alertStaleAfterMs: 120_000,
       deprecationsNoticed,
       checkStatuses: scenario.checkStatuses ?? true,
+      fetchWay: scenario.fetchWay ?? DEFAULT_FETCH_WAY,
     }),
   ).catch((error: unknown) => {
     captured.stop();

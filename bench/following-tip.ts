@@ -8,6 +8,7 @@ import { FakeChain, type FakeTxSpec } from '../test/support/fake-hiro';
 import { watchConfig, type ConfigName, type Workload } from './mainnet-workload';
 import { seededRandom } from './prng';
 import { cycleDeps, memoryState, runOneCycle, startFakeApi, SteppedClock } from './watcher-harness';
+import { countWay, DEFAULT_FETCH_WAY, waysAsked, type WaysTaken } from './fetch-ways';
 
 export const FREE_RPM = 50;
 const SCHEDULE_MS = 60_000;
@@ -18,6 +19,8 @@ export interface FollowingTipRow {
   pending: boolean;
   /** 0: the 1-minute schedule; else the loop's turn every this many seconds. */
   loopDelaySeconds: number;
+  /** The way the runs were asked to read (the watcher's default) and the ways the measured runs took. */
+  read: WaysTaken;
   minutes: number;
   blocksPerMinute: number;
   requestsPerMinute: number;
@@ -60,11 +63,14 @@ export async function measureFollowingTip(
   const api = await startFakeApi(chain);
   const state = memoryState();
   const watch = options.pending ? withPendingRules(watchConfig(config, workload, 'latest'), workload) : watchConfig(config, workload, 'latest');
+  const read = waysAsked(DEFAULT_FETCH_WAY);
+  let measuring = false;
   try {
     // A new client per invocation (a schedule tick or a loop turn), as the handler builds one.
     const invoke = async (atMs: number, checkStatuses = true) => {
       clock.advanceTo(atMs);
-      await runOneCycle(cycleDeps(api.client(), clock, state), watch, { checkStatuses });
+      const summary = await runOneCycle(cycleDeps(api.client(), clock, state), watch, { checkStatuses });
+      if (measuring) countWay(read, summary);
     };
     const loop = { queueUrl: '', delaySeconds: options.loopDelaySeconds, turnSeconds: 20 };
     const minute = async (startMs: number) => {
@@ -73,6 +79,7 @@ export async function measureFollowingTip(
     };
     await invoke(clock.startMs); // warm-up: the first cycle sets the cursor
     api.fake.clearLog();
+    measuring = true;
     const firstHeight = chain.height;
     for (let m = 1; m <= options.minutes; m += 1) {
       if (pending.length === 0) throw new Error('the following-tip run ran out of generated blocks; generate more');
@@ -83,6 +90,7 @@ export async function measureFollowingTip(
       config,
       pending: options.pending === true,
       loopDelaySeconds: options.loopDelaySeconds,
+      read,
       minutes: options.minutes,
       blocksPerMinute: (chain.height - firstHeight) / options.minutes,
       requestsPerMinute,

@@ -16,6 +16,8 @@ import { fixed, ratio, table, thousands, verdict } from './markdown';
 import { startFakeSns } from './fake-sns';
 import { watchConfig, type Workload } from './mainnet-workload';
 import { startFakeApi } from './watcher-harness';
+import { countWay, DEFAULT_FETCH_WAY, READ_COLUMN_NOTE, waysAsked, waysCell, type WaysTaken } from './fetch-ways';
+import type { CycleSummary } from '../lambda/core/cycle-types';
 
 const run = promisify(execFile);
 const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-alerts';
@@ -40,6 +42,8 @@ export interface MemoryFigures {
   /** Peak over the process's life, the invocation included. */
   peakRssMb: number;
   peakHeapMb: number;
+  /** The way the invocation read the chain: the handler's, FETCH_WAY unset. */
+  read: WaysTaken;
 }
 
 const CHILD = `
@@ -52,7 +56,7 @@ const context = { awsRequestId: 'memory', functionName: 'stacks-watch', getRemai
 const summary = await handler({}, context);
 clearInterval(sampler);
 const peakRssMb = process.resourceUsage().maxRSS / 1024;
-process.stderr.write('\\n' + JSON.stringify({ loadedRssMb, peakRssMb, peakHeapMb, blocks: summary.blocksScanned, alerts: summary.alertsPublished }) + '\\n');
+process.stderr.write('\\n' + JSON.stringify({ loadedRssMb, peakRssMb, peakHeapMb, blocks: summary.blocksScanned, alerts: summary.alertsPublished, fetchPlan: summary.fetchPlan }) + '\\n');
 `;
 
 /** The heaviest blocks of the workload, by the size of their transactions and events. */
@@ -116,9 +120,12 @@ async function measureOnce(workload: Workload, memoryRun: MemoryRun, chosen?: Wo
       },
     });
     const last = stderr.trim().split('\n').at(-1) ?? '';
-    const figures = JSON.parse(last) as Omit<MemoryFigures, 'transactions' | 'run'>;
+    const { fetchPlan, ...figures } = JSON.parse(last) as Omit<MemoryFigures, 'transactions' | 'run' | 'read'> & Pick<CycleSummary, 'fetchPlan'>;
     if (figures.blocks !== blocks.length) throw new Error(`the memory run scanned ${figures.blocks} of ${blocks.length} blocks: ${stderr.slice(-2000)}`);
-    return { run: memoryRun, ...figures, transactions: blocks.reduce((sum, txs) => sum + txs.length, 0) };
+    // The child's environment sets no FETCH_WAY: the handler reads as deployed by default.
+    const read = waysAsked(DEFAULT_FETCH_WAY);
+    countWay(read, { fetchPlan, blocksScanned: figures.blocks });
+    return { run: memoryRun, ...figures, read, transactions: blocks.reduce((sum, txs) => sum + txs.length, 0) };
   } finally {
     await api.server.close();
     await sns.close();
@@ -138,13 +145,15 @@ export function memorySection(rows: readonly MemoryFigures[]): string {
       `(${thousands(first.transactions)} transactions), publishing every alert, against the fake API, dynalite and a local SNS endpoint. ` +
       "Peak RSS is getrusage's maximum resident set. Each function row runs under the NODE_OPTIONS the stack gives a function of that memory and is told its memory " +
       "as Lambda tells it (a 128 MB function reads its blocks 4 at a time instead of up to 64: lambda/runtime/memory-bounds.ts); Node's defaults (sized for this machine, collecting lazily) " +
-      "and the 128 MB function as it ran before those bounds are shown beside them. Goal: each function's memory at least 1.3 × its peak; a peak under the memory is what a run needs to finish.",
+      "and the 128 MB function as it ran before those bounds are shown beside them. Goal: each function's memory at least 1.3 × its peak; a peak under the memory is what a run needs to finish. " +
+      READ_COLUMN_NOTE,
     '',
     table(
-      ['run', 'NODE_OPTIONS', 'blocks', 'alerts', 'RSS after load', 'peak RSS', 'peak heap used (sampled)'],
+      ['run', 'NODE_OPTIONS', 'read', 'blocks', 'alerts', 'RSS after load', 'peak RSS', 'peak heap used (sampled)'],
       rows.map((r) => [
         r.run.label,
         `\`${r.run.nodeOptions}\``,
+        waysCell(r.read),
         r.blocks,
         thousands(r.alerts),
         `${fixed(r.loadedRssMb, 0)} MB`,

@@ -1,15 +1,20 @@
 // Benchmark 1: API requests per scanned block while catching up over a generated mainnet-like chain, for
-// each watch config, against the lower bound and against a naive scanner.
+// each watch config read as the watcher reads it by default (the fetch plan's choice) and by the block scan
+// named, against the block scan's lower bound and against a naive scanner.
+import type { FetchWay } from '../lambda/core/follow/fetch-choice';
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import { EVENT_PAGE_LIMIT, MAX_URL_LENGTH } from '../lambda/hiro';
 import { FakeChain, type FakeBlock } from '../test/support/fake-hiro';
 import { CONFIG_NAMES, mineAll, watchConfig, type ConfigName, type Workload } from './mainnet-workload';
 import { cycleDeps, runOneCycle, startFakeApi } from './watcher-harness';
+import { countWay, DEFAULT_FETCH_WAY, waysAsked, type WaysTaken } from './fetch-ways';
 import { replayBlocks } from '../lambda/core/scan/replay';
 
 export interface RequestsPerBlockRow {
   /** A watch config's name, or `--replay, <name>` for the same rules tried with --replay. */
   config: ConfigName | `--replay, ${ConfigName}`;
+  /** The way the run was asked to read and the way it took. */
+  read: WaysTaken;
   blocks: number;
   transactions: number;
   requests: number;
@@ -75,37 +80,46 @@ export function naiveRequests(blocks: readonly FakeBlock[]): number {
   return blocks.reduce((sum, block) => sum + Math.max(1, Math.ceil(block.txs.length / BLOCK_PAGE)) + block.txs.length, 0);
 }
 
+/** The ways each config is read: as the watcher reads by default, and by the block scan the lower bound is of. */
+export const REQUESTS_WAYS: readonly FetchWay[] = DEFAULT_FETCH_WAY === 'block-scan' ? ['block-scan'] : [DEFAULT_FETCH_WAY, 'block-scan'];
+
 export async function measureRequestsPerBlock(workload: Workload): Promise<RequestsPerBlockRow[]> {
   const rows: RequestsPerBlockRow[] = [];
-  for (const name of CONFIG_NAMES) {
-    const chain = new FakeChain({ seed: 'bench-requests' });
-    mineAll(chain, workload.blocks);
-    const api = await startFakeApi(chain);
-    try {
-      const deps = cycleDeps(api.client(), { now: Date.now });
-      const config = watchConfig(name, workload, chain.firstHeight);
-      const summary = await runOneCycle(deps, config);
-      if (summary.stoppedBecause !== 'caught-up') throw new Error(`the ${name} scan stopped early: ${summary.stoppedBecause}`);
-      const blocks = chain.blocks();
-      const requests = api.fake.count();
-      const bound = lowerBound(blocks, readsEvents(config));
-      rows.push({
-        config: name,
-        blocks: summary.blocksScanned,
-        transactions: blocks.reduce((sum, b) => sum + b.txs.length, 0),
-        requests,
-        byRoute: api.fake.counts(),
-        perBlock: requests / summary.blocksScanned,
-        lowerBoundPerBlock: bound / blocks.length,
-        naivePerBlock: naiveRequests(blocks) / blocks.length,
-        ratio: requests / bound,
-      });
-    } finally {
-      await api.server.close();
-    }
-  }
+  for (const name of CONFIG_NAMES) for (const way of REQUESTS_WAYS) rows.push(await measureConfig(workload, name, way));
   rows.push(await measureReplay(workload, 'both'));
   return rows;
+}
+
+/** One catch-up over the whole chain in one run, read the way asked. */
+async function measureConfig(workload: Workload, name: ConfigName, way: FetchWay): Promise<RequestsPerBlockRow> {
+  const chain = new FakeChain({ seed: 'bench-requests' });
+  mineAll(chain, workload.blocks);
+  const api = await startFakeApi(chain);
+  try {
+    const deps = cycleDeps(api.client(), { now: Date.now });
+    const config = watchConfig(name, workload, chain.firstHeight);
+    const summary = await runOneCycle(deps, config, { fetchWay: way });
+    if (summary.stoppedBecause !== 'caught-up') throw new Error(`the ${name} scan stopped early: ${summary.stoppedBecause}`);
+    const read = waysAsked(way);
+    countWay(read, summary);
+    const blocks = chain.blocks();
+    const requests = api.fake.count();
+    const bound = lowerBound(blocks, readsEvents(config));
+    return {
+      config: name,
+      read,
+      blocks: summary.blocksScanned,
+      transactions: blocks.reduce((sum, b) => sum + b.txs.length, 0),
+      requests,
+      byRoute: api.fake.counts(),
+      perBlock: requests / summary.blocksScanned,
+      lowerBoundPerBlock: bound / blocks.length,
+      naivePerBlock: naiveRequests(blocks) / blocks.length,
+      ratio: requests / bound,
+    };
+  } finally {
+    await api.server.close();
+  }
 }
 
 /** `--replay` over the same blocks with the same rules: it reads the chain as the watcher does. */
@@ -127,6 +141,8 @@ async function measureReplay(workload: Workload, name: ConfigName): Promise<Requ
     const bound = lowerBound(blocks, config.contractLogs.length > 0);
     return {
       config: `--replay, ${name}`,
+      // --replay reads every block of its range, whatever the plan would choose (lambda/core/scan/replay.ts).
+      read: { asked: 'block-scan', blockScan: 1, perSubject: 0 },
       blocks: scanned,
       transactions: blocks.reduce((sum, b) => sum + b.txs.length, 0),
       requests,

@@ -2,21 +2,26 @@
 // v2 block list, /tx/multiple, or every deprecated route answering 410, so that the client runs on their v3
 // successors: block lists by cursor, headers from the v3 block list, events one transaction at a time
 // (the API has no batch or per-block events route), and a call's arguments per alerting call. Each row is
-// held to the lower bound of the routes left, and the v3 rows to 2 requests a block.
+// held to the block scan's lower bound of the routes left, and the v3 rows to 2 requests a block; each is read
+// as the watcher reads by default (the fetch plan's choice) and by the block scan named.
+import type { FetchWay } from '../lambda/core/follow/fetch-choice';
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import { FakeChain, ROUTES, type FakeBlock } from '../test/support/fake-hiro';
 import { fixed, ratio, table, verdict } from './markdown';
 import { mineAll, watchConfig, type ConfigName, type Workload } from './mainnet-workload';
-import { blockPages, readsEvents, v1EventRequests } from './requests-per-block';
+import { blockPages, readsEvents, REQUESTS_WAYS, v1EventRequests } from './requests-per-block';
 import { cycleDeps, runOneCycle, startFakeApi } from './watcher-harness';
+import { countWay, READ_COLUMN_NOTE, waysAsked, waysCell, type WaysTaken } from './fetch-ways';
 
 export interface RetiredRoutesRow {
   retired: string;
   config: RowConfig;
+  /** The way the run was asked to read and the way it took. */
+  read: WaysTaken;
   blocks: number;
   requests: number;
   perBlock: number;
-  /** Requests per block over those with every route answering (config "both"). */
+  /** Requests per block over those with every route answering (config "both", read the same way). */
   overV2: number;
   lowerBoundPerBlock: number;
   /** Measured over the lower bound of the routes left (the goal is at most 1.05). */
@@ -79,18 +84,20 @@ export function lowerBoundFor(blocks: readonly FakeBlock[], retired: readonly st
   return requests;
 }
 
-async function measure(workload: Workload, retired: readonly string[], name: RowConfig) {
+async function measure(workload: Workload, retired: readonly string[], name: RowConfig, way: FetchWay) {
   const chain = new FakeChain({ seed: 'bench-requests' });
   mineAll(chain, workload.blocks);
   const api = await startFakeApi(chain);
   api.fake.retire(...retired);
   try {
     const config = rowConfig(name, workload, chain.firstHeight);
-    const summary = await runOneCycle(cycleDeps(api.client(), { now: Date.now }), config);
+    const summary = await runOneCycle(cycleDeps(api.client(), { now: Date.now }), config, { fetchWay: way });
     if (summary.stoppedBecause !== 'caught-up')
       throw new Error(`the ${name} scan with ${retired.join(', ') || 'nothing'} retired stopped early: ${summary.stoppedBecause}`);
     const requests = api.fake.count();
-    return { summary, requests, bound: lowerBoundFor(chain.blocks(), retired, config), byRoute: api.fake.counts() };
+    const read = waysAsked(way);
+    countWay(read, summary);
+    return { summary, read, requests, bound: lowerBoundFor(chain.blocks(), retired, config), byRoute: api.fake.counts() };
   } finally {
     await api.server.close();
   }
@@ -103,38 +110,48 @@ export async function measureRetiredRoutes(workload: Workload): Promise<RetiredR
   ];
   const rows: RetiredRoutesRow[] = [];
   for (const [retired, routes, config] of runs) {
-    const { summary, requests, bound, byRoute } = await measure(workload, routes, config);
-    const perBlock = requests / summary.blocksScanned;
-    rows.push({
-      retired,
-      config,
-      blocks: summary.blocksScanned,
-      requests,
-      perBlock,
-      overV2: perBlock / (rows[0]?.perBlock ?? perBlock),
-      lowerBoundPerBlock: bound / summary.blocksScanned,
-      ratio: requests / bound,
-      byRoute,
-    });
+    for (const way of REQUESTS_WAYS) rows.push(await measureRow(workload, [retired, routes, config], way, rows));
   }
   return rows;
+}
+
+async function measureRow(workload: Workload, [retired, routes, config]: [string, string[], RowConfig], way: FetchWay, before: readonly RetiredRoutesRow[]) {
+  const { summary, read, requests, bound, byRoute } = await measure(workload, routes, config, way);
+  const perBlock = requests / summary.blocksScanned;
+  const v2 = before.find((row) => row.retired === MODES[0]![0] && row.read.asked === way);
+  return {
+    retired,
+    config,
+    read,
+    blocks: summary.blocksScanned,
+    requests,
+    perBlock,
+    overV2: perBlock / (v2?.perBlock ?? perBlock),
+    lowerBoundPerBlock: bound / summary.blocksScanned,
+    ratio: requests / bound,
+    byRoute,
+  };
 }
 
 export function retiredRoutesSection(rows: RetiredRoutesRow[]): string {
   return [
     `### 1b. API requests per block once Hiro retires its deprecated routes`,
     '',
-    `The catch-up of benchmark 1 (${rows[0]!.blocks} blocks) with routes answering 410 Gone, so that the client reads their v3 successors: ` +
+    `The catch-up of benchmark 1 (${rows[0]!.blocks} blocks) with routes answering 410 Gone, so that the client reads their v3 successors. The block scan reads ` +
       'block lists by cursor, headers 30 at a time from the v3 block list, events one transaction at a time and only for transactions ' +
       'whose `event_count` is not 0 and whose events a rule could match (the API has no batch or per-block events route), and the arguments ' +
-      'and result of each call a `calls` rule alerts on. The lower bound is that of the routes left, with the requests every run makes ' +
-      '(the tip, the status check, one 410 per retired route). Goal: at most 1.05 × the lower bound, and on the v3 routes at most 2 requests a block.',
+      'and result of each call a `calls` rule alerts on; reading per subject reads the feeds of table 1d. The lower bound is that of the routes left, with the requests every run makes ' +
+      "(the tip, the status check, one 410 per retired route): the block scan's, so that for a run reading per subject it says whether the plan chose no dearer than the best the block scan could do. " +
+      "Each row is read as the watcher reads by default (auto: the fetch plan's choice) and by the block scan named. " +
+      'Goal: at most 1.05 × the lower bound, and on the v3 routes at most 2 requests a block ("bound": the block scan\'s own bound is above 2; a run that read per subject has no such excuse). ' +
+      READ_COLUMN_NOTE,
     '',
     table(
-      ['retired', 'config', 'requests / block', '× v2', 'lower bound / block', '× bound', 'goal', 'requests by route'],
+      ['retired', 'config', 'read', 'requests / block', '× v2', 'lower bound / block', '× bound', 'goal', 'requests by route'],
       rows.map((r) => [
         r.retired,
         r.config,
+        waysCell(r.read),
         fixed(r.perBlock, 3),
         ratio(r.overV2),
         fixed(r.lowerBoundPerBlock, 3),
@@ -148,10 +165,13 @@ export function retiredRoutesSection(rows: RetiredRoutesRow[]): string {
   ].join('\n');
 }
 
-/** Within 1.05 of the bound; on the v3 routes also at most 2 a block, or the bound itself is above 2 (❌ bound). */
+/**
+ * Within 1.05 of the bound; on the v3 routes also at most 2 a block, or the bound itself is above 2 (❌ bound). The
+ * bound is the block scan's: it excuses no run that read per subject, which is held to the 2 a block alone.
+ */
 function goal(row: RetiredRoutesRow): string {
   const near = row.ratio <= BOUND_GOAL;
   if (row.retired !== ALL_RETIRED) return verdict(near);
   if (row.perBlock <= V3_GOAL_PER_BLOCK) return verdict(near);
-  return row.lowerBoundPerBlock > V3_GOAL_PER_BLOCK ? `${verdict(near)} bound (≤ 2 out of reach)` : verdict(false);
+  return row.lowerBoundPerBlock > V3_GOAL_PER_BLOCK && row.read.perSubject === 0 ? `${verdict(near)} bound (≤ 2 out of reach)` : verdict(false);
 }

@@ -9,6 +9,7 @@ import { dollars, fixed, percent, table, thousands } from './markdown';
 import { seededRandom } from './prng';
 import { completedDepositTx, startSbtcWorld, type SbtcWorld } from '../test/support/sbtc-world';
 import type { DepositJson } from '../test/support/fake-emily';
+import { countWay, DEFAULT_FETCH_WAY, READ_COLUMN_NOTE, waysAsked, waysCell, type WaysTaken } from './fetch-ways';
 
 /** An Emily request's round trip from the function, assumed (Emily runs behind API Gateway on AWS). */
 export const EMILY_LATENCY_MS = 200;
@@ -18,6 +19,8 @@ const BITCOIN_BLOCKS_PER_MONTH = 30 * 144;
 
 export interface SbtcEmilyRow {
   scenario: string;
+  /** The way the runs were asked to read the chain (the watcher's default) and the ways they took. */
+  read: WaysTaken;
   bitcoinBlocks: number;
   runs: number;
   deposits: number;
@@ -53,12 +56,19 @@ function script(w: SbtcWorld, deposit: DepositJson, fate: Fate, born: number, pl
 
 export async function measureScenario(scenario: string, depositsPerBlock: number, bitcoinBlocks: number, seed = 20261126): Promise<SbtcEmilyRow> {
   const random = seededRandom(seed);
-  const w = await startSbtcWorld();
+  const w = await startSbtcWorld({ fetchWay: DEFAULT_FETCH_WAY });
+  const read = waysAsked(DEFAULT_FETCH_WAY);
+  // The runs after the first, as the table's runs count them.
+  const runOnce = async (counted = true) => {
+    const done = await w.run();
+    if (counted) countWay(read, done.summary);
+    return done.emilyRequests;
+  };
   try {
     const plan = new Map<number, (() => void)[]>();
     const prints = new Map<number, DepositJson[]>();
     let deposits = 0;
-    const first = (await w.run()).emilyRequests;
+    const first = await runOnce(false);
     const counts: number[] = [];
     for (let block = 1; block <= bitcoinBlocks; block++) {
       // Arrivals: a Poisson-like count from the rate, registered pending with Emily before the block.
@@ -72,7 +82,7 @@ export async function measureScenario(scenario: string, depositsPerBlock: number
       for (const step of plan.get(block) ?? []) step();
       for (let run = 0; run < RUNS_PER_BITCOIN_BLOCK; run++) {
         if (run > 0) w.hiro.chain.mine([]);
-        counts.push((await w.run()).emilyRequests);
+        counts.push(await runOnce());
       }
     }
     const total = counts.reduce((a, b) => a + b, 0);
@@ -82,6 +92,7 @@ export async function measureScenario(scenario: string, depositsPerBlock: number
     const gbSeconds = (requests * EMILY_LATENCY_MS * MEMORY_GB) / 1000;
     return {
       scenario,
+      read,
       bitcoinBlocks,
       runs: counts.length,
       deposits,
@@ -112,11 +123,12 @@ export function sbtcEmilySection(rows: SbtcEmilyRow[]): string {
       "the scan applies at the tip's Bitcoin height: the two open deposit lists in that run, the limits in the next, a followed deposit alone only when it left the lists " +
       `without the print of its mint (a failed or replaced one); the first run also lists the open withdrawals, once. Goal: at most 2 a run in the common case. ` +
       `Monthly: ${thousands(BITCOIN_BLOCKS_PER_MONTH)} Bitcoin blocks, each request adding an assumed ${EMILY_LATENCY_MS} ms to a ${MEMORY_GB * 1024} MB run ` +
-      `(no run of its own: the ${thousands(RUNS_PER_MONTH)} runs a month are there anyway), at $${PRICES.lambdaGbSecond} a GB-s.`,
+      `(no run of its own: the ${thousands(RUNS_PER_MONTH)} runs a month are there anyway), at $${PRICES.lambdaGbSecond} a GB-s. ${READ_COLUMN_NOTE}`,
     '',
     table(
       [
         'scenario',
+        'read',
         'Bitcoin blocks',
         'runs',
         'deposits',
@@ -133,6 +145,7 @@ export function sbtcEmilySection(rows: SbtcEmilyRow[]): string {
       ],
       rows.map((r) => [
         r.scenario,
+        waysCell(r.read),
         r.bitcoinBlocks,
         r.runs,
         r.deposits,

@@ -1,20 +1,22 @@
-// Reading per subject against the block scan over simulated time, every deprecated route answering 410: blocks
+// Reading per subject, by the block scan or by the fetch plan's choice of the two, over simulated time, every deprecated route answering 410: blocks
 // arrive at mainnet's pace (7 a minute, one every 60/7 s), the watcher runs on a schedule (a run every minute or
-// two) or in the loop (a turn every few seconds), with a new client per invocation as the handler builds one,
-// optionally paced at the free tier's 50 requests a minute. The benchmark moves a clock from one invocation to
+// two) or in the loop (a turn every few seconds), with a new client per invocation as the handler builds one and
+// the memory of a warm container (the routes found retired or missing), optionally paced at the free tier's 50
+// requests a minute. The benchmark moves a clock from one invocation to
 // the next (and through the client's own waits), mining the blocks that arrived meanwhile: nothing waits.
 import type { FetchWay } from '../lambda/core/follow/fetch-choice';
 import { FakeChain } from '../test/support/fake-hiro';
 import type { Workload } from './mainnet-workload';
 import { RETIRED, subjectsConfig } from './subject-routes';
-import { cycleDeps, memoryState, runOneCycle, startFakeApi, SteppedClock, UNPACED_RPM } from './watcher-harness';
+import { cycleDeps, memoryState, processMemory, runOneCycle, startFakeApi, SteppedClock, UNPACED_RPM } from './watcher-harness';
+import { countWay, waysAsked, type WaysTaken } from './fetch-ways';
 
 export const BLOCKS_PER_MINUTE = 7;
 const MINUTE_MS = 60_000;
 
 export interface CadenceOptions {
   subjects: number;
-  way: Exclude<FetchWay, 'auto'>;
+  way: FetchWay;
   /** Seconds between invocations: 60 for the 1-minute schedule, 120 for every other minute, 8 for the loop. */
   everySeconds: number;
   minutes: number;
@@ -24,6 +26,8 @@ export interface CadenceOptions {
 
 export interface CadenceResult {
   options: CadenceOptions;
+  /** The way the measured invocations were asked for and the ways they took. */
+  read: WaysTaken;
   blocks: number;
   requests: number;
   perBlock: number;
@@ -53,11 +57,19 @@ export async function measureCadence(workload: Workload, options: CadenceOptions
   const state = memoryState();
   const config = subjectsConfig(workload, options.subjects, 'latest');
   const everyMs = options.everySeconds * 1000;
+  // One warm container throughout: its invocations share what it found retired or missing.
+  const memory = processMemory();
   const invoke = async (atMs: number) => {
     clock.advanceTo(atMs);
-    const client = api.client({ requestsPerMinute: options.requestsPerMinute ?? UNPACED_RPM, now: clock.now, sleep: clock.sleep });
+    const client = api.client({
+      requestsPerMinute: options.requestsPerMinute ?? UNPACED_RPM,
+      now: clock.now,
+      sleep: clock.sleep,
+      retiredRoutes: memory.retiredRoutes,
+    });
     // A run ends before the next is due (the schedule's runs do not overlap; a turn gives way to the next).
-    return runOneCycle(cycleDeps(client, clock, state), config, { fetchWay: options.way, deadlineMs: atMs + Math.max(everyMs, MINUTE_MS) - 5_000 });
+    const deadlineMs = atMs + Math.max(everyMs, MINUTE_MS) - 5_000;
+    return runOneCycle(cycleDeps(client, clock, state), config, { ...memory.budget, fetchWay: options.way, deadlineMs });
   };
   try {
     await invoke(clock.startMs); // warm-up: the first run sets the cursor
@@ -66,9 +78,11 @@ export async function measureCadence(workload: Workload, options: CadenceOptions
     const lagByMinute: number[] = [];
     let next = clock.startMs + everyMs;
     let lag = 0;
+    const read = waysAsked(options.way);
     const endMs = clock.startMs + options.minutes * MINUTE_MS;
     while (next <= endMs) {
       const summary = await invoke(next);
+      countWay(read, summary);
       lag = summary.lagBlocks ?? lag;
       // The next invocation on the grid after this one ended.
       next += everyMs * Math.max(1, Math.ceil((clock.now() - next + 1) / everyMs));
@@ -76,7 +90,16 @@ export async function measureCadence(workload: Workload, options: CadenceOptions
     }
     const requests = api.fake.count();
     const blocks = chain.height - firstHeight;
-    return { options, blocks, requests, perBlock: requests / blocks, requestsPerMinute: requests / options.minutes, lagByMinute, byRoute: api.fake.counts() };
+    return {
+      options,
+      read,
+      blocks,
+      requests,
+      perBlock: requests / blocks,
+      requestsPerMinute: requests / options.minutes,
+      lagByMinute,
+      byRoute: api.fake.counts(),
+    };
   } finally {
     await api.server.close();
   }

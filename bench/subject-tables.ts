@@ -8,7 +8,7 @@ import { emptyWatchConfig } from '../lambda/config/watch-config';
 import { fixed, table, verdict } from './markdown';
 import type { Workload } from './mainnet-workload';
 import { BLOCKS_PER_MINUTE, measureCadence, type CadenceResult } from './subject-cadence';
-import { GOALS, measureSubjectRoutes, subjectRoutesSection, type SubjectRoutesRow } from './subject-routes';
+import { measureSubjectRoutes, subjectGoal, subjectRoutesSection, SUBJECT_WAYS, type SubjectRoutesRow } from './subject-routes';
 
 export const FREE_TIER_RPM = 50;
 const LOOP_SECONDS = 8;
@@ -25,10 +25,11 @@ function loopRow(result: CadenceResult): SubjectRoutesRow {
     mode: `loop, a turn every ${result.options.everySeconds} s`,
     subjects,
     way,
+    read: result.read,
     blocks: result.blocks,
     requests: result.requests,
     perBlock: result.perBlock,
-    goal: way === 'per-subject' ? (GOALS[subjects] ?? null) : null,
+    goal: subjectGoal(way, subjects),
     byRoute: result.byRoute,
   };
 }
@@ -38,8 +39,7 @@ export async function measureSubjectBench(workload: Workload, progress: (message
   const rows = await measureSubjectRoutes(workload);
   progress('1d. the same in the loop');
   for (const subjects of [20, 2]) {
-    for (const way of ['block-scan', 'per-subject'] as const)
-      rows.push(loopRow(await measureCadence(workload, { subjects, way, everySeconds: LOOP_SECONDS, minutes: 20 })));
+    for (const way of SUBJECT_WAYS) rows.push(loopRow(await measureCadence(workload, { subjects, way, everySeconds: LOOP_SECONDS, minutes: 20 })));
   }
   progress('1e. designs priced for 20 subjects');
   const designs: CadenceResult[] = [];
@@ -79,7 +79,7 @@ function designsSection(bench: SubjectBench): string {
   return [
     '### 1e. Reading 20 subjects: the designs priced',
     '',
-    "The same chain and 20 subjects (14 addresses, 6 contracts' logs), 7 blocks a minute, simulated time, a new client a run, 30 minutes. " +
+    "The same chain and 20 subjects (14 addresses, 6 contracts' logs), 7 blocks a minute, simulated time, a new client a run in a warm container, 30 minutes. " +
       'Floor: one request for the header chain (the tip comes with it) and one per subject each run, nothing else. A read of every subject costs ' +
       '21 requests whatever the blocks it covers, so the cost a block falls only with more blocks a run: a run every 2 minutes meets 3.0 and makes an alert wait up to ' +
       'a minute longer; the loop pays the 21 for every block.',

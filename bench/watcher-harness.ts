@@ -8,8 +8,10 @@ import type { OutgoingAlert } from '../lambda/core/deliver/outgoing-alert';
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import { silentTelemetry, type Clock, type PublishOutcome, type Publisher, type StateStore } from '../lambda/core/ports';
 import { DocumentStateStore, emptyDocument } from '../lambda/adapters/file/state-document';
-import { createHiroClient, type HiroClient, type HiroClientOptions } from '../lambda/hiro';
+import { MissingFeedRoutes } from '../lambda/core/follow/subject-fallback';
+import { createHiroClient, RetiredRoutes, type HiroClient, type HiroClientOptions } from '../lambda/hiro';
 import { createFakeHiro, type FakeChain, type FakeHiro, type FakeRateLimitOptions, type RunningFakeHiro } from '../test/support/fake-hiro';
+import { DEFAULT_FETCH_WAY } from './fetch-ways';
 
 /** No pacing at all: for runs that count requests rather than time them. */
 export const UNPACED_RPM = 10_000_000;
@@ -64,8 +66,26 @@ export function cycleDeps(chain: HiroClient, clock: Clock, state = memoryState()
   return { chain, state, publisher: new TimedPublisher(clock), clock, telemetry: silentTelemetry, operator: operatorChannelOverLog(silentTelemetry) };
 }
 
+/**
+ * What one simulated process keeps across its runs, as the handler's container does (lambda/handler.ts): the
+ * routes found retired (for every client it builds) and, for every cycle, the per-subject routes found missing
+ * and the day's deprecation notices seen sent. A benchmark of a warm container builds one and passes it to each run.
+ */
+export interface ProcessMemory {
+  retiredRoutes: RetiredRoutes;
+  budget: Pick<CycleBudget, 'missingFeedRoutes' | 'deprecationsNoticed'>;
+}
+
+export function processMemory(): ProcessMemory {
+  return { retiredRoutes: new RetiredRoutes(), budget: { missingFeedRoutes: new MissingFeedRoutes(), deprecationsNoticed: new Set() } };
+}
+
 let runs = 0;
 
+/**
+ * One run of the real cycle. It reads the chain the way the runners do when told nothing (DEFAULT_FETCH_WAY)
+ * unless `budget.fetchWay` names a way: the core alone, asked no way, keeps the block scan.
+ */
 export function runOneCycle(deps: CycleDeps, config: WatchConfig, budget: Partial<CycleBudget> = {}): Promise<CycleSummary> {
   runs += 1;
   return runCycle(deps, config, {
@@ -73,6 +93,7 @@ export function runOneCycle(deps: CycleDeps, config: WatchConfig, budget: Partia
     deadlineMs: deps.clock.now() + 3_600_000,
     leaseTtlMs: 3_600_000,
     alertStaleAfterMs: 3_600_000,
+    fetchWay: DEFAULT_FETCH_WAY,
     ...budget,
   });
 }

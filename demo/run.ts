@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createFakeHiro, ROUTES } from '../test/support/fake-hiro';
+import { createFakeHiro, ROUTES, type FakeHiro } from '../test/support/fake-hiro';
 import { DEMO_STEPS, prepareChain } from './script';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -17,6 +17,16 @@ const MAX_SECONDS = Number(process.env.DEMO_SECONDS ?? 90);
 /** How long one step may wait for the watcher to take it in before the demo gives up (the first, its start). */
 const STEP_WAIT_MS = 20_000;
 const START_WAIT_MS = 60_000;
+
+/**
+ * The watcher's tip reads so far, one a cycle whichever way the fetch plan chooses: a runner that may read per
+ * subject (FETCH_WAY auto, the default) takes its tip from the newest page of the v3 block list, which its header
+ * chain then reuses (only older pages carry a cursor); FETCH_WAY=block-scan, or an API without that list, asks the
+ * tip route.
+ */
+function tipReads(fake: FakeHiro): number {
+  return fake.count(ROUTES.tip) + fake.requestsTo(ROUTES.v3Blocks).filter((request) => !request.query.has('cursor')).length;
+}
 
 const say = (text: string) => process.stderr.write(`demo ▸ ${text}\n`);
 
@@ -28,8 +38,8 @@ async function main(): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'stacks-watch-demo-'));
   say(`fake Hiro API on ${server.url}; state in ${dir}; Ctrl-C stops`);
 
-  // The block scan: the steps below pace themselves on its tip route, one request a cycle.
-  const env: NodeJS.ProcessEnv = { ...process.env, STACKS_API_URL: server.url, STACKS_API_RPM: '100000', FETCH_WAY: 'block-scan' };
+  // The default fetch plan (auto), as `npm start` runs: the steps below pace themselves on the tip reads.
+  const env: NodeJS.ProcessEnv = { ...process.env, STACKS_API_URL: server.url, STACKS_API_RPM: '100000' };
   delete env.STACKS_API_KEY;
   const watcher = spawn(
     process.execPath,
@@ -51,11 +61,11 @@ async function main(): Promise<number> {
   }, MAX_SECONDS * 1000);
 
   try {
-    // Two tip requests after a change: the watcher finished the cycle that saw it (one tip request a cycle).
+    // Two tip reads after a change: the watcher finished the cycle that saw it (one tip read a cycle).
     const cycleAfterChange = async (waitMs = STEP_WAIT_MS) => {
-      const seen = fake.count(ROUTES.tip);
+      const seen = tipReads(fake);
       const until = Date.now() + waitMs;
-      while (!stopping && fake.count(ROUTES.tip) < seen + 2) {
+      while (!stopping && tipReads(fake) < seen + 2) {
         if (Date.now() > until || watcher.exitCode !== null) throw new Error('the watcher stopped answering');
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

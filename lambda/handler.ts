@@ -14,12 +14,13 @@ import type { Context } from 'aws-lambda';
 import { operatorChannelOverLog } from './core/deliver/operator-log';
 import { runCycle } from './core/cycle';
 import { MissingFeedRoutes } from './core/follow/subject-fallback';
+import { MissingRoutes } from './core/follow/missing-routes';
 import { SMS_PER_RUN_DEFAULT, SmsBudget, withDigests } from './core/deliver/sms-budget';
 import { LOOP_SMS_MINUTE_MS } from './core/deliver/sms-minute';
 import type { CycleBudget, CycleDeps, CycleSummary } from './core/cycle-types';
 import { tokenAfterTurn, type LoopStore, type QueuedTurn, type TurnDecision } from './core/scan/loop-turns';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
-import { balanceReadAllowance, contractStatusSweep, type HiroClient } from './hiro';
+import { balanceReadAllowance, contractStatusSweep, RetiredRoutes, type HiroClient } from './hiro';
 import { createSnsPublisher } from './adapters/sns';
 import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
 import type { ApiSettings } from './runtime/api-env';
@@ -69,6 +70,10 @@ const watchConfigs = new LambdaWatchConfig({
 const deprecationsNoticed = new Set<string>();
 /** The per-subject routes this container found the API lacks (core/follow/subject-fallback.ts). */
 const missingFeedRoutes = new MissingFeedRoutes();
+/** The routes this container found retired (410): later invocations' clients go straight to the replacement. */
+const retiredRoutes = new RetiredRoutes();
+/** The routes this container found an older API lacks (404) or it cannot use: later invocations ask them hourly. */
+const missingRoutes = new MissingRoutes();
 
 export type InvocationResult = CycleSummary | { loopTurnSkipped: TurnSkip };
 type TurnSkip = Extract<TurnDecision, { run: false }>['why'];
@@ -221,6 +226,8 @@ async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftM
     deadlineMs,
     operator,
     hiroLog: (level, message, attributes) => logger[level](message, attributes ?? {}),
+    retiredRoutes,
+    missingRoutes,
     dynamo,
     tableName: settings.tableName,
     log,

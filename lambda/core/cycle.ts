@@ -53,7 +53,8 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
     // The tip is asked for while the statuses are checked: independent requests, so one round trip for
     // both. Status alerts still go out before any block's. Both settle before either's failure ends the run.
     const started = startRun(deps, config, budget, lease).then(async (run) => ({ run, statuses: await checkContractStatuses(run) }));
-    const [{ run, statuses }, tip] = await settleAll([started, readRunTip(deps.chain, budget.fetchWay)]);
+    const missing = budget.missingFeedRoutes && { routes: budget.missingFeedRoutes, now: startedAt };
+    const [{ run, statuses }, tip] = await settleAll([started, readRunTip(deps.chain, budget.fetchWay, missing)]);
     summary.contractsChecked = statuses.checked;
     // A cycle told to skip the status check does not report the watched count either: only a real check does.
     if (budget.checkStatuses !== false && config.contracts.length > 0) deps.telemetry.metric('ContractsWatched', config.contracts.length);

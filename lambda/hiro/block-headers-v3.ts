@@ -7,8 +7,11 @@
 //
 // Where the routes are missing (an API before 9.7.0) or answer a shape this client cannot read, every
 // method answers `undefined` from then on, the caller falls back to the transaction list, and the operator
-// hears of it once.
+// hears of it. "From then on" is the process's memory (RouteMemory, kept by its runner across the clients it
+// builds, so a warm Lambda container's later invocations do not ask again), for an hour: then one request asks
+// the routes again, and an upgraded API serves headers from the list again.
 import type { BlockHeader, ChainTip } from '../core/domain';
+import type { RouteMemory } from '../core/follow/missing-routes';
 import * as z from '../zod-mini';
 import type { HiroHttp } from './http';
 import type { HiroRequest } from './request';
@@ -39,7 +42,6 @@ const KEEP_BELOW = 64;
 const anyBody = z.unknown();
 
 export class V3BlockHeaders {
-  private unusable = false;
   /** A v3 block route has answered this client, so the routes exist. */
   private answered = false;
   private readonly window = new Map<number, BlockHeader>();
@@ -54,9 +56,16 @@ export class V3BlockHeaders {
 
   constructor(
     private readonly http: HiroHttp,
-    /** Told once, with what was wrong, when the routes turn out unusable. */
+    /** Told, with what was wrong, when the routes turn out unusable (once until they are asked again). */
     private readonly onUnusable: (route: string, problem: string) => void,
+    /** The routes the process found missing or unusable: the v3 block routes are not asked while among them. */
+    private readonly routes: RouteMemory,
   ) {}
+
+  /** The routes were found missing or unusable (by this client or an earlier one of the process) within the hour. */
+  private get unusable(): boolean {
+    return this.routes.skips(V3_BLOCK_ROUTES.list) || this.routes.skips(V3_BLOCK_ROUTES.block);
+  }
 
   /** Whether the list has answered this client and still serves it (then it is worth reading the tip from). */
   get serving(): boolean {
@@ -78,7 +87,7 @@ export class V3BlockHeaders {
     if (!answer.ok) return this.notFound();
     const header = readV3BlockHeader(answer.body);
     if (!header.ok) return this.giveUp(request.route, header.problem);
-    this.answered = true;
+    this.serves(request.route);
     return header.value;
   }
 
@@ -115,12 +124,13 @@ export class V3BlockHeaders {
   }
 
   private async readPage(cursor: string | null): Promise<ChainTip | null | 'unusable'> {
+    if (this.unusable) return 'unusable';
     const request = v3BlockListRequest(cursor);
     const answer = await this.http.get(request, anyBody);
     if (!answer.ok) return this.giveUp(request.route, 'answered 404: this API has no v3 block list (it came in API 9.7.0)') ?? 'unusable';
     const page = readV3BlockListPage(answer.body);
     if (!page.ok) return this.giveUp(request.route, page.problem) ?? 'unusable';
-    this.answered = true;
+    this.serves(request.route);
     const { headers, next } = page.value;
     if (cursor === null) {
       this.onNewestPage(answer.body);
@@ -152,9 +162,17 @@ export class V3BlockHeaders {
     for (const kept of this.window.keys()) if (kept < height - KEEP_BELOW) this.window.delete(kept);
   }
 
+  /** `route` answered in a shape this client reads: the routes exist (again, if they were missing). */
+  private serves(route: string): void {
+    this.answered = true;
+    this.routes.answered(route);
+  }
+
   private giveUp(route: string, problem: string): undefined {
-    if (!this.unusable) this.onUnusable(route, problem);
-    this.unusable = true;
+    if (!this.unusable) {
+      this.routes.found(route);
+      this.onUnusable(route, problem);
+    }
     this.window.clear();
     return undefined;
   }

@@ -2,6 +2,7 @@
 // them (410), the v3 transaction list with headers from the v3 block routes; and where those are missing or
 // unreadable, headers from the transaction list alone (no parent hash, so the core checks links by hash).
 import type { Block, BlockHeader } from '../core/domain';
+import type { RouteMemory } from '../core/follow/missing-routes';
 import { BLOCK_TRANSACTIONS_ROUTE, readBlock } from './block-reader';
 import { V3BlockHeaders } from './block-headers-v3';
 import { readBlockV3, readHeaderV3 } from './block-reader-v3';
@@ -24,8 +25,10 @@ export class BlockSource {
     private readonly http: HiroHttp,
     private readonly options: Pick<ResolvedHiroOptions, 'now' | 'log'>,
     onUnreadable: (route: string, problem: string) => void,
+    /** The routes the process found missing or unusable: the v3 block routes among them are not asked. */
+    routes: RouteMemory,
   ) {
-    this.v3Headers = new V3BlockHeaders(http, onUnreadable);
+    this.v3Headers = new V3BlockHeaders(http, onUnreadable, routes);
   }
 
   /** `signal` aborted: the block's page reads not yet answered give up (the scan is stopping). */

@@ -5,6 +5,8 @@
 // unhandled. A caller's signal (a Ctrl-C, a read-ahead given up) aborts the same way. It starts each piece
 // itself, rather than waiting on promises already started, so that a failure can stop those not yet begun.
 
+import { onAbort } from '../core/shared-abort';
+
 /** Runs `work` over `items`, at most `limit` at once; results in the order of `items`. */
 export async function cancelOnFailure<T, R>(
   items: readonly T[],
@@ -13,9 +15,8 @@ export async function cancelOnFailure<T, R>(
   caller?: AbortSignal,
 ): Promise<R[]> {
   const controller = new AbortController();
-  const onCallerAbort = () => controller.abort(caller!.reason);
-  if (caller?.aborted) onCallerAbort();
-  else caller?.addEventListener('abort', onCallerAbort, { once: true });
+  // The caller's signal may be shared by many reads at once (a Ctrl-C's): one listener on it for all of them.
+  const stopFollowing = caller ? onAbort(caller, () => controller.abort(caller.reason)) : () => {};
   const results: R[] = new Array<R>(items.length);
   let failure: { error: unknown } | null = null;
   let next = 0;
@@ -34,7 +35,7 @@ export async function cancelOnFailure<T, R>(
     // Workers never reject: this waits for every started piece.
     await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
   } finally {
-    caller?.removeEventListener('abort', onCallerAbort);
+    stopFollowing();
   }
   if (failure) throw (failure as { error: unknown }).error;
   if (controller.signal.aborted) throw controller.signal.reason;

@@ -2,6 +2,7 @@
 // answers validated and mapped to domain types. Which routes are read, in which order, and their fallbacks:
 // docs/api-routes.md.
 import type { ApiDeprecation, NodeTip } from '../core/domain';
+import type { RouteMemory } from '../core/follow/missing-routes';
 import type { ChainApi, TxReadRequest } from '../core/ports';
 import type { SubjectFeedApi } from '../core/follow/subject-feeds';
 import { readPastBalances } from './balances';
@@ -10,7 +11,7 @@ import { readContractStatuses } from './contract-statuses';
 import { V3_ROUTES } from './deprecations';
 import type { EventReaderContext } from './event-reader';
 import { HiroHttp, type ApiStats } from './http';
-import { resolveHiroOptions, type HiroClientOptions } from './options';
+import { resolveHiroOptions, type HiroClientOptions, type ResolvedHiroOptions } from './options';
 import { nodeInfoSchema } from './schemas';
 import { TipReader } from './tip-reader';
 import { readTokenMetadata } from './token-metadata';
@@ -45,13 +46,19 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
   const resolved = resolveHiroOptions(options);
   const http = new HiroHttp(resolved);
   const unreadable: ApiDeprecation[] = [];
-  const blocks = new BlockSource(http, resolved, (route, problem) => {
-    resolved.log('warn', 'Hiro answered a v3 block route in a shape stacks-watch cannot read; using the transaction list instead', {
-      endpoint: route,
-      problem,
-    });
-    unreadable.push({ route, replacement: V3_ROUTES.blockTransactions, gone: false, unreadable: true, detail: problem });
-  });
+  const routes = missingRoutes(resolved);
+  const blocks = new BlockSource(
+    http,
+    resolved,
+    (route, problem) => {
+      resolved.log('warn', 'Hiro answered a v3 block route in a shape stacks-watch cannot read; using the transaction list instead', {
+        endpoint: route,
+        problem,
+      });
+      unreadable.push({ route, replacement: V3_ROUTES.blockTransactions, gone: false, unreadable: true, detail: problem });
+    },
+    routes,
+  );
   const tip = new TipReader(http);
   const events: EventReaderContext = { http, baseUrl: resolved.baseUrl, log: resolved.log };
 
@@ -68,8 +75,24 @@ export function createHiroClient(options: HiroClientOptions = {}): HiroClient {
     getBalances: (principal, atHeight, assets) => readPastBalances(http, principal, checkHeight(atHeight), assets ?? ['stx'], resolved.log),
     getTokenMetadata: (assetId) => readTokenMetadata(http, assetId),
     takeApiDeprecations: () => [...http.deprecations.take(), ...unreadable.splice(0)],
-    mempool: createMempoolReader(events, (notice) => unreadable.push(notice)),
+    mempool: createMempoolReader(events, routes, (notice) => unreadable.push(notice)),
     subjects: subjectReads(http, blocks, resolved.now, resolved.baseUrl.href),
+  };
+}
+
+/**
+ * The routes the process found missing or unusable on this client's API, as its runner keeps them across the
+ * clients it builds: a route found so is asked again after an hour, and the log says when it answers again.
+ */
+function missingRoutes(resolved: ResolvedHiroOptions): RouteMemory {
+  const memory = resolved.missingRoutes.at(resolved.baseUrl.href, resolved.now);
+  return {
+    ...memory,
+    answered: (route) => {
+      const back = memory.answered(route);
+      if (back) resolved.log('info', `the API answers ${route} again: reading it as before`, { endpoint: route });
+      return back;
+    },
   };
 }
 

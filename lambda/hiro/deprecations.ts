@@ -1,6 +1,8 @@
 // Hiro's deprecated routes as this process has seen them: which answered with a deprecation `Warning`
 // (still served, to be retired one day) and which answered 410 Gone (retired: the client uses their v3
 // replacement from then on, for the rest of the process's life, rather than asking again on every block).
+// A 410 is for good, so the process remembers it beyond one client: the Lambda container, which builds a client
+// per invocation, keeps a RetiredRoutes and hands it to each (the local runner's one client lives as long as it).
 import type { ApiDeprecation } from '../core/domain';
 import { HiroGoneError, oneLine } from './errors';
 
@@ -39,8 +41,23 @@ export function replacementNamedIn(warning: string): string | null {
   return match ? `${match[1] ?? 'GET'} ${match[2]}` : null;
 }
 
+/**
+ * The routes a process found retired (410 Gone), per API (its base URL): kept by the runner across the clients
+ * it builds, so that a later client goes straight to the replacement instead of asking the route once more.
+ * It holds at most the deprecated routes a client reads, per API the runner reads.
+ */
+export class RetiredRoutes {
+  private readonly byApi = new Map<string, Set<string>>();
+
+  /** The routes `api` was found to have retired, to be added to as more answer 410. */
+  of(api: string): Set<string> {
+    let retired = this.byApi.get(api);
+    if (!retired) this.byApi.set(api, (retired = new Set()));
+    return retired;
+  }
+}
+
 export class RouteDeprecations {
-  private readonly retired = new Set<string>();
   /** Seen since the last take(), one entry per route; a 410 replaces a warning. */
   private unreported = new Map<string, ApiDeprecation>();
   /**
@@ -48,6 +65,9 @@ export class RouteDeprecations {
    * (which builds its own client) and once per local runner process, not once per polling cycle.
    */
   private readonly reported = new Set<string>();
+
+  /** `retired`: the routes the process already found retired on this client's API (RetiredRoutes), shared with it. */
+  constructor(private readonly retired: Set<string> = new Set()) {}
 
   /**
    * Looks at every answer's headers: any route the server marks with a 299 warning is listed, whether or not
@@ -80,7 +100,8 @@ export class RouteDeprecations {
     const taken = [...this.unreported.values()];
     this.unreported = new Map();
     for (const deprecation of taken) this.reported.add(deprecation.route);
-    // A retired route stays news for every cycle: the operator must hear it until the watcher is updated.
+    // A retired route stays news for every cycle, whichever client of the process met its 410: the operator must
+    // hear it until the watcher is updated (the cycle tells it at most once a day: core/follow/api-deprecations.ts).
     for (const route of this.retired) {
       if (!taken.some((d) => d.route === route)) {
         taken.push({ route, replacement: REPLACEMENT[route] ?? null, gone: true, detail: 'answered 410 Gone earlier in this process' });

@@ -18,6 +18,7 @@ import {
   redact,
   type RequestIdentity,
 } from './errors';
+import { linkedSignal, onAbort } from '../core/shared-abort';
 import { readBoundedBody } from './bounded-body';
 import { RouteDeprecations } from './deprecations';
 import { RequestLimiter } from './limiter';
@@ -54,11 +55,12 @@ const BACKOFF_CAP_MS = 20_000;
 export class HiroHttp {
   private readonly limiter: RequestLimiter;
   private readonly counters: ApiStats = { requests: 0, throttled: 0, errors: 0, byEndpoint: {} };
-  /** Deprecation warnings seen and routes found retired, for as long as this client lives. */
-  readonly deprecations = new RouteDeprecations();
+  /** Deprecation warnings seen for as long as this client lives, and routes found retired in the process. */
+  readonly deprecations: RouteDeprecations;
   private readonly throttling: ThrottlingWatch;
 
   constructor(private readonly options: ResolvedHiroOptions) {
+    this.deprecations = new RouteDeprecations(options.retiredRoutes.of(options.baseUrl.href));
     this.throttling = new ThrottlingWatch(options.operator, options.requestsPerMinute);
     this.limiter = new RequestLimiter({
       requestsPerMinute: options.requestsPerMinute,
@@ -78,7 +80,11 @@ export class HiroHttp {
   withSignal(signal: AbortSignal | undefined): HiroHttp {
     if (!signal) return this;
     const scoped: HiroHttp = Object.create(this);
-    scoped.get = (request, schema) => this.get({ ...request, signal: request.signal ? AbortSignal.any([request.signal, signal]) : signal }, schema);
+    // Not AbortSignal.any: the scope's signal (a Ctrl-C's) would keep a link to every request made through it.
+    scoped.get = (request, schema) => {
+      const both = linkedSignal(request.signal, signal);
+      return this.get({ ...request, signal: both.signal }, schema).finally(both.release);
+    };
     return scoped;
   }
 
@@ -171,11 +177,12 @@ export class HiroHttp {
     if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), Math.min(this.options.timeoutMs, timeLeftMs));
+    // The caller's signal aborts this attempt's controller, and lets go of it once the attempt is over.
+    const stopFollowing = request.signal ? onAbort(request.signal, () => controller.abort(request.signal!.reason)) : () => {};
     let result: Attempt;
     try {
       // No redirects: a redirect to another host would carry the X-API-Key header with it.
-      const signal = request.signal ? AbortSignal.any([controller.signal, request.signal]) : controller.signal;
-      const response = await this.options.fetch(url, { headers, signal, redirect: 'manual' });
+      const response = await this.options.fetch(url, { headers, signal: controller.signal, redirect: 'manual' });
       const body = await readBoundedBody(response, this.options.maxBodyBytes);
       result = body.ok
         ? { kind: 'answer', status: response.status, headers: response.headers, text: body.text }
@@ -187,6 +194,7 @@ export class HiroHttp {
       else result = cutByDeadline ? { kind: 'deadline', waitedMs: this.options.now() - started } : { kind: 'timeout' };
     } finally {
       clearTimeout(timer);
+      stopFollowing();
     }
     const status = result.kind === 'answer' || result.kind === 'too-large' ? result.status : result.kind === 'deadline' ? 'timeout' : result.kind;
     this.count(request.route, status);

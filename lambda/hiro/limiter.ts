@@ -19,6 +19,7 @@
 // timers (the tests need an injected clock and sleep to check spacing without waiting), cannot be paused
 // from outside (a retry-after or a spent window must hold back every queued request), and does not bound
 // concurrency.
+import { onAbort } from '../core/shared-abort';
 import { readRateWindows, type RateWindowName } from './rate-limit-headers';
 
 export interface RequestLimiterOptions {
@@ -161,19 +162,22 @@ export class RequestLimiter {
       return Promise.resolve();
     }
     return new Promise((resolve, reject) => {
+      let release = () => {};
       const waiter = {
         resolve: () => {
-          signal?.removeEventListener('abort', giveUp);
+          release();
           resolve();
         },
         reject,
       };
-      const giveUp = () => {
-        this.queue.splice(this.queue.indexOf(waiter), 1);
-        reject(signal!.reason);
-      };
-      signal?.addEventListener('abort', giveUp, { once: true });
       this.queue.push(waiter);
+      // One listener on the signal however many requests queue on it (a Ctrl-C signal is shared by all).
+      if (signal) {
+        release = onAbort(signal, () => {
+          this.queue.splice(this.queue.indexOf(waiter), 1);
+          reject(signal.reason);
+        });
+      }
     });
   }
 

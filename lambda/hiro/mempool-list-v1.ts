@@ -1,5 +1,5 @@
 // The v1 mempool list, `GET /extended/v1/tx/mempool` (deprecated since API 9.0): read only when the API has no
-// v3 mempool list (a 404 from a self-hosted API older than it), for the rest of the process. The same waiting
+// v3 mempool list (a 404 from a self-hosted API older than it), until the hourly re-check finds it. The same waiting
 // transactions in the v1 transaction form, newest first (`order_by=age&order=desc`), paged by offset; mapped
 // to the same MempoolTx as the v3 list, so the pending rules alert the same whichever route was read.
 import type { MempoolTx } from '../core/mempool/mempool-ports';

@@ -6,6 +6,7 @@
 // `If-None-Match`: the route's ETag covers a principal's sends and receipts, not calls to a contract, and a 304 is
 // a request all the same. An item that repeats an earlier one of the walk, or that does not name the principal, is
 // not believed: left out (nothing alerted from it, nothing remembered of it) and named in a warning.
+import type { RouteMemory } from '../core/follow/missing-routes';
 import type { MempoolReadOptions, MempoolTx } from '../core/mempool/mempool-ports';
 import { MEMPOOL_LIST_PAGE } from '../core/mempool/mempool-plan';
 import type { EventReaderContext } from './event-reader';
@@ -21,26 +22,27 @@ interface Ignored {
 }
 
 /**
- * Reads principals' mempool routes; null once the API answered 404 (it has no such route: `onMissing` hears it,
- * once), for the rest of the process, so the caller reads the list.
+ * Reads principals' mempool routes; null once the API answered 404 (it has no such route: `onMissing` hears it),
+ * so the caller reads the list, for the hour the process (`routes`, kept by its runner) does not ask it again.
  */
 export function principalMempoolReader(
   context: EventReaderContext,
+  routes: RouteMemory,
   onMissing: (detail: string) => void,
 ): (principals: readonly string[], options: MempoolReadOptions) => Promise<MempoolTx[] | null> {
-  let missing = false;
   return async (principals, options) => {
-    if (missing) return null;
+    if (routes.skips(V3_PRINCIPAL_MEMPOOL_ROUTE)) return null;
     const found = new Map<string, MempoolTx>();
     for (const [index, principal] of principals.entries()) {
       const walked = await walkPrincipal(context, principal, options);
       if (walked === null) {
         // Only the first request can find the route missing: after one answered, a 404 is a route that vanished mid-read.
         if (index > 0) throw new Error(`${V3_PRINCIPAL_MEMPOOL_ROUTE} answered 404 for ${principal} after answering for ${principals[0]}`);
-        missing = true;
+        routes.found(V3_PRINCIPAL_MEMPOOL_ROUTE);
         onMissing('answered 404: this API has no principal mempool route');
         return null;
       }
+      if (index === 0) routes.answered(V3_PRINCIPAL_MEMPOOL_ROUTE);
       if (walked.ignored.length > 0) {
         context.log('warn', `${V3_PRINCIPAL_MEMPOOL_ROUTE} gave items for ${principal} that cannot be believed: ignored, nothing alerted from them`, {
           principal,

@@ -3,8 +3,11 @@
 // read until a transaction seen before; what became of a tracked transaction, from `/extended/v1/tx/multiple`
 // for several at once (the only route that still shows a dropped one, with its reason) and from the v3
 // transaction route once that is retired; and waiting calls' arguments, from the same routes. An API without the
-// v3 list (404: a self-hosted one older than it) is read through the deprecated v1 list instead, with one notice.
+// v3 list (404: a self-hosted one older than it) is read through the deprecated v1 list instead, with a notice.
+// What an older API lacks (the v3 list, its type filter, a principal's route) is remembered by the process
+// (RouteMemory, kept by its runner across the clients it builds) and asked again an hour later.
 import type { ApiDeprecation } from '../core/domain';
+import type { RouteMemory } from '../core/follow/missing-routes';
 import type { MempoolApi, MempoolTx, PendingTxStatus } from '../core/mempool/mempool-ports';
 import { DROP_REASONS, type DropReason } from '../core/mempool/mempool-ports';
 import { MEMPOOL_LIST_PAGE } from '../core/mempool/mempool-plan';
@@ -20,14 +23,19 @@ import { principalMempoolReader, V3_PRINCIPAL_MEMPOOL_ROUTE } from './mempool-pr
 import { settleAll } from '../core/settle';
 
 export const V3_MEMPOOL_ROUTE = 'GET /extended/v3/mempool/transactions';
+/** The v3 list's `type` filter, as the process remembers an API that refused it. */
+export const V3_MEMPOOL_TYPE_FILTER = `${V3_MEMPOOL_ROUTE}?type=`;
 const MINED = new Set(['success', 'abort_by_response', 'abort_by_post_condition', 'problematic_skipped']);
 
-/** `onMissing` hears once that the API has no v3 list (the operator's notice) and the v1 list is read instead. */
-export function createMempoolReader(context: EventReaderContext, onMissing: (notice: ApiDeprecation) => void = () => {}): MempoolApi {
+/**
+ * `onMissing` hears that the API has no v3 list (the operator's notice) and the v1 list is read instead, when a
+ * request finds it so: once, then once an hour at most while `routes` (the process's memory) keeps it unasked.
+ */
+export function createMempoolReader(context: EventReaderContext, routes: RouteMemory, onMissing: (notice: ApiDeprecation) => void = () => {}): MempoolApi {
   const { http } = context;
-  const readListed = mempoolList(context, onMissing);
+  const startList = mempoolList(context, routes, onMissing);
   // An API without a principal's mempool route is read through the v3 list (or what stands for it), one notice.
-  const principals = principalMempoolReader(context, (detail) =>
+  const principals = principalMempoolReader(context, routes, (detail) =>
     onMissing({ route: V3_PRINCIPAL_MEMPOOL_ROUTE, replacement: V3_MEMPOOL_ROUTE, gone: false, unreadable: true, detail }),
   );
   return {
@@ -38,6 +46,7 @@ export function createMempoolReader(context: EventReaderContext, onMissing: (not
       let cursor: string | null = null;
       // An offset-paged list shifts when transactions arrive between pages: one listed twice counts once.
       const ids = new Set<string>();
+      const readListed = startList();
       for (let page = 0; page < maxPages; page++) {
         const { listed, next } = await readListed(cursor);
         for (const { txId, receivedAt, tx } of listed) {
@@ -73,18 +82,16 @@ export function createMempoolReader(context: EventReaderContext, onMissing: (not
 }
 
 /**
- * Reads one page of whichever mempool list this API has: the v3 list, or after its 404 (an API older than it)
- * the v1 list for the rest of the process. The cursor is the v3 list's, or the v1 offset in decimal.
+ * Starts a read of whichever mempool list this API has, a page at a time: the v3 list, or the v1 list when the
+ * process found the v3 one missing (404: an API older than it) within the hour. One read keeps to one list, whose
+ * cursor it pages by: the v3 list's, or the v1 offset in decimal.
  */
 function mempoolList(
   context: EventReaderContext,
+  routes: RouteMemory,
   onMissing: (notice: ApiDeprecation) => void,
-): (cursor: string | null) => Promise<{ listed: ListedTx[]; next: string | null }> {
+): () => (cursor: string | null) => Promise<{ listed: ListedTx[]; next: string | null }> {
   const { http } = context;
-  let v3List = true;
-  // The `type` filter's exact form is not in the API source read here (9.8.0 added it): an API that refuses it
-  // (400) is asked without it from then on, and the types are checked here anyway.
-  let typeFilter = true;
   const readPage = async (cursor: string | null) => {
     const request = (filtered: boolean): HiroRequest => ({
       route: V3_MEMPOOL_ROUTE,
@@ -103,29 +110,40 @@ function mempoolList(
       retries: 0,
       expect: [404],
     });
-    if (typeFilter) {
+    // The `type` filter's exact form is not in the API source read here (9.8.0 added it): an API that refuses it
+    // (400) is asked without it for the hour after, and the types are checked here anyway.
+    if (!routes.skips(V3_MEMPOOL_TYPE_FILTER)) {
       try {
-        return await http.get(request(true), v3MempoolPageSchema);
+        const answer = await http.get(request(true), v3MempoolPageSchema);
+        if (answer.ok) routes.answered(V3_MEMPOOL_TYPE_FILTER);
+        return answer;
       } catch (error) {
         if (!(error instanceof HiroBadRequestError)) throw error;
-        context.log('warn', "the API refused the mempool list's type filter; reading the list unfiltered", { detail: error.message });
-        typeFilter = false;
+        const askAgainAt = new Date(routes.found(V3_MEMPOOL_TYPE_FILTER)).toISOString();
+        context.log('warn', "the API refused the mempool list's type filter; reading the list unfiltered", { detail: error.message, askAgainAt });
       }
     }
     return http.get(request(false), v3MempoolPageSchema);
   };
-  return async (cursor) => {
-    if (v3List) {
-      const answer = await readPage(cursor);
-      if (answer.ok) return { listed: answer.body.results.flatMap(listedV3), next: answer.body.cursor.next };
-      // Only the first page can find the route missing: a later page's 404 would be a route that vanished mid-read.
-      if (cursor !== null) throw new Error(`${V3_MEMPOOL_ROUTE} answered 404 for a later page`);
-      v3List = false;
-      const detail = 'answered 404: this API has no v3 mempool list';
-      onMissing({ route: V3_MEMPOOL_ROUTE, replacement: V1_MEMPOOL_ROUTE, gone: false, unreadable: true, detail });
-    }
-    const page = await readV1MempoolPage(http, cursor === null ? 0 : Number(cursor), MEMPOOL_LIST_PAGE);
-    return { listed: page.listed, next: page.next === null ? null : String(page.next) };
+  return () => {
+    let v3List = !routes.skips(V3_MEMPOOL_ROUTE);
+    return async (cursor) => {
+      if (v3List) {
+        const answer = await readPage(cursor);
+        if (answer.ok) {
+          if (cursor === null) routes.answered(V3_MEMPOOL_ROUTE);
+          return { listed: answer.body.results.flatMap(listedV3), next: answer.body.cursor.next };
+        }
+        // Only the first page can find the route missing: a later page's 404 would be a route that vanished mid-read.
+        if (cursor !== null) throw new Error(`${V3_MEMPOOL_ROUTE} answered 404 for a later page`);
+        v3List = false;
+        routes.found(V3_MEMPOOL_ROUTE);
+        const detail = 'answered 404: this API has no v3 mempool list';
+        onMissing({ route: V3_MEMPOOL_ROUTE, replacement: V1_MEMPOOL_ROUTE, gone: false, unreadable: true, detail });
+      }
+      const page = await readV1MempoolPage(http, cursor === null ? 0 : Number(cursor), MEMPOOL_LIST_PAGE);
+      return { listed: page.listed, next: page.next === null ? null : String(page.next) };
+    };
   };
 }
 

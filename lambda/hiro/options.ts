@@ -1,9 +1,11 @@
 // The client's options, their defaults, and the checks that turn a bad option into a message at start-up
 // rather than a confusing failure on the first request.
-import { setTimeout as wait } from 'node:timers/promises';
 import type { OperatorChannel } from '../core/ports';
 import { ApiBackoffError } from '../core/follow/api-backoff';
+import { MissingRoutes } from '../core/follow/missing-routes';
+import { sleepUnlessAborted } from '../core/shared-abort';
 import { MAX_BODY_BYTES } from './bounded-body';
+import { RetiredRoutes } from './deprecations';
 import { HiroConfigError } from './errors';
 
 export type HiroLogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -59,6 +61,17 @@ export interface HiroClientOptions {
   log?: (level: HiroLogLevel, message: string, attributes?: Record<string, unknown>) => void;
   /** Told once per client when 429s are sustained (5 in a row, or a request that gave up on them). */
   operator?: OperatorChannel;
+  /**
+   * The routes the process found retired (410), kept by its runner across the clients it builds: a client given
+   * them goes straight to their replacements. Default: this client's own, found anew.
+   */
+  retiredRoutes?: RetiredRoutes;
+  /**
+   * The routes the process found missing on an older API (404) or unusable (the v3 block routes in a shape this
+   * client cannot read, the mempool list's type filter refused), kept by its runner across the clients it builds:
+   * a client given them does not ask them again before the hourly re-check. Default: this client's own.
+   */
+  missingRoutes?: MissingRoutes;
 }
 
 export interface ResolvedHiroOptions {
@@ -81,6 +94,8 @@ export interface ResolvedHiroOptions {
   onRequest: (event: HiroRequestEvent) => void;
   log: (level: HiroLogLevel, message: string, attributes?: Record<string, unknown>) => void;
   operator: OperatorChannel | undefined;
+  retiredRoutes: RetiredRoutes;
+  missingRoutes: MissingRoutes;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.hiro.so';
@@ -91,8 +106,6 @@ export const DEFAULT_BASE_URLS = { mainnet: DEFAULT_BASE_URL, testnet: 'https://
 /** Requests per minute Hiro allows without a key and with one. */
 export const RATE_LIMIT_WITHOUT_KEY = 50;
 export const RATE_LIMIT_WITH_KEY = 500;
-
-const realSleep = (ms: number, signal?: AbortSignal) => wait(ms, undefined, signal ? { signal } : {});
 
 /** Every wait of the client (limiter spacing, 429 pauses, retry backoff) goes through here: none outlives the run. */
 function withinDeadline(sleep: (ms: number, signal?: AbortSignal) => Promise<void>, now: () => number, deadline: (() => number) | undefined) {
@@ -122,13 +135,15 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     maxWaitMs: positive('maxWaitMs', options.maxWaitMs ?? 60_000),
     maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes ?? MAX_BODY_BYTES),
     fetch: options.fetch ?? globalThis.fetch,
-    sleep: withinDeadline(options.sleep ?? realSleep, options.now ?? Date.now, options.deadline),
+    sleep: withinDeadline(options.sleep ?? sleepUnlessAborted, options.now ?? Date.now, options.deadline),
     timeLeftMs: timeLeft(options.now ?? Date.now, options.deadline),
     now: options.now ?? Date.now,
     random: options.random ?? Math.random,
     onRequest: options.onRequest ?? (() => {}),
     log: options.log ?? (() => {}),
     operator: options.operator,
+    retiredRoutes: options.retiredRoutes ?? new RetiredRoutes(),
+    missingRoutes: options.missingRoutes ?? new MissingRoutes(),
   };
 }
 

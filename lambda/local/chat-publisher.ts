@@ -12,6 +12,7 @@ import type { ChatDeliveryLog } from '../adapters/chat/chat-delivery';
 import { postChat } from '../adapters/chat/chat-sender';
 import { ChannelQueue, type ChannelQueueOptions } from '../adapters/chat/channel-queue';
 import { boundChainFields } from '../core/render/chain-fields';
+import { sleepUnlessAborted } from '../core/shared-abort';
 
 /** How long a post waits for its answer. */
 export const CHAT_POST_TIMEOUT_MS = 10_000;
@@ -29,17 +30,8 @@ export interface ChatPublisher extends Publisher {
 
 export type ChatQueueSettings = Partial<Omit<ChannelQueueOptions, 'log' | 'notify'>> & { timeoutMs?: number; fetch?: typeof fetch };
 
-/** A wait that the runner's stop ends early; its listener goes with it, so a long run does not pile them up. */
-const abortableSleep = (ms: number, stop: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      stop.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    stop.addEventListener('abort', done, { once: true });
-  });
+/** A wait that the runner's stop ends early; nothing of it stays on the stop signal, so a long run does not pile them up. */
+const abortableSleep = (ms: number, stop: AbortSignal) => sleepUnlessAborted(ms, stop).catch(() => {});
 
 export function withChatChannels(
   inner: Publisher,

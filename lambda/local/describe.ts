@@ -8,8 +8,9 @@ import { compileWatchRules, ruleLists } from '../core/rules/rule-lists';
 import { describeCooldownsAndMutes, pastMuteWarnings } from './describe-cooldowns-mutes';
 import { balanceBudgetWords } from './describe-balances';
 import { fetchPlanWords, statusPlanWords } from './describe-fetch-plan';
-import { mempoolReadWords } from '../core/mempool/mempool-plan';
-import { pendingRules } from '../core/mempool/pending-rules';
+import { mempoolCheckWords, mempoolStatusWords } from './describe-mempool-read';
+import type { MempoolState } from '../core/mempool/mempool-ports';
+import { duration } from './duration-words';
 import type { FetchWay } from '../core/follow/fetch-choice';
 import { bareAmountWarnings } from '../core/watch-config/amount-warnings';
 import { describePacks } from '../core/packs';
@@ -64,7 +65,7 @@ export function describeWatch(
   const balanceReads = balanceBudgetWords(config, api, { seconds: api.cycleSeconds ?? DEFAULT_CYCLE_SECONDS, word: 'cycle' });
   if (balanceReads !== null) lines.push(balanceReads);
   lines.push(fetchPlanWords(config, api.requestsPerMinute, api.cycleSeconds ?? DEFAULT_CYCLE_SECONDS, api.fetchWay));
-  const mempoolRead = mempoolReadWords(pendingRules(rules));
+  const mempoolRead = mempoolCheckWords(config);
   if (mempoolRead !== null) lines.push(mempoolRead);
   const start = config.startHeight === 'latest' ? 'at the current tip' : `at block ${config.startHeight}`;
   lines.push(
@@ -119,6 +120,8 @@ export interface StatusFacts {
   liveConfig?: WatchConfigMemo | null;
   /** FETCH_WAY: how the runner reads the chain, said under the plan. */
   fetchWay?: FetchWay;
+  /** With pending rules: the mempool record the next run reads (null: none yet), which decides how it reads the mempool. */
+  mempool?: MempoolState | null;
 }
 
 function liveConfigLine(memo: WatchConfigMemo | null): string {
@@ -144,6 +147,8 @@ export function describeStatus(facts: StatusFacts): string {
   else if (cursor) lines.push(`tip: block ${facts.tip.height}, ${plural(Math.max(0, facts.tip.height - cursor.height), 'block')} behind`);
   else lines.push(`tip: block ${facts.tip.height}`);
   if (!('error' in facts.tip)) lines.push(statusPlanWords(facts.config, cursor?.height ?? null, facts.tip.height, facts.fetchWay));
+  const mempoolRead = mempoolStatusWords(facts.config, facts.mempool ?? null, facts.nowMs);
+  if (mempoolRead !== null) lines.push(mempoolRead);
   const pending = cursor?.pendingRetractions;
   lines.push(
     pending && pending.keys.length > 0
@@ -168,11 +173,4 @@ export function cycleLine(summary: CycleSummary): string | null {
   if (summary.reorgs > 0) parts.push(plural(summary.reorgs, 'reorg'));
   if (summary.lagBlocks !== null) parts.push(summary.lagBlocks === 0 ? 'at the tip' : `${plural(summary.lagBlocks, 'block')} behind the tip`);
   return parts.join(', ');
-}
-
-function duration(totalSeconds: number): string {
-  if (totalSeconds < 120) return `${totalSeconds} s`;
-  if (totalSeconds < 2 * 3600) return `${Math.round(totalSeconds / 60)} min`;
-  if (totalSeconds < 2 * 86_400) return `${Math.round(totalSeconds / 3600)} h`;
-  return `${Math.round(totalSeconds / 86_400)} days`;
 }

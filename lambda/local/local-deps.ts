@@ -12,6 +12,8 @@ import { createStdoutPublisher } from '../adapters/stdout/stdout-publisher';
 import { EnvironmentError, type ApiSettings } from '../runtime/api-env';
 import type { CliOptions } from './args';
 import { describeStatus } from './describe';
+import { pendingRules } from '../core/mempool/pending-rules';
+import { compileWatchRules } from '../core/rules/rule-lists';
 import { clearProgress, EXIT } from './terminal';
 import { SMS_PER_RUN_DEFAULT, SmsBudget } from '../core/deliver/sms-budget';
 import { channelsFromEnv, channelVariableNearMisses } from '../channels/registry';
@@ -35,6 +37,8 @@ export async function printStatus(deps: CycleDeps & { chain: HiroClient }, optio
   }
   const statePath = options.table ? `DynamoDB table ${options.table}` : options.state;
   const liveConfig = options.table ? await readLiveConfigMemo(options.table) : undefined;
+  // The record that decides how the next run reads the mempool; one the run could not read, it starts afresh.
+  const mempool = pendingRules(compileWatchRules(config)) ? await deps.state.readRecord('mempool').catch(() => null) : undefined;
   process.stdout.write(
     describeStatus({
       statePath,
@@ -46,6 +50,7 @@ export async function printStatus(deps: CycleDeps & { chain: HiroClient }, optio
       configPath: options.config,
       ...(options.fetchWay ? { fetchWay: options.fetchWay } : {}),
       ...(liveConfig !== undefined ? { liveConfig } : {}),
+      ...(mempool !== undefined ? { mempool } : {}),
     }),
   );
   return EXIT.ok;

@@ -4,9 +4,10 @@
 // its request budget and its stats, and end at its deadline.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Network } from '../core/domain';
+import type { MissingRoutes } from '../core/follow/missing-routes';
 import type { OperatorChannel, Telemetry } from '../core/ports';
 import type { TokenDecimalsFor } from '../config/config-token-decimals';
-import { createHiroClient, type HiroClient, type HiroClientOptions } from '../hiro';
+import { createHiroClient, type HiroClient, type HiroClientOptions, type RetiredRoutes } from '../hiro';
 import { createDynamoStateStore } from '../adapters/dynamodb';
 import { readApiSettings, type ApiSettings } from './api-env';
 import { emilyFromEnv } from './emily-env';
@@ -23,6 +24,10 @@ export interface RunClientOptions {
   operator: OperatorChannel;
   /** The client's log (the handler's logger). */
   hiroLog: NonNullable<HiroClientOptions['log']>;
+  /** The routes the container found retired, shared by the clients of all its invocations. */
+  retiredRoutes: RetiredRoutes;
+  /** The routes the container found missing on an older API, shared likewise until their hourly re-check. */
+  missingRoutes: MissingRoutes;
   dynamo: DynamoDBClient;
   tableName: string;
   log: Telemetry['log'];
@@ -35,7 +40,14 @@ export function runClients(options: RunClientOptions) {
     let made = chains.get(network);
     if (!made) {
       const apiSettings = readApiSettings(process.env, options.apiKey, network);
-      const chain = createHiroClient({ ...apiSettings, log: options.hiroLog, operator: options.operator, deadline: () => options.deadlineMs });
+      const chain = createHiroClient({
+        ...apiSettings,
+        log: options.hiroLog,
+        operator: options.operator,
+        deadline: () => options.deadlineMs,
+        retiredRoutes: options.retiredRoutes,
+        missingRoutes: options.missingRoutes,
+      });
       made = { chain, apiSettings };
       chains.set(network, made);
     }

@@ -91,6 +91,21 @@ describe('channels deliver independently of each other and of the cycle', () => 
   });
 });
 
+describe('a long run of posts', () => {
+  it("leaves no link to its queue's stop signal per post (AbortSignal.any: Node 20 keeps each for good)", async () => {
+    const any = vi.spyOn(AbortSignal, 'any');
+    try {
+      const { chat, log } = setUp(slackEnv());
+      for (let n = 40; n < 60; n++) await chat.publish(outgoing(n));
+      await chat.idle();
+      expect(log.last(alert(59).key, 'slack')?.state).toBe('sent');
+      expect(any).not.toHaveBeenCalled();
+    } finally {
+      any.mockRestore();
+    }
+  });
+});
+
 describe('a post is never made twice where the service does not de-duplicate', () => {
   it('a Slack post left without an answer in time is not posted again, and says it may be in the channel', async () => {
     slack().answers.push({ status: 0, hang: true });

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseWatchConfig } from '../../lambda/config/watch-config';
 import { compileWatchRules, type WatchRules } from '../../lambda/core/rules/rule-lists';
-import { chooseRunSource } from '../../lambda/core/follow/fetch-choice';
+import { chooseRunSource, readRunTip } from '../../lambda/core/follow/fetch-choice';
+import { MissingFeedRoutes } from '../../lambda/core/follow/subject-fallback';
 import type { ChainApi } from '../../lambda/core/ports';
 import { SubjectSource } from '../../lambda/core/follow/subject-source';
 import type { SubjectFeedApi } from '../../lambda/core/follow/subject-feeds';
@@ -59,5 +60,26 @@ describe('choosing the source of a run', () => {
     expect(sourceFor('per-subject', chain(true), rules(2), 500, telemetry, 601)).toBeNull();
     expect(sourceFor('per-subject', chain(true), rules(2), 500, telemetry, 600)).toBeInstanceOf(SubjectSource);
     expect(telemetry.logs[0]?.attributes?.reason).toBe("601 blocks behind the tip, more than the header chain's reach of 600");
+  });
+});
+
+describe("the run's tip", () => {
+  const header = { height: 9, hash: '0x09' };
+  const API = 'http://127.0.0.1:3999/';
+  function tipChain(asked: string[]): ChainApi {
+    const subjects = { api: API, tip: async () => (asked.push('header chain'), header) } as unknown as SubjectFeedApi;
+    return { subjects, getTip: async () => (asked.push('tip route'), header) } as unknown as ChainApi;
+  }
+
+  it('comes from the header chain under auto, and from the tip route while a route the process found missing is not due again', async () => {
+    const asked: string[] = [];
+    const routes = new MissingFeedRoutes();
+    await readRunTip(tipChain(asked), 'auto', { routes, now: 1_000 });
+    routes.of(API).missing.set('GET /extended/v3/blocks', 2_000);
+
+    await readRunTip(tipChain(asked), 'auto', { routes, now: 1_500 });
+    await readRunTip(tipChain(asked), 'auto', { routes, now: 2_000 });
+
+    expect(asked).toEqual(['header chain', 'tip route', 'header chain']);
   });
 });

@@ -3,7 +3,7 @@
 // than the pages the whole list took a run when last measured, and the measure is a list read right after a list
 // read, taken again once ten minutes old and not rewritten while it stands.
 import { describe, expect, it } from 'vitest';
-import { afterRead, chooseMempoolRead, MEASURE_KEPT_MS, mempoolReadWords, pendingPrincipals } from '../../lambda/core/mempool/mempool-plan';
+import { afterRead, chooseMempoolRead, listPagesForPrincipals, MEASURE_KEPT_MS, pendingPrincipals } from '../../lambda/core/mempool/mempool-plan';
 import type { MempoolState, MempoolTx } from '../../lambda/core/mempool/mempool-ports';
 import { pendingRules, type PendingRules } from '../../lambda/core/mempool/pending-rules';
 import { compileWatchRules } from '../../lambda/core/rules/rule-lists';
@@ -49,20 +49,34 @@ describe('the way a run reads the mempool', () => {
       way: 'principals',
       principals: 2,
       reason: '2 principal routes cost less than the 3 pages the list took a run',
+      estimate: { principals: 2, list: 3 },
     });
     expect(chooseMempoolRead([TOKEN, WATCHED], measured(2), NOW)).toEqual({
       way: 'list',
       principals: 2,
       reason: '2 principal routes cost no less than the 2 pages the list took a run',
+      estimate: { principals: 2, list: 2 },
     });
     expect(chooseMempoolRead([TOKEN], measured(2), NOW)).toMatchObject({ way: 'principals' });
   });
 
   it('reads the list to measure it when nothing was measured, or the measure is older than ten minutes, and when a rule names nobody', () => {
-    const measuring = { way: 'list', principals: 1, reason: 'measuring what the list costs a run' };
+    const measuring = { way: 'list', principals: 1, reason: 'measuring what the list costs a run', estimate: { principals: 1, list: null } };
     expect(chooseMempoolRead([TOKEN], { seen: [], tracked: [] }, NOW)).toEqual(measuring);
     expect(chooseMempoolRead([TOKEN], measured(3, NOW - MEASURE_KEPT_MS - 1), NOW)).toEqual(measuring);
-    expect(chooseMempoolRead(null, measured(3), NOW)).toEqual({ way: 'list', principals: 0, reason: 'a pending rule names no principal' });
+    expect(chooseMempoolRead(null, measured(3), NOW)).toEqual({
+      way: 'list',
+      principals: 0,
+      reason: 'a pending rule names no principal',
+      estimate: { principals: null, list: 3 },
+    });
+  });
+
+  it("turns to the principals' routes from the list pages the choice itself turns at, and never for as many principals as the list's most pages", () => {
+    expect(listPagesForPrincipals([TOKEN])).toBe(2);
+    expect(listPagesForPrincipals([TOKEN, WATCHED])).toBe(3);
+    expect(listPagesForPrincipals([TOKEN, WATCHED, EXCHANGE])).toBeNull();
+    expect(listPagesForPrincipals(null)).toBeNull();
   });
 });
 
@@ -83,14 +97,5 @@ describe('what the state keeps of a read', () => {
     const old = { pages: 1, at: NOW - MEASURE_KEPT_MS - 1 };
     expect(afterRead({ way: 'list', listPages: old }, 'list', [], NOW)).toEqual({ way: 'list', listPages: { pages: 1, at: NOW } });
     expect(afterRead({ way: 'list', listPages: standing }, 'list', listed(60), NOW)).toEqual({ way: 'list', listPages: { pages: 2, at: NOW } });
-  });
-});
-
-describe("`--check`'s words", () => {
-  it('say which routes the pending rules read, and nothing without pending rules', () => {
-    expect(mempoolReadWords(rulesOf({ calls: [{ contractId: TOKEN, status: 'any', pending: true }] }))).toBe(
-      "- pending rules read 1 principal's own mempool route when that costs fewer requests than the whole mempool list did a run (measured every 10 min), else the list",
-    );
-    expect(mempoolReadWords(pendingRules(compileWatchRules(config())))).toBeNull();
   });
 });

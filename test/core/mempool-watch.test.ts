@@ -184,7 +184,12 @@ describe('the way the mempool is read', () => {
 
     mempool.principalAnswer = 'missing';
     arrive();
-    expect((await h.run()).mempoolRead).toEqual({ way: 'list', principals: 1, reason: 'the API has no principal mempool route' });
+    expect((await h.run()).mempoolRead).toEqual({
+      way: 'list',
+      principals: 1,
+      reason: 'the API has no principal mempool route',
+      estimate: { principals: 1, list: 2 },
+    });
 
     mempool.principalAnswer = 'fail';
     h.advance(MINUTE);

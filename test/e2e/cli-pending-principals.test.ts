@@ -80,9 +80,14 @@ describe('pending rules read per principal on a busy mempool, and the list on an
         expect(one.requests).toEqual({ principal: 0, list: round === 1 ? 1 : 3 });
         continue;
       }
-      expect(one.mempoolRead).toEqual({ way: 'principals', principals: 2, reason: '2 principal routes cost less than the 3 pages the list took a run' });
+      expect(one.mempoolRead).toEqual({
+        way: 'principals',
+        principals: 2,
+        reason: '2 principal routes cost less than the 3 pages the list took a run',
+        estimate: { principals: 2, list: 3 },
+      });
       expect(one.requests).toEqual({ principal: 2, list: 0 });
-      expect(other.mempoolRead).toEqual({ way: 'list', principals: 2, reason: 'the API has no principal mempool route' });
+      expect(other.mempoolRead).toEqual({ way: 'list', principals: 2, reason: 'the API has no principal mempool route', estimate: { principals: 2, list: 3 } });
       // A CLI run is a process of its own: the route's 404 once, then the list.
       expect(other.requests).toEqual({ principal: 1, list: 3 });
       listRuns.push(other.stderr);

@@ -8,13 +8,16 @@ import { jsonLines } from './run-cli';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-async function runDemo(args: string[], options: { timeoutMs: number; onStdout?: (text: string, child: ReturnType<typeof spawn>) => void }) {
+async function runDemo(
+  args: string[],
+  options: { timeoutMs: number; env?: Record<string, string>; onStdout?: (text: string, child: ReturnType<typeof spawn>) => void },
+) {
   // The demo's port is fixed for people; a test takes a free one so that parallel runs do not collide.
   const port = await freePort();
   return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn('npm', ['run', '--silent', 'demo', '--', ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DEMO_PORT: String(port), DEMO_SECONDS: '150' },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DEMO_PORT: String(port), DEMO_SECONDS: '150', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so that Ctrl-C can be sent to all of it, as a terminal does.
       detached: true,
@@ -63,12 +66,16 @@ describe.concurrent('npm run demo', () => {
     for (const step of DEMO_STEPS) expect(run.stderr).toContain(`demo ▸ ${step.says}`);
     for (const kind of DEMO_STEPS.flatMap((s) => s.shows)) expect(types).toContain(kind);
     expect(run.stderr).toContain('demo ▸ the script has played; stopping the watcher');
+    // Its cycles wait on one stop signal for Ctrl-C: they must not pile abort listeners on it.
+    expect(run.stderr).not.toContain('MaxListenersExceededWarning');
   }, 180_000);
 
-  it('stops when asked (Ctrl-C), after printing alerts for people', async () => {
+  it('stops when asked (Ctrl-C), after printing alerts for people, its watcher reading as the fetch plan says', async () => {
     let asked = false;
     const run = await runDemo([], {
       timeoutMs: 60_000,
+      // The watcher's `cycle done` lines, which carry the fetch plan and the way it was asked for.
+      env: { LOG_LEVEL: 'debug' },
       onStdout: (text, child) => {
         if (!asked && /STX to /.test(text)) {
           asked = true;
@@ -83,5 +90,7 @@ describe.concurrent('npm run demo', () => {
     expect(run.stderr).not.toMatch(/demo failed|stacks-watch failed/);
     expect(run.stdout).toMatch(/contract .*vault/);
     expect(run.stderr).not.toContain('the script has played');
+    // The default (auto), as `npm start` runs, not the block scan named: a run that scanned says the plan it was asked to follow.
+    expect(run.stderr).toMatch(/ cycle done \{.*"fetchPlan":\{"way":"[a-z-]+","asked":"auto"/);
   }, 90_000);
 });

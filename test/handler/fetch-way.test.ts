@@ -92,3 +92,25 @@ describe('a warm container on an API without the per-subject routes', () => {
     expect(lambda.published.map(alertOf).map((a) => a.amount)).toEqual(['10', '11', '12', '13']);
   });
 });
+
+describe('a warm container on an API without the v3 block list', () => {
+  // API before 9.7.0: the per-subject header chain is missing, the v2 routes answer.
+  const fake = createFakeHiro({ v3BlockShape: 'absent' });
+  for (let i = 0; i < 3; i++) fake.chain.mine([transfer({ to: alice, amount: 10 + i })]);
+  const lambda = lambdaOnDynalite<CycleSummary>({ fake, sns, tableName: 'stacks-watch-fetch-way-no-v3-list', watchConfig });
+
+  it('takes its later invocations’ tip from the tip route without asking the missing list again', async () => {
+    await lambda.handler({}, lambdaContext('run-no-list-1'));
+    const asked = fake.count(ROUTES.v3Blocks);
+    expect(asked).toBeGreaterThan(0);
+
+    for (const [i, amount] of [13, 14].entries()) {
+      fake.chain.mine([transfer({ to: alice, amount })]);
+      const summary = await lambda.handler({}, lambdaContext(`run-no-list-${i + 2}`));
+      expect(summary.fetchPlan?.reason).toMatch(/has no GET \/extended\/v3\/blocks/);
+    }
+
+    expect(fake.count(ROUTES.v3Blocks)).toBe(asked);
+    expect(lambda.published.map(alertOf).map((a) => a.amount)).toEqual(['10', '11', '12', '13', '14']);
+  });
+});

@@ -107,11 +107,13 @@ describe('fake Hiro server', () => {
   });
 
   it('enforces its rate limit with 429 and retry-after, and refills after the (scaled) window', async () => {
-    const { get } = await serve({ rateLimit: { limit: 2, windowSeconds: 60, timeScale: 0.001 } });
+    // A "60 s" window of 600 real ms: three local requests fit in it even on a loaded machine (at 60 ms they
+    // did not always, and the third found a new window).
+    const { get } = await serve({ rateLimit: { limit: 2, windowSeconds: 60, timeScale: 0.01 } });
 
     const statuses = [(await get('/extended')).status, (await get('/extended')).status];
     const refused = await get('/extended');
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await new Promise((resolve) => setTimeout(resolve, 650));
     const later = await get('/extended');
 
     expect(statuses).toEqual([200, 200]);

@@ -1,6 +1,7 @@
 // The request limiter on its own, on a virtual clock: each rule of pacing, windows and pauses, with the
 // headers an answer would carry handed to it directly.
-import { describe, expect, it } from 'vitest';
+import { getEventListeners } from 'node:events';
+import { describe, expect, it, vi } from 'vitest';
 import { RequestLimiter, type RequestLimiterOptions } from '../../lambda/hiro/limiter';
 import { VirtualClock } from '../support/fake-hiro';
 
@@ -163,6 +164,38 @@ describe('request limiter', () => {
     finishFirst();
     await Promise.all([first, third]);
     expect(ran).toEqual(['third']);
+  });
+
+  it('holds one abort listener on a signal however many requests queue on it, and none once they have run', async () => {
+    const clock = new VirtualClock();
+    const { limiter } = limiterOn(clock, { concurrency: 1 });
+    const stop = new AbortController();
+    let finishFirst!: () => void;
+    const first = limiter.run(() => new Promise<void>((resolve) => (finishFirst = resolve)), stop.signal);
+    const queued = Array.from({ length: 50 }, () => limiter.run(async () => {}, stop.signal));
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
+    await vi.waitFor(() => expect(finishFirst).toBeTypeOf('function'));
+    finishFirst();
+    await Promise.all([first, ...queued]);
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('gives up every request queued on a signal when it aborts, and leaves no listener on it', async () => {
+    const clock = new VirtualClock();
+    const { limiter } = limiterOn(clock, { concurrency: 1 });
+    const stop = new AbortController();
+    let finishFirst!: () => void;
+    const ran: number[] = [];
+    const first = limiter.run(() => new Promise<void>((resolve) => (finishFirst = resolve)));
+    const queued = Array.from({ length: 20 }, (_, i) => limiter.run(async () => void ran.push(i), stop.signal));
+    stop.abort(new Error('stop requested'));
+    const settled = await Promise.allSettled(queued);
+    expect(settled.map((s) => s.status)).toEqual(queued.map(() => 'rejected'));
+    await vi.waitFor(() => expect(finishFirst).toBeTypeOf('function'));
+    finishFirst();
+    await first;
+    expect(ran).toEqual([]);
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
   });
 
   it('never sends a request whose signal aborts while it waits for its start slot', async () => {

@@ -1,7 +1,7 @@
 // A principal's own mempool route, as the pending rules read it when they name their principals: what waits for
 // each principal (its sends, transfers to it, calls to it), walked as the list is walked and merged newest first,
 // gives what the whole list gives for them; an API without the route answers 404 once and the list is read for
-// the rest of the process; a page's items that repeat or do not name the principal are left out and named.
+// the hour after; a page's items that repeat or do not name the principal are left out and named.
 import { describe, expect, it } from 'vitest';
 import { contractCall, deploy, fakeAddress, fakeContractId, ROUTES, transfer } from '../support/fake-hiro';
 import type { MempoolReadOptions, MempoolTx } from '../../lambda/core/mempool/mempool-ports';
@@ -55,7 +55,7 @@ describe("a principal's mempool route", () => {
     expect(await client.mempool!.readPrincipalsMempool!([vault, treasury], seen)).toEqual(forWatched(await client.mempool!.readMempool(seen)));
   });
 
-  it('answers null after one 404 for the rest of the process, so the list is read, with exactly one operator notice', async () => {
+  it('answers null for the hour after one 404, so the list is read, with exactly one operator notice', async () => {
     const h = await startHarness({ subjectRoutes: 'absent' });
     h.fake.chain.submit(contractCall({ contractId: vault, functionName: 'set-owner' }));
     const client = h.client();

@@ -74,7 +74,7 @@ describe('the mempool reader', () => {
     ).toEqual([200, 200, 400]);
   });
 
-  it('reads the list without the type filter, from then on, when the API refuses it', async () => {
+  it('reads the list without the type filter for the hour after the API refuses it', async () => {
     const h = await startHarness();
     h.fake.faults.use((r) => (r.route === ROUTES.v3Mempool && r.query.has('type') ? { status: 400 } : undefined));
     const call = h.fake.chain.submit(contractCall({ contractId: vault, functionName: 'set-owner' }));

@@ -1,5 +1,5 @@
 // Which mempool list the pending rules read: the v3 list, which Hiro keeps; on a self-hosted API without it
-// (404), the deprecated v1 list for the rest of the process, with one operator notice; and the deprecated
+// (404), the deprecated v1 list until the hourly re-check, with one operator notice; and the deprecated
 // routes answering 410 change nothing while the v3 list answers. Whichever list is read, the same waiting
 // transactions come out, field for field, in as many requests.
 import { describe, expect, it } from 'vitest';
@@ -47,7 +47,7 @@ describe('the mempool list the pending rules read', () => {
     expect(await readAll(h, fallback, { receivedFrom: 2_050 })).toEqual(v3.filter((tx) => tx.receivedAt >= 2_050));
   });
 
-  it('reads the v1 list for the rest of the process after one 404, with exactly one operator notice', async () => {
+  it('reads the v1 list for the hour after one 404, with exactly one operator notice', async () => {
     const h = await startHarness();
     withoutV3List(h);
     const call = h.fake.chain.submit(contractCall({ contractId: vault, functionName: 'set-owner' }), { receivedAt: 100 });

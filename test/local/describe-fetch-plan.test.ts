@@ -20,11 +20,11 @@ describe('--check and the fetch plan', () => {
 });
 
 describe('--check and the pending rules', () => {
-  it('says which mempool routes the pending rules read, after the fetch plan, and says nothing of them without pending rules', () => {
+  it('says which mempool routes the pending rules read and when, after the fetch plan, and says nothing of them without pending rules', () => {
     const treasury = fakeAddress('treasury');
     const pending = config({ transfers: [{ asset: 'stx', to: [], from: [treasury], actions: ['transfer'], pending: true }] } as never);
     expect(describeWatch(pending, api, 'watch.json')).toMatch(
-      /\n {4}once they answer 410: [^\n]*\n- pending rules read 1 principal's own mempool route when that costs fewer requests than the whole mempool list did a run \(measured every 10 min\), else the list\n/,
+      /\n {4}once they answer 410: [^\n]*\n- reading the mempool for the pending rules \(1 principal named\):\n {4}the principal's own mempool route, about 1 request a cycle, while the whole list takes 2 or more pages a cycle \(50 transactions a page\), as last measured\n/,
     );
     expect(describeWatch(config(), api, 'watch.json')).not.toContain('mempool');
   });

@@ -6,6 +6,7 @@ import { Cl } from '@stacks/transactions';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { parseWatchConfig } from '../../lambda/config/watch-config';
 import { runCycle } from '../../lambda/core/cycle';
+import type { FetchWay } from '../../lambda/core/follow/fetch-choice';
 import type { CycleSummary } from '../../lambda/core/cycle-types';
 import { SBTC_MAINNET_DEPLOYER } from '../../lambda/core/packs/sbtc-bridge';
 import { silentTelemetry, type StateStore } from '../../lambda/core/ports';
@@ -74,7 +75,8 @@ export interface SbtcWorld {
   close(): Promise<void>;
 }
 
-export async function startSbtcWorld(options: { withdrawalLogs?: boolean; emilyTimeoutMs?: number } = {}): Promise<SbtcWorld> {
+/** `fetchWay`: how the runs read the chain (the block scan, as the core keeps it, when absent). */
+export async function startSbtcWorld(options: { withdrawalLogs?: boolean; emilyTimeoutMs?: number; fetchWay?: FetchWay } = {}): Promise<SbtcWorld> {
   const hiro = createFakeHiro();
   const emily = createFakeEmily();
   const hiroServer = await hiro.start();
@@ -118,7 +120,8 @@ export async function startSbtcWorld(options: { withdrawalLogs?: boolean; emilyT
         operator,
         emily: createEmilyApi({ network: 'mainnet', baseUrl: emilyServer.url, sleep: async () => {}, timeoutMs: options.emilyTimeoutMs ?? 1_000 }),
       };
-      const summary = await runCycle(deps, config, { runId: `run-${now}`, deadlineMs: now + 50_000, leaseTtlMs: 1_000, alertStaleAfterMs: 1_000 });
+      const budget = { runId: `run-${now}`, deadlineMs: now + 50_000, leaseTtlMs: 1_000, alertStaleAfterMs: 1_000 };
+      const summary = await runCycle(deps, config, { ...budget, ...(options.fetchWay ? { fetchWay: options.fetchWay } : {}) });
       return { summary, emilyRequests: emily.requests.length - before };
     },
     deposit(seed, fields = {}) {

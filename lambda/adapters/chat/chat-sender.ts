@@ -3,6 +3,7 @@
 // logged or reported: webhook URLs and bot tokens are secrets.
 import type { ChatRequest } from '../../channels/channel';
 import { sanitizeUntrusted } from '../../core/render';
+import { linkedSignal } from '../../core/shared-abort';
 import { realSleep, type Sleep } from '../aws/retry';
 
 export interface ChatSendOptions {
@@ -74,8 +75,19 @@ export type ChatPostOutcome =
 /** Network failures that show the request never left this machine. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-export async function postChat(request: ChatRequest, options: { fetch?: typeof fetch; timeoutMs: number; stop?: AbortSignal }): Promise<ChatPostOutcome> {
-  const signals = [AbortSignal.timeout(options.timeoutMs), ...(options.stop ? [options.stop] : [])];
+type PostOptions = { fetch?: typeof fetch; timeoutMs: number; stop?: AbortSignal };
+
+export async function postChat(request: ChatRequest, options: PostOptions): Promise<ChatPostOutcome> {
+  // Not AbortSignal.any: the queue's stop signal lives as long as the runner and would keep a link to every post.
+  const cut = linkedSignal(AbortSignal.timeout(options.timeoutMs), options.stop);
+  try {
+    return await postOnce(request, options, cut.signal);
+  } finally {
+    cut.release();
+  }
+}
+
+async function postOnce(request: ChatRequest, options: PostOptions, signal: AbortSignal): Promise<ChatPostOutcome> {
   let response: Response;
   try {
     response = await (options.fetch ?? fetch)(request.url, {
@@ -83,7 +95,7 @@ export async function postChat(request: ChatRequest, options: { fetch?: typeof f
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(request.body),
       redirect: 'error',
-      signal: AbortSignal.any(signals),
+      signal,
     });
   } catch (error) {
     const code = ((error as { cause?: { code?: unknown } }).cause?.code ?? '') as string;

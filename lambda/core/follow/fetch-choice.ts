@@ -19,10 +19,12 @@ export const HEADER_CHAIN_REACH = 600;
 /**
  * The run's tip: a run that may read per subject takes it from the header chain's newest page, which its
  * header chain read then reuses (one request for both); the block scan, or an API without that route, asks
- * the tip route as before.
+ * the tip route as before. `missing`: what the process found the API lacks, so that a run that will keep the
+ * block scan for it (chooseRunSource) does not ask the missing route again for its tip.
  */
-export async function readRunTip(chain: ChainApi, way: FetchWay | undefined): Promise<ChainTip | null> {
-  if (way && way !== 'block-scan' && chain.subjects?.tip) {
+export async function readRunTip(chain: ChainApi, way: FetchWay | undefined, missing?: { routes: MissingFeedRoutes; now: number }): Promise<ChainTip | null> {
+  const gone = missing ? missing.routes.gone(missing.now, chain.subjects?.api) : null;
+  if (way && way !== 'block-scan' && chain.subjects?.tip && !gone) {
     const tip = await chain.subjects.tip();
     if (tip !== undefined) return tip;
   }

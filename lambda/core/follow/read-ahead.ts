@@ -11,6 +11,7 @@ import type { Block, TxEvents } from '../domain';
 import { transactionReads } from '../match/block-alerts';
 import type { ChainApi, Clock } from '../ports';
 import type { WatchRules } from '../rules/rule-lists';
+import { onAbort } from '../shared-abort';
 
 /** Blocks read at once at most: about eight full /tx/multiple calls of events on a busy chain. */
 export const MAX_READ_AHEAD = 64;
@@ -146,9 +147,7 @@ function untilStopped<T>(reading: Promise<T>, stop: AbortSignal | undefined): Pr
   if (!stop) return reading;
   reading.catch(() => {});
   return new Promise<T>((resolve, reject) => {
-    const onStop = () => reject(stop.reason);
-    if (stop.aborted) return onStop();
-    stop.addEventListener('abort', onStop, { once: true });
-    reading.then(resolve, reject).finally(() => stop.removeEventListener('abort', onStop));
+    const stopFollowing = onAbort(stop, () => reject(stop.reason));
+    reading.then(resolve, reject).finally(stopFollowing);
   });
 }

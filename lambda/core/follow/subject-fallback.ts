@@ -3,39 +3,22 @@
 // goes on through the block scan from the block it was at, as it would have without the plan, so no block is
 // skipped and none is read twice. The process (each Lambda container, each local runner) remembers the route in
 // the MissingFeedRoutes its runner keeps across runs (the cycle budget's `missingFeedRoutes`): its later runs keep
-// the block scan without asking it (fetch-choice.ts), and one run an hour asks it again (REPROBE_MS). The operator hears of a missing route once, and once when a run reads per subject again. Any
+// the block scan without asking it (fetch-choice.ts), and one run an hour asks it again (missing-routes.ts). The operator hears of a missing route once, and once when a run reads per subject again. Any
 // other feed error is the scan's, as before.
 import type { ChainApi, Clock, OperatorChannel, Telemetry } from '../ports';
 import { SubjectFeedError } from './subject-feed-walk';
 import type { ReadAheadLimits, ReadBlock } from './read-ahead';
+import { MissingRoutes } from './missing-routes';
 
 export const ROUTE_MISSING = 'this API does not have the route';
 
-/** How long a route found missing is not asked again in the process: its runs read by the block scan meanwhile. */
-export const REPROBE_MS = 60 * 60_000;
-
 type ReadAhead = { take(height: number, limits: ReadAheadLimits): Promise<ReadBlock | null>; discard(): void };
 
-/** What one API (its base URL) was found to lack: each route with the time a run may ask it again, and those told. */
-interface ApiRoutes {
-  missing: Map<string, number>;
-  /** Told to the operator (until a run reads per subject again). */
-  told: Set<string>;
-}
-
-/** The per-subject routes a process found missing, per API: kept by the runner across its runs, as a process lives. */
-export class MissingFeedRoutes {
-  private readonly byApi = new Map<string, ApiRoutes>();
-
-  of(api: string | undefined): ApiRoutes {
-    const key = api ?? '';
-    if (!this.byApi.has(key)) this.byApi.set(key, { missing: new Map(), told: new Set() });
-    return this.byApi.get(key)!;
-  }
-
+/** The per-subject routes a process found missing, per API (missing-routes.ts): kept by the runner across its runs. */
+export class MissingFeedRoutes extends MissingRoutes {
   /** A route of `api` found missing and not to be asked again before `probeAt`; null when every one may be asked. */
   gone(now: number, api: string | undefined): { route: string; probeAt: number } | null {
-    for (const [route, probeAt] of this.byApi.get(api ?? '')?.missing ?? []) if (now < probeAt) return { route, probeAt };
+    for (const [route, probeAt] of this.of(api).missing) if (now < probeAt) return { route, probeAt };
     return null;
   }
 }
@@ -50,7 +33,7 @@ export class SubjectFallback implements ReadAhead {
     subjects: ReadAhead,
     private readonly blockScan: () => ReadAhead,
     private readonly ports: { chain: ChainApi; telemetry: Telemetry; clock: Clock; operator?: OperatorChannel },
-    routes: MissingFeedRoutes,
+    private readonly routes: MissingFeedRoutes,
     /** The routes the per-subject reads have seen answer: only those of the missing ones are back. */
     private readonly answered: ReadonlySet<string> = new Set(),
   ) {
@@ -80,8 +63,7 @@ export class SubjectFallback implements ReadAhead {
     this.current.discard();
     this.current = this.blockScan();
     this.degraded = true;
-    const probeAt = this.ports.clock.now() + REPROBE_MS;
-    this.missing.set(route, probeAt);
+    const probeAt = this.routes.found(this.ports.chain.subjects?.api, route, this.ports.clock.now());
     const message = `the API has no ${route} (older than it): reading per subject is not possible, so the blocks from ${height} are read by the block scan`;
     this.ports.telemetry.log('warn', `${message}; the route is asked again at ${new Date(probeAt).toISOString()}`, { route, height });
     if (this.told.has(route)) return;

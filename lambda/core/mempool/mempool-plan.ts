@@ -22,6 +22,11 @@ export interface MempoolReadPlan {
   /** The principals the pending rules name (0 when a rule names none). */
   principals: number;
   reason: string;
+  /**
+   * Requests a run, each way, as the choice weighed them: a request a principal (null when a rule names none), and
+   * the pages the list took a run as last measured (null while there is no measure that stands).
+   */
+  estimate: { principals: number | null; list: number | null };
 }
 
 /** The principals the pending rules name, in config order; null when a rule names none (it needs the whole list). */
@@ -47,14 +52,29 @@ export function listPagesFor(count: number): number {
 
 /** The way this run reads, for `principals` (pendingPrincipals) and what the state measured. */
 export function chooseMempoolRead(principals: readonly string[] | null, state: MempoolState, nowMs: number): MempoolReadPlan {
-  if (principals === null) return { way: 'list', principals: 0, reason: 'a pending rule names no principal' };
-  const count = principals.length;
   const measure = state.read?.listPages;
-  if (measure === undefined || nowMs - measure.at > MEASURE_KEPT_MS) return { way: 'list', principals: count, reason: 'measuring what the list costs a run' };
+  const stands = measure !== undefined && nowMs - measure.at <= MEASURE_KEPT_MS;
+  const estimate = { principals: principals?.length ?? null, list: stands ? measure.pages : null };
+  if (principals === null) return { way: 'list', principals: 0, reason: 'a pending rule names no principal', estimate };
+  const count = principals.length;
+  if (!stands) return { way: 'list', principals: count, reason: 'measuring what the list costs a run', estimate };
   const pages = `${measure.pages} ${measure.pages === 1 ? 'page' : 'pages'}`;
   const routes = `${count} principal ${count === 1 ? 'route' : 'routes'}`;
-  if (count < measure.pages) return { way: 'principals', principals: count, reason: `${routes} cost less than the ${pages} the list took a run` };
-  return { way: 'list', principals: count, reason: `${routes} cost no less than the ${pages} the list took a run` };
+  if (count < measure.pages) return { way: 'principals', principals: count, reason: `${routes} cost less than the ${pages} the list took a run`, estimate };
+  return { way: 'list', principals: count, reason: `${routes} cost no less than the ${pages} the list took a run`, estimate };
+}
+
+/**
+ * The fewest pages the list may take a run, as measured, from which a run reads these principals' own routes;
+ * null when it never takes that many (it reads at most `MEMPOOL_LIMITS.maxPages`). Asked of chooseMempoolRead
+ * itself, so what `--check` says cannot drift from what a run chooses.
+ */
+export function listPagesForPrincipals(principals: readonly string[] | null): number | null {
+  for (let pages = 1; pages <= MEMPOOL_LIMITS.maxPages; pages++) {
+    const measured: MempoolState = { seen: [], tracked: [], read: { way: 'list', listPages: { pages, at: 0 } } };
+    if (chooseMempoolRead(principals, measured, 0).way === 'principals') return pages;
+  }
+  return null;
 }
 
 /**
@@ -69,13 +89,4 @@ export function afterRead(before: MempoolState['read'], way: MempoolReadWay, lis
     return { way, listPages: kept && kept.pages === pages && nowMs - kept.at <= MEASURE_KEPT_MS ? kept : { pages, at: nowMs } };
   }
   return { way, ...(kept ? { listPages: kept } : {}) };
-}
-
-/** `--check`'s line: which way the pending rules read the mempool. */
-export function mempoolReadWords(rules: PendingRules | null): string | null {
-  if (!rules) return null;
-  const principals = pendingPrincipals(rules);
-  if (principals === null) return '- pending rules read the whole mempool list (a pending rule names no principal)';
-  const each = principals.length === 1 ? "1 principal's own mempool route" : `${principals.length} principals' own mempool routes`;
-  return `- pending rules read ${each} when that costs fewer requests than the whole mempool list did a run (measured every 10 min), else the list`;
 }
