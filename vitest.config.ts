@@ -36,6 +36,8 @@ export const INTEGRATION_SUITES = [
 ];
 export const E2E_SUITES = [
   'test/e2e/**/*.test.ts',
+  // The benchmark's own runs on short chains (dynalite, the fake API): too heavy for the inner loop.
+  'test/bench/fetch-ways.test.ts',
   'test/reliability/**/*.test.ts',
   'test/adapters/dynamodb/**/*.test.ts',
   'test/adapters/state-store-contract.test.ts',

@@ -27,6 +27,7 @@ import type { FetchWay } from '../lambda/core/follow/fetch-choice';
 export const MEMORY_GB = 256 / 1024;
 export const HIRO_LATENCY_MS = 100;
 const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-alerts';
+/** Cycles measured a scenario, unless told otherwise (a test of the benchmark's code asks for one). */
 const CYCLES = 5;
 
 export interface CycleCost {
@@ -59,6 +60,8 @@ export interface CycleCost {
 export interface CycleOptions {
   requestsPerMinute: number;
   detailedMetrics: boolean;
+  /** Cycles measured a scenario after the one that places the cursor (default CYCLES). */
+  cycles?: number;
 }
 
 export interface Scenario {
@@ -92,7 +95,7 @@ interface ScenarioBench {
   restoreSns(): void;
 }
 
-/** The sums over the measured cycles, each divided by CYCLES in the end. */
+/** The sums over the measured cycles, each divided by their count in the end. */
 type Totals = AwsUsage & {
   durationMs: number;
   alerts: number;
@@ -104,7 +107,7 @@ type Totals = AwsUsage & {
   seriesSent: number;
 };
 
-/** A scenario's cycles, averaged: the first only places the cursor, the next CYCLES are measured. */
+/** A scenario's cycles, averaged: the first only places the cursor, the next `options.cycles` (CYCLES) are measured. */
 export async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario: Scenario, options: CycleOptions): Promise<CycleCost> {
   const bench = await benchFor(dynamo, workload, scenario, options);
   const { chain, usage, clock, api } = bench;
@@ -115,7 +118,8 @@ export async function measureScenario(dynamo: LocalDynamo, workload: Workload, s
     const deprecationsNoticed = new Set<string>();
     const byItem: Record<string, number> = {};
     const read = waysAsked(scenario.fetchWay ?? DEFAULT_FETCH_WAY);
-    for (let cycle = 0; cycle <= CYCLES; cycle += 1) {
+    const cycles = options.cycles ?? CYCLES;
+    for (let cycle = 0; cycle <= cycles; cycle += 1) {
       if (cycle > 0) bench.mine(scenario.blocksPerCycle);
       for (let i = 0; i < (scenario.waitingPerCycle ?? 0); i += 1) {
         chain.submit(contractCall({ contractId: fakeContractId('busy-dex'), sender: fakeAddress(`waiting-${cycle}-${i}`) }));
@@ -145,7 +149,7 @@ export async function measureScenario(dynamo: LocalDynamo, workload: Workload, s
         seriesSent: totals.seriesSent + sent.metricSeries.length,
       };
     }
-    return { ...averageCycle(scenario.name, totals, byItem, series), read };
+    return { ...averageCycle(scenario.name, cycles, totals, byItem, series), read };
   } finally {
     bench.restoreSns();
     await api.server.close();
@@ -213,27 +217,27 @@ async function runInvocation(bench: ScenarioBench, scenario: Scenario, options: 
 }
 
 /** One cycle's cost: the measured cycles' sums divided by their count. */
-function averageCycle(scenario: string, totals: Totals, byItem: Record<string, number>, series: Set<string>): CycleCost {
-  const durationMs = totals.durationMs / CYCLES;
+function averageCycle(scenario: string, cycles: number, totals: Totals, byItem: Record<string, number>, series: Set<string>): CycleCost {
+  const durationMs = totals.durationMs / cycles;
   return {
     scenario,
-    blocksPerCycle: totals.blocks / CYCLES,
-    alertsPerCycle: totals.alerts / CYCLES,
-    requestsPerCycle: totals.requests / CYCLES,
+    blocksPerCycle: totals.blocks / cycles,
+    alertsPerCycle: totals.alerts / cycles,
+    requestsPerCycle: totals.requests / cycles,
     durationMs,
     gbSeconds: (durationMs / 1000) * MEMORY_GB,
-    readUnits: totals.readUnits / CYCLES,
-    writeUnits: totals.writeUnits / CYCLES,
+    readUnits: totals.readUnits / cycles,
+    writeUnits: totals.writeUnits / cycles,
     writeUnitsByItem: Object.fromEntries(
       Object.entries(byItem)
         .filter(([, units]) => units > 0)
-        .map(([kind, units]) => [kind, units / CYCLES]),
+        .map(([kind, units]) => [kind, units / cycles]),
     ),
-    snsMessages: totals.snsMessages / CYCLES,
-    logBytes: totals.logBytes / CYCLES,
-    quietTurnLogBytes: totals.quietTurnLogBytes / CYCLES,
-    emfBytes: totals.emfBytes / CYCLES,
-    metricSeriesPerRun: totals.seriesSent / CYCLES,
+    snsMessages: totals.snsMessages / cycles,
+    logBytes: totals.logBytes / cycles,
+    quietTurnLogBytes: totals.quietTurnLogBytes / cycles,
+    emfBytes: totals.emfBytes / cycles,
+    metricSeriesPerRun: totals.seriesSent / cycles,
     metricSeries: [...series].sort(),
   };
 }
