@@ -2,23 +2,24 @@
 // deposits with generated fates (on time, late, never, reclaimable, failed, replaced, minted across a reorg).
 // Every deposit deadline goes out once, at the Bitcoin block it is due, none for the deposit minted on time, none
 // again after a crash; and Emily is asked at most twice a run in the common case.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { CrashSwitch, crashingState, InjectedCrash } from '../support/crash-points';
 import { hexId } from '../support/fake-emily';
 import type { FaultOverride } from '../support/fake-hiro';
 import { completedDepositTx, rejectPrintTx, startSbtcWorld, type SbtcWorld } from '../support/sbtc-world';
 
-let world: SbtcWorld | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+/** The test's own world (its fake Hiro, its fake Emily), closed when the test ends. */
+async function worldOfTest(onFinished: TestContext['onTestFinished'], options: Parameters<typeof startSbtcWorld>[0] = {}): Promise<SbtcWorld> {
+  const world = await startSbtcWorld(options);
+  onFinished(() => world.close());
+  return world;
+}
 
 const key = (situation: string, deposit: { bitcoinTxid: string }) => `sbtc:${situation}:${deposit.bitcoinTxid}:0`;
 
 describe('Emily polled by the runs', () => {
-  it('alerts each deposit deadline once at the Bitcoin block it is due, and nothing for the deposit minted on time', async () => {
-    const w = (world = await startSbtcWorld());
+  it('alerts each deposit deadline once at the Bitcoin block it is due, and nothing for the deposit minted on time', async ({ onTestFinished }) => {
+    const w = await worldOfTest(onTestFinished);
     const ontime = w.deposit('on-time');
     const late = w.deposit('late');
     const never = w.deposit('never');
@@ -74,8 +75,10 @@ describe('Emily polled by the runs', () => {
     expect(w.sbtcKeys().some((k) => k.includes(ontime.bitcoinTxid))).toBe(false);
   }, 60_000);
 
-  it('asks Emily at most twice a run once started: the open lists at a new Bitcoin block, the limits in the next run, nothing in the others', async () => {
-    const w = (world = await startSbtcWorld());
+  it('asks Emily at most twice a run once started: the open lists at a new Bitcoin block, the limits in the next run, nothing in the others', async ({
+    onTestFinished,
+  }) => {
+    const w = await worldOfTest(onTestFinished);
     w.deposit('open');
     const first = await w.run();
     // The first run also lists the open withdrawals (requested before the watcher started): once.
@@ -97,8 +100,8 @@ describe('Emily polled by the runs', () => {
     ]);
   }, 30_000);
 
-  it('sends a deadline alert once when the run that sent it crashed before moving its cursor', async () => {
-    const w = (world = await startSbtcWorld());
+  it('sends a deadline alert once when the run that sent it crashed before moving its cursor', async ({ onTestFinished }) => {
+    const w = await worldOfTest(onTestFinished);
     const never = w.deposit('never');
     await w.run();
     for (let step = 1; step <= 3; step++) {
@@ -124,8 +127,8 @@ const deposits = (change: (d: Record<string, unknown>) => void) => (body: unknow
 };
 const isDeposit = (path: string) => path.startsWith('/deposit');
 
-/** Fifty megabytes of JSON, made once. */
-const HUGE = `{"deposits":[${'"x",'.repeat(12_500_000)}"x"]}`;
+/** Fifty megabytes of JSON, made once, as bytes: a string would be encoded again at each answer, a second's stall of the worker. */
+const HUGE = Buffer.from(`{"deposits":[${'"x",'.repeat(12_500_000)}"x"]}`);
 
 const FAULTS: { name: string; cause: RegExp; fault: (path: string) => FaultOverride | undefined; timeoutMs?: number }[] = [
   { name: 'down (connections dropped)', cause: /could not be reached/, fault: () => ({ hangUp: true }) },
@@ -154,11 +157,13 @@ const FAULTS: { name: string; cause: RegExp; fault: (path: string) => FaultOverr
   },
 ];
 
-describe('Emily failing, while the runs go on', () => {
-  it.each(FAULTS)(
+// Each fault its own world, side by side: the slow Emily's timeouts are waited out beside the others.
+describe.concurrent('Emily failing, while the runs go on', () => {
+  it.for(FAULTS)(
     'Emily $name: the Stacks side is watched as before, the operator is told once with the cause and once when it recovers, nothing changes',
-    async ({ cause, fault, timeoutMs }) => {
-      const w = (world = await startSbtcWorld(timeoutMs ? { emilyTimeoutMs: timeoutMs } : {}));
+    { timeout: 30_000 },
+    async ({ cause, fault, timeoutMs }, { expect, onTestFinished }) => {
+      const w = await worldOfTest(onTestFinished, timeoutMs ? { emilyTimeoutMs: timeoutMs } : {});
       const failing = w.deposit('failing');
       await w.run();
       const tracked = async () => (await w.state.readRecord('sbtcLifecycle'))?.deposits;
@@ -187,6 +192,5 @@ describe('Emily failing, while the runs go on', () => {
       // Told from Emily's good answer, not from the bad one.
       expect(w.sbtcKeys()).toEqual([key('deposit_failed', failing)]);
     },
-    30_000,
   );
 });

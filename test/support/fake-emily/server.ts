@@ -72,7 +72,7 @@ export class FakeEmily {
       return;
     }
     const reply = withFault(this.answer(seen), fault);
-    const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+    const text = typeof reply.body === 'string' || Buffer.isBuffer(reply.body) ? reply.body : JSON.stringify(reply.body);
     const html = typeof reply.body === 'string' && reply.body.trimStart().startsWith('<');
     res.setHeader('content-type', html ? 'text/html' : 'application/json');
     for (const [name, value] of Object.entries(fault?.headers ?? {})) if (value !== null) res.setHeader(name, value);

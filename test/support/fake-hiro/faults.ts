@@ -8,7 +8,7 @@ export interface FaultOverride {
   status?: number;
   /** Extra or replacing headers, e.g. `{ 'retry-after': '2' }`; null removes a header the answer would have. */
   headers?: Record<string, string | null>;
-  /** Replacing body: an object is sent as JSON, a string as is (HTML, truncated JSON). */
+  /** Replacing body: an object is sent as JSON, a string as is (HTML, truncated JSON), a Buffer byte for byte (a huge body made once). */
   body?: unknown;
   /** Wait this long (real ms) before answering, e.g. past the client's timeout. */
   delayMs?: number;

@@ -115,7 +115,7 @@ export class FakeHiro {
     };
     for (const [name, value] of Object.entries(headers)) if (value !== null) res.setHeader(name, value);
     res.writeHead(reply.status);
-    res.end(reply.body === undefined ? undefined : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));
+    res.end(reply.body === undefined ? undefined : typeof reply.body === 'string' || Buffer.isBuffer(reply.body) ? reply.body : JSON.stringify(reply.body));
   }
 
   private reply(seen: SeenRequest, fault: FaultOverride | undefined, allowed: boolean): FakeAnswer {
