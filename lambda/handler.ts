@@ -14,6 +14,7 @@ import type { Context } from 'aws-lambda';
 import { operatorChannelOverLog } from './core/deliver/operator-log';
 import { runCycle } from './core/cycle';
 import { MissingFeedRoutes } from './core/follow/subject-fallback';
+import { ObservedActivity } from './core/follow/observed-activity';
 import { MissingRoutes } from './core/follow/missing-routes';
 import { SMS_PER_RUN_DEFAULT, SmsBudget, withDigests } from './core/deliver/sms-budget';
 import { LOOP_SMS_MINUTE_MS } from './core/deliver/sms-minute';
@@ -70,6 +71,8 @@ const watchConfigs = new LambdaWatchConfig({
 const deprecationsNoticed = new Set<string>();
 /** The per-subject routes this container found the API lacks (core/follow/subject-fallback.ts). */
 const missingFeedRoutes = new MissingFeedRoutes();
+/** How busy the watched subjects' feeds and the blocks were in this container's runs: the fetch plan estimates with it. */
+const observedActivity = new ObservedActivity();
 /** The routes this container found retired (410): later invocations' clients go straight to the replacement. */
 const retiredRoutes = new RetiredRoutes();
 /** The routes this container found an older API lacks (404) or it cannot use: later invocations ask them hourly. */
@@ -167,6 +170,7 @@ function invocationBudget(
     alertStaleAfterMs: timeLeftMs,
     deprecationsNoticed,
     missingFeedRoutes,
+    observedActivity,
     ...readAheadBlocksFor(settings.functionMemoryMb), // at 128 MB, small read-ahead batches (runtime/memory-bounds.ts)
     fetchWay: settings.fetchWay, // deploy.json's fetchWay: the plan's choice unless the deploy names a way
     // The invocation's share of balance reads: a loop turn's is one turn period's.

@@ -1,6 +1,7 @@
 // The watch cycle's contract with its two composition roots (lambda/handler.ts and lambda/cli.ts).
 import type { FetchWay, RunPlan } from './follow/fetch-choice';
 import type { MissingFeedRoutes } from './follow/subject-fallback';
+import type { ObservedActivity } from './follow/observed-activity';
 import type { AlertType } from './alert-kinds/alert';
 import type { BlockRef } from './domain';
 import type { WatchConfig } from './watch-config/watch-config-schema';
@@ -72,6 +73,12 @@ export interface CycleBudget {
    * its runs, as `deprecationsNoticed` is, so that later runs keep the block scan and the operator hears once.
    */
   missingFeedRoutes?: MissingFeedRoutes;
+  /**
+   * What this process's runs saw of the subjects' feeds and the block scan's blocks (follow/observed-activity.ts):
+   * kept by the caller across its runs, as `missingFeedRoutes` is, so that the fetch plan estimates with how busy
+   * the watched subjects are. Absent, each run estimates at the mainnet-like pace alone.
+   */
+  observedActivity?: ObservedActivity;
   /** Called after each block is done (progress display). */
   onBlockDone?: (progress: { height: number; done: number; total: number }) => void;
 }

@@ -2,6 +2,7 @@
 // Pure orchestration over the ports: no AWS SDK, no fetch, no process.env.
 import { chooseRunSource, planAsRun, readRunTip } from './follow/fetch-choice';
 import { MissingFeedRoutes } from './follow/subject-fallback';
+import { RunActivity } from './follow/observed-activity';
 import type { Alert, AlertType, ChainAlert } from './alert-kinds/alert';
 import type { WatchConfig } from './watch-config/watch-config-schema';
 import type { CycleBudget, CycleDeps, CycleSummary, StopReason } from './cycle-types';
@@ -141,10 +142,20 @@ async function scanBlocks(run: Run, tip: ChainTip) {
   const behind = tip.height - keeper.nextHeight(firstHeight) + 1;
   const blocks = Math.min(config.maxBlocksPerRun, lastHeight - keeper.nextHeight(firstHeight) + 1);
   const missingRoutes = budget.missingFeedRoutes ?? new MissingFeedRoutes();
-  const { source, plan: fetchPlan } = chooseRunSource(budget.fetchWay, deps.chain, run.rules, blocks, deps.telemetry, behind, {
-    routes: missingRoutes,
-    now: deps.clock.now(),
-  });
+  const now = deps.clock.now();
+  // What this run sees of the feeds and blocks, taken into the process's memory when the scan ends.
+  const observed = budget.observedActivity;
+  const activity = observed ? new RunActivity() : undefined;
+  const { source, plan: fetchPlan } = chooseRunSource(
+    budget.fetchWay,
+    deps.chain,
+    run.rules,
+    blocks,
+    deps.telemetry,
+    behind,
+    { routes: missingRoutes, now },
+    observed && activity && { observed, run: activity, now },
+  );
   const plan = {
     network: config.network,
     rules: run.rules,
@@ -154,6 +165,7 @@ async function scanBlocks(run: Run, tip: ChainTip) {
     maxBlocks: config.maxBlocksPerRun,
     source,
     missingRoutes,
+    ...(activity ? { activity } : {}),
   };
   const mempool = run.mempool;
   const stages = {
@@ -163,6 +175,7 @@ async function scanBlocks(run: Run, tip: ChainTip) {
     ...(mempool ? { releaseLeaseAtEnd: false, markMined: (a: ChainAlert[]) => mempool.markMined(a) } : {}),
   };
   const scanned = await new BlockScanner(deps, plan, budget, stages).run();
+  if (observed && activity) observed.record(activity, deps.clock.now());
   return { ...scanned, plan: planAsRun(fetchPlan, deps.chain, missingRoutes, deps.clock.now()) };
 }
 

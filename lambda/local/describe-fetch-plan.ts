@@ -32,7 +32,9 @@ export function statusPlanWords(config: WatchConfig, cursorHeight: number | null
   if (behind <= 0)
     return planLines(config, blocksPerCycle(60), Number.POSITIVE_INFINITY, `about ${blocksPerCycle(60)} blocks a cycle at mainnet's pace`, fetchWay);
   const blocks = Math.min(behind, config.maxBlocksPerRun);
-  return planLines(config, blocks, Number.POSITIVE_INFINITY, `the ${blocks === 1 ? 'block' : `${blocks} blocks`} the next run covers`, fetchWay);
+  // The next run walks the header chain and the feeds down from the tip to its first block.
+  const walk = behind + config.confirmations;
+  return planLines(config, blocks, Number.POSITIVE_INFINITY, `the ${blocks === 1 ? 'block' : `${blocks} blocks`} the next run covers`, fetchWay, walk);
 }
 
 /** The line saying which way the runner was set to read (FETCH_WAY), and so what of the plan above it follows. */
@@ -43,10 +45,10 @@ function chosenWayLine(fetchWay: FetchWay): string {
   return '    this runner reads per subject wherever the rules allow (FETCH_WAY=per-subject)';
 }
 
-function planLines(config: WatchConfig, blocks: number, budget: number, heading: string, fetchWay?: FetchWay): string {
+function planLines(config: WatchConfig, blocks: number, budget: number, heading: string, fetchWay?: FetchWay, walk = blocks): string {
   const rules = compileWatchRules(config);
-  const today = chooseFetchPlan({ rules, blocks, budget, retired: false });
-  const retired = chooseFetchPlan({ rules, blocks, budget, retired: true });
+  const today = chooseFetchPlan({ rules, blocks, walk, budget, retired: false });
+  const retired = chooseFetchPlan({ rules, blocks, walk, budget, retired: true });
   return [
     `- reading the chain, ${heading}:`,
     `    while Hiro's deprecated routes answer: ${way(today)} (${today.reason})`,

@@ -11,6 +11,7 @@ import type { BalanceReadAllowance } from '../core/stages/balance-reads';
 import type { Telemetry } from '../core/ports';
 import type { FetchWay } from '../core/follow/fetch-choice';
 import { MissingFeedRoutes } from '../core/follow/subject-fallback';
+import { ObservedActivity } from '../core/follow/observed-activity';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
 import { balanceReadAllowance, contractStatusSweep, HiroNetworkError } from '../hiro';
 import type { ApiSettings } from '../runtime/api-env';
@@ -34,6 +35,8 @@ export async function runLoop(
   const statusSweep = options.once ? undefined : contractStatusSweep(api.requestsPerMinute, options.intervalSeconds * 1000);
   // The per-subject routes this runner found the API lacks: remembered across its cycles, as a process does.
   const missingFeedRoutes = new MissingFeedRoutes();
+  // How busy the watched subjects' feeds and the blocks were in its cycles: the fetch plan estimates with it.
+  const observedActivity = new ObservedActivity();
   // Aborted on Ctrl-C: the block in hand is finished and saved, the reads ahead of it are dropped at once.
   const stop = new AbortController();
   let wake: (() => void) | undefined;
@@ -55,7 +58,7 @@ export async function runLoop(
     try {
       // A runner that keeps going reads its share of balances a cycle; `--once` reads every one due.
       const balanceReads = options.once ? undefined : balanceReadAllowance(api.requestsPerMinute, options.intervalSeconds * 1000);
-      const summary = await oneCycle(deps, config, stop.signal, { statusSweep, balanceReads, fetchWay: options.fetchWay, missingFeedRoutes });
+      const summary = await oneCycle(deps, config, stop.signal, { statusSweep, balanceReads, fetchWay: options.fetchWay, missingFeedRoutes, observedActivity });
       worked = true;
       outage.succeeded();
       const line = cycleLine(summary);
@@ -96,9 +99,10 @@ async function oneCycle(
     balanceReads: BalanceReadAllowance | undefined;
     fetchWay: FetchWay | undefined;
     missingFeedRoutes: MissingFeedRoutes;
+    observedActivity: ObservedActivity;
   },
 ): Promise<CycleSummary> {
-  const { statusSweep, balanceReads, fetchWay, missingFeedRoutes } = shares;
+  const { statusSweep, balanceReads, fetchWay, missingFeedRoutes, observedActivity } = shares;
   startProgress();
   try {
     const owed = (await deps.smsBudget?.start()) ?? [];
@@ -112,6 +116,7 @@ async function oneCycle(
       ...(balanceReads ? { balanceReads } : {}),
       ...(fetchWay ? { fetchWay } : {}),
       missingFeedRoutes,
+      observedActivity,
       onBlockDone: showProgress,
     });
     return withDigests(summary, [...owed, ...((await deps.smsBudget?.flush()) ?? [])], deps.telemetry);

@@ -54,6 +54,17 @@ describe('choosing the source of a run', () => {
     expect(sourceFor('per-subject', chain(false, false), rules(10), 7, telemetry)).toBeNull();
   });
 
+  it('counts walking the header chain and every feed down from the tip: the block scan far behind it, per subject near it', () => {
+    const telemetry = new RecordingTelemetry();
+
+    expect(sourceFor('auto', chain(false), rules(10), 10, telemetry, 600)).toBeNull();
+    expect(sourceFor('auto', chain(false), rules(10), 10, telemetry, 10)).toBeInstanceOf(SubjectSource);
+    expect(telemetry.logs.map((line) => line.attributes?.reason)).toEqual([
+      'the block scan costs about 13 requests for 10 blocks, no more than the 31 of reading 10 subjects',
+      'reading 10 subjects over 10 blocks costs about 12 requests, against 13 for the block scan',
+    ]);
+  });
+
   it('keeps the block scan while the run is further behind the tip than the header chain reaches', () => {
     const telemetry = new RecordingTelemetry();
 

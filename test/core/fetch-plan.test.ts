@@ -51,7 +51,7 @@ describe('choosing how to read', () => {
 
     expect(plan.way).toBe('block-scan');
     expect(plan.estimate.blockScan).toBe(10);
-    expect(plan.reason).toBe('the block scan costs about 10 requests for 7 blocks, no more than the 212 of reading 200 subjects');
+    expect(plan.reason).toBe('the block scan costs about 10 requests for 7 blocks, no more than the 202 of reading 200 subjects');
   });
 
   it('keeps the block scan for a transfers rule that names no address, whatever it costs', () => {

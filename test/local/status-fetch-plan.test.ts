@@ -26,6 +26,14 @@ describe('--status and the fetch plan', () => {
     );
   });
 
+  it('counts, for a run far behind, walking the header chain and the feeds down from the tip', () => {
+    const text = describeStatus({ ...base, config: { ...base.config, maxBlocksPerRun: 10 }, tip: { height: 400 } } as never);
+
+    expect(text).toContain(
+      "    while Hiro's deprecated routes answer: the block scan (the block scan costs about 13 requests for 10 blocks, no more than the 13 of reading 2 subjects)\n",
+    );
+  });
+
   it("plans for a cycle's blocks at mainnet's pace when the state is at the tip, and says nothing without a tip", () => {
     expect(describeStatus({ ...base, tip: { height: 100 } } as never)).toContain("- reading the chain, about 7 blocks a cycle at mainnet's pace:\n");
     expect(describeStatus({ ...base, tip: { error: 'down' } } as never)).not.toContain('reading the chain');

@@ -12,6 +12,7 @@ import { BlockReadAhead, type ReadAheadLimits, type ReadBlock } from './read-ahe
 import type { SubjectSource } from './subject-source';
 import { SubjectReadAhead } from './subject-read-ahead';
 import { MissingFeedRoutes, SubjectFallback } from './subject-fallback';
+import type { RunActivity } from './observed-activity';
 import { findForkPoint } from './reorg';
 import { mergePending } from '../scan/retractions';
 
@@ -46,6 +47,8 @@ export interface FollowPlan {
   source?: SubjectSource | null;
   /** The per-subject routes the process found missing (subject-fallback.ts); this run's own when not given. */
   missingRoutes?: MissingFeedRoutes;
+  /** Where the run notes what its blocks cost to read (observed-activity.ts), for the fetch plan of later runs. */
+  activity?: RunActivity;
 }
 
 export interface FollowPorts {

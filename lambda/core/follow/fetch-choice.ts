@@ -7,6 +7,7 @@ import type { ChainApi, Telemetry } from '../ports';
 import type { ChainTip } from '../domain';
 import { SubjectSource } from './subject-source';
 import type { MissingFeedRoutes } from './subject-fallback';
+import type { ObservedActivity, RunActivity } from './observed-activity';
 
 export type FetchWay = 'auto' | 'per-subject' | 'block-scan';
 
@@ -44,7 +45,8 @@ export interface RunPlan {
 /**
  * The run's source (a SubjectSource, or null for the block scan) and its plan (null when the run was not asked
  * to choose: the block scan, said nowhere). `behind`: blocks from the next to scan up to the tip; `missing`: the
- * run's clock and what the process found missing, to keep the block scan while such a route is not due to be asked again.
+ * run's clock and what the process found missing, to keep the block scan while such a route is not due to be asked again;
+ * `activity`: what the process's earlier runs saw, which the plan estimates with, and where this run's source notes what it sees.
  */
 export function chooseRunSource(
   way: FetchWay | undefined,
@@ -54,6 +56,7 @@ export function chooseRunSource(
   telemetry: Telemetry,
   behind = blocks,
   missing?: { routes: MissingFeedRoutes; now: number },
+  activity?: { observed: ObservedActivity; run: RunActivity; now: number },
 ): { source: SubjectSource | null; plan: RunPlan | null } {
   const feeds = chain.subjects;
   if (!way || way === 'block-scan' || !feeds || blocks <= 0) return { source: null, plan: null };
@@ -68,12 +71,19 @@ export function chooseRunSource(
     telemetry.log('info', 'fetch plan: the block scan', { way, reason });
     return { source: null, plan: { way: 'block-scan', asked: way, reason } };
   }
-  const plan = chooseFetchPlan({ rules, blocks, budget: Number.POSITIVE_INFINITY, retired: feeds.eventsRetired?.() ?? false });
+  const plan = chooseFetchPlan({
+    rules,
+    blocks,
+    walk: behind,
+    budget: Number.POSITIVE_INFINITY,
+    retired: feeds.eventsRetired?.() ?? false,
+    ...(activity ? { observed: activity.observed.paceAt(activity.now) } : {}),
+  });
   const perSubject = plan.estimate.perSubject !== null && (way === 'per-subject' || plan.way === 'per-subject');
   // At debug: the run's `cycle done` line carries the plan, and a quiet turn of the loop says nothing at info.
   telemetry.log('debug', `fetch plan: ${perSubject ? 'per subject' : 'the block scan'}`, { way, reason: plan.reason, ...plan.estimate });
   return {
-    source: perSubject ? new SubjectSource(feeds, chain, { rules }, plan.subjects) : null,
+    source: perSubject ? new SubjectSource(feeds, chain, { rules }, plan.subjects, activity?.run) : null,
     plan: { way: perSubject ? 'per-subject' : 'block-scan', asked: way, reason: plan.reason, estimate: plan.estimate },
   };
 }

@@ -2,10 +2,13 @@
 // principal's transactions, events only for the transactions those feeds name) or the block scan (every
 // block's transactions, events for every one that may carry a watched event), whichever costs fewer requests
 // for the blocks to cover. A rule bound to no subject (a transfers rule naming no address on either side)
-// can only be matched by reading every block: it keeps the block scan. Pure: the caller passes the pace.
+// can only be matched by reading every block: it keeps the block scan. Pure: the caller passes the pace, and
+// what the process's earlier runs saw of the subjects and the blocks (observed-activity.ts) where it has it.
 import type { WatchRules } from '../rules/rule-lists';
 import { stageEventWants } from '../stages/stage-events';
 import type { Subjects } from './subject-source';
+import { SUBJECT_BATCH } from './subject-read-ahead';
+import { BLOCK_PAGE, type BlockScanPace, type ObservedPace } from './observed-activity';
 
 /** What a block holds on average, for the estimates: the benchmarks' mainnet-like chain (docs/benchmarks.md). */
 export interface ChainPace {
@@ -20,11 +23,12 @@ export interface ChainPace {
 
 export const MAINNET_PACE: ChainPace = { transactionsPerBlock: 26.7, eventTransactionsPerBlock: 15, hitsPerSubjectBlock: 0.05, movedShare: 0.15 };
 
-/** Page sizes of the routes the estimates count. */
-const BLOCK_PAGE = 50;
+/** Page sizes of the routes the estimates count (the block list's: observed-activity.ts). */
 const EVENTS_BATCH = 100;
 const HEADER_PAGE = 30;
 const BATCH_IDS = 50;
+const LOGS_PAGE = 100;
+const TRANSACTIONS_PAGE = 50;
 
 export interface FetchPlanInput {
   rules: WatchRules;
@@ -35,6 +39,10 @@ export interface FetchPlanInput {
   /** True once the deprecated routes answer 410 (events then cost one request per transaction). */
   retired: boolean;
   pace?: ChainPace;
+  /** Blocks from the first to cover up to the tip, which the header chain and every feed walk down from; `blocks` when absent. */
+  walk?: number;
+  /** What the process's earlier runs saw; the pace alone when absent. */
+  observed?: ObservedPace;
 }
 
 export interface FetchPlan {
@@ -44,6 +52,8 @@ export interface FetchPlan {
   estimate: { perSubject: number | null; blockScan: number };
   /** Why, in words for `--check` and the run's log line. */
   reason: string;
+  /** Set when the estimates used what earlier runs saw: how many subjects' feeds, and whether the block scan's blocks. */
+  observed?: { subjects: number; blockScan: boolean };
 }
 
 /** The subjects the rules watch, and the rules no subject covers (by name). */
@@ -70,35 +80,79 @@ function needsEvents(rules: WatchRules): boolean {
   return rules.contractLogs.size > 0 || rules.addresses.principals.size > 0 || rules.transfers.size > 0 || stageEventWants(rules).length > 0;
 }
 
+/** The block scan's pace: pages from the block size, events for the transactions that may carry a watched one. */
+function blockScanPace(rules: WatchRules, pace: ChainPace, observed?: ObservedPace): BlockScanPace {
+  const prior = {
+    pagesPerBlock: Math.max(1, Math.ceil(pace.transactionsPerBlock / BLOCK_PAGE)),
+    eventReadsPerBlock: needsEvents(rules) ? pace.eventTransactionsPerBlock : 0,
+  };
+  return observed?.blockScan?.(prior) ?? prior;
+}
+
 /**
  * The block scan: each block's transaction pages, its events (batched while /tx/multiple answers, one a
  * transaction once it is gone), and the tip (from the v3 block list with the headers once the v2 routes are gone).
  */
-export function blockScanCost(blocks: number, rules: WatchRules, retired: boolean, pace: ChainPace = MAINNET_PACE): number {
-  const pages = Math.max(1, Math.ceil(pace.transactionsPerBlock / BLOCK_PAGE));
-  const eventTxs = needsEvents(rules) ? pace.eventTransactionsPerBlock : 0;
-  const events = retired ? eventTxs : eventTxs / EVENTS_BATCH;
+export function blockScanCost(blocks: number, rules: WatchRules, retired: boolean, pace: ChainPace = MAINNET_PACE, observed?: ObservedPace): number {
+  const { pagesPerBlock, eventReadsPerBlock } = blockScanPace(rules, pace, observed);
+  const events = retired ? eventReadsPerBlock : eventReadsPerBlock / EVENTS_BATCH;
   const tipAndHeaders = retired ? Math.ceil(Math.max(1, blocks) / HEADER_PAGE) : 1;
-  return Math.ceil(blocks * (pages + events)) + tipAndHeaders;
+  return Math.ceil(blocks * (pagesPerBlock + events)) + tipAndHeaders;
+}
+
+/** How a per-subject estimate reads: the walk's depth, whether events cost one request each, what was seen. */
+export interface PerSubjectTerms {
+  /** Blocks from the first to cover up to the tip (each read walks the header chain and the feeds down from the tip); `blocks` when absent. */
+  walk?: number;
+  /** Events one request a transaction (the batch route gone); true when absent. */
+  retired?: boolean;
+  observed?: ObservedPace;
 }
 
 /**
- * Per subject: the header chain (its newest page is the tip too), one page per subject (more when its hits
- * fill pages), one batch that places every contract's new logs, and the events of the principals' hits whose
- * rows show a watched asset moving.
+ * Per subject: each read of up to SUBJECT_BATCH blocks walks the header chain (its newest page is the tip too)
+ * and every subject's feed from the tip down to its first block, a page for every 100 logs or 50 transactions
+ * the subject has there; then one batch places each 50 contracts' new logs, and the principals' hits whose rows
+ * show a watched asset moving (or whose events another rule reads) have their events read.
  */
-export function perSubjectCost(blocks: number, subjects: Subjects, pace: ChainPace = MAINNET_PACE): number {
-  const hits = blocks * pace.hitsPerSubjectBlock;
-  const headers = Math.ceil(Math.max(1, blocks) / HEADER_PAGE);
-  const feeds = subjects.contracts.length * Math.max(1, Math.ceil(hits / 100)) + subjects.principals.length * Math.max(1, Math.ceil(hits / 50));
-  const batch = Math.ceil((hits * subjects.contracts.length) / BATCH_IDS);
-  return headers + feeds + batch + Math.ceil(hits * subjects.principals.length * pace.movedShare);
+export function perSubjectCost(blocks: number, subjects: Subjects, pace: ChainPace = MAINNET_PACE, terms: PerSubjectTerms = {}): number {
+  const rate = (subject: string) => terms.observed?.itemsPerBlock(subject, pace.hitsPerSubjectBlock) ?? pace.hitsPerSubjectBlock;
+  const contracts = subjects.contracts.map(rate);
+  const principals = subjects.principals.map(rate);
+  let walking = 0;
+  for (let done = 0; done < Math.max(1, blocks); done += SUBJECT_BATCH) {
+    const depth = Math.max(1, (terms.walk ?? blocks) - done, blocks - done);
+    walking += Math.ceil(depth / HEADER_PAGE);
+    for (const perBlock of contracts) walking += Math.max(1, Math.ceil((depth * perBlock) / LOGS_PAGE));
+    for (const perBlock of principals) walking += Math.max(1, Math.ceil((depth * perBlock) / TRANSACTIONS_PAGE));
+  }
+  const sum = (rates: number[]) => rates.reduce((total, perBlock) => total + perBlock * blocks, 0);
+  const batch = Math.ceil(sum(contracts) / BATCH_IDS);
+  const reads = sum(principals) * (terms.observed?.readShare?.(pace.movedShare) ?? pace.movedShare);
+  return walking + batch + Math.ceil((terms.retired ?? true) ? reads : reads / EVENTS_BATCH);
+}
+
+/** Which of the estimates used what earlier runs saw, for the reason; undefined when none did. */
+function observedPart(subjects: Subjects, observed: ObservedPace | undefined, pace: ChainPace): FetchPlan['observed'] {
+  if (!observed) return undefined;
+  const seen = [...subjects.contracts, ...subjects.principals].filter((s) => observed.itemsPerBlock(s, pace.hitsPerSubjectBlock) !== undefined).length;
+  const blockScan = observed.blockScan !== undefined;
+  return seen > 0 || blockScan ? { subjects: seen, blockScan } : undefined;
+}
+
+function observedWords(part: FetchPlan['observed'], count: number): string {
+  if (!part) return '';
+  const seen = [
+    ...(part.subjects > 0 ? [`${part.subjects} of ${count} subject feed${count === 1 ? '' : 's'}`] : []),
+    ...(part.blockScan ? ["the block scan's blocks"] : []),
+  ];
+  return ` (estimated from what earlier runs saw: ${seen.join(', ')})`;
 }
 
 export function chooseFetchPlan(input: FetchPlanInput): FetchPlan {
   const pace = input.pace ?? MAINNET_PACE;
   const { unbound, ...subjects } = subjectsOf(input.rules);
-  const blockScan = blockScanCost(input.blocks, input.rules, input.retired, pace);
+  const blockScan = blockScanCost(input.blocks, input.rules, input.retired, pace, input.observed);
   const count = subjects.contracts.length + subjects.principals.length;
   if (unbound.length > 0) {
     const names = unbound.length === 1 ? `rule ${unbound[0]}` : `${unbound.length} rules (${unbound.join(', ')})`;
@@ -109,13 +163,19 @@ export function chooseFetchPlan(input: FetchPlanInput): FetchPlan {
       reason: `${names} names no address, so only reading every block can match it`,
     };
   }
-  const perSubject = perSubjectCost(input.blocks, subjects, pace);
+  const perSubject = perSubjectCost(input.blocks, subjects, pace, {
+    retired: input.retired,
+    ...(input.walk ? { walk: input.walk } : {}),
+    observed: input.observed,
+  });
   const way = perSubject < blockScan ? 'per-subject' : 'block-scan';
   const cheaper = Math.min(perSubject, blockScan);
+  const observed = observedPart(subjects, input.observed, pace);
+  const seen = observedWords(observed, count);
   const fits = cheaper <= input.budget ? '' : `; neither fits the ${input.budget} requests left, so the run covers fewer blocks`;
   const reason =
     way === 'per-subject'
-      ? `reading ${count} subject${count === 1 ? '' : 's'} over ${input.blocks} blocks costs about ${perSubject} requests, against ${blockScan} for the block scan${fits}`
-      : `the block scan costs about ${blockScan} requests for ${input.blocks} blocks, no more than the ${perSubject} of reading ${count} subject${count === 1 ? '' : 's'}${fits}`;
-  return { way, subjects, estimate: { perSubject, blockScan }, reason };
+      ? `reading ${count} subject${count === 1 ? '' : 's'} over ${input.blocks} blocks costs about ${perSubject} requests, against ${blockScan} for the block scan${seen}${fits}`
+      : `the block scan costs about ${blockScan} requests for ${input.blocks} blocks, no more than the ${perSubject} of reading ${count} subject${count === 1 ? '' : 's'}${seen}${fits}`;
+  return { way, subjects, estimate: { perSubject, blockScan }, reason, ...(observed ? { observed } : {}) };
 }

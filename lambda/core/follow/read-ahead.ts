@@ -8,6 +8,7 @@
 // batch; after a reorg the scan discards whatever was read ahead. A block replaced after it was read is
 // found by the next parent check and retracted, as one replaced just after a single read would be.
 import type { Block, TxEvents } from '../domain';
+import type { RunActivity } from './observed-activity';
 import { transactionReads } from '../match/block-alerts';
 import type { ChainApi, Clock } from '../ports';
 import type { WatchRules } from '../rules/rule-lists';
@@ -50,7 +51,8 @@ export class BlockReadAhead {
   /** `stop` aborted: the batch being read is given up at once, its requests not yet sent never are. */
   constructor(
     private readonly chain: ChainApi,
-    private readonly watch: { rules: WatchRules },
+    /** `activity`: where the run notes what the blocks cost to read, for the fetch plan of later runs. */
+    private readonly watch: { rules: WatchRules; activity?: RunActivity | undefined },
     private readonly clock: Clock,
     private readonly stop?: AbortSignal,
   ) {}
@@ -134,6 +136,7 @@ export class BlockReadAhead {
     const reads = blocks.flatMap((block) => transactionReads(block, this.watch.rules));
     const events: ReadonlyMap<string, TxEvents> =
       reads.length > 0 ? await untilStopped(this.chain.getTransactionEvents(reads, this.stop), this.stop) : new Map();
+    this.watch.activity?.scan(blocks, reads.filter((read) => read.events !== false).length);
     // Every block of the batch shares the one map: a transaction id belongs to one block.
     return blocks.map((block) => ({ block, events }));
   }

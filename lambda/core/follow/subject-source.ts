@@ -19,6 +19,7 @@ import type { ChainKind } from '../alert-kinds/kind';
 import { needsAssetEvents } from '../alert-kinds/asset-moves';
 import { mayMoveWatched, watchedAssetsOf } from './feed-row-moves';
 import { placeLogs } from './subject-log-placement';
+import type { RunActivity } from './observed-activity';
 
 /** What the rules watch per subject: contracts whose logs, principals whose transactions. */
 export interface Subjects {
@@ -43,6 +44,8 @@ interface Found {
   logs: Map<string, ContractLogEvent[]>;
   /** The read may not go past this height (a page as of an older tip, a walk cut short). */
   end: number;
+  /** The header chain's newest block: every feed was walked down from it. */
+  top: number;
   error: SubjectFeedError | null;
 }
 
@@ -61,6 +64,8 @@ export class SubjectSource {
     private readonly chain: Pick<ChainApi, 'getTransactionEvents'>,
     private readonly watch: { rules: WatchRules },
     private readonly subjects: Subjects,
+    /** Where the run notes how busy each feed was, for the fetch plan of later runs (observed-activity.ts). */
+    private readonly activity?: RunActivity,
   ) {}
 
   /** The blocks `from` to `to` (or as far as the header chain and the feeds reach), or the error that stopped them. */
@@ -80,8 +85,9 @@ export class SubjectSource {
         ),
       };
     }
-    const found: Found = { txs: new Map(), full: new Set(), moved: new Set(), logs: new Map(), end: Math.min(to, chain.at(-1)!.height), error: null };
-    const logWalks: FeedWalk<LogFeedItem>[] = [];
+    const top = chain.at(-1)!.height;
+    const found: Found = { txs: new Map(), full: new Set(), moved: new Set(), logs: new Map(), end: Math.min(to, top), top, error: null };
+    const logWalks: LogWalk[] = [];
     for (const contract of this.subjects.contracts) await this.guard(found, from, () => this.walkLogs(contract, from, headers, found, logWalks));
     for (const principal of this.subjects.principals) await this.guard(found, from, () => this.readPrincipal(principal, from, headers, found));
     await this.placeLogs(logWalks, from, headers, found);
@@ -110,6 +116,8 @@ export class SubjectSource {
         if (events || read.call) reads.push({ ...read, events });
       }
     }
+    const named = blocks.reduce((count, block) => count + block.transactions.filter((tx) => found.full.has(tx.txId)).length, 0);
+    this.activity?.namedRead(named, reads.length);
     const events = reads.length > 0 ? new Map(await this.chain.getTransactionEvents(reads, signal)) : new Map<string, TxEvents>();
     const withEvents = new Set(reads.filter((read) => read.events).map((read) => read.txId));
     for (const [txId, logs] of found.logs) {
@@ -131,30 +139,29 @@ export class SubjectSource {
     }
   }
 
-  private async walkLogs(
-    contract: string,
-    from: number,
-    headers: ReadonlyMap<number, HeaderLink>,
-    found: Found,
-    walks: FeedWalk<LogFeedItem>[],
-  ): Promise<void> {
+  private async walkLogs(contract: string, from: number, headers: ReadonlyMap<number, HeaderLink>, found: Found, walks: LogWalk[]): Promise<void> {
     const walk = await walkFeed<LogFeedItem>(from, (cursor) => this.feeds.contractLogs(contract, cursor));
     if (walk === 'not-modified') return;
     this.answered.add(walk.route);
     this.checkAsOf(contract, walk, headers, found);
-    walks.push(walk);
+    walks.push({ contract, walk });
   }
 
   /** Places every walk's logs at or above `from` (one batch lookup for all of them), each walk checked on its own. */
-  private async placeLogs(walks: readonly FeedWalk<LogFeedItem>[], from: number, headers: ReadonlyMap<number, HeaderLink>, found: Found): Promise<void> {
+  private async placeLogs(walks: readonly LogWalk[], from: number, headers: ReadonlyMap<number, HeaderLink>, found: Found): Promise<void> {
     const known = new Map(found.txs);
-    const placements = await placeLogs(walks, from, known, async (ids) => {
-      const found = await this.feeds.transactions(ids);
-      if (found instanceof Map && this.feeds.batchRoute) this.answered.add(this.feeds.batchRoute);
-      return found;
-    });
+    const placements = await placeLogs(
+      walks.map(({ walk }) => walk),
+      from,
+      known,
+      async (ids) => {
+        const found = await this.feeds.transactions(ids);
+        if (found instanceof Map && this.feeds.batchRoute) this.answered.add(this.feeds.batchRoute);
+        return found;
+      },
+    );
     for (const [index, placement] of placements.entries()) {
-      const walk = walks[index]!;
+      const { contract, walk } = walks[index]!;
       await this.guard(found, from, async () => {
         if ('error' in placement) throw placement.error;
         checkPlaced(walk, placement.placed, (item) => `log ${item.log.eventIndex} of ${item.txId}`);
@@ -164,8 +171,14 @@ export class SubjectSource {
           found.logs.set(item.txId, logs);
           return known.get(item.txId)!;
         });
+        this.observe(contract, walk, placement.placed.filter(({ at }) => at.height >= from).length, from, found.top);
       });
     }
+  }
+
+  /** A subject's feed items at or above `from` over the blocks its walk covered, for later runs' plans. */
+  private observe(subject: string, walk: FeedWalk<unknown>, items: number, from: number, top: number): void {
+    this.activity?.subject(subject, items, top - Math.max(from, walk.truncatedBelow ?? from) + 1);
   }
 
   private async readPrincipal(principal: string, from: number, headers: ReadonlyMap<number, HeaderLink>, found: Found): Promise<void> {
@@ -184,6 +197,7 @@ export class SubjectSource {
       if (mayMoveWatched(item.transaction, principal, item.moves, watched)) found.moved.add(item.transaction.txId);
       return { transaction: item.transaction, block: item.block };
     });
+    this.observe(principal, walk, walk.items.filter((item) => item.block.height >= from).length, from, found.top);
   }
 
   /** The logs route's ETag is its replica's tip: items above that tip are not in the page yet (delayed, not absent). */
@@ -198,6 +212,12 @@ export class SubjectSource {
     this.asOf.set(contract, tip.height);
     found.end = Math.min(found.end, tip.height);
   }
+}
+
+/** A watched contract's walk of its logs. */
+interface LogWalk {
+  contract: string;
+  walk: FeedWalk<LogFeedItem>;
 }
 
 /**
