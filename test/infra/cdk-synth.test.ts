@@ -11,11 +11,15 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, REPO_ROOT } from './support/synth';
 
 const run = promisify(execFile);
+// Paths of its own rather than from ./support/synth, which loads aws-cdk-lib: this suite runs in the e2e
+// project (vitest.config.ts), its work in child processes while the other suites there wait on theirs.
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const CDK = join(REPO_ROOT, 'node_modules', 'aws-cdk', 'bin', 'cdk');
 const SYNTH_TIMEOUT_MS = 120_000;
 
