@@ -65,7 +65,7 @@ export async function measureCadence(workload: Workload, options: CadenceOptions
       requestsPerMinute: options.requestsPerMinute ?? UNPACED_RPM,
       now: clock.now,
       sleep: clock.sleep,
-      retiredRoutes: memory.retiredRoutes,
+      ...memory.routes,
     });
     // A run ends before the next is due (the schedule's runs do not overlap; a turn gives way to the next).
     const deadlineMs = atMs + Math.max(everyMs, MINUTE_MS) - 5_000;

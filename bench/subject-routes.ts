@@ -64,8 +64,7 @@ async function measure(workload: Workload, subjects: 20 | 2, way: FetchWay): Pro
     // One warm container: a new client each run, as the handler builds one, with what the container remembers.
     const memory = processMemory();
     const state = memoryState();
-    const invoke = () =>
-      runOneCycle(cycleDeps(api.client({ retiredRoutes: memory.retiredRoutes }), { now: Date.now }, state), config, { ...memory.budget, fetchWay: way });
+    const invoke = () => runOneCycle(cycleDeps(api.client({ ...memory.routes }), { now: Date.now }, state), config, { ...memory.budget, fetchWay: way });
     await invoke(); // the first run reads the first block (not counted)
     api.fake.clearLog();
     let scanned = 0;

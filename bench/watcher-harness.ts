@@ -8,9 +8,8 @@ import type { OutgoingAlert } from '../lambda/core/deliver/outgoing-alert';
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import { silentTelemetry, type Clock, type PublishOutcome, type Publisher, type StateStore } from '../lambda/core/ports';
 import { DocumentStateStore, emptyDocument } from '../lambda/adapters/file/state-document';
-import { MissingFeedRoutes } from '../lambda/core/follow/subject-fallback';
-import { ObservedActivity } from '../lambda/core/follow/observed-activity';
-import { createHiroClient, RetiredRoutes, type HiroClient, type HiroClientOptions } from '../lambda/hiro';
+import { runnerMemory, type RunnerMemory } from '../lambda/core/runner-memory';
+import { createHiroClient, routeMemory, type HiroClient, type HiroClientOptions, type RouteMemory } from '../lambda/hiro';
 import { createFakeHiro, type FakeChain, type FakeHiro, type FakeRateLimitOptions, type RunningFakeHiro } from '../test/support/fake-hiro';
 import { DEFAULT_FETCH_WAY } from './fetch-ways';
 
@@ -68,21 +67,17 @@ export function cycleDeps(chain: HiroClient, clock: Clock, state = memoryState()
 }
 
 /**
- * What one simulated process keeps across its runs, as the handler's container does (lambda/handler.ts): the
- * routes found retired (for every client it builds) and, for every cycle, the per-subject routes found missing,
- * the day's deprecation notices seen sent and the activity its runs saw (what the fetch plan estimates with). A
- * benchmark of a warm container builds one and passes it to each run.
+ * What one simulated process keeps across its runs, as the handler's container does (lambda/handler.ts): what
+ * every client it builds is given of the routes (found retired or missing) and what every cycle's budget is given
+ * (core/runner-memory.ts). A benchmark of a warm container builds one and passes it to each run.
  */
 export interface ProcessMemory {
-  retiredRoutes: RetiredRoutes;
-  budget: Pick<CycleBudget, 'missingFeedRoutes' | 'deprecationsNoticed' | 'observedActivity'>;
+  routes: RouteMemory;
+  budget: RunnerMemory;
 }
 
 export function processMemory(): ProcessMemory {
-  return {
-    retiredRoutes: new RetiredRoutes(),
-    budget: { missingFeedRoutes: new MissingFeedRoutes(), deprecationsNoticed: new Set(), observedActivity: new ObservedActivity() },
-  };
+  return { routes: routeMemory(), budget: runnerMemory() };
 }
 
 let runs = 0;

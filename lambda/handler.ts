@@ -13,15 +13,13 @@ import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { Context } from 'aws-lambda';
 import { operatorChannelOverLog } from './core/deliver/operator-log';
 import { runCycle } from './core/cycle';
-import { MissingFeedRoutes } from './core/follow/subject-fallback';
-import { ObservedActivity } from './core/follow/observed-activity';
-import { MissingRoutes } from './core/follow/missing-routes';
+import { runnerMemory } from './core/runner-memory';
 import { SMS_PER_RUN_DEFAULT, SmsBudget, withDigests } from './core/deliver/sms-budget';
 import { LOOP_SMS_MINUTE_MS } from './core/deliver/sms-minute';
 import type { CycleBudget, CycleDeps, CycleSummary } from './core/cycle-types';
 import { tokenAfterTurn, type LoopStore, type QueuedTurn, type TurnDecision } from './core/scan/loop-turns';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
-import { balanceReadAllowance, contractStatusSweep, RetiredRoutes, type HiroClient } from './hiro';
+import { balanceReadAllowance, contractStatusSweep, routeMemory, type HiroClient } from './hiro';
 import { createSnsPublisher } from './adapters/sns';
 import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
 import type { ApiSettings } from './runtime/api-env';
@@ -66,17 +64,11 @@ const watchConfigs = new LambdaWatchConfig({
   doc: DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } }),
 });
 
-// Deprecated API routes whose day's notice this container has seen sent: a warm container warns once a day about
-// each, not every run (the Hiro client, built per invocation, finds the deprecation headers every run).
-const deprecationsNoticed = new Set<string>();
-/** The per-subject routes this container found the API lacks (core/follow/subject-fallback.ts). */
-const missingFeedRoutes = new MissingFeedRoutes();
-/** How busy the watched subjects' feeds and the blocks were in this container's runs: the fetch plan estimates with it. */
-const observedActivity = new ObservedActivity();
-/** The routes this container found retired (410): later invocations' clients go straight to the replacement. */
-const retiredRoutes = new RetiredRoutes();
-/** The routes this container found an older API lacks (404) or it cannot use: later invocations ask them hourly. */
-const missingRoutes = new MissingRoutes();
+// What this container learns across its invocations, as a warm Lambda process keeps it: the day's deprecation
+// notices seen sent, the per-subject routes found missing and how busy its runs found the subjects and blocks
+// (every cycle's budget gets them), and the routes found retired or missing (every invocation's client gets them).
+const learned = runnerMemory();
+const routes = routeMemory();
 
 export type InvocationResult = CycleSummary | { loopTurnSkipped: TurnSkip };
 type TurnSkip = Extract<TurnDecision, { run: false }>['why'];
@@ -168,9 +160,7 @@ function invocationBudget(
     // A run killed at its timeout leaves its lease and claims behind; both lapse after the timeout.
     leaseTtlMs: timeLeftMs,
     alertStaleAfterMs: timeLeftMs,
-    deprecationsNoticed,
-    missingFeedRoutes,
-    observedActivity,
+    ...learned,
     ...readAheadBlocksFor(settings.functionMemoryMb), // at 128 MB, small read-ahead batches (runtime/memory-bounds.ts)
     fetchWay: settings.fetchWay, // deploy.json's fetchWay: the plan's choice unless the deploy names a way
     // The invocation's share of balance reads: a loop turn's is one turn period's.
@@ -230,8 +220,7 @@ async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftM
     deadlineMs,
     operator,
     hiroLog: (level, message, attributes) => logger[level](message, attributes ?? {}),
-    retiredRoutes,
-    missingRoutes,
+    ...routes,
     dynamo,
     tableName: settings.tableName,
     log,

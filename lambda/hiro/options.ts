@@ -74,6 +74,13 @@ export interface HiroClientOptions {
   missingRoutes?: MissingRoutes;
 }
 
+/** What a runner keeps of the API's routes across the clients it builds (one a Lambda invocation): given to each. */
+export type RouteMemory = Required<Pick<HiroClientOptions, 'retiredRoutes' | 'missingRoutes'>>;
+
+export function routeMemory(): RouteMemory {
+  return { retiredRoutes: new RetiredRoutes(), missingRoutes: new MissingRoutes() };
+}
+
 export interface ResolvedHiroOptions {
   baseUrl: URL;
   apiKey: string | undefined;

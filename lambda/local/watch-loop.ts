@@ -10,8 +10,7 @@ import type { StatusSweep } from '../core/match/contract-status-sweep';
 import type { BalanceReadAllowance } from '../core/stages/balance-reads';
 import type { Telemetry } from '../core/ports';
 import type { FetchWay } from '../core/follow/fetch-choice';
-import { MissingFeedRoutes } from '../core/follow/subject-fallback';
-import { ObservedActivity } from '../core/follow/observed-activity';
+import { runnerMemory, type RunnerMemory } from '../core/runner-memory';
 import type { WatchConfig } from '../core/watch-config/watch-config-schema';
 import { balanceReadAllowance, contractStatusSweep, HiroNetworkError } from '../hiro';
 import type { ApiSettings } from '../runtime/api-env';
@@ -33,10 +32,9 @@ export async function runLoop(
 ): Promise<number> {
   // One cycle checks every contract; a runner that keeps going sweeps a long list a slice per interval.
   const statusSweep = options.once ? undefined : contractStatusSweep(api.requestsPerMinute, options.intervalSeconds * 1000);
-  // The per-subject routes this runner found the API lacks: remembered across its cycles, as a process does.
-  const missingFeedRoutes = new MissingFeedRoutes();
-  // How busy the watched subjects' feeds and the blocks were in its cycles: the fetch plan estimates with it.
-  const observedActivity = new ObservedActivity();
+  // What the runner learns across its cycles (core/runner-memory.ts): the day's deprecation notices seen sent, the
+  // per-subject routes found missing, how busy its runs found the subjects and blocks. Its one client keeps the rest.
+  const learned = runnerMemory();
   // Aborted on Ctrl-C: the block in hand is finished and saved, the reads ahead of it are dropped at once.
   const stop = new AbortController();
   let wake: (() => void) | undefined;
@@ -58,7 +56,7 @@ export async function runLoop(
     try {
       // A runner that keeps going reads its share of balances a cycle; `--once` reads every one due.
       const balanceReads = options.once ? undefined : balanceReadAllowance(api.requestsPerMinute, options.intervalSeconds * 1000);
-      const summary = await oneCycle(deps, config, stop.signal, { statusSweep, balanceReads, fetchWay: options.fetchWay, missingFeedRoutes, observedActivity });
+      const summary = await oneCycle(deps, config, stop.signal, { statusSweep, balanceReads, fetchWay: options.fetchWay, learned });
       worked = true;
       outage.succeeded();
       const line = cycleLine(summary);
@@ -98,11 +96,10 @@ async function oneCycle(
     statusSweep: StatusSweep | undefined;
     balanceReads: BalanceReadAllowance | undefined;
     fetchWay: FetchWay | undefined;
-    missingFeedRoutes: MissingFeedRoutes;
-    observedActivity: ObservedActivity;
+    learned: RunnerMemory;
   },
 ): Promise<CycleSummary> {
-  const { statusSweep, balanceReads, fetchWay, missingFeedRoutes, observedActivity } = shares;
+  const { statusSweep, balanceReads, fetchWay, learned } = shares;
   startProgress();
   try {
     const owed = (await deps.smsBudget?.start()) ?? [];
@@ -115,8 +112,7 @@ async function oneCycle(
       ...(statusSweep ? { statusSweep } : {}),
       ...(balanceReads ? { balanceReads } : {}),
       ...(fetchWay ? { fetchWay } : {}),
-      missingFeedRoutes,
-      observedActivity,
+      ...learned,
       onBlockDone: showProgress,
     });
     return withDigests(summary, [...owed, ...((await deps.smsBudget?.flush()) ?? [])], deps.telemetry);
