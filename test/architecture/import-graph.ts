@@ -3,7 +3,7 @@
 // tsconfig.json's options. Type imports count: a circle of types still ties the files into one unit.
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import ts from 'typescript';
+import ts from '@typescript/typescript6';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 

@@ -1,19 +1,25 @@
 // `cdk synth` as an operator runs it, from the repository root, through cdk.json: the app, the cdk-nag
 // checks, CloudFormation's schema check and real esbuild bundling, with no AWS credentials and no network.
-// The good synth runs cdk.json's app command as it is (`npx tsx infra/app.ts`); the refusals run the same app
-// file under node with tsx's loader (`--app`), which spares npx and tsx's launcher process, a third of each
-// refusal's CPU: what they pin is the app's refusal as the cdk CLI shows it. No run fetches CDK's notices.
-// The four runs start together when the file does, each test awaiting its own: most of a run is a process
-// starting or waiting on esbuild, so side by side they take the time of the longest rather than of all four.
+// The good synth runs the cdk CLI with cdk.json's app command as it is (`npx tsx infra/app.ts`). The refusals
+// start the app as the CLI starts it (node with tsx's loader, the context in CDK_CONTEXT_JSON: cdk.json's and
+// the command line's, the output folder in CDK_OUTDIR), sparing the CLI's own start, npx and tsx's launcher:
+// what they pin is the app's refusal (its message, its exit code, no stack trace), which the CLI passes on as
+// it is. No run fetches CDK's notices. The four runs start together when the file does, each test awaiting its
+// own: most of a run is a process starting or waiting on esbuild, so side by side they take the time of the
+// longest rather than of all four.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, REPO_ROOT } from './support/synth';
 
 const run = promisify(execFile);
+// Paths of its own rather than from ./support/synth, which loads aws-cdk-lib: this suite runs in the e2e
+// project (vitest.config.ts), its work in child processes while the other suites there wait on theirs.
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const CDK = join(REPO_ROOT, 'node_modules', 'aws-cdk', 'bin', 'cdk');
 const SYNTH_TIMEOUT_MS = 120_000;
 
@@ -34,17 +40,22 @@ function offlineEnvironment(): NodeJS.ProcessEnv {
   };
 }
 
-/** The app of cdk.json (`npx tsx infra/app.ts`) started as node with tsx's loader, one process instead of three. */
-const APP_UNDER_NODE = ['--app', 'node --import tsx infra/app.ts'];
+async function cdkSynth(outdir: string, context: string[]) {
+  const args = [CDK, 'synth', '--quiet', '--no-notices', '--output', outdir, ...context.flatMap((c) => ['--context', c])];
+  return settled(run(process.execPath, args, { cwd: REPO_ROOT, env: offlineEnvironment(), timeout: SYNTH_TIMEOUT_MS }));
+}
 
-async function cdkSynth(outdir: string, context: string[], app: string[] = []) {
-  const args = [CDK, 'synth', '--quiet', '--no-notices', ...app, '--output', outdir, ...context.flatMap((c) => ['--context', c])];
+/** The app started as the cdk CLI starts it: cdk.json's context under the command line's, in CDK_CONTEXT_JSON. */
+async function appSynth(outdir: string, context: string[]) {
+  const cdkJson = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
+  const given = Object.fromEntries(context.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
+  const env = { ...offlineEnvironment(), CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJson.context, ...given }), CDK_OUTDIR: outdir };
+  return settled(run(process.execPath, ['--import', 'tsx', 'infra/app.ts'], { cwd: REPO_ROOT, env, timeout: SYNTH_TIMEOUT_MS }));
+}
+
+async function settled(process: Promise<{ stdout: string; stderr: string }>) {
   try {
-    const { stdout, stderr } = await run(process.execPath, args, {
-      cwd: REPO_ROOT,
-      env: offlineEnvironment(),
-      timeout: SYNTH_TIMEOUT_MS,
-    });
+    const { stdout, stderr } = await process;
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -61,14 +72,14 @@ let runs: { good: Promise<SynthResult>; bad: Promise<SynthResult>; fewer: Promis
 beforeAll(() => {
   runs = {
     good: cdkSynth(outdir, [`watchConfig=${fixture('watch.json')}`]),
-    bad: cdkSynth(join(dir, 'bad'), [`watchConfig=${fixture('watch-invalid.json')}`], APP_UNDER_NODE),
-    fewer: cdkSynth(join(dir, 'fewer'), [`settingsFile=${fixture('deploy-subscribers.json')}`, 'alertEmails=team@example.com'], APP_UNDER_NODE),
-    context: cdkSynth(join(dir, 'context'), ['alertPhoneNumbers=555-0123', 'scheduleMinutes=0', 'alertEmail=you@example.com'], APP_UNDER_NODE),
+    bad: appSynth(join(dir, 'bad'), [`watchConfig=${fixture('watch-invalid.json')}`]),
+    fewer: appSynth(join(dir, 'fewer'), [`settingsFile=${fixture('deploy-subscribers.json')}`, 'alertEmails=team@example.com']),
+    context: appSynth(join(dir, 'context'), ['alertPhoneNumbers=555-0123', 'scheduleMinutes=0', 'alertEmail=you@example.com']),
   };
 });
 
 afterAll(async () => {
-  // Every run has ended (cdkSynth never rejects) before its folders go.
+  // Every run has ended (no run rejects: each settles to its exit code and output) before its folders go.
   await Promise.all(Object.values(runs ?? {}));
   rmSync(dir, { recursive: true, force: true });
 }, SYNTH_TIMEOUT_MS + 10_000);
