@@ -43,9 +43,9 @@ function linksTo(signal: AbortSignal): () => number {
   return () => any.mock.calls.filter(([signals]) => [...signals].includes(signal)).length;
 }
 
-function runner(url: string, stop: AbortSignal, fetchWay: FetchWay) {
-  const chain = createHiroClient({ baseUrl: url, requestsPerMinute: 100_000 });
-  const deps = {
+/** A cycle's ports as the local runner's: its Hiro client, a state document, recorders for the rest. */
+function depsOf(chain: ReturnType<typeof createHiroClient>) {
+  return {
     chain,
     state: new DocumentStateStore(emptyDocument('mainnet')),
     publisher: new RecordingPublisher(),
@@ -53,6 +53,10 @@ function runner(url: string, stop: AbortSignal, fetchWay: FetchWay) {
     telemetry: new RecordingTelemetry(),
     operator: new RecordingOperator(),
   };
+}
+
+function runner(url: string, stop: AbortSignal, fetchWay: FetchWay) {
+  const deps = depsOf(createHiroClient({ baseUrl: url, requestsPerMinute: 100_000 }));
   const missingFeedRoutes = new MissingFeedRoutes();
   const config = watchConfig({ maxBlocksPerRun: 10_000 });
   let runs = 0;
@@ -105,15 +109,7 @@ describe("the local runner's stop signal over a long run", () => {
     const stop = new AbortController();
     const listeners = listenerWatch(stop.signal);
     // 6 requests a minute: past the burst of 8, each queued request waits 10 s for its turn.
-    const chain = createHiroClient({ baseUrl: server.url, requestsPerMinute: 6, burst: 8 });
-    const deps = {
-      chain,
-      state: new DocumentStateStore(emptyDocument('mainnet')),
-      publisher: new RecordingPublisher(),
-      clock: { now: Date.now },
-      telemetry: new RecordingTelemetry(),
-      operator: new RecordingOperator(),
-    };
+    const deps = depsOf(createHiroClient({ baseUrl: server.url, requestsPerMinute: 6, burst: 8 }));
     const cycle = runCycle(deps, watchConfig({ maxBlocksPerRun: 10_000 }), {
       runId: 'stopped',
       deadlineMs: Date.now() + 60_000,
