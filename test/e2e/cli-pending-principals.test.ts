@@ -4,8 +4,9 @@
 // run's log line says which way it read; a principal page's items that repeat or name someone else are ignored.
 import { Cl } from '@stacks/transactions';
 import { describe, expect, it } from 'vitest';
-import { coinbase, contractCall, fakeAddress, fakeContractId, ROUTES, transfer, type FakeChain } from '../support/fake-hiro';
-import { cliSuite, type CliSuite } from '../support/cli-suite';
+import { contractCall, fakeAddress, fakeContractId, ROUTES, transfer, type FakeChain } from '../support/fake-hiro';
+import type { CliSuite } from '../support/cli-suite';
+import { pendingSuite } from './pending-suite';
 import { jsonLines } from './run-cli';
 import { FileStateStore } from '../../lambda/adapters/file/file-state-store';
 
@@ -33,18 +34,6 @@ function busyRound(chain: FakeChain, round: number): void {
   }
 }
 
-function pendingSuite(name: string, withoutPrincipalRoute: boolean): CliSuite {
-  return cliSuite({
-    name,
-    config,
-    setup: ({ chain, fake }) => {
-      chain.mine([coinbase()]);
-      if (withoutPrincipalRoute) fake.faults.use((r) => (r.route === ROUTES.principalMempool ? { status: 404 } : undefined));
-    },
-    setupTimeoutMs: 20_000,
-  });
-}
-
 async function run(suite: CliSuite) {
   suite.fake.clearLog();
   const result = await suite.run(suite.args(), { env: { LOG_LEVEL: 'debug' } });
@@ -60,8 +49,8 @@ async function run(suite: CliSuite) {
 }
 
 describe('pending rules read per principal on a busy mempool, and the list on an API without the principal route', () => {
-  const principals = pendingSuite('pending-principals', false);
-  const list = pendingSuite('pending-principal-404', true);
+  const principals = pendingSuite('pending-principals', config, null);
+  const list = pendingSuite('pending-principal-404', config, ROUTES.principalMempool);
   /** The stderr of the runs without the principal route, from the first that met its 404. */
   const listRuns: string[] = [];
 

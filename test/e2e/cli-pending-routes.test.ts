@@ -3,8 +3,9 @@
 // the deprecated v1 list, which costs one operator notice; the deprecated routes answering 410 change nothing.
 import { Cl } from '@stacks/transactions';
 import { describe, expect, it } from 'vitest';
-import { coinbase, contractCall, fakeAddress, fakeContractId, ROUTES, transfer, type FakeChain } from '../support/fake-hiro';
-import { cliSuite, type CliSuite } from '../support/cli-suite';
+import { contractCall, fakeAddress, fakeContractId, ROUTES, transfer, type FakeChain } from '../support/fake-hiro';
+import type { CliSuite } from '../support/cli-suite';
+import { pendingSuite } from './pending-suite';
 import { jsonLines } from './run-cli';
 
 const attacker = fakeAddress('attacker');
@@ -28,18 +29,6 @@ function scriptMempool(chain: FakeChain): void {
   chain.submit(contractCall({ contractId: vault, functionName: 'upgrade', sender: exchange, args: [Cl.uint(7)] }), { receivedAt: 1_749_999_994 });
 }
 
-function pendingSuite(name: string, withoutV3List: boolean): CliSuite {
-  return cliSuite({
-    name,
-    config,
-    setup: ({ chain, fake }) => {
-      chain.mine([coinbase()]);
-      if (withoutV3List) fake.faults.use((r) => (r.route === ROUTES.v3Mempool ? { status: 404 } : undefined));
-    },
-    setupTimeoutMs: 20_000,
-  });
-}
-
 async function run(suite: CliSuite) {
   suite.fake.clearLog();
   const result = await suite.run(suite.args());
@@ -50,8 +39,8 @@ async function run(suite: CliSuite) {
 const isPending = (line: Record<string, unknown>) => String(line.type).startsWith('pending_');
 
 describe('pending alerts on the v3 mempool list and, on an API without it, the v1 list', () => {
-  const v3 = pendingSuite('pending-v3', false);
-  const v1 = pendingSuite('pending-v1', true);
+  const v3 = pendingSuite('pending-v3', config, null);
+  const v1 = pendingSuite('pending-v1', config, ROUTES.v3Mempool);
   let firstV1Run: Awaited<ReturnType<typeof run>> | undefined;
 
   it('alerts the same waiting calls and transfers, field for field, whichever list was read', async () => {
