@@ -170,6 +170,18 @@ describe('a queued loop turn on DynamoDB', () => {
     expect((await loop.turn(token)).next).toBe(token);
   });
 
+  it("drops a copy a visibility change missed: it counts its own receives from where it was left, behind the live copy's write", async () => {
+    const token = await loop.start();
+    loop.later(8_000);
+    loop.chain.mine([coinbase()]);
+    const split = loop.deliver(token); // the delivery whose visibility change one copy missed
+    await loop.finish(await loop.decide(split));
+    loop.later(LOOP_BEAT_EVERY_MS);
+    await loop.turn(token); // the live copy's next turn beats, storing its count
+    // The missed copy shows again after the queue's visibility timeout, one receive past where it was left.
+    expect(await loop.decide({ loop: token, receives: split.receives + 1 })).toEqual({ run: false, why: 'stale-token' });
+  });
+
   it('keeps the loop going when a cursor write meets another run that did not move the token: the heartbeat then says so', async () => {
     const token = await loop.start();
     loop.later(8_000);
