@@ -207,16 +207,16 @@ function priceLogGroup(id: string, p: Record<string, any>, month: PricedMonth, a
   add(id, 'CloudWatch Logs storage', `${(logGb * retainedMonths * 1024).toFixed(0)} MB kept`, logGb * retainedMonths * PRICES.cloudWatchLogsStoredGb);
 }
 
-/** The loop's turns queue: each turn's message and the idle pollers' empty long polls. Another queue is the dead-letter one. */
+/** The loop's turns queue: each turn's receive and visibility change, and the idle pollers' empty long polls. Another queue is the dead-letter one. */
 function priceQueue(id: string, month: PricedMonth, add: AddLine): void {
   const { loop } = month;
   if (loop && month.turnQueues.has(id)) {
-    const { sends, receives, deletes, emptyReceives } = loop.sqs;
-    const total = sends + receives + deletes + emptyReceives;
+    const { receives, visibilityChanges, sends, emptyReceives } = loop.sqs;
+    const total = receives + visibilityChanges + sends + emptyReceives;
     add(
       id,
       'SQS requests, loop turns',
-      `${count(total)} (${count(sends)} sent, received, deleted; ${count(emptyReceives)} empty long polls of ${ESM_POLLERS} pollers)`,
+      `${count(total)} (${count(receives)} turns: the message received, hidden again; ${count(emptyReceives)} empty long polls of ${ESM_POLLERS} pollers)`,
       total * PRICES.sqsRequest,
     );
     return;

@@ -4,8 +4,8 @@
 // read; the two alarms on AWS's free metrics; the stored config) and prices each turn at its bare minimum:
 // - turns: a block lands at a random moment of a turn's period, so the wait alone has a p90 of 0.9 periods:
 //   a 10 s p90 needs a turn at least every 11.1 s, even if finding, matching and publishing took no time;
-// - a timer with second precision at its cheapest: an SQS message with a delay (sent, received, deleted: 3
-//   requests). EventBridge Scheduler invokes "with 60 second precision" (its user guide, schedule types), Step
+// - a timer with second precision at its cheapest: one SQS message recycled by its visibility timeout (received,
+//   hidden again: 2 requests a turn, lambda/runtime/loop-invocation.ts). EventBridge Scheduler invokes "with 60 second precision" (its user guide, schedule types), Step
 //   Functions Standard bills 2 transitions a turn ($50 a million turns), Express bills its waiting (table 5b);
 // - one Lambda request, billed for one round trip to the API (the bench's 100 ms) at the smallest memory, 128 MB;
 // - no log line, no read (but the tick's), no idle poll of the queue;
@@ -18,8 +18,8 @@ import { dollars, table, thousands, verdict } from './markdown';
 import type { BillLine, MonthlyBill } from './monthly-bill';
 
 const MONTH_SECONDS = 30 * 24 * 3600;
-/** A timer message's requests: sent, received, deleted. */
-const SQS_REQUESTS_A_TURN = 3;
+/** A recycled timer message's requests a turn: received, hidden again. */
+const SQS_REQUESTS_A_TURN = 2;
 const SMALLEST_MEMORY_GB = 128 / 1024;
 
 /** The longest period between turns that can keep the wait's p90 within `p90Seconds`. */
@@ -79,7 +79,7 @@ export function latencyFloor(loopName: string, loopBill: MonthlyBill, p90Seconds
       loop: loop('compute'),
     },
     {
-      item: 'the timer: an SQS message with a delay (sent, received, deleted), no idle poll',
+      item: 'the timer: one SQS message recycled (received, hidden again), no idle poll',
       quantity: thousands(turns * SQS_REQUESTS_A_TURN),
       floor: turns * SQS_REQUESTS_A_TURN * PRICES.sqsRequest,
       loop: loop('timer'),

@@ -1,10 +1,10 @@
 // Table 5e: every credible clock for a turn every few seconds, side by side, each priced resource by resource
 // from the loop's synthesized template (bench/monthly-bill.ts) with the timer's own lines swapped in, and its p90
-// from the latency runs (bench/alert-latency.ts). The SQS self-chain is what `latency: loop` deploys; the rest are
-// priced from the same measured turns:
-// - SQS, one message recycled: the turn hides its own message again for the delay (ChangeMessageVisibility) and
-//   reports it failed, so the event source receives it again: 2 requests a turn instead of 3 (not built: a
-//   message lives at most 14 days, the watchdog would restart the loop then; no redrive policy may count it);
+// from the latency runs (bench/alert-latency.ts). One SQS message recycled is what `latency: loop` deploys: the
+// turn hides its own message again for the delay (ChangeMessageVisibility) and reports it failed, so the event
+// source receives it again, 2 requests a turn. The rest are priced from the same measured turns:
+// - the SQS self-chain it replaced: each turn sends the next as a new message with a delay (sent, received,
+//   deleted: 3 requests a turn);
 // - Step Functions Standard and Express (bench/step-functions-bill.ts);
 // - EventBridge Scheduler one-shot schedules: a schedule a turn, invoked with 60 s precision (its user guide),
 //   so its p90 is the 1-minute schedule's;
@@ -39,14 +39,14 @@ const total = (lines: BillLine[]) => lines.reduce((sum, line) => sum + line.doll
 const withLines = (bill: MonthlyBill, lines: BillLine[]): MonthlyBill => ({ ...bill, lines, total: total(lines) });
 const without = (bill: MonthlyBill, items: string[]) => bill.lines.filter((line) => !items.includes(line.item));
 
-/** The loop's bill with its queue's requests at `perTurn` a turn plus the idle pollers' empty long polls. */
-function sqsRecycled(loopBill: MonthlyBill): MonthlyBill {
+/** The loop's bill with a new message sent a turn (3 requests: sent, received, deleted) plus the idle pollers' empty long polls. */
+function sqsSelfChained(loopBill: MonthlyBill): MonthlyBill {
   const loop = loopBill.loop!;
-  const requests = loop.turns * 2 + loop.sqs.emptyReceives;
+  const requests = loop.turns * 3 + loop.sqs.emptyReceives;
   const line = {
     resource: 'Turns queue',
     item: SQS_LINE,
-    quantity: `${thousands(requests)} (2 a turn, ${thousands(loop.sqs.emptyReceives)} empty long polls)`,
+    quantity: `${thousands(requests)} (3 a turn, ${thousands(loop.sqs.emptyReceives)} empty long polls)`,
     dollars: requests * PRICES.sqsRequest,
   };
   return withLines(loopBill, [...without(loopBill, [SQS_LINE]), line]);
@@ -149,24 +149,23 @@ export function clockRows(input: ClockInputs): ClockRow[] {
   const loopP90 = latency.loop.p90Seconds;
   return [
     {
-      design: `SQS delay queue, self-chained (latency=loop), a turn every ${delay} s`,
-      how: 'built: each turn sends the next with a delay',
+      design: `SQS, one message recycled by its visibility timeout (latency=loop), a turn every ${delay} s`,
+      how: 'built: each turn hides its message again for the delay, 2 requests a turn',
       p90Seconds: loopP90,
       bill: loopBill,
     },
     { design: 'the same at 128 MB', how: 'built: memorySize 128 (a choice, not the default: table 7)', p90Seconds: loopP90, bill: input.loopBill128 },
-    { design: 'SQS, one message recycled by its visibility timeout', how: 'not built: 2 requests a turn', p90Seconds: loopP90, bill: sqsRecycled(loopBill) },
+    {
+      design: 'SQS delay queue, self-chained: a new message a turn',
+      how: 'priced (the former design): sent, received, deleted, 3 requests a turn',
+      p90Seconds: loopP90,
+      bill: sqsSelfChained(loopBill),
+    },
     {
       design: 'the same at 128 MB, one read a turn, the config asked by the ticks alone',
       how: 'not built: the SMS tally read by a turn with an alert (the digest then with the next tick), a new config version flagged on the cursor item',
       p90Seconds: loopP90,
       bill: leanerTurns(input.loopBill128),
-    },
-    {
-      design: 'the same at 128 MB, one message recycled, one read a turn, the config asked by the ticks alone',
-      how: 'priced, not built: the recycled message and the leaner turn above',
-      p90Seconds: loopP90,
-      bill: leanerTurns(sqsRecycled(input.loopBill128)),
     },
     { design: 'Step Functions Standard, Wait then Task', how: 'priced', p90Seconds: loopP90, bill: stepFunctionsBill(loopBill, 'standard') },
     { design: 'Step Functions Express, Wait then Task', how: 'priced', p90Seconds: loopP90, bill: stepFunctionsBill(loopBill, 'express') },

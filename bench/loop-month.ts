@@ -1,5 +1,6 @@
 // The loop mode's month: its turns (one every delay plus the pickup, instead of the schedule's runs), the schedule's
-// ticks beside them that only watch the loop, and the turns queue's requests, idle long polls included.
+// ticks beside them that only watch the loop, and the turns queue's requests, idle long polls included: each turn
+// is a receive of the loop's one message and a visibility change that hides it again (lambda/runtime/loop-invocation.ts).
 const MONTH_SECONDS = 30 * 24 * 3600;
 /**
  * A watchdog tick of the loop mode that finds the loop alive: one strongly consistent read of the cursor item
@@ -13,20 +14,24 @@ export const WATCHDOG_TICK_SECONDS = 0.03;
  */
 export const ESM_POLLERS = 2;
 const LONG_POLL_SECONDS = 20;
+/** The loop's message is replaced by a fresh one every 13 days (SQS keeps a message 14 days at most). */
+const MESSAGE_RENEWED_EVERY_SECONDS = 13 * 24 * 3600;
 
 /** What the loop mode adds to a month: turns instead of runs, the ticks beside them, the queue's requests. */
 export interface LoopMonth {
   delaySeconds: number;
   turns: number;
   ticks: number;
-  sqs: { sends: number; receives: number; deletes: number; emptyReceives: number };
+  /** Receives that return the message, visibility changes that keep it, sends of a fresh one, empty long polls. */
+  sqs: { receives: number; visibilityChanges: number; sends: number; emptyReceives: number };
 }
 
-/** Turns every delaySeconds plus the pickup, each sending, receiving and deleting one message; the idle pollers' empty long polls. */
+/** Turns every delaySeconds plus the pickup, each receiving the loop's message and hiding it again: 2 requests a turn; the idle pollers' empty long polls. */
 export function loopMonth(delaySeconds: number, ticks: number, pickupMs: number): LoopMonth {
   const period = delaySeconds + pickupMs / 1000;
   const turns = MONTH_SECONDS / period;
   // Poller time not spent on a poll that returns a message (one a turn, open about half a period) ends in empty 20 s polls.
   const emptyReceives = Math.max(0, (ESM_POLLERS * MONTH_SECONDS - turns * (period / 2)) / LONG_POLL_SECONDS);
-  return { delaySeconds, turns, ticks, sqs: { sends: turns, receives: turns, deletes: turns, emptyReceives } };
+  const sends = MONTH_SECONDS / MESSAGE_RENEWED_EVERY_SECONDS;
+  return { delaySeconds, turns, ticks, sqs: { receives: turns, visibilityChanges: turns, sends, emptyReceives } };
 }

@@ -1,14 +1,16 @@
 // A loop's turns as the Lambda takes them (lambda/runtime/loop-invocation.ts), for the cost bench: the first
-// turn is the watchdog's start (the lease and the first token in one write), every later one a queued turn
-// (one read; the cursor write hands the token on; a turn with no new block writes nothing).
+// turn is the watchdog's start (the lease and the first token in one write), every later one a queued turn, a
+// receive more of the same message (one read; the cursor write stores its receive count in the token; a turn
+// with no new block writes nothing).
 import type { CycleBudget, CycleSummary } from '../lambda/core/cycle-types';
-import { takeQueuedTurn, tokenAfterTurn, type LoopStore, type QueuedTurn } from '../lambda/core/scan/loop-turns';
+import { metAnotherRun, takeQueuedTurn, tokenAfterTurn, type LoopStore, type QueuedTurn } from '../lambda/core/scan/loop-turns';
 import type { Clock } from '../lambda/core/ports';
 
 type TurnBudget = Pick<CycleBudget, 'leaseTaken' | 'loopTurn'>;
 
 export class BenchLoop {
   private token: string | null = null;
+  private receives = 0;
 
   constructor(
     private readonly store: LoopStore,
@@ -24,12 +26,12 @@ export class BenchLoop {
       this.token = next;
       return cycle({ leaseTaken: true });
     }
-    const decision = await takeQueuedTurn(this.store, { owner: runId, nowMs, expected: this.token, next });
+    const decision = await takeQueuedTurn(this.store, { owner: runId, nowMs, message: { loop: this.token, receives: ++this.receives } });
     if (!decision.run || !decision.queued) throw new Error(`the bench's loop turn did not run: ${JSON.stringify(decision)}`);
     const queued: QueuedTurn = decision.queued;
     const loopTurn = { handover: queued.handover, cursor: queued.cursor, handedOver: false };
     const summary = await cycle({ loopTurn });
-    this.token = await tokenAfterTurn(this.store, queued, loopTurn.handedOver, this.clock.now());
+    this.token = await tokenAfterTurn(this.store, queued, loopTurn.handedOver, this.clock.now(), metAnotherRun(summary.stoppedBecause));
     return summary;
   }
 }

@@ -17,7 +17,7 @@ import { runnerMemory } from './core/runner-memory';
 import { SMS_PER_RUN_DEFAULT, SmsBudget, withDigests } from './core/deliver/sms-budget';
 import { LOOP_SMS_MINUTE_MS } from './core/deliver/sms-minute';
 import type { CycleBudget, CycleDeps, CycleSummary } from './core/cycle-types';
-import { tokenAfterTurn, type LoopStore, type QueuedTurn, type TurnDecision } from './core/scan/loop-turns';
+import { metAnotherRun, tokenAfterTurn, type TurnDecision } from './core/scan/loop-turns';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
 import { balanceReadAllowance, contractStatusSweep, routeMemory, type HiroClient } from './hiro';
 import { createSnsPublisher } from './adapters/sns';
@@ -26,14 +26,17 @@ import type { ApiSettings } from './runtime/api-env';
 import { runClients } from './runtime/run-clients';
 import { readLambdaSettings, type LambdaSettings, type LoopSettings } from './runtime/lambda-env';
 import {
+  batchResponse,
   beginTurn,
   failedTurnQueue,
+  handOnTurn,
+  isQueuedTurn,
   isQuietTurn,
+  keepTurnMessage,
   nextTurnDelaySeconds,
-  queuedTurnTokens,
-  queueNextTurn,
   reportFailedTurn,
   statusesDue,
+  type LoopTurnRun,
 } from './runtime/loop-invocation';
 import { judgeOnTick, loopStoreFrom, type TickJudgement, type TickWatchDeps } from './runtime/tick-watch';
 import { configLogFields, LambdaWatchConfig } from './runtime/lambda-watch-config';
@@ -56,7 +59,7 @@ const metrics = new Metrics({
 const dynamo = new DynamoDBClient({});
 // One attempt per call: the publisher retries itself and counts calls that went unanswered.
 const sns = new SNSClient({ maxAttempts: 1 });
-// The loop's next turn (LOOP_QUEUE_URL set): the SDK's own retries, the message is small and idempotent by token.
+// The loop's message (LOOP_QUEUE_URL set): the SDK's own retries; hiding it again or sending it is idempotent by token.
 const sqs = new SQSClient({});
 // The live watch config: read each run with a conditional GET (a quiet run costs one request, answered 304).
 const watchConfigs = new LambdaWatchConfig({
@@ -70,10 +73,22 @@ const watchConfigs = new LambdaWatchConfig({
 const learned = runnerMemory();
 const routes = routeMemory();
 
-export type InvocationResult = CycleSummary | { loopTurnSkipped: TurnSkip };
+export type InvocationResult = (CycleSummary | { loopTurnSkipped: TurnSkip }) & { batchItemFailures?: { itemIdentifier: string }[] };
 type TurnSkip = Extract<TurnDecision, { run: false }>['why'];
 
+/**
+ * A queued turn answers the event source with the messages to show again (`ReportBatchItemFailures`): the
+ * loop's recycled message; the others are deleted. Lambda reads `batchItemFailures` alone; the summary beside it
+ * is for whoever calls the handler directly. A turn that throws fails its whole batch: its message comes back
+ * after the delay its turn set, or after the queue's visibility timeout.
+ */
 export async function handler(event: unknown, context: Context): Promise<InvocationResult> {
+  const kept: string[] = [];
+  const result = await invocation(event, context, kept);
+  return isQueuedTurn(event) ? { ...result, ...batchResponse(kept) } : result;
+}
+
+async function invocation(event: unknown, context: Context, kept: string[]): Promise<InvocationResult> {
   const startedAt = Date.now();
   const timeLeftMs = context.getRemainingTimeInMillis();
   logger.addContext(context);
@@ -95,16 +110,18 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
     ({ chain, telemetry } = run);
     const { config, apiSettings, deadlineMs, ports } = run;
     // A doorbell ring only looks now; the schedule's tick alone judges stalls.
-    watch = queuedTurnTokens(event) === null && !isDoorbellRing(event) ? tickWatchDeps(settings, run) : undefined;
+    watch = !isQueuedTurn(event) && !isDoorbellRing(event) ? tickWatchDeps(settings, run) : undefined;
     // The loop's watchdog reads the cursor item once: the heartbeat and the watch point together.
     const point = settings.loop && watch ? await ports.state.readWatchPoint() : undefined;
     const store = point ? loopStoreFrom(ports.state, point) : ports.state;
     const turn = settings.loop
       ? await beginTurn(event, { store, operator: ports.operator, loop: settings.loop, owner: context.awsRequestId, nowMs: startedAt, ttlMs: timeLeftMs })
       : undefined;
+    kept.push(...(turn?.untried ?? []));
     if (turn && !turn.run) {
       logger.debug('loop turn skipped', { why: turn.why });
-      if (turn.why === 'lease-held') await queueNextTurn(sqs, settings.loop!, turn.requeue, settings.loop!.delaySeconds);
+      // Another run holds the lease (a doorbell's cycle): the loop's message comes back after the delay.
+      if (turn.why === 'lease-held') await keepTurnMessage(sqs, settings.loop!, turn.message, kept);
       if (point && turn.why === 'loop-alive') Object.assign(judged, { point });
       return { loopTurnSkipped: turn.why };
     }
@@ -124,7 +141,7 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
       { chain, publisher, ...ports },
       config,
       budget,
-      turn && settings.loop ? { ...settings.loop, next: turn.next, startedAt, store, queued: turn.queued } : undefined,
+      turn && settings.loop ? { ...settings.loop, next: turn.next, startedAt, store, queued: turn.queued, message: turn.message, kept } : undefined,
     );
     const summary = withDigests(cycle, [...owed, ...(await publisher.flush())], telemetry);
     const quiet = settings.loop !== undefined && isQuietTurn(summary, chain.stats());
@@ -172,32 +189,33 @@ function invocationBudget(
 }
 
 /**
- * The invocation's one cycle; as a loop turn, checking the contract statuses only when they are due, then the
- * next turn queued (also when the cycle failed: the loop outlives a bad run).
+ * The invocation's one cycle; as a loop turn, checking the contract statuses only when they are due, then its
+ * message kept for the next turn (also when the cycle failed: the loop outlives a bad run).
  */
 async function runInvocationCycle(
   deps: CycleDeps,
   config: WatchConfig,
   budget: CycleBudget,
-  turn: (LoopSettings & { next: string; startedAt: number; store: LoopStore; queued: QueuedTurn | undefined }) | undefined,
+  turn: (LoopSettings & LoopTurnRun) | undefined,
 ): Promise<CycleSummary> {
   if (!turn) return runCycle(deps, config, budget);
-  let caughtUp = true;
+  let stoppedBecause: CycleSummary['stoppedBecause'] | undefined;
   try {
     const summary = await runCycle(deps, config, { ...budget, checkStatuses: statusesDue(turn.startedAt, turn) });
-    caughtUp = summary.stoppedBecause === 'caught-up';
+    stoppedBecause = summary.stoppedBecause;
     return summary;
   } finally {
-    const delaySeconds = nextTurnDelaySeconds(turn, caughtUp, Date.now() - turn.startedAt);
+    const delaySeconds = nextTurnDelaySeconds(turn, stoppedBecause === undefined || stoppedBecause === 'caught-up', Date.now() - turn.startedAt);
     try {
-      // A queued turn hands on the token its write moved, or the same one (loop-turns.ts).
-      const next = turn.queued ? await tokenAfterTurn(turn.store, turn.queued, budget.loopTurn?.handedOver === true, Date.now()) : turn.next;
-      if (next === null) logger.debug('loop turn: the token is stale, this loop ends');
-      else await queueNextTurn(sqs, turn, next, delaySeconds);
-      logger.debug('loop turn queued', { delaySeconds });
+      // A queued turn goes on with its loop, or ends when its message turns out stale (loop-turns.ts).
+      const handedOver = budget.loopTurn?.handedOver === true;
+      const next = turn.queued ? await tokenAfterTurn(turn.store, turn.queued, handedOver, Date.now(), metAnotherRun(stoppedBecause)) : turn.next;
+      const how = await handOnTurn(sqs, turn, { message: turn.message, next, delaySeconds }, turn.kept);
+      logger.debug(how === 'ended' ? 'loop turn: its message is stale, this loop ends' : 'loop turn: next turn set', { how, delaySeconds });
     } catch (error) {
-      // The loop ends here; the schedule's next tick starts a new one (and counts it).
-      logger.error('loop turn: the next turn could not be queued', error as Error);
+      // A message SQS would not hide comes back after the queue's visibility timeout; a new or renewed loop's
+      // message not sent ends the loop here, and the schedule's next tick starts a new one (and counts it).
+      logger.error('loop turn: the next turn could not be set', error as Error);
     }
   }
 }

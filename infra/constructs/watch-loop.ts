@@ -1,23 +1,22 @@
-// The self-rescheduling loop's queue (docs/latency.md): each turn of the watcher sends the next one here with
-// a delay of a few seconds, and the queue is the function's event source. Lambda stops a function that keeps
-// invoking itself through a queue after about 16 rounds unless told otherwise, so this function (and only it)
-// allows recursive loops; the loop's token in the state table keeps exactly one loop alive.
-import { Duration } from 'aws-cdk-lib';
+// The self-rescheduling loop's queue (docs/latency.md): it holds one message, the loop's, which each turn hides
+// again for the next turn's delay and reports as a batch item failure, so that the event source leaves it in
+// the queue and receives it again: a receive and a visibility change, 2 requests a turn. Lambda stops a function
+// that keeps invoking itself through a queue after about 16 rounds unless told otherwise, so this function (and
+// only it) allows recursive loops; the loop's token in the state table keeps exactly one loop alive.
+import { Duration, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 export interface WatchLoopProps {
-  /** Where a turn message goes when its turn fails to start three times (the function's own DLQ). */
-  deadLetterQueue: IQueue;
   /** The function's timeout: a message is hidden at least that long while its turn runs. */
   functionTimeout: Duration;
 }
 
-/** Delivery attempts of one turn message before it goes to the dead-letter queue. */
-export const TURN_MAX_RECEIVES = 3;
+/** SQS's longest retention: the loop's message is replaced by a fresh one a day before (loop-invocation.ts). */
+export const TURN_MESSAGE_RETENTION = Duration.days(14);
 
 export class WatchLoop extends Construct {
   readonly queue: Queue;
@@ -27,19 +26,39 @@ export class WatchLoop extends Construct {
     this.queue = new Queue(this, 'Turns', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      // Lambda requires at least the function's timeout; a retried turn is stale by then anyway.
+      // Lambda requires at least the function's timeout. A turn that fails before it hides its message again
+      // finds it back after this; one that hid it finds it back after the delay it set.
       visibilityTimeout: props.functionTimeout,
-      // A turn not taken within a few minutes belongs to a loop the schedule has replaced.
-      retentionPeriod: Duration.minutes(5),
+      retentionPeriod: TURN_MESSAGE_RETENTION,
+      // The longest long poll: the idle pollers' empty receives are the queue's requests beside the turns'.
       receiveMessageWaitTime: Duration.seconds(20),
-      deadLetterQueue: { queue: props.deadLetterQueue, maxReceiveCount: TURN_MAX_RECEIVES },
+      // No redrive policy: every turn is one more receive of the same message, so a receive count would send
+      // the live loop to the dead-letter queue after N turns.
+    });
+    Validations.of(this.queue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        "The loop's one message is received again every turn (its visibility recycled), so a redrive policy would move the live loop to a dead-letter queue; " +
+        "a failed turn reports itself to the function's dead-letter queue (alarmed), and the schedule's watchdog restarts a loop whose message stopped.",
     });
   }
 
-  /** Makes the queue the function's event source and lets the function send its next turn. */
+  /** Makes the queue the function's event source and lets the function hide its message again, or send a new one. */
   attach(fn: IFunction, role: IRole): void {
-    // One turn at a time; 2 is the least concurrency an SQS event source takes (the lease keeps one cycle).
-    fn.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, maxConcurrency: 2 }));
-    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }));
+    fn.addEventSource(
+      new SqsEventSource(this.queue, {
+        // One message a turn: a larger batch changes nothing (the queue holds one message) and no batching window,
+        // which would only delay the turn. 2 is the least concurrency an SQS event source takes (the lease keeps
+        // one cycle); the idle pollers' empty long polls are billed per poller.
+        batchSize: 1,
+        maxConcurrency: 2,
+        // The turn reports its own message failed to keep it in the queue; with this on, Lambda does not scale
+        // its polling down for those failures (the Lambda developer guide, SQS error handling).
+        reportBatchItemFailures: true,
+      }),
+    );
+    // SendMessage: a new loop's message (the watchdog's restart) and the fresh one that replaces an old message.
+    // ChangeMessageVisibility: each turn hides its own message again (the event source grants it too, on this queue).
+    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['sqs:SendMessage', 'sqs:ChangeMessageVisibility'], resources: [this.queue.queueArn] }));
   }
 }

@@ -70,8 +70,8 @@ export class WatcherAlarms extends Construct {
       props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
       'A run failed or was lost. The queued message says which and why: a scheduled run that failed (its error), ' +
         'or waited longer than one interval behind a run still going (EventAgeExceeded: runs overlapped); a loop ' +
-        'turn that failed ("loop turn", its error), or whose message failed to start three times (the schedule ' +
-        'restarts the loop). The function logs ("invocation failed") have the rest. Purge the queue once understood.',
+        'turn that failed ("loop turn", its error), each time its message came back and failed again (the schedule ' +
+        'restarts a loop that stopped). The function logs ("invocation failed") have the rest. Purge the queue once understood.',
     );
     // A parked alert is one nobody received: the function sends the count only when it is not zero, so
     // missing data means none were lost.

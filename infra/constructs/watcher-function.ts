@@ -113,14 +113,14 @@ export class WatcherFunction extends Construct {
     // delivery of failed events does not use; the role gets sqs:SendMessage alone.
     const onFailure: IDestination = { bind: () => ({ destination: deadLetterQueue.queueArn }) };
     const { projectRoot } = props;
-    this.loop = props.loop ? new WatchLoop(this, 'Loop', { deadLetterQueue, functionTimeout: props.timeout }) : undefined;
+    this.loop = props.loop ? new WatchLoop(this, 'Loop', { functionTimeout: props.timeout }) : undefined;
     const loopEnvironment: Record<string, string> =
       this.loop && props.loop
         ? {
             LOOP_QUEUE_URL: this.loop.queue.queueUrl,
             LOOP_DELAY_SECONDS: String(props.loop.delaySeconds),
             LOOP_TURN_SECONDS: String(props.loop.turnSeconds),
-            // A failed turn reports itself there: its own message's retry would find the token moved on.
+            // A failed turn reports itself there: the loop's recycled message never goes to a dead-letter queue.
             DEAD_LETTER_QUEUE_URL: deadLetterQueue.queueUrl,
           }
         : {};

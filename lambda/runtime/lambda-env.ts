@@ -24,7 +24,7 @@ export interface LambdaSettings {
   detailedMetrics: boolean;
   /** The schedule interval, when set: long watch lists have their statuses checked a slice per interval. */
   scheduleSeconds?: number;
-  /** The self-rescheduling loop (LOOP_QUEUE_URL set): each turn queues the next on this queue. */
+  /** The self-rescheduling loop (LOOP_QUEUE_URL set): its one message, recycled turn after turn, is on this queue. */
   loop?: LoopSettings;
   /** The last scanned block older than this is a stall the schedule's tick tells the operations topic of. */
   lagLimitSeconds: number;

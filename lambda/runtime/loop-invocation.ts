@@ -1,33 +1,69 @@
 // The Lambda's side of the self-rescheduling loop (lambda/core/scan/loop-turns.ts, docs/latency.md): which kind of
 // invocation this is (a queued turn, or a schedule tick acting as the loop's watchdog), whether it runs a
-// cycle, and the next turn queued with SQS's per-message delay when it ends.
+// cycle, and what becomes of the turn's message when it ends: hidden again for the next turn's delay and
+// reported failed, so that the event source leaves it in the queue and receives it again (a receive and a
+// visibility change, 2 requests a turn); deleted when stale; a fresh message sent only by a new loop, or when
+// the old one nears the queue's retention.
 import { randomUUID } from 'node:crypto';
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { takeQueuedTurn, watchdogTick, type LoopStore, type TurnDecision } from '../core/scan/loop-turns';
+import { ChangeMessageVisibilityCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { takeQueuedTurn, watchdogTick, type LoopStore, type QueuedTurn, type TurnDecision, type TurnMessage } from '../core/scan/loop-turns';
 import type { CycleSummary } from '../core/cycle-types';
 import type { OperatorChannel } from '../core/ports';
 import type { ApiStats } from '../hiro/http';
 import type { LoopSettings } from './lambda-env';
 
-interface QueuedTurn {
+interface TurnBody {
   turn: string;
 }
 
-/** The turn tokens an SQS event carries, or null for any other event (a schedule tick). */
-export function queuedTurnTokens(event: unknown): string[] | null {
+/**
+ * A message lives at most 14 days (the queue's retention, SQS's longest): a turn whose message was sent longer
+ * ago than this replaces it with a fresh one, a day before SQS would drop it and leave the loop to the watchdog.
+ */
+export const MESSAGE_RENEW_AFTER_MS = 13 * 24 * 3600_000;
+
+/** One SQS record of a turn batch: its ids, and the turn it carries (null: not a turn message). */
+export interface QueuedMessage {
+  messageId: string;
+  receiptHandle: string;
+  turn: TurnMessage | null;
+  /** Epoch ms SQS took the message (`SentTimestamp`). */
+  sentAtMs: number;
+}
+
+interface SqsRecord {
+  eventSource: string;
+  messageId: string;
+  receiptHandle: string;
+  body: string;
+  attributes?: { ApproximateReceiveCount?: string; SentTimestamp?: string };
+}
+
+function turnOf(record: SqsRecord): TurnMessage | null {
+  const receives = Number(record.attributes?.ApproximateReceiveCount);
+  try {
+    const body = JSON.parse(record.body) as Partial<TurnBody>;
+    return typeof body.turn === 'string' && body.turn !== '' && Number.isSafeInteger(receives) ? { loop: body.turn, receives } : null;
+  } catch {
+    return null; // not a turn message: nothing to take
+  }
+}
+
+/** The turn messages an SQS event carries, or null for any other event (a schedule tick). */
+export function queuedTurnMessages(event: unknown): QueuedMessage[] | null {
   const records = (event as { Records?: unknown } | null)?.Records;
   if (!Array.isArray(records)) return null;
-  const sqs = records.filter((r): r is { eventSource: string; body: string } => (r as { eventSource?: unknown })?.eventSource === 'aws:sqs');
+  const sqs = records.filter((r): r is SqsRecord => (r as { eventSource?: unknown })?.eventSource === 'aws:sqs');
   if (sqs.length === 0) return null;
-  return sqs.flatMap((record) => {
-    try {
-      const body = JSON.parse(record.body) as Partial<QueuedTurn>;
-      return typeof body.turn === 'string' && body.turn !== '' ? [body.turn] : [];
-    } catch {
-      return []; // not a turn message: nothing to take
-    }
-  });
+  return sqs.map((record) => ({
+    messageId: record.messageId,
+    receiptHandle: record.receiptHandle,
+    turn: turnOf(record),
+    sentAtMs: Number(record.attributes?.SentTimestamp ?? 0),
+  }));
 }
+
+export const isQueuedTurn = (event: unknown): boolean => queuedTurnMessages(event) !== null;
 
 export interface BeginTurnDeps {
   store: LoopStore;
@@ -39,21 +75,75 @@ export interface BeginTurnDeps {
   newToken?: () => string;
 }
 
-/** Whether this invocation runs a cycle: a queued turn whose token is current, or a watchdog restart. */
-export async function beginTurn(event: unknown, deps: BeginTurnDeps): Promise<TurnDecision> {
+/**
+ * How a turn began: the decision, the message it was decided on, and the messages of the batch it did not look
+ * at (one message a batch in practice), which are shown again rather than deleted unread.
+ */
+export type TurnStart = TurnDecision & { message?: QueuedMessage; untried: string[] };
+
+/** Whether this invocation runs a cycle: a queued turn whose message is the loop's live copy, or a watchdog restart. */
+export async function beginTurn(event: unknown, deps: BeginTurnDeps): Promise<TurnStart> {
   const newToken = deps.newToken ?? randomUUID;
-  const take = { owner: deps.owner, nowMs: deps.nowMs, ttlMs: deps.ttlMs, next: newToken() };
-  const tokens = queuedTurnTokens(event);
-  if (tokens === null) {
+  const messages = queuedTurnMessages(event);
+  if (messages === null) {
     const timing = { delayMs: deps.loop.delaySeconds * 1000, turnMs: deps.loop.turnSeconds * 1000 };
-    return watchdogTick({ store: deps.store, operator: deps.operator }, take, timing);
+    const take = { owner: deps.owner, nowMs: deps.nowMs, ttlMs: deps.ttlMs, next: newToken() };
+    return { ...(await watchdogTick({ store: deps.store, operator: deps.operator }, take, timing)), untried: [] };
   }
-  // One message a batch in practice; of several, at most one token can be current.
-  for (const token of tokens) {
-    const decision = await takeQueuedTurn(deps.store, { owner: take.owner, nowMs: take.nowMs, next: take.next, expected: token });
-    if (decision.run || decision.why === 'lease-held') return decision;
+  // Of several messages, at most one is the loop's live copy; the rest are stale and deleted.
+  for (const [i, message] of messages.entries()) {
+    if (message.turn === null) continue;
+    const renewAs = deps.nowMs - message.sentAtMs > MESSAGE_RENEW_AFTER_MS ? newToken() : undefined;
+    const decision = await takeQueuedTurn(deps.store, { owner: deps.owner, nowMs: deps.nowMs, message: message.turn, ...(renewAs ? { renewAs } : {}) });
+    const untried = messages.slice(i + 1).map((m) => m.messageId);
+    if (decision.run || decision.why === 'lease-held') return { ...decision, message, untried };
   }
-  return { run: false, why: 'stale-token' };
+  return { run: false, why: 'stale-token', untried: [] };
+}
+
+/**
+ * What becomes of the turn's message once the turn is over, `next` being the loop id the next turn names (null:
+ * the loop ends, or this message is stale). The loop's own message is hidden for the delay and kept (its id
+ * added to `kept`, the batch's failures: kept before the call, so that if SQS refuses the change the message
+ * still comes back, after the queue's visibility timeout); a new loop's or a renewed loop's message is sent
+ * fresh, the old one deleted.
+ */
+export async function handOnTurn(
+  sqs: SQSClient,
+  loop: LoopSettings,
+  end: { message: QueuedMessage | undefined; next: string | null; delaySeconds: number },
+  kept: string[],
+): Promise<'kept' | 'sent' | 'ended'> {
+  const { message, next, delaySeconds } = end;
+  if (next === null) return 'ended';
+  if (message && message.turn?.loop === next) {
+    kept.push(message.messageId);
+    await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: loop.queueUrl, ReceiptHandle: message.receiptHandle, VisibilityTimeout: delaySeconds }));
+    return 'kept';
+  }
+  const body: TurnBody = { turn: next };
+  await sqs.send(new SendMessageCommand({ QueueUrl: loop.queueUrl, MessageBody: JSON.stringify(body), DelaySeconds: delaySeconds }));
+  return 'sent';
+}
+
+/** A loop turn's run: the loop id it goes on with, its message, and the batch's messages kept so far. */
+export interface LoopTurnRun {
+  next: string;
+  startedAt: number;
+  store: LoopStore;
+  queued: QueuedTurn | undefined;
+  message: QueuedMessage | undefined;
+  kept: string[];
+}
+
+/** Keeps the loop's message for a turn after the delay, when this one runs no cycle (another run holds the lease). */
+export async function keepTurnMessage(sqs: SQSClient, loop: LoopSettings, message: QueuedMessage | undefined, kept: string[]): Promise<void> {
+  await handOnTurn(sqs, loop, { message, next: message?.turn?.loop ?? null, delaySeconds: loop.delaySeconds }, kept);
+}
+
+/** The event source's answer for a queued turn: the messages to show again; the others are deleted. */
+export function batchResponse(kept: readonly string[]): { batchItemFailures: { itemIdentifier: string }[] } {
+  return { batchItemFailures: [...new Set(kept)].map((itemIdentifier) => ({ itemIdentifier })) };
 }
 
 /**
@@ -85,12 +175,12 @@ export function isQuietTurn(summary: CycleSummary, api: Pick<ApiStats, 'throttle
 
 /**
  * Where a failed invocation reports itself: a queued turn's failure, when the loop has a dead-letter queue. A
- * scheduled tick is left to Lambda, which sends a failed asynchronous run there itself; a turn's own message
- * cannot be relied on to get there (its retry, a function timeout later, finds the token moved on by the
- * next turn's heartbeat and ends quietly), so without this a loop failing every turn would page nobody.
+ * scheduled tick is left to Lambda, which sends a failed asynchronous run there itself. A turn's message never
+ * goes there: every turn is a receive of the same recycled message, so the queue has no redrive policy to count
+ * receives with; without this a loop failing every turn would page nobody.
  */
 export function failedTurnQueue(event: unknown, loop: LoopSettings | undefined): string | undefined {
-  return loop?.deadLetterQueueUrl && queuedTurnTokens(event) !== null ? loop.deadLetterQueueUrl : undefined;
+  return loop?.deadLetterQueueUrl && isQueuedTurn(event) ? loop.deadLetterQueueUrl : undefined;
 }
 
 /** Sends the failed turn's record (its request id and error) to the dead-letter queue; never throws. */
@@ -98,9 +188,4 @@ export async function reportFailedTurn(sqs: SQSClient, queueUrl: string, request
   const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
   const body = { failed: 'loop turn', requestId, at: new Date().toISOString(), error: { name, message } };
   await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(body) })).catch(() => undefined);
-}
-
-export async function queueNextTurn(sqs: SQSClient, loop: LoopSettings, next: string, delaySeconds: number): Promise<void> {
-  const body: QueuedTurn = { turn: next };
-  await sqs.send(new SendMessageCommand({ QueueUrl: loop.queueUrl, MessageBody: JSON.stringify(body), DelaySeconds: delaySeconds }));
 }

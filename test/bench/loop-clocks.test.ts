@@ -16,10 +16,10 @@ const bill = (lines: MonthlyBill['lines'], loop = true): MonthlyBill => ({
   total: lines.reduce((sum, l) => sum + l.dollars, 0),
   runs: turns,
   perRun,
-  ...(loop ? { loop: { delaySeconds: 10, turns, ticks: 43_200, sqs: { sends: turns, receives: turns, deletes: turns, emptyReceives } } } : {}),
+  ...(loop ? { loop: { delaySeconds: 10, turns, ticks: 43_200, sqs: { receives: turns, visibilityChanges: turns, sends: 2, emptyReceives } } } : {}),
 });
 const loopBill = bill([
-  line('SQS requests, loop turns', (turns * 3 + emptyReceives) * PRICES.sqsRequest),
+  line('SQS requests, loop turns', (turns * 2 + emptyReceives) * PRICES.sqsRequest),
   line('Lambda compute (arm64)', 0.4),
   line('Lambda requests', turns * PRICES.lambdaRequest),
   line('CloudWatch alarm (standard)', 0.3),
@@ -58,19 +58,21 @@ const row = (start: string) => rows.find((r) => r.design.startsWith(start))!;
 const sqsDollars = (b: MonthlyBill) => b.lines.filter((l) => l.item.startsWith('SQS')).reduce((sum, l) => sum + l.dollars, 0);
 
 describe("the loop's clocks side by side", () => {
-  it("prices the recycled message at 2 requests a turn and the idle polls, the rest of the loop's bill unchanged", () => {
-    const recycled = row('SQS, one message recycled').bill;
-    expect(sqsDollars(recycled)).toBeCloseTo((turns * 2 + emptyReceives) * PRICES.sqsRequest, 10);
-    expect(recycled.total - sqsDollars(recycled)).toBeCloseTo(loopBill.total - sqsDollars(loopBill), 10);
+  it('shows the built loop (one message recycled) at its own bill, and prices the former self-chain at 3 requests a turn and the idle polls, the rest unchanged', () => {
+    expect(row('SQS, one message recycled').bill).toBe(loopBill);
+    expect(row('SQS, one message recycled').how).toMatch(/^built/);
+    const chained = row('SQS delay queue, self-chained').bill;
+    expect(sqsDollars(chained)).toBeCloseTo((turns * 3 + emptyReceives) * PRICES.sqsRequest, 10);
+    expect(chained.total - sqsDollars(chained)).toBeCloseTo(loopBill.total - sqsDollars(loopBill), 10);
+    expect(rows.filter((r) => /not built/.test(r.how) && /recycled/.test(r.design))).toEqual([]);
   });
 
-  it('prices one read a turn and the config asked by the ticks alone (not built) from the 128 MB loop, its queue as built or recycled', () => {
+  it('prices one read a turn and the config asked by the ticks alone (not built) from the 128 MB loop, its queue as built', () => {
     const saved = turns * PRICES.dynamoReadUnit + (86_400 - 43_200) * PRICES.s3GetRequest;
     const lean = row('the same at 128 MB, one read a turn').bill;
     expect(lean.total).toBeCloseTo(loopBill.total - saved, 10);
     expect(lean.lines.find((l) => l.item.startsWith('DynamoDB on-demand reads'))!.dollars).toBeCloseTo((turns + 43_200) * PRICES.dynamoReadUnit, 10);
-    const leanest = row('the same at 128 MB, one message recycled').bill;
-    expect(leanest.total).toBeCloseTo(lean.total - turns * PRICES.sqsRequest, 10);
+    expect(sqsDollars(lean)).toBeCloseTo(sqsDollars(loopBill), 10);
   });
 
   it("prices one-time schedules at one invocation a turn and gives them the schedule's p90 (60 s precision)", () => {

@@ -1,16 +1,18 @@
 // The self-rescheduling loop end to end (docs/latency.md): the real handler over a fake Hiro server and DynamoDB
-// on dynalite, with SQS mocked at the SDK client. A test plays SQS by handing a sent turn back to the handler;
-// the schedule's ticks are invocations with a Scheduler-like event. Time is moved with a fake Date.
+// on dynalite, with SQS mocked at the SDK client. A test plays SQS by delivering the loop's one message to the
+// handler again (a receive more each time); the schedule's ticks are invocations with a Scheduler-like event.
+// Time is moved with a fake Date.
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
 import type { InvocationResult } from '../../lambda/handler';
-import { loopDeadAfterMs } from '../../lambda/core/scan/loop-turns';
+import { loopDeadAfterMs, loopToken, readLoopToken } from '../../lambda/core/scan/loop-turns';
+import { MESSAGE_RENEW_AFTER_MS } from '../../lambda/runtime/loop-invocation';
 import { createFakeHiro, fakeAddress, transfer } from '../support/fake-hiro';
 import { alertOf } from '../support/handler-environment';
-import { LOOP_QUEUE_URL as QUEUE_URL, loopOnDynalite, scheduleTick as tick, turnEvent } from '../support/loop-environment';
+import { copyOfLastDelivery, LOOP_QUEUE_URL as QUEUE_URL, loopOnDynalite, messageIdOf, scheduleTick as tick, turnEvent } from '../support/loop-environment';
 
 const DELAY_SECONDS = 8;
 const TURN_SECONDS = 20;
@@ -33,62 +35,118 @@ describe('the self-rescheduling loop, end to end', () => {
     turnSeconds: TURN_SECONDS,
     startAt: '2026-11-25T12:00:00Z',
   });
-  const { lambda, sent, deadLetters, invoke, later, lastTurn } = loop;
+  const { lambda, sent, hidden, deadLetters, invoke, later, lastTurn } = loop;
   const alertKeys = () => lambda.published.map((e) => alertOf(e).key);
   const skipped = (result: InvocationResult) => ('loopTurnSkipped' in result ? result.loopTurnSkipped : undefined);
   const scanned = (result: InvocationResult) => ('blocksScanned' in result ? result.blocksScanned : undefined);
+  /** The messages the turn told the event source to keep (shown again); the others are deleted. */
+  const kept = (result: InvocationResult) => result.batchItemFailures?.map((f) => f.itemIdentifier);
 
-  it('is started by a schedule tick, and each turn scans and queues the next with a fresh token and the delay', async () => {
+  it('is started by a schedule tick that sends its message; each turn scans and hides that message again for the delay, kept in the queue', async () => {
     const b2 = fake.chain.mine([transfer({ to: alice, amount: 2_000_000 })]);
     expect(scanned(await invoke(tick))).toBe(2);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ QueueUrl: QUEUE_URL, DelaySeconds: DELAY_SECONDS });
-    const tokens = [JSON.parse(lastTurn()).turn as string];
+    const body = lastTurn();
 
     for (let i = 0; i < 3; i += 1) {
       later(DELAY_SECONDS * 1000);
       fake.chain.mine([transfer({ to: alice, amount: 10 + i })]);
-      expect(scanned(await invoke(turnEvent(lastTurn())))).toBe(1);
-      expect(sent).toHaveLength(2 + i);
-      tokens.push(JSON.parse(lastTurn()).turn as string);
+      const event = turnEvent(body);
+      const result = await invoke(event);
+      expect(scanned(result)).toBe(1);
+      expect(kept(result)).toEqual([messageIdOf(body)]);
+      expect(hidden).toHaveLength(1 + i);
+      expect(hidden[i]).toEqual({ QueueUrl: QUEUE_URL, ReceiptHandle: event.Records[0]!.receiptHandle, VisibilityTimeout: DELAY_SECONDS });
+      // The turn's one write stored its receive count beside the loop's id: a copy at that count is stale.
+      expect(await storedToken()).toBe(loopToken(JSON.parse(body).turn, Number(event.Records[0]!.attributes.ApproximateReceiveCount)));
     }
-    expect(new Set(tokens).size).toBe(4);
+    expect(sent).toHaveLength(1);
     expect(alertKeys()[0]).toBe(`token_transfer:${b2.txs[0]!.txId}`);
     expect(alertKeys()).toHaveLength(4);
   });
 
+  it('hides its message for no time at all while behind the tip: the next turn follows at once', async () => {
+    later(DELAY_SECONDS * 1000);
+    fake.chain.mine([transfer({ to: alice, amount: 41 })]);
+    fake.chain.mine([transfer({ to: alice, amount: 42 })]);
+    fake.chain.mine([transfer({ to: alice, amount: 43 })]);
+    // The turn's time runs out at its first API request: it stops behind the tip.
+    let moved = false;
+    const stop = fake.faults.use(() => {
+      if (!moved) later(TURN_SECONDS * 1000 + 1_000);
+      moved = true;
+      return undefined;
+    });
+    try {
+      const result = await invoke(turnEvent(lastTurn()));
+      expect(result).toMatchObject({ stoppedBecause: 'time-budget' });
+      expect(kept(result)).toEqual([messageIdOf(lastTurn())]);
+    } finally {
+      stop();
+    }
+    expect(hidden.map((h) => h.VisibilityTimeout)).toEqual([0]);
+    expect(sent).toEqual([]);
+    later(1_000);
+    expect(scanned(await invoke(turnEvent(lastTurn())))).toBeGreaterThan(0);
+    expect(hidden.map((h) => h.VisibilityTimeout)).toEqual([0, DELAY_SECONDS]);
+  });
+
   it('leaves a live loop alone at a schedule tick: no cycle, nothing queued, nothing logged', async () => {
     later(DELAY_SECONDS * 1000);
-    await invoke(turnEvent(JSON.stringify({ turn: (await loopToken())! })));
+    await invoke(turnEvent(JSON.stringify({ turn: (await loopId())! })));
     sent.length = 0;
+    hidden.length = 0;
     lambda.output.length = 0;
     later(5_000);
     expect(skipped(await invoke(tick))).toBe('loop-alive');
     expect(sent).toEqual([]);
+    expect(hidden).toEqual([]);
     // Nothing logged at info or above, no metric: a tick is one read.
     expect(jsonLines(lambda.output).filter((l) => l.level !== 'DEBUG')).toEqual([]);
     expect(lambda.output.join('')).not.toMatch(/No application metrics/);
   });
 
-  it('drops a turn delivered twice: the second finds its token stale, scans nothing and queues nothing', async () => {
+  it('drops a second copy of a delivery: at the receive count the first stored it is stale, scans nothing and is deleted', async () => {
     later(DELAY_SECONDS * 1000);
-    const turn = JSON.stringify({ turn: (await loopToken())! });
+    const turn = JSON.stringify({ turn: (await loopId())! });
     fake.chain.mine([transfer({ to: alice, amount: 77 })]);
     const before = lambda.published.length;
-    expect(scanned(await invoke(turnEvent(turn)))).toBe(1);
-    expect(skipped(await invoke(turnEvent(turn)))).toBe('stale-token');
-    expect(sent).toHaveLength(1);
+    expect(kept(await invoke(turnEvent(turn)))).toEqual([messageIdOf(turn)]);
+    const copy = await invoke(copyOfLastDelivery(turn));
+    expect(skipped(copy)).toBe('stale-token');
+    expect(kept(copy)).toEqual([]);
+    expect(hidden).toHaveLength(1);
+    expect(sent).toEqual([]);
     expect(lambda.published.length - before).toBe(1);
   });
 
-  it("is restarted by the first tick after it died, and the dead loop's late turn is then dropped", async () => {
-    const lost = JSON.stringify({ turn: (await loopToken())! }); // never delivered: the loop died here
+  it('ends two copies of one delivery running at once as one loop: one keeps the message, the other is deleted', async () => {
+    later(DELAY_SECONDS * 1000);
+    const turn = lastTurn();
+    fake.chain.mine([transfer({ to: alice, amount: 78 })]);
+    const before = lambda.published.length;
+    const first = turnEvent(turn);
+    const results = await Promise.all([invoke(first), invoke(copyOfLastDelivery(turn))]);
+    expect(results.map(kept).sort()).toEqual([[], [messageIdOf(turn)]]);
+    expect(lambda.published.length - before).toBe(1);
+    // The copy that lost is gone; the one kept goes on, its next delivery a receive later.
+    later(DELAY_SECONDS * 1000);
+    expect(kept(await invoke(turnEvent(turn)))).toEqual([messageIdOf(turn)]);
+  });
+
+  it("is restarted by the first tick after it died with a new message, and the dead loop's late message is then deleted", async () => {
+    const lost = JSON.stringify({ turn: (await loopId())! }); // not delivered in time: the loop died here
     later(DEAD_AFTER_MS);
     const b = fake.chain.mine([transfer({ to: alice, amount: 5_000 })]);
     const before = lambda.published.length;
     expect(scanned(await invoke(tick))).toBe(1);
     expect(sent).toHaveLength(1);
-    expect(skipped(await invoke(turnEvent(lost)))).toBe('stale-token');
+    expect(lastTurn()).not.toBe(lost);
+    const late = await invoke(turnEvent(lost));
+    expect(skipped(late)).toBe('stale-token');
+    expect(kept(late)).toEqual([]);
+    expect(hidden).toEqual([]);
     expect(sent).toHaveLength(1);
     expect(alertKeys().slice(before)).toEqual([`token_transfer:${b.txs[0]!.txId}`]);
   });
@@ -103,7 +161,20 @@ describe('the self-rescheduling loop, end to end', () => {
     const live = lastTurn();
     const both = await Promise.all([invoke(turnEvent(JSON.stringify({ turn: 'a-second-loop' }))), invoke(turnEvent(live))]);
     expect(both.map(skipped)).toEqual(['stale-token', undefined]);
-    expect(sent).toHaveLength(2);
+    expect(both.map(kept)).toEqual([[], [messageIdOf(live)]]);
+    expect(sent).toHaveLength(1);
+    expect(hidden).toHaveLength(1);
+  });
+
+  it("keeps its message for the next turn when another run holds the lease (a doorbell's cycle), running nothing", async () => {
+    later(DELAY_SECONDS * 1000);
+    const store = createDynamoStateStore({ client: lambda.dynamo.client, tableName: lambda.dynamo.tableName, network: 'mainnet' });
+    expect(await store.acquireLease('doorbell', loop.now(), 60_000)).toBe(true);
+    const result = await invoke(turnEvent(lastTurn()));
+    expect(skipped(result)).toBe('lease-held');
+    expect(kept(result)).toEqual([messageIdOf(lastTurn())]);
+    expect(hidden.map((h) => h.VisibilityTimeout)).toEqual([DELAY_SECONDS]);
+    await store.releaseLease('doorbell');
   });
 
   it('tells the operator when the loop keeps dying young, at the third restart in a row', async () => {
@@ -116,18 +187,21 @@ describe('the self-rescheduling loop, end to end', () => {
     expect(notices()[0]!.detail).toMatch(/restarted the watcher's polling loop \d+ times in a row/);
   });
 
-  it('queues the next turn after a failed cycle too: the loop outlives a bad run', async () => {
+  it('hides its message for the next turn after a failed cycle too: the loop outlives a bad run', async () => {
     later(DEAD_AFTER_MS);
     await invoke(tick);
     later(DELAY_SECONDS * 1000);
     fake.faults.times(20, { status: 500 });
+    // A turn that throws fails its batch: the event source leaves the message, shown again after the delay set.
     await expect(invoke(turnEvent(lastTurn()))).rejects.toThrow();
-    expect(sent).toHaveLength(2);
-    expect(sent[1]!.DelaySeconds).toBe(DELAY_SECONDS);
+    expect(sent).toHaveLength(1);
+    expect(hidden.map((h) => h.VisibilityTimeout)).toEqual([DELAY_SECONDS]);
     fake.faults.clear();
+    later(DELAY_SECONDS * 1000);
+    expect(kept(await invoke(turnEvent(lastTurn())))).toEqual([messageIdOf(lastTurn())]);
   });
 
-  it("puts a failed turn in the dead-letter queue with its cause, as Lambda does a failed scheduled run (its message's retry finds the token moved on)", async () => {
+  it('puts a failed turn in the dead-letter queue with its cause, as Lambda does a failed scheduled run (the recycled message itself never goes there)', async () => {
     later(DEAD_AFTER_MS);
     await invoke(tick);
     expect(deadLetters).toEqual([]);
@@ -188,13 +262,53 @@ describe('the self-rescheduling loop, end to end', () => {
     expect(metricNames()).toContain('AlertsPublished');
   });
 
+  it('replaces a message near the end of its 14 days with a fresh one, and deletes the old', async () => {
+    later(DEAD_AFTER_MS);
+    await invoke(tick);
+    const old = lastTurn();
+    sent.length = 0;
+    later(MESSAGE_RENEW_AFTER_MS + 1_000);
+    fake.chain.mine([transfer({ to: alice, amount: 13 })]);
+    const renewing = await invoke(turnEvent(old));
+    expect(scanned(renewing)).toBeGreaterThan(0);
+    expect(kept(renewing)).toEqual([]);
+    expect(hidden).toEqual([]);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ QueueUrl: QUEUE_URL, DelaySeconds: DELAY_SECONDS });
+    const fresh = lastTurn();
+    expect(JSON.parse(fresh).turn).not.toBe(JSON.parse(old).turn);
+    expect(readLoopToken((await storedToken())!).loop).toBe(JSON.parse(fresh).turn);
+    // The old message, should SQS show it again, is stale; the fresh one runs and is kept.
+    later(DELAY_SECONDS * 1000);
+    expect(kept(await invoke(turnEvent(old)))).toEqual([]);
+    expect(kept(await invoke(turnEvent(fresh)))).toEqual([messageIdOf(fresh)]);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('replaces an old message also when the turn finds no new block, with the heartbeat write it then makes', async () => {
+    later(DEAD_AFTER_MS);
+    await invoke(tick);
+    const old = lastTurn();
+    sent.length = 0;
+    later(MESSAGE_RENEW_AFTER_MS + 1_000);
+    expect(scanned(await invoke(turnEvent(old)))).toBe(0);
+    expect(sent).toHaveLength(1);
+    expect(readLoopToken((await storedToken())!).loop).toBe(JSON.parse(lastTurn()).turn);
+  });
+
   it('never published an alert twice across every turn, tick and duplicate above', () => {
     expect(new Set(alertKeys()).size).toBe(alertKeys().length);
   });
 
-  async function loopToken(): Promise<string | null> {
+  async function storedToken(): Promise<string | null> {
     const store = createDynamoStateStore({ client: lambda.dynamo.client, tableName: lambda.dynamo.tableName, network: 'mainnet' });
     return (await store.readLoop())?.turn ?? null;
+  }
+
+  /** The live loop's id, which its message carries. */
+  async function loopId(): Promise<string | null> {
+    const token = await storedToken();
+    return token === null ? null : readLoopToken(token).loop;
   }
 });
 

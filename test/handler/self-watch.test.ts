@@ -10,7 +10,7 @@ import type { InvocationResult } from '../../lambda/handler';
 import { createFakeHiro, fakeAddress, transfer } from '../support/fake-hiro';
 import { lambdaOnDynalite, recordPublishes } from '../support/handler-environment';
 import { lambdaContext } from '../support/lambda-invocation';
-import { loopOnDynalite, scheduleTick } from '../support/loop-environment';
+import { loopOnDynalite, scheduleTick, turnEvent } from '../support/loop-environment';
 
 const OPS_TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-ops';
 const LIMIT_SECONDS = 600;
@@ -156,7 +156,7 @@ describe('the self-watch in the loop mode', () => {
 
   it('says moving again from a tick that finds the loop alive and its turns scanning again', async () => {
     fake.chain.mine([], { time: Math.floor(loop.now() / 1000) });
-    await loop.invoke({ Records: [{ eventSource: 'aws:sqs', messageId: 'm', body: loop.lastTurn(), receiptHandle: 'r', attributes: {} }] });
+    await loop.invoke(turnEvent(loop.lastTurn()));
     loop.later(5_000);
     expect(await loop.invoke(scheduleTick)).toEqual({ loopTurnSkipped: 'loop-alive' });
     expect(ops.of('watcher-moving')).toHaveLength(1);
@@ -171,7 +171,7 @@ describe('the self-watch in the loop mode', () => {
     // Two minutes of a quiet chain: each turn finds no block; only a heartbeat every LOOP_BEAT_EVERY_MS is written.
     for (let i = 0; i < 15; i += 1) {
       loop.later(8_000);
-      await loop.invoke({ Records: [{ eventSource: 'aws:sqs', messageId: `q${i}`, body: loop.lastTurn(), receiptHandle: 'r', attributes: {} }] });
+      await loop.invoke(turnEvent(loop.lastTurn()));
       if (i % 7 === 6) expect(await loop.invoke(scheduleTick)).toEqual({ loopTurnSkipped: 'loop-alive' });
     }
     expect(ops.watcher()).toEqual([]);

@@ -1,9 +1,10 @@
-// The loop mode's resources (docs/latency.md): the turns queue (encrypted, SSL only, a dead-letter queue), the
-// function's SQS event source, the function allowed to invoke itself through it, and nothing of it by default.
+// The loop mode's resources (docs/latency.md): the turns queue (encrypted, SSL only, no redrive: its one message
+// is received again every turn), the function's SQS event source reporting batch item failures, the function
+// allowed to invoke itself through it, and nothing of it by default.
+import { Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { TURN_MAX_RECEIVES } from '../../infra/constructs/watch-loop';
 import { onlyResource, synthStack } from './support/synth';
 
 const watcherFunction = (template: ReturnType<typeof synthStack>['template']) =>
@@ -12,15 +13,17 @@ const watcherFunction = (template: ReturnType<typeof synthStack>['template']) =>
 describe('the loop mode (latency=loop)', () => {
   const { stack, template } = synthStack({ latency: 'loop', loopDelaySeconds: 7 });
 
-  it("queues turns on an encrypted queue whose dead-letter queue is the function's, hidden for the function's timeout", () => {
-    const queues = template.findResources('AWS::SQS::Queue', { Properties: { RedrivePolicy: Match.anyValue() } });
-    expect(Object.keys(queues)).toHaveLength(1);
-    const queue = Object.values(queues)[0]!.Properties;
+  it("keeps the loop's message on an encrypted queue with no redrive policy, for SQS's 14 days, hidden for the function's timeout", () => {
+    const turns = Object.entries(template.findResources('AWS::SQS::Queue')).filter(([id]) => id.includes('LoopTurns'));
+    expect(turns).toHaveLength(1);
+    const queue = turns[0]![1].Properties;
     expect(queue.SqsManagedSseEnabled).toBe(true);
     expect(queue.VisibilityTimeout).toBe(120);
     expect(queue.ReceiveMessageWaitTimeSeconds).toBe(20);
-    expect(queue.RedrivePolicy.maxReceiveCount).toBe(TURN_MAX_RECEIVES);
-    expect(JSON.stringify(queue.RedrivePolicy.deadLetterTargetArn)).toMatch(/WatcherDeadLetters/);
+    expect(queue.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+    // Every turn is a receive of the same message: a redrive policy would move the live loop away.
+    expect(queue.RedrivePolicy).toBeUndefined();
+    expect(Object.keys(template.findResources('AWS::SQS::Queue', { Properties: { RedrivePolicy: Match.anyValue() } }))).toEqual([]);
   });
 
   it('refuses every request to the turns queue that is not over TLS', () => {
@@ -31,10 +34,12 @@ describe('the loop mode (latency=loop)', () => {
     );
   });
 
-  it("makes the queue the function's event source, one turn a batch", () => {
+  it("makes the queue the function's event source, one turn a batch, the least concurrency, its turn's message reported failed to keep it", () => {
     const { resource } = onlyResource(template, 'AWS::Lambda::EventSourceMapping');
     expect(resource.Properties.BatchSize).toBe(1);
     expect(resource.Properties.ScalingConfig).toEqual({ MaximumConcurrency: 2 });
+    expect(resource.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(resource.Properties.MaximumBatchingWindowInSeconds).toBeUndefined();
     expect(JSON.stringify(resource.Properties.EventSourceArn)).toMatch(/LoopTurns/);
   });
 
@@ -62,11 +67,11 @@ describe('the loop mode (latency=loop)', () => {
     expect([small.MemorySize, small.Environment.Variables.NODE_OPTIONS]).toEqual([128, '--enable-source-maps --max-old-space-size=64 --max-semi-space-size=1']);
   });
 
-  it('lets the function send to the turns queue and nothing more on it than the event source needs', () => {
+  it('lets the function hide its message again and send a new one on the turns queue alone, and nothing more there than the event source needs', () => {
     const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((p) => p.Properties.PolicyDocument.Statement);
+    const actionsOf = (s: { Action: string | string[] }) => [s.Action].flat();
     const onTurns = statements.filter((s: { Resource: unknown }) => JSON.stringify(s.Resource).includes('LoopTurns'));
-    const actions = onTurns.flatMap((s: { Action: string | string[] }) => [s.Action].flat()).sort();
-    expect(actions).toEqual([
+    expect([...new Set(onTurns.flatMap(actionsOf))].sort()).toEqual([
       'sqs:ChangeMessageVisibility',
       'sqs:DeleteMessage',
       'sqs:GetQueueAttributes',
@@ -74,11 +79,20 @@ describe('the loop mode (latency=loop)', () => {
       'sqs:ReceiveMessage',
       'sqs:SendMessage',
     ]);
+    // The visibility change is granted on this queue and no other.
+    const changing = statements.filter((s: { Action: string | string[] }) => actionsOf(s).includes('sqs:ChangeMessageVisibility'));
+    expect(changing.length).toBeGreaterThan(0);
+    for (const s of changing) expect(JSON.stringify(s.Resource)).toMatch(/^\{"Fn::GetAtt":\["WatcherLoopTurns[0-9A-F]+","Arn"\]\}$/);
   });
 
-  it('passes cdk-nag AwsSolutions with nothing new acknowledged', () => {
+  it('passes cdk-nag AwsSolutions, the turns queue without a dead-letter queue acknowledged with its reason', () => {
     const report = new AwsSolutionsChecks().validateScope(stack);
     expect(report.violations.map((v) => v.ruleName)).toEqual([]);
+    const queue = stack.node.findAll().find((c) => c.node.path.endsWith('/Loop/Turns'))!;
+    const acknowledged = queue.node.metadata.filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY).map((m) => m.data as Record<string, string>);
+    expect(acknowledged).toEqual([
+      { 'Annotation::AwsSolutions-SQS3': expect.stringMatching(/received again every turn.*dead-letter queue.*watchdog restarts/) },
+    ]);
   });
 
   it('adds no queue, event source or recursion to the default (schedule) stack', () => {

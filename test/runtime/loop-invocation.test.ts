@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failedTurnQueue, nextTurnDelaySeconds, queuedTurnTokens, statusesDue } from '../../lambda/runtime/loop-invocation';
+import { failedTurnQueue, nextTurnDelaySeconds, queuedTurnMessages, statusesDue } from '../../lambda/runtime/loop-invocation';
 import { readLambdaSettings } from '../../lambda/runtime/lambda-env';
 
 const loop = { queueUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/turns', delaySeconds: 8, turnSeconds: 20 };
@@ -15,12 +15,16 @@ describe('the loop turn of an invocation', () => {
     expect(nextTurnDelaySeconds(loop, false, 600)).toBe(0);
   });
 
-  it('reads turn tokens from SQS records only, skipping bodies that are not turns', () => {
-    const record = (body: string) => ({ eventSource: 'aws:sqs', body });
-    expect(queuedTurnTokens({ Records: [record('{"turn":"t-1"}'), record('not json'), record('{"turn":""}')] })).toEqual(['t-1']);
-    expect(queuedTurnTokens({ source: 'aws.scheduler' })).toBeNull();
-    expect(queuedTurnTokens({})).toBeNull();
-    expect(queuedTurnTokens({ Records: [{ eventSource: 'aws:sns', body: '{"turn":"t"}' }] })).toBeNull();
+  it('reads turn messages from SQS records only: the loop id, the receive count and when SQS took the message', () => {
+    const attributes = { ApproximateReceiveCount: '3', SentTimestamp: '1800000000000' };
+    const record = (body: string, messageId = 'm') => ({ eventSource: 'aws:sqs', messageId, receiptHandle: `r-${messageId}`, body, attributes });
+    const messages = queuedTurnMessages({ Records: [record('{"turn":"t-1"}', 'a'), record('not json'), record('{"turn":""}')] });
+    expect(messages?.map((m) => m.turn)).toEqual([{ loop: 't-1', receives: 3 }, null, null]);
+    expect(messages?.[0]).toMatchObject({ messageId: 'a', receiptHandle: 'r-a', sentAtMs: 1_800_000_000_000 });
+    expect(queuedTurnMessages({ Records: [{ ...record('{"turn":"t"}'), attributes: {} }] })?.[0]?.turn).toBeNull();
+    expect(queuedTurnMessages({ source: 'aws.scheduler' })).toBeNull();
+    expect(queuedTurnMessages({})).toBeNull();
+    expect(queuedTurnMessages({ Records: [{ eventSource: 'aws:sns', body: '{"turn":"t"}' }] })).toBeNull();
   });
 
   it('checks contract statuses in about one turn a minute, not in every turn', () => {

@@ -1,20 +1,22 @@
-// The self-rescheduling loop (docs/latency.md): each turn runs one cycle, then queues the next turn a few
-// seconds later, so that a block is alerted seconds after it appears without the function being billed while
-// it waits. Exactly one loop is alive: the loop's current turn token is kept with the run lease, a turn takes
-// the lease only while its token is current and hands a fresh one to the next turn, so a duplicate message or
-// a second loop finds its token stale and ends. A queued turn writes nothing to begin: it reads the cursor item
-// once (token, lease, cursor) and hands the token on with its cursor write, the turn's one write; a turn that
-// finds no new block writes nothing and queues the same token, but for a heartbeat every LOOP_BEAT_EVERY_MS.
-// Two copies of one message (SQS delivers at least once) are one loop again at the next write, which only
-// one of them can make. The 1-minute schedule is the loop's watchdog: a tick that
-// finds no turn begun for longer than a healthy loop goes without one starts a new loop, whose token makes any
-// straggler of the old one stale, and tells the operator when loops keep dying.
+// The self-rescheduling loop (docs/latency.md): each turn runs one cycle, then hides its own SQS message again for
+// a few seconds, so that a block is alerted seconds after it appears without the function being billed while it
+// waits. The message never changes: its body names the loop (a loop id), and SQS counts its receives. Exactly
+// one loop is alive: the cursor item holds the loop's token, its id and the receive count of the turn that last
+// wrote it (`loopToken`). A turn runs only when its message names the current loop and was received more often
+// than that count, and its one conditional write (the cursor write, or a heartbeat) stores its own count: a copy
+// of the message delivered twice, received at the same count or left behind by a visibility change that did not
+// reach it, is then stale and deleted. A queued turn writes nothing to begin: it reads the cursor item once
+// (token, lease, cursor); a turn that finds no new block writes nothing, but for a heartbeat every
+// LOOP_BEAT_EVERY_MS. The 1-minute schedule is the loop's watchdog: a tick that finds no turn begun for longer
+// than a healthy loop goes without one starts a new loop with a new id and a new message, which makes the old
+// loop's message stale, and tells the operator when loops keep dying.
 import { isNoticeDue } from '../health/block-stalls';
+import type { StopReason } from '../cycle-types';
 import type { Cursor, OperatorChannel, TurnHandover } from '../ports';
 
 /** What the state holds of the loop (attributes of the cursor item, beside the lease). */
 export interface LoopState {
-  /** The token the next turn must carry; null before the first loop. */
+  /** The loop's token (`loopToken`: its id and the receive count of its last write); null before the first loop. */
   turn: string | null;
   /** Epoch ms the current loop's last turn began. */
   beatAt: number;
@@ -79,6 +81,38 @@ export function loopDeadAfterMs(timing: LoopTiming): number {
   return LOOP_BEAT_EVERY_MS + timing.turnMs + timing.delayMs + LOOP_GRACE_MS;
 }
 
+/**
+ * The token stored on the cursor item: the loop's id (its message's body) and the receive count of the turn that
+ * wrote it; the watchdog's start stores the bare id (count 0), so the new message's first receive runs.
+ */
+export function loopToken(loop: string, receives: number): string {
+  return receives > 0 ? `${loop}@${receives}` : loop;
+}
+
+/** The loop id and receive count a stored token holds (a bare id counts 0). */
+export function readLoopToken(token: string): { loop: string; receives: number } {
+  const at = token.lastIndexOf('@');
+  const receives = at < 0 ? 0 : Number(token.slice(at + 1));
+  return at < 0 || !Number.isSafeInteger(receives) ? { loop: token, receives: 0 } : { loop: token.slice(0, at), receives };
+}
+
+/** A turn message as SQS hands it over: the loop it names, and how many times SQS has delivered it. */
+export interface TurnMessage {
+  loop: string;
+  receives: number;
+}
+
+/**
+ * Whether a message is the current loop's live copy: it names the stored loop and was received more often
+ * than the turn that last wrote the token. A copy delivered twice at one count, or one a lost visibility change
+ * left behind (it counts its own receives from where it was left), is stale once the other copy has written.
+ */
+export function isLiveCopy(token: string | null | undefined, message: TurnMessage): boolean {
+  if (!token) return false;
+  const stored = readLoopToken(token);
+  return stored.loop === message.loop && message.receives > stored.receives;
+}
+
 /** A queued turn that runs: it hands the token over with its cursor write, or with a heartbeat, or keeps it. */
 export interface QueuedTurn {
   handover: TurnHandover;
@@ -86,32 +120,49 @@ export interface QueuedTurn {
   cursor: Cursor | null;
   /** The heartbeat stored when the turn began. */
   beatAt: number;
+  /** The loop's message is replaced by a fresh one naming this new loop id (the old one nears its retention). */
+  renewAs?: string;
 }
 
 export type TurnDecision =
   | { run: true; next: string; queued?: QueuedTurn }
   | { run: false; why: 'stale-token' | 'loop-alive' | 'lost-the-restart' }
-  | { run: false; why: 'lease-held'; requeue: string };
+  | { run: false; why: 'lease-held' };
 
 /**
- * A queued turn: it runs only when its token is still the loop's, and writes nothing to begin. A lease another
- * run holds (a doorbell's cycle) lets that run work: the turn queues its token again and ends.
+ * A queued turn: it runs only when its message is the loop's live copy, and writes nothing to begin. A lease
+ * another run holds (a doorbell's cycle) lets that run work: the turn hides its message again and ends. `next` is
+ * the loop id the message after this turn names: the same, or `renewAs` when the message is being replaced.
  */
-export async function takeQueuedTurn(store: LoopStore, take: Omit<LoopTake, 'restart' | 'ttlMs'>): Promise<TurnDecision> {
+export async function takeQueuedTurn(store: LoopStore, take: { owner: string; nowMs: number; message: TurnMessage; renewAs?: string }): Promise<TurnDecision> {
   const { loop, leaseHeldBy, cursor } = await store.readTurn(take.nowMs);
-  if (take.expected === null || loop?.turn !== take.expected) return { run: false, why: 'stale-token' };
-  if (leaseHeldBy !== null && leaseHeldBy !== take.owner) return { run: false, why: 'lease-held', requeue: take.expected };
-  return { run: true, next: take.next, queued: { handover: { expected: take.expected, next: take.next, beatAt: take.nowMs }, cursor, beatAt: loop.beatAt } };
+  if (!loop?.turn || !isLiveCopy(loop.turn, take.message)) return { run: false, why: 'stale-token' };
+  if (leaseHeldBy !== null && leaseHeldBy !== take.owner) return { run: false, why: 'lease-held' };
+  const next = take.renewAs ?? take.message.loop;
+  const handover = { expected: loop.turn, next: take.renewAs ?? loopToken(take.message.loop, take.message.receives), beatAt: take.nowMs };
+  return { run: true, next, queued: { handover, cursor, beatAt: loop.beatAt, ...(take.renewAs ? { renewAs: take.renewAs } : {}) } };
 }
 
 /**
- * The token the next turn carries once the turn's cycle is over, or null when the loop ends here: the new
- * one if the cursor write handed it over, else after a heartbeat when one is due, else the same.
+ * Whether the cycle stopped because another run was at the same work: the cursor moved under its write, an
+ * alert claimed by another run, the lease taken. That run may be a second copy of this turn's message.
  */
-export async function tokenAfterTurn(store: LoopStore, turn: QueuedTurn, handedOver: boolean, nowMs: number): Promise<string | null> {
-  if (handedOver) return turn.handover.next;
-  if (nowMs - turn.beatAt < LOOP_BEAT_EVERY_MS) return turn.handover.expected;
-  return (await store.beatLoop({ ...turn.handover, beatAt: nowMs })) ? turn.handover.next : null;
+export function metAnotherRun(stoppedBecause: StopReason | undefined): boolean {
+  return stoppedBecause === 'cursor-conflict' || stoppedBecause === 'alert-in-flight' || stoppedBecause === 'lease-held';
+}
+
+/**
+ * The loop id the next turn's message names once this turn's cycle is over, or null when the loop ends here
+ * (its message is stale: delete it). The cursor write handed the token over, or a heartbeat does when one is due,
+ * when the message is being renewed, or when the cycle met another run (`metAnotherRun`: of two copies of one
+ * delivery, the heartbeat's condition on the token lets one through, and the other's write then fails); else
+ * nothing is written.
+ */
+export async function tokenAfterTurn(store: LoopStore, turn: QueuedTurn, handedOver: boolean, nowMs: number, contended = false): Promise<string | null> {
+  const next = readLoopToken(turn.handover.next).loop;
+  if (handedOver) return next;
+  if (!contended && !turn.renewAs && nowMs - turn.beatAt < LOOP_BEAT_EVERY_MS) return next;
+  return (await store.beatLoop({ ...turn.handover, beatAt: nowMs })) ? next : null;
 }
 
 export interface WatchdogDeps {
@@ -139,7 +190,7 @@ export async function watchdogTick(deps: WatchdogDeps, take: Omit<LoopTake, 'exp
         `The schedule restarted the watcher's polling loop ${restarts} times in a row, each time less than ` +
         `${LOOP_HEALTHY_MS / 60_000} minutes after the last start. Blocks are still scanned at least once a minute, ` +
         'but alerts come later than they should. Read the function logs ("loop turn") for why turns end without ' +
-        'queuing the next one (SQS refusing the message, the queue or its permission missing, failed runs).',
+        'keeping their message (SQS refusing it, the queue or its permission missing, failed runs).',
     });
   }
   return { run: true, next: take.next };
