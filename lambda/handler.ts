@@ -9,7 +9,6 @@ import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { Context } from 'aws-lambda';
 import { operatorChannelOverLog } from './core/deliver/operator-log';
 import { runCycle } from './core/cycle';
@@ -19,6 +18,8 @@ import { LOOP_SMS_MINUTE_MS } from './core/deliver/sms-minute';
 import type { CycleBudget, CycleDeps, CycleSummary } from './core/cycle-types';
 import { tokenAfterTurn, type LoopStore, type QueuedTurn, type TurnDecision } from './core/scan/loop-turns';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
+import type { OperatorChannel } from './core/ports';
+import type { LiveConfig } from './config/live-watch-config';
 import { balanceReadAllowance, contractStatusSweep, routeMemory, type HiroClient } from './hiro';
 import { createSnsPublisher } from './adapters/sns';
 import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
@@ -35,16 +36,15 @@ import {
   reportFailedTurn,
   statusesDue,
 } from './runtime/loop-invocation';
-import { judgeOnTick, loopStoreFrom, type TickJudgement, type TickWatchDeps } from './runtime/tick-watch';
+import { judgeOnTick, loopStoreFrom, tickWatchDeps, type TickJudgement, type TickPoint, type TickWatchDeps } from './runtime/tick-watch';
 import { configLogFields, LambdaWatchConfig } from './runtime/lambda-watch-config';
 import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
 import { isDoorbellRing } from './runtime/doorbell-ring';
 import { readAheadBlocksFor } from './runtime/memory-bounds';
+import { readApiKey } from './runtime/api-key';
 
 /** Stop starting blocks this long before the invocation times out (the issue's floor is 10 s). */
 export const SAFETY_MARGIN_MS = 15_000;
-/** The API key is read from Secrets Manager at most this often per container. */
-const SECRET_MAX_AGE_SECONDS = 300;
 
 // Built once per container and reused by every invocation. The SDK clients honour the standard
 // AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL_SNS variables, so local stand-ins need no code change.
@@ -91,35 +91,35 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
     failuresTo = failedTurnQueue(event, settings.loop);
     // The cold-start series is one more metric billed for each hour with a cold start: detailed mode only.
     if (settings.detailedMetrics) metrics.captureColdStartMetric(context.functionName);
-    const run = await composeRun(settings, startedAt, timeLeftMs);
+    // A queued loop turn asks no config store: it holds its container's config (below, the flag on its read).
+    const queued = settings.loop !== undefined && queuedTurnTokens(event) !== null;
+    const run = await composeRun(settings, startedAt, timeLeftMs, !queued);
     ({ chain, telemetry } = run);
-    const { config, apiSettings, deadlineMs, ports } = run;
+    const { apiSettings, deadlineMs, ports } = run;
     // A doorbell ring only looks now; the schedule's tick alone judges stalls.
-    watch = queuedTurnTokens(event) === null && !isDoorbellRing(event) ? tickWatchDeps(settings, run) : undefined;
+    watch = queuedTurnTokens(event) === null && !isDoorbellRing(event) ? tickWatchDeps(settings.lagLimitSeconds, run) : undefined;
     // The loop's watchdog reads the cursor item once: the heartbeat and the watch point together.
     const point = settings.loop && watch ? await ports.state.readWatchPoint() : undefined;
+    // The tick asked the store: a version other than the one flagged for the turns is flagged (one write).
+    const storeVersion = watchConfigs.storeVersion;
+    if (point && storeVersion !== undefined && storeVersion !== point.configVersion) await ports.state.flagConfigVersion(storeVersion);
     const store = point ? loopStoreFrom(ports.state, point) : ports.state;
     const turn = settings.loop
       ? await beginTurn(event, { store, operator: ports.operator, loop: settings.loop, owner: context.awsRequestId, nowMs: startedAt, ttlMs: timeLeftMs })
       : undefined;
-    if (turn && !turn.run) {
-      logger.debug('loop turn skipped', { why: turn.why });
-      if (turn.why === 'lease-held') await queueNextTurn(sqs, settings.loop!, turn.requeue, settings.loop!.delaySeconds);
-      if (point && turn.why === 'loop-alive') Object.assign(judged, { point });
-      return { loopTurnSkipped: turn.why };
+    if (turn && !turn.run) return await skippedTurn(turn, { settings, run, point, judged, timeLeftMs });
+    // A flag naming a version this container has not read: one request to the store before the cycle.
+    if (turn?.queued && watchConfigs.followsFlag(turn.queued.configVersion)) {
+      run.live = await readLiveConfig(settings, run, { askStore: true, followingFlag: true });
+      run.config = run.live.config;
     }
+    const { config } = run;
     if (point?.loop) judged.loopSilentMs = startedAt - point.loop.beatAt;
     if (run.live.rejected) telemetry.log('warn', 'the current watch config version is refused; running on the last good one', configLogFields(run.live));
-    // SNS reaches phones: the invocation texts `smsPerRun` alerts and sums up the rest in one digest; in the
-    // loop mode a minute does, shared by its turns (a turn is an invocation every few seconds).
-    const publisher = new SmsBudget(createSnsPublisher({ client: sns, topicArn: settings.topicArn, log: telemetry.log }), ports, {
-      network: config.network,
-      perInvocation: config.smsPerRun ?? SMS_PER_RUN_DEFAULT,
-      staleAfterMs: timeLeftMs,
-      minuteMs: settings.loop ? LOOP_SMS_MINUTE_MS : 0,
-    });
+    const publisher = smsBudgetOf(settings, run, timeLeftMs);
     const budget = invocationBudget(settings, turn, { runId: context.awsRequestId, deadlineMs, timeLeftMs, apiSettings });
-    const owed = await publisher.start();
+    // A queued turn reads the SMS record only once it has an alert to route (sms-budget.ts); every other run first.
+    const owed = turn?.queued ? [] : await publisher.start();
     const cycle = await runInvocationCycle(
       { chain, publisher, ...ports },
       config,
@@ -145,6 +145,40 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
     else metrics.clearMetrics();
     logger.resetKeys();
   }
+}
+
+/**
+ * SNS reaches phones: the invocation texts `smsPerRun` alerts and sums up the rest in one digest; in the loop
+ * mode a minute does, shared by its turns (a turn is an invocation every few seconds).
+ */
+function smsBudgetOf(settings: LambdaSettings, run: ComposedRun, timeLeftMs: number): SmsBudget {
+  const { config, ports } = run;
+  return new SmsBudget(createSnsPublisher({ client: sns, topicArn: settings.topicArn, log: run.telemetry.log }), ports, {
+    network: config.network,
+    perInvocation: config.smsPerRun ?? SMS_PER_RUN_DEFAULT,
+    staleAfterMs: timeLeftMs,
+    minuteMs: settings.loop ? LOOP_SMS_MINUTE_MS : 0,
+  });
+}
+
+/**
+ * A loop invocation that runs no cycle: a turn beside another run's lease queues its token again; a tick beside
+ * a live loop sends the SMS digest a minute owes (turns read the SMS record only to route an alert).
+ */
+async function skippedTurn(
+  turn: Extract<TurnDecision, { run: false }>,
+  at: { settings: LambdaSettings; run: ComposedRun; point: TickPoint | undefined; judged: TickJudgement; timeLeftMs: number },
+): Promise<InvocationResult> {
+  const { settings, run, point } = at;
+  logger.debug('loop turn skipped', { why: turn.why });
+  if (turn.why === 'lease-held') await queueNextTurn(sqs, settings.loop!, turn.requeue, settings.loop!.delaySeconds);
+  if (point && turn.why === 'loop-alive') {
+    Object.assign(at.judged, { point });
+    const publisher = smsBudgetOf(settings, run, at.timeLeftMs);
+    const sent = [...(await publisher.start()), ...(await publisher.flush())];
+    if (sent.length > 0) run.telemetry.metric('AlertsPublished', sent.length, { type: 'sms_digest' });
+  }
+  return { loopTurnSkipped: turn.why };
 }
 
 /** The invocation's cycle budget: its deadline and lease, its reads, and how its loop turn began. */
@@ -206,7 +240,7 @@ async function runInvocationCycle(
  * The run's adapters: telemetry, the operator channel, the Hiro client bounded by the run's deadline and the
  * state store (runtime/run-clients.ts), and the live watch config (its version named on every log line).
  */
-async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftMs: number) {
+async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftMs: number, askStore: boolean) {
   const telemetry = createPowertoolsTelemetry(logger, metrics, { detailed: settings.detailedMetrics });
   const log = telemetry.log;
   const operator = settings.opsTopicArn ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log }) : operatorChannelOverLog(telemetry);
@@ -225,52 +259,28 @@ async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftM
     tableName: settings.tableName,
     log,
   });
-  // A new version's token decimals are read through the run's own client and kept in its state.
-  const live = await watchConfigs.current(settings, operator, log, clients.decimalsFor);
+  const live = await readLiveConfig(settings, { clients, operator, telemetry }, { askStore });
   const config = live.config;
-  // Every line of the run names the version in use (and a refused one, until it is fixed).
-  logger.appendKeys(configLogFields(live));
   const { chain, apiSettings } = clients.api(config.network);
   const state = clients.state(config.network);
   const ports = { state, clock: { now: () => Date.now() }, telemetry, operator, emily: clients.emily(config.network) };
-  return { live, config, apiSettings, deadlineMs, chain, telemetry, ports };
+  return { live, config, apiSettings, deadlineMs, chain, telemetry, ports, clients, operator };
 }
 
-/** What a tick judges with: the state, the operations topic, the tip on demand, the limit. */
-function tickWatchDeps(settings: LambdaSettings, run: Awaited<ReturnType<typeof composeRun>>): TickWatchDeps {
-  const { ports, chain, config } = run;
-  return {
-    state: ports.state,
-    operator: ports.operator,
-    log: ports.telemetry.log,
-    tipHeight: () =>
-      chain.getTip().then(
-        (tip) => tip?.height ?? null,
-        () => null,
-      ),
-    lagLimitSeconds: settings.lagLimitSeconds,
-    confirmations: config.confirmations,
-  };
-}
+type ComposedRun = Awaited<ReturnType<typeof composeRun>>;
 
-/** The secret holds the key as plain text, or as JSON with an `apiKey` field. The key is never logged. */
-async function readApiKey(secretArn: string): Promise<string | undefined> {
-  let value: unknown;
-  try {
-    value = await getSecret(secretArn, { maxAge: SECRET_MAX_AGE_SECONDS });
-  } catch (error) {
-    // Powertools wraps the SDK's error in a GetParameterError; its cause names what went wrong (AccessDenied, NotFound...).
-    const cause = ((error as Error).cause ?? error) as Error;
-    throw new Error(`cannot read the API key secret ${secretArn}: ${cause.name}; check that it exists and the function may read it`);
-  }
-  if (typeof value !== 'string' || value.trim() === '') return undefined; // an empty secret: run without a key
-  const text = value.trim();
-  if (!text.startsWith('{')) return text;
-  try {
-    const parsed = JSON.parse(text) as { apiKey?: unknown };
-    if (typeof parsed.apiKey === 'string' && parsed.apiKey) return parsed.apiKey;
-  } catch {
-    // not JSON after all: fall through to the error below, which does not echo the value
-  }
-  throw new Error(`the API key secret ${secretArn} holds JSON without a string "apiKey" field`);
+/**
+ * The run's watch config (asking the store, or as the container holds it), its version named on every log line.
+ * A version taken by a later read keeps the network (a change of it is refused), so the run's clients stay right.
+ */
+async function readLiveConfig(
+  settings: LambdaSettings,
+  run: { clients: ReturnType<typeof runClients>; operator: OperatorChannel; telemetry: PowertoolsTelemetry },
+  read: { askStore: boolean; followingFlag?: boolean },
+): Promise<LiveConfig> {
+  // A new version's token decimals are read through the run's own client and kept in its state.
+  const live = await watchConfigs.current(settings, run.operator, run.telemetry.log, run.clients.decimalsFor, read);
+  // Every line of the run names the version in use (and a refused one, until it is fixed).
+  logger.appendKeys(configLogFields(live));
+  return live;
 }

@@ -6,6 +6,8 @@ import type { LoopState, LoopStore } from '../core/scan/loop-turns';
 import { checkProgress, type SelfWatchVerdict, type WatchPoint } from '../core/health/self-watch';
 import type { OperatorChannel, Telemetry } from '../core/ports';
 import type { WatchPointStore } from '../adapters/dynamodb/watch-point-record';
+import type { WatchConfig } from '../core/watch-config/watch-config-schema';
+import type { HiroClient } from '../hiro';
 
 export interface TickWatchDeps {
   state: WatchPointStore & LoopStore;
@@ -17,7 +19,7 @@ export interface TickWatchDeps {
   confirmations: number;
 }
 
-export type TickPoint = WatchPoint & { loop: LoopState | null };
+export type TickPoint = WatchPoint & { loop: LoopState | null; configVersion?: string | null };
 
 export interface TickJudgement {
   nowMs: number;
@@ -27,6 +29,26 @@ export interface TickJudgement {
   tipHeight?: number | null;
   /** The loop's heartbeat was older than its limit: this tick restarted it. */
   loopSilentMs?: number;
+}
+
+/** What a tick judges with: the state, the operations topic, the tip on demand, the limit. */
+export function tickWatchDeps(
+  lagLimitSeconds: number,
+  run: { ports: Pick<TickWatchDeps, 'state' | 'operator'> & { telemetry: Pick<Telemetry, 'log'> }; chain: HiroClient; config: WatchConfig },
+): TickWatchDeps {
+  const { ports, chain, config } = run;
+  return {
+    state: ports.state,
+    operator: ports.operator,
+    log: ports.telemetry.log,
+    tipHeight: () =>
+      chain.getTip().then(
+        (tip) => tip?.height ?? null,
+        () => null,
+      ),
+    lagLimitSeconds,
+    confirmations: config.confirmations,
+  };
 }
 
 /** The loop's store, answering `readLoop` from the point already read (the tick's one read). */

@@ -68,7 +68,8 @@ export class CursorRecord {
         ? { turn: item.loopTurn, beatAt: num(item.loopBeatAt), startedAt: num(item.loopStartedAt), restarts: num(item.loopRestarts) }
         : null;
     const leaseHeldBy = typeof item?.owner === 'string' && num(item.leaseUntil) >= nowMs ? item.owner : null;
-    return { loop, leaseHeldBy, cursor: await this.cursorOf(item) };
+    const configVersion = typeof item?.configVersion === 'string' ? item.configVersion : null;
+    return { loop, leaseHeldBy, cursor: await this.cursorOf(item), configVersion };
   };
 
   private async readItem(): Promise<Record<string, unknown> | undefined> {

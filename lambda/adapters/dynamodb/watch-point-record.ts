@@ -1,6 +1,8 @@
 // What the schedule's tick reads to watch the watcher (lambda/core/health/self-watch.ts): the cursor's height and block
 // time, the stall flag and the loop's heartbeat, all attributes of the cursor item, in one strongly consistent
 // read (the one the loop's watchdog made anyway). The flag is written alone, only when a stall begins or ends.
+// In the loop mode the same item carries the watch config version the ticks found current in the store: a tick
+// writes it only when the store's version changed, and a queued turn reads it with its one read (cursor-record.ts).
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LoopState } from '../../core/scan/loop-turns';
 import type { SelfWatchStore, StallCause, StallFlag, WatchPoint } from '../../core/health/self-watch';
@@ -16,12 +18,15 @@ const NAMES = {
   '#beatAt': 'loopBeatAt',
   '#startedAt': 'loopStartedAt',
   '#restarts': 'loopRestarts',
+  '#configVersion': 'configVersion',
 };
 const CAUSES: readonly StallCause[] = ['stuck-block', 'chain-unlinked', 'loop-died', 'chain-quiet', 'behind'];
 
 export interface WatchPointStore extends SelfWatchStore {
-  /** The tick's one read: the watch point, and the loop's state as `readLoop` gives it. */
-  readWatchPoint(): Promise<WatchPoint & { loop: LoopState | null }>;
+  /** The tick's one read: the watch point, the loop's state as `readLoop` gives it, the flagged config version. */
+  readWatchPoint(): Promise<WatchPoint & { loop: LoopState | null; configVersion: string | null }>;
+  /** Flags the store's current watch config version for the loop's turns (a write only when it changed). */
+  flagConfigVersion(versionId: string): Promise<void>;
 }
 
 const num = (value: unknown) => (typeof value === 'number' ? value : 0);
@@ -52,7 +57,8 @@ export function createWatchPointRecord(table: TableAccess, keys: StateKeys): Omi
         Item && typeof Item.loopTurn === 'string'
           ? { turn: Item.loopTurn, beatAt: num(Item.loopBeatAt), startedAt: num(Item.loopStartedAt), restarts: num(Item.loopRestarts) }
           : null;
-      return { cursor, stall: stallOf(Item?.stallNotice), loop };
+      const configVersion = typeof Item?.configVersion === 'string' ? Item.configVersion : null;
+      return { cursor, stall: stallOf(Item?.stallNotice), loop, configVersion };
     },
 
     async writeStallFlag(flag) {
@@ -61,6 +67,20 @@ export function createWatchPointRecord(table: TableAccess, keys: StateKeys): Omi
         : { UpdateExpression: 'REMOVE #stall' };
       await callTable(table, 'UpdateItem', () =>
         table.doc.send(new UpdateCommand({ TableName, Key: keys.cursor, ...update, ExpressionAttributeNames: { '#stall': NAMES['#stall'] } })),
+      );
+    },
+
+    async flagConfigVersion(versionId) {
+      await callTable(table, 'UpdateItem', () =>
+        table.doc.send(
+          new UpdateCommand({
+            TableName,
+            Key: keys.cursor,
+            UpdateExpression: 'SET #configVersion = :version',
+            ExpressionAttributeNames: { '#configVersion': NAMES['#configVersion'] },
+            ExpressionAttributeValues: { ':version': versionId },
+          }),
+        ),
       );
     },
   };
