@@ -36,7 +36,7 @@ import {
   reportFailedTurn,
   statusesDue,
 } from './runtime/loop-invocation';
-import { judgeOnTick, loopStoreFrom, tickWatchDeps, type TickJudgement, type TickPoint, type TickWatchDeps } from './runtime/tick-watch';
+import { judgeOnTick, leaveTickNotes, loopStoreFrom, tickWatchDeps, type TickJudgement, type TickPoint, type TickWatchDeps } from './runtime/tick-watch';
 import { configLogFields, LambdaWatchConfig } from './runtime/lambda-watch-config';
 import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
 import { isDoorbellRing } from './runtime/doorbell-ring';
@@ -100,16 +100,18 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
     watch = queuedTurnTokens(event) === null && !isDoorbellRing(event) ? tickWatchDeps(settings.lagLimitSeconds, run) : undefined;
     // The loop's watchdog reads the cursor item once: the heartbeat and the watch point together.
     const point = settings.loop && watch ? await ports.state.readWatchPoint() : undefined;
-    // The tick asked the store: a version other than the one flagged for the turns is flagged (one write).
-    const storeVersion = watchConfigs.storeVersion;
-    if (point && storeVersion !== undefined && storeVersion !== point.configVersion) await ports.state.flagConfigVersion(storeVersion);
+    // The tick's notes for the turns, written when one changed: the version the store gave it, an SMS digest owed.
+    if (point) {
+      const smsDigestOwed = await smsBudgetOf(settings, run, timeLeftMs).owesDigest();
+      await leaveTickNotes(ports.state, point, { configVersion: watchConfigs.storeVersion ?? point.notes.configVersion, smsDigestOwed });
+    }
     const store = point ? loopStoreFrom(ports.state, point) : ports.state;
     const turn = settings.loop
       ? await beginTurn(event, { store, operator: ports.operator, loop: settings.loop, owner: context.awsRequestId, nowMs: startedAt, ttlMs: timeLeftMs })
       : undefined;
-    if (turn && !turn.run) return await skippedTurn(turn, { settings, run, point, judged, timeLeftMs });
+    if (turn && !turn.run) return await skippedTurn(turn, { settings, point, judged });
     // A flag naming a version this container has not read: one request to the store before the cycle.
-    if (turn?.queued && watchConfigs.followsFlag(turn.queued.configVersion)) {
+    if (turn?.queued && watchConfigs.followsFlag(turn.queued.notes.configVersion)) {
       run.live = await readLiveConfig(settings, run, { askStore: true, followingFlag: true });
       run.config = run.live.config;
     }
@@ -118,8 +120,8 @@ export async function handler(event: unknown, context: Context): Promise<Invocat
     if (run.live.rejected) telemetry.log('warn', 'the current watch config version is refused; running on the last good one', configLogFields(run.live));
     const publisher = smsBudgetOf(settings, run, timeLeftMs);
     const budget = invocationBudget(settings, turn, { runId: context.awsRequestId, deadlineMs, timeLeftMs, apiSettings });
-    // A queued turn reads the SMS record only once it has an alert to route (sms-budget.ts); every other run first.
-    const owed = turn?.queued ? [] : await publisher.start();
+    // A queued turn reads the SMS record only to route an alert (sms-budget.ts) or send a digest the tick noted.
+    const owed = turn?.queued && !turn.queued.notes.smsDigestOwed ? [] : await publisher.start();
     const cycle = await runInvocationCycle(
       { chain, publisher, ...ports },
       config,
@@ -161,23 +163,14 @@ function smsBudgetOf(settings: LambdaSettings, run: ComposedRun, timeLeftMs: num
   });
 }
 
-/**
- * A loop invocation that runs no cycle: a turn beside another run's lease queues its token again; a tick beside
- * a live loop sends the SMS digest a minute owes (turns read the SMS record only to route an alert).
- */
+/** A loop invocation that runs no cycle: a turn beside another run's lease queues its token again. */
 async function skippedTurn(
   turn: Extract<TurnDecision, { run: false }>,
-  at: { settings: LambdaSettings; run: ComposedRun; point: TickPoint | undefined; judged: TickJudgement; timeLeftMs: number },
+  at: { settings: LambdaSettings; point: TickPoint | undefined; judged: TickJudgement },
 ): Promise<InvocationResult> {
-  const { settings, run, point } = at;
   logger.debug('loop turn skipped', { why: turn.why });
-  if (turn.why === 'lease-held') await queueNextTurn(sqs, settings.loop!, turn.requeue, settings.loop!.delaySeconds);
-  if (point && turn.why === 'loop-alive') {
-    Object.assign(at.judged, { point });
-    const publisher = smsBudgetOf(settings, run, at.timeLeftMs);
-    const sent = [...(await publisher.start()), ...(await publisher.flush())];
-    if (sent.length > 0) run.telemetry.metric('AlertsPublished', sent.length, { type: 'sms_digest' });
-  }
+  if (turn.why === 'lease-held') await queueNextTurn(sqs, at.settings.loop!, turn.requeue, at.settings.loop!.delaySeconds);
+  if (at.point && turn.why === 'loop-alive') Object.assign(at.judged, { point: at.point });
   return { loopTurnSkipped: turn.why };
 }
 

@@ -2,7 +2,7 @@
 // 1-minute schedule each run is a tick and judges the cursor it left; in the loop mode a tick reads the cursor
 // item once (the loop's heartbeat is on it) and judges it, after the restart it may have made. A queued turn
 // never judges: the tick is the one observer, so the flag needs no condition.
-import type { LoopState, LoopStore } from '../core/scan/loop-turns';
+import type { LoopState, LoopStore, TickNotes } from '../core/scan/loop-turns';
 import { checkProgress, type SelfWatchVerdict, type WatchPoint } from '../core/health/self-watch';
 import type { OperatorChannel, Telemetry } from '../core/ports';
 import type { WatchPointStore } from '../adapters/dynamodb/watch-point-record';
@@ -19,7 +19,7 @@ export interface TickWatchDeps {
   confirmations: number;
 }
 
-export type TickPoint = WatchPoint & { loop: LoopState | null; configVersion?: string | null };
+export type TickPoint = WatchPoint & { loop: LoopState | null; notes?: TickNotes };
 
 export interface TickJudgement {
   nowMs: number;
@@ -49,6 +49,12 @@ export function tickWatchDeps(
     lagLimitSeconds,
     confirmations: config.confirmations,
   };
+}
+
+/** Leaves the tick's notes for the loop's turns on the cursor item: one write, only when one of them changed. */
+export async function leaveTickNotes(state: Pick<WatchPointStore, 'writeTickNotes'>, point: TickPoint, notes: TickNotes): Promise<void> {
+  const before = point.notes ?? { configVersion: null, smsDigestOwed: false };
+  if (before.configVersion !== notes.configVersion || before.smsDigestOwed !== notes.smsDigestOwed) await state.writeTickNotes(notes);
 }
 
 /** The loop's store, answering `readLoop` from the point already read (the tick's one read). */

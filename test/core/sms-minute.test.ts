@@ -176,23 +176,29 @@ describe('a loop turn reads the SMS record only when it has an alert to route', 
     expect(routes(h.publisher.sent)).toEqual(['text', 'text', 'held', 'held', 'held'].map((r) => `token_transfer:${r}`));
   });
 
-  it("leaves an ended minute's digest to the schedule's tick when no turn with an alert follows, and sends it once", async () => {
-    const { h, mine, tallyReads, queuedTurn, turn } = await counted();
+  it('tells whether an ended minute owes its digest without writing, and a run that starts the budget sends it once', async () => {
+    const { h, mine, tallyReads, queuedTurn, turn, writes } = await counted();
+    const owes = () => h.smsInvocation(SMS_PER_RUN, LOOP_SMS_MINUTE_MS).publisher.owesDigest();
     mine(4);
     await queuedTurn(); // two texted, two held
+    expect(await owes()).toBe(false); // the minute is open
     for (let i = 0; i < 8; i++) {
       h.advance(TURN_EVERY_MS); // quiet turns, past the minute: none reads the record, none sends the digest
       await queuedTurn();
     }
-    expect(tallyReads()).toBe(1);
+    expect(tallyReads()).toBe(2);
     expect(digests(h.publisher.sent)).toEqual([]);
-    await turn(); // the schedule's tick: starts and flushes the budget
+    const written = writes.length;
+    expect(await owes()).toBe(true); // what the schedule's tick asks, and notes for the turns
+    expect(writes).toHaveLength(written);
+    await turn(); // the turn after the tick's note: starts and flushes the budget
     expect(digests(h.publisher.sent)).toEqual([expect.objectContaining({ held: { critical: 2, warning: 0, info: 0 } })]);
     h.advance(TURN_EVERY_MS);
     await turn();
     mine(1);
     await queuedTurn();
     expect(digests(h.publisher.sent)).toHaveLength(1);
+    expect(await owes()).toBe(false);
   });
 
   it("sends an ended minute's digest from the next turn with an alert, before that turn's texts, and returns it from the flush", async () => {

@@ -118,6 +118,29 @@ describe('a loop turn reads the cursor item alone, and the ticks alone ask the w
     expect(lambda.published.map((e) => e.MessageAttributes?.sms?.StringValue)).toEqual(['text', 'held']);
   });
 
+  it("leaves an ended minute's digest to a note of the tick: quiet turns read no SMS record, the turn after the note sends it once", async () => {
+    for (let i = 0; i < 7; i++) {
+      later(DELAY_SECONDS * 1000); // past the minute of the held alert: quiet turns send nothing
+      expect((await counted(() => nextTurn())).reads).toEqual(['NET#mainnet/CURSOR']);
+    }
+    expect(lambda.published).toHaveLength(2);
+    later(1_000);
+    const noting = await counted(() => invoke(tick));
+    expect(noting.reads).toEqual(['NET#mainnet/CURSOR', 'NET#mainnet/SMS']);
+    expect(noting.writes).toEqual(['NET#mainnet/CURSOR']);
+    expect(lambda.published).toHaveLength(2);
+
+    later(DELAY_SECONDS * 1000);
+    const sending = await counted(() => nextTurn());
+    expect(sending.reads).toContain('NET#mainnet/SMS');
+    expect(lambda.published.map((e) => e.MessageAttributes?.sms?.StringValue)).toEqual(['text', 'held', 'digest']);
+    later(1_000);
+    expect((await counted(() => invoke(tick))).writes).toEqual(['NET#mainnet/CURSOR']); // the note taken off
+    later(DELAY_SECONDS * 1000);
+    expect((await counted(() => nextTurn())).reads).toEqual(['NET#mainnet/CURSOR']);
+    expect(lambda.published).toHaveLength(3);
+  });
+
   it('flags a pushed version at the next tick (one write), and the next turn takes it with one request to the store', async () => {
     const v2 = push({ ...base, contractLogs: [{ contractId: vault }] });
     later(DELAY_SECONDS * 1000);

@@ -14,8 +14,9 @@
 // invocation that finds the digest already sent does not send it again, and the tally is cleared only after.
 // The record is written only when an alert is texted or held: a quiet invocation reads it and writes nothing.
 // A loop turn (every few seconds) does not even read it unless it has an alert to route: it publishes without
-// `start()`, and the record is read before its first routed alert; the digest a minute owes when no such turn
-// follows goes out with the schedule's next tick, which starts and flushes the budget as every run does.
+// `start()`, and the record is read before its first routed alert. When a minute that ended owes its digest
+// and no such turn came, the schedule's tick, which reads the record (`owesDigest`) and writes nothing to it,
+// notes it on the cursor item, and the next turn starts the budget and sends it: one writer of the record.
 import type { Alert } from '../alert-kinds/alert';
 import { heldCount, smsDigestKind, type PendingSmsDigest } from '../alert-kinds/sms-digest';
 import { ruleOf } from '../alert-kinds/registry';
@@ -95,6 +96,12 @@ export class SmsBudget implements Publisher {
     this.slots = this.behind ? 0 : Math.max(0, this.options.perInvocation - minute.texted);
     this.countedThrough = (owed ?? held)?.throughHeight ?? null;
     return owed ? this.sendDigest(owed) : [];
+  }
+
+  /** Whether the record holds a digest owed now (a minute that ended, or a dead invocation's): a read, no write. */
+  async owesDigest(): Promise<boolean> {
+    const record = await this.ports.state.readRecord('smsTally');
+    return beginBudget(record, this.ports.clock.now(), this.minuteMs).owed !== null;
   }
 
   /** A run far behind the tip (cycle.ts, CATCH_UP_BLOCKS) texts nothing more: what it finds goes to the digest. */

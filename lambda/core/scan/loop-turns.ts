@@ -42,8 +42,16 @@ export interface TurnRead {
   /** The owner of an unexpired lease at `nowMs` (a doorbell's or the watchdog's cycle), or null. */
   leaseHeldBy: string | null;
   cursor: Cursor | null;
-  /** The watch config version the schedule's ticks last found current in the store (flagged there), or null. */
+  notes: TickNotes;
+}
+
+/**
+ * What the schedule's ticks leave on the cursor item for the turns, which read nothing else: the watch config
+ * version the store called current (null before any), and whether an SMS minute that ended owes its digest.
+ */
+export interface TickNotes {
   configVersion: string | null;
+  smsDigestOwed: boolean;
 }
 
 export interface LoopStore {
@@ -88,8 +96,8 @@ export interface QueuedTurn {
   cursor: Cursor | null;
   /** The heartbeat stored when the turn began. */
   beatAt: number;
-  /** The watch config version flagged on the cursor item: a container holding another asks the store. */
-  configVersion: string | null;
+  /** The ticks' notes as the turn's read found them (a config version to take, an SMS digest to send). */
+  notes: TickNotes;
 }
 
 export type TurnDecision =
@@ -102,13 +110,13 @@ export type TurnDecision =
  * run holds (a doorbell's cycle) lets that run work: the turn queues its token again and ends.
  */
 export async function takeQueuedTurn(store: LoopStore, take: Omit<LoopTake, 'restart' | 'ttlMs'>): Promise<TurnDecision> {
-  const { loop, leaseHeldBy, cursor, configVersion } = await store.readTurn(take.nowMs);
+  const { loop, leaseHeldBy, cursor, notes } = await store.readTurn(take.nowMs);
   if (take.expected === null || loop?.turn !== take.expected) return { run: false, why: 'stale-token' };
   if (leaseHeldBy !== null && leaseHeldBy !== take.owner) return { run: false, why: 'lease-held', requeue: take.expected };
   return {
     run: true,
     next: take.next,
-    queued: { handover: { expected: take.expected, next: take.next, beatAt: take.nowMs }, cursor, beatAt: loop.beatAt, configVersion },
+    queued: { handover: { expected: take.expected, next: take.next, beatAt: take.nowMs }, cursor, beatAt: loop.beatAt, notes },
   };
 }
 
