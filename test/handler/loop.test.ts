@@ -65,7 +65,7 @@ describe('the self-rescheduling loop, end to end', () => {
     later(5_000);
     expect(skipped(await invoke(tick))).toBe('loop-alive');
     expect(sent).toEqual([]);
-    // Nothing logged at info or above, no metric: a tick is one read.
+    // Nothing logged at info or above, no metric: a tick reads the cursor item and the SMS record.
     expect(jsonLines(lambda.output).filter((l) => l.level !== 'DEBUG')).toEqual([]);
     expect(lambda.output.join('')).not.toMatch(/No application metrics/);
   });
