@@ -176,8 +176,9 @@ function priceLoopExtras(id: string, memoryMb: number, ticks: number, add: AddLi
 function priceStateTable(id: string, p: Record<string, any>, month: PricedMonth, add: AddLine): void {
   const { perRun, runs } = month;
   const writes = perRun.writeUnits * runs;
-  // Every tick reads the cursor item once (consistent, < 4 KB: a unit) to judge the lag (runtime/tick-watch.ts).
-  const reads = perRun.readUnits * runs + month.ticks;
+  // Every tick reads the cursor item once (consistent, < 4 KB: a unit) to judge the lag (runtime/tick-watch.ts); in
+  // the loop mode also the SMS record, for the digest a minute owes (the turns read it only to route an alert).
+  const reads = perRun.readUnits * runs + month.ticks * (month.loop ? 2 : 1);
   add(id, 'DynamoDB on-demand writes', `${count(writes)} WRU (${perRun.writeUnits.toFixed(1)} a run)`, writes * PRICES.dynamoWriteUnit);
   add(id, 'DynamoDB on-demand reads', `${count(reads)} RRU`, reads * PRICES.dynamoReadUnit);
   add(id, 'DynamoDB storage', `${STATE_TABLE_GB} GB`, STATE_TABLE_GB * PRICES.dynamoStorageGb);
@@ -228,11 +229,10 @@ function priceQueue(id: string, month: PricedMonth, add: AddLine): void {
 /** The watch config store's bucket: its conditional GETs and the versions the lifecycle keeps. */
 function priceConfigBucket(id: string, month: PricedMonth, add: AddLine): void {
   const { loop, runs, ticks, configBytes } = month;
-  // Every run reads the config with one conditional GET: 304 (no body) while it is unchanged. In the loop
-  // mode a warm container asks at most once a minute (LOOP_CONFIG_CHECK_MS), and turns and watchdog ticks
-  // run in at most 2 containers (the loop's reserved concurrency): at most 2 GETs a minute.
-  const gets = loop ? Math.min(runs + ticks, 2 * MINUTES_A_MONTH) : runs;
-  const what = loop ? 'at most once a minute in each of 2 containers' : 'one conditional GET a run';
+  // Every run reads the config with one conditional GET: 304 (no body) while it is unchanged. In the loop mode
+  // the ticks alone ask; a turn asks only for a version a tick flagged, once a change (and at a cold start).
+  const gets = loop ? ticks : runs;
+  const what = loop ? 'by the ticks alone' : 'one conditional GET a run';
   add(id, `S3 GET requests, the watch config (${what})`, count(gets), gets * PRICES.s3GetRequest);
   const versions = NONCURRENT_KEPT + 1;
   const gb = (versions * configBytes) / GB;

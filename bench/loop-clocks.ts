@@ -9,9 +9,6 @@
 // - EventBridge Scheduler one-shot schedules: a schedule a turn, invoked with 60 s precision (its user guide),
 //   so its p90 is the 1-minute schedule's;
 // - one invocation sleeping between turns: no timer at all, but every second of the month billed;
-// - one read a turn, the config asked by the ticks alone (not built): the SMS tally read only by a turn that routes
-//   an alert, the minute's digest then sent by the next tick (it now follows the minute with any turn), and a
-//   new config version signalled on the cursor item each turn reads anyway;
 // - the 1-minute schedule with the doorbell: the schedule's ticks (finding nothing new: the measured idle cycle)
 //   and a ring after each block, each ring one cycle of one block under the run lease (measured).
 import { PRICES } from './aws-prices';
@@ -50,22 +47,6 @@ function sqsSelfChained(loopBill: MonthlyBill): MonthlyBill {
     dollars: requests * PRICES.sqsRequest,
   };
   return withLines(loopBill, [...without(loopBill, [SQS_LINE]), line]);
-}
-
-/** A turn reading the cursor item alone, and the watch config asked by the ticks alone (not built). */
-function leanerTurns(loopBill: MonthlyBill): MonthlyBill {
-  const { turns, ticks } = loopBill.loop!;
-  const lines = loopBill.lines.map((line) => {
-    if (line.item === 'DynamoDB on-demand reads') {
-      const dollars = line.dollars - turns * PRICES.dynamoReadUnit;
-      return { ...line, item: `${line.item}, one a turn`, quantity: `${thousands(dollars / PRICES.dynamoReadUnit)} RRU`, dollars };
-    }
-    if (line.item.startsWith('S3 GET requests, the watch config')) {
-      return { ...line, item: 'S3 GET requests, the watch config, by the ticks alone', quantity: thousands(ticks), dollars: ticks * PRICES.s3GetRequest };
-    }
-    return line;
-  });
-  return withLines(loopBill, lines);
 }
 
 function schedulerOneShot(loopBill: MonthlyBill): MonthlyBill {
@@ -150,7 +131,7 @@ export function clockRows(input: ClockInputs): ClockRow[] {
   return [
     {
       design: `SQS, one message recycled by its visibility timeout (latency=loop), a turn every ${delay} s`,
-      how: 'built: each turn hides its message again for the delay, 2 requests a turn',
+      how: 'built: each turn hides its message again for the delay (2 requests a turn) and reads one item, the cursor item (the SMS tally only to route an alert, the watch config only when a tick flagged a new version)',
       p90Seconds: loopP90,
       bill: loopBill,
     },
@@ -160,12 +141,6 @@ export function clockRows(input: ClockInputs): ClockRow[] {
       how: 'priced (the former design): sent, received, deleted, 3 requests a turn',
       p90Seconds: loopP90,
       bill: sqsSelfChained(loopBill),
-    },
-    {
-      design: 'the same at 128 MB, one read a turn, the config asked by the ticks alone',
-      how: 'not built: the SMS tally read by a turn with an alert (the digest then with the next tick), a new config version flagged on the cursor item',
-      p90Seconds: loopP90,
-      bill: leanerTurns(input.loopBill128),
     },
     { design: 'Step Functions Standard, Wait then Task', how: 'priced', p90Seconds: loopP90, bill: stepFunctionsBill(loopBill, 'standard') },
     { design: 'Step Functions Express, Wait then Task', how: 'priced', p90Seconds: loopP90, bill: stepFunctionsBill(loopBill, 'express') },

@@ -3,8 +3,9 @@
 // is a receive of the loop's one message and a visibility change that hides it again (lambda/runtime/loop-invocation.ts).
 const MONTH_SECONDS = 30 * 24 * 3600;
 /**
- * A watchdog tick of the loop mode that finds the loop alive: one strongly consistent read of the cursor item
- * and no log line, billed for about this long (no API call, no write).
+ * A watchdog tick of the loop mode that finds the loop alive: the watch config's conditional GET, two strongly
+ * consistent reads (the cursor item, the SMS record) and no log line, billed for about this long (no API call;
+ * a write only when its notes for the turns change).
  */
 export const WATCHDOG_TICK_SECONDS = 0.03;
 /**

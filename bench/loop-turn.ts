@@ -1,7 +1,7 @@
 // A loop's turns as the Lambda takes them (lambda/runtime/loop-invocation.ts), for the cost bench: the first
 // turn is the watchdog's start (the lease and the first token in one write), every later one a queued turn, a
 // receive more of the same message (one read; the cursor write stores its receive count in the token; a turn
-// with no new block writes nothing).
+// with no new block writes nothing; the SMS record read only to route an alert).
 import type { CycleBudget, CycleSummary } from '../lambda/core/cycle-types';
 import { metAnotherRun, takeQueuedTurn, tokenAfterTurn, type LoopStore, type QueuedTurn } from '../lambda/core/scan/loop-turns';
 import type { Clock } from '../lambda/core/ports';
@@ -11,6 +11,11 @@ type TurnBudget = Pick<CycleBudget, 'leaseTaken' | 'loopTurn'>;
 export class BenchLoop {
   private token: string | null = null;
   private receives = 0;
+
+  /** Whether the next turn is a queued one (not the watchdog's start), which starts no SMS budget. */
+  get queuedNext(): boolean {
+    return this.token !== null;
+  }
 
   constructor(
     private readonly store: LoopStore,
@@ -36,14 +41,17 @@ export class BenchLoop {
   }
 }
 
-/** An invocation's SMS budget around its one cycle (or loop turn): started before, flushed after. */
+/**
+ * An invocation's SMS budget around its one cycle (or loop turn): started before (a queued turn's is started by
+ * its first routed alert, lambda/handler.ts), flushed after.
+ */
 export async function invocation(
   sms: { start(): Promise<unknown>; flush(): Promise<unknown> },
   loop: BenchLoop | undefined,
   runId: string,
   cycle: (budget: TurnBudget) => Promise<CycleSummary>,
 ): Promise<CycleSummary> {
-  await sms.start();
+  if (!loop?.queuedNext) await sms.start();
   const done = loop ? await loop.turn(runId, cycle) : await cycle({});
   await sms.flush();
   return done;

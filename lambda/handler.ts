@@ -9,7 +9,6 @@ import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { Context } from 'aws-lambda';
 import { operatorChannelOverLog } from './core/deliver/operator-log';
 import { runCycle } from './core/cycle';
@@ -19,6 +18,8 @@ import { LOOP_SMS_MINUTE_MS } from './core/deliver/sms-minute';
 import type { CycleBudget, CycleDeps, CycleSummary } from './core/cycle-types';
 import { metAnotherRun, tokenAfterTurn, type TurnDecision } from './core/scan/loop-turns';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
+import type { OperatorChannel } from './core/ports';
+import type { LiveConfig } from './config/live-watch-config';
 import { balanceReadAllowance, contractStatusSweep, routeMemory, type HiroClient } from './hiro';
 import { createSnsPublisher } from './adapters/sns';
 import { createSnsOperatorChannel } from './adapters/sns/operator-topic';
@@ -37,17 +38,17 @@ import {
   reportFailedTurn,
   statusesDue,
   type LoopTurnRun,
+  type TurnStart,
 } from './runtime/loop-invocation';
-import { judgeOnTick, loopStoreFrom, type TickJudgement, type TickWatchDeps } from './runtime/tick-watch';
+import { judgeOnTick, leaveTickNotes, loopStoreFrom, tickWatchDeps, type TickJudgement, type TickPoint, type TickWatchDeps } from './runtime/tick-watch';
 import { configLogFields, LambdaWatchConfig } from './runtime/lambda-watch-config';
 import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
 import { isDoorbellRing } from './runtime/doorbell-ring';
 import { readAheadBlocksFor } from './runtime/memory-bounds';
+import { readApiKey } from './runtime/api-key';
 
 /** Stop starting blocks this long before the invocation times out (the issue's floor is 10 s). */
 export const SAFETY_MARGIN_MS = 15_000;
-/** The API key is read from Secrets Manager at most this often per container. */
-const SECRET_MAX_AGE_SECONDS = 300;
 
 // Built once per container and reused by every invocation. The SDK clients honour the standard
 // AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL_SNS variables, so local stand-ins need no code change.
@@ -106,37 +107,38 @@ async function invocation(event: unknown, context: Context, kept: string[]): Pro
     failuresTo = failedTurnQueue(event, settings.loop);
     // The cold-start series is one more metric billed for each hour with a cold start: detailed mode only.
     if (settings.detailedMetrics) metrics.captureColdStartMetric(context.functionName);
-    const run = await composeRun(settings, startedAt, timeLeftMs);
+    // A queued loop turn asks no config store: it holds its container's config (below, the flag on its read).
+    const queued = settings.loop !== undefined && isQueuedTurn(event);
+    const run = await composeRun(settings, startedAt, timeLeftMs, !queued);
     ({ chain, telemetry } = run);
-    const { config, apiSettings, deadlineMs, ports } = run;
+    const { apiSettings, deadlineMs, ports } = run;
     // A doorbell ring only looks now; the schedule's tick alone judges stalls.
-    watch = !isQueuedTurn(event) && !isDoorbellRing(event) ? tickWatchDeps(settings, run) : undefined;
+    watch = !isQueuedTurn(event) && !isDoorbellRing(event) ? tickWatchDeps(settings.lagLimitSeconds, run) : undefined;
     // The loop's watchdog reads the cursor item once: the heartbeat and the watch point together.
     const point = settings.loop && watch ? await ports.state.readWatchPoint() : undefined;
+    // The tick's notes for the turns, written when one changed: the version the store gave it, an SMS digest owed.
+    if (point) {
+      const smsDigestOwed = await smsBudgetOf(settings, run, timeLeftMs).owesDigest();
+      await leaveTickNotes(ports.state, point, { configVersion: watchConfigs.storeVersion ?? point.notes.configVersion, smsDigestOwed });
+    }
     const store = point ? loopStoreFrom(ports.state, point) : ports.state;
     const turn = settings.loop
       ? await beginTurn(event, { store, operator: ports.operator, loop: settings.loop, owner: context.awsRequestId, nowMs: startedAt, ttlMs: timeLeftMs })
       : undefined;
     kept.push(...(turn?.untried ?? []));
-    if (turn && !turn.run) {
-      logger.debug('loop turn skipped', { why: turn.why });
-      // Another run holds the lease (a doorbell's cycle): the loop's message comes back after the delay.
-      if (turn.why === 'lease-held') await keepTurnMessage(sqs, settings.loop!, turn.message, kept);
-      if (point && turn.why === 'loop-alive') Object.assign(judged, { point });
-      return { loopTurnSkipped: turn.why };
+    if (turn && !turn.run) return await skippedTurn(turn, { settings, point, judged, kept });
+    // A flag naming a version this container has not read: one request to the store before the cycle.
+    if (turn?.queued && watchConfigs.followsFlag(turn.queued.notes.configVersion)) {
+      run.live = await readLiveConfig(settings, run, { askStore: true, followingFlag: true });
+      run.config = run.live.config;
     }
+    const { config } = run;
     if (point?.loop) judged.loopSilentMs = startedAt - point.loop.beatAt;
     if (run.live.rejected) telemetry.log('warn', 'the current watch config version is refused; running on the last good one', configLogFields(run.live));
-    // SNS reaches phones: the invocation texts `smsPerRun` alerts and sums up the rest in one digest; in the
-    // loop mode a minute does, shared by its turns (a turn is an invocation every few seconds).
-    const publisher = new SmsBudget(createSnsPublisher({ client: sns, topicArn: settings.topicArn, log: telemetry.log }), ports, {
-      network: config.network,
-      perInvocation: config.smsPerRun ?? SMS_PER_RUN_DEFAULT,
-      staleAfterMs: timeLeftMs,
-      minuteMs: settings.loop ? LOOP_SMS_MINUTE_MS : 0,
-    });
+    const publisher = smsBudgetOf(settings, run, timeLeftMs);
     const budget = invocationBudget(settings, turn, { runId: context.awsRequestId, deadlineMs, timeLeftMs, apiSettings });
-    const owed = await publisher.start();
+    // A queued turn reads the SMS record only to route an alert (sms-budget.ts) or send a digest the tick noted.
+    const owed = turn?.queued && !turn.queued.notes.smsDigestOwed ? [] : await publisher.start();
     const cycle = await runInvocationCycle(
       { chain, publisher, ...ports },
       config,
@@ -162,6 +164,32 @@ async function invocation(event: unknown, context: Context, kept: string[]): Pro
     else metrics.clearMetrics();
     logger.resetKeys();
   }
+}
+
+/**
+ * SNS reaches phones: the invocation texts `smsPerRun` alerts and sums up the rest in one digest; in the loop
+ * mode a minute does, shared by its turns (a turn is an invocation every few seconds).
+ */
+function smsBudgetOf(settings: LambdaSettings, run: ComposedRun, timeLeftMs: number): SmsBudget {
+  const { config, ports } = run;
+  return new SmsBudget(createSnsPublisher({ client: sns, topicArn: settings.topicArn, log: run.telemetry.log }), ports, {
+    network: config.network,
+    perInvocation: config.smsPerRun ?? SMS_PER_RUN_DEFAULT,
+    staleAfterMs: timeLeftMs,
+    minuteMs: settings.loop ? LOOP_SMS_MINUTE_MS : 0,
+  });
+}
+
+/** A loop invocation that runs no cycle: a turn beside another run's lease keeps its message for the delay. */
+async function skippedTurn(
+  turn: Extract<TurnStart, { run: false }>,
+  at: { settings: LambdaSettings; point: TickPoint | undefined; judged: TickJudgement; kept: string[] },
+): Promise<InvocationResult> {
+  logger.debug('loop turn skipped', { why: turn.why });
+  // Another run holds the lease (a doorbell's cycle): the loop's message comes back after the delay.
+  if (turn.why === 'lease-held') await keepTurnMessage(sqs, at.settings.loop!, turn.message, at.kept);
+  if (at.point && turn.why === 'loop-alive') Object.assign(at.judged, { point: at.point });
+  return { loopTurnSkipped: turn.why };
 }
 
 /** The invocation's cycle budget: its deadline and lease, its reads, and how its loop turn began. */
@@ -224,7 +252,7 @@ async function runInvocationCycle(
  * The run's adapters: telemetry, the operator channel, the Hiro client bounded by the run's deadline and the
  * state store (runtime/run-clients.ts), and the live watch config (its version named on every log line).
  */
-async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftMs: number) {
+async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftMs: number, askStore: boolean) {
   const telemetry = createPowertoolsTelemetry(logger, metrics, { detailed: settings.detailedMetrics });
   const log = telemetry.log;
   const operator = settings.opsTopicArn ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log }) : operatorChannelOverLog(telemetry);
@@ -243,52 +271,28 @@ async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftM
     tableName: settings.tableName,
     log,
   });
-  // A new version's token decimals are read through the run's own client and kept in its state.
-  const live = await watchConfigs.current(settings, operator, log, clients.decimalsFor);
+  const live = await readLiveConfig(settings, { clients, operator, telemetry }, { askStore });
   const config = live.config;
-  // Every line of the run names the version in use (and a refused one, until it is fixed).
-  logger.appendKeys(configLogFields(live));
   const { chain, apiSettings } = clients.api(config.network);
   const state = clients.state(config.network);
   const ports = { state, clock: { now: () => Date.now() }, telemetry, operator, emily: clients.emily(config.network) };
-  return { live, config, apiSettings, deadlineMs, chain, telemetry, ports };
+  return { live, config, apiSettings, deadlineMs, chain, telemetry, ports, clients, operator };
 }
 
-/** What a tick judges with: the state, the operations topic, the tip on demand, the limit. */
-function tickWatchDeps(settings: LambdaSettings, run: Awaited<ReturnType<typeof composeRun>>): TickWatchDeps {
-  const { ports, chain, config } = run;
-  return {
-    state: ports.state,
-    operator: ports.operator,
-    log: ports.telemetry.log,
-    tipHeight: () =>
-      chain.getTip().then(
-        (tip) => tip?.height ?? null,
-        () => null,
-      ),
-    lagLimitSeconds: settings.lagLimitSeconds,
-    confirmations: config.confirmations,
-  };
-}
+type ComposedRun = Awaited<ReturnType<typeof composeRun>>;
 
-/** The secret holds the key as plain text, or as JSON with an `apiKey` field. The key is never logged. */
-async function readApiKey(secretArn: string): Promise<string | undefined> {
-  let value: unknown;
-  try {
-    value = await getSecret(secretArn, { maxAge: SECRET_MAX_AGE_SECONDS });
-  } catch (error) {
-    // Powertools wraps the SDK's error in a GetParameterError; its cause names what went wrong (AccessDenied, NotFound...).
-    const cause = ((error as Error).cause ?? error) as Error;
-    throw new Error(`cannot read the API key secret ${secretArn}: ${cause.name}; check that it exists and the function may read it`);
-  }
-  if (typeof value !== 'string' || value.trim() === '') return undefined; // an empty secret: run without a key
-  const text = value.trim();
-  if (!text.startsWith('{')) return text;
-  try {
-    const parsed = JSON.parse(text) as { apiKey?: unknown };
-    if (typeof parsed.apiKey === 'string' && parsed.apiKey) return parsed.apiKey;
-  } catch {
-    // not JSON after all: fall through to the error below, which does not echo the value
-  }
-  throw new Error(`the API key secret ${secretArn} holds JSON without a string "apiKey" field`);
+/**
+ * The run's watch config (asking the store, or as the container holds it), its version named on every log line.
+ * A version taken by a later read keeps the network (a change of it is refused), so the run's clients stay right.
+ */
+async function readLiveConfig(
+  settings: LambdaSettings,
+  run: { clients: ReturnType<typeof runClients>; operator: OperatorChannel; telemetry: PowertoolsTelemetry },
+  read: { askStore: boolean; followingFlag?: boolean },
+): Promise<LiveConfig> {
+  // A new version's token decimals are read through the run's own client and kept in its state.
+  const live = await watchConfigs.current(settings, run.operator, run.telemetry.log, run.clients.decimalsFor, read);
+  // Every line of the run names the version in use (and a refused one, until it is fixed).
+  logger.appendKeys(configLogFields(live));
+  return live;
 }

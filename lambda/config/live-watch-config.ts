@@ -106,10 +106,15 @@ export class LiveWatchConfig {
     });
   }
 
-  async current(listeners: ConfigListeners): Promise<LiveConfig> {
+  /**
+   * `rereadMemo`: read the memo again first, as a cold start does, so that a version another container took into
+   * use or refused meanwhile is judged as it did (a refused one is not told twice).
+   */
+  async current(listeners: ConfigListeners, options: { rereadMemo?: boolean } = {}): Promise<LiveConfig> {
     this.listeners = listeners;
     const { source } = this.deps;
     const { log } = listeners;
+    if (options.rereadMemo) this.memo = undefined;
     const memo = await this.readMemo();
     const ifNoneMatch = this.ifNoneMatch(memo);
     let fetched;

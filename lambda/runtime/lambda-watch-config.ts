@@ -1,5 +1,8 @@
 // Which watch config a Lambda run uses: WATCH_CONFIG when set (tests, emergencies), else the live versioned
 // object the stack created (read each run, refused when bad), else a file (a handler run outside the stack).
+// In the loop mode only the schedule's ticks ask the store: a tick flags the version it finds current on the
+// cursor item (lambda/adapters/dynamodb/watch-point-record.ts) when it changed, and a queued turn, which reads
+// that item anyway, asks the store only when the flag names a version its container has not read.
 import { readFile } from 'node:fs/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -38,39 +41,68 @@ async function readConfigFile(path: string): Promise<string> {
 }
 
 /**
- * How often a warm container in the loop mode asks the store: a turn every few seconds would otherwise pay a
- * GET each (most of 305,000 a month), while a change is promised within a schedule interval, a minute.
+ * A turn that asked the store for a flagged version and did not get it into use (its token decimals unread, or
+ * the store a step ahead of the flag) asks again for that flag at most this often, as the schedule would.
  */
-export const LOOP_CONFIG_CHECK_MS = 60_000;
+export const FLAGGED_RETRY_MS = 60_000;
 
 /** Kept per container: the live config remembers the version in use and the ETag last seen. */
 export class LambdaWatchConfig {
   private live: LiveWatchConfig | undefined;
   private fixed: LiveConfig | undefined;
-  private lastCheck: { atMs: number; config: LiveConfig } | undefined;
+  /** The config the store gave last, and the version the store called current then. */
+  private last: { config: LiveConfig; storeVersion: string } | undefined;
+  private asked: { versionId: string; atMs: number } | undefined;
 
   constructor(
     private readonly clients: WatchConfigClients,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** `decimalsFor`: where the run reads and keeps the token decimals a version needs (its state and API client). */
-  async current(settings: LambdaSettings, operator: OperatorChannel, log: Telemetry['log'], decimalsFor?: TokenDecimalsFor): Promise<LiveConfig> {
+  /**
+   * `decimalsFor`: where the run reads and keeps the token decimals a version needs (its state and API client).
+   * `askStore: false` (a loop turn): the config this container holds, without a request; a cold start asks.
+   * `followingFlag` (a loop turn whose flag names a version this container has not read): the memo is read
+   * again first, since the tick that flagged a refused version told the operator already.
+   */
+  async current(
+    settings: LambdaSettings,
+    operator: OperatorChannel,
+    log: Telemetry['log'],
+    decimalsFor?: TokenDecimalsFor,
+    options: { askStore?: boolean; followingFlag?: boolean } = {},
+  ): Promise<LiveConfig> {
     // The ceilings of this function's memory: a version it could not hold is refused, never loaded.
     const ceilings = configCeilings(settings.functionMemoryMb);
     if (settings.watchConfigText) return (this.fixed ??= await parseFixed(settings.watchConfigText, 'WATCH_CONFIG', ceilings, decimalsFor));
     const store = settings.watchConfigStore;
     if (!store) return (this.fixed ??= await parseFixed(await readConfigFile(settings.watchConfigPath), settings.watchConfigPath, ceilings, decimalsFor));
-    const nowMs = this.now();
-    if (settings.loop && this.lastCheck && nowMs - this.lastCheck.atMs < LOOP_CONFIG_CHECK_MS) return this.lastCheck.config;
+    if (options.askStore === false && this.last) return this.last.config;
     this.live ??= new LiveWatchConfig({
       source: createS3WatchConfigSource({ client: this.clients.s3(), ...store, maxBytes: ceilings.bytes }),
       memo: createDynamoConfigMemoStore(this.clients.doc, settings.tableName),
       ceilings,
     });
-    const config = await this.live.current({ operator, log, ...(decimalsFor ? { decimalsFor } : {}) });
-    this.lastCheck = { atMs: nowMs, config };
+    const config = await this.live.current({ operator, log, ...(decimalsFor ? { decimalsFor } : {}) }, { rereadMemo: options.followingFlag === true });
+    this.last = { config, storeVersion: config.rejected?.versionId ?? config.versionId };
     return config;
+  }
+
+  /** The version the store called current when this container last asked it; undefined off the store. */
+  get storeVersion(): string | undefined {
+    return this.last?.storeVersion;
+  }
+
+  /**
+   * Whether a loop turn asks the store before its cycle: the ticks flagged a version other than the one this
+   * container last found current (at most once a FLAGGED_RETRY_MS for the same flag).
+   */
+  followsFlag(flagged: string | null): boolean {
+    if (flagged === null || this.last === undefined || flagged === this.last.storeVersion) return false;
+    const nowMs = this.now();
+    if (this.asked?.versionId === flagged && nowMs - this.asked.atMs < FLAGGED_RETRY_MS) return false;
+    this.asked = { versionId: flagged, atMs: nowMs };
+    return true;
   }
 }
 

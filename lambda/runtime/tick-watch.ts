@@ -2,10 +2,12 @@
 // 1-minute schedule each run is a tick and judges the cursor it left; in the loop mode a tick reads the cursor
 // item once (the loop's heartbeat is on it) and judges it, after the restart it may have made. A queued turn
 // never judges: the tick is the one observer, so the flag needs no condition.
-import type { LoopState, LoopStore } from '../core/scan/loop-turns';
+import type { LoopState, LoopStore, TickNotes } from '../core/scan/loop-turns';
 import { checkProgress, type SelfWatchVerdict, type WatchPoint } from '../core/health/self-watch';
 import type { OperatorChannel, Telemetry } from '../core/ports';
 import type { WatchPointStore } from '../adapters/dynamodb/watch-point-record';
+import type { WatchConfig } from '../core/watch-config/watch-config-schema';
+import type { HiroClient } from '../hiro';
 
 export interface TickWatchDeps {
   state: WatchPointStore & LoopStore;
@@ -17,7 +19,7 @@ export interface TickWatchDeps {
   confirmations: number;
 }
 
-export type TickPoint = WatchPoint & { loop: LoopState | null };
+export type TickPoint = WatchPoint & { loop: LoopState | null; notes?: TickNotes };
 
 export interface TickJudgement {
   nowMs: number;
@@ -27,6 +29,32 @@ export interface TickJudgement {
   tipHeight?: number | null;
   /** The loop's heartbeat was older than its limit: this tick restarted it. */
   loopSilentMs?: number;
+}
+
+/** What a tick judges with: the state, the operations topic, the tip on demand, the limit. */
+export function tickWatchDeps(
+  lagLimitSeconds: number,
+  run: { ports: Pick<TickWatchDeps, 'state' | 'operator'> & { telemetry: Pick<Telemetry, 'log'> }; chain: HiroClient; config: WatchConfig },
+): TickWatchDeps {
+  const { ports, chain, config } = run;
+  return {
+    state: ports.state,
+    operator: ports.operator,
+    log: ports.telemetry.log,
+    tipHeight: () =>
+      chain.getTip().then(
+        (tip) => tip?.height ?? null,
+        () => null,
+      ),
+    lagLimitSeconds,
+    confirmations: config.confirmations,
+  };
+}
+
+/** Leaves the tick's notes for the loop's turns on the cursor item: one write, only when one of them changed. */
+export async function leaveTickNotes(state: Pick<WatchPointStore, 'writeTickNotes'>, point: TickPoint, notes: TickNotes): Promise<void> {
+  const before = point.notes ?? { configVersion: null, smsDigestOwed: false };
+  if (before.configVersion !== notes.configVersion || before.smsDigestOwed !== notes.smsDigestOwed) await state.writeTickNotes(notes);
 }
 
 /** The loop's store, answering `readLoop` from the point already read (the tick's one read). */

@@ -49,7 +49,7 @@ describe('the floor under the latency goal', () => {
     const floor = latencyFloor('loop', loopBill);
     const kept = floor.lines[0]!;
     expect(kept.floor).toBe(kept.loop);
-    expect(kept.loop).toBeGreaterThan(0.3); // three alarms at least
+    expect(kept.loop).toBeGreaterThan(0.2); // two alarms at least
     expect(kept.loop).toBeLessThan(0.5); // no custom metric: the tick judges the lag
     expect(floor.lines.reduce((sum, l) => sum + l.loop, 0)).toBeCloseTo(loopBill.total, 10);
   });

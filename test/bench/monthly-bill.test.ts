@@ -5,6 +5,7 @@ import type { CycleCost } from '../../bench/cycle-cost';
 import { priceTemplate, synthTemplate, type MeasuredCycles, type TemplateJson } from '../../bench/monthly-bill';
 import { stepFunctionsBill } from '../../bench/step-functions-bill';
 import { LAMBDA_PLATFORM_LOG_BYTES } from '../../bench/run-telemetry';
+import { PRICES } from '../../bench/aws-prices';
 
 const cycle = (durationMs: number, writeUnits: number): CycleCost => ({
   scenario: 'fixed',
@@ -127,8 +128,10 @@ describe('the monthly bill from the synthesized template', () => {
     expect(loop.perRun.logBytes).toBeCloseTo(400 + (300 * 8.5) / 60, 6);
     // The dead-letter queue stays free while runs succeed.
     expect(item('SQS requests').map((line) => line.dollars)).toEqual([0]);
-    // The watch config: at most once a minute in each of the loop's 2 containers, not once a turn.
-    expect(item('S3 GET requests, the watch config (at most once a minute in each of 2 containers)')[0]!.quantity).toBe('86,400');
+    // The watch config: asked by the ticks alone, not once a turn.
+    expect(item('S3 GET requests, the watch config (by the ticks alone)')[0]!.quantity).toBe('43,200');
+    // The ticks read the cursor item and the SMS record, beside the turns' own reads.
+    expect(item('DynamoDB on-demand reads')[0]!.dollars).toBeCloseTo((loop.perRun.readUnits * turns + 2 * 43_200) * PRICES.dynamoReadUnit, 10);
   });
 
   it("prices Step Functions from the loop's model: Standard per transition, Express per duration, instead of the queue", () => {

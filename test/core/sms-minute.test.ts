@@ -138,3 +138,84 @@ describe('the SMS budget of the loop mode, a minute shared by its turns', () => 
     expect(digests(h.publisher.sent)[0]).toMatchObject({ key: 'sms_digest:token_transfer:0xold', held: { warning: 4 } });
   });
 });
+
+describe('a loop turn reads the SMS record only when it has an alert to route', () => {
+  /** The loop, with the reads of its SMS record counted and a turn as a queued one runs it: never started, flushed. */
+  async function counted() {
+    const l = await loop();
+    const reads: RecordName[] = [];
+    const read = l.h.state.readRecord.bind(l.h.state);
+    l.h.state.readRecord = async (name: RecordName) => {
+      reads.push(name);
+      return read(name as never);
+    };
+    const tallyReads = () => reads.filter((name) => name === 'smsTally').length;
+    /** A queued turn: its budget is not started; its first routed alert reads the record. */
+    const queuedTurn = async (budget: Partial<CycleBudget> = {}) => {
+      const invocation = l.h.smsInvocation(SMS_PER_RUN, LOOP_SMS_MINUTE_MS);
+      await invocation.run({ ...DEAD_AFTER, ...budget });
+      return invocation.flush();
+    };
+    return { ...l, tallyReads, queuedTurn };
+  }
+
+  it('a quiet turn reads no SMS record; a turn with alerts reads it once and routes by the minute as before', async () => {
+    const { h, mine, tallyReads, queuedTurn } = await counted();
+    await queuedTurn();
+    h.advance(TURN_EVERY_MS);
+    await queuedTurn();
+    expect(tallyReads()).toBe(0);
+    mine(3);
+    h.advance(TURN_EVERY_MS);
+    await queuedTurn();
+    expect(tallyReads()).toBe(1);
+    mine(2);
+    h.advance(TURN_EVERY_MS);
+    await queuedTurn();
+    expect(tallyReads()).toBe(2);
+    expect(routes(h.publisher.sent)).toEqual(['text', 'text', 'held', 'held', 'held'].map((r) => `token_transfer:${r}`));
+  });
+
+  it('tells whether an ended minute owes its digest without writing, and a run that starts the budget sends it once', async () => {
+    const { h, mine, tallyReads, queuedTurn, turn, writes } = await counted();
+    const owes = () => h.smsInvocation(SMS_PER_RUN, LOOP_SMS_MINUTE_MS).publisher.owesDigest();
+    mine(4);
+    await queuedTurn(); // two texted, two held
+    expect(await owes()).toBe(false); // the minute is open
+    for (let i = 0; i < 8; i++) {
+      h.advance(TURN_EVERY_MS); // quiet turns, past the minute: none reads the record, none sends the digest
+      await queuedTurn();
+    }
+    expect(tallyReads()).toBe(2);
+    expect(digests(h.publisher.sent)).toEqual([]);
+    const written = writes.length;
+    expect(await owes()).toBe(true); // what the schedule's tick asks, and notes for the turns
+    expect(writes).toHaveLength(written);
+    await turn(); // the turn after the tick's note: starts and flushes the budget
+    expect(digests(h.publisher.sent)).toEqual([expect.objectContaining({ held: { critical: 2, warning: 0, info: 0 } })]);
+    h.advance(TURN_EVERY_MS);
+    await turn();
+    mine(1);
+    await queuedTurn();
+    expect(digests(h.publisher.sent)).toHaveLength(1);
+    expect(await owes()).toBe(false);
+  });
+
+  it("sends an ended minute's digest from the next turn with an alert, before that turn's texts, and returns it from the flush", async () => {
+    const { h, mine, queuedTurn } = await counted();
+    mine(3);
+    await queuedTurn();
+    h.advance(LOOP_SMS_MINUTE_MS + TURN_EVERY_MS);
+    mine(1);
+    const sent = await queuedTurn();
+    expect(routes(h.publisher.sent)).toEqual([...['text', 'text', 'held'].map((r) => `token_transfer:${r}`), 'sms_digest:digest', 'token_transfer:text']);
+    expect(sent.map((a) => a.type)).toEqual(['sms_digest']);
+  });
+
+  it('texts nothing from a turn far behind the tip, also when its budget starts at its first routed alert', async () => {
+    const { h, queuedTurn } = await counted();
+    for (let i = 0; i < 70; i++) h.chain.mine(i % 10 === 0 ? [transfer(WATCHED, `behind-${i}`)] : undefined);
+    await queuedTurn();
+    expect(h.publisher.sent.filter((o) => o.sms === 'text')).toEqual([]);
+  });
+});

@@ -45,7 +45,7 @@ describe('the loop mode texts smsPerRun alerts a minute, not a turn', () => {
   const busyBlock = () => fake.chain.mine([1, 2, 3].map(() => transfer({ to: treasury, amount: 1_000_000 + ++amounts })));
   const routes = (from: number) => lambda.published.slice(from).map(route);
 
-  it('texts smsPerRun alerts across seven busy turns of a minute and sends one digest for the other 19 after it', async () => {
+  it('texts smsPerRun alerts across seven busy turns of a minute and sends one digest for the other 19 with the turn after the next tick', async () => {
     busyBlock();
     await invoke(tick); // starts the loop: its first turn
     for (let i = 0; i < 6; i += 1) {
@@ -55,8 +55,14 @@ describe('the loop mode texts smsPerRun alerts a minute, not a turn', () => {
     }
     expect(routes(0)).toEqual([...Array(SMS_PER_RUN).fill('text'), ...Array(21 - SMS_PER_RUN).fill('held')]);
 
-    later(DELAY_SECONDS * 1000 + 5_000); // 61 s after the first turn: a quiet turn sends the minute's digest
+    later(DELAY_SECONDS * 1000 + 5_000); // 61 s after the first turn: a quiet turn reads no SMS record, sends nothing
     await nextTurn();
+    expect(routes(21)).toEqual([]);
+    later(1_000);
+    await expect(invoke(tick)).resolves.toEqual({ loopTurnSkipped: 'loop-alive' }); // the tick notes the digest owed
+    expect(routes(21)).toEqual([]);
+    later(DELAY_SECONDS * 1000 - 1_000);
+    await nextTurn(); // the next turn reads the note with the cursor item and sends it
     expect(routes(21)).toEqual(['digest']);
     expect(alertOf(lambda.published[21]!)).toMatchObject({ type: 'sms_digest', held: { critical: 19, warning: 0, info: 0 } });
     later(DELAY_SECONDS * 1000);

@@ -1,13 +1,14 @@
-// A warm container in the loop mode asks the live watch config store at most once a minute (a turn every few
-// seconds would otherwise pay a GET each); on the schedule, every run asks. Against a local S3 stand-in and
-// the memo on dynalite.
+// In the loop mode a warm container's turns do not ask the live watch config store (a turn every few seconds
+// would otherwise pay a GET each): the schedule's ticks ask, and flag the version they find for the turns; a
+// turn asks only when the flag names a version its container has not read. On the schedule, every run asks.
+// Against a local S3 stand-in and the memo on dynalite.
 import { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorChannelOverLog } from '../../lambda/core/deliver/operator-log';
 import { silentTelemetry } from '../../lambda/core/ports';
 import type { LambdaSettings } from '../../lambda/runtime/lambda-env';
-import { LambdaWatchConfig, LOOP_CONFIG_CHECK_MS } from '../../lambda/runtime/lambda-watch-config';
+import { FLAGGED_RETRY_MS, LambdaWatchConfig } from '../../lambda/runtime/lambda-watch-config';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
 import { startFakeS3, type FakeS3 } from '../support/fake-s3';
 
@@ -42,34 +43,55 @@ function container(loop: boolean) {
     ...(loop ? { loop: { queueUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/turns', delaySeconds: 8, turnSeconds: 30 } } : {}),
   } as LambdaSettings;
   const gets = () => s3.requests.filter((r) => r.method === 'GET').length;
+  const read = (askStore?: boolean) => configs.current(settings, operatorChannelOverLog(silentTelemetry), () => {}, undefined, { askStore });
   return {
-    read: () => configs.current(settings, operatorChannelOverLog(silentTelemetry), () => {}),
+    read: () => read(true), // as the handler reads on the schedule, and a tick
+    /** A queued loop turn: the config the container holds. */
+    turn: () => read(false),
+    configs,
     advance: (ms: number) => void (nowMs += ms),
     gets,
   };
 }
 
 describe('how often a container asks the watch config store', () => {
-  it('in the loop mode, once a minute: turns 8 s apart reuse the version read, the first turn past the minute asks again', async () => {
+  it("in the loop mode a warm container's turns ask nothing; a cold one asks once", async () => {
     const c = container(true);
     const before = c.gets();
-    await c.read();
-    for (let turn = 0; turn < 6; turn++) {
+    await c.turn();
+    for (let turn = 0; turn < 20; turn++) {
       c.advance(8_000);
-      await c.read();
+      await c.turn();
     }
     expect(c.gets() - before).toBe(1);
-    c.advance(LOOP_CONFIG_CHECK_MS);
-    await c.read();
-    expect(c.gets() - before).toBe(2);
+    expect(c.configs.storeVersion).toBe(s3.versions(BUCKET, KEY).at(-1)!.versionId);
   });
 
-  it('on the schedule, every run asks (a conditional GET each)', async () => {
+  it('follows a flag naming another version than the one it read, once a minute at most for the same flag, never its own', async () => {
+    const c = container(true);
+    await c.turn();
+    const read = c.configs.storeVersion!;
+    expect(c.configs.followsFlag(null)).toBe(false);
+    expect(c.configs.followsFlag(read)).toBe(false);
+    expect(c.configs.followsFlag('v-newer')).toBe(true);
+    c.advance(8_000);
+    expect(c.configs.followsFlag('v-newer')).toBe(false);
+    c.advance(FLAGGED_RETRY_MS);
+    expect(c.configs.followsFlag('v-newer')).toBe(true);
+    expect(c.configs.followsFlag('v-newest')).toBe(true);
+  });
+
+  it('on the schedule, every run asks (a conditional GET each), and the memo is read by the cold start alone', async () => {
     const c = container(false);
     const before = c.gets();
+    const memoReads = () => dynamo.requests.filter((r) => r.operation === 'GetItem').length;
+    const readsBefore = memoReads();
     await c.read();
     c.advance(8_000);
     await c.read();
-    expect(c.gets() - before).toBe(2);
+    c.advance(8_000);
+    await c.read();
+    expect(c.gets() - before).toBe(3);
+    expect(memoReads() - readsBefore).toBe(1);
   });
 });

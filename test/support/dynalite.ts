@@ -2,7 +2,7 @@
 // state table created the way the stack creates it. Dynalite has real conditional writes and paging; it
 // has no TTL deletion and no transactions.
 import { createRequire } from 'node:module';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { stateTableDefinition } from '../../lambda/adapters/dynamodb/table';
@@ -19,6 +19,8 @@ export interface LocalDynamo {
   tableName: string;
   /** Another client for the same endpoint (to give it its own middleware); closed with the server. */
   newClient(): DynamoDBClient;
+  /** Every request the server took, in order: its operation (`GetItem`...) and its JSON body, to count what a run cost. */
+  requests: DynamoRequest[];
   /** Creates another state table, e.g. one per test; resolves once it is ACTIVE. */
   createTable(tableName: string): Promise<string>;
   close(): Promise<void>;
@@ -26,11 +28,35 @@ export interface LocalDynamo {
 
 const ACTIVE_WAIT_MS = 5_000;
 
+export interface DynamoRequest {
+  operation: string;
+  body: Record<string, unknown>;
+}
+
 export async function startDynalite(options: { tableName?: string } = {}): Promise<LocalDynamo> {
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const requests: DynamoRequest[] = [];
+  // Beside dynalite's own listener: the body is read by both.
+  server.on('request', (req: IncomingMessage) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const operation =
+        String(req.headers['x-amz-target'] ?? '')
+          .split('.')
+          .pop() ?? '';
+      let body: Record<string, unknown> = {};
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      } catch {
+        // not JSON: recorded without its body
+      }
+      requests.push({ operation, body });
+    });
   });
   const { port } = server.address() as AddressInfo;
   const endpoint = `http://127.0.0.1:${port}`;
@@ -65,6 +91,7 @@ export async function startDynalite(options: { tableName?: string } = {}): Promi
     endpoint,
     tableName,
     newClient,
+    requests,
     createTable,
     async close() {
       for (const created of clients) created.destroy();

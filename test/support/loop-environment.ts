@@ -58,13 +58,16 @@ export interface LoopOnDynaliteOptions {
   sns: AwsClientStub<SNSClient>;
   sqs: AwsClientStub<SQSClient>;
   tableName: string;
-  watchConfig: Partial<WatchConfig>;
+  /** Left out, the handler reads the live store (its bucket variables in `extra`). */
+  watchConfig?: Partial<WatchConfig>;
   delaySeconds: number;
   turnSeconds: number;
   /** The fake Date the first test starts at. */
   startAt: string;
-  /** More variables for the handler (the ops topic, the lag limit...). */
-  extra?: Record<string, string>;
+  /** More variables for the handler (the ops topic, the lag limit...); a function is called once the stand-ins are up. */
+  extra?: Record<string, string> | (() => Record<string, string>);
+  /** Run before the cold start, after the first empty block is mined: other stand-ins (a local S3). */
+  beforeColdStart?: () => unknown;
 }
 
 export interface LoopOnDynalite {
@@ -90,15 +93,18 @@ export function loopOnDynalite(options: LoopOnDynaliteOptions): LoopOnDynalite {
     fake: options.fake,
     sns: options.sns,
     tableName: options.tableName,
-    beforeColdStart: () => options.fake.chain.mineEmpty(1),
+    beforeColdStart: async () => {
+      options.fake.chain.mineEmpty(1);
+      await options.beforeColdStart?.();
+    },
     watchConfig: options.watchConfig,
-    extra: {
+    extra: () => ({
       LOOP_QUEUE_URL,
       DEAD_LETTER_QUEUE_URL,
       LOOP_DELAY_SECONDS: String(options.delaySeconds),
       LOOP_TURN_SECONDS: String(options.turnSeconds),
-      ...options.extra,
-    },
+      ...(typeof options.extra === 'function' ? options.extra() : options.extra),
+    }),
     keepPublished: true, // one record across a block's tests: its last checks every alert above
   });
   const sent: SendMessageCommandInput[] = [];

@@ -13,6 +13,7 @@ import {
 } from '../../core/ports';
 import type { TurnRead } from '../../core/scan/loop-turns';
 import { writeStretches } from './block-stretches';
+import { tickNotesOf } from './watch-point-record';
 import { cursorItem, cursorUpdate, parseItem, toCursor, type UpdateParts } from './items';
 import { decodeOpenStretch, encodeOpenStretch, planOpenStretch } from './open-stretch';
 import { parseWindows } from './window-counts';
@@ -68,7 +69,7 @@ export class CursorRecord {
         ? { turn: item.loopTurn, beatAt: num(item.loopBeatAt), startedAt: num(item.loopStartedAt), restarts: num(item.loopRestarts) }
         : null;
     const leaseHeldBy = typeof item?.owner === 'string' && num(item.leaseUntil) >= nowMs ? item.owner : null;
-    return { loop, leaseHeldBy, cursor: await this.cursorOf(item) };
+    return { loop, leaseHeldBy, cursor: await this.cursorOf(item), notes: tickNotesOf(item) };
   };
 
   private async readItem(): Promise<Record<string, unknown> | undefined> {

@@ -13,6 +13,10 @@
 // alert (`sms_digest:<first held key>`) delivered by the claim → publish → mark-sent protocol, so a retried
 // invocation that finds the digest already sent does not send it again, and the tally is cleared only after.
 // The record is written only when an alert is texted or held: a quiet invocation reads it and writes nothing.
+// A loop turn (every few seconds) does not even read it unless it has an alert to route: it publishes without
+// `start()`, and the record is read before its first routed alert. When a minute that ended owes its digest
+// and no such turn came, the schedule's tick, which reads the record (`owesDigest`) and writes nothing to it,
+// notes it on the cursor item, and the next turn starts the budget and sends it: one writer of the record.
 import type { Alert } from '../alert-kinds/alert';
 import { heldCount, smsDigestKind, type PendingSmsDigest } from '../alert-kinds/sms-digest';
 import { ruleOf } from '../alert-kinds/registry';
@@ -55,6 +59,11 @@ export class SmsBudget implements Publisher {
   private minute: SmsMinute = { startedAt: 0, texted: 0 };
   /** Blocks up to this height had their held alerts counted already (a dead invocation's tally, or the minute's). */
   private countedThrough: number | null = null;
+  /** The record read and the owed digest sent: by `start()`, or by the first publish that routes an alert. */
+  private started: Promise<Alert[]> | undefined;
+  /** A digest sent by a publish that started the budget, returned by `flush()`. */
+  private sentOnRoute: Alert[] = [];
+  private behind = false;
 
   constructor(
     private readonly inner: Publisher,
@@ -74,23 +83,36 @@ export class SmsBudget implements Publisher {
    * minute, also a block re-mined by a reorg at a height it already held from: its new alerts reach everything
    * but SMS, as the rest, and the digest may count fewer than it held).
    */
-  async start(): Promise<Alert[]> {
+  start(): Promise<Alert[]> {
+    this.started ??= this.begin();
+    return this.started;
+  }
+
+  private async begin(): Promise<Alert[]> {
     const record = await this.ports.state.readRecord('smsTally');
     const { owed, minute, held } = beginBudget(record, this.ports.clock.now(), this.minuteMs);
     this.minute = minute;
     this.tally = held ?? undefined;
-    this.slots = Math.max(0, this.options.perInvocation - minute.texted);
+    this.slots = this.behind ? 0 : Math.max(0, this.options.perInvocation - minute.texted);
     this.countedThrough = (owed ?? held)?.throughHeight ?? null;
     return owed ? this.sendDigest(owed) : [];
+  }
+
+  /** Whether the record holds a digest owed now (a minute that ended, or a dead invocation's): a read, no write. */
+  async owesDigest(): Promise<boolean> {
+    const record = await this.ports.state.readRecord('smsTally');
+    return beginBudget(record, this.ports.clock.now(), this.minuteMs).owed !== null;
   }
 
   /** A run far behind the tip (cycle.ts, CATCH_UP_BLOCKS) texts nothing more: what it finds goes to the digest. */
   fallingBehind(): void {
     this.slots = 0;
+    this.behind = true;
   }
 
   /** Routes each alert (text or held), keeps the grown tally (and minute) before they go out, then publishes. */
   async publish(alerts: readonly OutgoingAlert[], onAccepted?: OnAccepted): Promise<PublishOutcome> {
+    if (!this.started && alerts.some((outgoing) => outgoing.sms === undefined)) this.sentOnRoute = await this.start();
     const before = heldOf(this.tally);
     const textedBefore = this.minute.texted;
     const routed = alerts.map((outgoing) => (outgoing.sms === undefined ? { ...outgoing, sms: this.route(outgoing.alert) } : outgoing));
@@ -105,13 +127,16 @@ export class SmsBudget implements Publisher {
 
   /**
    * Ends an invocation: one digest for what it held back, if anything, sent once by its key; in the loop mode
-   * only once its minute has ended (else a later turn sends it). Returns what it published.
+   * only once its minute has ended (else a later turn sends it). Returns what it published, with the digest
+   * owed that a publish sent when it started the budget. Never started (a quiet turn): nothing, nothing read.
    */
   async flush(): Promise<Alert[]> {
-    if (!this.tally || !minuteEnded(this.minute, this.ports.clock.now(), this.minuteMs)) return [];
+    const owed = this.sentOnRoute;
+    this.sentOnRoute = [];
+    if (!this.tally || !minuteEnded(this.minute, this.ports.clock.now(), this.minuteMs)) return owed;
     const sent = await this.sendDigest(this.tally);
     this.tally = undefined;
-    return sent;
+    return [...owed, ...sent];
   }
 
   private route(alert: Alert): SmsRoute {

@@ -44,6 +44,16 @@ export interface TurnRead {
   /** The owner of an unexpired lease at `nowMs` (a doorbell's or the watchdog's cycle), or null. */
   leaseHeldBy: string | null;
   cursor: Cursor | null;
+  notes: TickNotes;
+}
+
+/**
+ * What the schedule's ticks leave on the cursor item for the turns, which read nothing else: the watch config
+ * version the store called current (null before any), and whether an SMS minute that ended owes its digest.
+ */
+export interface TickNotes {
+  configVersion: string | null;
+  smsDigestOwed: boolean;
 }
 
 export interface LoopStore {
@@ -122,6 +132,8 @@ export interface QueuedTurn {
   beatAt: number;
   /** The loop's message is replaced by a fresh one naming this new loop id (the old one nears its retention). */
   renewAs?: string;
+  /** The ticks' notes as the turn's read found them (a config version to take, an SMS digest to send). */
+  notes: TickNotes;
 }
 
 export type TurnDecision =
@@ -135,12 +147,12 @@ export type TurnDecision =
  * the loop id the message after this turn names: the same, or `renewAs` when the message is being replaced.
  */
 export async function takeQueuedTurn(store: LoopStore, take: { owner: string; nowMs: number; message: TurnMessage; renewAs?: string }): Promise<TurnDecision> {
-  const { loop, leaseHeldBy, cursor } = await store.readTurn(take.nowMs);
+  const { loop, leaseHeldBy, cursor, notes } = await store.readTurn(take.nowMs);
   if (!loop?.turn || !isLiveCopy(loop.turn, take.message)) return { run: false, why: 'stale-token' };
   if (leaseHeldBy !== null && leaseHeldBy !== take.owner) return { run: false, why: 'lease-held' };
   const next = take.renewAs ?? take.message.loop;
   const handover = { expected: loop.turn, next: take.renewAs ?? loopToken(take.message.loop, take.message.receives), beatAt: take.nowMs };
-  return { run: true, next, queued: { handover, cursor, beatAt: loop.beatAt, ...(take.renewAs ? { renewAs: take.renewAs } : {}) } };
+  return { run: true, next, queued: { handover, cursor, beatAt: loop.beatAt, notes, ...(take.renewAs ? { renewAs: take.renewAs } : {}) } };
 }
 
 /**
