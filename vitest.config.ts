@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// Four projects, so that `npm test` spends the machine on tests rather than on starting workers:
+// Three projects, so that `npm test` spends the machine on tests rather than on starting workers and
+// importing the same packages in each:
 //  - `unit`: the suites that need no server of their own beyond an in-process fake, no child process and no
 //    module reloading (the core, rendering, the config, the Hiro client on its fake API, the guards). They
 //    run in worker threads that each import the sources once and run file after file (isolate: false), so
@@ -9,16 +10,18 @@ import { defineConfig } from 'vitest/config';
 //  - `infra`: the CDK template suites. A synth costs about a second and most suites read the same few shapes,
 //    so they share worker threads (isolate: false) in which each shape is synthesized once
 //    (test/infra/support/synth.ts) and aws-cdk-lib is loaded once.
-//  - `e2e`: the CLI suites, the fault-injection suites and the DynamoDB adapter on dynalite. The CLI runs in
-//    the worker through the entry the bin calls (test/support/cli-in-process.ts), which puts back the globals
-//    it lends a run; only what a process must show (Ctrl-C, a kill, `npm start`) starts one, from the CLI
-//    bundled once per run (test/support/cli-bundle.ts). They share worker threads (isolate: false) rather than
-//    paying a fork and a fresh import of the sources per file.
-//  - `integration`: the suites that reload modules (a handler cold start), set process.env or mock an AWS
-//    client class: the Lambda handler on dynalite, and the few others below. They share worker threads too
-//    (isolate: false): a cold start (test/support/handler-environment.ts) evaluates the project's modules
-//    afresh and empties Powertools' caches, the packages stay loaded, and each suite puts back the variables
-//    it set and re-mocks the clients it uses. A fork per file cost three seconds of CPU before the first test.
+//  - `e2e`: the CLI suites, the fault-injection suites and the DynamoDB adapter on dynalite, and with them the
+//    suites that reload modules (a handler cold start), set process.env or mock an AWS client class
+//    (INTEGRATION_SUITES: the Lambda handler on dynalite, and the few others below). The CLI runs in the
+//    worker through the entry the bin calls (test/support/cli-in-process.ts), which puts back the globals it
+//    lends a run; only what a process must show (Ctrl-C, a kill, `npm start`) starts one, from the CLI bundled
+//    once per run (test/support/cli-bundle.ts). A cold start (test/support/handler-environment.ts) evaluates
+//    the project's modules afresh and empties Powertools' caches, the packages stay loaded, and each suite
+//    puts back the variables it set and re-mocks the clients it uses; no other suite here sends through an
+//    SNS, SQS, S3, SSM or Secrets Manager client, which those suites mock. They all share worker threads
+//    (isolate: false) rather than paying a fork and a fresh import of the sources per file: a fork per file
+//    cost three seconds of CPU before the first test, and the handler suites in workers of their own
+//    imported the AWS SDK and dynalite again.
 // `npm run test:fast` runs the first with the type-check and the lint: the inner loop.
 export const INFRA_SUITES = [
   'test/infra/**/*.test.ts',
@@ -36,7 +39,7 @@ export const INTEGRATION_SUITES = [
 ];
 export const E2E_SUITES = [
   'test/e2e/**/*.test.ts',
-  // `cdk synth` in child processes (about 45 s of CPU): started among the suites that mostly wait, not after them.
+  // `cdk synth` in child processes (about 30 s of CPU): started among the suites that mostly wait, not after them.
   'test/infra/cdk-synth.test.ts',
   // The benchmark's own runs on short chains (dynalite, the fake API): too heavy for the inner loop.
   'test/bench/fetch-ways.test.ts',
@@ -86,20 +89,10 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          include: E2E_SUITES,
-          exclude: INTEGRATION_SUITES,
+          include: [...E2E_SUITES, ...INTEGRATION_SUITES],
           pool: 'threads',
           isolate: false,
           globalSetup: ['test/support/cli-bundle-setup.ts'],
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'integration',
-          include: INTEGRATION_SUITES,
-          pool: 'threads',
-          isolate: false,
         },
       },
     ],

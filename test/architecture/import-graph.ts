@@ -4,6 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import ts from '@typescript/typescript6';
+import { parsedFile } from './parsed-files';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -42,18 +43,34 @@ function specifiers(source: ts.SourceFile): string[] {
   return found;
 }
 
+/** Each file's imports resolved to files (absolute paths), once per worker: the guards ask for lambda/ twice. */
+const resolvedImports = new Map<string, string[]>();
+let resolution: { options: ts.CompilerOptions; cache: ts.ModuleResolutionCache } | undefined;
+
+function importsResolved(file: string): string[] {
+  let targets = resolvedImports.get(file);
+  if (targets === undefined) {
+    if (resolution === undefined) {
+      const options = compilerOptions();
+      resolution = { options, cache: ts.createModuleResolutionCache(ROOT, (name) => name, options) };
+    }
+    const { options, cache } = resolution;
+    targets = specifiers(parsedFile(file))
+      .map((specifier) => ts.resolveModuleName(specifier, file, options, ts.sys, cache).resolvedModule?.resolvedFileName)
+      .filter((target): target is string => target !== undefined)
+      .map((target) => resolve(target));
+    resolvedImports.set(file, targets);
+  }
+  return targets;
+}
+
 /** file → the project files it imports (paths relative to the repository root). */
 export function importGraph(folders: readonly string[]): Map<string, string[]> {
-  const options = compilerOptions();
   const files = folders.flatMap((folder) => tsFiles(join(ROOT, folder)));
   const inScope = new Set(files);
   const graph = new Map<string, string[]>();
   for (const file of files) {
-    const source = ts.createSourceFile(file, ts.sys.readFile(file) ?? '', ts.ScriptTarget.Latest, false);
-    const targets = specifiers(source)
-      .map((specifier) => ts.resolveModuleName(specifier, file, options, ts.sys).resolvedModule?.resolvedFileName)
-      .filter((target): target is string => target !== undefined && inScope.has(resolve(target)))
-      .map((target) => resolve(target));
+    const targets = importsResolved(file).filter((target) => inScope.has(target));
     graph.set(rel(file), [...new Set(targets.map(rel))]);
   }
   return graph;

@@ -7,11 +7,12 @@
 //  - no import leaves the repository: a clone has nothing beside it;
 //  - the core reads no `process` (its environment, argv, exit) and calls no global `fetch`: what it is told
 //    comes through its ports (an import would be caught above; these are globals, no import needed).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from '@typescript/typescript6';
 import { describe, expect, it } from 'vitest';
+import { parsedText } from './parsed-files';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Packages the core may use: pure computation, no I/O (@noble/hashes: the SHA-256 c32check itself uses). */
@@ -32,8 +33,8 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Every static import, export-from and dynamic import() of a file. */
-export function importsOf(path: string, text = readFileSync(join(ROOT, path), 'utf8')): Import[] {
-  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+export function importsOf(path: string, text?: string): Import[] {
+  const file = parsedText(path, join(ROOT, path), text);
   const specifiers: string[] = [];
   const visit = (node: ts.Node) => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -86,8 +87,8 @@ export function violation({ from, target, relative: isRelative }: Import): strin
 const CORE_FORBIDDEN_GLOBALS = new Set(['process', 'fetch']);
 
 /** Each use of a forbidden global in `text`: `process.env.X`, `fetch(url)`, `globalThis.fetch`… */
-export function forbiddenGlobalsIn(path: string, text = readFileSync(join(ROOT, path), 'utf8')): string[] {
-  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+export function forbiddenGlobalsIn(path: string, text?: string): string[] {
+  const file = parsedText(path, join(ROOT, path), text);
   const declared = new Set<string>();
   const used: { name: string; line: number }[] = [];
   const visit = (node: ts.Node) => {

@@ -1,18 +1,21 @@
 // `cdk synth` as an operator runs it, from the repository root, through cdk.json: the app, the cdk-nag
 // checks, CloudFormation's schema check and real esbuild bundling, with no AWS credentials and no network.
 // The good synth runs the cdk CLI with cdk.json's app command as it is (`npx tsx infra/app.ts`). The refusals
-// start the app as the CLI starts it (node with tsx's loader, the context in CDK_CONTEXT_JSON: cdk.json's and
-// the command line's, the output folder in CDK_OUTDIR), sparing the CLI's own start, npx and tsx's launcher:
-// what they pin is the app's refusal (its message, its exit code, no stack trace), which the CLI passes on as
-// it is. No run fetches CDK's notices. The four runs start together when the file does, each test awaiting its
-// own: most of a run is a process starting or waiting on esbuild, so side by side they take the time of the
-// longest rather than of all four.
+// start the app as the CLI starts it (the context in CDK_CONTEXT_JSON: cdk.json's and the command line's, the
+// output folder in CDK_OUTDIR), sparing the CLI's own start, npx and tsx: what they pin is the app's refusal
+// (its message, its exit code, no stack trace), which the CLI passes on as it is. They run the app bundled
+// once with esbuild, as the CLI suites run the CLI (test/support/cli-bundle.ts): node loads a bundle in a
+// quarter of the CPU tsx takes to compile the sources in each of the three processes. No run fetches CDK's
+// notices. The four runs start together when the file does, each test awaiting its own: most of a run is a
+// process starting or waiting on esbuild, so side by side they take the time of the longest rather than of
+// all four.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -45,12 +48,39 @@ async function cdkSynth(outdir: string, context: string[]) {
   return settled(run(process.execPath, args, { cwd: REPO_ROOT, env: offlineEnvironment(), timeout: SYNTH_TIMEOUT_MS }));
 }
 
-/** The app started as the cdk CLI starts it: cdk.json's context under the command line's, in CDK_CONTEXT_JSON. */
-async function appSynth(outdir: string, context: string[]) {
+/**
+ * The app (infra/app.ts) bundled into `dir` as one CommonJS file, its packages left to node_modules (found
+ * through NODE_PATH) and `import.meta.url` the source's own, so that paths it derives from it (the project
+ * root) are the ones tsx gives it. CommonJS, because node then requires aws-cdk-lib without first scanning
+ * its exports for an ES module import.
+ */
+async function bundleApp(dir: string): Promise<string> {
+  const outfile = join(dir, 'app.cjs');
+  await build({
+    entryPoints: [join(REPO_ROOT, 'infra', 'app.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+    define: { 'import.meta.url': JSON.stringify(pathToFileURL(join(REPO_ROOT, 'infra', 'app.ts')).href) },
+  });
+  return outfile;
+}
+
+/** The bundled app started as the cdk CLI starts the app: cdk.json's context under the command line's, in CDK_CONTEXT_JSON. */
+async function appSynth(app: Promise<string>, outdir: string, context: string[]) {
   const cdkJson = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
   const given = Object.fromEntries(context.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
-  const env = { ...offlineEnvironment(), CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJson.context, ...given }), CDK_OUTDIR: outdir };
-  return settled(run(process.execPath, ['--import', 'tsx', 'infra/app.ts'], { cwd: REPO_ROOT, env, timeout: SYNTH_TIMEOUT_MS }));
+  const env = {
+    ...offlineEnvironment(),
+    CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJson.context, ...given }),
+    CDK_OUTDIR: outdir,
+    NODE_PATH: join(REPO_ROOT, 'node_modules'),
+  };
+  return settled(app.then((bundle) => run(process.execPath, [bundle], { cwd: REPO_ROOT, env, timeout: SYNTH_TIMEOUT_MS })));
 }
 
 async function settled(process: Promise<{ stdout: string; stderr: string }>) {
@@ -59,7 +89,7 @@ async function settled(process: Promise<{ stdout: string; stderr: string }>) {
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+    return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? String(error) };
   }
 }
 
@@ -70,11 +100,12 @@ const outdir = join(dir, 'good');
 let runs: { good: Promise<SynthResult>; bad: Promise<SynthResult>; fewer: Promise<SynthResult>; context: Promise<SynthResult> };
 
 beforeAll(() => {
+  const app = bundleApp(join(dir, 'app'));
   runs = {
     good: cdkSynth(outdir, [`watchConfig=${fixture('watch.json')}`]),
-    bad: appSynth(join(dir, 'bad'), [`watchConfig=${fixture('watch-invalid.json')}`]),
-    fewer: appSynth(join(dir, 'fewer'), [`settingsFile=${fixture('deploy-subscribers.json')}`, 'alertEmails=team@example.com']),
-    context: appSynth(join(dir, 'context'), ['alertPhoneNumbers=555-0123', 'scheduleMinutes=0', 'alertEmail=you@example.com']),
+    bad: appSynth(app, join(dir, 'bad'), [`watchConfig=${fixture('watch-invalid.json')}`]),
+    fewer: appSynth(app, join(dir, 'fewer'), [`settingsFile=${fixture('deploy-subscribers.json')}`, 'alertEmails=team@example.com']),
+    context: appSynth(app, join(dir, 'context'), ['alertPhoneNumbers=555-0123', 'scheduleMinutes=0', 'alertEmail=you@example.com']),
   };
 });
 
