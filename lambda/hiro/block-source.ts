@@ -33,9 +33,10 @@ export class BlockSource {
 
   /** `signal` aborted: the block's page reads not yet answered give up (the scan is stopping). */
   async getBlock(height: number, signal?: AbortSignal): Promise<Block | null> {
-    // The scan reads several blocks at once: the first read alone finds out whether the v2 list is retired,
-    // so a retired route costs one 410, not one per block in flight.
-    if (this.firstRead) await this.firstRead.catch(() => undefined);
+    // The scan reads several blocks at once. Until the process knows whether the v2 list is served or retired,
+    // the first read goes alone, so that a retired route costs one 410, not one per block in flight; once it
+    // knows (a warm container's later runs), a loop turn's two new blocks are asked together: one round trip.
+    if (this.firstRead && !this.http.deprecations.known(BLOCK_TRANSACTIONS_ROUTE)) await this.firstRead.catch(() => undefined);
     signal?.throwIfAborted();
     const reading = this.readBlock(height, this.http.withSignal(signal));
     this.firstRead ??= reading;
