@@ -89,11 +89,10 @@ export async function measureAlertLatency(options: { mode: LatencyMode; apiMinut
       minedAt.set(block.height, clock.now());
     }
   })();
-  const state = memoryState();
+  const [state, routes] = [memoryState(), routeMemory()];
   const published: TimedPublisher['published'] = [];
   const billed: number[] = [];
   const read = waysAsked(DEFAULT_FETCH_WAY);
-  const routes = routeMemory();
   const invoke = async (run: (deps: ReturnType<typeof cycleDeps>) => Promise<CycleSummary>): Promise<CycleSummary> => {
     const startedAt = clock.now();
     // A new client per invocation, as the handler builds one, given what the container keeps of the routes.
