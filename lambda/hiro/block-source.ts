@@ -47,7 +47,7 @@ export class BlockSource {
     const block = await withSuccessor(
       this.http.deprecations,
       BLOCK_TRANSACTIONS_ROUTE,
-      () => readBlock(http, height, (h) => this.getBlockHeader(h)),
+      () => readBlock(http, height, (h) => this.getBlockHeader(h), undefined, this.v3Headers.known(height)),
       () =>
         readBlockV3(http, height, { readHeader: (h) => this.headerForBlock(h), fallbackTime: this.fallbackTime }).catch((error: unknown) => {
           // A header that disagrees with the block's transactions may be from before a reorg: none is reused.

@@ -36,6 +36,40 @@ describe('a batch of blocks', () => {
   });
 });
 
+describe('a block of more than a page', () => {
+  const transfers = (count: number, amount: number) => Array.from({ length: count }, (_, i) => transfer({ to: alice, amount: amount + i }));
+
+  it('has every page asked in one round once the header list read for the tip has told its transaction count', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine(transfers(3, 1));
+    h.fake.chain.mine(transfers(120, 1_000));
+    const held = heldFetch(3);
+    const client = h.client({ fetch: held.fetch });
+    await client.subjects.tip!();
+
+    const block = await client.getBlock(2);
+
+    expect(block?.transactions).toHaveLength(120);
+    expect(h.fake.requestsTo(ROUTES.blockTransactions).map((r) => r.query.get('offset')).sort()).toEqual(['0', '100', '50']);
+    expect(held.most('/transactions')).toBe(3);
+  });
+
+  it('throws the pages asked early away when the first page tells another block (replaced since the list was read), and reads the new one whole', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine(transfers(3, 1));
+    h.fake.chain.mine(transfers(120, 1_000));
+    const client = h.client();
+    await client.subjects.tip!();
+    h.fake.chain.reorg(1, [transfers(60, 5_000)]);
+
+    const block = await client.getBlock(2);
+
+    const replacement = h.fake.chain.block(2)!;
+    expect(block?.header.hash).toBe(replacement.hash);
+    expect(block?.transactions.map((tx) => tx.txId)).toEqual(replacement.txs.map((tx) => tx.txId));
+  });
+});
+
 describe("a transaction's events", () => {
   it('are asked at every offset its event count implies in one round, not one page after the other', async () => {
     const h = await startHarness();
