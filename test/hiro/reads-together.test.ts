@@ -50,7 +50,12 @@ describe('a block of more than a page', () => {
     const block = await client.getBlock(2);
 
     expect(block?.transactions).toHaveLength(120);
-    expect(h.fake.requestsTo(ROUTES.blockTransactions).map((r) => r.query.get('offset')).sort()).toEqual(['0', '100', '50']);
+    expect(
+      h.fake
+        .requestsTo(ROUTES.blockTransactions)
+        .map((r) => r.query.get('offset'))
+        .sort(),
+    ).toEqual(['0', '100', '50']);
     expect(held.most('/transactions')).toBe(3);
   });
 
