@@ -47,7 +47,7 @@ export class BlockSource {
     const block = await withSuccessor(
       this.http.deprecations,
       BLOCK_TRANSACTIONS_ROUTE,
-      () => readBlock(http, height, (h) => this.getBlockHeader(h), undefined, this.v3Headers.known(height)),
+      () => readBlock(http, height, (h) => this.getBlockHeader(h), undefined, this.expected(height)),
       () =>
         readBlockV3(http, height, { readHeader: (h) => this.headerForBlock(h), fallbackTime: this.fallbackTime }).catch((error: unknown) => {
           // A header that disagrees with the block's transactions may be from before a reorg: none is reused.
@@ -58,6 +58,14 @@ export class BlockSource {
     );
     this.seen(block?.header ?? null);
     return block;
+  }
+
+  /**
+   * What the v3 list's pages already read say of block `height` (no request), so that its later pages go out beside
+   * the first; not until the process knows the v2 list answers, so that a retired list still costs one 410.
+   */
+  private expected(height: number): BlockHeader | undefined {
+    return this.http.deprecations.known(BLOCK_TRANSACTIONS_ROUTE) ? this.v3Headers.known(height) : undefined;
   }
 
   async getBlockHeader(heightOrHash: number | string): Promise<BlockHeader | null> {

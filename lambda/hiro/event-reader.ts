@@ -50,11 +50,15 @@ export async function readTransactionEvents(
 ): Promise<Map<string, TxEvents>> {
   const logs = new Map<string, Found>();
   let pending: Pending[] = [];
+  const upFront = context.http.deprecations.known(TX_MULTIPLE_ROUTE);
   for (const { txId, eventCount } of txs) {
     if (logs.has(txId)) continue;
     logs.set(txId, { logs: [], assets: [], locks: [], received: 0, eventCount: eventCount ?? 0 });
-    // null: a v3 block list, which gives no count; the answer's event_count then plans the paging.
-    if (eventCount !== 0) pending.push(...pagesFrom({ txId, apiId: apiTxId(txId), eventCount: eventCount ?? 0 }, 0));
+    // null: a v3 block list, which gives no count; the answer's event_count then plans the paging. Until the process
+    // knows whether the route is served or retired, the first round asks the first pages only: a retired route then
+    // costs one 410 a call, not one a page.
+    const tx = { txId, apiId: apiTxId(txId), eventCount: upFront ? (eventCount ?? 0) : 0 };
+    if (eventCount !== 0) pending.push(...pagesFrom(tx, 0));
   }
   while (pending.length > 0) {
     const batches = planBatches(context.baseUrl, pending);

@@ -43,9 +43,11 @@ describe('a block of more than a page', () => {
     const h = await startHarness();
     h.fake.chain.mine(transfers(3, 1));
     h.fake.chain.mine(transfers(120, 1_000));
-    const held = heldFetch(3);
+    const held = heldFetch(3, 300);
     const client = h.client({ fetch: held.fetch });
+    await client.getBlock(1);
     await client.subjects.tip!();
+    h.fake.clearLog();
 
     const block = await client.getBlock(2);
 
@@ -64,6 +66,7 @@ describe('a block of more than a page', () => {
     h.fake.chain.mine(transfers(3, 1));
     h.fake.chain.mine(transfers(120, 1_000));
     const client = h.client();
+    await client.getBlock(1);
     await client.subjects.tip!();
     h.fake.chain.reorg(1, [transfers(60, 5_000)]);
 
@@ -73,6 +76,20 @@ describe('a block of more than a page', () => {
     expect(block?.header.hash).toBe(replacement.hash);
     expect(block?.transactions.map((tx) => tx.txId)).toEqual(replacement.txs.map((tx) => tx.txId));
   });
+
+  it('has its first page asked alone by a client whose process has not seen the list answer, so a retired list costs one 410', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine(transfers(3, 1));
+    h.fake.chain.mine(transfers(120, 1_000));
+    const client = h.client();
+    await client.subjects.tip!();
+    h.fake.retire(ROUTES.blockTransactions);
+
+    const block = await client.getBlock(2);
+
+    expect(block?.transactions).toHaveLength(120);
+    expect(h.fake.count(ROUTES.blockTransactions)).toBe(1);
+  });
 });
 
 describe("a transaction's events", () => {
@@ -81,13 +98,30 @@ describe("a transaction's events", () => {
     const logs = Array.from({ length: 250 }, (_, i) => `log ${i}`);
     const block = h.fake.chain.mine([contractCall({ contractId: fakeContractId('vault'), logs })]);
     const big = block.txs[0]!;
+    const small = h.fake.chain.mine([contractCall({ contractId: fakeContractId('vault'), logs: ['small'] })]).txs[0]!;
+    const retiredRoutes = new RetiredRoutes();
+    await h.client({ retiredRoutes }).getTransactionEvents([{ txId: small.txId, eventCount: 1 }]);
+    h.fake.clearLog();
     const held = heldFetch(3);
 
-    const events = await h.client({ fetch: held.fetch }).getTransactionEvents([{ txId: big.txId, eventCount: big.events.length }]);
+    const events = await h.client({ retiredRoutes, fetch: held.fetch }).getTransactionEvents([{ txId: big.txId, eventCount: big.events.length }]);
 
     expect(events.get(big.txId)?.logs).toHaveLength(250);
     expect(h.fake.count(ROUTES.txMultiple)).toBe(3);
     expect(held.most('/tx/multiple')).toBe(3);
+  });
+
+  it('are asked first page first by a client whose process has not seen the route answer, so a retired route costs one 410', async () => {
+    const h = await startHarness();
+    const logs = Array.from({ length: 250 }, (_, i) => `log ${i}`);
+    const block = h.fake.chain.mine([contractCall({ contractId: fakeContractId('vault'), logs })]);
+    const big = block.txs[0]!;
+    h.fake.retire(ROUTES.txMultiple);
+
+    const events = await h.client().getTransactionEvents([{ txId: big.txId, eventCount: big.events.length }]);
+
+    expect(events.get(big.txId)?.logs).toHaveLength(250);
+    expect(h.fake.count(ROUTES.txMultiple)).toBe(1);
   });
 
   it('are asked again past a full last page when the answer counts more than the block list did', async () => {
