@@ -9,6 +9,7 @@ import { contractCall, coinbase, FakeChain, fakeAddress, fakeContractId, transfe
 import { seededRandom } from './prng';
 import { fixed, table, verdict } from './markdown';
 import { cycleDeps, memoryState, runOneCycle, ScaledClock, startFakeApi, TimedPublisher } from './watcher-harness';
+import { routeMemory } from '../lambda/hiro';
 import type { CycleSummary } from '../lambda/core/cycle-types';
 import { emptyWatchConfig } from '../lambda/config/watch-config';
 import { countWay, DEFAULT_FETCH_WAY, READ_COLUMN_NOTE, waysAsked, waysCell, type WaysTaken } from './fetch-ways';
@@ -88,14 +89,14 @@ export async function measureAlertLatency(options: { mode: LatencyMode; apiMinut
       minedAt.set(block.height, clock.now());
     }
   })();
-  const state = memoryState();
+  const [state, routes] = [memoryState(), routeMemory()];
   const published: TimedPublisher['published'] = [];
   const billed: number[] = [];
   const read = waysAsked(DEFAULT_FETCH_WAY);
   const invoke = async (run: (deps: ReturnType<typeof cycleDeps>) => Promise<CycleSummary>): Promise<CycleSummary> => {
     const startedAt = clock.now();
-    // A new client per invocation, as the handler builds one.
-    const deps = cycleDeps(api.client({ requestsPerMinute: rpm, now: clock.now, sleep: clock.sleep }), clock, state);
+    // A new client per invocation, as the handler builds one, given what the container keeps of the routes.
+    const deps = cycleDeps(api.client({ ...routes, requestsPerMinute: rpm, now: clock.now, sleep: clock.sleep }), clock, state);
     const summary = await run(deps);
     billed.push(clock.now() - startedAt);
     countWay(read, summary);

@@ -20,6 +20,7 @@ import type { Workload } from './mainnet-workload';
 import { EventClock } from './event-clock';
 import { CapturedTelemetry } from './run-telemetry';
 import { startFakeApi, type FakeApi } from './watcher-harness';
+import { routeMemory, type RouteMemory } from '../lambda/hiro';
 import { BenchLoop, invocation } from './loop-turn';
 import { countWay, DEFAULT_FETCH_WAY, waysAsked, type WaysTaken } from './fetch-ways';
 import type { FetchWay } from '../lambda/core/follow/fetch-choice';
@@ -91,6 +92,8 @@ interface ScenarioBench {
   publisher: Publisher;
   captured: CapturedTelemetry;
   loop: BenchLoop | undefined;
+  /** What the warm container keeps of the API's routes across the clients it builds, as the handler does. */
+  routes: RouteMemory;
   /** Puts the SNS client back as it was. */
   restoreSns(): void;
 }
@@ -175,14 +178,15 @@ async function benchFor(dynamo: LocalDynamo, workload: Workload, scenario: Scena
   const state = createDynamoStateStore({ client, tableName, network: 'mainnet' });
   const publisher = createSnsPublisher({ client: sns.client, topicArn: TOPIC_ARN });
   const loop = scenario.loopTurn ? new BenchLoop(state, clock) : undefined;
-  return { clock, usage, chain, api, mine, state, publisher, captured, loop, restoreSns: () => sns.restore() };
+  return { clock, usage, chain, api, mine, state, publisher, captured, loop, routes: routeMemory(), restoreSns: () => sns.restore() };
 }
 
 /** One invocation as the handler runs it, its cycle (or loop turn) inside: what it did and what its telemetry sent. */
 async function runInvocation(bench: ScenarioBench, scenario: Scenario, options: CycleOptions, cycle: number, deprecationsNoticed: Set<string>) {
   const { clock, captured, state, loop } = bench;
-  // A new Hiro client per cycle, as each invocation builds one: its pacing starts afresh.
+  // A new Hiro client per cycle, as each invocation builds one: its pacing starts afresh, its route memory is the container's.
   const chainApi = bench.api.client({
+    ...bench.routes,
     requestsPerMinute: options.requestsPerMinute,
     now: clock.now,
     sleep: clock.sleep,

@@ -53,6 +53,10 @@ export async function runCycle(deps: CycleDeps, config: WatchConfig, budget: Cyc
   try {
     // The tip is asked for while the statuses are checked: independent requests, so one round trip for
     // both. Status alerts still go out before any block's. Both settle before either's failure ends the run.
+    // A turn that follows the tip then waits on, one after the other: the block scan, the new blocks together
+    // (read-ahead.ts), then their events in one call; per subject, every feed at once after the header chain
+    // the tip's page gave (subject-source.ts), the batch placing logs and the events, each only when needed;
+    // then the cursor write. The next block is not asked beside the tip: a turn that finds none would pay for it.
     const started = startRun(deps, config, budget, lease).then(async (run) => ({ run, statuses: await checkContractStatuses(run) }));
     const missing = budget.missingFeedRoutes && { routes: budget.missingFeedRoutes, now: startedAt };
     const [{ run, statuses }, tip] = await settleAll([started, readRunTip(deps.chain, budget.fetchWay, missing)]);

@@ -10,3 +10,9 @@ export async function settleAll<T extends readonly unknown[] | []>(work: T): Pro
   if (failed) throw failed.reason;
   return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as Settled<T>;
 }
+
+/** A settled promise's value, or its failure thrown: where parallel answers are taken one by one, in order. */
+export function settledValue<T>(settled: PromiseSettledResult<T>): T {
+  if (settled.status === 'rejected') throw settled.reason;
+  return settled.value;
+}

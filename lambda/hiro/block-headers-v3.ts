@@ -72,6 +72,11 @@ export class V3BlockHeaders {
     return !this.unusable && this.newest > -Infinity;
   }
 
+  /** The header the list pages already read hold for `height`, without a request (what the block's own pages should say). */
+  known(height: number): BlockHeader | undefined {
+    return this.unusable ? undefined : this.window.get(height);
+  }
+
   /** The header of block `height` for reading that block; null when the API knows no such block. */
   forBlock(height: number): Promise<BlockHeader | null | undefined> {
     const run = this.queue.then(() => this.findInList(height));

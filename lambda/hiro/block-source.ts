@@ -33,9 +33,10 @@ export class BlockSource {
 
   /** `signal` aborted: the block's page reads not yet answered give up (the scan is stopping). */
   async getBlock(height: number, signal?: AbortSignal): Promise<Block | null> {
-    // The scan reads several blocks at once: the first read alone finds out whether the v2 list is retired,
-    // so a retired route costs one 410, not one per block in flight.
-    if (this.firstRead) await this.firstRead.catch(() => undefined);
+    // The scan reads several blocks at once. Until the process knows whether the v2 list is served or retired,
+    // the first read goes alone, so that a retired route costs one 410, not one per block in flight; once it
+    // knows (a warm container's later runs), a loop turn's two new blocks are asked together: one round trip.
+    if (this.firstRead && !this.http.deprecations.known(BLOCK_TRANSACTIONS_ROUTE)) await this.firstRead.catch(() => undefined);
     signal?.throwIfAborted();
     const reading = this.readBlock(height, this.http.withSignal(signal));
     this.firstRead ??= reading;
@@ -46,7 +47,7 @@ export class BlockSource {
     const block = await withSuccessor(
       this.http.deprecations,
       BLOCK_TRANSACTIONS_ROUTE,
-      () => readBlock(http, height, (h) => this.getBlockHeader(h)),
+      () => readBlock(http, height, (h) => this.getBlockHeader(h), undefined, this.expected(height)),
       () =>
         readBlockV3(http, height, { readHeader: (h) => this.headerForBlock(h), fallbackTime: this.fallbackTime }).catch((error: unknown) => {
           // A header that disagrees with the block's transactions may be from before a reorg: none is reused.
@@ -57,6 +58,14 @@ export class BlockSource {
     );
     this.seen(block?.header ?? null);
     return block;
+  }
+
+  /**
+   * What the v3 list's pages already read say of block `height` (no request), so that its later pages go out beside
+   * the first; not until the process knows the v2 list answers, so that a retired list still costs one 410.
+   */
+  private expected(height: number): BlockHeader | undefined {
+    return this.http.deprecations.known(BLOCK_TRANSACTIONS_ROUTE) ? this.v3Headers.known(height) : undefined;
   }
 
   async getBlockHeader(heightOrHash: number | string): Promise<BlockHeader | null> {

@@ -48,13 +48,26 @@ export function replacementNamedIn(warning: string): string | null {
  */
 export class RetiredRoutes {
   private readonly byApi = new Map<string, Set<string>>();
+  private readonly servedByApi = new Map<string, Set<string>>();
 
   /** The routes `api` was found to have retired, to be added to as more answer 410. */
   of(api: string): Set<string> {
-    let retired = this.byApi.get(api);
-    if (!retired) this.byApi.set(api, (retired = new Set()));
-    return retired;
+    return setOf(this.byApi, api);
   }
+
+  /**
+   * The routes `api` was seen to serve (a 2xx answer) in the process: a run reading many blocks at once asks
+   * the first alone only while its route is neither served nor retired as far as the process knows (block-source.ts).
+   */
+  servedOf(api: string): Set<string> {
+    return setOf(this.servedByApi, api);
+  }
+}
+
+function setOf(byApi: Map<string, Set<string>>, api: string): Set<string> {
+  let routes = byApi.get(api);
+  if (!routes) byApi.set(api, (routes = new Set()));
+  return routes;
 }
 
 export class RouteDeprecations {
@@ -66,8 +79,24 @@ export class RouteDeprecations {
    */
   private readonly reported = new Set<string>();
 
-  /** `retired`: the routes the process already found retired on this client's API (RetiredRoutes), shared with it. */
-  constructor(private readonly retired: Set<string> = new Set()) {}
+  /**
+   * `retired`: the routes the process already found retired on this client's API (RetiredRoutes), shared with it;
+   * `served`: those it has seen answer.
+   */
+  constructor(
+    private readonly retired: Set<string> = new Set(),
+    private readonly served: Set<string> = new Set(),
+  ) {}
+
+  /** `route` answered (2xx): it is served, until a 410 says otherwise. */
+  answered(route: string): void {
+    this.served.add(route);
+  }
+
+  /** Whether the process knows how `route` answers: seen served, or found retired. */
+  known(route: string): boolean {
+    return this.served.has(route) || this.retired.has(route);
+  }
 
   /**
    * Looks at every answer's headers: any route the server marks with a 299 warning is listed, whether or not
@@ -89,6 +118,7 @@ export class RouteDeprecations {
   /** The route answered 410: from now on the client goes straight to its replacement. */
   retire(route: string, detail: string): void {
     this.retired.add(route);
+    this.served.delete(route);
     this.unreported.set(route, { route, replacement: REPLACEMENT[route] ?? null, gone: true, detail });
   }
 

@@ -1,6 +1,8 @@
 // Fetches the logs and asset movements of many transactions through `GET /extended/v1/tx/multiple`: as many ids per call as
-// keep the URL short, and for transactions with more than one page of events, follow-up calls holding only
-// those that still have more.
+// keep the URL short, and for transactions with more than one page of events, calls at the later offsets holding
+// only those that have more. The block list tells each transaction's event count, so every page it implies is
+// asked in the first round, side by side (the same calls as one offset after the other, one round trip instead of
+// several); only a count the answers raise, or one the list did not give (v3), sends another round.
 import type { AssetEvent, ContractLogEvent, StxLockEvent, TxEvents } from '../core/domain';
 import { HiroInconsistentDataError } from './errors';
 import type { HiroHttp } from './http';
@@ -29,6 +31,16 @@ interface Pending {
   /** What the block list said, or what the answer said once read (0 while unknown). */
   eventCount: number;
   offset: number;
+  /** The last page asked in its round: its answer decides whether the transaction has more. */
+  last: boolean;
+}
+
+/** The pages from `from` up to `eventCount` (at least the one at `from`), each asked in the same round. */
+function pagesFrom(tx: Omit<Pending, 'offset' | 'last'>, from: number): Pending[] {
+  const pages: Pending[] = [];
+  for (let offset = from; offset === from || offset < tx.eventCount; offset += EVENT_PAGE_LIMIT) pages.push({ ...tx, offset, last: false });
+  pages.at(-1)!.last = true;
+  return pages;
 }
 
 export async function readTransactionEvents(
@@ -38,11 +50,15 @@ export async function readTransactionEvents(
 ): Promise<Map<string, TxEvents>> {
   const logs = new Map<string, Found>();
   let pending: Pending[] = [];
+  const upFront = context.http.deprecations.known(TX_MULTIPLE_ROUTE);
   for (const { txId, eventCount } of txs) {
     if (logs.has(txId)) continue;
-    logs.set(txId, { logs: [], assets: [], locks: [] });
-    // null: a v3 block list, which gives no count; the answer's event_count then plans the paging.
-    if (eventCount !== 0) pending.push({ txId, apiId: apiTxId(txId), eventCount: eventCount ?? 0, offset: 0 });
+    logs.set(txId, { logs: [], assets: [], locks: [], received: 0, eventCount: eventCount ?? 0 });
+    // null: a v3 block list, which gives no count; the answer's event_count then plans the paging. Until the process
+    // knows whether the route is served or retired, the first round asks the first pages only: a retired route then
+    // costs one 410 a call, not one a page.
+    const tx = { txId, apiId: apiTxId(txId), eventCount: upFront ? (eventCount ?? 0) : 0 };
+    if (eventCount !== 0) pending.push(...pagesFrom(tx, 0));
   }
   while (pending.length > 0) {
     const batches = planBatches(context.baseUrl, pending);
@@ -52,6 +68,9 @@ export async function readTransactionEvents(
   }
   const result = new Map<string, TxEvents>();
   for (const [txId, found] of logs) {
+    if (found.received < found.eventCount) {
+      context.log('warn', 'Hiro returned fewer events than the transaction counts', { txId, eventCount: found.eventCount, received: found.received });
+    }
     result.set(txId, {
       txId,
       logs: byEventIndex(found.logs),
@@ -67,6 +86,9 @@ interface Found {
   logs: ContractLogEvent[];
   assets: AssetEvent[];
   locks: StxLockEvent[];
+  /** Events received over every page, and the most the list or an answer counted. */
+  received: number;
+  eventCount: number;
 }
 
 /** Ascending, once each: a page read twice (a retried call) adds nothing. */
@@ -100,16 +122,12 @@ async function readBatch(context: EventReaderContext, batch: Pending[], logs: Ma
       const lock = toStxLock(raw);
       if (lock) found.locks.push(lock);
     }
-    const eventCount = Math.max(tx.eventCount, entry.result.event_count ?? 0);
-    const seen = tx.offset + events.length;
-    if (events.length >= EVENT_PAGE_LIMIT && seen < eventCount) {
-      next.push({ ...tx, eventCount, offset: tx.offset + EVENT_PAGE_LIMIT });
-    } else if (seen < eventCount) {
-      context.log('warn', 'Hiro returned fewer events than the transaction counts', {
-        txId: tx.txId,
-        eventCount,
-        received: seen,
-      });
+    found.received += events.length;
+    const eventCount = Math.max(tx.eventCount, found.eventCount, entry.result.event_count ?? 0);
+    found.eventCount = eventCount;
+    // A full last page below the count: the pages the count now implies, in the next round.
+    if (tx.last && events.length >= EVENT_PAGE_LIMIT && tx.offset + EVENT_PAGE_LIMIT < eventCount) {
+      next.push(...pagesFrom({ txId: tx.txId, apiId: tx.apiId, eventCount }, tx.offset + EVENT_PAGE_LIMIT));
     }
   }
   return next;

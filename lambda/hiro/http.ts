@@ -60,7 +60,7 @@ export class HiroHttp {
   private readonly throttling: ThrottlingWatch;
 
   constructor(private readonly options: ResolvedHiroOptions) {
-    this.deprecations = new RouteDeprecations(options.retiredRoutes.of(options.baseUrl.href));
+    this.deprecations = new RouteDeprecations(options.retiredRoutes.of(options.baseUrl.href), options.retiredRoutes.servedOf(options.baseUrl.href));
     this.throttling = new ThrottlingWatch(options.operator, options.requestsPerMinute);
     this.limiter = new RequestLimiter({
       requestsPerMinute: options.requestsPerMinute,
@@ -202,6 +202,7 @@ export class HiroHttp {
     if (result.kind === 'answer') {
       this.limiter.observe(result.headers);
       this.deprecations.observe(request.route, result.headers);
+      if (result.status >= 200 && result.status < 300) this.deprecations.answered(request.route);
       if (result.status === 429) {
         // Every queued request holds off too, not just this one: paused here, before this request gives
         // its concurrency permit to the next, so none can start in between.

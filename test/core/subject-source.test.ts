@@ -8,7 +8,7 @@ import { blockAlerts, transactionReads } from '../../lambda/core/match/block-ale
 import { SubjectSource, type Subjects } from '../../lambda/core/follow/subject-source';
 import type { HiroClient } from '../../lambda/hiro';
 import { contractCall, fakeAddress, fakeContractId, ROUTES, stxTransferEvent, transfer } from '../support/fake-hiro';
-import { startHarness, type Harness } from '../hiro/harness';
+import { heldFetch, startHarness, type Harness } from '../hiro/harness';
 
 const alice = fakeAddress('alice');
 const bob = fakeAddress('bob');
@@ -85,6 +85,21 @@ describe('the per-subject source', () => {
       // Answered 410 once: the client reads the v3 events route from then on.
       [ROUTES.txMultiple]: 1,
     });
+  });
+
+  it('asks every feed at once, one round trip for all the subjects, only once the header chain has answered', async () => {
+    const h = await startHarness();
+    script(h);
+    const held = heldFetch(2, 300);
+
+    const read = await source(h.client({ fetch: held.fetch })).read(1, 6);
+
+    expect(read.error).toBeNull();
+    expect(read.blocks).toHaveLength(6);
+    expect(held.most('/logs')).toBe(2);
+    expect(held.most('/principals/')).toBe(2);
+    // Alone: a feed asked beside it could be as of an older tip than the chain's newest block.
+    expect(held.most('/extended/v3/blocks')).toBe(1);
   });
 
   it('delays the blocks above the tip a logs page reflects (a lagging replica), never skipping them', async () => {

@@ -57,3 +57,31 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
   }
   throw new Error('expected a rejection, but the promise resolved');
 }
+
+/**
+ * A fetch that holds each request until `together` requests are in flight at once (or `boundMs` of real time
+ * passed), counting the most in flight per path: requests sent one after the other meet the bound one at a time.
+ */
+export function heldFetch(together: number, boundMs = 1_000): { fetch: typeof fetch; most(pathPart: string): number } {
+  const inFlight: { path: string; release: () => void }[] = [];
+  const most = new Map<string, number>();
+  const fetchHeld: typeof fetch = async (input, init) => {
+    const path = new URL(String(input)).pathname;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const timer = setTimeout(release, boundMs);
+    const entry = { path, release };
+    inFlight.push(entry);
+    for (const { path: p } of inFlight) most.set(p, Math.max(most.get(p) ?? 0, inFlight.length));
+    if (inFlight.length >= together) for (const other of inFlight) other.release();
+    try {
+      await held;
+      return await fetch(input, init);
+    } finally {
+      clearTimeout(timer);
+      inFlight.splice(inFlight.indexOf(entry), 1);
+    }
+  };
+  const mostOf = (pathPart: string) => Math.max(0, ...[...most].filter(([p]) => p.includes(pathPart)).map(([, n]) => n));
+  return { fetch: fetchHeld, most: mostOf };
+}

@@ -1,7 +1,8 @@
 // Reading blocks ahead of the scan. Behind the tip, the next few blocks' transaction pages are requested
 // together (the client's limiter paces them and bounds how many are in flight), and the events of all their
 // log-carrying transactions in one batched call set rather than one per block: a /tx/multiple call holds
-// about a hundred ids, and a block has about a dozen such transactions.
+// about a hundred ids, and a block has about a dozen such transactions. So a loop turn's new blocks cost two
+// round trips after the tip, their pages and then their events (which need the pages to know what to ask).
 //
 // The scan still takes the blocks one at a time: it checks each parent hash, delivers the block's alerts
 // and moves its cursor before the next. A block that does not build on the one read before it ends the

@@ -12,7 +12,8 @@ import type { ChainApi, TxReadRequest } from '../ports';
 import type { ReadBlock } from './read-ahead';
 import { transactionReads } from '../match/block-alerts';
 import type { WatchRules } from '../rules/rule-lists';
-import type { HeaderLink, LocatedTransaction, LogFeedItem, SubjectFeedApi } from './subject-feeds';
+import type { HeaderLink, LocatedTransaction, LogFeedItem, PrincipalFeedItem, SubjectFeedApi } from './subject-feeds';
+import { settledValue } from '../settle';
 import { checkPlaced, SubjectFeedError, walkFeed, type FeedWalk, type PlacedItem } from './subject-feed-walk';
 import { chainKindList, type ChainAlert } from '../alert-kinds/chain-kinds';
 import type { ChainKind } from '../alert-kinds/kind';
@@ -85,11 +86,23 @@ export class SubjectSource {
         ),
       };
     }
+    // After the header chain (most often the tip's page: no request), never beside it: a feed read after it is as
+    // of its tip at least, so a block the chain has is never taken for one the feeds name nothing in. Then every
+    // feed at once, one round trip rather than one a subject; each walk is checked and placed in the subjects'
+    // order, exactly as when they were read one after the other.
+    const [logs, principals] = await Promise.all([
+      Promise.allSettled(this.subjects.contracts.map((contract) => walkFeed<LogFeedItem>(from, (cursor) => this.feeds.contractLogs(contract, cursor)))),
+      Promise.allSettled(this.subjects.principals.map((principal) => walkFeed(from, (cursor) => this.feeds.principalTransactions(principal, cursor)))),
+    ]);
     const top = chain.at(-1)!.height;
     const found: Found = { txs: new Map(), full: new Set(), moved: new Set(), logs: new Map(), end: Math.min(to, top), top, error: null };
     const logWalks: LogWalk[] = [];
-    for (const contract of this.subjects.contracts) await this.guard(found, from, () => this.walkLogs(contract, from, headers, found, logWalks));
-    for (const principal of this.subjects.principals) await this.guard(found, from, () => this.readPrincipal(principal, from, headers, found));
+    for (const [index, contract] of this.subjects.contracts.entries()) {
+      await this.guard(found, from, async () => this.takeLogs(contract, settledValue(logs[index]!), headers, found, logWalks));
+    }
+    for (const [index, principal] of this.subjects.principals.entries()) {
+      await this.guard(found, from, async () => this.readPrincipal(principal, settledValue(principals[index]!), from, headers, found));
+    }
     await this.placeLogs(logWalks, from, headers, found);
     const last = Math.min(found.end, (found.error ? stopBefore(found.error, from) : Infinity) - 1);
     const blocks = assemble(from, last, headers, found.txs);
@@ -139,8 +152,13 @@ export class SubjectSource {
     }
   }
 
-  private async walkLogs(contract: string, from: number, headers: ReadonlyMap<number, HeaderLink>, found: Found, walks: LogWalk[]): Promise<void> {
-    const walk = await walkFeed<LogFeedItem>(from, (cursor) => this.feeds.contractLogs(contract, cursor));
+  private takeLogs(
+    contract: string,
+    walk: FeedWalk<LogFeedItem> | 'not-modified',
+    headers: ReadonlyMap<number, HeaderLink>,
+    found: Found,
+    walks: LogWalk[],
+  ): void {
     if (walk === 'not-modified') return;
     this.answered.add(walk.route);
     this.checkAsOf(contract, walk, headers, found);
@@ -181,8 +199,13 @@ export class SubjectSource {
     this.activity?.subject(subject, items, top - Math.max(from, walk.truncatedBelow ?? from) + 1);
   }
 
-  private async readPrincipal(principal: string, from: number, headers: ReadonlyMap<number, HeaderLink>, found: Found): Promise<void> {
-    const walk = await walkFeed(from, (cursor) => this.feeds.principalTransactions(principal, cursor));
+  private readPrincipal(
+    principal: string,
+    walk: FeedWalk<PrincipalFeedItem> | 'not-modified',
+    from: number,
+    headers: ReadonlyMap<number, HeaderLink>,
+    found: Found,
+  ): void {
     if (walk === 'not-modified') return;
     this.answered.add(walk.route);
     const placed = walk.items.map((item) => ({
