@@ -50,6 +50,14 @@ describe('the floor under the latency goal', () => {
     expect(floor.withCursorWrite - floor.bare).toBeCloseTo(floor.turns * PRICES.dynamoWriteUnit, 10);
   });
 
+  it("bills the floor's turn for its round trip and its own CPU stretched to 128 MB's share of a vCPU (13.8 times as long)", () => {
+    const compute = (floor: ReturnType<typeof latencyFloor>) => floor.lines.find((l) => l.item.startsWith('Lambda compute'))!.floor;
+    const busy = latencyFloor('loop', loopBill, { cpuMs: 10, memoryMb: 128 });
+    expect(compute(busy)).toBeCloseTo(busy.turns * ((100 + 10 * (1_769 / 128)) / 1000) * (128 / 1024) * PRICES.lambdaGbSecond, 10);
+    expect(compute(latencyFloor('loop', loopBill, idleTurn))).toBeCloseTo(busy.turns * 0.1 * (128 / 1024) * PRICES.lambdaGbSecond, 10);
+    expect(() => latencyFloor('loop', loopBill, { cpuMs: 10, memoryMb: 256 })).toThrow(/timed at 128 MB/);
+  });
+
   it("keeps the stack's own watch on itself at what the loop pays for it, and sets every line of the loop's bill beside an item", () => {
     const floor = latencyFloor('loop', loopBill, idleTurn);
     const kept = floor.lines[0]!;

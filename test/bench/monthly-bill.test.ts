@@ -91,6 +91,12 @@ describe('the monthly bill from the synthesized template', () => {
     expect(compute(slower) / compute(base)).toBeCloseTo(2 / 5, 6);
   });
 
+  it("refuses cycles timed at another memory than the function's: their CPU was stretched to another share of a vCPU", () => {
+    const at256 = () => measured;
+    expect(() => priceTemplate(synthTemplate({ memorySize: 128 }), at256)).toThrow(/timed at 256 MB, the function has 128 MB/);
+    expect(priceTemplate(synthTemplate({ memorySize: 128 }), fixedFigures).perRun.memoryMb).toBe(128);
+  });
+
   it('prices the API key secret and its reads only when the stack has a key', () => {
     expect(linesOf(defaults, 'Secrets Manager secret')).toEqual([]);
     const withKey = synthTemplate({ createApiKeySecret: true });
