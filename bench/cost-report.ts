@@ -19,7 +19,7 @@ export function billedTimeNote(memories: number[]): string {
     `Lambda "allocates CPU power in proportion to the amount of memory configured" and "at ${thousands(ONE_VCPU_MB)} MB, a function has the equivalent of one vCPU" ` +
     `(Lambda developer guide, configuring memory): ${stretches}; at ${thousands(ONE_VCPU_MB)} MB and above, one core (the cycle's work runs on one thread). ` +
     "The function's own CPU is this process's (process.cpuUsage(), user + system) over the cycle: the cycle, the SDK clients, parsing, logging; dynalite and the fake API " +
-    'run in a child process (bench/stand-ins.ts), their work is not counted, and their answers cost the assumed round trip alone. ' +
+    "run in a child process (bench/stand-ins.ts), their work is not counted (the column of their CPU: what they spent answering the cycle, which was timed as the function's own work when they ran in the same process), and their answers cost the assumed round trip alone. " +
     'The clock runs on that CPU time, stretched: a timer due during stretched work fires with no wait (work and waits overlap as they would)'
   );
 }
@@ -49,6 +49,7 @@ export function costSection(cost: CycleCosts, cost128?: CycleCosts): string {
         'alerts',
         'API requests',
         'CPU (one core)',
+        "stand-ins' CPU, not billed",
         `billed at ${memoryMb} MB`,
         'GB-s',
         ...(cost128 ? ['billed at 128 MB'] : []),
@@ -65,6 +66,7 @@ export function costSection(cost: CycleCosts, cost128?: CycleCosts): string {
         fixed(c.alertsPerCycle, 1),
         fixed(c.requestsPerCycle, 1),
         `${fixed(c.cpuMs, 1)} ms`,
+        c.standInsCpuMs === undefined ? '' : `${fixed(c.standInsCpuMs, 1)} ms`,
         `${fixed(c.durationMs / 1000, 2)} s`,
         fixed(c.gbSeconds, 3),
         ...(cost128 ? [`${fixed(at128(SCENARIOS[i]!)!.durationMs / 1000, 2)} s`] : []),
@@ -76,7 +78,8 @@ export function costSection(cost: CycleCosts, cost128?: CycleCosts): string {
       ]),
     ),
     '',
-    `Billed time of a run following the tip (${FOLLOWING_BLOCKS} new blocks, ${HIRO_LATENCY_MS} ms a request): ${fixed(cost.following.durationMs / 1000, 2)} s, ` +
+    `Billed time of a run following the tip (${FOLLOWING_BLOCKS} new blocks, ${HIRO_LATENCY_MS} ms a request) at ${memoryMb} MB: ${fixed(cost.following.durationMs / 1000, 2)} s ` +
+      `(${fixed(cost.following.cpuMs, 0)} ms of its own CPU on one core${cost128 ? `; ${fixed(cost128.following.durationMs / 1000, 2)} s at 128 MB` : ''}), ` +
       `${fixed(cost.following.requestsPerCycle / FOLLOWING_BLOCKS, 2)} requests a block with the tip and the contract statuses. ` +
       `Goal: at most ${FOLLOWING_RUN_GOAL_MS / 1000} s ${verdict(cost.following.durationMs <= FOLLOWING_RUN_GOAL_MS)}.`,
     '',
@@ -139,7 +142,7 @@ export function billSection(bills: NamedBill[]): string {
     '',
     `Every resource of the stack's template (\`bench/monthly-bill.ts\` synthesizes it for each setting and fails on a resource type it cannot price), ` +
       `priced at ${PRICES.region} list prices read ${PRICES.readOn}, free tiers not deducted, 30-day month, about ${FOLLOWING_BLOCKS} blocks a minute, no alerts. ` +
-      "Per run: billed time, capacity units, log bytes (real Powertools output; Lambda's own START, END and REPORT lines, about 350 B, only where the function's system log level lets them through: not at the default's WARN) and metric series as measured in table 5 " +
+      "Per run: billed time (timed at the stack's own memory: its CPU work at that share of a vCPU, table 5's cycles at 256 MB or at 128 MB), capacity units, log bytes (real Powertools output; Lambda's own START, END and REPORT lines, about 350 B, only where the function's system log level lets them through: not at the default's WARN) and metric series as measured in table 5 " +
       '(client paced at 50 requests a minute without a key, 500 with). ' +
       `Prices: Lambda arm64 $${PRICES.lambdaGbSecond}/GB-s, $0.20 per million requests; Scheduler $1.00 per million; DynamoDB $0.625 / $0.125 per million write / read units, ` +
       `$${PRICES.dynamoStorageGb}/GB storage, $${PRICES.dynamoPitrGb}/GB PITR; CloudWatch $${PRICES.cloudWatchMetric} per metric series, $${PRICES.cloudWatchAlarm} per alarm, ` +

@@ -44,6 +44,8 @@ export interface CycleCost {
   requestsPerCycle: number;
   /** The function's own CPU a cycle (user + system), on this machine's core. */
   cpuMs: number;
+  /** What the stand-ins (dynalite, the fake API) spent answering a cycle: not the function's work (absent in figures not measured). */
+  standInsCpuMs?: number;
   /** The memory the cycle was timed at: its CPU stretched to that share of a vCPU. */
   memoryMb: number;
   /** Billed time: the waits on the critical path, the CPU work stretched at `memoryMb`. */
@@ -112,6 +114,7 @@ interface ScenarioBench {
 /** The sums over the measured cycles, each divided by their count in the end. */
 type Totals = AwsUsage & {
   cpuMs: number;
+  standInsCpuMs: number;
   durationMs: number;
   alerts: number;
   requests: number;
@@ -130,6 +133,7 @@ export async function measureScenario(standIns: StandIns, workload: Workload, sc
     let totals: Totals = {
       ...emptyUsage(),
       cpuMs: 0,
+      standInsCpuMs: 0,
       durationMs: 0,
       alerts: 0,
       requests: 0,
@@ -152,6 +156,7 @@ export async function measureScenario(standIns: StandIns, workload: Workload, sc
       );
       if (waiting.length > 0) await api.submit(waiting);
       const requests = await api.requests();
+      const standInsCpu = await standIns.cpuMs();
       const before = { ...usage, writeUnitsByItem: { ...usage.writeUnitsByItem }, at: clock.now(), requests };
       const cpu = process.cpuUsage();
       const { summary, sent } = await runInvocation(bench, scenario, options, cycle, deprecationsNoticed);
@@ -171,6 +176,7 @@ export async function measureScenario(standIns: StandIns, workload: Workload, sc
         snsCalls: totals.snsCalls + usage.snsCalls - before.snsCalls,
         snsMessages: totals.snsMessages + usage.snsMessages - before.snsMessages,
         cpuMs: totals.cpuMs + (user + system) / 1000,
+        standInsCpuMs: totals.standInsCpuMs + (await standIns.cpuMs()) - standInsCpu,
         durationMs: totals.durationMs + at - before.at,
         alerts: totals.alerts + summary.alertsPublished,
         requests: totals.requests + (await api.requests()) - before.requests,
@@ -260,6 +266,7 @@ function averageCycle(scenario: string, cycles: number, memoryMb: number, totals
     alertsPerCycle: totals.alerts / cycles,
     requestsPerCycle: totals.requests / cycles,
     cpuMs: totals.cpuMs / cycles,
+    standInsCpuMs: totals.standInsCpuMs / cycles,
     memoryMb,
     durationMs,
     gbSeconds: (durationMs / 1000) * (memoryMb / 1024),

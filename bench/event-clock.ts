@@ -30,11 +30,13 @@ export function cpuStretch(memoryMb: number): number {
 export interface EventClockOptions {
   /** Time this process's CPU work, each ms of it counted this many times (cpuStretch), instead of real time. */
   cpuStretch?: number;
+  /** The CPU ms spent so far: this process's (processCpuMs) unless told (a test drives its own). */
+  cpuMs?: () => number;
 }
 
-/** This process's CPU time (user + system, every thread) in ms since `start`. */
-function cpuMsSince(start: NodeJS.CpuUsage): number {
-  const { user, system } = process.cpuUsage(start);
+/** This process's CPU time, user + system, every thread, in ms. */
+export function processCpuMs(): number {
+  const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 }
 
@@ -61,8 +63,9 @@ export class EventClock implements Clock {
     const stretch = options.cpuStretch;
     if (stretch === undefined) this.local = () => performance.now();
     else {
-      const start = process.cpuUsage();
-      this.local = () => cpuMsSince(start) * stretch;
+      const cpuMs = options.cpuMs ?? processCpuMs;
+      const start = cpuMs();
+      this.local = () => (cpuMs() - start) * stretch;
     }
     this.origin = Date.now() - this.local();
     this.startMs = this.now();

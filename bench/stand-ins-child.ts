@@ -12,6 +12,7 @@ export type StandInOrder =
   | { op: 'mine'; blocks: FakeTxSpec[][] }
   | { op: 'submit'; txs: FakeTxSpec[] }
   | { op: 'requests' }
+  | { op: 'cpu' }
   | { op: 'stopChain' };
 
 export type StandInAnswer = { id: number; ok: true; value?: unknown } | { id: number; ok: false; error: string };
@@ -68,6 +69,10 @@ async function main(): Promise<void> {
         return undefined;
       case 'requests':
         return chainOf().fake.count();
+      case 'cpu': {
+        const { user, system } = process.cpuUsage();
+        return (user + system) / 1000;
+      }
       case 'stopChain':
         await chain?.server.close();
         chain = undefined;

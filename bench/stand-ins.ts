@@ -33,6 +33,8 @@ export interface StandIns {
   createTable(name: string): Promise<string>;
   /** A fresh fake chain behind the fake API (the last one stops); `burnMsPerRequest` slows each answer on purpose. */
   startChain(seed: string, options?: { burnMsPerRequest?: number }): Promise<ChildApi>;
+  /** The CPU ms the stand-ins' process has spent (user + system): what answering costs, which is not the function's. */
+  cpuMs(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -87,6 +89,7 @@ export async function startStandIns(): Promise<StandIns> {
         close: () => ask({ op: 'stopChain' }),
       };
     },
+    cpuMs: () => ask<number>({ op: 'cpu' }),
     close: async () => {
       for (const client of clients) client.destroy();
       if (child.exitCode !== null) return;
