@@ -86,8 +86,7 @@ export async function measureCycleCosts(workload: Workload, options: CycleOption
   try {
     const alerting = watchConfig('both', workload, 'latest');
     const quiet = quietConfig(alerting);
-    // A warm container's code is compiled (V8's JIT); a fresh process compiles it over its first cycles, which would
-    // bill that to whichever scenario ran first. The alerting cycles, which run the most of it, warm it, unmeasured.
+    // A warm container's code is compiled: unmeasured alerting cycles compile it here, not in the first scenario's.
     await measureScenario(dynamo, workload, { name: 'warm-up', config: alerting, blocksPerCycle: FOLLOWING_BLOCKS }, { ...options, cycles: 2 });
     const idle = await measureScenario(dynamo, workload, { name: 'tip unchanged', config: quiet, blocksPerCycle: 0 }, options);
     const following = await measureScenario(dynamo, workload, { name: '10 new blocks, no alert', config: quiet, blocksPerCycle: FOLLOWING_BLOCKS }, options);
