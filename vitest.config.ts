@@ -43,6 +43,7 @@ export const E2E_SUITES = [
   'test/infra/cdk-synth.test.ts',
   // The benchmark's own runs on short chains (dynalite, the fake API): too heavy for the inner loop.
   'test/bench/fetch-ways.test.ts',
+  'test/bench/cycle-measure.test.ts',
   'test/reliability/**/*.test.ts',
   'test/adapters/dynamodb/**/*.test.ts',
   'test/adapters/state-store-contract.test.ts',

@@ -199,7 +199,9 @@ export function latencySection(rows: LatencyRow[]): string {
       `so that turns start every \`loopDelaySeconds\` (at once while behind the tip), each picked up ${LOOP_PICKUP_MS} ms after its delay runs out (SQS and the event source's long poll, assumed: no AWS here to measure it; ` +
       'the "if the pickup took" rows show the p90 if it took longer). ' +
       `Doorbell (docs/doorbell.md): the schedule's ticks, and a ring a stated push delay after each block (the push source's own delay), heard within ${RING_STEP_MS} ms, one cycle at a time (a ring during a cycle sets one follow-up). ` +
-      "Billed: what the invocations would be billed for, per hour, on the scaled clock (local work counts 30 times over, so short turns are over-stated; table 5 has the bill's figure). Goal: p90 at most 10 s. " +
+      "Billed: what the invocations would be billed for, per hour, on the scaled clock (local work counts 30 times over, so short turns are over-stated; table 5 has the bill's figure). " +
+      "A turn's local work runs at this machine's speed on the scaled clock, with the fake API in the same process, not stretched to the function's share of a vCPU as table 5 times it (table 5 gives a turn's own CPU and how long it lasts at 256 and at 128 MB). " +
+      'Goal: p90 at most 10 s. ' +
       READ_COLUMN_NOTE,
     '',
     table(

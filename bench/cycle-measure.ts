@@ -2,8 +2,11 @@
 // (capacity units as DynamoDB counts them), the SNS publisher on a metered client, and the Hiro client
 // paced for 50 requests a minute (no key) against the fake API. Time runs on an event clock: rate-limit
 // waits and assumed round trips (Hiro 100 ms, DynamoDB 5 ms, SNS 30 ms) are timers that overlap as they
-// would (requests in parallel wait together), local work is measured, so a cycle's duration is what the
-// function would be billed for.
+// would (requests in parallel wait together). The stand-ins (dynalite, the fake API) run in a child process
+// (bench/stand-ins.ts), so this process's CPU over a cycle is the function's own work (the cycle, the SDK clients,
+// parsing, logging), and the clock counts it stretched to the function's share of a vCPU (event-clock.ts,
+// cpuStretch: 1,769 / memory MB, at least 1). A cycle's billed time is its waits on the critical path with each
+// stretch of its own CPU work lasting as long as it would at the function's memory.
 import { SMS_PER_RUN_DEFAULT, SmsBudget } from '../lambda/core/deliver/sms-budget';
 import { LOOP_SMS_MINUTE_MS } from '../lambda/core/deliver/sms-minute';
 import { operatorChannelOverLog } from '../lambda/core/deliver/operator-log';
@@ -13,19 +16,20 @@ import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schem
 import type { Publisher, StateStore } from '../lambda/core/ports';
 import { createDynamoStateStore } from '../lambda/adapters/dynamodb';
 import { createSnsPublisher } from '../lambda/adapters/sns';
-import { contractCall, fakeAddress, fakeContractId, FakeChain } from '../test/support/fake-hiro';
-import type { LocalDynamo } from '../test/support/dynalite';
+import { contractCall, fakeAddress, fakeContractId } from '../test/support/fake-hiro';
 import { emptyUsage, meterDynamo, meteredSns, type AwsUsage } from './aws-meters';
 import type { Workload } from './mainnet-workload';
-import { EventClock } from './event-clock';
+import { cpuStretch, EventClock } from './event-clock';
 import { CapturedTelemetry } from './run-telemetry';
-import { startFakeApi, type FakeApi } from './watcher-harness';
+import type { ChildApi, StandIns } from './stand-ins';
 import { routeMemory, type RouteMemory } from '../lambda/hiro';
 import { BenchLoop, invocation } from './loop-turn';
 import { countWay, DEFAULT_FETCH_WAY, waysAsked, type WaysTaken } from './fetch-ways';
 import type { FetchWay } from '../lambda/core/follow/fetch-choice';
 
-export const MEMORY_GB = 256 / 1024;
+/** The function's memory when the options name none: the stack's default. */
+export const DEFAULT_MEMORY_MB = 256;
+export const MEMORY_GB = DEFAULT_MEMORY_MB / 1024;
 export const HIRO_LATENCY_MS = 100;
 const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-alerts';
 /** Cycles measured a scenario, unless told otherwise (a test of the benchmark's code asks for one). */
@@ -38,6 +42,13 @@ export interface CycleCost {
   blocksPerCycle: number;
   alertsPerCycle: number;
   requestsPerCycle: number;
+  /** The function's own CPU a cycle (user + system), on this machine's core. */
+  cpuMs: number;
+  /** What the stand-ins (dynalite, the fake API) spent answering a cycle: not the function's work (absent in figures not measured). */
+  standInsCpuMs?: number;
+  /** The memory the cycle was timed at: its CPU stretched to that share of a vCPU. */
+  memoryMb: number;
+  /** Billed time: the waits on the critical path, the CPU work stretched at `memoryMb`. */
   durationMs: number;
   gbSeconds: number;
   readUnits: number;
@@ -63,6 +74,8 @@ export interface CycleOptions {
   detailedMetrics: boolean;
   /** Cycles measured a scenario after the one that places the cursor (default CYCLES). */
   cycles?: number;
+  /** The function's memory, which sets its share of a vCPU (default DEFAULT_MEMORY_MB). */
+  memoryMb?: number;
 }
 
 export interface Scenario {
@@ -84,10 +97,10 @@ export interface Scenario {
 interface ScenarioBench {
   clock: EventClock;
   usage: AwsUsage;
-  chain: FakeChain;
-  api: FakeApi;
+  /** The fake API over the scenario's chain, in the stand-ins' process. */
+  api: ChildApi;
   /** Mines the workload's next `count` blocks. */
-  mine(count: number): void;
+  mine(count: number): Promise<void>;
   state: StateStore;
   publisher: Publisher;
   captured: CapturedTelemetry;
@@ -100,6 +113,8 @@ interface ScenarioBench {
 
 /** The sums over the measured cycles, each divided by their count in the end. */
 type Totals = AwsUsage & {
+  cpuMs: number;
+  standInsCpuMs: number;
   durationMs: number;
   alerts: number;
   requests: number;
@@ -111,11 +126,23 @@ type Totals = AwsUsage & {
 };
 
 /** A scenario's cycles, averaged: the first only places the cursor, the next `options.cycles` (CYCLES) are measured. */
-export async function measureScenario(dynamo: LocalDynamo, workload: Workload, scenario: Scenario, options: CycleOptions): Promise<CycleCost> {
-  const bench = await benchFor(dynamo, workload, scenario, options);
-  const { chain, usage, clock, api } = bench;
+export async function measureScenario(standIns: StandIns, workload: Workload, scenario: Scenario, options: CycleOptions): Promise<CycleCost> {
+  const bench = await benchFor(standIns, workload, scenario, options);
+  const { usage, clock, api } = bench;
   try {
-    let totals: Totals = { ...emptyUsage(), durationMs: 0, alerts: 0, requests: 0, blocks: 0, logBytes: 0, quietTurnLogBytes: 0, emfBytes: 0, seriesSent: 0 };
+    let totals: Totals = {
+      ...emptyUsage(),
+      cpuMs: 0,
+      standInsCpuMs: 0,
+      durationMs: 0,
+      alerts: 0,
+      requests: 0,
+      blocks: 0,
+      logBytes: 0,
+      quietTurnLogBytes: 0,
+      emfBytes: 0,
+      seriesSent: 0,
+    };
     const series = new Set<string>();
     // One warm container runs the scenario's cycles, as the handler's module keeps it.
     const deprecationsNoticed = new Set<string>();
@@ -123,12 +150,18 @@ export async function measureScenario(dynamo: LocalDynamo, workload: Workload, s
     const read = waysAsked(scenario.fetchWay ?? DEFAULT_FETCH_WAY);
     const cycles = options.cycles ?? CYCLES;
     for (let cycle = 0; cycle <= cycles; cycle += 1) {
-      if (cycle > 0) bench.mine(scenario.blocksPerCycle);
-      for (let i = 0; i < (scenario.waitingPerCycle ?? 0); i += 1) {
-        chain.submit(contractCall({ contractId: fakeContractId('busy-dex'), sender: fakeAddress(`waiting-${cycle}-${i}`) }));
-      }
-      const before = { ...usage, writeUnitsByItem: { ...usage.writeUnitsByItem }, at: clock.now(), requests: api.fake.count() };
+      if (cycle > 0) await bench.mine(scenario.blocksPerCycle);
+      const waiting = Array.from({ length: scenario.waitingPerCycle ?? 0 }, (_, i) =>
+        contractCall({ contractId: fakeContractId('busy-dex'), sender: fakeAddress(`waiting-${cycle}-${i}`) }),
+      );
+      if (waiting.length > 0) await api.submit(waiting);
+      const requests = await api.requests();
+      const standInsCpu = await standIns.cpuMs();
+      const before = { ...usage, writeUnitsByItem: { ...usage.writeUnitsByItem }, at: clock.now(), requests };
+      const cpu = process.cpuUsage();
       const { summary, sent } = await runInvocation(bench, scenario, options, cycle, deprecationsNoticed);
+      const { user, system } = process.cpuUsage(cpu);
+      const at = clock.now();
       if (cycle === 0) continue; // the first cycle only places the cursor
       countWay(read, summary);
       for (const name of sent.metricSeries) series.add(name);
@@ -142,9 +175,11 @@ export async function measureScenario(dynamo: LocalDynamo, workload: Workload, s
         writeUnits: totals.writeUnits + usage.writeUnits - before.writeUnits,
         snsCalls: totals.snsCalls + usage.snsCalls - before.snsCalls,
         snsMessages: totals.snsMessages + usage.snsMessages - before.snsMessages,
-        durationMs: totals.durationMs + clock.now() - before.at,
+        cpuMs: totals.cpuMs + (user + system) / 1000,
+        standInsCpuMs: totals.standInsCpuMs + (await standIns.cpuMs()) - standInsCpu,
+        durationMs: totals.durationMs + at - before.at,
         alerts: totals.alerts + summary.alertsPublished,
-        requests: totals.requests + api.fake.count() - before.requests,
+        requests: totals.requests + (await api.requests()) - before.requests,
         blocks: totals.blocks + summary.blocksScanned,
         logBytes: totals.logBytes + sent.logBytes,
         quietTurnLogBytes: totals.quietTurnLogBytes + sent.quietTurnLogBytes,
@@ -152,33 +187,35 @@ export async function measureScenario(dynamo: LocalDynamo, workload: Workload, s
         seriesSent: totals.seriesSent + sent.metricSeries.length,
       };
     }
-    return { ...averageCycle(scenario.name, cycles, totals, byItem, series), read };
+    return { ...averageCycle(scenario.name, cycles, options.memoryMb ?? DEFAULT_MEMORY_MB, totals, byItem, series), read };
   } finally {
     bench.restoreSns();
-    await api.server.close();
+    await api.close();
   }
 }
 
 /** The fake chain (its first block mined), the fake API over it, and a fresh table of the metered store for the scenario. */
-async function benchFor(dynamo: LocalDynamo, workload: Workload, scenario: Scenario, options: CycleOptions): Promise<ScenarioBench> {
-  const clock = new EventClock();
+async function benchFor(standIns: StandIns, workload: Workload, scenario: Scenario, options: CycleOptions): Promise<ScenarioBench> {
+  const clock = new EventClock({ cpuStretch: cpuStretch(options.memoryMb ?? DEFAULT_MEMORY_MB) });
   const usage = emptyUsage();
-  const chain = new FakeChain({ seed: 'bench-cost' });
+  const api = await standIns.startChain('bench-cost');
   let next = 0;
   const mine = (count: number) => {
-    for (let i = 0; i < count; i += 1) chain.mine(workload.blocks[next++]!);
+    next += count;
+    return api.mine(workload.blocks.slice(next - count, next));
   };
-  mine(1);
-  const api = await startFakeApi(chain);
-  const client: DynamoDBClient = dynamo.newClient();
+  await mine(1);
+  const client: DynamoDBClient = standIns.newDynamoClient();
   meterDynamo(client, usage, clock);
   const sns = meteredSns(usage, clock);
-  const tableName = await dynamo.createTable(`cost-${scenario.name.replace(/\W+/g, '-')}-${options.requestsPerMinute}-${options.detailedMetrics ? 'd' : 'l'}`);
+  const tableName = await standIns.createTable(
+    `cost-${scenario.name.replace(/\W+/g, '-')}-${options.requestsPerMinute}-${options.detailedMetrics ? 'd' : 'l'}`,
+  );
   const captured = new CapturedTelemetry(options.detailedMetrics);
   const state = createDynamoStateStore({ client, tableName, network: 'mainnet' });
   const publisher = createSnsPublisher({ client: sns.client, topicArn: TOPIC_ARN });
   const loop = scenario.loopTurn ? new BenchLoop(state, clock) : undefined;
-  return { clock, usage, chain, api, mine, state, publisher, captured, loop, routes: routeMemory(), restoreSns: () => sns.restore() };
+  return { clock, usage, api, mine, state, publisher, captured, loop, routes: routeMemory(), restoreSns: () => sns.restore() };
 }
 
 /** One invocation as the handler runs it, its cycle (or loop turn) inside: what it did and what its telemetry sent. */
@@ -221,15 +258,18 @@ async function runInvocation(bench: ScenarioBench, scenario: Scenario, options: 
 }
 
 /** One cycle's cost: the measured cycles' sums divided by their count. */
-function averageCycle(scenario: string, cycles: number, totals: Totals, byItem: Record<string, number>, series: Set<string>): CycleCost {
+function averageCycle(scenario: string, cycles: number, memoryMb: number, totals: Totals, byItem: Record<string, number>, series: Set<string>): CycleCost {
   const durationMs = totals.durationMs / cycles;
   return {
     scenario,
     blocksPerCycle: totals.blocks / cycles,
     alertsPerCycle: totals.alerts / cycles,
     requestsPerCycle: totals.requests / cycles,
+    cpuMs: totals.cpuMs / cycles,
+    standInsCpuMs: totals.standInsCpuMs / cycles,
+    memoryMb,
     durationMs,
-    gbSeconds: (durationMs / 1000) * MEMORY_GB,
+    gbSeconds: (durationMs / 1000) * (memoryMb / 1024),
     readUnits: totals.readUnits / cycles,
     writeUnits: totals.writeUnits / cycles,
     writeUnitsByItem: Object.fromEntries(

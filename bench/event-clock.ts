@@ -3,7 +3,42 @@
 // trips) are timers on a queue; whenever nothing is running, neither local work nor real I/O to the
 // in-process fakes, the clock jumps to the earliest timer and wakes it. Two requests sent together each
 // wait their 100 ms at the same time, so a run's duration is what the function would be billed for.
+//
+// Timed by CPU (`cpuStretch`), the clock moves only with this process's own CPU work (process.cpuUsage(), user +
+// system, every thread) stretched to the function's share of a vCPU, and with its jumps: time spent waiting on
+// real I/O to stand-ins out of the process (bench/stand-ins.ts) counts nothing, the assumed round trip is its
+// cost. A burst of work stretched past a pending timer's moment lets the timer fire with no jump: stretched work
+// and waits overlap as they would in the function.
 import type { Clock } from '../lambda/core/ports';
+
+/**
+ * "Lambda allocates CPU power in proportion to the amount of memory configured. [...] At 1,769 MB, a function has
+ * the equivalent of one vCPU (one vCPU-second of credits per second)." (Lambda developer guide, configuring memory)
+ */
+export const ONE_VCPU_MB = 1_769;
+
+/**
+ * How much longer the same CPU work takes in a function of `memoryMb` than on one whole core of this machine: a
+ * function below 1,769 MB has that share of a vCPU (256 MB: 0.145, work 6.9 times as long; 128 MB: 0.072, 13.8
+ * times); above it, never faster than one core, since the cycle's work runs on one thread.
+ */
+export function cpuStretch(memoryMb: number): number {
+  if (!(memoryMb > 0)) throw new Error(`a function's memory is a positive number of MB, not ${memoryMb}`);
+  return Math.max(1, ONE_VCPU_MB / memoryMb);
+}
+
+export interface EventClockOptions {
+  /** Time this process's CPU work, each ms of it counted this many times (cpuStretch), instead of real time. */
+  cpuStretch?: number;
+  /** The CPU ms spent so far: this process's (processCpuMs) unless told (a test drives its own). */
+  cpuMs?: () => number;
+}
+
+/** This process's CPU time, user + system, every thread, in ms. */
+export function processCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
 
 interface Sleeper {
   wakeAt: number;
@@ -13,20 +48,30 @@ interface Sleeper {
 
 export class EventClock implements Clock {
   private skew = 0;
-  /** Epoch ms at performance.now() = 0: the watcher reads this clock as wall time (record expiry, UTC days). */
-  private readonly origin = Date.now() - performance.now();
+  /** The clock's own time without its jumps: real ms, or stretched CPU ms. */
+  private readonly local: () => number;
+  /** Epoch ms at local() = 0: the watcher reads this clock as wall time (record expiry, UTC days). */
+  private readonly origin: number;
   private readonly startMs: number;
   private readonly sleepers: Sleeper[] = [];
   private seq = 0;
-  /** Real I/O under way (to the fake API, dynalite): the clock runs as real time until it is done. */
+  /** Real I/O under way (to the fake API, dynalite): the clock does not jump until it is done. */
   private busy = 0;
   private scheduled = false;
 
-  constructor() {
+  constructor(options: EventClockOptions = {}) {
+    const stretch = options.cpuStretch;
+    if (stretch === undefined) this.local = () => performance.now();
+    else {
+      const cpuMs = options.cpuMs ?? processCpuMs;
+      const start = cpuMs();
+      this.local = () => (cpuMs() - start) * stretch;
+    }
+    this.origin = Date.now() - this.local();
     this.startMs = this.now();
   }
 
-  readonly now = (): number => this.origin + performance.now() + this.skew;
+  readonly now = (): number => this.origin + this.local() + this.skew;
 
   readonly sleep = (ms: number): Promise<void> =>
     new Promise((resolve) => {

@@ -7,15 +7,18 @@
 // - a timer with second precision at its cheapest: one SQS message recycled by its visibility timeout (received,
 //   hidden again: 2 requests a turn, lambda/runtime/loop-invocation.ts). EventBridge Scheduler invokes "with 60 second precision" (its user guide, schedule types), Step
 //   Functions Standard bills 2 transitions a turn ($50 a million turns), Express bills its waiting (table 5b);
-// - one Lambda request, billed for one round trip to the API (the bench's 100 ms) at the smallest memory, 128 MB;
+// - one Lambda request, billed for one round trip to the API (the bench's 100 ms) and the turn's own CPU work (table 5's
+//   poll, timed at 128 MB: its CPU 13.8 times as long as on one core) at the smallest memory, 128 MB;
 // - no log line, no read (but the tick's), no idle poll of the queue;
 // - and then with, or without, the one DynamoDB write a turn that moves the cursor (a turn almost always finds a
 //   block: about 10 a minute).
 // Beside each item: what the loop at a turn every 8 s costs for it (table 5b), so the gap is priced line by line.
 import { PRICES } from './aws-prices';
 import { HIRO_LATENCY_MS } from './cycle-cost';
-import { dollars, table, thousands, verdict } from './markdown';
+import { dollars, fixed, table, thousands, verdict } from './markdown';
+import { cpuStretch } from './event-clock';
 import type { BillLine, MonthlyBill } from './monthly-bill';
+import type { CycleCost } from './cycle-measure';
 
 const MONTH_SECONDS = 30 * 24 * 3600;
 /** A recycled timer message's requests a turn: received, hidden again. */
@@ -56,14 +59,21 @@ function itemOf(line: BillLine): string {
   return 'kept';
 }
 
-export function latencyFloor(loopName: string, loopBill: MonthlyBill, p90Seconds = 10): LatencyFloor {
+/**
+ * The floor beside a loop's bill. `turn` is a loop turn's cycle timed at 128 MB (table 5): the floor's turn does the
+ * same work, its CPU as long as it takes at 128 MB's share of a vCPU, beside its one round trip.
+ */
+export function latencyFloor(loopName: string, loopBill: MonthlyBill, turn: Pick<CycleCost, 'cpuMs' | 'memoryMb'>, p90Seconds = 10): LatencyFloor {
   if (!loopBill.loop) throw new Error('the floor is set beside a loop-mode bill');
+  if (turn.memoryMb !== SMALLEST_MEMORY_GB * 1024) throw new Error(`the floor's turn is timed at 128 MB, not ${turn.memoryMb} MB`);
   const turns = MONTH_SECONDS / longestPeriodSeconds(p90Seconds);
   const paid = new Map<string, number>();
   for (const line of loopBill.lines) paid.set(itemOf(line), (paid.get(itemOf(line)) ?? 0) + line.dollars);
   const loop = (item: string) => paid.get(item) ?? 0;
   const count = thousands(turns);
-  const computeGbSeconds = turns * (HIRO_LATENCY_MS / 1000) * SMALLEST_MEMORY_GB;
+  // The round trip and the turn's own work in sequence: a turn has nothing else to do while it waits.
+  const turnCpuMs = turn.cpuMs * cpuStretch(turn.memoryMb);
+  const computeGbSeconds = turns * ((HIRO_LATENCY_MS + turnCpuMs) / 1000) * SMALLEST_MEMORY_GB;
   const lines: FloorLine[] = [
     {
       item: 'kept as they are: the stall watch (the 1-minute tick and its read, two alarms on free metrics), the contract statuses once a minute, the config store, storage',
@@ -73,7 +83,7 @@ export function latencyFloor(loopName: string, loopBill: MonthlyBill, p90Seconds
     },
     { item: 'Lambda requests, one a turn', quantity: count, floor: turns * PRICES.lambdaRequest, loop: loop('requests') },
     {
-      item: `Lambda compute: one API round trip (${HIRO_LATENCY_MS} ms) at 128 MB`,
+      item: `Lambda compute: one API round trip (${HIRO_LATENCY_MS} ms) and a turn's own CPU (${fixed(turn.cpuMs, 1)} ms on one core, ${fixed(turnCpuMs, 0)} ms at 128 MB) at 128 MB`,
       quantity: `${thousands(computeGbSeconds)} GB-s`,
       floor: computeGbSeconds * PRICES.lambdaGbSecond,
       loop: loop('compute'),
@@ -106,7 +116,8 @@ export function latencyFloorSection(floor: LatencyFloor, goalDollars = 1): strin
       "(bench/latency-floor.ts): the stack's watch on itself kept as it is (the 1-minute tick judging the lag with one read, two alarms on AWS's free metrics); a turn at least every " +
       `${longestPeriodSeconds(floor.p90Seconds).toFixed(1)} s (a block lands at a random moment of the period, so the wait alone has a p90 of 0.9 periods), ` +
       `${thousands(floor.turns)} turns a month; the cheapest timer with second precision (SQS; EventBridge Scheduler invokes with 60 s precision, ` +
-      'Step Functions Standard costs 2 transitions a turn, Express bills its waiting); one Lambda request billed for one API round trip at 128 MB; ' +
+      "Step Functions Standard costs 2 transitions a turn, Express bills its waiting); one Lambda request billed for one API round trip and the measured loop turn's own CPU (table 5), " +
+      "that CPU stretched to 128 MB's share of a vCPU (1,769 / 128 = 13.8 times as long as on one core); " +
       `no log, no read but the tick's, no idle poll. Beside it, the same items as the ${floor.loopName} pays them (table 5b).`,
     '',
     table(

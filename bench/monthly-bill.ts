@@ -21,7 +21,8 @@ export interface MeasuredCycles {
   poll: CycleCost;
 }
 
-export type MeasuredFor = (shape: { withApiKey: boolean; detailedMetrics: boolean }) => MeasuredCycles;
+/** The cycles measured for the template's pace, metrics and memory (the function's share of a vCPU: bench/event-clock.ts). */
+export type MeasuredFor = (shape: { withApiKey: boolean; detailedMetrics: boolean; memoryMb: number }) => MeasuredCycles;
 
 export interface BillLine {
   resource: string;
@@ -63,10 +64,13 @@ function monthOf(template: TemplateJson, measuredFor: MeasuredFor, configBytes: 
   const loop = env.LOOP_QUEUE_URL !== undefined ? loopMonth(Number(env.LOOP_DELAY_SECONDS), ticks, LOOP_PICKUP_MS) : undefined;
   const runs = loop ? loop.turns : ticks;
   const withApiKey = env.STACKS_API_KEY_SECRET_ARN !== undefined;
-  const measured = measuredFor({ withApiKey, detailedMetrics: env.DETAILED_METRICS === 'true' });
+  const measured = measuredFor({ withApiKey, detailedMetrics: env.DETAILED_METRICS === 'true', memoryMb });
 
   // One cycle a run: a scheduled run follows a minute of chain, a loop turn a few seconds of it.
   const perCycle = loop ? measured.poll : measured.run;
+  // Its billed time holds its CPU work stretched to the function's share of a vCPU: timed at another memory, it is not this function's.
+  if (perCycle.memoryMb !== memoryMb)
+    throw new Error(`the ${perCycle.scenario} cycle was timed at ${perCycle.memoryMb} MB, the function has ${memoryMb} MB: measure it at ${memoryMb} MB`);
   const platform = platformLogBytes(fn);
   const perRun = {
     billedSeconds: perCycle.durationMs / 1000,

@@ -31,6 +31,8 @@ export interface BenchResults {
   following?: FollowingTipRow[];
   bundle?: BundleComparison;
   cost?: CycleCosts;
+  /** The same cycles timed at 128 MB (their CPU at that share of a vCPU). */
+  cost128?: CycleCosts;
   bills?: NamedBill[];
   floor?: LatencyFloor;
   clocks?: string; // table 5e, rendered (bench/loop-clocks.ts)
@@ -168,7 +170,7 @@ export function renderResults(results: BenchResults, meta: { date: string; secon
     results.catchUp && catchUpSection(results.catchUp),
     results.following && followingSection(results.following),
     results.bundle && bundleSection(results.bundle),
-    results.cost && costSection(results.cost),
+    results.cost && costSection(results.cost, results.cost128),
     results.bills && billSection(results.bills),
     results.floor && latencyFloorSection(results.floor),
     results.clocks,

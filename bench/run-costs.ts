@@ -20,6 +20,8 @@ const ZERO_CYCLE: CycleCost = {
   blocksPerCycle: 0,
   alertsPerCycle: 0,
   requestsPerCycle: 0,
+  cpuMs: 0,
+  memoryMb: 256,
   durationMs: 0,
   gbSeconds: 0,
   readUnits: 0,
@@ -41,6 +43,8 @@ const BILLED_STACKS: [string, Record<string, unknown>, number?, 'pending'?][] = 
   ['loop, a turn every 6 s (latency=loop), no API key', { latency: 'loop', loopDelaySeconds: 6 }],
   [`loop, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s (latency=loop), no API key`, { latency: 'loop' }],
   ['loop, a turn every 10 s (latency=loop), no API key', { latency: 'loop', loopDelaySeconds: 10 }],
+  ['the same at 128 MB (memorySize: 128)', { latency: 'loop', loopDelaySeconds: 10, memorySize: 128 }],
+  ['default at 128 MB (memorySize: 128)', { memorySize: 128 }],
   [`loop, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s, with a pending rule (new waiting transactions every turn)`, { latency: 'loop' }, undefined, 'pending'],
   [
     'default with Slack and PagerDuty (1,000 alerts a month each)',
@@ -53,15 +57,28 @@ const CLOCKS_DELAY_SECONDS = 10;
 /** What the doorbell's one slot is billed for refusing an unsigned ring (assumed, table 5e says so). */
 const FLOOD_REFUSAL_MS = 2;
 
+/** The memory of the watcher function a template deploys: its cycles are timed at that share of a vCPU. */
+const memoryOf = (template: ReturnType<typeof synthTemplate>) => Number(watcherFunction(template)[1].Properties!.MemorySize);
+
+/** Table 5's cycles at the default memory and at 128 MB (the smallest), measured once for the tables that need them. */
+async function tableFiveCycles(prefix: (blocks: number) => Workload, results: BenchResults): Promise<{ cost: CycleCosts; cost128: CycleCosts }> {
+  results.cost ??= await measureCycleCosts(prefix(200));
+  results.cost128 ??= await measureCycleCosts(prefix(200), { ...DEFAULT_CYCLE_OPTIONS, memoryMb: 128 });
+  return { cost: results.cost, cost128: results.cost128 };
+}
+
 /** Table 5: a cycle's cost, and each billed stack priced from its synthesized template with measured cycles. */
 export async function measureCosts(prefix: (blocks: number) => Workload, results: BenchResults, progress: Progress): Promise<void> {
   progress('5. cost of a cycle, and the monthly bill from the template');
-  results.cost = await measureCycleCosts(prefix(200));
-  const measured = new Map<string, CycleCosts>([['50/lean', results.cost]]);
-  const cyclesFor = async (withApiKey: boolean, detailedMetrics: boolean, pending: boolean): Promise<MeasuredCycles> => {
+  const { cost, cost128 } = await tableFiveCycles(prefix, results);
+  const measured = new Map<string, CycleCosts>([
+    [`50/lean/${cost.following.memoryMb}`, cost],
+    ['50/lean/128', cost128],
+  ]);
+  const cyclesFor = async (withApiKey: boolean, detailedMetrics: boolean, pending: boolean, memoryMb: number): Promise<MeasuredCycles> => {
     const requestsPerMinute = withApiKey ? 500 : DEFAULT_CYCLE_OPTIONS.requestsPerMinute;
-    const key = `${requestsPerMinute}/${detailedMetrics ? 'detailed' : 'lean'}`;
-    if (!measured.has(key)) measured.set(key, await measureCycleCosts(prefix(200), { requestsPerMinute, detailedMetrics }));
+    const key = `${requestsPerMinute}/${detailedMetrics ? 'detailed' : 'lean'}/${memoryMb}`;
+    if (!measured.has(key)) measured.set(key, await measureCycleCosts(prefix(200), { requestsPerMinute, detailedMetrics, memoryMb }));
     const costs = measured.get(key)!;
     return { run: costs.following, poll: pending ? costs.pollPending : costs.poll };
   };
@@ -70,11 +87,12 @@ export async function measureCosts(prefix: (blocks: number) => Workload, results
     const template = synthTemplate(context);
     // Measure first what the template asks for, then price it with those figures.
     const env = watcherFunction(template)[1].Properties!.Environment.Variables;
-    const cycles = await cyclesFor(env.STACKS_API_KEY_SECRET_ARN !== undefined, env.DETAILED_METRICS === 'true', pending === 'pending');
+    const cycles = await cyclesFor(env.STACKS_API_KEY_SECRET_ARN !== undefined, env.DETAILED_METRICS === 'true', pending === 'pending', memoryOf(template));
     const bill = priceTemplate(template, () => cycles);
     results.bills.push({ name, bill, ...(goalDollars !== undefined ? { goalDollars } : {}) });
     if (pending) continue;
-    if (bill.loop?.delaySeconds === DEFAULT_LOOP_DELAY_SECONDS) results.floor = latencyFloor(`loop at a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s`, bill);
+    if (bill.loop?.delaySeconds === DEFAULT_LOOP_DELAY_SECONDS)
+      results.floor = latencyFloor(`loop at a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s`, bill, cost128.poll);
     // Step Functions as the timer instead of the queue: the same turns, priced from the same model.
     if (bill.loop?.delaySeconds === DEFAULT_LOOP_DELAY_SECONDS) {
       for (const kind of ['standard', 'express'] as const) {
@@ -90,15 +108,21 @@ export async function measureCosts(prefix: (blocks: number) => Workload, results
 /** Table 5e: the loop's clock designs side by side, at a turn every CLOCKS_DELAY_SECONDS, with their p90s. */
 export async function measureClocks(prefix: (blocks: number) => Workload, results: BenchResults, progress: Progress): Promise<void> {
   progress("5e. the loop's clock designs side by side");
-  const costs = results.cost ?? (await measureCycleCosts(prefix(200)));
-  const price = (context: Record<string, unknown>, run = costs.following) => priceTemplate(synthTemplate(context), () => ({ run, poll: costs.poll }));
+  const at = await tableFiveCycles(prefix, results);
+  // Each template priced with the cycles timed at its function's memory.
+  const price = (context: Record<string, unknown>, run: (costs: CycleCosts) => CycleCost = (costs) => costs.following) => {
+    const template = synthTemplate(context);
+    const costs = memoryOf(template) === 128 ? at.cost128 : at.cost;
+    return priceTemplate(template, () => ({ run: run(costs), poll: costs.poll }));
+  };
+  const costs = at.cost;
   const loop = { latency: 'loop', loopDelaySeconds: CLOCKS_DELAY_SECONDS };
   const latency = async (mode: LatencyMode) => measureAlertLatency({ mode, apiMinutes: 8, timeScale: 1 / 30 });
   const rows = clockRows({
     loopBill: price(loop),
     loopBill128: price({ ...loop, memorySize: 128 }),
     scheduleBill: price({}),
-    idleScheduleBill: price({}, costs.idle),
+    idleScheduleBill: price({}, (timed) => timed.idle),
     ring: costs.ring,
     latency: {
       loop: await latency({ kind: 'loop', delaySeconds: CLOCKS_DELAY_SECONDS }),

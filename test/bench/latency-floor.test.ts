@@ -11,6 +11,8 @@ const poll: CycleCost = {
   blocksPerCycle: 2,
   alertsPerCycle: 0,
   requestsPerCycle: 3,
+  cpuMs: 0,
+  memoryMb: 256,
   durationMs: 500,
   gbSeconds: 0,
   readUnits: 1,
@@ -24,6 +26,9 @@ const poll: CycleCost = {
   metricSeries: [],
 };
 
+/** A loop turn doing no work of its own: the floor's compute is its round trip alone. */
+const idleTurn = { cpuMs: 0, memoryMb: 128 };
+
 let loopBill: MonthlyBill;
 // A whole-stack synth: seconds alone, but past the default hook bound on a 2-core machine running the suite.
 const SYNTH_BOUND_MS = 120_000;
@@ -34,19 +39,27 @@ beforeAll(() => {
 describe('the floor under the latency goal', () => {
   it('needs a turn at least every 11.1 s for a 10 s p90, since the wait alone is 0.9 of the period at p90', () => {
     expect(longestPeriodSeconds(10)).toBeCloseTo(11.111, 3);
-    expect(latencyFloor('loop', loopBill).turns).toBeCloseTo((30 * 24 * 3600) / 11.111, -1);
+    expect(latencyFloor('loop', loopBill, idleTurn).turns).toBeCloseTo((30 * 24 * 3600) / 11.111, -1);
   });
 
   it('prices each turn at one Lambda request and two SQS requests at the least (the recycled message), and the cursor write on top', () => {
-    const floor = latencyFloor('loop', loopBill);
+    const floor = latencyFloor('loop', loopBill, idleTurn);
     const line = (start: string) => floor.lines.find((l) => l.item.startsWith(start))!;
     expect(line('Lambda requests').floor).toBeCloseTo(floor.turns * PRICES.lambdaRequest, 10);
     expect(line('the timer').floor).toBeCloseTo(floor.turns * 2 * PRICES.sqsRequest, 10);
     expect(floor.withCursorWrite - floor.bare).toBeCloseTo(floor.turns * PRICES.dynamoWriteUnit, 10);
   });
 
+  it("bills the floor's turn for its round trip and its own CPU stretched to 128 MB's share of a vCPU (13.8 times as long)", () => {
+    const compute = (floor: ReturnType<typeof latencyFloor>) => floor.lines.find((l) => l.item.startsWith('Lambda compute'))!.floor;
+    const busy = latencyFloor('loop', loopBill, { cpuMs: 10, memoryMb: 128 });
+    expect(compute(busy)).toBeCloseTo(busy.turns * ((100 + 10 * (1_769 / 128)) / 1000) * (128 / 1024) * PRICES.lambdaGbSecond, 10);
+    expect(compute(latencyFloor('loop', loopBill, idleTurn))).toBeCloseTo(busy.turns * 0.1 * (128 / 1024) * PRICES.lambdaGbSecond, 10);
+    expect(() => latencyFloor('loop', loopBill, { cpuMs: 10, memoryMb: 256 })).toThrow(/timed at 128 MB/);
+  });
+
   it("keeps the stack's own watch on itself at what the loop pays for it, and sets every line of the loop's bill beside an item", () => {
-    const floor = latencyFloor('loop', loopBill);
+    const floor = latencyFloor('loop', loopBill, idleTurn);
     const kept = floor.lines[0]!;
     expect(kept.floor).toBe(kept.loop);
     expect(kept.loop).toBeGreaterThan(0.2); // two alarms at least
@@ -55,13 +68,13 @@ describe('the floor under the latency goal', () => {
   });
 
   it("is lower the longer the p90 allowed, and refuses a bill that is not the loop's", () => {
-    expect(latencyFloor('loop', loopBill, 20).bare).toBeLessThan(latencyFloor('loop', loopBill, 10).bare);
+    expect(latencyFloor('loop', loopBill, idleTurn, 20).bare).toBeLessThan(latencyFloor('loop', loopBill, idleTurn, 10).bare);
     const schedule = priceTemplate(synthTemplate(), () => ({ run: poll, poll }));
-    expect(() => latencyFloor('schedule', schedule)).toThrow(/loop-mode bill/);
+    expect(() => latencyFloor('schedule', schedule, idleTurn)).toThrow(/loop-mode bill/);
   });
 
   it('prints the verdicts against the dollar', () => {
-    const section = latencyFloorSection(latencyFloor('loop at 8 s', loopBill));
+    const section = latencyFloorSection(latencyFloor('loop at 8 s', loopBill, idleTurn));
     expect(section).toContain('the floor with the cursor written each turn');
     expect(section).toMatch(/loop at 8 s \| \*\*\$\d+\.\d+\*\* \| ❌/);
   });

@@ -32,6 +32,8 @@ const ring: CycleCost = {
   blocksPerCycle: 1,
   alertsPerCycle: 0,
   requestsPerCycle: 3,
+  cpuMs: 0,
+  memoryMb: 256,
   durationMs: 400,
   gbSeconds: 0,
   readUnits: 3,

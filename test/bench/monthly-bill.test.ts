@@ -2,7 +2,7 @@
 // follow the template, and a resource it cannot price must stop it rather than be left out.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CycleCost } from '../../bench/cycle-cost';
-import { priceTemplate, synthTemplate, type MeasuredCycles, type TemplateJson } from '../../bench/monthly-bill';
+import { priceTemplate, synthTemplate, type MeasuredCycles, type MeasuredFor, type TemplateJson } from '../../bench/monthly-bill';
 import { stepFunctionsBill } from '../../bench/step-functions-bill';
 import { LAMBDA_PLATFORM_LOG_BYTES } from '../../bench/run-telemetry';
 import { PRICES } from '../../bench/aws-prices';
@@ -12,6 +12,8 @@ const cycle = (durationMs: number, writeUnits: number): CycleCost => ({
   blocksPerCycle: 12,
   alertsPerCycle: 0,
   requestsPerCycle: 17,
+  cpuMs: 0,
+  memoryMb: 256,
   durationMs,
   gbSeconds: 0,
   readUnits: 1,
@@ -25,7 +27,8 @@ const cycle = (durationMs: number, writeUnits: number): CycleCost => ({
   metricSeries: ['ChainLagSeconds|service=stacks-watch'],
 });
 const measured: MeasuredCycles = { run: cycle(10_000, 20), poll: cycle(2_000, 5) };
-const fixedFigures = () => measured;
+/** The same figures, as if timed at the function's memory. */
+const fixedFigures: MeasuredFor = ({ memoryMb }) => ({ run: { ...measured.run, memoryMb }, poll: { ...measured.poll, memoryMb } });
 const linesOf = (template: TemplateJson, item: string) => priceTemplate(template, fixedFigures).lines.filter((line) => line.item === item);
 
 let defaults: TemplateJson;
@@ -86,6 +89,12 @@ describe('the monthly bill from the synthesized template', () => {
     expect(slower.runs).toBe(8_640);
     const compute = (bill: typeof base) => bill.lines.find((line) => line.item === 'Lambda compute (arm64)')!.dollars;
     expect(compute(slower) / compute(base)).toBeCloseTo(2 / 5, 6);
+  });
+
+  it("refuses cycles timed at another memory than the function's: their CPU was stretched to another share of a vCPU", () => {
+    const at256 = () => measured;
+    expect(() => priceTemplate(synthTemplate({ memorySize: 128 }), at256)).toThrow(/timed at 256 MB, the function has 128 MB/);
+    expect(priceTemplate(synthTemplate({ memorySize: 128 }), fixedFigures).perRun.memoryMb).toBe(128);
   });
 
   it('prices the API key secret and its reads only when the stack has a key', () => {
