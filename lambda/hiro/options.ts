@@ -42,6 +42,12 @@ export interface HiroClientOptions {
   maxRetries?: number;
   /** Longest wait honoured from retry-after or a rate-limit reset. Default 60 000. */
   maxWaitMs?: number;
+  /**
+   * Longest wait on the rate limit (a spent window, a retry-after, the even spacing) this run takes: a longer one
+   * ends the run with an ApiBackoffError, and stats().resumeAtMs says when the budget allows requests again.
+   * Default: none (waits up to maxWaitMs, within `deadline`).
+   */
+  maxPauseMs?: number;
   /** Largest answer body read, counted after decompression; past it the request fails naming the route. Default 16 MiB. */
   maxBodyBytes?: number;
   fetch?: typeof fetch;
@@ -92,6 +98,7 @@ export interface ResolvedHiroOptions {
   timeLeftMs: () => number;
   maxRetries: number;
   maxWaitMs: number;
+  maxPauseMs: number | undefined;
   /** Largest answer body read, counted after decompression. */
   maxBodyBytes: number;
   fetch: typeof fetch;
@@ -140,6 +147,7 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     timeoutMs: positive('timeoutMs', options.timeoutMs ?? 10_000),
     maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 4),
     maxWaitMs: positive('maxWaitMs', options.maxWaitMs ?? 60_000),
+    maxPauseMs: options.maxPauseMs === undefined ? undefined : positive('maxPauseMs', options.maxPauseMs),
     maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes ?? MAX_BODY_BYTES),
     fetch: options.fetch ?? globalThis.fetch,
     sleep: withinDeadline(options.sleep ?? sleepUnlessAborted, options.now ?? Date.now, options.deadline),

@@ -11,6 +11,7 @@ import { createHiroClient, type HiroClient, type HiroClientOptions, type Retired
 import { createDynamoStateStore } from '../adapters/dynamodb';
 import { readApiSettings, type ApiSettings } from './api-env';
 import { emilyFromEnv } from './emily-env';
+import { TURN_MAX_PAUSE_MS } from './loop-invocation';
 
 /**
  * Tokens whose metadata one run reads at most: a version naming more new tokens is taken a few runs later,
@@ -21,6 +22,8 @@ export const TOKEN_METADATA_READS_PER_RUN = 10;
 export interface RunClientOptions {
   apiKey: string | undefined;
   deadlineMs: number;
+  /** A queued loop turn's client ends the run rather than wait long on the API's rate limit (TURN_MAX_PAUSE_MS). */
+  loopTurn?: boolean;
   operator: OperatorChannel;
   /** The client's log (the handler's logger). */
   hiroLog: NonNullable<HiroClientOptions['log']>;
@@ -45,6 +48,7 @@ export function runClients(options: RunClientOptions) {
         log: options.hiroLog,
         operator: options.operator,
         deadline: () => options.deadlineMs,
+        maxPauseMs: options.loopTurn ? TURN_MAX_PAUSE_MS : undefined,
         retiredRoutes: options.retiredRoutes,
         missingRoutes: options.missingRoutes,
       });
