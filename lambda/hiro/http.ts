@@ -62,7 +62,7 @@ export class HiroHttp {
 
   constructor(private readonly options: ResolvedHiroOptions) {
     this.deprecations = new RouteDeprecations(options.retiredRoutes.of(options.baseUrl.href), options.retiredRoutes.servedOf(options.baseUrl.href));
-    this.throttling = new ThrottlingWatch(options.operator, options.requestsPerMinute);
+    this.throttling = new ThrottlingWatch(options.operator, options.requestsPerMinute, options.rateBudgetStops);
     this.limiter = new RequestLimiter({
       requestsPerMinute: options.requestsPerMinute,
       burst: options.burst,
@@ -111,7 +111,8 @@ export class HiroHttp {
     const id: RequestIdentity = { endpoint: describeRequest(request), route: request.route };
     const url = requestUrl(this.options.baseUrl, request);
     for (let retry = 0; ; retry += 1) {
-      const attempt = await this.limiter.run(() => this.attempt(url, request, retry), request.signal);
+      const sent = this.limiter.run(() => this.attempt(url, request, retry), request.signal);
+      const attempt = await sent.catch((error: unknown) => this.throttling.endedOnBudget(error, this.options.now()));
       if (attempt.kind === 'answer') await this.throttling.answered(attempt.status, id.endpoint);
       const verdict = this.judge(attempt, request, id, schema, retry);
       if ('answer' in verdict) return verdict.answer;

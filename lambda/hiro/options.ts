@@ -6,6 +6,7 @@ import { MissingRoutes } from '../core/follow/missing-routes';
 import { sleepUnlessAborted } from '../core/shared-abort';
 import { MAX_BODY_BYTES } from './bounded-body';
 import { RetiredRoutes } from './deprecations';
+import { RateBudgetStops } from './throttling-notice';
 import { HiroConfigError } from './errors';
 
 export type HiroLogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -78,13 +79,15 @@ export interface HiroClientOptions {
    * a client given them does not ask them again before the hourly re-check. Default: this client's own.
    */
   missingRoutes?: MissingRoutes;
+  /** The runs ended on the rate limit, kept by the runner across its clients: the operator hears when they keep coming. */
+  rateBudgetStops?: RateBudgetStops;
 }
 
-/** What a runner keeps of the API's routes across the clients it builds (one a Lambda invocation): given to each. */
-export type RouteMemory = Required<Pick<HiroClientOptions, 'retiredRoutes' | 'missingRoutes'>>;
+/** What a runner keeps of the API across the clients it builds (one a Lambda invocation): given to each. */
+export type RouteMemory = Required<Pick<HiroClientOptions, 'retiredRoutes' | 'missingRoutes' | 'rateBudgetStops'>>;
 
 export function routeMemory(): RouteMemory {
-  return { retiredRoutes: new RetiredRoutes(), missingRoutes: new MissingRoutes() };
+  return { retiredRoutes: new RetiredRoutes(), missingRoutes: new MissingRoutes(), rateBudgetStops: new RateBudgetStops() };
 }
 
 export interface ResolvedHiroOptions {
@@ -110,6 +113,7 @@ export interface ResolvedHiroOptions {
   operator: OperatorChannel | undefined;
   retiredRoutes: RetiredRoutes;
   missingRoutes: MissingRoutes;
+  rateBudgetStops: RateBudgetStops | undefined;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.hiro.so';
@@ -159,6 +163,7 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     operator: options.operator,
     retiredRoutes: options.retiredRoutes ?? new RetiredRoutes(),
     missingRoutes: options.missingRoutes ?? new MissingRoutes(),
+    rateBudgetStops: options.rateBudgetStops,
   };
 }
 

@@ -7,7 +7,7 @@ import type { Network } from '../core/domain';
 import type { MissingRoutes } from '../core/follow/missing-routes';
 import type { OperatorChannel, Telemetry } from '../core/ports';
 import type { TokenDecimalsFor } from '../config/config-token-decimals';
-import { createHiroClient, type HiroClient, type HiroClientOptions, type RetiredRoutes } from '../hiro';
+import { createHiroClient, type HiroClient, type HiroClientOptions, type RetiredRoutes, type RouteMemory } from '../hiro';
 import { createDynamoStateStore } from '../adapters/dynamodb';
 import { readApiSettings, type ApiSettings } from './api-env';
 import { emilyFromEnv } from './emily-env';
@@ -31,6 +31,8 @@ export interface RunClientOptions {
   retiredRoutes: RetiredRoutes;
   /** The routes the container found missing on an older API, shared likewise until their hourly re-check. */
   missingRoutes: MissingRoutes;
+  /** The turns the container saw end on the rate limit (the operator is told when they keep coming). */
+  rateBudgetStops?: RouteMemory['rateBudgetStops'];
   dynamo: DynamoDBClient;
   tableName: string;
   log: Telemetry['log'];
@@ -51,6 +53,7 @@ export function runClients(options: RunClientOptions) {
         maxPauseMs: options.loopTurn ? TURN_MAX_PAUSE_MS : undefined,
         retiredRoutes: options.retiredRoutes,
         missingRoutes: options.missingRoutes,
+        rateBudgetStops: options.rateBudgetStops,
       });
       made = { chain, apiSettings };
       chains.set(network, made);
