@@ -1,11 +1,12 @@
 // A loop turn that meets the API's rate limit (docs/latency.md): the real handler over a fake Hiro server that
 // enforces its budget, DynamoDB on dynalite, SQS mocked at the client. The turn ends there, rather than sleep
 // billed until the window resets, and hides its message until the reset; the turns after it pick up where it
-// stopped, every alert published once.
+// stopped, every alert published once; turns that keep ending there tell the operator once. A scheduled run
+// still waits for the window within its time.
 //
 // The fake's window runs on a scaled real clock (60 API seconds in 600 ms), the handler on a fake Date: a
 // test moves the Date by the turn's delay and waits the scaled window out, both bounded.
-import { SNSClient } from '@aws-sdk/client-sns';
+import { PublishCommand, type PublishCommandInput, SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import type { InvocationResult } from '../../lambda/handler';
 import { createFakeHiro, fakeAddress, transfer } from '../support/fake-hiro';
 import { alertOf, lambdaOnDynalite } from '../support/handler-environment';
 import { lambdaContext } from '../support/lambda-invocation';
+import { BUDGET_STOPS_TO_TELL } from '../../lambda/hiro/throttling-notice';
 import { loopOnDynalite, scheduleTick as tick, turnEvent } from '../support/loop-environment';
 
 const DELAY_SECONDS = 8;
@@ -41,6 +43,7 @@ describe('a loop turn that meets the rate limit ends and sets the next turn for 
     delaySeconds: DELAY_SECONDS,
     turnSeconds: TURN_SECONDS,
     startAt: '2026-11-25T12:00:30Z',
+    extra: { OPS_TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:stacks-watch-ops' },
   });
   const { lambda, hidden, invoke, later, lastTurn } = loop;
   const summaryOf = (result: InvocationResult) => {
@@ -85,6 +88,26 @@ describe('a loop turn that meets the rate limit ends and sets the next turn for 
     const resumed = await turnAfter(stopped.nextDelay!);
     expect(resumed.summary.stoppedBecause).toBe('caught-up');
     expect(lambda.published.map((e) => alertOf(e).key)).toEqual([first, ...stalled].map((txId) => `token_transfer:${txId}`));
+  }, 20_000);
+
+  it("tells the operator once when the loop's turns keep ending on the rate limit", async () => {
+    const notices: PublishCommandInput[] = [];
+    sns.on(PublishCommand).callsFake((input: PublishCommandInput) => {
+      notices.push(input);
+      return { MessageId: `ops-${notices.length}` };
+    });
+    let delay = DELAY_SECONDS;
+    for (let i = 0; i < BUDGET_STOPS_TO_TELL + 1; i += 1) {
+      await realPause(WINDOW_REAL_MS + 50);
+      await spend(LIMIT); // another client spends the whole window
+      mineTransfer(i);
+      const turn = await turnAfter(delay);
+      expect(turn.summary.stoppedBecause).toBe('api-backoff');
+      delay = turn.nextDelay!;
+    }
+
+    expect(notices.map((n) => n.Subject)).toEqual(["stacks-watch: the loop's reads keep outrunning the Hiro API's rate limit"]);
+    expect(notices[0]!.Message).toContain('Notice kind: rate-limited');
   }, 20_000);
 });
 
