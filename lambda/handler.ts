@@ -109,7 +109,7 @@ async function invocation(event: unknown, context: Context, kept: string[]): Pro
     if (settings.detailedMetrics) metrics.captureColdStartMetric(context.functionName);
     // A queued loop turn asks no config store: it holds its container's config (below, the flag on its read).
     const queued = settings.loop !== undefined && isQueuedTurn(event);
-    const run = await composeRun(settings, startedAt, timeLeftMs, !queued);
+    const run = await composeRun(settings, startedAt, timeLeftMs, queued);
     ({ chain, telemetry } = run);
     const { apiSettings, deadlineMs, ports } = run;
     // A doorbell ring only looks now; the schedule's tick alone judges stalls.
@@ -221,7 +221,7 @@ function invocationBudget(
  * message kept for the next turn (also when the cycle failed: the loop outlives a bad run).
  */
 async function runInvocationCycle(
-  deps: CycleDeps,
+  deps: CycleDeps & { chain: HiroClient },
   config: WatchConfig,
   budget: CycleBudget,
   turn: (LoopSettings & LoopTurnRun) | undefined,
@@ -233,7 +233,8 @@ async function runInvocationCycle(
     stoppedBecause = summary.stoppedBecause;
     return summary;
   } finally {
-    const delaySeconds = nextTurnDelaySeconds(turn, stoppedBecause === undefined || stoppedBecause === 'caught-up', Date.now() - turn.startedAt);
+    const caughtUp = stoppedBecause === undefined || stoppedBecause === 'caught-up';
+    const delaySeconds = nextTurnDelaySeconds(turn, caughtUp, Date.now() - turn.startedAt, (deps.chain.stats().resumeAtMs ?? 0) - Date.now());
     try {
       // A queued turn goes on with its loop, or ends when its message turns out stale (loop-turns.ts).
       const handedOver = budget.loopTurn?.handedOver === true;
@@ -252,7 +253,7 @@ async function runInvocationCycle(
  * The run's adapters: telemetry, the operator channel, the Hiro client bounded by the run's deadline and the
  * state store (runtime/run-clients.ts), and the live watch config (its version named on every log line).
  */
-async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftMs: number, askStore: boolean) {
+async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftMs: number, queued: boolean) {
   const telemetry = createPowertoolsTelemetry(logger, metrics, { detailed: settings.detailedMetrics });
   const log = telemetry.log;
   const operator = settings.opsTopicArn ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log }) : operatorChannelOverLog(telemetry);
@@ -264,6 +265,7 @@ async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftM
   const clients = runClients({
     apiKey,
     deadlineMs,
+    loopTurn: queued,
     operator,
     hiroLog: (level, message, attributes) => logger[level](message, attributes ?? {}),
     ...routes,
@@ -271,7 +273,7 @@ async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftM
     tableName: settings.tableName,
     log,
   });
-  const live = await readLiveConfig(settings, { clients, operator, telemetry }, { askStore });
+  const live = await readLiveConfig(settings, { clients, operator, telemetry }, { askStore: !queued });
   const config = live.config;
   const { chain, apiSettings } = clients.api(config.network);
   const state = clients.state(config.network);

@@ -26,7 +26,7 @@ import type { ResolvedHiroOptions } from './options';
 import { readRetryAfterMs } from './rate-limit-headers';
 import { describeRequest, requestUrl, type HiroRequest } from './request';
 import { ThrottlingWatch } from './throttling-notice';
-import { checkBody, parseJson } from './validate';
+import { checkBody, isMalformedRequest, parseJson } from './validate';
 
 export interface ApiStats {
   /** HTTP attempts, retries included. */
@@ -37,6 +37,7 @@ export interface ApiStats {
   errors: number;
   /** Attempts per route template. */
   byEndpoint: Record<string, number>;
+  resumeAtMs?: number; // when the rate limit allows requests again, if the run refused to wait for it (its pause budget)
 }
 
 export type HiroAnswer<T> = { ok: true; body: T; headers: Headers } | { ok: false; status: number; headers: Headers };
@@ -61,12 +62,13 @@ export class HiroHttp {
 
   constructor(private readonly options: ResolvedHiroOptions) {
     this.deprecations = new RouteDeprecations(options.retiredRoutes.of(options.baseUrl.href), options.retiredRoutes.servedOf(options.baseUrl.href));
-    this.throttling = new ThrottlingWatch(options.operator, options.requestsPerMinute);
+    this.throttling = new ThrottlingWatch(options.operator, options.requestsPerMinute, options.rateBudgetStops);
     this.limiter = new RequestLimiter({
       requestsPerMinute: options.requestsPerMinute,
       burst: options.burst,
       concurrency: options.concurrency,
       maxWaitMs: options.maxWaitMs,
+      maxPauseMs: options.maxPauseMs,
       now: options.now,
       sleep: options.sleep,
       onPause: (waitMs, reason) => options.log('info', 'Hiro requests paused', { waitMs: Math.round(waitMs), reason }),
@@ -89,7 +91,7 @@ export class HiroHttp {
   }
 
   stats(): ApiStats {
-    return { ...this.counters, byEndpoint: { ...this.counters.byEndpoint } };
+    return { ...this.counters, byEndpoint: { ...this.counters.byEndpoint }, ...this.limiter.refused() };
   }
 
   /** Requests the client sends at once: a read's parallel work needs no more in hand. */
@@ -109,7 +111,8 @@ export class HiroHttp {
     const id: RequestIdentity = { endpoint: describeRequest(request), route: request.route };
     const url = requestUrl(this.options.baseUrl, request);
     for (let retry = 0; ; retry += 1) {
-      const attempt = await this.limiter.run(() => this.attempt(url, request, retry), request.signal);
+      const sent = this.limiter.run(() => this.attempt(url, request, retry), request.signal);
+      const attempt = await sent.catch((error: unknown) => this.throttling.endedOnBudget(error, this.options.now()));
       if (attempt.kind === 'answer') await this.throttling.answered(attempt.status, id.endpoint);
       const verdict = this.judge(attempt, request, id, schema, retry);
       if ('answer' in verdict) return verdict.answer;
@@ -208,7 +211,7 @@ export class HiroHttp {
         // its concurrency permit to the next, so none can start in between.
         const retryAfterMs = readRetryAfterMs(result.headers, this.options.now());
         result.throttledForMs = Math.min(retryAfterMs ?? this.backoffMs(retry), this.options.maxWaitMs);
-        this.limiter.pauseUntil(this.options.now() + result.throttledForMs, '429 Too Many Requests');
+        this.limiter.pauseUntil(this.options.now() + result.throttledForMs, '429 Too Many Requests', { refusable: true });
       }
     }
     return result;
@@ -285,15 +288,4 @@ export class HiroHttp {
   private backoffMs(retry: number): number {
     return this.options.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry);
   }
-}
-
-/**
- * Whether a 400 is the API's schema validation refusing the request's shape (Fastify's FST_ERR_VALIDATION,
- * `querystring/limit must be <= 50`), as opposed to a value it does not know.
- */
-function isMalformedRequest(text: string): boolean {
-  const json = parseJson(text);
-  if (!json.ok || !json.value || typeof json.value !== 'object') return false;
-  const { code, message } = json.value as { code?: unknown; message?: unknown };
-  return code === 'FST_ERR_VALIDATION' || (typeof message === 'string' && /^(querystring|params|body|headers)\//.test(message));
 }

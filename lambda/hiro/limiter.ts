@@ -19,6 +19,12 @@
 // timers (the tests need an injected clock and sleep to check spacing without waiting), cannot be paused
 // from outside (a retry-after or a spent window must hold back every queued request), and does not bound
 // concurrency.
+//
+// A run with a pause budget (`maxPauseMs`, a loop turn's) never sleeps longer than it: a request that would wait
+// longer for its start (a spent window, a retry-after, the minute's count) ends the run there instead, as a wait
+// past its deadline does, and the client remembers when it could have started (`resumeAtMs`): the next run is
+// set for then, rather than this one being billed for the wait.
+import { ApiBackoffError } from '../core/follow/api-backoff';
 import { onAbort } from '../core/shared-abort';
 import { readRateWindows, type RateWindowName } from './rate-limit-headers';
 
@@ -29,6 +35,8 @@ export interface RequestLimiterOptions {
   concurrency: number;
   /** Longest pause taken on the server's word (a reset or retry-after far in the future). */
   maxWaitMs: number;
+  /** Longest wait for a start before the run gives up with PauseRefusedError (none by default: waits up to maxWaitMs). */
+  maxPauseMs?: number;
   now: () => number;
   /** Ends early, rejecting, when `signal` aborts. */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -42,6 +50,17 @@ interface WindowAllowance {
 }
 
 const WINDOW_MS = 60_000;
+
+/** A wait on the rate limit longer than the run's pause budget: the run ends here, and the next one resumes. */
+export class PauseRefusedError extends ApiBackoffError {
+  override name = 'PauseRefusedError';
+  constructor(waitMs: number, maxPauseMs: number) {
+    super(waitMs, maxPauseMs);
+    this.message =
+      `the API's rate limit asks to wait ${Math.ceil(waitMs / 1000)} s, more than the ${maxPauseMs / 1000} s this run waits: ` +
+      'the run ends here with its finished blocks saved, and the next run is set for when the budget allows';
+  }
+}
 
 export class RequestLimiter {
   readonly intervalMs: number;
@@ -58,6 +77,8 @@ export class RequestLimiter {
   private readonly queue: { resolve: () => void; reject: (reason: unknown) => void }[] = [];
   /** Start slots are handed out one request at a time, in arrival order. */
   private turns: Promise<void> = Promise.resolve();
+  /** When a wait the pause budget refused would have ended: the earliest a next run can start requests. */
+  private refusedUntil: number | null = null;
 
   constructor(private readonly options: RequestLimiterOptions) {
     this.intervalMs = 60_000 / options.requestsPerMinute;
@@ -83,15 +104,37 @@ export class RequestLimiter {
     }
   }
 
-  /** Holds every request not yet started until `atMs` (capped at maxWaitMs from now); then even spacing. */
-  pauseUntil(atMs: number, reason: string): void {
+  /**
+   * Holds every request not yet started until `atMs` (capped at maxWaitMs from now); then even spacing. A
+   * `refusable` pause (a 429's, which its own request would sleep before retrying) past the pause budget throws.
+   */
+  pauseUntil(atMs: number, reason: string, how: { refusable?: boolean } = {}): void {
     const now = this.options.now();
     const until = Math.min(atMs, now + this.options.maxWaitMs);
-    if (until <= this.pausedUntil || until <= now) return;
-    this.pausedUntil = until;
-    // The first start after the pause is at `until`, the next one interval later: no saved-up burst.
-    this.scheduledStart = Math.max(this.scheduledStart, until + (this.options.burst - 1) * this.intervalMs);
-    this.options.onPause?.(until - now, reason);
+    if (until > this.pausedUntil && until > now) {
+      this.pausedUntil = until;
+      // The first start after the pause is at `until`, the next one interval later: no saved-up burst.
+      this.scheduledStart = Math.max(this.scheduledStart, until + (this.options.burst - 1) * this.intervalMs);
+      this.options.onPause?.(until - now, reason);
+    }
+    if (how.refusable) this.admitPause(this.pausedUntil - now);
+  }
+
+  /** When the rate limit lets requests start again, if this run refused to wait for it: `{ resumeAtMs }`, else `{}`. */
+  refused(): { resumeAtMs?: number } {
+    return this.refusedUntil === null ? {} : { resumeAtMs: this.refusedUntil };
+  }
+
+  /**
+   * Throws PauseRefusedError when a wait of `waitMs` on the rate limit is longer than the pause budget,
+   * remembering when it would have ended; every such wait is asked here before it is slept.
+   */
+  private admitPause(waitMs: number): void {
+    const budget = this.options.maxPauseMs;
+    if (budget === undefined || waitMs <= budget) return;
+    const until = this.options.now() + waitMs;
+    this.refusedUntil = Math.max(this.refusedUntil ?? until, until);
+    throw new PauseRefusedError(waitMs, budget);
   }
 
   /** Reads an answer's rate-limit headers (called while its request still counts as sent). */
@@ -129,6 +172,7 @@ export class RequestLimiter {
         this.recordStart(now);
         return;
       }
+      this.admitPause(startAt - now);
       // A pause that begins while this request waits is seen when it wakes.
       await this.options.sleep(startAt - now, signal);
     }

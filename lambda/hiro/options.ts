@@ -6,6 +6,7 @@ import { MissingRoutes } from '../core/follow/missing-routes';
 import { sleepUnlessAborted } from '../core/shared-abort';
 import { MAX_BODY_BYTES } from './bounded-body';
 import { RetiredRoutes } from './deprecations';
+import { RateBudgetStops } from './throttling-notice';
 import { HiroConfigError } from './errors';
 
 export type HiroLogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -42,6 +43,12 @@ export interface HiroClientOptions {
   maxRetries?: number;
   /** Longest wait honoured from retry-after or a rate-limit reset. Default 60 000. */
   maxWaitMs?: number;
+  /**
+   * Longest wait on the rate limit (a spent window, a retry-after, the even spacing) this run takes: a longer one
+   * ends the run with an ApiBackoffError, and stats().resumeAtMs says when the budget allows requests again.
+   * Default: none (waits up to maxWaitMs, within `deadline`).
+   */
+  maxPauseMs?: number;
   /** Largest answer body read, counted after decompression; past it the request fails naming the route. Default 16 MiB. */
   maxBodyBytes?: number;
   fetch?: typeof fetch;
@@ -72,13 +79,15 @@ export interface HiroClientOptions {
    * a client given them does not ask them again before the hourly re-check. Default: this client's own.
    */
   missingRoutes?: MissingRoutes;
+  /** The runs ended on the rate limit, kept by the runner across its clients: the operator hears when they keep coming. */
+  rateBudgetStops?: RateBudgetStops;
 }
 
-/** What a runner keeps of the API's routes across the clients it builds (one a Lambda invocation): given to each. */
-export type RouteMemory = Required<Pick<HiroClientOptions, 'retiredRoutes' | 'missingRoutes'>>;
+/** What a runner keeps of the API across the clients it builds (one a Lambda invocation): given to each. */
+export type RouteMemory = Required<Pick<HiroClientOptions, 'retiredRoutes' | 'missingRoutes' | 'rateBudgetStops'>>;
 
 export function routeMemory(): RouteMemory {
-  return { retiredRoutes: new RetiredRoutes(), missingRoutes: new MissingRoutes() };
+  return { retiredRoutes: new RetiredRoutes(), missingRoutes: new MissingRoutes(), rateBudgetStops: new RateBudgetStops() };
 }
 
 export interface ResolvedHiroOptions {
@@ -92,6 +101,7 @@ export interface ResolvedHiroOptions {
   timeLeftMs: () => number;
   maxRetries: number;
   maxWaitMs: number;
+  maxPauseMs: number | undefined;
   /** Largest answer body read, counted after decompression. */
   maxBodyBytes: number;
   fetch: typeof fetch;
@@ -103,6 +113,7 @@ export interface ResolvedHiroOptions {
   operator: OperatorChannel | undefined;
   retiredRoutes: RetiredRoutes;
   missingRoutes: MissingRoutes;
+  rateBudgetStops: RateBudgetStops | undefined;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.hiro.so';
@@ -140,6 +151,7 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     timeoutMs: positive('timeoutMs', options.timeoutMs ?? 10_000),
     maxRetries: nonNegativeInteger('maxRetries', options.maxRetries ?? 4),
     maxWaitMs: positive('maxWaitMs', options.maxWaitMs ?? 60_000),
+    maxPauseMs: options.maxPauseMs === undefined ? undefined : positive('maxPauseMs', options.maxPauseMs),
     maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes ?? MAX_BODY_BYTES),
     fetch: options.fetch ?? globalThis.fetch,
     sleep: withinDeadline(options.sleep ?? sleepUnlessAborted, options.now ?? Date.now, options.deadline),
@@ -151,6 +163,7 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     operator: options.operator,
     retiredRoutes: options.retiredRoutes ?? new RetiredRoutes(),
     missingRoutes: options.missingRoutes ?? new MissingRoutes(),
+    rateBudgetStops: options.rateBudgetStops,
   };
 }
 

@@ -65,3 +65,14 @@ function kindOf(value: unknown): string {
   if (typeof value === 'number' && !Number.isInteger(value)) return `number ${value}`;
   return typeof value;
 }
+
+/**
+ * Whether a 400 is the API's schema validation refusing the request's shape (Fastify's FST_ERR_VALIDATION,
+ * `querystring/limit must be <= 50`), as opposed to a value it does not know.
+ */
+export function isMalformedRequest(text: string): boolean {
+  const json = parseJson(text);
+  if (!json.ok || !json.value || typeof json.value !== 'object') return false;
+  const { code, message } = json.value as { code?: unknown; message?: unknown };
+  return code === 'FST_ERR_VALIDATION' || (typeof message === 'string' && /^(querystring|params|body|headers)\//.test(message));
+}

@@ -147,12 +147,23 @@ export function batchResponse(kept: readonly string[]): { batchItemFailures: { i
 }
 
 /**
- * Delay of the next turn: turns start every `delaySeconds` while the loop keeps up (the time this turn took
- * is taken off), and at once while it is behind the tip.
+ * Longest a loop turn waits on the API's rate limit: past it the turn ends, its finished blocks kept, and the next
+ * turn is delayed until the budget allows (`nextTurnDelaySeconds`), the wait in SQS's delay, which costs nothing,
+ * rather than billed. 2 s is above the budget's own pace without a key (a start every 1.2 s at 50 a minute), so a
+ * turn that has spent its burst still reads at that pace, which a new turn could not beat; a spent window or a
+ * retry-after (seconds to a minute) ends the turn.
  */
-export function nextTurnDelaySeconds(loop: LoopSettings, caughtUp: boolean, elapsedMs: number): number {
-  if (!caughtUp) return 0;
-  return Math.max(0, Math.min(900, Math.round(loop.delaySeconds - elapsedMs / 1000)));
+export const TURN_MAX_PAUSE_MS = 2_000;
+
+/**
+ * Delay of the next turn: turns start every `delaySeconds` while the loop keeps up (the time this turn took
+ * is taken off), at once while it is behind the tip, and never before the API's rate limit allows requests again
+ * when the turn ended rather than wait for it (`resumeInMs`, from the client's stats).
+ */
+export function nextTurnDelaySeconds(loop: LoopSettings, caughtUp: boolean, elapsedMs: number, resumeInMs = 0): number {
+  const budget = Math.min(900, Math.max(0, Math.ceil(resumeInMs / 1000)));
+  if (!caughtUp) return budget;
+  return Math.max(budget, Math.min(900, Math.round(loop.delaySeconds - elapsedMs / 1000)));
 }
 
 /**

@@ -7,10 +7,11 @@ import type { Network } from '../core/domain';
 import type { MissingRoutes } from '../core/follow/missing-routes';
 import type { OperatorChannel, Telemetry } from '../core/ports';
 import type { TokenDecimalsFor } from '../config/config-token-decimals';
-import { createHiroClient, type HiroClient, type HiroClientOptions, type RetiredRoutes } from '../hiro';
+import { createHiroClient, type HiroClient, type HiroClientOptions, type RetiredRoutes, type RouteMemory } from '../hiro';
 import { createDynamoStateStore } from '../adapters/dynamodb';
 import { readApiSettings, type ApiSettings } from './api-env';
 import { emilyFromEnv } from './emily-env';
+import { TURN_MAX_PAUSE_MS } from './loop-invocation';
 
 /**
  * Tokens whose metadata one run reads at most: a version naming more new tokens is taken a few runs later,
@@ -21,6 +22,8 @@ export const TOKEN_METADATA_READS_PER_RUN = 10;
 export interface RunClientOptions {
   apiKey: string | undefined;
   deadlineMs: number;
+  /** A queued loop turn's client ends the run rather than wait long on the API's rate limit (TURN_MAX_PAUSE_MS). */
+  loopTurn?: boolean;
   operator: OperatorChannel;
   /** The client's log (the handler's logger). */
   hiroLog: NonNullable<HiroClientOptions['log']>;
@@ -28,6 +31,8 @@ export interface RunClientOptions {
   retiredRoutes: RetiredRoutes;
   /** The routes the container found missing on an older API, shared likewise until their hourly re-check. */
   missingRoutes: MissingRoutes;
+  /** The turns the container saw end on the rate limit (the operator is told when they keep coming). */
+  rateBudgetStops?: RouteMemory['rateBudgetStops'];
   dynamo: DynamoDBClient;
   tableName: string;
   log: Telemetry['log'];
@@ -45,8 +50,10 @@ export function runClients(options: RunClientOptions) {
         log: options.hiroLog,
         operator: options.operator,
         deadline: () => options.deadlineMs,
+        maxPauseMs: options.loopTurn ? TURN_MAX_PAUSE_MS : undefined,
         retiredRoutes: options.retiredRoutes,
         missingRoutes: options.missingRoutes,
+        rateBudgetStops: options.rateBudgetStops,
       });
       made = { chain, apiSettings };
       chains.set(network, made);

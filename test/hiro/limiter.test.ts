@@ -2,7 +2,7 @@
 // headers an answer would carry handed to it directly.
 import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import { RequestLimiter, type RequestLimiterOptions } from '../../lambda/hiro/limiter';
+import { PauseRefusedError, RequestLimiter, type RequestLimiterOptions } from '../../lambda/hiro/limiter';
 import { VirtualClock } from '../support/fake-hiro';
 
 function limiterOn(clock: VirtualClock, options: Partial<RequestLimiterOptions> = {}) {
@@ -138,6 +138,51 @@ describe('request limiter', () => {
 
     // One was left before the reset; after it, nothing holds the requests back but the spacing.
     expect(starts).toEqual([0, 2_000, 2_001, 2_002]);
+  });
+
+  it('with a pause budget, refuses a start that must wait for a spent window to reset, without sleeping, and says when it resets', async () => {
+    const clock = new VirtualClock();
+    const { limiter, starts, request } = limiterOn(clock, { maxPauseMs: 2_000 });
+    const t0 = clock.now();
+
+    await request({ 'ratelimit-limit': '20', 'ratelimit-remaining': '0', 'ratelimit-reset': '15' });
+    const refused = await request().catch((error: unknown) => error);
+
+    expect(refused).toBeInstanceOf(PauseRefusedError);
+    expect(starts).toEqual([0]);
+    expect(clock.sleeps).toEqual([]);
+    expect(limiter.refused()).toEqual({ resumeAtMs: t0 + 15_000 });
+  });
+
+  it('with a pause budget, still keeps the even spacing below it', async () => {
+    const clock = new VirtualClock();
+    const { limiter, starts, request } = limiterOn(clock, { requestsPerMinute: 50, burst: 2, maxPauseMs: 2_000 });
+
+    await together(request, 4);
+
+    expect(starts).toEqual([0, 0, 1_200, 2_400]);
+    expect(limiter.refused()).toEqual({});
+  });
+
+  it('with a pause budget, refuses a retry-after longer than it, holding back the other requests too', async () => {
+    const clock = new VirtualClock();
+    const { limiter } = limiterOn(clock, { maxPauseMs: 2_000 });
+    const t0 = clock.now();
+
+    expect(() => limiter.pauseUntil(t0 + 30_000, '429 Too Many Requests', { refusable: true })).toThrow(PauseRefusedError);
+    expect(limiter.refused()).toEqual({ resumeAtMs: t0 + 30_000 });
+    expect(() => limiter.pauseUntil(t0 + 1_000, '429 Too Many Requests', { refusable: true })).toThrow(PauseRefusedError);
+  });
+
+  it('without a pause budget, waits for a spent window as long as maxWaitMs allows', async () => {
+    const clock = new VirtualClock();
+    const { limiter, starts, request } = limiterOn(clock);
+
+    await request({ 'ratelimit-limit': '20', 'ratelimit-remaining': '0', 'ratelimit-reset': '15' });
+    await request();
+
+    expect(starts).toEqual([0, 15_000]);
+    expect(limiter.refused()).toEqual({});
   });
 
   it('caps a pause at maxWaitMs however far the reset', async () => {

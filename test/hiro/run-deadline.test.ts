@@ -63,3 +63,32 @@ describe('a request that hangs near the run deadline', () => {
     expect(h.fake.requestsTo(ROUTES.tip)).toHaveLength(0);
   });
 });
+
+describe("a run's pause budget on the rate limit (a loop turn's)", () => {
+  it('ends the run at a 429 whose retry-after is longer, sleeping not at all, and its stats say when to come back', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine([coinbase()]);
+    h.fake.faults.once({ status: 429, headers: { 'retry-after': '20' } }, ROUTES.tip);
+    const t0 = h.clock.now();
+    const client = h.client({ maxPauseMs: 2_000, deadline: () => t0 + 30_000 });
+
+    const error = await rejectionOf(client.getTip());
+
+    expect(error).toBeInstanceOf(ApiBackoffError);
+    expect(error.message).toContain('rate limit asks to wait 20 s, more than the 2 s this run waits');
+    expect(h.clock.sleeps).toEqual([]);
+    expect(client.stats()).toMatchObject({ throttled: 1, resumeAtMs: t0 + 20_000 });
+  });
+
+  it('without one, waits for the same retry-after and reads the tip', async () => {
+    const h = await startHarness();
+    h.fake.chain.mine([coinbase()]);
+    h.fake.faults.once({ status: 429, headers: { 'retry-after': '20' } }, ROUTES.tip);
+    const t0 = h.clock.now();
+    const client = h.client({ deadline: () => t0 + 30_000 });
+
+    expect((await client.getTip())?.height).toBe(1);
+    expect(h.clock.sleeps).toContain(20_000);
+    expect(client.stats().resumeAtMs).toBeUndefined();
+  });
+});

@@ -15,6 +15,14 @@ describe('the loop turn of an invocation', () => {
     expect(nextTurnDelaySeconds(loop, false, 600)).toBe(0);
   });
 
+  it('delays the next turn until the API allows requests again when the turn ended rather than wait on its rate limit', () => {
+    expect(nextTurnDelaySeconds(loop, false, 600, 14_200)).toBe(15);
+    expect(nextTurnDelaySeconds(loop, true, 600, 14_200)).toBe(15);
+    expect(nextTurnDelaySeconds(loop, true, 600, 3_000)).toBe(7);
+    expect(nextTurnDelaySeconds(loop, false, 600, -500)).toBe(0);
+    expect(nextTurnDelaySeconds(loop, false, 600, 3_600_000)).toBe(900);
+  });
+
   it('reads turn messages from SQS records only: the loop id, the receive count and when SQS took the message', () => {
     const attributes = { ApproximateReceiveCount: '3', SentTimestamp: '1800000000000' };
     const record = (body: string, messageId = 'm') => ({ eventSource: 'aws:sqs', messageId, receiptHandle: `r-${messageId}`, body, attributes });
