@@ -1,11 +1,16 @@
 // What a run may hold in memory, from the function's memory as Lambda tells it. At 128 MB the loaded bundle
-// is half the function (bench table 7), so a catch-up reads its blocks in small batches: the same blocks,
-// more event calls, a lower peak. Larger functions read ahead as far as the read-ahead's own bound.
+// and Node are over half the function (bench table 7: 68 MB resident before the first request), so a catch-up
+// reads its blocks in small batches, whether block by block or per subject: the same blocks and alerts, more
+// requests, a lower peak. Larger functions read ahead as far as the read-ahead's own bound.
 
 /** Functions of at most this many MB read few blocks ahead. */
 export const SMALL_FUNCTION_MB = 128;
-/** Blocks a small function reads ahead at once (the read-ahead's own bound is 64). */
-export const SMALL_FUNCTION_READ_AHEAD = 4;
+/**
+ * Blocks a small function holds read ahead at once (the block scan's own bound is 64, a per-subject read's 120).
+ * Table 7's heavy catch-up at 128 MB peaked at 128–131 MB when its per-subject reads covered 120 blocks, 105 MB
+ * at 2 blocks and 105 MB at 1 (which took half as long again): 2 is where holding less stops paying.
+ */
+export const SMALL_FUNCTION_READ_AHEAD = 2;
 
 /** The cycle budget's read-ahead bound for a function of `memoryMb` (undefined: unknown, or large enough). */
 export function readAheadBlocksFor(memoryMb: number | undefined): { readAheadBlocks: number } | Record<string, never> {
