@@ -270,6 +270,7 @@ async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftM
     dynamo,
     tableName: settings.tableName,
     log,
+    functionMemoryMb: settings.functionMemoryMb,
   });
   const live = await readLiveConfig(settings, { clients, operator, telemetry }, { askStore });
   const config = live.config;

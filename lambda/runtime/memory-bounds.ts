@@ -16,3 +16,14 @@ export const SMALL_FUNCTION_READ_AHEAD = 2;
 export function readAheadBlocksFor(memoryMb: number | undefined): { readAheadBlocks: number } | Record<string, never> {
   return memoryMb !== undefined && memoryMb <= SMALL_FUNCTION_MB ? { readAheadBlocks: SMALL_FUNCTION_READ_AHEAD } : {};
 }
+
+/**
+ * Hiro requests a small function has in flight at once (the client's default is 4). Each answer is held whole
+ * until parsed (up to the client's body bound, 16 MB), so this bounds the answers held at once: 2 × 16 MB.
+ */
+export const SMALL_FUNCTION_REQUESTS_IN_FLIGHT = 2;
+
+/** The Hiro client's in-flight bound for a function of `memoryMb` (undefined: unknown, or large enough). */
+export function requestsInFlightFor(memoryMb: number | undefined): { concurrency: number } | Record<string, never> {
+  return memoryMb !== undefined && memoryMb <= SMALL_FUNCTION_MB ? { concurrency: SMALL_FUNCTION_REQUESTS_IN_FLIGHT } : {};
+}
