@@ -7,7 +7,7 @@
 export const SMALL_FUNCTION_MB = 128;
 /**
  * Blocks a small function holds read ahead at once (the block scan's own bound is 64, a per-subject read's 120).
- * Table 7's heavy catch-up at 128 MB peaked at 128–131 MB when its per-subject reads covered 120 blocks, 105 MB
+ * Table 7's heavy catch-up at 128 MB peaked at 128–131 MB when its per-subject reads covered 120 blocks, 101–112 MB
  * at 2 blocks and 105 MB at 1 (which took half as long again): 2 is where holding less stops paying.
  */
 export const SMALL_FUNCTION_READ_AHEAD = 2;
