@@ -30,6 +30,8 @@ export interface MemoryRun {
   memoryMb: number | null;
   /** The flags the child runs under, as NODE_OPTIONS gives them to a function. */
   nodeOptions: string;
+  /** Other variables of the function's environment that the process reads at its start (MALLOC_ARENA_MAX). */
+  env?: Record<string, string>;
 }
 
 export interface MemoryFigures {
@@ -42,6 +44,8 @@ export interface MemoryFigures {
   /** Peak over the process's life, the invocation included. */
   peakRssMb: number;
   peakHeapMb: number;
+  /** process.memoryUsage() in MB at the sample of highest RSS: where the memory is at the peak. */
+  atPeak: { rss: number; heapTotal: number; external: number };
   /** The way the invocation read the chain: the handler's, FETCH_WAY unset. */
   read: WaysTaken;
 }
@@ -51,12 +55,17 @@ const mb = (bytes) => bytes / 1024 / 1024;
 const { handler } = await import(process.argv[2]);
 const loadedRssMb = mb(process.memoryUsage().rss);
 let peakHeapMb = 0;
-const sampler = setInterval(() => { peakHeapMb = Math.max(peakHeapMb, mb(process.memoryUsage().heapUsed)); }, 5);
+let atPeak = { rss: 0, heapTotal: 0, external: 0 };
+const sampler = setInterval(() => {
+  const usage = process.memoryUsage();
+  peakHeapMb = Math.max(peakHeapMb, mb(usage.heapUsed));
+  if (usage.rss > atPeak.rss) atPeak = usage;
+}, 5);
 const context = { awsRequestId: 'memory', functionName: 'stacks-watch', getRemainingTimeInMillis: () => 900000 };
 const summary = await handler({}, context);
 clearInterval(sampler);
 const peakRssMb = process.resourceUsage().maxRSS / 1024;
-process.stderr.write('\\n' + JSON.stringify({ loadedRssMb, peakRssMb, peakHeapMb, blocks: summary.blocksScanned, alerts: summary.alertsPublished, fetchPlan: summary.fetchPlan }) + '\\n');
+process.stderr.write('\\n' + JSON.stringify({ loadedRssMb, peakRssMb, peakHeapMb, atPeak: { rss: mb(atPeak.rss), heapTotal: mb(atPeak.heapTotal), external: mb(atPeak.external) }, blocks: summary.blocksScanned, alerts: summary.alertsPublished, fetchPlan: summary.fetchPlan }) + '\\n');
 `;
 
 /** The heaviest blocks of the workload, by the size of their transactions and events. */
@@ -117,6 +126,7 @@ async function measureOnce(workload: Workload, memoryRun: MemoryRun, chosen?: Wo
         ...(memoryRun.memoryMb === null ? {} : { AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(memoryRun.memoryMb) }),
         AWS_ACCESS_KEY_ID: 'bench',
         AWS_SECRET_ACCESS_KEY: 'bench',
+        ...memoryRun.env,
       },
     });
     const last = stderr.trim().split('\n').at(-1) ?? '';
@@ -144,21 +154,26 @@ export function memorySection(rows: readonly MemoryFigures[]): string {
     `The handler bundled as the stack bundles it, in a fresh Node ${process.version} process, through one invocation catching up over the ${first.blocks} heaviest generated blocks ` +
       `(${thousands(first.transactions)} transactions), publishing every alert, against the fake API, dynalite and a local SNS endpoint. ` +
       "Peak RSS is getrusage's maximum resident set. Each function row runs under the NODE_OPTIONS the stack gives a function of that memory and is told its memory " +
-      "as Lambda tells it (a 128 MB function reads its blocks 4 at a time instead of up to 64: lambda/runtime/memory-bounds.ts); Node's defaults (sized for this machine, collecting lazily) " +
-      "and the 128 MB function as it ran before those bounds are shown beside them. Goal: each function's memory at least 1.3 × its peak; a peak under the memory is what a run needs to finish. " +
+      "as Lambda tells it (a 128 MB function holds 2 blocks read ahead, block by block or per subject, instead of up to 64 or 120: lambda/runtime/memory-bounds.ts); Node's defaults (sized for this machine, collecting lazily) " +
+      "and the 128 MB function as it ran before those bounds are shown beside them. At the peak: process.memoryUsage() at the sample (every 5 ms) of highest RSS, split into V8's heap (committed), " +
+      'memory outside it held by JavaScript objects (response Buffers and the like: external) and the rest (Node, the loaded code, native allocations). ' +
+      "Goal: each function's memory at least 1.3 × its peak (a 128 MB function: a peak of at most 98 MB); a peak under the memory is what a run needs to finish. " +
       READ_COLUMN_NOTE,
     '',
     table(
-      ['run', 'NODE_OPTIONS', 'read', 'blocks', 'alerts', 'RSS after load', 'peak RSS', 'peak heap used (sampled)'],
+      ['run', 'NODE_OPTIONS', 'read', 'blocks', 'alerts', 'RSS after load', 'peak RSS', 'peak heap used (sampled)', 'at the peak: heap / external / rest'],
       rows.map((r) => [
         r.run.label,
-        `\`${r.run.nodeOptions}\``,
+        `\`${Object.entries(r.run.env ?? {})
+          .map(([name, value]) => `${name}=${value} `)
+          .join('')}${r.run.nodeOptions}\``,
         waysCell(r.read),
         r.blocks,
         thousands(r.alerts),
         `${fixed(r.loadedRssMb, 0)} MB`,
         `${fixed(r.peakRssMb, 0)} MB`,
         `${fixed(r.peakHeapMb, 0)} MB`,
+        `${fixed(r.atPeak.heapTotal, 0)} / ${fixed(r.atPeak.external, 0)} / ${fixed(r.atPeak.rss - r.atPeak.heapTotal - r.atPeak.external, 0)} MB`,
       ]),
     ),
     '',

@@ -192,13 +192,16 @@ async function measureMemories(workload: Workload, results: BenchResults): Promi
   progress('7. memory over a heavy catch-up');
   const asDeployed = (context: Record<string, unknown>, label: string): MemoryRun => {
     const fn = watcherFunction(synthTemplate(context))[1].Properties!;
-    return { label, memoryMb: Number(fn.MemorySize), nodeOptions: String(fn.Environment.Variables.NODE_OPTIONS ?? '') };
+    const variables = fn.Environment.Variables as Record<string, unknown>;
+    const arenas = variables.MALLOC_ARENA_MAX === undefined ? {} : { env: { MALLOC_ARENA_MAX: String(variables.MALLOC_ARENA_MAX) } };
+    return { label, memoryMb: Number(fn.MemorySize), nodeOptions: String(variables.NODE_OPTIONS ?? ''), ...arenas };
   };
   results.memory = await measureMemory(workload, [
     { label: 'Node default', memoryMb: null, nodeOptions: '--enable-source-maps' },
     asDeployed({}, "the schedule's function (default)"),
     { label: '128 MB before its bounds (read-ahead up to 64)', memoryMb: null, nodeOptions: `--enable-source-maps --max-old-space-size=${heapLimitMb(128)}` },
     asDeployed({ latency: 'loop' }, "the loop's function (latency=loop)"),
+    asDeployed({ latency: 'loop', memorySize: 128 }, "the loop's function at 128 MB (memorySize=128)"),
   ]);
   progress('7b. memory reading one big block');
   results.bigBlock = await measureBigBlockMemory();

@@ -258,8 +258,7 @@ async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftM
   const log = telemetry.log;
   const operator = settings.opsTopicArn ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log }) : operatorChannelOverLog(telemetry);
   const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
-  // The run's deadline: no cycle starts past it, and no Retry-After or backoff sleeps past it. A loop turn
-  // works at most its turnSeconds, so that the next turn follows at once when it stopped behind the tip.
+  // No cycle starts past the run's deadline, no backoff sleeps past it; a loop turn works at most turnSeconds.
   const workSeconds = settings.loop ? settings.loop.turnSeconds : (settings.runSeconds ?? Infinity);
   const deadlineMs = startedAt + Math.min(timeLeftMs - SAFETY_MARGIN_MS, workSeconds * 1000);
   const clients = runClients({
@@ -272,6 +271,7 @@ async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftM
     dynamo,
     tableName: settings.tableName,
     log,
+    functionMemoryMb: settings.functionMemoryMb,
   });
   const live = await readLiveConfig(settings, { clients, operator, telemetry }, { askStore: !queued });
   const config = live.config;

@@ -68,10 +68,10 @@ export const DEFAULT_TIMEOUT_SECONDS = 120;
 export const DEFAULT_MEMORY_MB = 256;
 /**
  * The smallest function, a choice (`memorySize: 128`), not a default: a turn following the tip holds little,
- * and a catch-up through heavy blocks fits once it reads its blocks a few at a time (lambda/runtime/
- * memory-bounds.ts) and V8's young generation is kept small (`nodeOptions`) — 108–118 MB peak on a quiet
- * machine, but up to 178 MB when the CPU is scarce (table 7). A function killed for memory in a catch-up would
- * read the same blocks again at its next start, so the loop keeps the 256 MB default.
+ * and a catch-up through heavy blocks reads 2 blocks ahead with 2 requests in flight (lambda/runtime/
+ * memory-bounds.ts) with V8's young generation kept small (`nodeOptions`): 101–112 MB at the highest RSS sampled,
+ * but getrusage's peak reached 174 MB when the CPU was scarce (table 7). A function killed for memory in a
+ * catch-up would read the same blocks again at its next start, so the loop keeps the 256 MB default.
  */
 export const SMALL_MEMORY_MB = 128;
 

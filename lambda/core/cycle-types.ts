@@ -62,7 +62,7 @@ export interface CycleBudget {
    */
   deprecationsNoticed?: DeprecationsNoticed;
   /**
-   * Blocks read ahead of the scan at once at most (follow/read-ahead.ts), below its own MAX_READ_AHEAD: what a
+   * Blocks read ahead of the scan at once at most (follow/read-ahead.ts, or per subject), below its own bound: what a
    * batch holds in memory is bounded for a small function. A catch-up reads its blocks in more, smaller batches.
    */
   readAheadBlocks?: number;

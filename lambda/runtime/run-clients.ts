@@ -7,6 +7,7 @@ import type { Network } from '../core/domain';
 import type { MissingRoutes } from '../core/follow/missing-routes';
 import type { OperatorChannel, Telemetry } from '../core/ports';
 import type { TokenDecimalsFor } from '../config/config-token-decimals';
+import { requestsInFlightFor } from './memory-bounds';
 import { createHiroClient, type HiroClient, type HiroClientOptions, type RetiredRoutes, type RouteMemory } from '../hiro';
 import { createDynamoStateStore } from '../adapters/dynamodb';
 import { readApiSettings, type ApiSettings } from './api-env';
@@ -36,6 +37,8 @@ export interface RunClientOptions {
   dynamo: DynamoDBClient;
   tableName: string;
   log: Telemetry['log'];
+  /** The function's memory as Lambda tells it: a small function has fewer requests in flight (memory-bounds.ts). */
+  functionMemoryMb?: number | undefined;
 }
 
 export function runClients(options: RunClientOptions) {
@@ -54,6 +57,7 @@ export function runClients(options: RunClientOptions) {
         retiredRoutes: options.retiredRoutes,
         missingRoutes: options.missingRoutes,
         rateBudgetStops: options.rateBudgetStops,
+        ...requestsInFlightFor(options.functionMemoryMb),
       });
       made = { chain, apiSettings };
       chains.set(network, made);

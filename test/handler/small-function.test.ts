@@ -4,9 +4,9 @@
 import { PublishBatchCommand, SNSClient, type PublishBatchRequestEntry } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { describe, expect, it } from 'vitest';
-import { SMALL_FUNCTION_READ_AHEAD } from '../../lambda/runtime/memory-bounds';
-import { createFakeHiro, fakeAddress, transfer } from '../support/fake-hiro';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SMALL_FUNCTION_READ_AHEAD, SMALL_FUNCTION_REQUESTS_IN_FLIGHT } from '../../lambda/runtime/memory-bounds';
+import { coinbase, createFakeHiro, fakeAddress, transfer } from '../support/fake-hiro';
 import { alertOf } from '../support/handler-environment';
 import { loopOnDynalite, scheduleTick as tick } from '../support/loop-environment';
 
@@ -49,6 +49,59 @@ describe('a 128 MB function catching up', () => {
 
     // The first block's alert goes out before more than one small batch of blocks was read.
     expect(requestedAtFirstAlert[0]!.length).toBeLessThanOrEqual(SMALL_FUNCTION_READ_AHEAD);
+    expect(published.map((e) => alertOf(e).key)).toEqual(blocks.map((b) => `token_transfer:${b.txs[0]!.txId}`));
+  });
+});
+
+describe('a 128 MB function catching up over blocks of many pages', () => {
+  const fake = createFakeHiro();
+  const loop = loopOnDynalite({
+    fake,
+    sns,
+    sqs,
+    tableName: 'stacks-watch-small-function-pages',
+    watchConfig: { network: 'mainnet', addresses: [alice], startHeight: 2 },
+    delaySeconds: 8,
+    turnSeconds: 20,
+    startAt: '2026-11-26T12:00:00Z',
+    // Read block by block: a block's pages are read several at once.
+    extra: { AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '128', FETCH_WAY: 'block-scan' },
+  });
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('never has more Hiro requests in flight than its bound, even over blocks of many pages', async () => {
+    // Blocks of 300 transactions: 6 pages each of the block list, each answer slowed so that requests overlap.
+    const blocks = Array.from({ length: 6 }, (_, i) =>
+      fake.chain.mine([transfer({ to: alice, amount: 5_000 + i }), ...Array.from({ length: 299 }, () => coinbase())]),
+    );
+    fake.faults.use(() => ({ delayMs: 15 }));
+    const published: PublishBatchRequestEntry[] = [];
+    sns.on(PublishBatchCommand).callsFake((input: { PublishBatchRequestEntries: PublishBatchRequestEntry[] }) => {
+      published.push(...input.PublishBatchRequestEntries);
+      return { Successful: input.PublishBatchRequestEntries.map((e) => ({ Id: e.Id, MessageId: `m-${e.Id}` })), Failed: [] };
+    });
+    const realFetch = globalThis.fetch;
+    let inFlight = 0;
+    let most = 0;
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (...args: Parameters<typeof fetch>) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      try {
+        return await realFetch(...args);
+      } finally {
+        inFlight -= 1;
+      }
+    });
+
+    await loop.invoke(tick);
+    fake.faults.use(() => undefined);
+
+    expect(published.length).toBe(blocks.length);
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(SMALL_FUNCTION_REQUESTS_IN_FLIGHT);
     expect(published.map((e) => alertOf(e).key)).toEqual(blocks.map((b) => `token_transfer:${b.txs[0]!.txId}`));
   });
 });

@@ -23,7 +23,8 @@ export class SubjectReadAhead {
     if (this.queue[0]?.block.header.height !== height) {
       if (this.failure?.height === height) throw this.failure.error;
       this.discard();
-      const last = Math.min(limits.lastHeight, height + Math.min(SUBJECT_BATCH, limits.blocksLeft) - 1);
+      // A small function's bound on the blocks held (maxBatch) caps a read as it caps the block scan's batches.
+      const last = Math.min(limits.lastHeight, height + Math.min(SUBJECT_BATCH, limits.maxBatch ?? SUBJECT_BATCH, limits.blocksLeft) - 1);
       const read = await this.source.read(height, last, this.stop);
       if (read.error && read.blocks.length === 0) throw read.error;
       this.queue = read.blocks;
