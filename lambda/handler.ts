@@ -57,7 +57,9 @@ const metrics = new Metrics({
   serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'stacks-watch',
   namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'StacksWatch',
 });
-const dynamo = new DynamoDBClient({});
+// One document client for the container: every invocation's state store reads and writes through it, so a
+// turn does not build one again.
+const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } });
 // One attempt per call: the publisher retries itself and counts calls that went unanswered.
 const sns = new SNSClient({ maxAttempts: 1 });
 // The loop's message (LOOP_QUEUE_URL set): the SDK's own retries; hiding it again or sending it is idempotent by token.
@@ -65,7 +67,7 @@ const sqs = new SQSClient({});
 // The live watch config: read each run with a conditional GET (a quiet run costs one request, answered 304).
 const watchConfigs = new LambdaWatchConfig({
   s3: () => new S3Client({}),
-  doc: DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } }),
+  doc: dynamo,
 });
 
 // What this container learns across its invocations, as a warm Lambda process keeps it: the day's deprecation

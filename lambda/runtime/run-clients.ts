@@ -3,6 +3,7 @@
 // token decimals a new version needs, and the run then uses the very same client, so those reads count in
 // its request budget and its stats, and end at its deadline.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Network } from '../core/domain';
 import type { MissingRoutes } from '../core/follow/missing-routes';
 import type { OperatorChannel, Telemetry } from '../core/ports';
@@ -28,7 +29,8 @@ export interface RunClientOptions {
   retiredRoutes: RetiredRoutes;
   /** The routes the container found missing on an older API, shared likewise until their hourly re-check. */
   missingRoutes: MissingRoutes;
-  dynamo: DynamoDBClient;
+  /** The container's client (its document client, kept across invocations, is used as it is). */
+  dynamo: DynamoDBClient | DynamoDBDocumentClient;
   tableName: string;
   log: Telemetry['log'];
 }
