@@ -2,7 +2,7 @@
 // config asks for them before it is known which version (and so which network) the run uses, to read the
 // token decimals a new version needs, and the run then uses the very same client, so those reads count in
 // its request budget and its stats, and end at its deadline.
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient as DynamoDBBaseClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Network } from '../core/domain';
 import type { MissingRoutes } from '../core/follow/missing-routes';
@@ -19,6 +19,9 @@ import { emilyFromEnv } from './emily-env';
  */
 export const TOKEN_METADATA_READS_PER_RUN = 10;
 
+/** The container's DynamoDB client: its document client, kept across invocations, is used as it is. */
+type DynamoDBClient = DynamoDBBaseClient | DynamoDBDocumentClient;
+
 export interface RunClientOptions {
   apiKey: string | undefined;
   deadlineMs: number;
@@ -29,8 +32,7 @@ export interface RunClientOptions {
   retiredRoutes: RetiredRoutes;
   /** The routes the container found missing on an older API, shared likewise until their hourly re-check. */
   missingRoutes: MissingRoutes;
-  /** The container's client (its document client, kept across invocations, is used as it is). */
-  dynamo: DynamoDBClient | DynamoDBDocumentClient;
+  dynamo: DynamoDBClient;
   tableName: string;
   log: Telemetry['log'];
 }
