@@ -2,11 +2,7 @@
 // SQS every few seconds, docs/latency.md). It reads the environment,
 // builds the adapters (Hiro client, DynamoDB state, SNS publisher and ops channel, Powertools telemetry) and runs the same
 // watch cycle as the local runner, within the invocation's time.
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
-import { SNSClient } from '@aws-sdk/client-sns';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
@@ -42,6 +38,7 @@ import {
 } from './runtime/loop-invocation';
 import { judgeOnTick, leaveTickNotes, loopStoreFrom, tickWatchDeps, type TickJudgement, type TickPoint, type TickWatchDeps } from './runtime/tick-watch';
 import { configLogFields, LambdaWatchConfig } from './runtime/lambda-watch-config';
+import { containerAwsClients } from './runtime/aws-clients';
 import { createPowertoolsTelemetry, recordApiStats, type PowertoolsTelemetry } from './runtime/powertools-telemetry';
 import { isDoorbellRing } from './runtime/doorbell-ring';
 import { readAheadBlocksFor } from './runtime/memory-bounds';
@@ -57,15 +54,12 @@ const metrics = new Metrics({
   serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'stacks-watch',
   namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'StacksWatch',
 });
-const dynamo = new DynamoDBClient({});
-// One attempt per call: the publisher retries itself and counts calls that went unanswered.
-const sns = new SNSClient({ maxAttempts: 1 });
-// The loop's message (LOOP_QUEUE_URL set): the SDK's own retries; hiding it again or sending it is idempotent by token.
-const sqs = new SQSClient({});
+// The container's DynamoDB document client, SNS and SQS clients, built once for all its invocations.
+const { dynamo, sns, sqs } = containerAwsClients();
 // The live watch config: read each run with a conditional GET (a quiet run costs one request, answered 304).
 const watchConfigs = new LambdaWatchConfig({
   s3: () => new S3Client({}),
-  doc: DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } }),
+  doc: dynamo,
 });
 
 // What this container learns across its invocations, as a warm Lambda process keeps it: the day's deprecation

@@ -2,7 +2,8 @@
 // config asks for them before it is known which version (and so which network) the run uses, to read the
 // token decimals a new version needs, and the run then uses the very same client, so those reads count in
 // its request budget and its stats, and end at its deadline.
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient as DynamoDBBaseClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Network } from '../core/domain';
 import type { MissingRoutes } from '../core/follow/missing-routes';
 import type { OperatorChannel, Telemetry } from '../core/ports';
@@ -19,6 +20,9 @@ import { TURN_MAX_PAUSE_MS } from './loop-invocation';
  * each run spending a few requests of its budget (50 a minute without an API key) on them.
  */
 export const TOKEN_METADATA_READS_PER_RUN = 10;
+
+/** The container's DynamoDB client: its document client, kept across invocations, is used as it is. */
+type DynamoDBClient = DynamoDBBaseClient | DynamoDBDocumentClient;
 
 export interface RunClientOptions {
   apiKey: string | undefined;
