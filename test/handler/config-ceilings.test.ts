@@ -8,7 +8,7 @@ import type { CycleSummary } from '../../lambda/core/cycle-types';
 import { configCeilings } from '../../lambda/core/watch-config/config-ceilings';
 import { contractCall, createFakeHiro, fakeAddress, fakeContractId } from '../support/fake-hiro';
 import { startFakeS3, type FakeS3 } from '../support/fake-s3';
-import { alertOf, lambdaOnDynalite } from '../support/handler-environment';
+import { alertOf, lambdaOnDynalite, logLinesOf } from '../support/handler-environment';
 import { lambdaContext } from '../support/lambda-invocation';
 
 const OPS_TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-ops';
@@ -43,13 +43,7 @@ describe('the function meeting a watch config version past its ceilings', () => 
   });
   const { handler } = lambda;
   const push = (text: string) => s3.put(BUCKET, KEY, text);
-  const doneLine = (runId: string) =>
-    lambda.output
-      .join('')
-      .split('\n')
-      .filter((l) => l.trim().startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((l) => l.runId === runId && l.message === 'invocation done');
+  const doneLine = (runId: string) => logLinesOf(lambda.output).find((l) => l.runId === runId && l.message === 'invocation done');
   /** A print in a new block, alerted only while the good version (watching the vault) runs. */
   const stillWatched = async (runId: string) => {
     const before = lambda.published.length;

@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
 import type { CycleSummary } from '../../lambda/core/cycle-types';
 import { contractCall, createFakeHiro, fakeAddress, fakeContractId, transfer } from '../support/fake-hiro';
-import { alertOf, importHandler, lambdaOnDynalite, recordPublishes } from '../support/handler-environment';
+import { alertOf, importHandler, lambdaOnDynalite, recordPublishes, logLinesOf } from '../support/handler-environment';
 import { lambdaContext } from '../support/lambda-invocation';
 
 const API_KEY = 'hiro-key-7f3a9c1e5b';
@@ -73,22 +73,12 @@ describe('the Lambda handler over a growing chain', () => {
     fake.chain.mine([]);
     fake.faults.times(7, { status: 429, headers: { 'retry-after': '0' } });
     await handler({}, lambdaContext('run-throttled'));
-    const notices = lambda.output
-      .join('')
-      .split('\n')
-      .filter((l) => l.trim().startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .filter((l) => l.operatorNotice === 'rate-limited');
+    const notices = logLinesOf(lambda.output).filter((l) => l.operatorNotice === 'rate-limited');
     expect(notices).toHaveLength(1);
     expect(notices[0]!.message).toMatch(/429/);
   });
 
-  const jsonLines = () =>
-    lambda.output
-      .join('')
-      .split('\n')
-      .filter((l) => l.trim().startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const jsonLines = () => logLinesOf(lambda.output);
   const metricNamesOf = (lines: Record<string, unknown>[]) =>
     lines
       .filter((l) => '_aws' in l)

@@ -10,7 +10,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CycleSummary } from '../../lambda/core/cycle-types';
 import { contractCall, createFakeHiro, fakeAddress, fakeContractId, ftTransferEvent, ROUTES } from '../support/fake-hiro';
 import { startFakeS3, type FakeS3 } from '../support/fake-s3';
-import { alertOf, lambdaOnDynalite } from '../support/handler-environment';
+import { alertOf, lambdaOnDynalite, logLinesOf } from '../support/handler-environment';
 import { lambdaContext } from '../support/lambda-invocation';
 
 const OPS_TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-ops';
@@ -44,13 +44,7 @@ describe('the handler taking a pushed config whose token amounts need decimals f
   });
   const { handler } = lambda;
   const push = (config: unknown) => s3.put(BUCKET, KEY, JSON.stringify(config));
-  const runLines = (runId: string) =>
-    lambda.output
-      .join('')
-      .split('\n')
-      .filter((l) => l.trim().startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .filter((l) => l.runId === runId);
+  const runLines = (runId: string) => logLinesOf(lambda.output).filter((l) => l.runId === runId);
   const done = (runId: string) => runLines(runId).find((l) => l.message === 'invocation done');
   const storedDecimals = async () => {
     const { Item } = await DynamoDBDocumentClient.from(lambda.dynamo.client).send(

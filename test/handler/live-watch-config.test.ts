@@ -6,7 +6,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CycleSummary } from '../../lambda/core/cycle-types';
 import { contractCall, createFakeHiro, fakeAddress, fakeContractId, transfer } from '../support/fake-hiro';
 import { startFakeS3, type FakeS3 } from '../support/fake-s3';
-import { alertOf, lambdaOnDynalite } from '../support/handler-environment';
+import { alertOf, lambdaOnDynalite, logLinesOf } from '../support/handler-environment';
 import { lambdaContext } from '../support/lambda-invocation';
 
 const OPS_TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-ops';
@@ -37,13 +37,7 @@ describe('the handler reading a new watch config version between two invocations
   const { handler } = lambda;
   const push = (config: unknown) => s3.put(BUCKET, KEY, typeof config === 'string' ? config : JSON.stringify(config));
   const alertKeys = () => lambda.published.map((e) => alertOf(e).key);
-  const runLines = (runId: string) =>
-    lambda.output
-      .join('')
-      .split('\n')
-      .filter((l) => l.trim().startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .filter((l) => l.runId === runId);
+  const runLines = (runId: string) => logLinesOf(lambda.output).filter((l) => l.runId === runId);
   const s3Requests = () => s3.requests.filter((r) => r.method === 'GET');
 
   afterAll(async () => {

@@ -10,7 +10,7 @@ import type { InvocationResult } from '../../lambda/handler';
 import { contractCall, createFakeHiro, fakeAddress, fakeContractId, transfer } from '../support/fake-hiro';
 import { startFakeS3, type FakeS3 } from '../support/fake-s3';
 import type { DynamoRequest } from '../support/dynalite';
-import { alertOf, importHandler, type LambdaHandler } from '../support/handler-environment';
+import { alertOf, importHandler, type LambdaHandler, logLinesOf } from '../support/handler-environment';
 import { lambdaContext } from '../support/lambda-invocation';
 import { loopOnDynalite, scheduleTick as tick, turnEvent } from '../support/loop-environment';
 
@@ -77,13 +77,7 @@ describe('a loop turn reads the cursor item alone, and the ticks alone ask the w
     };
   }
   /** The summary line of a run that published (a quiet turn's is at debug). */
-  const doneLine = (runId: string) =>
-    lambda.output
-      .join('')
-      .split('\n')
-      .filter((l) => l.trim().startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((l) => l.runId === runId && l.message === 'invocation done');
+  const doneLine = (runId: string) => logLinesOf(lambda.output).find((l) => l.runId === runId && l.message === 'invocation done');
   const alertKeys = () => lambda.published.map((e) => alertOf(e).key);
   let good = '';
 

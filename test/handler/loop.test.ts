@@ -11,7 +11,7 @@ import type { InvocationResult } from '../../lambda/handler';
 import { loopDeadAfterMs, loopToken, readLoopToken } from '../../lambda/core/scan/loop-turns';
 import { MESSAGE_RENEW_AFTER_MS } from '../../lambda/runtime/loop-invocation';
 import { createFakeHiro, fakeAddress, transfer } from '../support/fake-hiro';
-import { alertOf } from '../support/handler-environment';
+import { alertOf, logLinesOf } from '../support/handler-environment';
 import { copyOfLastDelivery, LOOP_QUEUE_URL as QUEUE_URL, loopOnDynalite, messageIdOf, scheduleTick as tick, turnEvent } from '../support/loop-environment';
 
 const DELAY_SECONDS = 8;
@@ -103,7 +103,7 @@ describe('the self-rescheduling loop, end to end', () => {
     expect(sent).toEqual([]);
     expect(hidden).toEqual([]);
     // Nothing logged at info or above, no metric: a tick reads the cursor item and the SMS record.
-    expect(jsonLines(lambda.output).filter((l) => l.level !== 'DEBUG')).toEqual([]);
+    expect(logLinesOf(lambda.output).filter((l) => l.level !== 'DEBUG')).toEqual([]);
     expect(lambda.output.join('')).not.toMatch(/No application metrics/);
   });
 
@@ -179,7 +179,7 @@ describe('the self-rescheduling loop, end to end', () => {
   });
 
   it('tells the operator when the loop keeps dying young, at the third restart in a row', async () => {
-    const notices = () => jsonLines(lambda.output).filter((l) => l.operatorNotice === 'loop-restarts');
+    const notices = () => logLinesOf(lambda.output).filter((l) => l.operatorNotice === 'loop-restarts');
     for (let i = 0; i < 3; i += 1) {
       later(DEAD_AFTER_MS);
       expect(scanned(await invoke(tick))).toBeDefined();
@@ -223,11 +223,11 @@ describe('the self-rescheduling loop, end to end', () => {
     later(DEAD_AFTER_MS);
     await invoke(tick);
     const metricNames = () =>
-      jsonLines(lambda.output)
+      logLinesOf(lambda.output)
         .filter((l) => '_aws' in l)
         .flatMap((l) => (l._aws as { CloudWatchMetrics: { Metrics: { Name: string }[] }[] }).CloudWatchMetrics[0]!.Metrics.map((m) => m.Name));
     const infoLines = () =>
-      jsonLines(lambda.output)
+      logLinesOf(lambda.output)
         .filter((l) => l.level === 'INFO')
         .map((l) => l.message);
 
@@ -244,7 +244,7 @@ describe('the self-rescheduling loop, end to end', () => {
     lambda.output.length = 0;
     expect(scanned(await invoke(turnEvent(lastTurn())))).toBe(1);
     expect(
-      jsonLines(lambda.output)
+      logLinesOf(lambda.output)
         .filter((l) => l.level === 'WARN' || l.level === 'INFO')
         .map((l) => l.message),
     ).toEqual([]);
@@ -312,11 +312,3 @@ describe('the self-rescheduling loop, end to end', () => {
     return token === null ? null : readLoopToken(token).loop;
   }
 });
-
-function jsonLines(output: string[]): Record<string, unknown>[] {
-  return output
-    .join('')
-    .split('\n')
-    .filter((l) => l.trim().startsWith('{'))
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}

@@ -108,6 +108,15 @@ export function recordPublishes(sns: AwsClientStub<SNSClient>, options: RecordPu
 }
 
 /** The alert a published entry carries (the JSON body of its default message). */
+/** The JSON log lines an invocation's output holds (Powertools writes one object a line), in order. */
+export function logLinesOf(output: readonly string[]): Record<string, unknown>[] {
+  return output
+    .join('')
+    .split('\n')
+    .filter((l) => l.trim().startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
 export function alertOf(entry: PublishBatchRequestEntry): Record<string, unknown> & { key: string } {
   return JSON.parse(JSON.parse(entry.Message!).default) as Record<string, unknown> & { key: string };
 }
