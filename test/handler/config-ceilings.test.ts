@@ -1,14 +1,14 @@
 // The function meeting a watch config version past its ceilings (a 128 MB function here: 8 MiB of text):
 // the handler on dynalite, the config on the local S3 stand-in. Such a version is refused like any bad one:
 // the last good version keeps running, the ops topic is told once, and a cold start does not tell again.
-import { PublishCommand, SNSClient, type PublishCommandInput } from '@aws-sdk/client-sns';
+import { SNSClient, type PublishCommandInput } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CycleSummary } from '../../lambda/core/cycle-types';
 import { configCeilings } from '../../lambda/core/watch-config/config-ceilings';
 import { contractCall, createFakeHiro, fakeAddress, fakeContractId } from '../support/fake-hiro';
 import { startFakeS3, type FakeS3 } from '../support/fake-s3';
-import { alertOf, lambdaOnDynalite, logLinesOf } from '../support/handler-environment';
+import { alertOf, lambdaOnDynalite, logLinesOf, recordOperatorNotices } from '../support/handler-environment';
 import { lambdaContext } from '../support/lambda-invocation';
 
 const OPS_TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-ops';
@@ -22,7 +22,7 @@ const base = { network: 'mainnet', addresses: [fakeAddress('alice')], contractLo
 describe('the function meeting a watch config version past its ceilings', () => {
   const fake = createFakeHiro();
   let s3: FakeS3;
-  let notices: PublishCommandInput[] = [];
+  const notices: PublishCommandInput[] = [];
   const lambda = lambdaOnDynalite<CycleSummary>({
     fake,
     sns,
@@ -56,12 +56,8 @@ describe('the function meeting a watch config version past its ceilings', () => 
     await s3?.close();
   });
   beforeEach(() => {
-    notices = [];
-    sns.on(PublishCommand).callsFake((input: PublishCommandInput) => {
-      // Only the config's notices: a warm container also tells of the API's deprecated routes.
-      if (/watch config/.test(input.Subject ?? '')) notices.push(input);
-      return { MessageId: `ops-${notices.length}` };
-    });
+    // Only the config's notices: a warm container also tells of the API's deprecated routes.
+    recordOperatorNotices(sns, notices, (input) => /watch config/.test(input.Subject ?? ''));
   });
 
   it('refuses a version longer than its memory reads, keeps the last good one and tells the ops topic once', async () => {

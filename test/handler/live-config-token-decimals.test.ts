@@ -4,13 +4,13 @@
 // client and kept in the state item; an API that cannot answer keeps the last good version without refusing
 // the new one; a token the API does not know refuses the version, naming it and the fix.
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { PublishCommand, SNSClient, type PublishCommandInput } from '@aws-sdk/client-sns';
+import { SNSClient, type PublishCommandInput } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CycleSummary } from '../../lambda/core/cycle-types';
 import { contractCall, createFakeHiro, fakeAddress, fakeContractId, ftTransferEvent, ROUTES } from '../support/fake-hiro';
 import { startFakeS3, type FakeS3 } from '../support/fake-s3';
-import { alertOf, lambdaOnDynalite, logLinesOf } from '../support/handler-environment';
+import { alertOf, lambdaOnDynalite, logLinesOf, recordOperatorNotices } from '../support/handler-environment';
 import { lambdaContext } from '../support/lambda-invocation';
 
 const OPS_TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-ops';
@@ -29,7 +29,7 @@ const withAlex = { ...base, balances: [{ name: 'pool low', address: pool, asset:
 describe('the handler taking a pushed config whose token amounts need decimals from the token metadata', () => {
   const fake = createFakeHiro();
   let s3: FakeS3;
-  let notices: PublishCommandInput[] = [];
+  const notices: PublishCommandInput[] = [];
   const lambda = lambdaOnDynalite<CycleSummary>({
     fake,
     sns,
@@ -57,12 +57,8 @@ describe('the handler taking a pushed config whose token amounts need decimals f
     await s3?.close();
   });
   beforeEach(() => {
-    notices = [];
-    sns.on(PublishCommand).callsFake((input: PublishCommandInput) => {
-      // The refusals of a version only (a throttled or deprecated route has notices of its own).
-      if (input.Message?.includes('Notice kind: watch-config-rejected')) notices.push(input);
-      return { MessageId: `ops-${notices.length}` };
-    });
+    // The refusals of a version only (a throttled or deprecated route has notices of its own).
+    recordOperatorNotices(sns, notices, (input) => input.Message?.includes('Notice kind: watch-config-rejected') === true);
   });
 
   it('keeps the last good version when the metadata API answers 429, refuses nothing, says why once a run, and asks again next run', async () => {

@@ -1,12 +1,12 @@
 // The Lambda handler reading its watch config from the versioned store between invocations: the handler on
 // dynalite, the config on a local S3 stand-in (reached through AWS_ENDPOINT_URL_S3), SNS mocked at the client.
-import { PublishCommand, SNSClient, type PublishCommandInput } from '@aws-sdk/client-sns';
+import { SNSClient, type PublishCommandInput } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CycleSummary } from '../../lambda/core/cycle-types';
 import { contractCall, createFakeHiro, fakeAddress, fakeContractId, transfer } from '../support/fake-hiro';
 import { startFakeS3, type FakeS3 } from '../support/fake-s3';
-import { alertOf, lambdaOnDynalite, logLinesOf } from '../support/handler-environment';
+import { alertOf, lambdaOnDynalite, logLinesOf, recordOperatorNotices } from '../support/handler-environment';
 import { lambdaContext } from '../support/lambda-invocation';
 
 const OPS_TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-ops';
@@ -21,7 +21,7 @@ const base = { network: 'mainnet', addresses: [alice], startHeight: 2 };
 describe('the handler reading a new watch config version between two invocations', () => {
   const fake = createFakeHiro();
   let s3: FakeS3;
-  let notices: PublishCommandInput[] = [];
+  const notices: PublishCommandInput[] = [];
   // No WATCH_CONFIG: the handler reads its config from the store.
   const lambda = lambdaOnDynalite<CycleSummary>({
     fake,
@@ -44,11 +44,7 @@ describe('the handler reading a new watch config version between two invocations
     await s3?.close();
   });
   beforeEach(() => {
-    notices = [];
-    sns.on(PublishCommand).callsFake((input: PublishCommandInput) => {
-      notices.push(input);
-      return { MessageId: `ops-${notices.length}` };
-    });
+    recordOperatorNotices(sns, notices);
   });
 
   it('runs on the first version, and a quiet run reads the store with one conditional request answered 304', async () => {

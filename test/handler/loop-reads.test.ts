@@ -2,7 +2,7 @@
 // requests counted at the server) and the live watch config on a local S3 stand-in, SQS mocked at the client.
 // A queued turn reads one DynamoDB item, the cursor item; the SMS record only when it has an alert to route; and
 // the config store only when the schedule's tick flagged a version its container has not read.
-import { PublishCommand, SNSClient, type PublishCommandInput } from '@aws-sdk/client-sns';
+import { SNSClient, type PublishCommandInput } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import type { InvocationResult } from '../../lambda/handler';
 import { contractCall, createFakeHiro, fakeAddress, fakeContractId, transfer } from '../support/fake-hiro';
 import { startFakeS3, type FakeS3 } from '../support/fake-s3';
 import type { DynamoRequest } from '../support/dynalite';
-import { alertOf, importHandler, type LambdaHandler, logLinesOf } from '../support/handler-environment';
+import { alertOf, importHandler, type LambdaHandler, logLinesOf, recordOperatorNotices } from '../support/handler-environment';
 import { lambdaContext } from '../support/lambda-invocation';
 import { loopOnDynalite, scheduleTick as tick, turnEvent } from '../support/loop-environment';
 
@@ -37,7 +37,7 @@ const itemOf = (r: DynamoRequest) => {
 describe('a loop turn reads the cursor item alone, and the ticks alone ask the watch config store', () => {
   const fake = createFakeHiro();
   let s3: FakeS3;
-  let notices: PublishCommandInput[] = [];
+  const notices: PublishCommandInput[] = [];
   const loop = loopOnDynalite({
     fake,
     sns,
@@ -85,11 +85,7 @@ describe('a loop turn reads the cursor item alone, and the ticks alone ask the w
     await s3?.close();
   });
   beforeEach(() => {
-    notices = [];
-    sns.on(PublishCommand).callsFake((input: PublishCommandInput) => {
-      notices.push(input);
-      return { MessageId: `ops-${notices.length}` };
-    });
+    recordOperatorNotices(sns, notices);
   });
 
   it('reads one DynamoDB item and makes no S3 request in a quiet turn, and the SMS record only in a turn with an alert', async () => {

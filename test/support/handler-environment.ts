@@ -3,8 +3,8 @@
 // the Powertools names), a cold start of the handler module under that environment, and SNS mocked at the
 // client recording what the handler asks it to publish. `lambdaOnDynalite` puts them together for a describe
 // block; the parts stay exported for a test that needs one of them alone.
-import type { PublishBatchRequestEntry, SNSClient } from '@aws-sdk/client-sns';
-import { PublishBatchCommand } from '@aws-sdk/client-sns';
+import type { PublishBatchRequestEntry, PublishCommandInput, SNSClient } from '@aws-sdk/client-sns';
+import { PublishBatchCommand, PublishCommand } from '@aws-sdk/client-sns';
 import { clearCaches } from '@aws-lambda-powertools/parameters';
 import type { Context } from 'aws-lambda';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
@@ -108,6 +108,22 @@ export function recordPublishes(sns: AwsClientStub<SNSClient>, options: RecordPu
 }
 
 /** The alert a published entry carries (the JSON body of its default message). */
+/**
+ * Records the operations topic's publishes (SNS Publish) into `into`, emptied first: the ops notices a test
+ * reads; `keep` picks the ones it is about (a warm container also tells of throttling or deprecated routes).
+ */
+export function recordOperatorNotices(
+  sns: AwsClientStub<SNSClient>,
+  into: PublishCommandInput[],
+  keep: (input: PublishCommandInput) => boolean = () => true,
+): void {
+  into.length = 0;
+  sns.on(PublishCommand).callsFake((input: PublishCommandInput) => {
+    if (keep(input)) into.push(input);
+    return { MessageId: `ops-${into.length}` };
+  });
+}
+
 /** The JSON log lines an invocation's output holds (Powertools writes one object a line), in order. */
 export function logLinesOf(output: readonly string[]): Record<string, unknown>[] {
   return output
