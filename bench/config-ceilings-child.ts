@@ -5,6 +5,7 @@
 import { c32address } from 'c32check';
 import { parseWatchConfigText } from '../lambda/config/watch-config';
 import { configCeilings } from '../lambda/core/watch-config/config-ceilings';
+import { ownPeakRssMb } from './own-peak-rss';
 
 const memoryMb = Number(process.argv[2] ?? 256);
 const kind = process.argv[3] === 'rules' ? 'rules' : 'addresses';
@@ -43,6 +44,6 @@ process.stdout.write(
     textMb: mb(withText - empty),
     configMb: mb(process.memoryUsage().heapUsed - withText),
     rssBeforeMb,
-    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    maxRssMb: ownPeakRssMb(),
   }),
 );

@@ -3,6 +3,7 @@
 // text and the parsed config hold, and the process's peak RSS.
 import { c32address } from 'c32check';
 import { parseWatchConfigText } from '../lambda/config/watch-config';
+import { ownPeakRssMb } from './own-peak-rss';
 
 const count = Number(process.argv[2] ?? 100_000);
 const gc = (globalThis as { gc?: () => void }).gc!;
@@ -23,7 +24,7 @@ process.stdout.write(
   JSON.stringify({
     textMb: mb(withText - empty),
     configMb: mb(withConfig - withText),
-    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    maxRssMb: ownPeakRssMb(),
     kept: [text.length, result.config.addresses.length],
   }),
 );

@@ -1,8 +1,8 @@
 // The function's memory, sized from measurement: the handler bundled as the stack bundles it runs in a
 // fresh Node process (as a Lambda container runs it) through one heavy catch-up invocation, against the
-// fake Hiro API, dynalite and a local SNS endpoint served from this process. The child reports its peak
-// resident set (getrusage's maxRSS, which catches the peak between samples) after the invocation, and its
-// resident set after loading the bundle alone.
+// fake Hiro API, dynalite and a local SNS endpoint served from this process. The child reports its own peak
+// resident set (the kernel's high-water mark, which catches the peak between samples: bench/own-peak-rss.ts) after
+// the invocation, and its resident set after loading the bundle alone.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { startDynalite } from '../test/support/dynalite';
 import { bundle } from './bundle';
 import { fixed, ratio, table, thousands, verdict } from './markdown';
 import { startFakeSns } from './fake-sns';
+import { OWN_PEAK_RSS_MB_SOURCE } from './own-peak-rss';
 import { watchConfig, type Workload } from './mainnet-workload';
 import { startFakeApi } from './watcher-harness';
 import { countWay, DEFAULT_FETCH_WAY, READ_COLUMN_NOTE, waysAsked, waysCell, type WaysTaken } from './fetch-ways';
@@ -51,6 +52,8 @@ export interface MemoryFigures {
 }
 
 const CHILD = `
+import { readFileSync } from 'node:fs';
+${OWN_PEAK_RSS_MB_SOURCE}
 const mb = (bytes) => bytes / 1024 / 1024;
 const { handler } = await import(process.argv[2]);
 const loadedRssMb = mb(process.memoryUsage().rss);
@@ -64,7 +67,7 @@ const sampler = setInterval(() => {
 const context = { awsRequestId: 'memory', functionName: 'stacks-watch', getRemainingTimeInMillis: () => 900000 };
 const summary = await handler({}, context);
 clearInterval(sampler);
-const peakRssMb = process.resourceUsage().maxRSS / 1024;
+const peakRssMb = ownPeakRssMb();
 process.stderr.write('\\n' + JSON.stringify({ loadedRssMb, peakRssMb, peakHeapMb, atPeak: { rss: mb(atPeak.rss), heapTotal: mb(atPeak.heapTotal), external: mb(atPeak.external) }, blocks: summary.blocksScanned, alerts: summary.alertsPublished, fetchPlan: summary.fetchPlan }) + '\\n');
 `;
 
@@ -153,7 +156,7 @@ export function memorySection(rows: readonly MemoryFigures[]): string {
     '',
     `The handler bundled as the stack bundles it, in a fresh Node ${process.version} process, through one invocation catching up over the ${first.blocks} heaviest generated blocks ` +
       `(${thousands(first.transactions)} transactions), publishing every alert, against the fake API, dynalite and a local SNS endpoint. ` +
-      "Peak RSS is getrusage's maximum resident set. Each function row runs under the NODE_OPTIONS the stack gives a function of that memory and is told its memory " +
+      "Peak RSS is the child's own high-water mark (VmHWM; getrusage's maximum resident set would carry the bench process's, from the fork). Each function row runs under the NODE_OPTIONS the stack gives a function of that memory and is told its memory " +
       "as Lambda tells it (a 128 MB function holds 2 blocks read ahead, block by block or per subject, instead of up to 64 or 120: lambda/runtime/memory-bounds.ts); Node's defaults (sized for this machine, collecting lazily) " +
       "and the 128 MB function as it ran before those bounds are shown beside them. At the peak: process.memoryUsage() at the sample (every 5 ms) of highest RSS, split into V8's heap (committed), " +
       'memory outside it held by JavaScript objects (response Buffers and the like: external) and the rest (Node, the loaded code, native allocations). ' +
