@@ -30,7 +30,7 @@ import {
   isQueuedTurn,
   isQuietTurn,
   keepTurnMessage,
-  nextTurnDelaySeconds,
+  nextTurn,
   reportFailedTurn,
   statusesDue,
   type LoopTurnRun,
@@ -228,13 +228,13 @@ async function runInvocationCycle(
     return summary;
   } finally {
     const caughtUp = stoppedBecause === undefined || stoppedBecause === 'caught-up';
-    const delaySeconds = nextTurnDelaySeconds(turn, caughtUp, Date.now() - turn.startedAt, (deps.chain.stats().resumeAtMs ?? 0) - Date.now());
+    const after = nextTurn(turn, caughtUp, Date.now() - turn.startedAt, (deps.chain.stats().resumeAtMs ?? 0) - Date.now());
     try {
       // A queued turn goes on with its loop, or ends when its message turns out stale (loop-turns.ts).
       const handedOver = budget.loopTurn?.handedOver === true;
       const next = turn.queued ? await tokenAfterTurn(turn.store, turn.queued, handedOver, Date.now(), metAnotherRun(stoppedBecause)) : turn.next;
-      const how = await handOnTurn(sqs, turn, { message: turn.message, next, delaySeconds }, turn.kept);
-      logger.debug(how === 'ended' ? 'loop turn: its message is stale, this loop ends' : 'loop turn: next turn set', { how, delaySeconds });
+      const how = await handOnTurn(sqs, turn, { message: turn.message, next, after }, turn.kept);
+      logger.debug(how === 'ended' ? 'loop turn: its message is stale, this loop ends' : 'loop turn: next turn set', { how, ...after });
     } catch (error) {
       // A message SQS would not hide comes back after the queue's visibility timeout; a new or renewed loop's
       // message not sent ends the loop here, and the schedule's next tick starts a new one (and counts it).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failedTurnQueue, nextTurnDelaySeconds, queuedTurnMessages, statusesDue } from '../../lambda/runtime/loop-invocation';
+import { failedTurnQueue, nextTurn, nextTurnDelaySeconds, queuedTurnMessages, statusesDue } from '../../lambda/runtime/loop-invocation';
 import { readLambdaSettings } from '../../lambda/runtime/lambda-env';
 
 const loop = { queueUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/turns', delaySeconds: 8, turnSeconds: 20 };
@@ -21,6 +21,16 @@ describe('the loop turn of an invocation', () => {
     expect(nextTurnDelaySeconds(loop, true, 600, 3_000)).toBe(7);
     expect(nextTurnDelaySeconds(loop, false, 600, -500)).toBe(0);
     expect(nextTurnDelaySeconds(loop, false, 600, 3_600_000)).toBe(900);
+  });
+
+  it("leaves a caught-up turn's next turn to the queue's visibility timeout, and changes the visibility only for another delay", () => {
+    // Caught up, nothing asked by the API: the queue shows the message again the delay after its receive.
+    expect(nextTurn(loop, true, 600)).toEqual({ delaySeconds: 7, byQueue: true });
+    expect(nextTurn(loop, true, 600, 3_000)).toEqual({ delaySeconds: 7, byQueue: true });
+    // Behind the tip: at once; on the rate limit's reset past the period: that long.
+    expect(nextTurn(loop, false, 600)).toEqual({ delaySeconds: 0, byQueue: false });
+    expect(nextTurn(loop, false, 600, 14_200)).toEqual({ delaySeconds: 15, byQueue: false });
+    expect(nextTurn(loop, true, 600, 14_200)).toEqual({ delaySeconds: 15, byQueue: false });
   });
 
   it('reads turn messages from SQS records only: the loop id, the receive count and when SQS took the message', () => {
