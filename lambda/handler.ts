@@ -12,7 +12,7 @@ import { runnerMemory } from './core/runner-memory';
 import { SMS_PER_RUN_DEFAULT, SmsBudget, withDigests } from './core/deliver/sms-budget';
 import { LOOP_SMS_MINUTE_MS } from './core/deliver/sms-minute';
 import type { CycleBudget, CycleDeps, CycleSummary } from './core/cycle-types';
-import { metAnotherRun, tokenAfterTurn, type TurnDecision } from './core/scan/loop-turns';
+import { loopTurnMarginMs, metAnotherRun, tokenAfterTurn, type TurnDecision } from './core/scan/loop-turns';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
 import type { OperatorChannel } from './core/ports';
 import type { LiveConfig } from './config/live-watch-config';
@@ -44,7 +44,10 @@ import { isDoorbellRing } from './runtime/doorbell-ring';
 import { readAheadBlocksFor } from './runtime/memory-bounds';
 import { readApiKey } from './runtime/api-key';
 
-/** Stop starting blocks this long before the invocation times out (the floor is 10 s). */
+/**
+ * Stop starting blocks this long before a scheduled run (or a doorbell's) times out; a loop turn, in a function
+ * timing out at the loop's delay, keeps loopTurnMarginMs instead.
+ */
 export const SAFETY_MARGIN_MS = 15_000;
 
 // Built once per container and reused by every invocation. The SDK clients honour the standard
@@ -252,9 +255,10 @@ async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftM
   const log = telemetry.log;
   const operator = settings.opsTopicArn ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log }) : operatorChannelOverLog(telemetry);
   const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
-  // No cycle starts past the run's deadline, no backoff sleeps past it; a loop turn works at most turnSeconds.
+  // No cycle starts past the run's deadline, no backoff sleeps past it; a loop turn works at most turnSeconds, and a
+  // queued one, whose function times out at the loop's delay, keeps its margin of that time (loop-turns.ts).
   const workSeconds = settings.loop ? settings.loop.turnSeconds : (settings.runSeconds ?? Infinity);
-  const deadlineMs = startedAt + Math.min(timeLeftMs - SAFETY_MARGIN_MS, workSeconds * 1000);
+  const deadlineMs = startedAt + Math.min(timeLeftMs - (queued ? loopTurnMarginMs(timeLeftMs) : SAFETY_MARGIN_MS), workSeconds * 1000);
   const clients = runClients({
     apiKey,
     deadlineMs,

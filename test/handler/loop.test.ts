@@ -8,10 +8,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
 import type { InvocationResult } from '../../lambda/handler';
-import { loopDeadAfterMs, loopToken, readLoopToken } from '../../lambda/core/scan/loop-turns';
+import { LOOP_TURN_MARGIN_MS, loopDeadAfterMs, loopToken, readLoopToken } from '../../lambda/core/scan/loop-turns';
 import { MESSAGE_RENEW_AFTER_MS } from '../../lambda/runtime/loop-invocation';
 import { createFakeHiro, fakeAddress, transfer } from '../support/fake-hiro';
 import { alertOf, logLinesOf } from '../support/handler-environment';
+import { lambdaContext } from '../support/lambda-invocation';
 import { copyOfLastDelivery, LOOP_QUEUE_URL as QUEUE_URL, loopOnDynalite, messageIdOf, scheduleTick as tick, turnEvent } from '../support/loop-environment';
 
 const DELAY_SECONDS = 8;
@@ -19,6 +20,7 @@ const TURN_SECONDS = 20;
 /** Past the longest gap a healthy loop leaves between two heartbeats. */
 const DEAD_AFTER_MS = loopDeadAfterMs({ turnMs: TURN_SECONDS * 1000, delayMs: DELAY_SECONDS * 1000 }) + 1;
 const alice = fakeAddress('alice');
+const nobody = fakeAddress('nobody-watched');
 
 const sns = mockClient(SNSClient);
 const sqs = mockClient(SQSClient);
@@ -93,6 +95,38 @@ describe('the self-rescheduling loop, end to end', () => {
     // Caught up again: the queue's own visibility timeout sets the next turn, no request.
     expect(scanned(await invoke(turnEvent(lastTurn())))).toBeGreaterThan(0);
     expect(hidden.map((h) => h.VisibilityTimeout)).toEqual([0]);
+  });
+
+  it("works within its function's timeout, the loop's delay: it stops at the delay less its margin, and the next turn follows at once", async () => {
+    const inItsDelay = (event: unknown, id: string) => lambda.handler(event, lambdaContext(id, DELAY_SECONDS * 1000));
+    /** A turn over two new blocks whose clock moves `ms` on at its first API request. */
+    const turnLosing = async (ms: number, id: string) => {
+      later(DELAY_SECONDS * 1000);
+      // Blocks with nothing watched: no alert, so no SMS minute left owing a digest to the tests after this one.
+      fake.chain.mine([transfer({ to: nobody, amount: 51 })]);
+      fake.chain.mine([transfer({ to: nobody, amount: 52 })]);
+      let moved = false;
+      const stop = fake.faults.use(() => {
+        if (!moved) later(ms);
+        moved = true;
+        return undefined;
+      });
+      try {
+        return await inItsDelay(turnEvent(lastTurn()), id);
+      } finally {
+        stop();
+      }
+    };
+    const workMs = DELAY_SECONDS * 1000 - LOOP_TURN_MARGIN_MS;
+    const inTime = await turnLosing(workMs - 1_000, 'turn-in-time');
+    expect(inTime).toMatchObject({ stoppedBecause: 'caught-up', blocksScanned: 2 });
+    expect(hidden).toEqual([]);
+    const late = await turnLosing(workMs + 100, 'turn-past-its-work');
+    expect(late).toMatchObject({ stoppedBecause: 'time-budget', blocksScanned: 0 });
+    expect(hidden.map((h) => h.VisibilityTimeout)).toEqual([0]);
+    expect(kept(late)).toEqual([messageIdOf(lastTurn())]);
+    later(1_000);
+    expect(scanned(await inItsDelay(turnEvent(lastTurn()), 'turn-after'))).toBe(2);
   });
 
   it('leaves a live loop alone at a schedule tick: no cycle, nothing queued, nothing logged', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { failedTurnQueue, nextTurn, nextTurnDelaySeconds, queuedTurnMessages, statusesDue } from '../../lambda/runtime/loop-invocation';
 import { readLambdaSettings } from '../../lambda/runtime/lambda-env';
+import { loopTurnMarginMs, loopTurnSeconds } from '../../lambda/core/scan/loop-turns';
 
 const loop = { queueUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/turns', delaySeconds: 8, turnSeconds: 20 };
 
@@ -59,6 +60,20 @@ describe('the loop turn of an invocation', () => {
     expect(failedTurnQueue({ source: 'aws.scheduler' }, withQueue)).toBeUndefined();
     expect(failedTurnQueue(turn, loop)).toBeUndefined();
     expect(failedTurnQueue(turn, undefined)).toBeUndefined();
+  });
+
+  it("accepts the turn's work the stack derives for every delay the deploy settings accept, each inside the function's timeout (the delay), and refuses a turn of no time", () => {
+    const env = { TABLE_NAME: 't', TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:alerts', LOOP_QUEUE_URL: loop.queueUrl };
+    for (let delay = 1; delay <= 60; delay += 1) {
+      const turnSeconds = loopTurnSeconds(delay);
+      const settings = readLambdaSettings({ ...env, LOOP_DELAY_SECONDS: String(delay), LOOP_TURN_SECONDS: String(turnSeconds) });
+      expect(settings.loop).toMatchObject({ delaySeconds: delay, turnSeconds });
+      expect(turnSeconds * 1000 + loopTurnMarginMs(delay * 1000)).toBeLessThanOrEqual(delay * 1000);
+    }
+    expect([1, 2, 8, 10, 60].map(loopTurnSeconds)).toEqual([0.5, 1, 5, 7, 20]);
+    for (const bad of ['0', '0.2', 'x', '601']) {
+      expect(() => readLambdaSettings({ ...env, LOOP_TURN_SECONDS: bad })).toThrow(/LOOP_TURN_SECONDS must be a number of seconds from 0.5 to 600/);
+    }
   });
 
   it('reads the dead-letter queue from DEAD_LETTER_QUEUE_URL, refusing one that is not a queue URL', () => {

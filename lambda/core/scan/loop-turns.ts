@@ -79,6 +79,26 @@ export const LOOP_GRACE_MS = 10_000;
  */
 export const LOOP_BEAT_EVERY_MS = 20_000;
 
+/** The longest a loop turn works: a catch-up goes on in the next turn, at once. */
+export const LOOP_TURN_MAX_SECONDS = 20;
+/**
+ * What a queued turn keeps of its function's time after its work deadline: the last block's alerts published, the
+ * cursor written, the message handed on. The turns' function times out at the loop's delay (the queue's visibility
+ * timeout can be no shorter: infra/constructs/watch-loop.ts), so a turn works the delay less this.
+ */
+export const LOOP_TURN_MARGIN_MS = 3_000;
+
+/** A queued turn's margin in a function timing out after `timeoutMs`: LOOP_TURN_MARGIN_MS, or half the time when shorter. */
+export function loopTurnMarginMs(timeoutMs: number): number {
+  return Math.min(LOOP_TURN_MARGIN_MS, timeoutMs / 2);
+}
+
+/** How long a turn works in a function timing out at the loop's delay: the delay less its margin, at most 20 s. */
+export function loopTurnSeconds(delaySeconds: number): number {
+  const delayMs = delaySeconds * 1000;
+  return Math.min(LOOP_TURN_MAX_SECONDS, (delayMs - loopTurnMarginMs(delayMs)) / 1000);
+}
+
 export interface LoopTiming {
   /** The delay between a caught-up turn's end and the next turn. */
   delayMs: number;
