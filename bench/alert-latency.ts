@@ -4,6 +4,7 @@
 // blocks come every 4 to 12 API seconds, the fake API enforces 50 requests a minute, and the client paces
 // itself on the same scaled clock. Billed time is measured too: what each invocation would be billed for.
 import { nextTurnDelaySeconds } from '../lambda/runtime/loop-invocation';
+import { loopTurnSeconds } from '../lambda/core/scan/loop-turns';
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import { contractCall, coinbase, FakeChain, fakeAddress, fakeContractId, transfer } from '../test/support/fake-hiro';
 import { seededRandom } from './prng';
@@ -149,9 +150,9 @@ async function driveSchedule({ clock, startAt, endAt, cycle }: Drive): Promise<v
   }
 }
 
-/** The watchdog's first tick starts the loop; each turn hides its message again for the next. */
+/** The watchdog's first tick starts the loop; each turn works the delay less its margin, and the queue shows its message again for the next. */
 async function driveLoop({ clock, startAt, endAt, cycle }: Drive, mode: { delaySeconds: number; pickupMs?: number }): Promise<void> {
-  const loop = { queueUrl: '', delaySeconds: mode.delaySeconds, turnSeconds: 20 };
+  const loop = { queueUrl: '', delaySeconds: mode.delaySeconds, turnSeconds: loopTurnSeconds(mode.delaySeconds) };
   for (let turnAt = startAt; turnAt < endAt; ) {
     const wait = turnAt - clock.now();
     if (wait > 0) await clock.sleep(wait);

@@ -9,7 +9,7 @@ import { priceResource, type AddLine, type PerRun, type PricedMonth } from './bi
 import type { CycleCost } from './cycle-cost';
 import { loopMonth, type LoopMonth } from './loop-month';
 import { platformLogBytes } from './run-telemetry';
-import { configBytesOf, eventSourceQueues, minutesOf, only, watcherFunction, type TemplateJson } from './stack-template';
+import { configBytesOf, eventSourceFunctions, eventSourceQueues, minutesOf, only, watcherFunction, type TemplateJson } from './stack-template';
 
 export { synthTemplate, watcherFunction, type TemplateJson } from './stack-template';
 
@@ -84,5 +84,6 @@ function monthOf(template: TemplateJson, measuredFor: MeasuredFor, configBytes: 
   };
   const tickLogBytes = loop ? ticks * platform : 0;
   const logBytes = perRun.logBytes * runs + tickLogBytes;
-  return { runs, ticks, scheduleMinutes, loop, perRun, logBytes, withApiKey, turnQueues: eventSourceQueues(template), configBytes };
+  const turns = { turnQueues: eventSourceQueues(template), turnFunctions: eventSourceFunctions(template) };
+  return { runs, ticks, scheduleMinutes, loop, perRun, logBytes, withApiKey, ...turns, configBytes };
 }
