@@ -1,6 +1,6 @@
-// The self-rescheduling loop (docs/latency.md): each turn runs one cycle, then hides its own SQS message again for
-// a few seconds, so that a block is alerted seconds after it appears without the function being billed while it
-// waits. The message never changes: its body names the loop (a loop id), and SQS counts its receives. Exactly
+// The self-rescheduling loop (docs/latency.md): each turn runs one cycle, then leaves its own SQS message to come
+// back after a few seconds (the queue's visibility timeout), so that a block is alerted seconds after it appears
+// without the function being billed while it waits. The message never changes: its body names the loop (a loop id), and SQS counts its receives. Exactly
 // one loop is alive: the cursor item holds the loop's token, its id and the receive count of the turn that last
 // wrote it (`loopToken`). A turn runs only when its message names the current loop and was received more often
 // than that count, and its one conditional write (the cursor write, or a heartbeat) stores its own count: a copy
@@ -163,7 +163,7 @@ export type TurnDecision =
 
 /**
  * A queued turn: it runs only when its message is the loop's live copy, and writes nothing to begin. A lease
- * another run holds (a doorbell's cycle) lets that run work: the turn hides its message again and ends. `next` is
+ * another run holds (a restarting tick's cycle) lets that run work: the turn keeps its message for the delay and ends. `next` is
  * the loop id the message after this turn names: the same, or `renewAs` when the message is being replaced.
  */
 export async function takeQueuedTurn(store: LoopStore, take: { owner: string; nowMs: number; message: TurnMessage; renewAs?: string }): Promise<TurnDecision> {
