@@ -12,7 +12,7 @@ import { runnerMemory } from './core/runner-memory';
 import { SMS_PER_RUN_DEFAULT, SmsBudget, withDigests } from './core/deliver/sms-budget';
 import { LOOP_SMS_MINUTE_MS } from './core/deliver/sms-minute';
 import type { CycleBudget, CycleDeps, CycleSummary } from './core/cycle-types';
-import { loopTurnMarginMs, metAnotherRun, tokenAfterTurn, type TurnDecision } from './core/scan/loop-turns';
+import { metAnotherRun, tokenAfterTurn, type TurnDecision } from './core/scan/loop-turns';
 import type { WatchConfig } from './core/watch-config/watch-config-schema';
 import type { OperatorChannel } from './core/ports';
 import type { LiveConfig } from './config/live-watch-config';
@@ -29,6 +29,7 @@ import {
   handOnTurn,
   isQueuedTurn,
   isQuietTurn,
+  loopWorkMs,
   keepTurnMessage,
   nextTurn,
   reportFailedTurn,
@@ -255,10 +256,10 @@ async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftM
   const log = telemetry.log;
   const operator = settings.opsTopicArn ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log }) : operatorChannelOverLog(telemetry);
   const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
-  // No cycle starts past the run's deadline, no backoff sleeps past it; a loop turn works at most turnSeconds, and a
-  // queued one, whose function times out at the loop's delay, keeps its margin of that time (loop-turns.ts).
-  const workSeconds = settings.loop ? settings.loop.turnSeconds : (settings.runSeconds ?? Infinity);
-  const deadlineMs = startedAt + Math.min(timeLeftMs - (queued ? loopTurnMarginMs(timeLeftMs) : SAFETY_MARGIN_MS), workSeconds * 1000);
+  // No cycle starts past the run's deadline, no backoff sleeps past it; a loop turn works the delay less its margin,
+  // a tick of the loop mode as long as a turn may at most (loopWorkMs).
+  const workMs = settings.loop ? loopWorkMs(settings.loop, queued, timeLeftMs) : (settings.runSeconds ?? Infinity) * 1000;
+  const deadlineMs = startedAt + (queued ? workMs : Math.min(timeLeftMs - SAFETY_MARGIN_MS, workMs));
   const clients = runClients({
     apiKey,
     deadlineMs,

@@ -7,7 +7,16 @@
 // sent only by a new loop, or when the old one nears the queue's retention.
 import { randomUUID } from 'node:crypto';
 import { ChangeMessageVisibilityCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { takeQueuedTurn, watchdogTick, type LoopStore, type QueuedTurn, type TurnDecision, type TurnMessage } from '../core/scan/loop-turns';
+import {
+  LOOP_TURN_MAX_SECONDS,
+  loopTurnMarginMs,
+  takeQueuedTurn,
+  watchdogTick,
+  type LoopStore,
+  type QueuedTurn,
+  type TurnDecision,
+  type TurnMessage,
+} from '../core/scan/loop-turns';
 import type { CycleSummary } from '../core/cycle-types';
 import type { OperatorChannel } from '../core/ports';
 import type { ApiStats } from '../hiro/http';
@@ -168,6 +177,17 @@ export async function keepTurnMessage(sqs: SQSClient, loop: LoopSettings, messag
 /** The event source's answer for a queued turn: the messages to show again; the others are deleted. */
 export function batchResponse(kept: readonly string[]): { batchItemFailures: { itemIdentifier: string }[] } {
   return { batchItemFailures: [...new Set(kept)].map((itemIdentifier) => ({ itemIdentifier })) };
+}
+
+/**
+ * How long an invocation of the loop mode works. A queued turn runs in the turns' function, which times out at the
+ * loop's delay: `turnSeconds` (the delay less its margin), never past its remaining time less that margin. A tick
+ * runs in the watcher function, with the deploy's timeout (and the handler's safety margin): its restart's first
+ * turn and a new watch config's first reads work as long as a turn may at most, whatever the delay.
+ */
+export function loopWorkMs(loop: LoopSettings, queued: boolean, timeLeftMs: number): number {
+  if (!queued) return LOOP_TURN_MAX_SECONDS * 1000;
+  return Math.min(loop.turnSeconds * 1000, timeLeftMs - loopTurnMarginMs(timeLeftMs));
 }
 
 /**

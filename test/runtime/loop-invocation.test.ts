@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failedTurnQueue, nextTurn, nextTurnDelaySeconds, queuedTurnMessages, statusesDue } from '../../lambda/runtime/loop-invocation';
+import { failedTurnQueue, loopWorkMs, nextTurn, nextTurnDelaySeconds, queuedTurnMessages, statusesDue } from '../../lambda/runtime/loop-invocation';
 import { readLambdaSettings } from '../../lambda/runtime/lambda-env';
 import { loopTurnMarginMs, loopTurnSeconds } from '../../lambda/core/scan/loop-turns';
 
@@ -32,6 +32,18 @@ describe('the loop turn of an invocation', () => {
     expect(nextTurn(loop, false, 600)).toEqual({ delaySeconds: 0, byQueue: false });
     expect(nextTurn(loop, false, 600, 14_200)).toEqual({ delaySeconds: 15, byQueue: false });
     expect(nextTurn(loop, true, 600, 14_200)).toEqual({ delaySeconds: 15, byQueue: false });
+  });
+
+  it("bounds a queued turn's work by its turn length and its function's timeout less the margin, and a tick's by the longest turn, whatever the delay", () => {
+    const atDelay = (delaySeconds: number) => ({ ...loop, delaySeconds, turnSeconds: loopTurnSeconds(delaySeconds) });
+    // A turn: its function times out at the delay.
+    expect(loopWorkMs(atDelay(8), true, 8_000)).toBe(5_000);
+    expect(loopWorkMs(atDelay(1), true, 1_000)).toBe(500);
+    expect(loopWorkMs(atDelay(8), true, 6_000)).toBe(3_000);
+    expect(loopWorkMs(atDelay(60), true, 60_000)).toBe(20_000);
+    // A tick runs in the watcher function, with the deploy's timeout: a restart's first turn works as long as a turn may at most.
+    expect(loopWorkMs(atDelay(1), false, 120_000)).toBe(20_000);
+    expect(loopWorkMs(atDelay(8), false, 120_000)).toBe(20_000);
   });
 
   it('reads turn messages from SQS records only: the loop id, the receive count and when SQS took the message', () => {
