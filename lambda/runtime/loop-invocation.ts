@@ -96,7 +96,8 @@ export async function beginTurn(event: unknown, deps: BeginTurnDeps): Promise<Tu
   const newToken = deps.newToken ?? randomUUID;
   const messages = queuedTurnMessages(event);
   if (messages === null) {
-    const timing = { delayMs: deps.loop.delaySeconds * 1000, turnMs: deps.loop.turnSeconds * 1000 };
+    // A healthy loop may be silent through a restarting tick's turn, which works up to the longest turn (loopWorkMs).
+    const timing = { delayMs: deps.loop.delaySeconds * 1000, turnMs: LOOP_TURN_MAX_SECONDS * 1000 };
     const take = { owner: deps.owner, nowMs: deps.nowMs, ttlMs: deps.ttlMs, next: newToken() };
     return { ...(await watchdogTick({ store: deps.store, operator: deps.operator }, take, timing)), untried: [] };
   }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { failedTurnQueue, loopWorkMs, nextTurn, nextTurnDelaySeconds, queuedTurnMessages, statusesDue } from '../../lambda/runtime/loop-invocation';
+import { beginTurn, failedTurnQueue, loopWorkMs, nextTurn, nextTurnDelaySeconds, queuedTurnMessages, statusesDue } from '../../lambda/runtime/loop-invocation';
 import { readLambdaSettings } from '../../lambda/runtime/lambda-env';
-import { loopTurnMarginMs, loopTurnSeconds } from '../../lambda/core/scan/loop-turns';
+import { LOOP_TURN_MAX_SECONDS, loopDeadAfterMs, loopTurnMarginMs, loopTurnSeconds, type LoopStore } from '../../lambda/core/scan/loop-turns';
+import type { OperatorChannel } from '../../lambda/core/ports';
 
 const loop = { queueUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/turns', delaySeconds: 8, turnSeconds: 20 };
 
@@ -44,6 +45,26 @@ describe('the loop turn of an invocation', () => {
     // A tick runs in the watcher function, with the deploy's timeout: a restart's first turn works as long as a turn may at most.
     expect(loopWorkMs(atDelay(1), false, 120_000)).toBe(20_000);
     expect(loopWorkMs(atDelay(8), false, 120_000)).toBe(20_000);
+  });
+
+  it("calls the loop dead only past its longest healthy silence with a restart's 20 s turn in it, however short the turns' work", async () => {
+    const nowMs = Date.parse('2026-11-25T12:00:00Z');
+    const tickAfter = async (silentMs: number) => {
+      const state = { turn: 'loop-1@7', beatAt: nowMs - silentMs, startedAt: nowMs - 3_600_000, restarts: 0 };
+      const store = {
+        readLoop: async () => state,
+        takeLoopTurn: async () => true,
+        readTurn: async () => ({}),
+        beatLoop: async () => true,
+      } as unknown as LoopStore;
+      const operator = { notify: async () => undefined } as unknown as OperatorChannel;
+      const at8 = { ...loop, turnSeconds: loopTurnSeconds(8) };
+      return beginTurn({ source: 'aws.scheduler' }, { store, operator, loop: at8, owner: 'tick', nowMs, ttlMs: 120_000, newToken: () => 'loop-2' });
+    };
+    const longest = loopDeadAfterMs({ delayMs: 8_000, turnMs: LOOP_TURN_MAX_SECONDS * 1000 });
+    expect(longest).toBe(58_000);
+    expect(await tickAfter(longest)).toMatchObject({ run: false, why: 'loop-alive' });
+    expect(await tickAfter(longest + 1)).toMatchObject({ run: true, next: 'loop-2' });
   });
 
   it('reads turn messages from SQS records only: the loop id, the receive count and when SQS took the message', () => {
