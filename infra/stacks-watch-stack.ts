@@ -152,6 +152,7 @@ export class StacksWatchStack extends Stack {
     const metrics = new WatcherMetrics(settings.metricsNamespace, settings.serviceName);
     this.alarms = new WatcherAlarms(this, 'Alarms', {
       fn,
+      ...(this.watcher.turns ? { turns: this.watcher.turns } : {}),
       deadLetterQueue,
       metrics,
       operationsTopic: this.topics.operations,
@@ -161,7 +162,7 @@ export class StacksWatchStack extends Stack {
       alarmOnLagMetric: settings.detailedMetrics,
       alarmOnParkedAlerts: settings.detailedMetrics,
     });
-    const { functionErrors, deadLetters, noInvocations, chainLag, undeliverableAlerts } = this.alarms;
+    const { functionErrors, turnErrors, deadLetters, noInvocations, chainLag, undeliverableAlerts } = this.alarms;
     // Its graphs need the detailed metrics, so they bring it; `dashboard` alone still asks for it.
     this.dashboard =
       settings.dashboard || settings.detailedMetrics
@@ -169,7 +170,7 @@ export class StacksWatchStack extends Stack {
             fn,
             deadLetterQueue,
             metrics,
-            alarms: [chainLag, functionErrors, deadLetters, noInvocations, undeliverableAlerts].filter((alarm) => alarm !== undefined),
+            alarms: [chainLag, functionErrors, turnErrors, deadLetters, noInvocations, undeliverableAlerts].filter((alarm) => alarm !== undefined),
           })
         : undefined;
 

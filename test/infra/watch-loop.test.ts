@@ -125,6 +125,15 @@ describe('the loop mode (latency=loop)', () => {
     ]);
   });
 
+  it("alarms on the turns function's errors beside the watcher's when detailed metrics ask for an errors alarm: a turn killed at its timeout reaches no dead-letter queue", () => {
+    const detailed = synthStack({ latency: 'loop', loopDelaySeconds: 7, detailedMetrics: true }).template;
+    const [turnsId] = stateFunctions(detailed).find(([id]) => id.includes('Turns'))!;
+    const onErrors = Object.values(detailed.findResources('AWS::CloudWatch::Alarm')).filter((a) => a.Properties.MetricName === 'Errors');
+    expect(onErrors.map((a) => a.Properties.Dimensions[0].Value.Ref).sort()).toEqual([turnsId, expect.stringMatching(/^WatcherFunction/)].sort());
+    const plain = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((a) => a.Properties.MetricName === 'Errors');
+    expect(plain).toEqual([]);
+  });
+
   it('adds no queue, event source, turns function or recursion to the default (schedule) stack', () => {
     const { template: plain } = synthStack();
     expect(stateFunctions(plain)).toHaveLength(1);
