@@ -4,7 +4,6 @@
 import { NONCURRENT_KEPT } from '../infra/constructs/watch-config-store';
 import { PRICES } from './aws-prices';
 import { HIRO_LATENCY_MS } from './cycle-cost';
-import { SQS_REQUESTS_AN_ORDINARY_TURN } from '../lambda/runtime/loop-invocation';
 import { ESM_POLLERS, WATCHDOG_TICK_SECONDS, type LoopMonth } from './loop-month';
 import { isConfigStore, isNotifier, type Resource } from './stack-template';
 
@@ -222,7 +221,7 @@ function priceQueue(id: string, month: PricedMonth, add: AddLine): void {
   if (loop && month.turnQueues.has(id)) {
     const { turnRequests, sends, emptyReceives } = loop.sqs;
     const total = turnRequests + sends + emptyReceives;
-    const perTurn = `${SQS_REQUESTS_AN_ORDINARY_TURN} a turn: the message received, shown again by the queue's visibility timeout`;
+    const perTurn = `${loop.sqs.perTurn} a turn: the message received, shown again by the queue's visibility timeout`;
     add(
       id,
       'SQS requests, loop turns',

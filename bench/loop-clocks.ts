@@ -13,7 +13,6 @@
 // - one invocation sleeping between turns: no timer at all, but every second of the month billed;
 // - the 1-minute schedule with the doorbell: the schedule's ticks (finding nothing new: the measured idle cycle)
 //   and a ring after each block, each ring one cycle of one block under the run lease (measured).
-import { SQS_REQUESTS_AN_ORDINARY_TURN } from '../lambda/runtime/loop-invocation';
 import { PRICES } from './aws-prices';
 import type { LatencyRow } from './alert-latency';
 import type { CycleCost } from './cycle-cost';
@@ -135,7 +134,7 @@ export function clockRows(input: ClockInputs): ClockRow[] {
     {
       design: `SQS, one message recycled by its visibility timeout (latency=loop), a turn every ${delay} s`,
       how:
-        `built: the queue's visibility timeout is the delay, so an ordinary turn only reports its message failed: ${SQS_REQUESTS_AN_ORDINARY_TURN} request a turn, the receive; ` +
+        `built: the queue's visibility timeout is the delay, so an ordinary turn only reports its message failed: ${loopBill.loop!.sqs.perTurn} request a turn, the receive; ` +
         'it reads one item, the cursor item (the SMS tally only to route an alert, the watch config only when a tick flagged a new version)',
       p90Seconds: loopP90,
       bill: loopBill,

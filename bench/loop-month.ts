@@ -26,8 +26,8 @@ export interface LoopMonth {
   delaySeconds: number;
   turns: number;
   ticks: number;
-  /** The turns' own requests (SQS_REQUESTS_AN_ORDINARY_TURN each), sends of a fresh message, empty long polls. */
-  sqs: { turnRequests: number; sends: number; emptyReceives: number };
+  /** A turn's requests (measured, or SQS_REQUESTS_AN_ORDINARY_TURN), the turns' in all, sends of a fresh message, empty long polls. */
+  sqs: { perTurn: number; turnRequests: number; sends: number; emptyReceives: number };
 }
 
 /**
@@ -35,11 +35,11 @@ export interface LoopMonth {
  * the tip: none is behind it or waiting on the rate limit, which would change the visibility); the idle pollers'
  * empty long polls.
  */
-export function loopMonth(delaySeconds: number, ticks: number, pickupMs: number): LoopMonth {
+export function loopMonth(delaySeconds: number, ticks: number, pickupMs: number, perTurn = SQS_REQUESTS_AN_ORDINARY_TURN): LoopMonth {
   const period = delaySeconds + pickupMs / 1000;
   const turns = MONTH_SECONDS / period;
   // Poller time not spent on a poll that returns a message (one a turn, open about half a period) ends in empty 20 s polls.
   const emptyReceives = Math.max(0, (ESM_POLLERS * MONTH_SECONDS - turns * (period / 2)) / LONG_POLL_SECONDS);
   const sends = MONTH_SECONDS / MESSAGE_RENEWED_EVERY_SECONDS;
-  return { delaySeconds, turns, ticks, sqs: { turnRequests: turns * SQS_REQUESTS_AN_ORDINARY_TURN, sends, emptyReceives } };
+  return { delaySeconds, turns, ticks, sqs: { perTurn, turnRequests: turns * perTurn, sends, emptyReceives } };
 }

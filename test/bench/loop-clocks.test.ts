@@ -16,7 +16,7 @@ const bill = (lines: MonthlyBill['lines'], loop = true): MonthlyBill => ({
   total: lines.reduce((sum, l) => sum + l.dollars, 0),
   runs: turns,
   perRun,
-  ...(loop ? { loop: { delaySeconds: 10, turns, ticks: 43_200, sqs: { turnRequests: turns, sends: 2, emptyReceives } } } : {}),
+  ...(loop ? { loop: { delaySeconds: 10, turns, ticks: 43_200, sqs: { perTurn: 1, turnRequests: turns, sends: 2, emptyReceives } } } : {}),
 });
 const loopBill = bill([
   line('SQS requests, loop turns', (turns + 2 + emptyReceives) * PRICES.sqsRequest),

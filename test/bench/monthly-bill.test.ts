@@ -148,6 +148,19 @@ describe('the monthly bill from the synthesized template', () => {
     expect(item('DynamoDB on-demand reads')[0]!.dollars).toBeCloseTo((loop.perRun.readUnits * turns + 2 * 43_200) * PRICES.dynamoReadUnit, 10);
   });
 
+  it('prices the turns queue at the SQS requests the measured turn made, when it counted them', () => {
+    const template = synthTemplate({ latency: 'loop', loopDelaySeconds: 8 });
+    const sqsOf = (perTurn: number | undefined) => {
+      const poll = { ...measured.poll, ...(perTurn === undefined ? {} : { sqsRequestsPerTurn: perTurn }) };
+      const bill = priceTemplate(template, ({ memoryMb }) => ({ run: { ...measured.run, memoryMb }, poll: { ...poll, memoryMb } }));
+      return bill.lines.find((line) => line.item === 'SQS requests, loop turns')!;
+    };
+    const turns = (30 * 24 * 3600) / 8.5;
+    expect(sqsOf(2).dollars - sqsOf(1).dollars).toBeCloseTo(turns * 0.4e-6, 10);
+    expect(sqsOf(undefined).dollars).toBe(sqsOf(1).dollars);
+    expect(sqsOf(1).quantity).toMatch(/1 a turn/);
+  });
+
   it("prices Step Functions from the loop's model: Standard per transition, Express per duration, instead of the queue", () => {
     const loop = priceTemplate(synthTemplate({ latency: 'loop', loopDelaySeconds: 8 }), fixedFigures);
     const standard = stepFunctionsBill(loop, 'standard');
