@@ -4,6 +4,7 @@
 // blocks come every 4 to 12 API seconds, the fake API enforces 50 requests a minute, and the client paces
 // itself on the same scaled clock. Billed time is measured too: what each invocation would be billed for.
 import { nextTurnDelaySeconds } from '../lambda/runtime/loop-invocation';
+import { loopTurnSeconds } from '../lambda/core/scan/loop-turns';
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import { contractCall, coinbase, FakeChain, fakeAddress, fakeContractId, transfer } from '../test/support/fake-hiro';
 import { seededRandom } from './prng';
@@ -149,9 +150,9 @@ async function driveSchedule({ clock, startAt, endAt, cycle }: Drive): Promise<v
   }
 }
 
-/** The watchdog's first tick starts the loop; each turn hides its message again for the next. */
+/** The watchdog's first tick starts the loop; each turn works the delay less its margin, and the queue shows its message again for the next. */
 async function driveLoop({ clock, startAt, endAt, cycle }: Drive, mode: { delaySeconds: number; pickupMs?: number }): Promise<void> {
-  const loop = { queueUrl: '', delaySeconds: mode.delaySeconds, turnSeconds: 20 };
+  const loop = { queueUrl: '', delaySeconds: mode.delaySeconds, turnSeconds: loopTurnSeconds(mode.delaySeconds) };
   for (let turnAt = startAt; turnAt < endAt; ) {
     const wait = turnAt - clock.now();
     if (wait > 0) await clock.sleep(wait);
@@ -195,7 +196,7 @@ export function latencySection(rows: LatencyRow[]): string {
     `### Alert latency: the schedule and the loop`,
     '',
     'From a block being mined to its alert being published. Blocks every 4 to 12 s, one watched transfer each; the fake API enforcing 50 requests a minute; time-scaled (an API minute lasts 2 real seconds). ' +
-      'Schedule: invocations every 60 s. Loop (`latency=loop`, docs/latency.md): the first tick starts it, each turn runs one cycle and hides its message again for the next ' +
+      'Schedule: invocations every 60 s. Loop (`latency=loop`, docs/latency.md): the first tick starts it, each turn runs one cycle (working the delay less 3 s at most) and leaves its message for the queue to show again for the next ' +
       `so that turns start every \`loopDelaySeconds\` (at once while behind the tip), each picked up ${LOOP_PICKUP_MS} ms after its delay runs out (SQS and the event source's long poll, assumed: no AWS here to measure it; ` +
       'the "if the pickup took" rows show the p90 if it took longer). ' +
       `Doorbell (docs/doorbell.md): the schedule's ticks, and a ring a stated push delay after each block (the push source's own delay), heard within ${RING_STEP_MS} ms, one cycle at a time (a ring during a cycle sets one follow-up). ` +

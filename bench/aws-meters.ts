@@ -14,9 +14,11 @@ export interface AwsUsage {
   writeUnitsByItem: Record<string, number>;
   snsCalls: number;
   snsMessages: number;
+  /** The loop turns' SQS requests: each turn's receive and what the turn sends (bench/loop-turn.ts). */
+  sqsRequests: number;
 }
 
-export const emptyUsage = (): AwsUsage => ({ dynamoCalls: 0, readUnits: 0, writeUnits: 0, writeUnitsByItem: {}, snsCalls: 0, snsMessages: 0 });
+export const emptyUsage = (): AwsUsage => ({ dynamoCalls: 0, readUnits: 0, writeUnits: 0, writeUnitsByItem: {}, snsCalls: 0, snsMessages: 0, sqsRequests: 0 });
 
 /** The kind of state item a request writes, from its partition key (layout in lambda/adapters/dynamodb/keys.ts). */
 export function itemKind(input: unknown): string {

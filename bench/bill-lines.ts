@@ -49,6 +49,8 @@ export interface PricedMonth {
   logBytes: number;
   withApiKey: boolean;
   turnQueues: Set<string>;
+  /** The loop's turns function (the event source's), priced for the turns; the watcher beside it for the ticks. */
+  turnFunctions: Set<string>;
   configBytes: number;
 }
 
@@ -61,6 +63,7 @@ export function priceResource(id: string, resource: Resource, month: PricedMonth
     case 'AWS::Lambda::Function':
       if (isConfigStore(id)) add(id, 'Lambda, watch config seed', 'one short invocation a deploy', 0);
       else if (isNotifier(resource)) priceNotifier(id, Number(p.MemorySize ?? 128), add);
+      else if (month.loop && !month.turnFunctions.has(id)) priceTicks(id, month.perRun.memoryMb, month.ticks, add);
       else priceWatcher(id, month, add);
       break;
     case 'AWS::Scheduler::Schedule':
@@ -125,7 +128,7 @@ function priceNotifier(id: string, memoryMb: number, add: AddLine): void {
   add(id, 'Lambda requests, chat notifier', count(CHAT_ALERTS_A_MONTH), CHAT_ALERTS_A_MONTH * PRICES.lambdaRequest);
 }
 
-/** The watcher: its runs' compute and requests, the loop's extra work, its custom metrics and its reads of the API key. */
+/** The watcher, or the loop's turns: its runs' compute and requests, the loop's statuses, its custom metrics and its reads of the API key. */
 function priceWatcher(id: string, month: PricedMonth, add: AddLine): void {
   const { runs, perRun } = month;
   const { memoryMb } = perRun;
@@ -137,7 +140,7 @@ function priceWatcher(id: string, month: PricedMonth, add: AddLine): void {
     gbSeconds * PRICES.lambdaGbSecond,
   );
   add(id, 'Lambda requests', count(runs), runs * PRICES.lambdaRequest);
-  if (month.loop) priceLoopExtras(id, memoryMb, month.ticks, add);
+  if (month.loop) priceLoopStatuses(id, memoryMb, add);
   // The custom metrics are the function's: each series sent every hour is billed the whole month.
   const series = perRun.metricSeries.length;
   add(
@@ -152,8 +155,8 @@ function priceWatcher(id: string, month: PricedMonth, add: AddLine): void {
   }
 }
 
-/** What the loop mode adds to the watcher beside its turns: the contract statuses once a minute, the watchdog ticks. */
-function priceLoopExtras(id: string, memoryMb: number, ticks: number, add: AddLine): void {
+/** What the loop's turns add beside their cycles: the contract statuses once a minute. */
+function priceLoopStatuses(id: string, memoryMb: number, add: AddLine): void {
   // About one turn a minute also checks the contract statuses: one more API round trip, billed.
   const statusGbSeconds = (memoryMb / 1024) * (HIRO_LATENCY_MS / 1000) * MINUTES_A_MONTH;
   add(
@@ -162,6 +165,10 @@ function priceLoopExtras(id: string, memoryMb: number, ticks: number, add: AddLi
     `${count(statusGbSeconds)} GB-s (${HIRO_LATENCY_MS} ms × ${count(MINUTES_A_MONTH)})`,
     statusGbSeconds * PRICES.lambdaGbSecond,
   );
+}
+
+/** The watcher in the loop mode: the schedule's ticks, which only watch the loop (its turns run in a function of their own). */
+function priceTicks(id: string, memoryMb: number, ticks: number, add: AddLine): void {
   const tickGbSeconds = (memoryMb / 1024) * WATCHDOG_TICK_SECONDS * ticks;
   add(
     id,
@@ -208,16 +215,17 @@ function priceLogGroup(id: string, p: Record<string, any>, month: PricedMonth, a
   add(id, 'CloudWatch Logs storage', `${(logGb * retainedMonths * 1024).toFixed(0)} MB kept`, logGb * retainedMonths * PRICES.cloudWatchLogsStoredGb);
 }
 
-/** The loop's turns queue: each turn's receive and visibility change, and the idle pollers' empty long polls. Another queue is the dead-letter one. */
+/** The loop's turns queue: each turn's receive, and the idle pollers' empty long polls. Another queue is the dead-letter one. */
 function priceQueue(id: string, month: PricedMonth, add: AddLine): void {
   const { loop } = month;
   if (loop && month.turnQueues.has(id)) {
-    const { receives, visibilityChanges, sends, emptyReceives } = loop.sqs;
-    const total = receives + visibilityChanges + sends + emptyReceives;
+    const { turnRequests, sends, emptyReceives } = loop.sqs;
+    const total = turnRequests + sends + emptyReceives;
+    const perTurn = `${loop.sqs.perTurn} a turn: the message received, shown again by the queue's visibility timeout`;
     add(
       id,
       'SQS requests, loop turns',
-      `${count(total)} (${count(receives)} turns: the message received, hidden again; ${count(emptyReceives)} empty long polls of ${ESM_POLLERS} pollers)`,
+      `${count(total)} (${count(loop.turns)} turns, ${perTurn}; ${count(emptyReceives)} empty long polls of ${ESM_POLLERS} pollers)`,
       total * PRICES.sqsRequest,
     );
     return;

@@ -24,6 +24,8 @@ import { CapturedTelemetry } from './run-telemetry';
 import type { ChildApi, StandIns } from './stand-ins';
 import { routeMemory, type RouteMemory } from '../lambda/hiro';
 import { BenchLoop, invocation } from './loop-turn';
+import { loopTurnSeconds } from '../lambda/core/scan/loop-turns';
+import { DEFAULT_LOOP_DELAY_SECONDS } from '../infra/settings/latency-settings';
 import { countWay, DEFAULT_FETCH_WAY, waysAsked, type WaysTaken } from './fetch-ways';
 import type { FetchWay } from '../lambda/core/follow/fetch-choice';
 
@@ -56,6 +58,8 @@ export interface CycleCost {
   /** Write units a cycle by the kind of item written (cursor and lease, block stretches, alert records...). */
   writeUnitsByItem: Record<string, number>;
   snsMessages: number;
+  /** A loop turn's SQS requests, as the handler's hand-on makes them (absent for a scheduled run, and in figures not measured). */
+  sqsRequestsPerTurn?: number;
   /** CloudWatch Logs bytes of one invocation running this cycle: its log lines and EMF records (Lambda's own lines are the bill's: platformLogBytes). */
   logBytes: number;
   /** The same as a quiet loop turn outside its minute (invocation line at debug, no EMF record). */
@@ -175,6 +179,7 @@ export async function measureScenario(standIns: StandIns, workload: Workload, sc
         writeUnits: totals.writeUnits + usage.writeUnits - before.writeUnits,
         snsCalls: totals.snsCalls + usage.snsCalls - before.snsCalls,
         snsMessages: totals.snsMessages + usage.snsMessages - before.snsMessages,
+        sqsRequests: totals.sqsRequests + usage.sqsRequests - before.sqsRequests,
         cpuMs: totals.cpuMs + (user + system) / 1000,
         standInsCpuMs: totals.standInsCpuMs + (await standIns.cpuMs()) - standInsCpu,
         durationMs: totals.durationMs + at - before.at,
@@ -214,7 +219,8 @@ async function benchFor(standIns: StandIns, workload: Workload, scenario: Scenar
   const captured = new CapturedTelemetry(options.detailedMetrics);
   const state = createDynamoStateStore({ client, tableName, network: 'mainnet' });
   const publisher = createSnsPublisher({ client: sns.client, topicArn: TOPIC_ARN });
-  const loop = scenario.loopTurn ? new BenchLoop(state, clock) : undefined;
+  const loopSettings = { queueUrl: '', delaySeconds: DEFAULT_LOOP_DELAY_SECONDS, turnSeconds: loopTurnSeconds(DEFAULT_LOOP_DELAY_SECONDS) };
+  const loop = scenario.loopTurn ? new BenchLoop(state, clock, { loop: loopSettings, count: usage }) : undefined;
   return { clock, usage, api, mine, state, publisher, captured, loop, routes: routeMemory(), restoreSns: () => sns.restore() };
 }
 
@@ -278,6 +284,7 @@ function averageCycle(scenario: string, cycles: number, memoryMb: number, totals
         .map(([kind, units]) => [kind, units / cycles]),
     ),
     snsMessages: totals.snsMessages / cycles,
+    ...(totals.sqsRequests > 0 ? { sqsRequestsPerTurn: totals.sqsRequests / cycles } : {}),
     logBytes: totals.logBytes / cycles,
     quietTurnLogBytes: totals.quietTurnLogBytes / cycles,
     emfBytes: totals.emfBytes / cycles,

@@ -4,6 +4,7 @@
 // minute). Simulated time: the benchmark moves a clock from one invocation or turn to the next and mines the
 // blocks that arrived meanwhile, so nothing waits.
 import { statusesDue } from '../lambda/runtime/loop-invocation';
+import { loopTurnSeconds } from '../lambda/core/scan/loop-turns';
 import { FakeChain, type FakeTxSpec } from '../test/support/fake-hiro';
 import { watchConfig, type ConfigName, type Workload } from './mainnet-workload';
 import { seededRandom } from './prng';
@@ -72,7 +73,7 @@ export async function measureFollowingTip(
       const summary = await runOneCycle(cycleDeps(api.client(), clock, state), watch, { checkStatuses });
       if (measuring) countWay(read, summary);
     };
-    const loop = { queueUrl: '', delaySeconds: options.loopDelaySeconds, turnSeconds: 20 };
+    const loop = { queueUrl: '', delaySeconds: options.loopDelaySeconds, turnSeconds: loopTurnSeconds(Math.max(1, options.loopDelaySeconds)) };
     const minute = async (startMs: number) => {
       if (options.loopDelaySeconds === 0) return invoke(startMs);
       for (let at = startMs; at < startMs + SCHEDULE_MS; at += options.loopDelaySeconds * 1000) await invoke(at, statusesDue(at, loop));

@@ -5,7 +5,7 @@
 // - turns: a block lands at a random moment of a turn's period, so the wait alone has a p90 of 0.9 periods:
 //   a 10 s p90 needs a turn at least every 11.1 s, even if finding, matching and publishing took no time;
 // - a timer with second precision at its cheapest: one SQS message recycled by its visibility timeout (received,
-//   hidden again: 2 requests a turn, lambda/runtime/loop-invocation.ts). EventBridge Scheduler invokes "with 60 second precision" (its user guide, schedule types), Step
+//   shown again by the queue: 1 request a turn, SQS_REQUESTS_AN_ORDINARY_TURN in lambda/runtime/loop-invocation.ts). EventBridge Scheduler invokes "with 60 second precision" (its user guide, schedule types), Step
 //   Functions Standard bills 2 transitions a turn ($50 a million turns), Express bills its waiting (table 5b);
 // - one Lambda request, billed for one round trip to the API (the bench's 100 ms) and the turn's own CPU work (table 5's
 //   poll, timed at 128 MB: its CPU 13.8 times as long as on one core) at the smallest memory, 128 MB;
@@ -13,6 +13,7 @@
 // - and then with, or without, the one DynamoDB write a turn that moves the cursor (a turn almost always finds a
 //   block: about 10 a minute).
 // Beside each item: what the loop at a turn every 8 s costs for it (table 5b), so the gap is priced line by line.
+import { SQS_REQUESTS_AN_ORDINARY_TURN } from '../lambda/runtime/loop-invocation';
 import { PRICES } from './aws-prices';
 import { HIRO_LATENCY_MS } from './cycle-cost';
 import { dollars, fixed, table, thousands, verdict } from './markdown';
@@ -21,8 +22,8 @@ import type { BillLine, MonthlyBill } from './monthly-bill';
 import type { CycleCost } from './cycle-measure';
 
 const MONTH_SECONDS = 30 * 24 * 3600;
-/** A recycled timer message's requests a turn: received, hidden again. */
-const SQS_REQUESTS_A_TURN = 2;
+/** A recycled timer message's requests a turn: received; the queue's visibility timeout shows it again. */
+const SQS_REQUESTS_A_TURN = SQS_REQUESTS_AN_ORDINARY_TURN;
 const SMALLEST_MEMORY_GB = 128 / 1024;
 
 /** The longest period between turns that can keep the wait's p90 within `p90Seconds`. */
@@ -89,7 +90,7 @@ export function latencyFloor(loopName: string, loopBill: MonthlyBill, turn: Pick
       loop: loop('compute'),
     },
     {
-      item: 'the timer: one SQS message recycled (received, hidden again), no idle poll',
+      item: "the timer: one SQS message recycled by the queue's visibility timeout (received), no idle poll",
       quantity: thousands(turns * SQS_REQUESTS_A_TURN),
       floor: turns * SQS_REQUESTS_A_TURN * PRICES.sqsRequest,
       loop: loop('timer'),

@@ -1,9 +1,11 @@
 // Table 5e: every credible clock for a turn every few seconds, side by side, each priced resource by resource
 // from the loop's synthesized template (bench/monthly-bill.ts) with the timer's own lines swapped in, and its p90
 // from the latency runs (bench/alert-latency.ts). One SQS message recycled is what `latency: loop` deploys: the
-// turn hides its own message again for the delay (ChangeMessageVisibility) and reports it failed, so the event
-// source receives it again, 2 requests a turn. The rest are priced from the same measured turns:
-// - the SQS self-chain it replaced: each turn sends the next as a new message with a delay (sent, received,
+// turn reports its message failed, so the event source leaves it in the queue, whose visibility timeout (the
+// delay) shows it again for the next receive: SQS_REQUESTS_AN_ORDINARY_TURN, 1 request a turn. The rest are
+// priced from the same measured turns:
+// - the same message hidden again by each turn (ChangeMessageVisibility), as the loop was first built: 2 requests a turn;
+// - the SQS self-chain before it: each turn sends the next as a new message with a delay (sent, received,
 //   deleted: 3 requests a turn);
 // - Step Functions Standard and Express (bench/step-functions-bill.ts);
 // - EventBridge Scheduler one-shot schedules: a schedule a turn, invoked with 60 s precision (its user guide),
@@ -36,14 +38,14 @@ const total = (lines: BillLine[]) => lines.reduce((sum, line) => sum + line.doll
 const withLines = (bill: MonthlyBill, lines: BillLine[]): MonthlyBill => ({ ...bill, lines, total: total(lines) });
 const without = (bill: MonthlyBill, items: string[]) => bill.lines.filter((line) => !items.includes(line.item));
 
-/** The loop's bill with a new message sent a turn (3 requests: sent, received, deleted) plus the idle pollers' empty long polls. */
-function sqsSelfChained(loopBill: MonthlyBill): MonthlyBill {
+/** The loop's bill at `perTurn` SQS requests a turn, `sends` fresh messages beside them, and the idle pollers' empty long polls. */
+function sqsAt(loopBill: MonthlyBill, perTurn: number, sends: number): MonthlyBill {
   const loop = loopBill.loop!;
-  const requests = loop.turns * 3 + loop.sqs.emptyReceives;
+  const requests = loop.turns * perTurn + sends + loop.sqs.emptyReceives;
   const line = {
     resource: 'Turns queue',
     item: SQS_LINE,
-    quantity: `${thousands(requests)} (3 a turn, ${thousands(loop.sqs.emptyReceives)} empty long polls)`,
+    quantity: `${thousands(requests)} (${perTurn} a turn, ${thousands(loop.sqs.emptyReceives)} empty long polls)`,
     dollars: requests * PRICES.sqsRequest,
   };
   return withLines(loopBill, [...without(loopBill, [SQS_LINE]), line]);
@@ -131,16 +133,25 @@ export function clockRows(input: ClockInputs): ClockRow[] {
   return [
     {
       design: `SQS, one message recycled by its visibility timeout (latency=loop), a turn every ${delay} s`,
-      how: 'built: each turn hides its message again for the delay (2 requests a turn) and reads one item, the cursor item (the SMS tally only to route an alert, the watch config only when a tick flagged a new version)',
+      how:
+        `built: the queue's visibility timeout is the delay, so an ordinary turn only reports its message failed: ${loopBill.loop!.sqs.perTurn} request a turn, the receive; ` +
+        'it reads one item, the cursor item (the SMS tally only to route an alert, the watch config only when a tick flagged a new version)',
       p90Seconds: loopP90,
       bill: loopBill,
     },
     { design: 'the same at 128 MB', how: 'built: memorySize 128 (a choice, not the default: table 7)', p90Seconds: loopP90, bill: input.loopBill128 },
     {
+      design: 'the same message hidden again by each turn (ChangeMessageVisibility)',
+      how: 'priced (the loop as first built): received, hidden again, 2 requests a turn',
+      p90Seconds: loopP90,
+      bill: sqsAt(loopBill, 2, loopBill.loop!.sqs.sends),
+    },
+    {
       design: 'SQS delay queue, self-chained: a new message a turn',
       how: 'priced (the former design): sent, received, deleted, 3 requests a turn',
       p90Seconds: loopP90,
-      bill: sqsSelfChained(loopBill),
+      // Every turn's message is a new one: no renewal beside them.
+      bill: sqsAt(loopBill, 3, 0),
     },
     { design: 'Step Functions Standard, Wait then Task', how: 'priced', p90Seconds: loopP90, bill: stepFunctionsBill(loopBill, 'standard') },
     { design: 'Step Functions Express, Wait then Task', how: 'priced', p90Seconds: loopP90, bill: stepFunctionsBill(loopBill, 'express') },

@@ -1,6 +1,9 @@
 // The loop mode's month: its turns (one every delay plus the pickup, instead of the schedule's runs), the schedule's
-// ticks beside them that only watch the loop, and the turns queue's requests, idle long polls included: each turn
-// is a receive of the loop's one message and a visibility change that hides it again (lambda/runtime/loop-invocation.ts).
+// ticks beside them that only watch the loop, and the turns queue's requests, idle long polls included: an ordinary
+// turn's requests are SQS_REQUESTS_AN_ORDINARY_TURN, the receive of the loop's one message, which the queue's
+// visibility timeout (the delay) shows again with no visibility change (lambda/runtime/loop-invocation.ts).
+import { SQS_REQUESTS_AN_ORDINARY_TURN } from '../lambda/runtime/loop-invocation';
+
 const MONTH_SECONDS = 30 * 24 * 3600;
 /**
  * A watchdog tick of the loop mode that finds the loop alive: the watch config's conditional GET, two strongly
@@ -23,16 +26,20 @@ export interface LoopMonth {
   delaySeconds: number;
   turns: number;
   ticks: number;
-  /** Receives that return the message, visibility changes that keep it, sends of a fresh one, empty long polls. */
-  sqs: { receives: number; visibilityChanges: number; sends: number; emptyReceives: number };
+  /** A turn's requests (measured, or SQS_REQUESTS_AN_ORDINARY_TURN), the turns' in all, sends of a fresh message, empty long polls. */
+  sqs: { perTurn: number; turnRequests: number; sends: number; emptyReceives: number };
 }
 
-/** Turns every delaySeconds plus the pickup, each receiving the loop's message and hiding it again: 2 requests a turn; the idle pollers' empty long polls. */
-export function loopMonth(delaySeconds: number, ticks: number, pickupMs: number): LoopMonth {
+/**
+ * Turns every delaySeconds plus the pickup, each the receive of the loop's message alone (the bill's turns follow
+ * the tip: none is behind it or waiting on the rate limit, which would change the visibility); the idle pollers'
+ * empty long polls.
+ */
+export function loopMonth(delaySeconds: number, ticks: number, pickupMs: number, perTurn = SQS_REQUESTS_AN_ORDINARY_TURN): LoopMonth {
   const period = delaySeconds + pickupMs / 1000;
   const turns = MONTH_SECONDS / period;
   // Poller time not spent on a poll that returns a message (one a turn, open about half a period) ends in empty 20 s polls.
   const emptyReceives = Math.max(0, (ESM_POLLERS * MONTH_SECONDS - turns * (period / 2)) / LONG_POLL_SECONDS);
   const sends = MONTH_SECONDS / MESSAGE_RENEWED_EVERY_SECONDS;
-  return { delaySeconds, turns, ticks, sqs: { receives: turns, visibilityChanges: turns, sends, emptyReceives } };
+  return { delaySeconds, turns, ticks, sqs: { perTurn, turnRequests: turns * perTurn, sends, emptyReceives } };
 }

@@ -9,7 +9,7 @@ import { priceResource, type AddLine, type PerRun, type PricedMonth } from './bi
 import type { CycleCost } from './cycle-cost';
 import { loopMonth, type LoopMonth } from './loop-month';
 import { platformLogBytes } from './run-telemetry';
-import { configBytesOf, eventSourceQueues, minutesOf, only, watcherFunction, type TemplateJson } from './stack-template';
+import { configBytesOf, eventSourceFunctions, eventSourceQueues, minutesOf, only, watcherFunction, type TemplateJson } from './stack-template';
 
 export { synthTemplate, watcherFunction, type TemplateJson } from './stack-template';
 
@@ -61,10 +61,12 @@ function monthOf(template: TemplateJson, measuredFor: MeasuredFor, configBytes: 
   const scheduleMinutes = minutesOf(schedule.Properties?.ScheduleExpression);
   const ticks = (30 * 24 * 60) / scheduleMinutes;
   // The loop mode: a turn every LOOP_DELAY_SECONDS (each a measured 2-block poll); the ticks only watch the loop.
-  const loop = env.LOOP_QUEUE_URL !== undefined ? loopMonth(Number(env.LOOP_DELAY_SECONDS), ticks, LOOP_PICKUP_MS) : undefined;
-  const runs = loop ? loop.turns : ticks;
   const withApiKey = env.STACKS_API_KEY_SECRET_ARN !== undefined;
   const measured = measuredFor({ withApiKey, detailedMetrics: env.DETAILED_METRICS === 'true', memoryMb });
+  // Each turn's SQS requests as the measured turn made them (its receive and its hand-on's own).
+  const loop =
+    env.LOOP_QUEUE_URL !== undefined ? loopMonth(Number(env.LOOP_DELAY_SECONDS), ticks, LOOP_PICKUP_MS, measured.poll.sqsRequestsPerTurn) : undefined;
+  const runs = loop ? loop.turns : ticks;
 
   // One cycle a run: a scheduled run follows a minute of chain, a loop turn a few seconds of it.
   const perCycle = loop ? measured.poll : measured.run;
@@ -84,5 +86,6 @@ function monthOf(template: TemplateJson, measuredFor: MeasuredFor, configBytes: 
   };
   const tickLogBytes = loop ? ticks * platform : 0;
   const logBytes = perRun.logBytes * runs + tickLogBytes;
-  return { runs, ticks, scheduleMinutes, loop, perRun, logBytes, withApiKey, turnQueues: eventSourceQueues(template), configBytes };
+  const turns = { turnQueues: eventSourceQueues(template), turnFunctions: eventSourceFunctions(template) };
+  return { runs, ticks, scheduleMinutes, loop, perRun, logBytes, withApiKey, ...turns, configBytes };
 }

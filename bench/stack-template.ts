@@ -40,9 +40,20 @@ export const isConfigStore = (id: string) => id.startsWith('WatchConfig');
  */
 export const configBytesOf = (path = WATCH_CONFIG) => statSync(path).size;
 
-/** The watcher function: the one Lambda function told its state table. */
+/** The functions an SQS event source invokes, by logical id: the loop's turns (infra/constructs/watcher-function.ts). */
+export function eventSourceFunctions(template: TemplateJson): Set<string> {
+  const ids = Object.values(template.Resources)
+    .filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')
+    .map((r) => r.Properties?.FunctionName?.Ref as string | undefined);
+  return new Set(ids.filter((id): id is string => id !== undefined));
+}
+
+/** The watcher function: the one Lambda function told its state table that the schedule invokes (not the loop's turns). */
 export function watcherFunction(template: TemplateJson): [string, Resource] {
-  const found = Object.entries(template.Resources).filter(([, resource]) => resource.Type === 'AWS::Lambda::Function' && isWatcher(resource));
+  const turns = eventSourceFunctions(template);
+  const found = Object.entries(template.Resources).filter(
+    ([id, resource]) => resource.Type === 'AWS::Lambda::Function' && isWatcher(resource) && !turns.has(id),
+  );
   if (found.length !== 1) throw new Error(`the bill expects one watcher function in the template, found ${found.length}`);
   return found[0]!;
 }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { Network } from '../lambda/core/domain';
+import { loopTurnSeconds } from '../lambda/core/scan/loop-turns';
 import type { BundledWatchConfig } from './bundled-watch-config';
 import { AlertTopics } from './constructs/alert-topics';
 import { ChatNotifiers } from './constructs/chat-notifiers';
@@ -113,7 +114,8 @@ export class StacksWatchStack extends Stack {
       reserveConcurrency: settings.reserveConcurrency,
       logRetention: settings.logRetentionDays,
       logLevel: settings.logLevel,
-      ...(settings.latency === 'loop' ? { loop: { delaySeconds: settings.loopDelaySeconds, turnSeconds: LOOP_TURN_SECONDS } } : {}),
+      // A turn works the delay less its margin: its function times out at the delay (watcher-function.ts).
+      ...(settings.latency === 'loop' ? { loop: { delaySeconds: settings.loopDelaySeconds, turnSeconds: loopTurnSeconds(settings.loopDelaySeconds) } } : {}),
     });
     this.doorbell = undefined;
     if (settings.doorbell) {
@@ -150,6 +152,7 @@ export class StacksWatchStack extends Stack {
     const metrics = new WatcherMetrics(settings.metricsNamespace, settings.serviceName);
     this.alarms = new WatcherAlarms(this, 'Alarms', {
       fn,
+      ...(this.watcher.turns ? { turns: this.watcher.turns } : {}),
       deadLetterQueue,
       metrics,
       operationsTopic: this.topics.operations,
@@ -159,7 +162,7 @@ export class StacksWatchStack extends Stack {
       alarmOnLagMetric: settings.detailedMetrics,
       alarmOnParkedAlerts: settings.detailedMetrics,
     });
-    const { functionErrors, deadLetters, noInvocations, chainLag, undeliverableAlerts } = this.alarms;
+    const { functionErrors, turnErrors, deadLetters, noInvocations, chainLag, undeliverableAlerts } = this.alarms;
     // Its graphs need the detailed metrics, so they bring it; `dashboard` alone still asks for it.
     this.dashboard =
       settings.dashboard || settings.detailedMetrics
@@ -167,7 +170,7 @@ export class StacksWatchStack extends Stack {
             fn,
             deadLetterQueue,
             metrics,
-            alarms: [chainLag, functionErrors, deadLetters, noInvocations, undeliverableAlerts].filter((alarm) => alarm !== undefined),
+            alarms: [chainLag, functionErrors, turnErrors, deadLetters, noInvocations, undeliverableAlerts].filter((alarm) => alarm !== undefined),
           })
         : undefined;
 
@@ -175,6 +178,7 @@ export class StacksWatchStack extends Stack {
     new CfnOutput(this, 'OperationsTopicArn', { value: this.topics.operations.topicArn });
     new CfnOutput(this, 'StateTableName', { value: this.state.table.tableName });
     new CfnOutput(this, 'FunctionName', { value: fn.functionName });
+    if (this.watcher.turns) new CfnOutput(this, 'LoopFunctionName', { value: this.watcher.turns.functionName, description: "the loop's turns" });
     new CfnOutput(this, 'LogGroupName', { value: this.watcher.logGroup.logGroupName });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: deadLetterQueue.queueUrl });
     if (this.dashboard) new CfnOutput(this, 'DashboardUrl', { value: this.dashboard.url });
@@ -212,13 +216,6 @@ export class StacksWatchStack extends Stack {
     }
   }
 }
-
-/**
- * How long one loop turn may work: a catch-up goes on in the next turn at once, and the watchdog calls a loop
- * dead when no turn began for this plus the delay and 10 s (lambda/core/scan/loop-turns.ts), so a dead loop is
- * restarted by one of the next two ticks.
- */
-export const LOOP_TURN_SECONDS = 20;
 
 /** Work time per invocation: the schedule interval less 10 s of start-up jitter, at least 20 s. */
 export function runSecondsFor(intervalSeconds: number): number {

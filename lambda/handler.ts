@@ -29,8 +29,9 @@ import {
   handOnTurn,
   isQueuedTurn,
   isQuietTurn,
+  loopWorkMs,
   keepTurnMessage,
-  nextTurnDelaySeconds,
+  nextTurn,
   reportFailedTurn,
   statusesDue,
   type LoopTurnRun,
@@ -44,7 +45,10 @@ import { isDoorbellRing } from './runtime/doorbell-ring';
 import { readAheadBlocksFor } from './runtime/memory-bounds';
 import { readApiKey } from './runtime/api-key';
 
-/** Stop starting blocks this long before the invocation times out (the floor is 10 s). */
+/**
+ * Stop starting blocks this long before a scheduled run (or a doorbell's) times out; a loop turn, in a function
+ * timing out at the loop's delay, keeps loopTurnMarginMs instead.
+ */
 export const SAFETY_MARGIN_MS = 15_000;
 
 // Built once per container and reused by every invocation. The SDK clients honour the standard
@@ -228,13 +232,13 @@ async function runInvocationCycle(
     return summary;
   } finally {
     const caughtUp = stoppedBecause === undefined || stoppedBecause === 'caught-up';
-    const delaySeconds = nextTurnDelaySeconds(turn, caughtUp, Date.now() - turn.startedAt, (deps.chain.stats().resumeAtMs ?? 0) - Date.now());
+    const after = nextTurn(turn, caughtUp, Date.now() - turn.startedAt, (deps.chain.stats().resumeAtMs ?? 0) - Date.now());
     try {
       // A queued turn goes on with its loop, or ends when its message turns out stale (loop-turns.ts).
       const handedOver = budget.loopTurn?.handedOver === true;
       const next = turn.queued ? await tokenAfterTurn(turn.store, turn.queued, handedOver, Date.now(), metAnotherRun(stoppedBecause)) : turn.next;
-      const how = await handOnTurn(sqs, turn, { message: turn.message, next, delaySeconds }, turn.kept);
-      logger.debug(how === 'ended' ? 'loop turn: its message is stale, this loop ends' : 'loop turn: next turn set', { how, delaySeconds });
+      const how = await handOnTurn(sqs, turn, { message: turn.message, next, after }, turn.kept);
+      logger.debug(how === 'ended' ? 'loop turn: its message is stale, this loop ends' : 'loop turn: next turn set', { how, ...after });
     } catch (error) {
       // A message SQS would not hide comes back after the queue's visibility timeout; a new or renewed loop's
       // message not sent ends the loop here, and the schedule's next tick starts a new one (and counts it).
@@ -252,9 +256,10 @@ async function composeRun(settings: LambdaSettings, startedAt: number, timeLeftM
   const log = telemetry.log;
   const operator = settings.opsTopicArn ? createSnsOperatorChannel({ client: sns, topicArn: settings.opsTopicArn, log }) : operatorChannelOverLog(telemetry);
   const apiKey = settings.apiKeySecretArn ? await readApiKey(settings.apiKeySecretArn) : undefined;
-  // No cycle starts past the run's deadline, no backoff sleeps past it; a loop turn works at most turnSeconds.
-  const workSeconds = settings.loop ? settings.loop.turnSeconds : (settings.runSeconds ?? Infinity);
-  const deadlineMs = startedAt + Math.min(timeLeftMs - SAFETY_MARGIN_MS, workSeconds * 1000);
+  // No cycle starts past the run's deadline, no backoff sleeps past it; a loop turn works the delay less its margin,
+  // a tick of the loop mode as long as a turn may at most (loopWorkMs).
+  const workMs = settings.loop ? loopWorkMs(settings.loop, queued, timeLeftMs) : (settings.runSeconds ?? Infinity) * 1000;
+  const deadlineMs = startedAt + (queued ? workMs : Math.min(timeLeftMs - SAFETY_MARGIN_MS, workMs));
   const clients = runClients({
     apiKey,
     deadlineMs,

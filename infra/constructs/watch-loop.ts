@@ -1,8 +1,12 @@
-// The self-rescheduling loop's queue (docs/latency.md): it holds one message, the loop's, which each turn hides
-// again for the next turn's delay and reports as a batch item failure, so that the event source leaves it in
-// the queue and receives it again: a receive and a visibility change, 2 requests a turn. Lambda stops a function
-// that keeps invoking itself through a queue after about 16 rounds unless told otherwise, so this function (and
-// only it) allows recursive loops; the loop's token in the state table keeps exactly one loop alive.
+// The self-rescheduling loop's queue (docs/latency.md): it holds one message, the loop's, which each turn reports as
+// a batch item failure, so that the event source leaves it in the queue; the queue's visibility timeout is the
+// loop's delay, so the message shows again that long after its receive and the next turn begins: an ordinary
+// turn's one request is the receive. A turn that wants another delay (0 behind the tip, the rate limit's reset)
+// changes the message's visibility. Lambda refuses an SQS event source whose function's timeout exceeds the
+// queue's visibility timeout, so the turns run in a function timing out at the delay (watcher-function.ts).
+// Lambda stops a function that keeps invoking itself through a queue after about 16 rounds unless told
+// otherwise, so that function (and only it) allows recursive loops; the loop's token in the state table keeps
+// exactly one loop alive.
 import { Duration, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -11,8 +15,8 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 export interface WatchLoopProps {
-  /** The function's timeout: a message is hidden at least that long while its turn runs. */
-  functionTimeout: Duration;
+  /** The loop's delay (`loopDelaySeconds`): the queue's visibility timeout, and the most the turns' function may time out at. */
+  delaySeconds: number;
 }
 
 /** SQS's longest retention: the loop's message is replaced by a fresh one a day before (loop-invocation.ts). */
@@ -26,9 +30,10 @@ export class WatchLoop extends Construct {
     this.queue = new Queue(this, 'Turns', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      // Lambda requires at least the function's timeout. A turn that fails before it hides its message again
-      // finds it back after this; one that hid it finds it back after the delay it set.
-      visibilityTimeout: props.functionTimeout,
+      // The loop's delay: a turn's message shows again this long after its receive, unless the turn set another
+      // delay. Lambda requires at least the turns' function's timeout, which is this, so a turn is over (or timed
+      // out) by the time its message shows again.
+      visibilityTimeout: Duration.seconds(props.delaySeconds),
       retentionPeriod: TURN_MESSAGE_RETENTION,
       // The longest long poll: the idle pollers' empty receives are the queue's requests beside the turns'.
       receiveMessageWaitTime: Duration.seconds(20),
@@ -43,7 +48,7 @@ export class WatchLoop extends Construct {
     });
   }
 
-  /** Makes the queue the function's event source and lets the function hide its message again, or send a new one. */
+  /** Makes the queue the turns function's event source and lets the role change its message's visibility, or send a new one. */
   attach(fn: IFunction, role: IRole): void {
     fn.addEventSource(
       new SqsEventSource(this.queue, {
@@ -58,7 +63,7 @@ export class WatchLoop extends Construct {
       }),
     );
     // SendMessage: a new loop's message (the watchdog's restart) and the fresh one that replaces an old message.
-    // ChangeMessageVisibility: each turn hides its own message again (the event source grants it too, on this queue).
+    // ChangeMessageVisibility: a turn that wants another delay than the queue's (the event source grants it too, on this queue).
     role.addToPrincipalPolicy(new PolicyStatement({ actions: ['sqs:SendMessage', 'sqs:ChangeMessageVisibility'], resources: [this.queue.queueArn] }));
   }
 }

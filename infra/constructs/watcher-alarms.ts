@@ -3,7 +3,8 @@
 // function nobody invokes any more (a schedule that stopped). A watcher that runs but makes no progress (a stuck
 // block, a chain that does not link, a dead loop, lag past the limit) is told of by the schedule's tick itself,
 // with the cause (lambda/core/health/self-watch.ts). With detailed metrics, an alarm on the function's errors
-// (which pages within a minute, where the queue's metric may come a few minutes later), the lag metric's own
+// (which pages within a minute, where the queue's metric may come a few minutes later; in the loop mode one on the
+// turns' function too, whose turns killed at their timeout reach no dead-letter queue), the lag metric's own
 // alarm and one on alerts parked as undeliverable are added ($0.30 a series and $0.10 an alarm a month).
 // Each description says what to look at.
 import { Duration } from 'aws-cdk-lib';
@@ -19,6 +20,8 @@ const FIVE_MINUTES = Duration.minutes(5);
 
 export interface WatcherAlarmsProps {
   fn: IFunction;
+  /** The loop's turns function, in the loop mode: its errors are alarmed beside the watcher's (`alarmOnErrors`). */
+  turns?: IFunction;
   deadLetterQueue: IQueue;
   metrics: WatcherMetrics;
   operationsTopic: ITopic;
@@ -40,6 +43,8 @@ export interface WatcherAlarmsProps {
 
 export class WatcherAlarms extends Construct {
   readonly functionErrors: Alarm | undefined;
+  /** The loop's turns' errors: a turn killed at its timeout (the loop's delay) reaches no dead-letter queue. */
+  readonly turnErrors: Alarm | undefined;
   readonly deadLetters: Alarm;
   readonly noInvocations: Alarm;
   readonly chainLag: Alarm | undefined;
@@ -65,6 +70,15 @@ export class WatcherAlarms extends Construct {
           'A stacks-watch run failed. Read the function logs ("invocation failed") for the cause; the next run retries.',
         )
       : undefined;
+    this.turnErrors =
+      props.alarmOnErrors && props.turns
+        ? atLeastOnce(
+            'LoopTurnErrors',
+            props.turns.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+            'A loop turn failed or was killed at its timeout (the loop delay). Read the function logs ("invocation failed", ' +
+              '"Task timed out") for the cause; its message comes back for the next turn.',
+          )
+        : undefined;
     this.deadLetters = atLeastOnce(
       'DeadLetters',
       props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),

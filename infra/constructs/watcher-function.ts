@@ -1,13 +1,15 @@
 // The watcher Lambda: lambda/handler.ts bundled by esbuild (ESM, minified, source maps, the AWS SDK inside);
 // it reads the watch config from the config store each run, so no config is baked in. One run at a time; a run the schedule missed
-// is not retried, since the next scheduled run covers it, but every lost invocation lands in a queue.
+// is not retried, since the next scheduled run covers it, but every lost invocation lands in a queue. In the loop
+// mode the turns run the same bundle in a second function (its role, log group and environment the same), whose
+// timeout is the loop's delay: see `turnsFunction`.
 import { join } from 'node:path';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { ApplicationLogLevel, Architecture, type IDestination, LoggingFormat, RecursiveLoop, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { ESM_BUNDLING } from './bundling';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -74,6 +76,8 @@ export class WatcherFunction extends Construct {
   readonly maxEventAge: Duration;
   /** The loop's queue, in the loop mode. */
   readonly loop: WatchLoop | undefined;
+  /** The function the loop's turns run in (the queue's event source), in the loop mode. */
+  readonly turns: NodejsFunction | undefined;
   /** The function's environment, for the doorbell, which runs the same cycle. */
   readonly environment: Record<string, string>;
 
@@ -113,7 +117,7 @@ export class WatcherFunction extends Construct {
     // delivery of failed events does not use; the role gets sqs:SendMessage alone.
     const onFailure: IDestination = { bind: () => ({ destination: deadLetterQueue.queueArn }) };
     const { projectRoot } = props;
-    this.loop = props.loop ? new WatchLoop(this, 'Loop', { functionTimeout: props.timeout }) : undefined;
+    this.loop = props.loop ? new WatchLoop(this, 'Loop', { delaySeconds: props.loop.delaySeconds }) : undefined;
     const loopEnvironment: Record<string, string> =
       this.loop && props.loop
         ? {
@@ -125,8 +129,7 @@ export class WatcherFunction extends Construct {
           }
         : {};
 
-    this.function = new NodejsFunction(this, 'Function', {
-      description: 'stacks-watch: scans new Stacks blocks and contract statuses, publishes alerts',
+    const bundle = {
       entry: join(projectRoot, HANDLER_ENTRY),
       projectRoot,
       depsLockFilePath: join(projectRoot, 'package-lock.json'),
@@ -134,20 +137,45 @@ export class WatcherFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize,
-      timeout: props.timeout,
       role: this.role,
       logGroup: this.logGroup,
       ...watcherLogging(props.logLevel),
       environment: (this.environment = { ...props.environment, ...loopEnvironment }),
-      // In the loop mode a schedule tick may come while a turn runs: two at once, the lease keeping one cycle.
-      ...(props.reserveConcurrency ? { reservedConcurrentExecutions: this.loop ? 2 : 1 } : {}),
-      // The loop invokes the function through its own queue, which Lambda would otherwise stop.
-      ...(this.loop ? { recursiveLoop: RecursiveLoop.ALLOW } : {}),
+      bundling: ESM_BUNDLING,
+    };
+    this.function = new NodejsFunction(this, 'Function', {
+      ...bundle,
+      description: 'stacks-watch: scans new Stacks blocks and contract statuses, publishes alerts',
+      timeout: props.timeout,
+      // One run at a time (the loop's turns have a function of their own).
+      ...(props.reserveConcurrency ? { reservedConcurrentExecutions: 1 } : {}),
       retryAttempts: 0,
       maxEventAge: this.maxEventAge,
       onFailure,
-      bundling: ESM_BUNDLING,
     });
-    this.loop?.attach(this.function, this.role);
+    this.turns = this.loop && props.loop ? turnsFunction(this, bundle, props.loop.delaySeconds, props.reserveConcurrency) : undefined;
+    if (this.loop && this.turns) this.loop.attach(this.turns, this.role);
   }
+}
+
+/**
+ * The function the loop's turns run in: the watcher's bundle, role, log group and environment, timing out at the
+ * loop's delay. Lambda refuses an SQS event source whose function's timeout exceeds the queue's visibility
+ * timeout ("Lambda validates this requirement", its developer guide), and that timeout is the delay, which gives
+ * an ordinary turn its next turn with no request (watch-loop.ts). The schedule's ticks keep the deploy's timeout
+ * in the watcher function: a tick that restarts a dead loop, reads a new watch config's token decimals, checks a
+ * long watch list's statuses or sBTC's Emily, or finds the loop dead after a minute needs more than a delay of
+ * 1 to 60 s; a turn works the delay less a margin (loopTurnSeconds) and ends there, its catch-up going on in the
+ * next turn at once.
+ */
+function turnsFunction(scope: Construct, bundle: NodejsFunctionProps, delaySeconds: number, reserveConcurrency: boolean): NodejsFunction {
+  return new NodejsFunction(scope, 'Turns', {
+    ...bundle,
+    description: "stacks-watch loop turns: one cycle every few seconds (the schedule's ticks run in the watcher function)",
+    timeout: Duration.seconds(delaySeconds),
+    // The event source's least maximum concurrency (2); the loop's token and the lease keep one cycle at a time.
+    ...(reserveConcurrency ? { reservedConcurrentExecutions: 2 } : {}),
+    // The loop invokes this function through its own queue, which Lambda would otherwise stop.
+    recursiveLoop: RecursiveLoop.ALLOW,
+  });
 }

@@ -38,7 +38,7 @@ export interface LoopSettings {
   queueUrl: string;
   /** The period of a caught-up loop: the next turn starts this long after this one began. */
   delaySeconds: number;
-  /** How long one turn may work; behind the tip the next turn follows at once. */
+  /** How long one turn may work (the delay less a margin, at most 20 s); behind the tip the next turn follows at once. */
   turnSeconds: number;
   /** DEAD_LETTER_QUEUE_URL: where a failed turn reports itself, as Lambda sends a failed scheduled run. */
   deadLetterQueueUrl?: string;
@@ -55,10 +55,12 @@ function readLoopSettings(env: NodeJS.ProcessEnv, problems: string[]): LoopSetti
   if (!Number.isInteger(delaySeconds) || delaySeconds < 1 || delaySeconds > 900) {
     problems.push(`LOOP_DELAY_SECONDS must be a whole number of seconds from 1 to 900 (SQS's delay), got "${delayText}"`);
   }
+  // The stack sets the delay less a margin (loopTurnSeconds), so a turn ends inside its function's timeout, the delay:
+  // half a second at a delay of 1 s.
   const turnText = env.LOOP_TURN_SECONDS?.trim() || '20';
   const turnSeconds = Number(turnText);
-  if (!Number.isInteger(turnSeconds) || turnSeconds < 5 || turnSeconds > 600) {
-    problems.push(`LOOP_TURN_SECONDS must be a whole number of seconds from 5 to 600, got "${turnText}"`);
+  if (!Number.isFinite(turnSeconds) || turnSeconds < 0.5 || turnSeconds > 600) {
+    problems.push(`LOOP_TURN_SECONDS must be a number of seconds from 0.5 to 600, got "${turnText}"`);
   }
   const deadLetterQueueUrl = env.DEAD_LETTER_QUEUE_URL?.trim();
   if (deadLetterQueueUrl && !QUEUE_URL.test(deadLetterQueueUrl)) problems.push(`DEAD_LETTER_QUEUE_URL is not an SQS queue URL: "${deadLetterQueueUrl}"`);

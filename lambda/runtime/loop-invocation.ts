@@ -1,12 +1,22 @@
 // The Lambda's side of the self-rescheduling loop (lambda/core/scan/loop-turns.ts, docs/latency.md): which kind of
 // invocation this is (a queued turn, or a schedule tick acting as the loop's watchdog), whether it runs a
-// cycle, and what becomes of the turn's message when it ends: hidden again for the next turn's delay and
-// reported failed, so that the event source leaves it in the queue and receives it again (a receive and a
-// visibility change, 2 requests a turn); deleted when stale; a fresh message sent only by a new loop, or when
-// the old one nears the queue's retention.
+// cycle, and what becomes of the turn's message when it ends: reported failed, so that the event source leaves
+// it in the queue, where the queue's visibility timeout (the loop's delay, counted from the receive) shows it
+// again for the next turn: the receive is an ordinary turn's one request. Only a turn that wants another delay
+// (0 behind the tip, the rate limit's reset) changes its visibility. A stale message is deleted; a fresh one is
+// sent only by a new loop, or when the old one nears the queue's retention.
 import { randomUUID } from 'node:crypto';
 import { ChangeMessageVisibilityCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { takeQueuedTurn, watchdogTick, type LoopStore, type QueuedTurn, type TurnDecision, type TurnMessage } from '../core/scan/loop-turns';
+import {
+  LOOP_TURN_MAX_SECONDS,
+  loopTurnMarginMs,
+  takeQueuedTurn,
+  watchdogTick,
+  type LoopStore,
+  type QueuedTurn,
+  type TurnDecision,
+  type TurnMessage,
+} from '../core/scan/loop-turns';
 import type { CycleSummary } from '../core/cycle-types';
 import type { OperatorChannel } from '../core/ports';
 import type { ApiStats } from '../hiro/http';
@@ -86,7 +96,8 @@ export async function beginTurn(event: unknown, deps: BeginTurnDeps): Promise<Tu
   const newToken = deps.newToken ?? randomUUID;
   const messages = queuedTurnMessages(event);
   if (messages === null) {
-    const timing = { delayMs: deps.loop.delaySeconds * 1000, turnMs: deps.loop.turnSeconds * 1000 };
+    // A healthy loop may be silent through a restarting tick's turn, which works up to the longest turn (loopWorkMs).
+    const timing = { delayMs: deps.loop.delaySeconds * 1000, turnMs: LOOP_TURN_MAX_SECONDS * 1000 };
     const take = { owner: deps.owner, nowMs: deps.nowMs, ttlMs: deps.ttlMs, next: newToken() };
     return { ...(await watchdogTick({ store: deps.store, operator: deps.operator }, take, timing)), untried: [] };
   }
@@ -102,27 +113,47 @@ export async function beginTurn(event: unknown, deps: BeginTurnDeps): Promise<Tu
 }
 
 /**
+ * SQS requests of an ordinary turn (caught up, no wait asked by the API, its own message kept): the event source's
+ * receive alone. The queue's visibility timeout is the loop's delay, so a message reported as a batch item failure
+ * shows again that long after its receive, with no visibility change (infra/constructs/watch-loop.ts). The bench
+ * prices the loop's queue from this.
+ */
+export const SQS_REQUESTS_AN_ORDINARY_TURN = 1;
+
+/**
+ * When the next turn starts: `delaySeconds` from now, and whether the queue's own visibility timeout already gives
+ * it (`byQueue`: no request), or the message's visibility must be changed to it.
+ */
+export interface NextTurn {
+  delaySeconds: number;
+  byQueue: boolean;
+}
+
+/**
  * What becomes of the turn's message once the turn is over, `next` being the loop id the next turn names (null:
- * the loop ends, or this message is stale). The loop's own message is hidden for the delay and kept (its id
- * added to `kept`, the batch's failures: kept before the call, so that if SQS refuses the change the message
- * still comes back, after the queue's visibility timeout); a new loop's or a renewed loop's message is sent
- * fresh, the old one deleted.
+ * the loop ends, or this message is stale). The loop's own message is kept (its id added to `kept`, the batch's
+ * failures): the queue shows it again after its visibility timeout, the loop's delay from the receive, unless the
+ * turn wants another delay, for which it changes the visibility (kept before the call, so that if SQS refuses the
+ * change the message still comes back, after the queue's visibility timeout). A new loop's or a renewed loop's
+ * message is sent fresh, the old one deleted.
  */
 export async function handOnTurn(
   sqs: SQSClient,
   loop: LoopSettings,
-  end: { message: QueuedMessage | undefined; next: string | null; delaySeconds: number },
+  end: { message: QueuedMessage | undefined; next: string | null; after: NextTurn },
   kept: string[],
-): Promise<'kept' | 'sent' | 'ended'> {
-  const { message, next, delaySeconds } = end;
+): Promise<'kept' | 'hidden' | 'sent' | 'ended'> {
+  const { message, next, after } = end;
   if (next === null) return 'ended';
   if (message && message.turn?.loop === next) {
     kept.push(message.messageId);
-    await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: loop.queueUrl, ReceiptHandle: message.receiptHandle, VisibilityTimeout: delaySeconds }));
-    return 'kept';
+    if (after.byQueue) return 'kept';
+    const change = { QueueUrl: loop.queueUrl, ReceiptHandle: message.receiptHandle, VisibilityTimeout: after.delaySeconds };
+    await sqs.send(new ChangeMessageVisibilityCommand(change));
+    return 'hidden';
   }
   const body: TurnBody = { turn: next };
-  await sqs.send(new SendMessageCommand({ QueueUrl: loop.queueUrl, MessageBody: JSON.stringify(body), DelaySeconds: delaySeconds }));
+  await sqs.send(new SendMessageCommand({ QueueUrl: loop.queueUrl, MessageBody: JSON.stringify(body), DelaySeconds: after.delaySeconds }));
   return 'sent';
 }
 
@@ -136,14 +167,28 @@ export interface LoopTurnRun {
   kept: string[];
 }
 
-/** Keeps the loop's message for a turn after the delay, when this one runs no cycle (another run holds the lease). */
+/**
+ * Keeps the loop's message for a turn after the delay, when this one runs no cycle (another run holds the lease):
+ * the queue's visibility timeout shows it again then, no request.
+ */
 export async function keepTurnMessage(sqs: SQSClient, loop: LoopSettings, message: QueuedMessage | undefined, kept: string[]): Promise<void> {
-  await handOnTurn(sqs, loop, { message, next: message?.turn?.loop ?? null, delaySeconds: loop.delaySeconds }, kept);
+  await handOnTurn(sqs, loop, { message, next: message?.turn?.loop ?? null, after: { delaySeconds: loop.delaySeconds, byQueue: true } }, kept);
 }
 
 /** The event source's answer for a queued turn: the messages to show again; the others are deleted. */
 export function batchResponse(kept: readonly string[]): { batchItemFailures: { itemIdentifier: string }[] } {
   return { batchItemFailures: [...new Set(kept)].map((itemIdentifier) => ({ itemIdentifier })) };
+}
+
+/**
+ * How long an invocation of the loop mode works. A queued turn runs in the turns' function, which times out at the
+ * loop's delay: `turnSeconds` (the delay less its margin), never past its remaining time less that margin. A tick
+ * runs in the watcher function, with the deploy's timeout (and the handler's safety margin): its restart's first
+ * turn and a new watch config's first reads work as long as a turn may at most, whatever the delay.
+ */
+export function loopWorkMs(loop: LoopSettings, queued: boolean, timeLeftMs: number): number {
+  if (!queued) return LOOP_TURN_MAX_SECONDS * 1000;
+  return Math.min(loop.turnSeconds * 1000, timeLeftMs - loopTurnMarginMs(timeLeftMs));
 }
 
 /**
@@ -161,9 +206,23 @@ export const TURN_MAX_PAUSE_MS = 2_000;
  * when the turn ended rather than wait for it (`resumeInMs`, from the client's stats).
  */
 export function nextTurnDelaySeconds(loop: LoopSettings, caughtUp: boolean, elapsedMs: number, resumeInMs = 0): number {
-  const budget = Math.min(900, Math.max(0, Math.ceil(resumeInMs / 1000)));
+  const budget = resumeBudgetSeconds(resumeInMs);
   if (!caughtUp) return budget;
   return Math.max(budget, Math.min(900, Math.round(loop.delaySeconds - elapsedMs / 1000)));
+}
+
+/** Seconds until the API's rate limit allows requests again, within SQS's longest visibility change here (900 s). */
+const resumeBudgetSeconds = (resumeInMs: number) => Math.min(900, Math.max(0, Math.ceil(resumeInMs / 1000)));
+
+/**
+ * The next turn (`nextTurnDelaySeconds`), and whether the queue's own visibility timeout gives it: a caught-up
+ * turn whose API asks no wait past the loop's period leaves its message to the queue, which shows it again the
+ * delay after its receive (the turn's own time taken off, as above); behind the tip (0) or waiting on the rate
+ * limit's reset, the turn changes the message's visibility.
+ */
+export function nextTurn(loop: LoopSettings, caughtUp: boolean, elapsedMs: number, resumeInMs = 0): NextTurn {
+  const delaySeconds = nextTurnDelaySeconds(loop, caughtUp, elapsedMs, resumeInMs);
+  return { delaySeconds, byQueue: caughtUp && resumeBudgetSeconds(resumeInMs) <= loop.delaySeconds - elapsedMs / 1000 };
 }
 
 /**

@@ -42,11 +42,11 @@ describe('the floor under the latency goal', () => {
     expect(latencyFloor('loop', loopBill, idleTurn).turns).toBeCloseTo((30 * 24 * 3600) / 11.111, -1);
   });
 
-  it('prices each turn at one Lambda request and two SQS requests at the least (the recycled message), and the cursor write on top', () => {
+  it('prices each turn at one Lambda request and one SQS request at the least (the recycled message, received), and the cursor write on top', () => {
     const floor = latencyFloor('loop', loopBill, idleTurn);
     const line = (start: string) => floor.lines.find((l) => l.item.startsWith(start))!;
     expect(line('Lambda requests').floor).toBeCloseTo(floor.turns * PRICES.lambdaRequest, 10);
-    expect(line('the timer').floor).toBeCloseTo(floor.turns * 2 * PRICES.sqsRequest, 10);
+    expect(line('the timer').floor).toBeCloseTo(floor.turns * PRICES.sqsRequest, 10);
     expect(floor.withCursorWrite - floor.bare).toBeCloseTo(floor.turns * PRICES.dynamoWriteUnit, 10);
   });
 

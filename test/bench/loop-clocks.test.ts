@@ -16,10 +16,10 @@ const bill = (lines: MonthlyBill['lines'], loop = true): MonthlyBill => ({
   total: lines.reduce((sum, l) => sum + l.dollars, 0),
   runs: turns,
   perRun,
-  ...(loop ? { loop: { delaySeconds: 10, turns, ticks: 43_200, sqs: { receives: turns, visibilityChanges: turns, sends: 2, emptyReceives } } } : {}),
+  ...(loop ? { loop: { delaySeconds: 10, turns, ticks: 43_200, sqs: { perTurn: 1, turnRequests: turns, sends: 2, emptyReceives } } } : {}),
 });
 const loopBill = bill([
-  line('SQS requests, loop turns', (turns * 2 + emptyReceives) * PRICES.sqsRequest),
+  line('SQS requests, loop turns', (turns + 2 + emptyReceives) * PRICES.sqsRequest),
   line('Lambda compute (arm64)', 0.4),
   line('Lambda requests', turns * PRICES.lambdaRequest),
   line('CloudWatch alarm (standard)', 0.3),
@@ -60,9 +60,12 @@ const row = (start: string) => rows.find((r) => r.design.startsWith(start))!;
 const sqsDollars = (b: MonthlyBill) => b.lines.filter((l) => l.item.startsWith('SQS')).reduce((sum, l) => sum + l.dollars, 0);
 
 describe("the loop's clocks side by side", () => {
-  it('shows the built loop (one message recycled) at its own bill, and prices the former self-chain at 3 requests a turn and the idle polls, the rest unchanged', () => {
+  it('shows the built loop (one message recycled, 1 request a turn) at its own bill, and prices the message hidden again by each turn at 2 requests and the former self-chain at 3, with the idle polls, the rest unchanged', () => {
     expect(row('SQS, one message recycled').bill).toBe(loopBill);
-    expect(row('SQS, one message recycled').how).toMatch(/^built/);
+    expect(row('SQS, one message recycled').how).toMatch(/^built: .*1 request a turn/);
+    const hiddenAgain = row('the same message hidden again').bill;
+    expect(sqsDollars(hiddenAgain)).toBeCloseTo((turns * 2 + 2 + emptyReceives) * PRICES.sqsRequest, 10);
+    expect(hiddenAgain.total - sqsDollars(hiddenAgain)).toBeCloseTo(loopBill.total - sqsDollars(loopBill), 10);
     const chained = row('SQS delay queue, self-chained').bill;
     expect(sqsDollars(chained)).toBeCloseTo((turns * 3 + emptyReceives) * PRICES.sqsRequest, 10);
     expect(chained.total - sqsDollars(chained)).toBeCloseTo(loopBill.total - sqsDollars(loopBill), 10);

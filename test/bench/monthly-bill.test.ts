@@ -119,7 +119,7 @@ describe('the monthly bill from the synthesized template', () => {
     expect(() => priceTemplate(template, fixedFigures)).toThrow(/does not know the price of AWS::EC2::NatGateway \(Extra\)/);
   });
 
-  it("prices the loop mode: a turn every delay plus the pickup, each a poll, the ticks beside them, and the turns queue's requests (2 a turn) with its empty long polls", () => {
+  it("prices the loop mode: a turn every delay plus the pickup, each a poll, the ticks beside them, and the turns queue's requests (1 a turn) with its empty long polls", () => {
     const loop = priceTemplate(synthTemplate({ latency: 'loop', loopDelaySeconds: 8 }), fixedFigures);
     const turns = (30 * 24 * 3600) / 8.5;
     expect(loop.runs).toBeCloseTo(turns, 6);
@@ -127,12 +127,17 @@ describe('the monthly bill from the synthesized template', () => {
     const item = (name: string) => loop.lines.filter((line) => line.item === name);
     expect(item('Lambda requests')[0]!.dollars).toBeCloseTo(turns * 0.2e-6, 10);
     expect(item('Lambda requests, watchdog ticks')[0]!.quantity).toBe('43,200');
+    // The turns run in a function of their own, the ticks in the watcher: each priced for its own invocations.
+    const resourceOf = (name: string) => item(name)[0]!.resource;
+    expect(resourceOf('Lambda requests')).toMatch(/^WatcherTurns/);
+    expect(resourceOf('Lambda compute, contract statuses once a minute')).toMatch(/^WatcherTurns/);
+    expect(resourceOf('Lambda requests, watchdog ticks')).toMatch(/^WatcherFunction/);
     expect(item('EventBridge Scheduler invocations')[0]!.quantity).toBe('43,200');
     const sqs = item('SQS requests, loop turns');
     expect(sqs).toHaveLength(1);
     const empty = (2 * 30 * 24 * 3600 - turns * 4.25) / 20;
-    // A receive and a visibility change a turn; a fresh message every 13 days.
-    expect(sqs[0]!.dollars).toBeCloseTo((2 * turns + 30 / 13 + empty) * 0.4e-6, 10);
+    // A receive a turn, the queue's visibility timeout showing the message again; a fresh message every 13 days.
+    expect(sqs[0]!.dollars).toBeCloseTo((turns + 30 / 13 + empty) * 0.4e-6, 10);
     // Most turns are quiet: no info line, the EMF record once a minute.
     expect(loop.perRun.logBytes).toBeCloseTo(400 + (300 * 8.5) / 60, 6);
     // The dead-letter queue stays free while runs succeed.
@@ -141,6 +146,19 @@ describe('the monthly bill from the synthesized template', () => {
     expect(item('S3 GET requests, the watch config (by the ticks alone)')[0]!.quantity).toBe('43,200');
     // The ticks read the cursor item and the SMS record, beside the turns' own reads.
     expect(item('DynamoDB on-demand reads')[0]!.dollars).toBeCloseTo((loop.perRun.readUnits * turns + 2 * 43_200) * PRICES.dynamoReadUnit, 10);
+  });
+
+  it('prices the turns queue at the SQS requests the measured turn made, when it counted them', () => {
+    const template = synthTemplate({ latency: 'loop', loopDelaySeconds: 8 });
+    const sqsOf = (perTurn: number | undefined) => {
+      const poll = { ...measured.poll, ...(perTurn === undefined ? {} : { sqsRequestsPerTurn: perTurn }) };
+      const bill = priceTemplate(template, ({ memoryMb }) => ({ run: { ...measured.run, memoryMb }, poll: { ...poll, memoryMb } }));
+      return bill.lines.find((line) => line.item === 'SQS requests, loop turns')!;
+    };
+    const turns = (30 * 24 * 3600) / 8.5;
+    expect(sqsOf(2).dollars - sqsOf(1).dollars).toBeCloseTo(turns * 0.4e-6, 10);
+    expect(sqsOf(undefined).dollars).toBe(sqsOf(1).dollars);
+    expect(sqsOf(1).quantity).toMatch(/1 a turn/);
   });
 
   it("prices Step Functions from the loop's model: Standard per transition, Express per duration, instead of the queue", () => {

@@ -55,12 +55,17 @@ describe('a loop turn that meets the rate limit ends and sets the next turn for 
     for (let i = 0; i < count; i += 1) await fetch(`${lambda.server.url}/extended`).then((r) => r.arrayBuffer());
   };
   const mineTransfer = (i: number) => mineTransferTo(fake, i);
-  /** One turn of the loop's message after `delaySeconds` of the fake Date, timed on the real clock. */
+  /**
+   * One turn of the loop's message after `delaySeconds` of the fake Date, timed on the real clock; `nextDelay` is the
+   * visibility it set, or the queue's own visibility timeout (the delay) when it set none.
+   */
   const turnAfter = async (delaySeconds: number) => {
     later(delaySeconds * 1000);
     const started = performance.now();
+    const hiddenBefore = hidden.length;
     const summary = summaryOf(await invoke(turnEvent(lastTurn())));
-    return { summary, realMs: performance.now() - started, nextDelay: hidden.at(-1)?.VisibilityTimeout };
+    const set = hidden.slice(hiddenBefore).map((h) => h.VisibilityTimeout);
+    return { summary, realMs: performance.now() - started, visibilitySet: set, nextDelay: set.at(-1) ?? DELAY_SECONDS };
   };
 
   it('ends without sleeping on a spent window, its next turn delayed to the reset, and the turn after it publishes every alert once', async () => {
@@ -69,7 +74,8 @@ describe('a loop turn that meets the rate limit ends and sets the next turn for 
     await realPause(WINDOW_REAL_MS + 50);
     const caughtUp = await turnAfter(DELAY_SECONDS);
     expect(caughtUp.summary.stoppedBecause).toBe('caught-up');
-    expect(caughtUp.nextDelay).toBeLessThanOrEqual(DELAY_SECONDS);
+    // Caught up, no wait asked: the queue's visibility timeout gives the delay, no visibility change.
+    expect(caughtUp.visibilitySet).toEqual([]);
 
     // A fresh window, all but 2 requests spent by another client: the tip and one block, then the window is out.
     await realPause(WINDOW_REAL_MS + 50);
@@ -81,6 +87,8 @@ describe('a loop turn that meets the rate limit ends and sets the next turn for 
     // The block it read before the window ran out is finished and kept; the cursor goes no further.
     expect(stopped.summary.cursor?.height).toBe(caughtUp.summary.cursor!.height + 1);
     expect(lambda.published).toHaveLength(2);
+    // Ending on the rate limit, the turn still sets the window's reset as its message's visibility.
+    expect(stopped.visibilitySet).toHaveLength(1);
     expect(stopped.nextDelay).toBeGreaterThan(DELAY_SECONDS);
     expect(stopped.nextDelay).toBeLessThanOrEqual(60);
 

@@ -8,10 +8,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { createDynamoStateStore } from '../../lambda/adapters/dynamodb';
 import type { InvocationResult } from '../../lambda/handler';
-import { loopDeadAfterMs, loopToken, readLoopToken } from '../../lambda/core/scan/loop-turns';
+import { LOOP_TURN_MARGIN_MS, loopDeadAfterMs, loopToken, readLoopToken } from '../../lambda/core/scan/loop-turns';
 import { MESSAGE_RENEW_AFTER_MS } from '../../lambda/runtime/loop-invocation';
 import { createFakeHiro, fakeAddress, transfer } from '../support/fake-hiro';
 import { alertOf, logLinesOf } from '../support/handler-environment';
+import { lambdaContext } from '../support/lambda-invocation';
 import { copyOfLastDelivery, LOOP_QUEUE_URL as QUEUE_URL, loopOnDynalite, messageIdOf, scheduleTick as tick, turnEvent } from '../support/loop-environment';
 
 const DELAY_SECONDS = 8;
@@ -19,6 +20,7 @@ const TURN_SECONDS = 20;
 /** Past the longest gap a healthy loop leaves between two heartbeats. */
 const DEAD_AFTER_MS = loopDeadAfterMs({ turnMs: TURN_SECONDS * 1000, delayMs: DELAY_SECONDS * 1000 }) + 1;
 const alice = fakeAddress('alice');
+const nobody = fakeAddress('nobody-watched');
 
 const sns = mockClient(SNSClient);
 const sqs = mockClient(SQSClient);
@@ -42,7 +44,7 @@ describe('the self-rescheduling loop, end to end', () => {
   /** The messages the turn told the event source to keep (shown again); the others are deleted. */
   const kept = (result: InvocationResult) => result.batchItemFailures?.map((f) => f.itemIdentifier);
 
-  it('is started by a schedule tick that sends its message; each turn scans and hides that message again for the delay, kept in the queue', async () => {
+  it("is started by a schedule tick that sends its message; each caught-up turn scans and keeps that message with no SQS request of its own: the queue's visibility timeout is the delay", async () => {
     const b2 = fake.chain.mine([transfer({ to: alice, amount: 2_000_000 })]);
     expect(scanned(await invoke(tick))).toBe(2);
     expect(sent).toHaveLength(1);
@@ -53,11 +55,13 @@ describe('the self-rescheduling loop, end to end', () => {
       later(DELAY_SECONDS * 1000);
       fake.chain.mine([transfer({ to: alice, amount: 10 + i })]);
       const event = turnEvent(body);
+      const requestsBefore = sqs.calls().length;
       const result = await invoke(event);
       expect(scanned(result)).toBe(1);
+      // Reported as a batch item failure, the message shows again the queue's visibility timeout after its receive.
       expect(kept(result)).toEqual([messageIdOf(body)]);
-      expect(hidden).toHaveLength(1 + i);
-      expect(hidden[i]).toEqual({ QueueUrl: QUEUE_URL, ReceiptHandle: event.Records[0]!.receiptHandle, VisibilityTimeout: DELAY_SECONDS });
+      expect(sqs.calls().length - requestsBefore).toBe(0);
+      expect(hidden).toEqual([]);
       // The turn's one write stored its receive count beside the loop's id: a copy at that count is stale.
       expect(await storedToken()).toBe(loopToken(JSON.parse(body).turn, Number(event.Records[0]!.attributes.ApproximateReceiveCount)));
     }
@@ -88,8 +92,41 @@ describe('the self-rescheduling loop, end to end', () => {
     expect(hidden.map((h) => h.VisibilityTimeout)).toEqual([0]);
     expect(sent).toEqual([]);
     later(1_000);
+    // Caught up again: the queue's own visibility timeout sets the next turn, no request.
     expect(scanned(await invoke(turnEvent(lastTurn())))).toBeGreaterThan(0);
-    expect(hidden.map((h) => h.VisibilityTimeout)).toEqual([0, DELAY_SECONDS]);
+    expect(hidden.map((h) => h.VisibilityTimeout)).toEqual([0]);
+  });
+
+  it("works within its function's timeout, the loop's delay: it stops at the delay less its margin, and the next turn follows at once", async () => {
+    const inItsDelay = (event: unknown, id: string) => lambda.handler(event, lambdaContext(id, DELAY_SECONDS * 1000));
+    /** A turn over two new blocks whose clock moves `ms` on at its first API request. */
+    const turnLosing = async (ms: number, id: string) => {
+      later(DELAY_SECONDS * 1000);
+      // Blocks with nothing watched: no alert, so no SMS minute left owing a digest to the tests after this one.
+      fake.chain.mine([transfer({ to: nobody, amount: 51 })]);
+      fake.chain.mine([transfer({ to: nobody, amount: 52 })]);
+      let moved = false;
+      const stop = fake.faults.use(() => {
+        if (!moved) later(ms);
+        moved = true;
+        return undefined;
+      });
+      try {
+        return await inItsDelay(turnEvent(lastTurn()), id);
+      } finally {
+        stop();
+      }
+    };
+    const workMs = DELAY_SECONDS * 1000 - LOOP_TURN_MARGIN_MS;
+    const inTime = await turnLosing(workMs - 1_000, 'turn-in-time');
+    expect(inTime).toMatchObject({ stoppedBecause: 'caught-up', blocksScanned: 2 });
+    expect(hidden).toEqual([]);
+    const late = await turnLosing(workMs + 100, 'turn-past-its-work');
+    expect(late).toMatchObject({ stoppedBecause: 'time-budget', blocksScanned: 0 });
+    expect(hidden.map((h) => h.VisibilityTimeout)).toEqual([0]);
+    expect(kept(late)).toEqual([messageIdOf(lastTurn())]);
+    later(1_000);
+    expect(scanned(await inItsDelay(turnEvent(lastTurn()), 'turn-after'))).toBe(2);
   });
 
   it('leaves a live loop alone at a schedule tick: no cycle, nothing queued, nothing logged', async () => {
@@ -116,7 +153,7 @@ describe('the self-rescheduling loop, end to end', () => {
     const copy = await invoke(copyOfLastDelivery(turn));
     expect(skipped(copy)).toBe('stale-token');
     expect(kept(copy)).toEqual([]);
-    expect(hidden).toHaveLength(1);
+    expect(hidden).toEqual([]);
     expect(sent).toEqual([]);
     // The one transfer, alerted once (beside it, the earlier minute's SMS digest a tick noted for this turn).
     expect(lambda.published.slice(before).filter((entry) => !JSON.stringify(entry).includes('sms_digest'))).toHaveLength(1);
@@ -164,7 +201,7 @@ describe('the self-rescheduling loop, end to end', () => {
     expect(both.map(skipped)).toEqual(['stale-token', undefined]);
     expect(both.map(kept)).toEqual([[], [messageIdOf(live)]]);
     expect(sent).toHaveLength(1);
-    expect(hidden).toHaveLength(1);
+    expect(hidden).toEqual([]);
   });
 
   it("keeps its message for the next turn when another run holds the lease (a doorbell's cycle), running nothing", async () => {
@@ -174,7 +211,7 @@ describe('the self-rescheduling loop, end to end', () => {
     const result = await invoke(turnEvent(lastTurn()));
     expect(skipped(result)).toBe('lease-held');
     expect(kept(result)).toEqual([messageIdOf(lastTurn())]);
-    expect(hidden.map((h) => h.VisibilityTimeout)).toEqual([DELAY_SECONDS]);
+    expect(hidden).toEqual([]);
     await store.releaseLease('doorbell');
   });
 
@@ -188,15 +225,16 @@ describe('the self-rescheduling loop, end to end', () => {
     expect(notices()[0]!.detail).toMatch(/restarted the watcher's polling loop \d+ times in a row/);
   });
 
-  it('hides its message for the next turn after a failed cycle too: the loop outlives a bad run', async () => {
+  it('keeps its message for the next turn after a failed cycle too: the loop outlives a bad run', async () => {
     later(DEAD_AFTER_MS);
     await invoke(tick);
     later(DELAY_SECONDS * 1000);
     fake.faults.times(20, { status: 500 });
-    // A turn that throws fails its batch: the event source leaves the message, shown again after the delay set.
+    // A turn that throws fails its batch: the event source leaves the message, shown again the queue's visibility
+    // timeout (the delay) after its receive.
     await expect(invoke(turnEvent(lastTurn()))).rejects.toThrow();
     expect(sent).toHaveLength(1);
-    expect(hidden.map((h) => h.VisibilityTimeout)).toEqual([DELAY_SECONDS]);
+    expect(hidden).toEqual([]);
     fake.faults.clear();
     later(DELAY_SECONDS * 1000);
     expect(kept(await invoke(turnEvent(lastTurn())))).toEqual([messageIdOf(lastTurn())]);

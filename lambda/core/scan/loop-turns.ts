@@ -1,6 +1,6 @@
-// The self-rescheduling loop (docs/latency.md): each turn runs one cycle, then hides its own SQS message again for
-// a few seconds, so that a block is alerted seconds after it appears without the function being billed while it
-// waits. The message never changes: its body names the loop (a loop id), and SQS counts its receives. Exactly
+// The self-rescheduling loop (docs/latency.md): each turn runs one cycle, then leaves its own SQS message to come
+// back after a few seconds (the queue's visibility timeout), so that a block is alerted seconds after it appears
+// without the function being billed while it waits. The message never changes: its body names the loop (a loop id), and SQS counts its receives. Exactly
 // one loop is alive: the cursor item holds the loop's token, its id and the receive count of the turn that last
 // wrote it (`loopToken`). A turn runs only when its message names the current loop and was received more often
 // than that count, and its one conditional write (the cursor write, or a heartbeat) stores its own count: a copy
@@ -79,6 +79,26 @@ export const LOOP_GRACE_MS = 10_000;
  */
 export const LOOP_BEAT_EVERY_MS = 20_000;
 
+/** The longest a loop turn works: a catch-up goes on in the next turn, at once. */
+export const LOOP_TURN_MAX_SECONDS = 20;
+/**
+ * What a queued turn keeps of its function's time after its work deadline: the last block's alerts published, the
+ * cursor written, the message handed on. The turns' function times out at the loop's delay (the queue's visibility
+ * timeout can be no shorter: infra/constructs/watch-loop.ts), so a turn works the delay less this.
+ */
+export const LOOP_TURN_MARGIN_MS = 3_000;
+
+/** A queued turn's margin in a function timing out after `timeoutMs`: LOOP_TURN_MARGIN_MS, or half the time when shorter. */
+export function loopTurnMarginMs(timeoutMs: number): number {
+  return Math.min(LOOP_TURN_MARGIN_MS, timeoutMs / 2);
+}
+
+/** How long a turn works in a function timing out at the loop's delay: the delay less its margin, at most 20 s. */
+export function loopTurnSeconds(delaySeconds: number): number {
+  const delayMs = delaySeconds * 1000;
+  return Math.min(LOOP_TURN_MAX_SECONDS, (delayMs - loopTurnMarginMs(delayMs)) / 1000);
+}
+
 export interface LoopTiming {
   /** The delay between a caught-up turn's end and the next turn. */
   delayMs: number;
@@ -143,7 +163,7 @@ export type TurnDecision =
 
 /**
  * A queued turn: it runs only when its message is the loop's live copy, and writes nothing to begin. A lease
- * another run holds (a doorbell's cycle) lets that run work: the turn hides its message again and ends. `next` is
+ * another run holds (a restarting tick's cycle) lets that run work: the turn keeps its message for the delay and ends. `next` is
  * the loop id the message after this turn names: the same, or `renewAs` when the message is being replaced.
  */
 export async function takeQueuedTurn(store: LoopStore, take: { owner: string; nowMs: number; message: TurnMessage; renewAs?: string }): Promise<TurnDecision> {
