@@ -7,7 +7,7 @@ import { measureWindowItemCost } from './window-item-cost';
 import { DEFAULT_LOOP_DELAY_SECONDS } from '../infra/settings/latency-settings';
 import { measureBundles } from './bundle';
 import { measureCatchUp } from './catch-up';
-import { measureMemory, type MemoryRun } from './memory';
+import { measureMemory, measureTurnMemory, type MemoryRun } from './memory';
 import { heapLimitMb } from '../infra/settings/deploy-settings';
 import { measureBigBlockMemory } from './big-block-memory';
 import { synthTemplate, watcherFunction } from './monthly-bill';
@@ -203,6 +203,12 @@ async function measureMemories(workload: Workload, results: BenchResults): Promi
     asDeployed({ latency: 'loop' }, "the loop's function (latency=loop)"),
     asDeployed({ latency: 'loop', memorySize: 128 }, "the loop's function at 128 MB (memorySize=128)"),
   ]);
+  // What a turn following the tip holds: the loop's function at 128 MB finding 2 ordinary blocks.
+  const smallest = asDeployed(
+    { latency: 'loop', memorySize: 128 },
+    "the loop's turns at 128 MB: one cycle of 2 ordinary blocks, as a turn following the tip finds them",
+  );
+  results.memory.push(await measureTurnMemory(workload, smallest));
   progress('7b. memory reading one big block');
   results.bigBlock = await measureBigBlockMemory();
 }
