@@ -1,5 +1,6 @@
 // How `--check` words a rule list (lambda/local/describe.ts gathers them): shared by every list's module.
 import type { RuleMetaConfig } from '../stages/rule-meta';
+import { formatCount } from '../render/stx-amount';
 
 export function plural(n: number, noun: string): string {
   if (n === 1) return `1 ${noun}`;
@@ -33,7 +34,7 @@ export const INLINE_SHOWN = 5;
 /** `A, B, C`, or `A, B, C, D, E and 49,995 more` for a rule listing many principals on its one line. */
 export function someOf(items: readonly string[]): string {
   if (items.length <= INLINE_SHOWN) return items.join(', ');
-  return `${items.slice(0, INLINE_SHOWN).join(', ')} and ${(items.length - INLINE_SHOWN).toLocaleString('en-US')} more`;
+  return `${items.slice(0, INLINE_SHOWN).join(', ')} and ${formatCount(items.length - INLINE_SHOWN)} more`;
 }
 
 /** How many principals a rule's name names in a message before counting the rest. */
@@ -43,7 +44,7 @@ const NAME_SHOWN = 3;
 export function principalsWords(joined: string): string {
   const items = joined.split(',').filter(Boolean);
   if (items.length <= NAME_SHOWN) return items.join(', ');
-  return `${items.slice(0, NAME_SHOWN).join(', ')} and ${(items.length - NAME_SHOWN).toLocaleString('en-US')} more`;
+  return `${items.slice(0, NAME_SHOWN).join(', ')} and ${formatCount(items.length - NAME_SHOWN)} more`;
 }
 
 /** `STX`, `any asset`, or the asset id whole. */
@@ -55,10 +56,7 @@ export function assetWords(asset: string): string {
 export function summarised(lines: readonly string[], noun: string): string[] {
   if (lines.length <= CHECK_LIST_SHOWN) return [...lines];
   const more = lines.length - CHECK_LIST_SHOWN;
-  return [
-    ...lines.slice(0, CHECK_LIST_SHOWN),
-    `    … and ${more.toLocaleString('en-US')} more ${more === 1 ? noun : noun === 'address' ? 'addresses' : `${noun}s`}`,
-  ];
+  return [...lines.slice(0, CHECK_LIST_SHOWN), `    … and ${formatCount(more)} more ${more === 1 ? noun : noun === 'address' ? 'addresses' : `${noun}s`}`];
 }
 
 /** A list of bare ids: `- what 2 nouns (effect):` and one id a line, or `- no nouns (what)`. */

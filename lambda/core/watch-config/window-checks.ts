@@ -5,6 +5,7 @@ import type { AnyRuleList } from '../rules/rule-list';
 import { WINDOW_REORG_MARGIN_BLOCKS, WINDOW_TX_IDS } from '../stages/window-state';
 import { formatPath, type ConfigProblem } from './config-problems';
 import { windowAmountProblems } from './window-amounts';
+import { formatCount } from '../render/stx-amount';
 
 /** Blocks a minute a window is sized for: Stacks' fast blocks come about every 5 seconds, and a match in each. */
 export const PLAUSIBLE_BLOCKS_PER_MINUTE = 12;
@@ -89,8 +90,8 @@ function sizeProblems(windows: readonly WindowInput[]): ConfigProblem[] {
       path: formatPath(['windows', index, 'minutes']),
       value: window.minutes,
       message:
-        `would hold up to ${entries.toLocaleString('en-US')} blocks of matches (${PLAUSIBLE_BLOCKS_PER_MINUTE} blocks a minute, a match in each), ` +
-        `more than the ${WINDOW_ENTRIES_MAX.toLocaleString('en-US')} a window may: ${window.count === undefined ? `use at most ${most} minutes` : `use at most ${most} minutes or a smaller "count"`}`,
+        `would hold up to ${formatCount(entries)} blocks of matches (${PLAUSIBLE_BLOCKS_PER_MINUTE} blocks a minute, a match in each), ` +
+        `more than the ${formatCount(WINDOW_ENTRIES_MAX)} a window may: ${window.count === undefined ? `use at most ${most} minutes` : `use at most ${most} minutes or a smaller "count"`}`,
     });
   });
   const bytes = windows.reduce((sum, window) => sum + windowBytes(window), 0);
