@@ -24,7 +24,9 @@ const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const CDK = join(REPO_ROOT, 'node_modules', 'aws-cdk', 'bin', 'cdk');
-const SYNTH_TIMEOUT_MS = 120_000;
+// About 40 s on 2 idle cores; started first in the run (vitest.config.ts), beside the type-check and the heaviest
+// suites, it took over 120 s on a shared machine under load.
+const SYNTH_TIMEOUT_MS = 240_000;
 
 /** The environment without any AWS setting, and with every network request sent to a closed port. */
 function offlineEnvironment(): NodeJS.ProcessEnv {
