@@ -31,7 +31,7 @@ export interface MemoryRun {
   memoryMb: number | null;
   /** The flags the child runs under, as NODE_OPTIONS gives them to a function. */
   nodeOptions: string;
-  /** Other variables of the function's environment that the process reads at its start (MALLOC_ARENA_MAX). */
+  /** Other variables of the function's environment that the process reads at its start (glibc's MALLOC_* settings). */
   env?: Record<string, string>;
 }
 
@@ -44,6 +44,8 @@ export interface MemoryFigures {
   loadedRssMb: number;
   /** Peak over the process's life, the invocation included. */
   peakRssMb: number;
+  /** The invocation's CPU time (user and system, on one core), sampler included: what the memory settings cost. */
+  cpuMs: number;
   peakHeapMb: number;
   /** process.memoryUsage() in MB at the sample of highest RSS: where the memory is at the peak. */
   atPeak: { rss: number; heapTotal: number; external: number };
@@ -64,11 +66,13 @@ const sampler = setInterval(() => {
   peakHeapMb = Math.max(peakHeapMb, mb(usage.heapUsed));
   if (usage.rss > atPeak.rss) atPeak = usage;
 }, 5);
+const cpuBefore = process.cpuUsage();
 const context = { awsRequestId: 'memory', functionName: 'stacks-watch', getRemainingTimeInMillis: () => 900000 };
 const summary = await handler({}, context);
 clearInterval(sampler);
+const cpu = process.cpuUsage(cpuBefore);
 const peakRssMb = ownPeakRssMb();
-process.stderr.write('\\n' + JSON.stringify({ loadedRssMb, peakRssMb, peakHeapMb, atPeak: { rss: mb(atPeak.rss), heapTotal: mb(atPeak.heapTotal), external: mb(atPeak.external) }, blocks: summary.blocksScanned, alerts: summary.alertsPublished, fetchPlan: summary.fetchPlan }) + '\\n');
+process.stderr.write('\\n' + JSON.stringify({ loadedRssMb, peakRssMb, cpuMs: (cpu.user + cpu.system) / 1000, peakHeapMb, atPeak: { rss: mb(atPeak.rss), heapTotal: mb(atPeak.heapTotal), external: mb(atPeak.external) }, blocks: summary.blocksScanned, alerts: summary.alertsPublished, fetchPlan: summary.fetchPlan }) + '\\n');
 `;
 
 /** The heaviest blocks of the workload, by the size of their transactions and events. */
@@ -159,12 +163,23 @@ export function memorySection(rows: readonly MemoryFigures[]): string {
       "Peak RSS is the child's own high-water mark (VmHWM; getrusage's maximum resident set would carry the bench process's, from the fork). Each function row runs under the NODE_OPTIONS the stack gives a function of that memory and is told its memory " +
       "as Lambda tells it (a 128 MB function holds 2 blocks read ahead, block by block or per subject, instead of up to 64 or 120: lambda/runtime/memory-bounds.ts); Node's defaults (sized for this machine, collecting lazily) " +
       "and the 128 MB function as it ran before those bounds are shown beside them; the last row is one cycle of the chain's first 2 ordinary blocks (not the heavy ones), the most a turn following the tip finds. At the peak: process.memoryUsage() at the sample (every 5 ms) of highest RSS, split into V8's heap (committed), " +
-      'memory outside it held by JavaScript objects (response Buffers and the like: external) and the rest (Node, the loaded code, native allocations). ' +
+      "memory outside it held by JavaScript objects (response Buffers and the like: external) and the rest (Node, the loaded code, native allocations, and about 35 to 45 MB of the node binary's own pages). CPU: the invocation's user and system time on one core, the 5 ms sampler included. " +
       "Goal: each function's memory at least 1.3 × its peak (a 128 MB function: a peak of at most 98 MB); a peak under the memory is what a run needs to finish. " +
       READ_COLUMN_NOTE,
     '',
     table(
-      ['run', 'NODE_OPTIONS', 'read', 'blocks', 'alerts', 'RSS after load', 'peak RSS', 'peak heap used (sampled)', 'at the peak: heap / external / rest'],
+      [
+        'run',
+        'NODE_OPTIONS',
+        'read',
+        'blocks',
+        'alerts',
+        'RSS after load',
+        'peak RSS',
+        'peak heap used (sampled)',
+        'at the peak: heap / external / rest',
+        'CPU',
+      ],
       rows.map((r) => [
         r.run.label,
         `\`${Object.entries(r.run.env ?? {})
@@ -177,6 +192,7 @@ export function memorySection(rows: readonly MemoryFigures[]): string {
         `${fixed(r.peakRssMb, 0)} MB`,
         `${fixed(r.peakHeapMb, 0)} MB`,
         `${fixed(r.atPeak.heapTotal, 0)} / ${fixed(r.atPeak.external, 0)} / ${fixed(r.atPeak.rss - r.atPeak.heapTotal - r.atPeak.external, 0)} MB`,
+        `${thousands(Math.round(r.cpuMs))} ms`,
       ]),
     ),
     '',

@@ -193,8 +193,18 @@ async function measureMemories(workload: Workload, results: BenchResults): Promi
   const asDeployed = (context: Record<string, unknown>, label: string): MemoryRun => {
     const fn = watcherFunction(synthTemplate(context))[1].Properties!;
     const variables = fn.Environment.Variables as Record<string, unknown>;
-    const arenas = variables.MALLOC_ARENA_MAX === undefined ? {} : { env: { MALLOC_ARENA_MAX: String(variables.MALLOC_ARENA_MAX) } };
-    return { label, memoryMb: Number(fn.MemorySize), nodeOptions: String(variables.NODE_OPTIONS ?? ''), ...arenas };
+    // glibc's settings (MALLOC_*) are read at the process's start: the child gets them as the function does.
+    const malloc = Object.fromEntries(
+      Object.entries(variables)
+        .filter(([name]) => name.startsWith('MALLOC_'))
+        .map(([name, value]) => [name, String(value)]),
+    );
+    return {
+      label,
+      memoryMb: Number(fn.MemorySize),
+      nodeOptions: String(variables.NODE_OPTIONS ?? ''),
+      ...(Object.keys(malloc).length ? { env: malloc } : {}),
+    };
   };
   results.memory = await measureMemory(workload, [
     { label: 'Node default', memoryMb: null, nodeOptions: '--enable-source-maps' },
