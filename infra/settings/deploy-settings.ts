@@ -67,11 +67,12 @@ export const DEFAULT_TIMEOUT_SECONDS = 120;
  */
 export const DEFAULT_MEMORY_MB = 256;
 /**
- * The smallest function, a choice (`memorySize: 128`), not a default: a turn following the tip holds little,
- * and a catch-up through heavy blocks reads 2 blocks ahead with 2 requests in flight (lambda/runtime/
- * memory-bounds.ts) with V8's young generation kept small (`nodeOptions`): 101–112 MB at the highest RSS sampled,
+ * The smallest function, a choice (`memorySize: 128`, which the shipped deploy.json makes for the loop), not the
+ * code's default: a turn following the tip holds little, and a catch-up through heavy blocks reads 2 blocks ahead
+ * with 2 requests in flight (lambda/runtime/memory-bounds.ts) with V8's young generation kept small
+ * (`nodeOptions`): 101–112 MB at the highest RSS sampled,
  * but getrusage's peak reached 174 MB when the CPU was scarce (table 7). A function killed for memory in a
- * catch-up would read the same blocks again at its next start, so the loop keeps the 256 MB default.
+ * catch-up would read the same blocks again at its next start: a settings file that names no memory keeps 256 MB.
  */
 export const SMALL_MEMORY_MB = 128;
 
