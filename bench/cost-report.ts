@@ -152,7 +152,7 @@ export function billSection(bills: NamedBill[]): string {
       `(two reads, the cursor item and the SMS record, ${WATCHDOG_TICK_SECONDS} s billed, no log line; the watch config read by their conditional GET alone, a turn asking only for a version a tick flagged on the cursor item), and the turns queue's requests: each turn the loop's one message received and hidden again (2 requests; a fresh one sent every 13 days), plus the empty 20 s long polls of the event source's ${ESM_POLLERS} idle pollers ` +
       '(Lambda keeps "as few as 2" on a quiet queue; 5 would add about $0.16). Step Functions rows: the same turns with a state machine as the timer instead of the queue (Standard: 2 transitions a turn at $0.025 per 1,000; ' +
       'Express: one execution always waiting, 64 MB, $0.00001667/GB-s, $1 per million executions). Last column: the total in an account whose always-free tiers nothing else uses (Lambda 1 M requests and 400,000 GB-s, SQS and SNS 1 M requests, ' +
-      'CloudWatch 10 metrics, 10 alarms, 5 GB of logs, Scheduler 14 M; DynamoDB on-demand and S3 requests have none). Goal: the default stack at most $1.00 a month.',
+      'CloudWatch 10 metrics, 10 alarms, 5 GB of logs, Scheduler 14 M; DynamoDB on-demand and S3 requests have none). Goal: the default deploy (deploy.json as shipped) at most $1.00 a month.',
     '',
     table(
       ['stack', 'billed s / run', 'memory', 'write units / run', 'metric series', 'log bytes / run', ...categories, 'total', 'goal', 'with always-free tiers'],

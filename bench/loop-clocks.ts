@@ -167,7 +167,7 @@ export function clockRows(input: ClockInputs): ClockRow[] {
       p90Seconds: latency.noPickup.p90Seconds,
       bill: sleepingInvocation(loopBill),
     },
-    { design: '1-minute schedule alone (the default)', how: 'built', p90Seconds: latency.schedule.p90Seconds, bill: input.scheduleBill },
+    { design: '1-minute schedule alone (no latency set)', how: 'built', p90Seconds: latency.schedule.p90Seconds, bill: input.scheduleBill },
     ...latency.doorbell.map((row) => ({
       design: `1-minute schedule + doorbell, rung ${row.mode.kind === 'doorbell' ? row.mode.pushDelayMs / 1000 : '?'} s after each block`,
       how: 'built (doorbell: true); a push source rings it',

@@ -7,8 +7,9 @@ import { DEFAULT_CYCLE_OPTIONS, measureCycleCosts, type CycleCost, type CycleCos
 import { latencyFloor } from './latency-floor';
 import { clockRows, clocksSection, floodBill } from './loop-clocks';
 import type { Workload } from './mainnet-workload';
-import { priceTemplate, synthTemplate, watcherFunction, type MeasuredCycles } from './monthly-bill';
+import { priceTemplate, synthTemplate, watcherFunction, type MeasuredCycles, type MonthlyBill } from './monthly-bill';
 import type { BenchResults } from './report';
+import { SHIPPED_SETTINGS } from './stack-template';
 import { stepFunctionsBill } from './step-functions-bill';
 import { DEFAULT_LOOP_DELAY_SECONDS } from '../infra/settings/latency-settings';
 
@@ -35,22 +36,44 @@ const ZERO_CYCLE: CycleCost = {
   metricSeries: [],
 };
 
-/** The stacks the bill prices: [name, CDK context, goal in dollars, a pending rule in the watch config]. */
-const BILLED_STACKS: [string, Record<string, unknown>, number?, 'pending'?][] = [
-  ['default (1-minute schedule, no API key)', {}, 1],
-  ['default with an API key', { createApiKeySecret: true }],
-  ['every option on: dashboard, customer key, detailed metrics', { dashboard: true, encryptionKey: 'customer', detailedMetrics: true }],
-  ['loop, a turn every 6 s (latency=loop), no API key', { latency: 'loop', loopDelaySeconds: 6 }],
-  [`loop, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s (latency=loop), no API key`, { latency: 'loop' }],
-  ['loop, a turn every 10 s (latency=loop), no API key', { latency: 'loop', loopDelaySeconds: 10 }],
-  ['the same at 128 MB (memorySize: 128)', { latency: 'loop', loopDelaySeconds: 10, memorySize: 128 }],
-  ['default at 128 MB (memorySize: 128)', { memorySize: 128 }],
-  [`loop, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s, with a pending rule (new waiting transactions every turn)`, { latency: 'loop' }, undefined, 'pending'],
+/** The 1-minute schedule at 256 MB, named rather than left to whatever settings file a row starts from. */
+const SCHEDULE = { latency: 'schedule', memorySize: 256 };
+/** The loop at 256 MB; each row names its delay. */
+const LOOP = { latency: 'loop', memorySize: 256 };
+
+/** The default deploy: whatever the shipped deploy.json deploys, held to the goal. */
+const SHIPPED: Record<string, unknown> = { settingsFile: SHIPPED_SETTINGS };
+const SHIPPED_GOAL_DOLLARS = 1;
+
+/** The stacks the bill prices after the default deploy: [name, CDK context, a pending rule in the watch config]. */
+const BILLED_STACKS: [string, Record<string, unknown>, 'pending'?][] = [
+  ['1-minute schedule (latency=schedule), no API key', SCHEDULE],
+  ['the schedule with an API key', { ...SCHEDULE, createApiKeySecret: true }],
   [
-    'default with Slack and PagerDuty (1,000 alerts a month each)',
-    { chat: JSON.stringify([{ slack: 'ssm:/stacks-watch/slack' }, { pagerduty: 'ssm:/stacks-watch/pagerduty' }]) },
+    'the schedule with every option on: dashboard, customer key, detailed metrics',
+    { ...SCHEDULE, dashboard: true, encryptionKey: 'customer', detailedMetrics: true },
+  ],
+  ['loop, a turn every 6 s (latency=loop), no API key', { ...LOOP, loopDelaySeconds: 6 }],
+  [`loop, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s (latency=loop), no API key`, { ...LOOP, loopDelaySeconds: DEFAULT_LOOP_DELAY_SECONDS }],
+  ['loop, a turn every 10 s (latency=loop), no API key', { ...LOOP, loopDelaySeconds: 10 }],
+  ['the same at 128 MB (memorySize: 128)', { ...LOOP, loopDelaySeconds: 10, memorySize: 128 }],
+  ['the schedule at 128 MB (memorySize: 128)', { ...SCHEDULE, memorySize: 128 }],
+  [
+    `loop, a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s, with a pending rule (new waiting transactions every turn)`,
+    { ...LOOP, loopDelaySeconds: DEFAULT_LOOP_DELAY_SECONDS },
+    'pending',
+  ],
+  [
+    'the schedule with Slack and PagerDuty (1,000 alerts a month each)',
+    { ...SCHEDULE, chat: JSON.stringify([{ slack: 'ssm:/stacks-watch/slack' }, { pagerduty: 'ssm:/stacks-watch/pagerduty' }]) },
   ],
 ];
+
+/** The default deploy's row name, saying what deploy.json deploys today. */
+export function shippedName(bill: MonthlyBill): string {
+  const mode = bill.loop ? `loop, a turn every ${bill.loop.delaySeconds} s` : 'the schedule';
+  return `the default deploy (deploy.json as shipped: ${mode}, ${bill.perRun.memoryMb} MB)`;
+}
 
 /** Table 5e compares the clocks at the longest turn whose p90 stays within 10 s (the latency table). */
 const CLOCKS_DELAY_SECONDS = 10;
@@ -82,14 +105,18 @@ export async function measureCosts(prefix: (blocks: number) => Workload, results
     const costs = measured.get(key)!;
     return { run: costs.following, poll: pending ? costs.pollPending : costs.poll };
   };
-  results.bills = [];
-  for (const [name, context, goalDollars, pending] of BILLED_STACKS) {
+  // Measure first what a template asks for, then price it with those figures.
+  const billOf = async (context: Record<string, unknown>, pending: boolean) => {
     const template = synthTemplate(context);
-    // Measure first what the template asks for, then price it with those figures.
     const env = watcherFunction(template)[1].Properties!.Environment.Variables;
-    const cycles = await cyclesFor(env.STACKS_API_KEY_SECRET_ARN !== undefined, env.DETAILED_METRICS === 'true', pending === 'pending', memoryOf(template));
-    const bill = priceTemplate(template, () => cycles);
-    results.bills.push({ name, bill, ...(goalDollars !== undefined ? { goalDollars } : {}) });
+    const cycles = await cyclesFor(env.STACKS_API_KEY_SECRET_ARN !== undefined, env.DETAILED_METRICS === 'true', pending, memoryOf(template));
+    return priceTemplate(template, () => cycles);
+  };
+  const shipped = await billOf(SHIPPED, false);
+  results.bills = [{ name: shippedName(shipped), bill: shipped, goalDollars: SHIPPED_GOAL_DOLLARS }];
+  for (const [name, context, pending] of BILLED_STACKS) {
+    const bill = await billOf(context, pending === 'pending');
+    results.bills.push({ name, bill });
     if (pending) continue;
     if (bill.loop?.delaySeconds === DEFAULT_LOOP_DELAY_SECONDS)
       results.floor = latencyFloor(`loop at a turn every ${DEFAULT_LOOP_DELAY_SECONDS} s`, bill, cost128.poll);
@@ -116,13 +143,13 @@ export async function measureClocks(prefix: (blocks: number) => Workload, result
     return priceTemplate(template, () => ({ run: run(costs), poll: costs.poll }));
   };
   const costs = at.cost;
-  const loop = { latency: 'loop', loopDelaySeconds: CLOCKS_DELAY_SECONDS };
+  const loop = { ...LOOP, loopDelaySeconds: CLOCKS_DELAY_SECONDS };
   const latency = async (mode: LatencyMode) => measureAlertLatency({ mode, apiMinutes: 8, timeScale: 1 / 30 });
   const rows = clockRows({
     loopBill: price(loop),
     loopBill128: price({ ...loop, memorySize: 128 }),
-    scheduleBill: price({}),
-    idleScheduleBill: price({}, (timed) => timed.idle),
+    scheduleBill: price(SCHEDULE),
+    idleScheduleBill: price(SCHEDULE, (timed) => timed.idle),
     ring: costs.ring,
     latency: {
       loop: await latency({ kind: 'loop', delaySeconds: CLOCKS_DELAY_SECONDS }),
@@ -131,13 +158,14 @@ export async function measureClocks(prefix: (blocks: number) => Workload, result
       doorbell: [await latency({ kind: 'doorbell', pushDelayMs: 2_000 }), await latency({ kind: 'doorbell', pushDelayMs: 5_000 })],
     },
   });
-  const memoryMb = Number(watcherFunction(synthTemplate())[1].Properties!.MemorySize);
+  // The doorbell rings the schedule's function (the loop needs no bell).
+  const memoryMb = memoryOf(synthTemplate(SCHEDULE));
   results.clocks = clocksSection(rows, { ...floodBill(memoryMb, FLOOD_REFUSAL_MS, 1_000), refusalMs: FLOOD_REFUSAL_MS, memoryMb });
 }
 
 /** Table 9b's monthly figures: the bill's S3 lines for a watch config of the measured size. */
 export function configStoreMonthly(figures: ConfigStoreFigures): { gets: number; storage: number } {
-  const bill = priceTemplate(synthTemplate(), () => ({ run: ZERO_CYCLE, poll: ZERO_CYCLE }), figures.bytes).lines;
+  const bill = priceTemplate(synthTemplate(SCHEDULE), () => ({ run: ZERO_CYCLE, poll: ZERO_CYCLE }), figures.bytes).lines;
   const sum = (pattern: RegExp) => bill.filter((line) => pattern.test(line.item)).reduce((total, line) => total + line.dollars, 0);
   return { gets: sum(/^S3 GET/), storage: sum(/^S3 storage/) };
 }

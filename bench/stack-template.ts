@@ -11,16 +11,24 @@ import { buildStacksWatch } from '../infra/build-stacks-watch';
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The watch config the stack bundles; what it watches changes the measured cycles, not the template's cost. */
 const WATCH_CONFIG = `${REPO_ROOT}test/infra/fixtures/watch.json`;
+/**
+ * The settings a template starts from: none of latency, memory or delay named, so the code's defaults (the
+ * schedule at 256 MB) rather than what the shipped deploy.json chooses. A bill of deploy.json names it:
+ * `{ settingsFile: SHIPPED_SETTINGS }`.
+ */
+const BASE_SETTINGS = `${REPO_ROOT}test/infra/fixtures/deploy-without-latency.json`;
+/** The settings file the repository ships, which `cdk deploy` reads when told no other. */
+export const SHIPPED_SETTINGS = `${REPO_ROOT}deploy.json`;
 
 export type Resource = { Type: string; Properties?: Record<string, any> };
 export type TemplateJson = { Resources: Record<string, Resource> };
 
-/** The stack's template as `cdk synth` would make it for `context` (bundling skipped: it does not change the bill). */
+/** The stack's template as `cdk synth` would make it for `context` over the base settings (bundling skipped: it does not change the bill). */
 export function synthTemplate(context: Record<string, unknown> = {}): TemplateJson {
   // Synthesized into a folder of its own and removed: the default outdir is a new temp folder nothing removes.
   const outdir = mkdtempSync(join(tmpdir(), 'stacks-watch-bill-'));
   try {
-    const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], watchConfig: WATCH_CONFIG, ...context } });
+    const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], watchConfig: WATCH_CONFIG, settingsFile: BASE_SETTINGS, ...context } });
     return Template.fromStack(buildStacksWatch(app, REPO_ROOT)).toJSON() as TemplateJson;
   } finally {
     rmSync(outdir, { recursive: true, force: true });

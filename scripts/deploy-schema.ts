@@ -23,11 +23,12 @@ const DESCRIPTIONS: Record<string, string> = {
   chat: 'Chat channels: one of "slack", "discord", "telegram", "pagerduty" naming an SSM SecureString ("ssm:/path"), and an optional filter.',
   opsEmails: 'Email addresses that receive the alarms and operator notices.',
   scheduleMinutes: 'Minutes between runs (1 to 60).',
-  latency: '"schedule" (default): one run a schedule interval; "loop": a turn every loopDelaySeconds, each queuing the next on SQS (docs/latency.md).',
-  loopDelaySeconds: 'With latency "loop": seconds from a caught-up turn to the next (1 to 60, default 8).',
+  latency:
+    '"schedule" (when absent): one run a schedule interval; "loop" (what the shipped deploy.json sets): a turn every loopDelaySeconds, each queuing the next on SQS (docs/latency.md).',
+  loopDelaySeconds: 'With latency "loop": seconds from a caught-up turn to the next (1 to 60; 8 when absent, the shipped deploy.json sets its own).',
   doorbell:
     'true: an HTTPS function URL a push source rings (signed with a created secret) to start a cycle at once; { "secretArn": ... } signs with an existing secret (docs/doorbell.md). Default false.',
-  memorySize: 'The function memory in MB (default 256).',
+  memorySize: 'The function memory in MB (256 when absent; the shipped deploy.json sets 128 with the loop).',
   timeoutSeconds: 'The function timeout in seconds (default 120).',
   apiKeySecretArn: 'The complete ARN of an existing Secrets Manager secret holding the Hiro API key.',
   createApiKeySecret: 'Create an empty secret for the Hiro API key (then put the key in it).',

@@ -67,10 +67,11 @@ export const DEFAULT_TIMEOUT_SECONDS = 120;
  */
 export const DEFAULT_MEMORY_MB = 256;
 /**
- * The smallest function, a choice (`memorySize: 128`): a turn following the tip holds little, and a catch-up
- * through heavy blocks reads 2 blocks ahead with 2 requests in flight (lambda/runtime/memory-bounds.ts) with
- * V8's young generation kept small (`nodeOptions`) and glibc giving back the memory V8 frees (`mallocEnvironment`).
- * Table 7 measures its peak, the process's own high-water mark, against the 1.3 x margin the other rows meet.
+ * The smallest function, a choice (`memorySize: 128`, which the shipped deploy.json makes for the loop), not the
+ * code's default: a turn following the tip holds little, and a catch-up through heavy blocks reads 2 blocks ahead
+ * with 2 requests in flight (lambda/runtime/memory-bounds.ts) with V8's young generation kept small
+ * (`nodeOptions`) and glibc giving back the memory V8 frees (`mallocEnvironment`). Table 7 measures its peak, the
+ * process's own high-water mark, against the 1.3 x margin. A settings file that names no memory keeps 256 MB.
  */
 export const SMALL_MEMORY_MB = 128;
 

@@ -1,14 +1,15 @@
 // How soon an alert follows its block: the `latency` setting (deploy.json or -c) and the loop's period,
 // `loopDelaySeconds`. `schedule` runs the watcher once a schedule interval; `loop` runs a turn every few
 // seconds, each queuing the next on SQS with a delay, the schedule only restarting a loop that died
-// (docs/latency.md says what was weighed and why the schedule stays the default).
+// (docs/latency.md says what was weighed). The shipped deploy.json chooses the loop; a settings file that names
+// no latency keeps the schedule, as it deployed before.
 import { z } from 'zod';
 import { wholeNumber } from './context-values';
 import { doorbellContext, doorbellSettings, type DoorbellSettings } from './doorbell-settings';
 
 export type LatencyMode = 'schedule' | 'loop';
 
-/** The deploy's latency mode when none is given (docs/latency.md says why). */
+/** The deploy's latency mode when the settings name none: the cheapest bill (docs/latency.md). */
 export const DEFAULT_LATENCY: LatencyMode = 'schedule';
 /** A loop turn every this many seconds: alerts within 10 s at the 90th percentile (bench, latency table). */
 export const DEFAULT_LOOP_DELAY_SECONDS = 8;

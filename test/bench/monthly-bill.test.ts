@@ -1,11 +1,14 @@
 // The bill of `npm run bench` prices every resource of the real synthesized template: what it counts must
 // follow the template, and a resource it cannot price must stop it rather than be left out.
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CycleCost } from '../../bench/cycle-cost';
 import { priceTemplate, synthTemplate, type MeasuredCycles, type MeasuredFor, type TemplateJson } from '../../bench/monthly-bill';
 import { stepFunctionsBill } from '../../bench/step-functions-bill';
 import { LAMBDA_PLATFORM_LOG_BYTES } from '../../bench/run-telemetry';
 import { PRICES } from '../../bench/aws-prices';
+import { shippedName } from '../../bench/run-costs';
+import { eventSourceFunctions, SHIPPED_SETTINGS } from '../../bench/stack-template';
 
 const cycle = (durationMs: number, writeUnits: number): CycleCost => ({
   scenario: 'fixed',
@@ -169,5 +172,27 @@ describe('the monthly bill from the synthesized template', () => {
     expect(standard.lines.some((line) => line.item.startsWith('SQS requests, loop'))).toBe(false);
     expect(standard.total - (loop.total - sqs)).toBeCloseTo(loop.runs * 2 * 0.000025, 8);
     expect(express.total - (loop.total - sqs)).toBeCloseTo(8_640 * 1e-6 + 2_592_000 * (64 / 1024) * 0.00001667, 8);
+  });
+});
+
+// Table 5b's default deploy is deploy.json as shipped; every other row names its settings over the code's
+// defaults, so that a change to deploy.json moves that row and no other.
+describe('the stacks the bill prices', () => {
+  let shipped: TemplateJson;
+  beforeAll(() => {
+    shipped = synthTemplate({ settingsFile: SHIPPED_SETTINGS });
+  }, SYNTH_BOUND_MS);
+
+  it("start from the code's defaults, not from the shipped deploy.json: the 1-minute schedule at 256 MB", () => {
+    expect(eventSourceFunctions(defaults).size).toBe(0);
+    const bill = priceTemplate(defaults, fixedFigures);
+    expect([bill.runs, bill.perRun.memoryMb]).toEqual([30 * 24 * 60, 256]);
+  });
+
+  it('price the default deploy from deploy.json as shipped, at its delay and memory, and name it by them', () => {
+    const { loopDelaySeconds, memorySize } = JSON.parse(readFileSync(SHIPPED_SETTINGS, 'utf8')) as { loopDelaySeconds: number; memorySize: number };
+    const bill = priceTemplate(shipped, fixedFigures);
+    expect([bill.loop?.delaySeconds, bill.perRun.memoryMb]).toEqual([loopDelaySeconds, memorySize]);
+    expect(shippedName(bill)).toBe(`the default deploy (deploy.json as shipped: loop, a turn every ${loopDelaySeconds} s, ${memorySize} MB)`);
   });
 });

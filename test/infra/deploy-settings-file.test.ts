@@ -137,7 +137,7 @@ describe('the deploy settings file', () => {
   it('ships deploy.json with no subscribers and the schema named, so the quick start synthesizes as it is', () => {
     const shipped = JSON.parse(readFileSync(`${REPO_ROOT}deploy.json`, 'utf8')) as Record<string, unknown>;
     expect(shipped.$schema).toBe('./deploy.schema.json');
-    expect(subscriptions(synthStack().template)).toEqual([]);
+    expect(subscriptions(synthStack({ settingsFile: `${REPO_ROOT}deploy.json` }).template)).toEqual([]);
   });
 
   it('ships deploy.example.json showing every setting, which synthesizes', () => {
@@ -145,6 +145,32 @@ describe('the deploy settings file', () => {
     const schema = JSON.parse(readFileSync(DEPLOY_SCHEMA_PATH, 'utf8')) as { properties: Record<string, unknown> };
     expect(Object.keys(example).sort()).toEqual(Object.keys(schema.properties).sort());
     expect(subscriptions(synthStack({ settingsFile: `${REPO_ROOT}deploy.example.json` }).template)).toHaveLength(7);
+  });
+});
+
+/** The functions told the state table, by logical id: the watcher (the schedule's) and, in the loop mode, the turns'. */
+const stateFunctions = (template: Template) =>
+  Object.entries(template.findResources('AWS::Lambda::Function')).filter(([, r]) => r.Properties.Environment?.Variables?.TABLE_NAME);
+
+describe('what a deploy deploys when deploy.json says nothing else', () => {
+  it('the shipped deploy.json deploys the loop at 128 MB: a turns function on the SQS queue, timing out within its delay', () => {
+    const { loopDelaySeconds } = JSON.parse(readFileSync(`${REPO_ROOT}deploy.json`, 'utf8')) as { loopDelaySeconds: number };
+    const { template } = synthStack({ settingsFile: `${REPO_ROOT}deploy.json` });
+    const functions = stateFunctions(template);
+    expect(functions.map(([id]) => id.includes('Turns')).sort()).toEqual([false, true]);
+    expect(functions.map(([, fn]) => fn.Properties.MemorySize)).toEqual([128, 128]);
+    const [turnsId, turns] = functions.find(([id]) => id.includes('Turns'))!;
+    expect(turns.Properties.Timeout).toBeLessThanOrEqual(loopDelaySeconds);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionName: { Ref: turnsId } });
+    template.hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: loopDelaySeconds });
+  });
+
+  it('a settings file naming no latency keeps the 1-minute schedule at 256 MB, with no loop', () => {
+    const { template } = withFile('deploy-without-latency.json');
+    const functions = stateFunctions(template);
+    expect(functions.map(([, fn]) => fn.Properties.MemorySize)).toEqual([256]);
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 0);
+    template.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'rate(1 minute)' });
   });
 });
 
@@ -156,7 +182,12 @@ describe('deploy.schema.json', () => {
   });
 
   it('accepts every shipped settings file, "$schema" included', () => {
-    for (const path of ['deploy.json', 'deploy.example.json', 'test/infra/fixtures/deploy-subscribers.json']) {
+    for (const path of [
+      'deploy.json',
+      'deploy.example.json',
+      'test/infra/fixtures/deploy-subscribers.json',
+      'test/infra/fixtures/deploy-without-latency.json',
+    ]) {
       const check = validate();
       expect(check(JSON.parse(readFileSync(`${REPO_ROOT}${path}`, 'utf8'))) ? [] : check.errors, path).toEqual([]);
     }

@@ -82,6 +82,8 @@ export function freshSynth(context: Record<string, unknown> = {}): Synthesized {
       ...cdkJsonContext(),
       'aws:cdk:bundling-stacks': [],
       watchConfig: fixture('watch.json'),
+      // The code's defaults (the schedule at 256 MB), not the shipped deploy.json's choice: a test names that file to read it.
+      settingsFile: fixture('deploy-without-latency.json'),
       ...context,
     },
   });
