@@ -77,8 +77,7 @@ export const SMALL_MEMORY_MB = 128;
 
 /**
  * The function's NODE_OPTIONS: source maps, the heap bounded (`heapLimitMb`) and, at 128 MB, a 1 MB semi-space,
- * since V8's young generation (up to 3 x 16 MB by default) lies outside the old-space limit (table 7: 148 MB
- * peak at 128 MB without it and the small read-ahead, 123 MB with both).
+ * since V8's young generation (up to 3 x 16 MB by default) lies outside the old-space limit (table 7).
  */
 export function nodeOptions(memoryMb: number): string {
   return `--enable-source-maps --max-old-space-size=${heapLimitMb(memoryMb)}${memoryMb <= SMALL_MEMORY_MB ? ' --max-semi-space-size=1' : ''}`;
