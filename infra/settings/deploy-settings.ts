@@ -84,13 +84,13 @@ export function nodeOptions(memoryMb: number): string {
 }
 
 /**
- * glibc's malloc for a 128 MB function: blocks of 16 KiB and more mapped on their own, and so given back to the
+ * glibc's malloc for a 128 MB function: blocks of 32 KiB and more mapped on their own, and so given back to the
  * system when freed. V8 takes the working memory of its parser and compilers in such blocks; from glibc's heap
  * they stayed resident once freed, about 12 MB after the bundle's load alone (bench table 7). Read by glibc at the
  * process's start, so it is the function's environment, not NODE_OPTIONS.
  */
 export function mallocEnvironment(memoryMb: number): Record<string, string> {
-  return memoryMb <= SMALL_MEMORY_MB ? { MALLOC_MMAP_THRESHOLD_: String(16 * 1024) } : {};
+  return memoryMb <= SMALL_MEMORY_MB ? { MALLOC_MMAP_THRESHOLD_: String(32 * 1024) } : {};
 }
 
 /**

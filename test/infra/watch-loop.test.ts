@@ -100,7 +100,7 @@ describe('the loop mode (latency=loop)', () => {
   it("gives glibc's freed blocks back at 128 MB alone (MALLOC_MMAP_THRESHOLD_, bench table 7)", () => {
     expect(turnsFunction(template).Properties.Environment.Variables.MALLOC_MMAP_THRESHOLD_).toBeUndefined();
     const small = turnsFunction(synthStack({ latency: 'loop', memorySize: 128 }).template).Properties;
-    expect(small.Environment.Variables.MALLOC_MMAP_THRESHOLD_).toBe('16384');
+    expect(small.Environment.Variables.MALLOC_MMAP_THRESHOLD_).toBe('32768');
   });
 
   it('lets the function hide its message again and send a new one on the turns queue alone, and nothing more there than the event source needs', () => {
