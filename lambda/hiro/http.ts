@@ -1,4 +1,4 @@
-// One Hiro request from start to a typed answer: through the limiter, fetch with a timeout, retries with
+// One Hiro request from start to a typed answer: through the limiter, a GET (node-get.ts) with a timeout, retries with
 // capped full-jitter backoff for 429 / 5xx / no answer, and every other failure mapped to a typed error.
 import type * as z from '../zod-mini';
 import {

@@ -1,14 +1,15 @@
 // The Hiro and Emily clients' HTTP GET on node:http and node:https, not fetch. The first use of Node's global
-// fetch, Headers or Response loads the undici it bundles: about 9.5 MB of resident memory, a tenth of a
-// 128 MB function's peak, for a client that only ever sends GETs. node:http is loaded already (the AWS SDK's
-// NodeHttpHandler) and costs about 1 MB more in use. What the clients took from fetch is done here and no more:
+// fetch, Headers or Response loads the undici it bundles, about 9.5 MB of resident memory (a tenth of a 128 MB
+// function's peak), and a process's first few small GETs grow it by about 14 MB in all on fetch against 2 MB
+// here, for clients that only ever send GETs; node:http is loaded already (the AWS SDK's NodeHttpHandler).
+// What the clients took from fetch is done here and no more:
 //  - answers are asked compressed (gzip, deflate, br) and inflated by zlib streams as they are read, so the
 //    body bound (bounded-body.ts) counts bytes after decompression and cuts a gzip bomb where it passes it;
 //  - the signal (the attempt's timeout, the run's deadline, the caller's abort) ends the request, or the
 //    body's read once the answer came, with the signal's reason; the connection is then closed, not reused;
 //  - a redirect is returned as it is: node:http follows none, so the X-API-Key never reaches another host;
 //  - connections are kept alive by one agent per protocol for the process, as fetch's own pool was: a socket
-//    per request in flight (each client bounds those: 4 by default, 2 in a 128 MB function, 1 for Emily) and
+//    per request in flight (the Hiro client bounds those: 4 by default, 2 in a 128 MB function; Emily: 1) and
 //    at most MAX_IDLE_SOCKETS idle per host, closed after IDLE_SOCKET_MS or the server's shorter Keep-Alive.
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
