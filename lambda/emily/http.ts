@@ -4,6 +4,7 @@
 // JSON reading, drift messages and Retry-After parsing are the Hiro client's own.
 import type * as z from '../zod-mini';
 import { readBoundedBody } from '../hiro/bounded-body';
+import type { HeaderReader } from '../hiro/http-get';
 import { oneLine } from '../hiro/errors';
 import { readRetryAfterMs } from '../hiro/rate-limit-headers';
 import { describeRequest, requestUrl, type HiroRequest } from '../hiro/request';
@@ -20,7 +21,7 @@ export interface EmilyStats {
 }
 
 type Attempt =
-  | { kind: 'answer'; status: number; headers: Headers; text: string }
+  | { kind: 'answer'; status: number; headers: HeaderReader; text: string }
   | { kind: 'too-large'; status: number }
   | { kind: 'unreachable'; reason: string }
   | { kind: 'timeout' };
@@ -107,7 +108,8 @@ export class EmilyHttp {
     const timer = setTimeout(() => controller.abort(), Math.min(this.options.timeoutMs, timeLeftMs));
     let result: Attempt;
     try {
-      const response = await this.options.fetch(url, { headers: { accept: 'application/json' }, signal: controller.signal, redirect: 'manual' });
+      // No redirect is followed (node:http follows none; a given fetch is asked not to).
+      const response = await this.options.get(url, { headers: { accept: 'application/json' }, signal: controller.signal });
       const body = await readBoundedBody(response, this.options.maxBodyBytes);
       result = body.ok
         ? { kind: 'answer', status: response.status, headers: response.headers, text: body.text }
@@ -133,7 +135,8 @@ function serverMessage(text: string, status: number): string {
   return text.trim() ? oneLine(text.trim().slice(0, 300)) : `HTTP ${status}`;
 }
 
+/** node:http's error carries its code (ECONNREFUSED); fetch's wraps it as its cause. */
 function networkReason(error: unknown): string {
-  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-  return oneLine(typeof cause?.code === 'string' ? cause.code : error instanceof Error ? error.message : String(error));
+  const code = (error as { code?: unknown } | undefined)?.code ?? (error instanceof Error ? (error.cause as { code?: unknown } | undefined)?.code : undefined);
+  return oneLine(typeof code === 'string' ? code : error instanceof Error ? error.message : String(error));
 }

@@ -2,6 +2,8 @@
 // documented, so every run has a small bound of its own on requests, retries included.
 import { setTimeout as wait } from 'node:timers/promises';
 import type { Network } from '../core/domain';
+import { fetchAsGet, type HttpGet } from '../hiro/http-get';
+import { nodeGet } from '../hiro/node-get';
 
 /** Emily's public servers (sBTC's signer configuration and docs name these hosts). */
 export const EMILY_BASE_URLS = { mainnet: 'https://sbtc-emily.com', testnet: 'https://temp.sbtc-emily-dev.com' } as const;
@@ -27,6 +29,7 @@ export interface EmilyClientOptions {
   maxWaitMs?: number;
   /** When the run must end, in ms since the epoch. */
   deadline?: () => number;
+  /** Sends the requests instead of node:http (the Hiro client's node-get.ts), e.g. a test's stub. */
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
@@ -43,7 +46,8 @@ export interface ResolvedEmilyOptions {
   maxBodyBytes: number;
   maxWaitMs: number;
   timeLeftMs: () => number;
-  fetch: typeof fetch;
+  /** node:http unless a fetch was given. */
+  get: HttpGet;
   sleep: (ms: number) => Promise<void>;
   now: () => number;
   random: () => number;
@@ -62,7 +66,7 @@ export function resolveEmilyOptions(options: EmilyClientOptions): ResolvedEmilyO
     maxBodyBytes: whole('maxBodyBytes', options.maxBodyBytes ?? EMILY_MAX_BODY_BYTES, 1),
     maxWaitMs: whole('maxWaitMs', options.maxWaitMs ?? 30_000, 0),
     timeLeftMs: () => (deadline ? deadline() - now() : Number.POSITIVE_INFINITY),
-    fetch: options.fetch ?? fetch,
+    get: options.fetch ? fetchAsGet(options.fetch) : nodeGet,
     sleep: options.sleep ?? ((ms) => wait(ms)),
     now,
     random: options.random ?? Math.random,

@@ -1,33 +1,30 @@
-// Reads an answer's body up to a bound, counted after decompression: fetch inflates gzip and brotli as it
-// goes, so counting what it hands over bounds both what crosses the network and what a small compressed
-// body (a 2 MB gzip of zeros inflates to 2 GB) can grow to in memory. Past the bound the body is cancelled,
-// not read to the end.
+// Reads an answer's body up to a bound, counted after decompression: the transport inflates gzip and brotli as
+// it goes (node-get.ts), so counting what it hands over bounds both what crosses the network and what a small
+// compressed body (a 2 MB gzip of zeros inflates to 2 GB) can grow to in memory. Past the bound the body is
+// dropped, not read to the end.
+import type { HttpAnswer } from './http-get';
 
 /** The largest answer the client reads: a 50-transaction page of big contract calls is well under 1 MiB. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 export type BoundedBody = { ok: true; text: string } | { ok: false; bytes: number; declared: boolean };
 
-export async function readBoundedBody(response: Response, maxBytes: number): Promise<BoundedBody> {
+export async function readBoundedBody(response: Pick<HttpAnswer, 'headers' | 'body' | 'cancel'>, maxBytes: number): Promise<BoundedBody> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
+    response.cancel();
     return { ok: false, bytes: declared, declared: true };
   }
-  if (!response.body) return { ok: true, text: '' };
-  const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let bytes = 0;
   let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
+  for await (const chunk of response.body) {
+    bytes += chunk.byteLength;
     if (bytes > maxBytes) {
-      await reader.cancel().catch(() => undefined);
+      response.cancel();
       return { ok: false, bytes, declared: false };
     }
-    text += decoder.decode(value, { stream: true });
+    text += decoder.decode(chunk, { stream: true });
   }
   return { ok: true, text: text + decoder.decode() };
 }

@@ -3,6 +3,7 @@
 // replacement from then on, for the rest of the process's life, rather than asking again on every block).
 // A 410 is for good, so the process remembers it beyond one client: the Lambda container, which builds a client
 // per invocation, keeps a RetiredRoutes and hands it to each (the local runner's one client lives as long as it).
+import type { HeaderReader } from './http-get';
 import type { ApiDeprecation } from '../core/domain';
 import { HiroGoneError, oneLine } from './errors';
 
@@ -102,7 +103,7 @@ export class RouteDeprecations {
    * Looks at every answer's headers: any route the server marks with a 299 warning is listed, whether or not
    * the watcher knows it as deprecated; other warn-codes are not deprecations.
    */
-  observe(route: string, headers: Headers): void {
+  observe(route: string, headers: HeaderReader): void {
     const warning = headers.get('warning');
     if (!warning || !DEPRECATION_WARNING.test(warning) || this.unreported.has(route) || this.reported.has(route)) return;
     const named = replacementNamedIn(warning);

@@ -1,4 +1,4 @@
-// One Hiro request from start to a typed answer: through the limiter, fetch with a timeout, retries with
+// One Hiro request from start to a typed answer: through the limiter, a GET (node-get.ts) with a timeout, retries with
 // capped full-jitter backoff for 429 / 5xx / no answer, and every other failure mapped to a typed error.
 import type * as z from '../zod-mini';
 import {
@@ -20,6 +20,7 @@ import {
 } from './errors';
 import { linkedSignal, onAbort } from '../core/shared-abort';
 import { readBoundedBody } from './bounded-body';
+import type { HeaderReader } from './http-get';
 import { RouteDeprecations } from './deprecations';
 import { RequestLimiter } from './limiter';
 import type { ResolvedHiroOptions } from './options';
@@ -40,10 +41,10 @@ export interface ApiStats {
   resumeAtMs?: number; // when the rate limit allows requests again, if the run refused to wait for it (its pause budget)
 }
 
-export type HiroAnswer<T> = { ok: true; body: T; headers: Headers } | { ok: false; status: number; headers: Headers };
+export type HiroAnswer<T> = { ok: true; body: T; headers: HeaderReader } | { ok: false; status: number; headers: HeaderReader };
 
 type Attempt =
-  | { kind: 'answer'; status: number; headers: Headers; text: string; throttledForMs?: number }
+  | { kind: 'answer'; status: number; headers: HeaderReader; text: string; throttledForMs?: number }
   | { kind: 'too-large'; status: number; bytes: number; declared: boolean }
   | { kind: 'network-error'; reason: string }
   | { kind: 'timeout' }
@@ -184,8 +185,8 @@ export class HiroHttp {
     const stopFollowing = request.signal ? onAbort(request.signal, () => controller.abort(request.signal!.reason)) : () => {};
     let result: Attempt;
     try {
-      // No redirects: a redirect to another host would carry the X-API-Key header with it.
-      const response = await this.options.fetch(url, { headers, signal: controller.signal, redirect: 'manual' });
+      // No redirects (node:http follows none; a given fetch is asked not to): one to another host would carry the X-API-Key.
+      const response = await this.options.get(url, { headers, signal: controller.signal });
       const body = await readBoundedBody(response, this.options.maxBodyBytes);
       result = body.ok
         ? { kind: 'answer', status: response.status, headers: response.headers, text: body.text }
@@ -232,7 +233,7 @@ export class HiroHttp {
     throw new HiroResponseError(id, status, oneLine(redact(checked.problem, this.options.apiKey)));
   }
 
-  private clientError(id: RequestIdentity, status: number, text: string, headers: Headers): Error {
+  private clientError(id: RequestIdentity, status: number, text: string, headers: HeaderReader): Error {
     this.counters.errors += 1;
     const message = this.serverMessage(text, status);
     switch (status) {
@@ -272,16 +273,20 @@ export class HiroHttp {
     return oneLine(redact((message ?? `HTTP ${status}`).slice(0, 300), this.options.apiKey));
   }
 
+  /** node:http's error carries its code (ECONNREFUSED); fetch's wraps it as its cause. */
   private networkReason(error: unknown): string {
+    const own = error as { code?: unknown } | undefined;
     const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
     const reason =
-      typeof cause?.code === 'string'
-        ? cause.code
-        : typeof cause?.message === 'string'
-          ? cause.message
-          : error instanceof Error
-            ? error.message
-            : String(error);
+      typeof own?.code === 'string'
+        ? own.code
+        : typeof cause?.code === 'string'
+          ? cause.code
+          : typeof cause?.message === 'string'
+            ? cause.message
+            : error instanceof Error
+              ? error.message
+              : String(error);
     return oneLine(redact(reason, this.options.apiKey));
   }
 

@@ -24,6 +24,7 @@
 // longer for its start (a spent window, a retry-after, the minute's count) ends the run there instead, as a wait
 // past its deadline does, and the client remembers when it could have started (`resumeAtMs`): the next run is
 // set for then, rather than this one being billed for the wait.
+import type { HeaderReader } from './http-get';
 import { ApiBackoffError } from '../core/follow/api-backoff';
 import { onAbort } from '../core/shared-abort';
 import { readRateWindows, type RateWindowName } from './rate-limit-headers';
@@ -138,7 +139,7 @@ export class RequestLimiter {
   }
 
   /** Reads an answer's rate-limit headers (called while its request still counts as sent). */
-  observe(headers: Headers): void {
+  observe(headers: HeaderReader): void {
     const now = this.options.now();
     const othersInFlight = Math.max(0, this.sent - 1);
     for (const window of readRateWindows(headers, now)) {

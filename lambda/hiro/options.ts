@@ -5,6 +5,8 @@ import { ApiBackoffError } from '../core/follow/api-backoff';
 import { MissingRoutes } from '../core/follow/missing-routes';
 import { sleepUnlessAborted } from '../core/shared-abort';
 import { MAX_BODY_BYTES } from './bounded-body';
+import { fetchAsGet, type HttpGet } from './http-get';
+import { nodeGet } from './node-get';
 import { RetiredRoutes } from './deprecations';
 import { RateBudgetStops } from './throttling-notice';
 import { HiroConfigError } from './errors';
@@ -51,6 +53,7 @@ export interface HiroClientOptions {
   maxPauseMs?: number;
   /** Largest answer body read, counted after decompression; past it the request fails naming the route. Default 16 MiB. */
   maxBodyBytes?: number;
+  /** Sends the requests instead of node:http (node-get.ts), e.g. a test's stub; its redirects are not followed. */
   fetch?: typeof fetch;
   /**
    * When the caller's run must end (ms since the epoch, read at each wait). A wait that would end past it,
@@ -104,7 +107,8 @@ export interface ResolvedHiroOptions {
   maxPauseMs: number | undefined;
   /** Largest answer body read, counted after decompression. */
   maxBodyBytes: number;
-  fetch: typeof fetch;
+  /** node:http unless a fetch was given. */
+  get: HttpGet;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   now: () => number;
   random: () => number;
@@ -153,7 +157,7 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     maxWaitMs: positive('maxWaitMs', options.maxWaitMs ?? 60_000),
     maxPauseMs: options.maxPauseMs === undefined ? undefined : positive('maxPauseMs', options.maxPauseMs),
     maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes ?? MAX_BODY_BYTES),
-    fetch: options.fetch ?? globalThis.fetch,
+    get: options.fetch ? fetchAsGet(options.fetch) : nodeGet,
     sleep: withinDeadline(options.sleep ?? sleepUnlessAborted, options.now ?? Date.now, options.deadline),
     timeLeftMs: timeLeft(options.now ?? Date.now, options.deadline),
     now: options.now ?? Date.now,

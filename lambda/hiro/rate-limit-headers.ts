@@ -1,6 +1,7 @@
 // Reading what Hiro's gateway says about our request budget. An answer may describe several windows at once:
 // the generic `ratelimit-*` trio (whatever window the gateway counts in, which may be seconds), and the
 // `x-ratelimit-*-stacks-minute` and `-second` pairs. Each is a separate budget and each must be respected.
+import type { HeaderReader } from './http-get';
 
 /** One budget the gateway counts against: what is left of it and when it refills. */
 export interface RateWindow {
@@ -22,7 +23,7 @@ const MINUTE_MS = 60_000;
 const SECOND_MS = 1_000;
 
 /** Every window the answer's headers describe (none when it sent no rate-limit headers). */
-export function readRateWindows(headers: Headers, nowMs: number): RateWindow[] {
+export function readRateWindows(headers: HeaderReader, nowMs: number): RateWindow[] {
   const windows: RateWindow[] = [];
   const genericLimit = numberHeader(headers, 'ratelimit-limit');
   const genericRemaining = numberHeader(headers, 'ratelimit-remaining');
@@ -53,7 +54,7 @@ export function readRateWindows(headers: Headers, nowMs: number): RateWindow[] {
 }
 
 /** `retry-after` as a wait in ms: delta seconds or an HTTP date. Null when absent or unreadable. */
-export function readRetryAfterMs(headers: Headers, nowMs: number): number | null {
+export function readRetryAfterMs(headers: HeaderReader, nowMs: number): number | null {
   const raw = headers.get('retry-after')?.trim();
   if (!raw) return null;
   if (/^\d+(\.\d+)?$/.test(raw)) return Number(raw) * 1000;
@@ -63,7 +64,7 @@ export function readRetryAfterMs(headers: Headers, nowMs: number): number | null
 }
 
 /** The generic window's length from a `w=` parameter (`ratelimit-policy: 20;w=2`, or on the limit itself). */
-function windowParameterMs(headers: Headers): number | null {
+function windowParameterMs(headers: HeaderReader): number | null {
   for (const name of ['ratelimit-policy', 'ratelimit-limit']) {
     const match = /;\s*w\s*=\s*(\d+(?:\.\d+)?)/.exec(headers.get(name) ?? '');
     if (match) return Number(match[1]) * 1000;
@@ -71,7 +72,7 @@ function windowParameterMs(headers: Headers): number | null {
   return null;
 }
 
-function numberHeader(headers: Headers, name: string): number | null {
+function numberHeader(headers: HeaderReader, name: string): number | null {
   const raw = headers.get(name);
   if (raw === null || raw.trim() === '') return null;
   // Some gateways send a list ("50, 50;w=60"); the first entry is the one that applies.

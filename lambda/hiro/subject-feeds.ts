@@ -3,6 +3,7 @@
 // header chain from the v3 block list. Every request goes through HiroHttp: paced, retried, bounded in size,
 // counted in the run's request budget. A 404 naming the route (an API older than it) says `missing`; a 404
 // on a cursor says the API no longer knows it. Routes and costs: docs/api-routes.md.
+import type { HeaderReader } from './http-get';
 import type { FeedAnswer, FeedPosition, HeaderLink, LocatedTransaction, LogFeedItem, PrincipalFeedItem, SubjectFeedApi } from '../core/follow/subject-feeds';
 import * as z from '../zod-mini';
 import { V3_BLOCK_ROUTES, v3BlockListRequest } from './block-headers-v3';
@@ -43,7 +44,7 @@ export function cursorPosition(cursor: string): FeedPosition {
   return { height, txIndex, eventIndex };
 }
 
-function etagOf(headers: Headers): string | null {
+function etagOf(headers: HeaderReader): string | null {
   const tag = headers.get('etag');
   return tag === null ? null : tag.replace(/^W\//, '').replace(/^"|"$/g, '');
 }
@@ -134,7 +135,7 @@ export class HiroSubjectFeeds implements SubjectFeedApi {
         })),
         at: body.cursor === null ? null : cursorPosition(body.cursor),
         older: body.prev_cursor === null ? null : { cursor: body.prev_cursor, at: cursorPosition(body.prev_cursor) },
-        etag: etagOf((answer as { headers: Headers }).headers),
+        etag: etagOf((answer as { headers: HeaderReader }).headers),
       },
     };
   }
@@ -165,7 +166,7 @@ export class HiroSubjectFeeds implements SubjectFeedApi {
             ? { height: first.block.height, txIndex: first.block.tx_index, eventIndex: -1 }
             : null,
         older: body.cursor.next === null ? null : { cursor: body.cursor.next, at: cursorPosition(body.cursor.next) },
-        etag: etagOf((answer as { headers: Headers }).headers),
+        etag: etagOf((answer as { headers: HeaderReader }).headers),
       },
     };
   }

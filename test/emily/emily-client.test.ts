@@ -202,6 +202,12 @@ describe('Emily client: bad input', () => {
     expect(error.retryable).toBe(true);
   });
 
+  it('names a refused connection by its code', async () => {
+    const client = createEmilyClient({ network: 'mainnet', baseUrl: 'http://127.0.0.1:1', maxRetries: 0, sleep: async () => {} });
+    const error = await failure(client.limits());
+    expect(error.message).toContain('Emily could not be reached: ECONNREFUSED (1 attempt)');
+  });
+
   it('stops reading a 50 MB page at its body bound', async () => {
     const { fake, client } = await start({ maxBodyBytes: 1024 * 1024, timeoutMs: 20_000, maxRetries: 0 });
     fake.faults.once({ body: `{"deposits":[${'{"x":1},'.repeat(6_500_000)}{}]}` });

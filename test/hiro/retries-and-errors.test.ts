@@ -151,6 +151,14 @@ describe('retries', () => {
     expect((error as HiroNetworkError).status).toBeNull();
   });
 
+  it('names a refused connection by its code', async () => {
+    const h = await startHarness();
+
+    const error = await rejectionOf(h.client({ ...unthrottled, baseUrl: 'http://127.0.0.1:9', maxRetries: 0 }).getTip());
+
+    expect(error.message).toContain('no answer from the API (ECONNREFUSED) after 1 attempt(s)');
+  });
+
   it('reports a 410 from a route with no replacement naming the route and the need for an update', async () => {
     const h = await startHarness();
     h.fake.chain.mine([coinbase()]);
