@@ -233,7 +233,7 @@ async function runInvocation(bench: ScenarioBench, scenario: Scenario, options: 
     requestsPerMinute: options.requestsPerMinute,
     now: clock.now,
     sleep: clock.sleep,
-    fetch: clock.fetchWithLatency(HIRO_LATENCY_MS),
+    get: clock.getWithLatency(HIRO_LATENCY_MS),
   });
   const { telemetry } = captured;
   captured.start();

@@ -10,6 +10,8 @@
 // cost. A burst of work stretched past a pending timer's moment lets the timer fire with no jump: stretched work
 // and waits overlap as they would in the function.
 import type { Clock } from '../lambda/core/ports';
+import type { HttpGet } from '../lambda/hiro/http-get';
+import { nodeGet } from '../lambda/hiro/node-get';
 
 /**
  * "Lambda allocates CPU power in proportion to the amount of memory configured. [...] At 1,769 MB, a function has
@@ -90,15 +92,26 @@ export class EventClock implements Clock {
     }
   }
 
-  /** A fetch that waits `latencyMs` on the clock (the round trip), then reads the answer whole as real I/O. */
-  fetchWithLatency(latencyMs: number): typeof fetch {
-    return async (input, init) => {
+  /**
+   * The function's own GET (node:http, lambda/hiro/node-get.ts) after `latencyMs` on the clock (the round trip),
+   * the answer read whole as real I/O and handed on from memory.
+   */
+  getWithLatency(latencyMs: number): HttpGet {
+    return async (url, init) => {
       await this.sleep(latencyMs);
       return this.track(async () => {
-        const response = await fetch(input, init);
-        const text = await response.text();
-        const nullBody = [101, 204, 205, 304].includes(response.status);
-        return new Response(nullBody ? null : text, { status: response.status, headers: response.headers });
+        const answer = await nodeGet(url, init);
+        const chunks: Uint8Array[] = [];
+        for await (const chunk of answer.body) chunks.push(chunk);
+        const body = Buffer.concat(chunks);
+        return {
+          status: answer.status,
+          headers: answer.headers,
+          body: (async function* () {
+            if (body.length > 0) yield body;
+          })(),
+          cancel: () => {},
+        };
       });
     };
   }

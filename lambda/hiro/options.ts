@@ -55,6 +55,8 @@ export interface HiroClientOptions {
   maxBodyBytes?: number;
   /** Sends the requests instead of node:http (node-get.ts), e.g. a test's stub; its redirects are not followed. */
   fetch?: typeof fetch;
+  /** Sends the requests as given (the bench's node:http with a round trip's latency); before `fetch`. */
+  get?: HttpGet;
   /**
    * When the caller's run must end (ms since the epoch, read at each wait). A wait that would end past it,
    * a Retry-After, a rate-limit reset or a backoff, throws ApiBackoffError at once instead of sleeping; a request
@@ -157,7 +159,7 @@ export function resolveHiroOptions(options: HiroClientOptions): ResolvedHiroOpti
     maxWaitMs: positive('maxWaitMs', options.maxWaitMs ?? 60_000),
     maxPauseMs: options.maxPauseMs === undefined ? undefined : positive('maxPauseMs', options.maxPauseMs),
     maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes ?? MAX_BODY_BYTES),
-    get: options.fetch ? fetchAsGet(options.fetch) : nodeGet,
+    get: options.get ?? (options.fetch ? fetchAsGet(options.fetch) : nodeGet),
     sleep: withinDeadline(options.sleep ?? sleepUnlessAborted, options.now ?? Date.now, options.deadline),
     timeLeftMs: timeLeft(options.now ?? Date.now, options.deadline),
     now: options.now ?? Date.now,
