@@ -19,7 +19,7 @@ import { WatcherDashboard } from './constructs/watcher-dashboard';
 import { WatcherFunction } from './constructs/watcher-function';
 import { WatcherMetrics } from './constructs/watcher-metrics';
 import { WatchConfigStore } from './constructs/watch-config-store';
-import { mallocEnvironment, nodeOptions, type DeploySettings } from './settings/deploy-settings';
+import { nodeOptions, type DeploySettings } from './settings/deploy-settings';
 
 export const DEFAULT_API_URLS: Record<Network, string> = {
   mainnet: 'https://api.hiro.so',
@@ -107,7 +107,6 @@ export class StacksWatchStack extends Stack {
         ...(settings.fetchWay !== undefined ? { FETCH_WAY: settings.fetchWay } : {}),
         ...(settings.detailedMetrics ? { DETAILED_METRICS: 'true' } : {}),
         NODE_OPTIONS: nodeOptions(settings.memorySize),
-        ...mallocEnvironment(settings.memorySize),
       },
       memorySize: settings.memorySize,
       timeout: Duration.seconds(settings.timeoutSeconds),

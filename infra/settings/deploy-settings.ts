@@ -70,8 +70,8 @@ export const DEFAULT_MEMORY_MB = 256;
  * The smallest function, a choice (`memorySize: 128`, which the shipped deploy.json makes for the loop), not the
  * code's default: a turn following the tip holds little, and a catch-up through heavy blocks reads 2 blocks ahead
  * with 2 requests in flight (lambda/runtime/memory-bounds.ts) with V8's young generation kept small
- * (`nodeOptions`) and glibc giving back the memory V8 frees (`mallocEnvironment`). Table 7 measures its peak, the
- * process's own high-water mark, against the 1.3 x margin. A settings file that names no memory keeps 256 MB.
+ * (`nodeOptions`), and its HTTP on node:http rather than fetch (lambda/hiro/node-get.ts). Table 7 measures its peak,
+ * the process's own high-water mark, against the 1.3 x margin. A settings file that names no memory keeps 256 MB.
  */
 export const SMALL_MEMORY_MB = 128;
 
@@ -81,16 +81,6 @@ export const SMALL_MEMORY_MB = 128;
  */
 export function nodeOptions(memoryMb: number): string {
   return `--enable-source-maps --max-old-space-size=${heapLimitMb(memoryMb)}${memoryMb <= SMALL_MEMORY_MB ? ' --max-semi-space-size=1' : ''}`;
-}
-
-/**
- * glibc's malloc for a 128 MB function: blocks of 32 KiB and more mapped on their own, and so given back to the
- * system when freed. V8 takes the working memory of its parser and compilers in such blocks; from glibc's heap
- * they stayed resident once freed, about 12 MB after the bundle's load alone (bench table 7). Read by glibc at the
- * process's start, so it is the function's environment, not NODE_OPTIONS.
- */
-export function mallocEnvironment(memoryMb: number): Record<string, string> {
-  return memoryMb <= SMALL_MEMORY_MB ? { MALLOC_MMAP_THRESHOLD_: String(32 * 1024) } : {};
 }
 
 /**

@@ -97,12 +97,6 @@ describe('the loop mode (latency=loop)', () => {
     expect([small.MemorySize, small.Environment.Variables.NODE_OPTIONS]).toEqual([128, '--enable-source-maps --max-old-space-size=64 --max-semi-space-size=1']);
   });
 
-  it("gives glibc's freed blocks back at 128 MB alone (MALLOC_MMAP_THRESHOLD_, bench table 7)", () => {
-    expect(turnsFunction(template).Properties.Environment.Variables.MALLOC_MMAP_THRESHOLD_).toBeUndefined();
-    const small = turnsFunction(synthStack({ latency: 'loop', memorySize: 128 }).template).Properties;
-    expect(small.Environment.Variables.MALLOC_MMAP_THRESHOLD_).toBe('32768');
-  });
-
   it('lets the function hide its message again and send a new one on the turns queue alone, and nothing more there than the event source needs', () => {
     const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((p) => p.Properties.PolicyDocument.Statement);
     const actionsOf = (s: { Action: string | string[] }) => [s.Action].flat();
