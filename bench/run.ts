@@ -4,13 +4,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { measureAlertLatency, type LatencyMode } from './alert-latency';
 import { measureWindowItemCost } from './window-item-cost';
-import { DEFAULT_LOOP_DELAY_SECONDS } from '../infra/settings/latency-settings';
 import { measureBundles } from './bundle';
 import { measureCatchUp } from './catch-up';
 import { measureMemory, measureTurnMemory, type MemoryRun } from './memory';
 import { heapLimitMb } from '../infra/settings/deploy-settings';
 import { measureBigBlockMemory } from './big-block-memory';
 import { synthTemplate, watcherFunction } from './monthly-bill';
+import { shippedLoopDelaySeconds } from './stack-template';
 import { measureFollowingTip } from './following-tip';
 import { CONFIG_NAMES, mainnetWorkload, type Workload } from './mainnet-workload';
 import { measureMatching } from './matching-throughput';
@@ -31,22 +31,23 @@ const START = '<!-- bench:results:start -->';
 const END = '<!-- bench:results:end -->';
 const SEED = 20261122;
 
-/** The modes the latency table compares: the schedule, the loop at a few delays. */
+/** The loop's delay in the shipped deploy.json: the default deploy's turn. */
+const SHIPPED_DELAY = shippedLoopDelaySeconds();
+
+/** The modes the latency table compares: the schedule, the loop at a few delays (the shipped one among them). */
 const LATENCY_MODES: LatencyMode[] = [
   { kind: 'schedule' },
-  { kind: 'loop', delaySeconds: 6 },
-  { kind: 'loop', delaySeconds: DEFAULT_LOOP_DELAY_SECONDS },
-  { kind: 'loop', delaySeconds: 10 },
+  ...[...new Set([6, SHIPPED_DELAY, 10])].sort((a, b) => a - b).map((delaySeconds): LatencyMode => ({ kind: 'loop', delaySeconds })),
   // The pickup is assumed (LOOP_PICKUP_MS): how far the p90 moves if it is slower.
-  { kind: 'loop', delaySeconds: DEFAULT_LOOP_DELAY_SECONDS, pickupMs: 1_500 },
-  { kind: 'loop', delaySeconds: DEFAULT_LOOP_DELAY_SECONDS, pickupMs: 3_000 },
+  { kind: 'loop', delaySeconds: SHIPPED_DELAY, pickupMs: 1_500 },
+  { kind: 'loop', delaySeconds: SHIPPED_DELAY, pickupMs: 3_000 },
   // The doorbell with a push source ringing 2 s and 5 s after each block.
   { kind: 'doorbell', pushDelayMs: 2_000 },
   { kind: 'doorbell', pushDelayMs: 5_000 },
 ];
 
-/** Following the tip: the 1-minute schedule (0) and the loop at its default turn. */
-const FOLLOWING_MODES = [0, DEFAULT_LOOP_DELAY_SECONDS];
+/** Following the tip: the 1-minute schedule (0) and the loop at the shipped turn. */
+const FOLLOWING_MODES = [0, SHIPPED_DELAY];
 
 const BENCHMARKS = [
   'requests',

@@ -2,11 +2,12 @@
 // resources is the watcher, a chat notifier or the watch config store, and how often its schedule ticks.
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildStacksWatch } from '../infra/build-stacks-watch';
+import { DEFAULT_LOOP_DELAY_SECONDS } from '../infra/settings/latency-settings';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The watch config the stack bundles; what it watches changes the measured cycles, not the template's cost. */
@@ -19,6 +20,12 @@ const WATCH_CONFIG = `${REPO_ROOT}test/infra/fixtures/watch.json`;
 const BASE_SETTINGS = `${REPO_ROOT}test/infra/fixtures/deploy-without-latency.json`;
 /** The settings file the repository ships, which `cdk deploy` reads when told no other. */
 export const SHIPPED_SETTINGS = `${REPO_ROOT}deploy.json`;
+
+/** The loop's delay as deploy.json ships it: the latency table and table 5e compare the loop at it. */
+export function shippedLoopDelaySeconds(): number {
+  const shipped = JSON.parse(readFileSync(SHIPPED_SETTINGS, 'utf8')) as { loopDelaySeconds?: number };
+  return shipped.loopDelaySeconds ?? DEFAULT_LOOP_DELAY_SECONDS;
+}
 
 export type Resource = { Type: string; Properties?: Record<string, any> };
 export type TemplateJson = { Resources: Record<string, Resource> };
