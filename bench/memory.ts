@@ -163,7 +163,7 @@ export function memorySection(rows: readonly MemoryFigures[]): string {
       "Peak RSS is the child's own high-water mark (VmHWM; getrusage's maximum resident set would carry the bench process's, from the fork). Each function row runs under the NODE_OPTIONS the stack gives a function of that memory and is told its memory " +
       "as Lambda tells it (a 128 MB function holds 2 blocks read ahead, block by block or per subject, instead of up to 64 or 120: lambda/runtime/memory-bounds.ts); Node's defaults (sized for this machine, collecting lazily) " +
       "and the 128 MB function as it ran before those bounds are shown beside them; the last row is one cycle of the chain's first 2 ordinary blocks (not the heavy ones), the most a turn following the tip finds. At the peak: process.memoryUsage() at the sample (every 5 ms) of highest RSS, split into V8's heap (committed), " +
-      "memory outside it held by JavaScript objects (response Buffers and the like: external) and the rest (Node, the loaded code, native allocations, and about 35 to 45 MB of the node binary's own pages). CPU: the invocation's user and system time on one core, the 5 ms sampler included. " +
+      "memory outside it held by JavaScript objects (response Buffers and the like: external) and the rest (Node, the loaded code, native allocations, and 40 to 50 MB of the node binary's own pages). CPU: the invocation's user and system time on one core, the 5 ms sampler included. " +
       "Goal: each function's memory at least 1.3 × its peak (a 128 MB function: a peak of at most 98 MB); a peak under the memory is what a run needs to finish. " +
       READ_COLUMN_NOTE,
     '',
