@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHiroClient, HiroResponseError } from '../../lambda/hiro';
 import { rejectionOf } from './harness';
+import { pumpBody } from '../support/pumped-body';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -54,22 +55,14 @@ describe('an answer past the body bound', () => {
   });
 
   it('fails a body streamed past the bound with no declared length, and reads no further', async () => {
-    let written = 0;
+    let pumped: ReturnType<typeof pumpBody> | undefined;
     const url = await serve((res) => {
-      const chunk = Buffer.alloc(64 * 1024, 0x20);
-      const pump = () => {
-        while (written < 200 * 1024 * 1024 && !res.destroyed) {
-          written += chunk.byteLength;
-          if (!res.write(chunk)) return void res.once('drain', pump);
-        }
-        res.end();
-      };
-      pump();
+      pumped = pumpBody(res, Buffer.alloc(64 * 1024, 0x20), 200 * 1024 * 1024);
     });
 
     const error = await rejectionOf(client(url, 1024 * 1024).getTip());
 
     expect(error.message).toContain('went past 1048576 bytes');
-    expect(written).toBeLessThan(50 * 1024 * 1024);
+    expect(pumped!.written()).toBeLessThan(50 * 1024 * 1024);
   });
 });

@@ -7,6 +7,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readBoundedBody } from '../../lambda/hiro/bounded-body';
 import { createNodeGet } from '../../lambda/hiro/node-get';
+import { pumpBody } from '../support/pumped-body';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -70,17 +71,10 @@ describe('the node:http GET', () => {
   it('cuts a compressed answer that inflates past the bound, reading no further than the bound', async () => {
     // A stream of gzip members, each 1 MiB of spaces in about 1 KiB: 64 MiB on the wire would inflate to 64 GiB.
     const member = gzipSync(Buffer.alloc(1024 * 1024, 0x20));
-    let written = 0;
+    let pumped: ReturnType<typeof pumpBody> | undefined;
     const url = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
-      const pump = () => {
-        while (written < 64 * 1024 * 1024 && !res.destroyed) {
-          written += member.byteLength;
-          if (!res.write(member)) return void res.once('drain', pump);
-        }
-        res.end();
-      };
-      pump();
+      pumped = pumpBody(res, member, 64 * 1024 * 1024);
     });
 
     const answer = await createNodeGet()(new URL(url), { headers: {}, signal: signal() });
@@ -88,7 +82,7 @@ describe('the node:http GET', () => {
 
     expect(body).toMatchObject({ ok: false, declared: false });
     expect((body as { bytes: number }).bytes).toBeLessThanOrEqual(5 * 1024 * 1024);
-    expect(written).toBeLessThan(32 * 1024 * 1024);
+    expect(pumped!.written()).toBeLessThan(32 * 1024 * 1024);
   });
 
   it("ends a body's read with the abort's reason when aborted mid-body", async () => {
