@@ -37,7 +37,7 @@ const SHIPPED_DELAY = shippedLoopDelaySeconds();
 /** The modes the latency table compares: the schedule, the loop at a few delays (the shipped one among them). */
 const LATENCY_MODES: LatencyMode[] = [
   { kind: 'schedule' },
-  ...[...new Set([6, SHIPPED_DELAY, 10])].sort((a, b) => a - b).map((delaySeconds): LatencyMode => ({ kind: 'loop', delaySeconds })),
+  ...[...new Set([6, 8, SHIPPED_DELAY, 10])].sort((a, b) => a - b).map((delaySeconds): LatencyMode => ({ kind: 'loop', delaySeconds })),
   // The pickup is assumed (LOOP_PICKUP_MS): how far the p90 moves if it is slower.
   { kind: 'loop', delaySeconds: SHIPPED_DELAY, pickupMs: 1_500 },
   { kind: 'loop', delaySeconds: SHIPPED_DELAY, pickupMs: 3_000 },
