@@ -21,19 +21,24 @@ function heightsRequested(server: { requestsTo(): { path: string }[] }): number[
   return [...new Set(heights.filter((h): h is string => h !== undefined).map(Number))];
 }
 
-describe('a 128 MB function catching up', () => {
-  const fake = createFakeHiro();
-  const loop = loopOnDynalite({
+/** The handler as a 128 MB function (Lambda tells it its memory), watching alice, on a table of its own. */
+function smallFunction(fake: ReturnType<typeof createFakeHiro>, tableName: string, extra: Record<string, string> = {}) {
+  return loopOnDynalite({
     fake,
     sns,
     sqs,
-    tableName: 'stacks-watch-small-function',
+    tableName,
     watchConfig: { network: 'mainnet', addresses: [alice], startHeight: 2 },
     delaySeconds: 8,
     turnSeconds: 20,
     startAt: '2026-11-26T12:00:00Z',
-    extra: { AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '128' },
+    extra: { AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '128', ...extra },
   });
+}
+
+describe('a 128 MB function catching up', () => {
+  const fake = createFakeHiro();
+  const loop = smallFunction(fake, 'stacks-watch-small-function');
 
   it('reads a few blocks ahead at a time and alerts every block once, in order', async () => {
     const blocks = Array.from({ length: BEHIND }, (_, i) => fake.chain.mine([transfer({ to: alice, amount: 1_000 + i })]));
@@ -55,18 +60,8 @@ describe('a 128 MB function catching up', () => {
 
 describe('a 128 MB function catching up over blocks of many pages', () => {
   const fake = createFakeHiro();
-  const loop = loopOnDynalite({
-    fake,
-    sns,
-    sqs,
-    tableName: 'stacks-watch-small-function-pages',
-    watchConfig: { network: 'mainnet', addresses: [alice], startHeight: 2 },
-    delaySeconds: 8,
-    turnSeconds: 20,
-    startAt: '2026-11-26T12:00:00Z',
-    // Read block by block: a block's pages are read several at once.
-    extra: { AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '128', FETCH_WAY: 'block-scan' },
-  });
+  // Read block by block: a block's pages are read several at once.
+  const loop = smallFunction(fake, 'stacks-watch-small-function-pages', { FETCH_WAY: 'block-scan' });
 
   afterEach(() => {
     vi.restoreAllMocks();
