@@ -39,7 +39,7 @@ export const INTEGRATION_SUITES = [
 ];
 export const E2E_SUITES = [
   'test/e2e/**/*.test.ts',
-  // `cdk synth` in child processes (about 30 s of CPU): started among the suites that mostly wait, not after them.
+  // `cdk synth` in child processes (about 20 s of CPU): started among the suites that mostly wait, not after them.
   'test/infra/cdk-synth.test.ts',
   // The benchmark's own runs on short chains (dynalite, the fake API): too heavy for the inner loop.
   'test/bench/fetch-ways.test.ts',
@@ -80,9 +80,9 @@ export default defineConfig({
           pool: 'threads',
           isolate: false,
           globalSetup: ['test/support/cdk-out-setup.ts'],
-          // CloudFormation's schema check starts a WebAssembly engine for each new set of resource types, seconds
-          // of CPU per synth; the in-process synths read and price templates, and the `cdk synth` suite, whose
-          // child process is given no CDK_ variable, runs the check as an operator's synth does.
+          // CDK's built-in CloudFormation check starts a WebAssembly rules engine, seconds of CPU per process, and
+          // only warns unless @aws-cdk/core:validateAgainstDefaultRules is set: the synths here read and price
+          // templates (the `cdk synth` suite turns it off in its child the same way).
           env: { CDK_VALIDATION: 'false' },
         },
       },
