@@ -1,4 +1,4 @@
-// The CDK app (cdk.json: `npx tsx infra/app.ts`). No account, region or lookup: it synthesizes offline.
+// The CDK app (cdk.json: `node --import tsx infra/app.ts`). No account, region or lookup: it synthesizes offline.
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { WatchConfigError } from '../lambda/config/watch-config';
