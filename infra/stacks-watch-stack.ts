@@ -168,6 +168,7 @@ export class StacksWatchStack extends Stack {
       settings.dashboard || settings.detailedMetrics
         ? new WatcherDashboard(this, 'Dashboard', {
             fn,
+            turns: this.watcher.turns,
             deadLetterQueue,
             metrics,
             alarms: [chainLag, functionErrors, turnErrors, deadLetters, noInvocations, undeliverableAlerts].filter((alarm) => alarm !== undefined),

@@ -14,6 +14,8 @@ const HEIGHT = 6;
 
 export interface WatcherDashboardProps {
   fn: IFunction;
+  /** The loop's turns function, in the loop mode: most invocations are its turns, graphed beside the watcher's runs. */
+  turns?: IFunction;
   deadLetterQueue: IQueue;
   metrics: WatcherMetrics;
   alarms: IAlarm[];
@@ -24,7 +26,7 @@ export class WatcherDashboard extends Construct {
 
   constructor(scope: Construct, id: string, props: WatcherDashboardProps) {
     super(scope, id);
-    const { metrics, fn } = props;
+    const { metrics, fn, turns } = props;
     const sum = { statistic: 'Sum', period: PERIOD };
     const max = { statistic: 'Maximum', period: PERIOD };
     const graph = (title: string, left: IMetric[], right: IMetric[] = []) => new GraphWidget({ title, left, right, width: WIDTH, height: HEIGHT });
@@ -60,11 +62,19 @@ export class WatcherDashboard extends Construct {
           graph('Run duration (ms)', [
             fn.metricDuration({ statistic: 'Average', period: PERIOD, label: 'invocation, average' }),
             fn.metricDuration({ ...max, label: 'invocation, max' }),
+            ...(turns
+              ? [turns.metricDuration({ statistic: 'Average', period: PERIOD, label: 'loop turn, average' }), turns.metricDuration({ ...max, label: 'loop turn, max' })]
+              : []),
             metrics.metric('CycleDurationMs', { ...max, label: 'cycle, max' }),
           ]),
           graph(
             'Failures',
-            [fn.metricErrors({ ...sum, label: 'function errors' }), fn.metricThrottles({ ...sum, label: 'function throttles (overlapping runs)' })],
+            [
+              fn.metricErrors({ ...sum, label: 'function errors' }),
+              fn.metricThrottles({ ...sum, label: 'function throttles (overlapping runs)' }),
+              // A turn killed at its timeout (the loop's delay) shows here and in no dead-letter queue.
+              ...(turns ? [turns.metricErrors({ ...sum, label: 'loop turn errors' }), turns.metricThrottles({ ...sum, label: 'loop turn throttles' })] : []),
+            ],
             [props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ ...max, label: 'lost runs queued' })],
           ),
         ],

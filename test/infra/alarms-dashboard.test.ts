@@ -180,6 +180,22 @@ describe('dashboard', () => {
     expect(metricsOf('Failures')).toEqual(['AWS/Lambda/Errors', 'AWS/Lambda/Throttles', 'AWS/SQS/ApproximateNumberOfMessagesVisible']);
   });
 
+  it("in the loop mode, graphs the turns function's duration, errors and throttles beside the watcher's", () => {
+    const loop = synthStack({ detailedMetrics: 'true', latency: 'loop' });
+    const turnsId = loop.stack.getLogicalId(loop.stack.watcher.turns!.node.defaultChild as CfnElement);
+    const watcherId = loop.stack.getLogicalId(loop.stack.watcher.function.node.defaultChild as CfnElement);
+    // The body with each reference written as the logical id it names, so that a metric shows whose it is.
+    const parts = onlyResource(loop.template, 'AWS::CloudWatch::Dashboard').resource.Properties.DashboardBody['Fn::Join'][1] as unknown[];
+    const text = parts.map((part) => (typeof part === 'string' ? part : ((part as { Ref?: string }).Ref ?? 'REF'))).join('');
+    const widgets = (JSON.parse(text) as typeof body).widgets;
+    const lambdaMetrics = (titleStart: string) =>
+      (widgets.find((w) => w.properties.title.startsWith(titleStart))?.properties.metrics ?? [])
+        .filter((metric) => metric[0] === 'AWS/Lambda')
+        .map((metric) => `${metric[1]}:${metric[3]}`);
+    expect(lambdaMetrics('Run duration')).toEqual([`Duration:${watcherId}`, `Duration:${watcherId}`, `Duration:${turnsId}`, `Duration:${turnsId}`]);
+    expect(lambdaMetrics('Failures')).toEqual([`Errors:${watcherId}`, `Throttles:${watcherId}`, `Errors:${turnsId}`, `Throttles:${turnsId}`]);
+  });
+
   it('shows the state of every alarm', () => {
     const widget = body.widgets.find((w) => w.properties.title === 'Alarms') as unknown as { properties: { alarms: unknown[] } };
     expect(widget.properties.alarms).toHaveLength(5);
