@@ -4,8 +4,10 @@
 // stopped, every alert published once; turns that keep ending there tell the operator once. A scheduled run
 // still waits for the window within its time.
 //
-// The fake's window runs on a scaled real clock (60 API seconds in 600 ms), the handler on a fake Date: a
-// test moves the Date by the turn's delay and waits the scaled window out, both bounded.
+// The fake's window runs on a clock the test moves (60 API seconds are 600 of its ms), the handler on a fake
+// Date: a test moves the Date by the turn's delay and the gateway's clock past its window, so that however
+// slowly a loaded machine runs a turn, its requests land in the window the test means (on a real clock, a
+// turn that took 600 ms found a fresh window and never met the limit).
 import { PublishCommand, type PublishCommandInput, SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -28,12 +30,17 @@ const watched = Array.from({ length: 4 }, (_, i) => fakeAddress(`holder-${i}`));
 
 const sns = mockClient(SNSClient);
 const sqs = mockClient(SQSClient);
-const realPause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The gateway's clock, in its real ms: moved only by `nextWindow`. */
+let gatewayMs = 0;
+/** The gateway's window ends; the next request starts a new one. */
+const nextWindow = () => {
+  gatewayMs += WINDOW_REAL_MS + 50;
+};
 const mineTransferTo = (fake: ReturnType<typeof createFakeHiro>, i: number) =>
   fake.chain.mine([transfer({ to: watched[i]!, amount: 1_000_000 + i })]).txs[0]!.txId;
 
 describe('a loop turn that meets the rate limit ends and sets the next turn for the reset', () => {
-  const fake = createFakeHiro({ rateLimit: { limit: LIMIT, windowSeconds: 60, timeScale: TIME_SCALE } });
+  const fake = createFakeHiro({ rateLimit: { limit: LIMIT, windowSeconds: 60, timeScale: TIME_SCALE, clock: () => gatewayMs } });
   const loop = loopOnDynalite({
     fake,
     sns,
@@ -71,14 +78,14 @@ describe('a loop turn that meets the rate limit ends and sets the next turn for 
   it('ends without sleeping on a spent window, its next turn delayed to the reset, and the turn after it publishes every alert once', async () => {
     await invoke(tick); // starts the loop on the first empty block
     const first = mineTransfer(0);
-    await realPause(WINDOW_REAL_MS + 50);
+    nextWindow();
     const caughtUp = await turnAfter(DELAY_SECONDS);
     expect(caughtUp.summary.stoppedBecause).toBe('caught-up');
     // Caught up, no wait asked: the queue's visibility timeout gives the delay, no visibility change.
     expect(caughtUp.visibilitySet).toEqual([]);
 
     // A fresh window, all but 2 requests spent by another client: the tip and one block, then the window is out.
-    await realPause(WINDOW_REAL_MS + 50);
+    nextWindow();
     await spend(LIMIT - 2);
     const stalled = [mineTransfer(1), mineTransfer(2), mineTransfer(3)];
     const stopped = await turnAfter(caughtUp.nextDelay!);
@@ -92,7 +99,7 @@ describe('a loop turn that meets the rate limit ends and sets the next turn for 
     expect(stopped.nextDelay).toBeGreaterThan(DELAY_SECONDS);
     expect(stopped.nextDelay).toBeLessThanOrEqual(60);
 
-    await realPause(WINDOW_REAL_MS + 50);
+    nextWindow();
     const resumed = await turnAfter(stopped.nextDelay!);
     expect(resumed.summary.stoppedBecause).toBe('caught-up');
     expect(lambda.published.map((e) => alertOf(e).key)).toEqual([first, ...stalled].map((txId) => `token_transfer:${txId}`));
@@ -106,7 +113,7 @@ describe('a loop turn that meets the rate limit ends and sets the next turn for 
     });
     let delay = DELAY_SECONDS;
     for (let i = 0; i < BUDGET_STOPS_TO_TELL + 1; i += 1) {
-      await realPause(WINDOW_REAL_MS + 50);
+      nextWindow();
       await spend(LIMIT); // another client spends the whole window
       mineTransfer(i);
       const turn = await turnAfter(delay);

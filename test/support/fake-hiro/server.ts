@@ -105,7 +105,7 @@ export class FakeHiro {
       req.socket.destroy();
       return;
     }
-    const budget = this.rateLimit.consume(performance.now());
+    const budget = this.rateLimit.consume();
     const reply = this.reply(seen, fault, budget.allowed);
     const headers: Record<string, string | null> = {
       ...budget.headers,
