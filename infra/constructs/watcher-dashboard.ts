@@ -63,7 +63,10 @@ export class WatcherDashboard extends Construct {
             fn.metricDuration({ statistic: 'Average', period: PERIOD, label: 'invocation, average' }),
             fn.metricDuration({ ...max, label: 'invocation, max' }),
             ...(turns
-              ? [turns.metricDuration({ statistic: 'Average', period: PERIOD, label: 'loop turn, average' }), turns.metricDuration({ ...max, label: 'loop turn, max' })]
+              ? [
+                  turns.metricDuration({ statistic: 'Average', period: PERIOD, label: 'loop turn, average' }),
+                  turns.metricDuration({ ...max, label: 'loop turn, max' }),
+                ]
               : []),
             metrics.metric('CycleDurationMs', { ...max, label: 'cycle, max' }),
           ]),
