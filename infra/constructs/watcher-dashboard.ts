@@ -30,6 +30,11 @@ export class WatcherDashboard extends Construct {
     const sum = { statistic: 'Sum', period: PERIOD };
     const max = { statistic: 'Maximum', period: PERIOD };
     const graph = (title: string, left: IMetric[], right: IMetric[] = []) => new GraphWidget({ title, left, right, width: WIDTH, height: HEIGHT });
+    /** A function's invocation time, average and longest. */
+    const durations = (f: IFunction, what: string) => [
+      f.metricDuration({ statistic: 'Average', period: PERIOD, label: `${what}, average` }),
+      f.metricDuration({ ...max, label: `${what}, max` }),
+    ];
 
     this.dashboard = new Dashboard(this, 'Dashboard', {
       defaultInterval: Duration.days(1),
@@ -60,14 +65,8 @@ export class WatcherDashboard extends Construct {
         ],
         [
           graph('Run duration (ms)', [
-            fn.metricDuration({ statistic: 'Average', period: PERIOD, label: 'invocation, average' }),
-            fn.metricDuration({ ...max, label: 'invocation, max' }),
-            ...(turns
-              ? [
-                  turns.metricDuration({ statistic: 'Average', period: PERIOD, label: 'loop turn, average' }),
-                  turns.metricDuration({ ...max, label: 'loop turn, max' }),
-                ]
-              : []),
+            ...durations(fn, 'invocation'),
+            ...(turns ? durations(turns, 'loop turn') : []),
             metrics.metric('CycleDurationMs', { ...max, label: 'cycle, max' }),
           ]),
           graph(

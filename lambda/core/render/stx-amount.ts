@@ -43,7 +43,6 @@ export function stxOrAsReceived(microStx: string, style: StxStyle): string {
   }
 }
 
-/** An integer with thousands separators (block heights in prose: `182,345`). */
 /** A whole number of any size with its digits grouped: `1,000,000`. */
 export function groupDigits(value: bigint): string {
   return grouped(value.toString());

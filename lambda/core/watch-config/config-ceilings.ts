@@ -3,7 +3,7 @@
 // last good one) instead of running it out of heap or stack on every run. `npm run config -- validate` and
 // `push` check the same ceilings for the deployed memory. Figures: bench table 9c, docs/watch-config-store.md.
 import { type ConfigProblem, formatPath } from './config-problems';
-import { formatCount } from '../render/stx-amount';
+import { formatCount as count } from '../render/stx-amount';
 
 /** The function memory the stack deploys unless told otherwise (infra's DEFAULT_MEMORY_MB). */
 export const DEFAULT_FUNCTION_MEMORY_MB = 256;
@@ -53,8 +53,6 @@ export function configCeilings(memoryMb: number = DEFAULT_FUNCTION_MEMORY_MB): C
     rules: Math.floor(PER_256_MB.rules * scale),
   };
 }
-
-const count = formatCount;
 
 /** The smallest memory (in 128 MB steps) whose ceiling holds `needed`, or null past the largest ceilings. */
 type Counted = 'bytes' | 'tokens' | 'addresses' | 'rules';

@@ -39,7 +39,8 @@ export class FakeRateLimit {
   }
 
   /** Counts one request arriving now (on the window's clock) and says whether it may be served. */
-  consume(nowMs = this.options?.clock?.() ?? performance.now()): RateDecision {
+  consume(): RateDecision {
+    const nowMs = this.options?.clock?.() ?? performance.now();
     if (!this.options) return { allowed: true, headers: headersFor(UNMETERED_LIMIT, UNMETERED_LIMIT, 60, 60) };
     if (nowMs >= this.windowStart + this.windowRealMs) {
       this.windowStart = nowMs;
