@@ -1,5 +1,10 @@
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { orderSuites, SUITE_ORDER } from './test/support/suite-order.ts';
 
 // Three projects, so that `npm test` spends the machine on tests rather than on starting workers and
 // importing the same packages in each:
@@ -49,22 +54,42 @@ export const E2E_SUITES = [
   'test/adapters/state-store-contract.test.ts',
 ];
 
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+
+/** Starts the files in test/support/suite-order.ts's order, the same on every machine, rather than vitest's. */
+class SuiteSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    return orderSuites(files, SUITE_ORDER, (spec) => ({
+      project: spec.project.name,
+      path: relative(ROOT, spec.moduleId),
+      size: statSync(spec.moduleId).size,
+    }));
+  }
+}
+
 export default defineConfig({
   test: {
     environment: 'node',
     // Every wait in a test is bounded: a hung socket or child process fails the test, it never stalls CI.
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Vitest's own default is one worker fewer than the cores: a single worker on a 2-core machine, which ran
-    // the whole suite one file at a time. Many suites spend their time waiting on a child process, a timer or a
-    // server of their own, so two workers more than the cores keep every core busy: on 2 idle cores `npm test`
-    // took 153 s with 3 workers, 135 s with 4 and 142 s with 5.
-    maxWorkers: availableParallelism() + 2,
+    // Workers per project, the projects one after the other (each its own `groupOrder`; vitest ends a project's
+    // workers once the next file is another project's anyway). Vitest's default is one worker fewer than the
+    // cores: on 2 cores, the whole suite one file at a time. Each worker imports its project's sources and
+    // packages again, so a worker more costs CPU and pays only where suites wait: e2e's wait on child
+    // processes, servers and scaled clocks, and keep 2 cores busy with 6 workers (4 left the cores idle 20 to
+    // 35 core-seconds of a run); the CDK synths and the pure suites compute, and run one worker a core (the
+    // unit project one more, for the state file's fsyncs). On 2 idle cores, 110 s against 121 to 125 s with 4
+    // workers shared by the three projects.
+    maxWorkers: availableParallelism() + 4,
+    sequence: { sequencer: SuiteSequencer },
     projects: [
       {
         extends: true,
         test: {
           name: 'unit',
+          maxWorkers: availableParallelism() + 1,
+          sequence: { groupOrder: 2 },
           include: ['test/**/*.test.ts'],
           exclude: [...INFRA_SUITES, ...E2E_SUITES, ...INTEGRATION_SUITES],
           pool: 'threads',
@@ -75,6 +100,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'infra',
+          maxWorkers: availableParallelism(),
+          sequence: { groupOrder: 1 },
           include: INFRA_SUITES,
           exclude: E2E_SUITES,
           pool: 'threads',
