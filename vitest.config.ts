@@ -83,6 +83,13 @@ export default defineConfig({
     // workers shared by the three projects.
     maxWorkers: availableParallelism() + 4,
     sequence: { sequencer: SuiteSequencer },
+    // Each project transforms the sources it imports in its own Vite environment: without a shared cache, two
+    // thirds of the project's files were transformed three times a run. The file cache (node_modules/
+    // .experimental-vitest-cache, keyed by each file's content and id, emptied by `npm ci`) serves the second
+    // and third from the first's output within a run and every file in later runs: on 2 idle cores, from a cold
+    // cache, 107 and 111 s against 115 and 119 s without. No plugin here reads other files, the case its
+    // documentation warns of.
+    experimental: { fsModuleCache: true },
     projects: [
       {
         extends: true,
