@@ -80,7 +80,7 @@ export default defineConfig({
     // processes, servers and scaled clocks, and keep 2 cores busy with 6 workers (4 left the cores idle 20 to
     // 35 core-seconds of a run); the CDK synths and the pure suites compute, and run one worker a core (the
     // unit project one more, for the state file's fsyncs). On 2 idle cores, 110 s against 121 to 125 s with 4
-    // workers shared by the three projects.
+    // workers shared by the three projects. This is e2e's; the other two projects set their own.
     maxWorkers: availableParallelism() + 4,
     sequence: { sequencer: SuiteSequencer },
     // Each project transforms the sources it imports in its own Vite environment: without a shared cache, two
