@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalAddressVersion } from '../../lambda/core/watch-config/canonical-address';
 import { parseWatchConfigText } from '../../lambda/config/watch-config';
 import { seededRandom } from '../../bench/prng';
+import { numberedAddresses } from '../support/numbered-addresses';
 
 /** c32check's verdict: the version when `text` decodes to a 20-byte hash and re-encodes to itself. */
 function libraryVerdict(text: string): number | null {
@@ -66,7 +67,7 @@ describe('the fast canonical address check', () => {
 describe('a config of many addresses', () => {
   // How fast is the bench's to say (table 9: 100,000 addresses in about 0.4 s); here, that all of them pass.
   it('accepts 100,000 canonical addresses, each kept once and in order', () => {
-    const many = Array.from({ length: 100_000 }, (_, i) => c32address(22, i.toString(16).padStart(40, '0')));
+    const many = numberedAddresses(100_000);
     const result = parseWatchConfigText(JSON.stringify({ network: 'mainnet', addresses: many }), 'watch.json');
     expect(result.ok && result.config.addresses).toEqual(many);
   });

@@ -1,13 +1,12 @@
 // `--check` of a transfer rule with many addresses keeps its line short, and a transfer threshold reads in
 // the asset's units beside its base units.
-import { c32address } from 'c32check';
 import { describe, expect, it } from 'vitest';
 import { describeWatch } from '../../lambda/local/describe';
 import type { TransferRule } from '../../lambda/core/rules/transfer-rules';
 import { config, TOKEN, WATCHED } from '../core/harness';
+import { numberedAddresses as addresses } from '../support/numbered-addresses';
 
 const api = { baseUrl: 'https://api.hiro.so', fromEnvironment: false, requestsPerMinute: 50, hasKey: false };
-const addresses = (count: number) => Array.from({ length: count }, (_, i) => c32address(22, i.toString(16).padStart(40, '0')));
 const SBTC = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token::sbtc-token';
 
 describe('--check with a rule of many addresses', () => {

@@ -1,19 +1,14 @@
 // A printed value of about 1 MB as a contract can really print it: a list of 8,000 distinct standard
 // principals, serialized by @stacks/transactions, as a contract_log alert and as the API's event text.
 import { Cl, cvToString, serializeCV } from '@stacks/transactions';
-import { c32address } from 'c32check';
 import type { ContractLogAlert } from '../../lambda/core/alert-kinds/alert';
 import { clarityToJson, decodeClarity } from '../../lambda/core/clarity/decode';
+import { numberedAddresses } from './numbered-addresses';
 
 export const BIG_PRINT_PRINCIPALS = 8_000;
 
-/** `count` distinct mainnet standard principals. */
-export function principals(count: number): string[] {
-  return Array.from({ length: count }, (_, i) => c32address(22, i.toString(16).padStart(40, '0')));
-}
-
 export function bigPrintValue(count = BIG_PRINT_PRINCIPALS) {
-  const value = Cl.list(principals(count).map((p) => Cl.principal(p)));
+  const value = Cl.list(numberedAddresses(count).map((p) => Cl.principal(p)));
   return { value, hex: `0x${serializeCV(value)}`, repr: cvToString(value) };
 }
 
