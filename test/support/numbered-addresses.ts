@@ -1,6 +1,5 @@
 // The n-th of a run of distinct mainnet standard principals, its hash160 the number n (big-endian): the suites
-// and benchmarks that need thousands (a 1 MB print of 8,000, a rule of 50,000, a config of 100,000) take them
-// from here. Encoded here rather than with c32check's c32address, which takes about 11 µs an address (two
+// that need thousands (a 1 MB print of 8,000, a rule of 50,000, a config of 100,000) take them from here. Encoded here rather than with c32check's c32address, which takes about 11 µs an address (two
 // SHA-256s through hex strings, then a digit-at-a-time encoder): 100,000 were a second of CPU in every worker
 // that made them. The same c32check encoding: 'S', the version's digit, then base 32 of hash160 + checksum
 // (the first 4 bytes of a double SHA-256 of version + hash160), a '0' for each leading zero byte.
