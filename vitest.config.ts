@@ -76,12 +76,13 @@ export default defineConfig({
     // Workers per project, the projects one after the other (each its own `groupOrder`; vitest ends a project's
     // workers once the next file is another project's anyway). Vitest's default is one worker fewer than the
     // cores: on 2 cores, the whole suite one file at a time. Each worker imports its project's sources and
-    // packages again, so a worker more costs CPU and pays only where suites wait: e2e's wait on child
-    // processes, servers and scaled clocks, and keep 2 cores busy with 6 workers (4 left the cores idle 20 to
-    // 35 core-seconds of a run); the CDK synths and the pure suites compute, and run one worker a core (the
-    // unit project one more, for the state file's fsyncs). On 2 idle cores, 110 s against 121 to 125 s with 4
-    // workers shared by the three projects. This is e2e's; the other two projects set their own.
-    maxWorkers: availableParallelism() + 4,
+    // packages again and warms its own JIT, so a worker more costs CPU (back to back on 2 idle cores, e2e spent
+    // 146 and 147 s of CPU on 6 workers, 115 and 120 s on 4, and ended 6 s sooner) and pays only where suites
+    // wait. e2e's wait on child processes, servers and timers, and keep 2 cores busy with 4 workers now that the
+    // suites that waited out rate-limit windows run on an event clock (bench/event-clock.ts). The CDK synths and
+    // the pure suites compute, and run one worker a core (the unit project one more, for the state file's
+    // fsyncs). This is e2e's; the other two projects set their own.
+    maxWorkers: availableParallelism() + 2,
     sequence: { sequencer: SuiteSequencer },
     // Each project transforms the sources it imports in its own Vite environment: without a shared cache, two
     // thirds of the project's files were transformed three times a run. The file cache (node_modules/

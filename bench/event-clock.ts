@@ -93,26 +93,30 @@ export class EventClock implements Clock {
   }
 
   /**
-   * The function's own GET (node:http, lambda/hiro/node-get.ts) after `latencyMs` on the clock (the round trip),
-   * the answer read whole as real I/O and handed on from memory.
+   * The function's own GET (node:http, lambda/hiro/node-get.ts), the answer read whole as real I/O and handed on
+   * from memory: no timer fires, and the clock does not jump, while a request is out.
    */
+  readonly get: HttpGet = (url, init) =>
+    this.track(async () => {
+      const answer = await nodeGet(url, init);
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of answer.body) chunks.push(chunk);
+      const body = Buffer.concat(chunks);
+      return {
+        status: answer.status,
+        headers: answer.headers,
+        body: (async function* () {
+          if (body.length > 0) yield body;
+        })(),
+        cancel: () => {},
+      };
+    });
+
+  /** The GET above after `latencyMs` on the clock: the round trip the function would wait. */
   getWithLatency(latencyMs: number): HttpGet {
     return async (url, init) => {
       await this.sleep(latencyMs);
-      return this.track(async () => {
-        const answer = await nodeGet(url, init);
-        const chunks: Uint8Array[] = [];
-        for await (const chunk of answer.body) chunks.push(chunk);
-        const body = Buffer.concat(chunks);
-        return {
-          status: answer.status,
-          headers: answer.headers,
-          body: (async function* () {
-            if (body.length > 0) yield body;
-          })(),
-          cancel: () => {},
-        };
-      });
+      return this.get(url, init);
     };
   }
 

@@ -2,6 +2,8 @@
 // in proportion to its memory (one vCPU at 1,769 MB), so the same work takes longer, and is billed longer, in a
 // smaller function. The event clock, timed by CPU, counts this process's work stretched by that share and nothing
 // for the time it waits on real I/O.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { cpuStretch, EventClock, processCpuMs } from '../../bench/event-clock';
 
@@ -89,5 +91,26 @@ describe('the event clock timed by CPU', () => {
     const start = clock.now();
     await clock.track(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(clock.now() - start).toBeGreaterThanOrEqual(45);
+  });
+
+  it('wakes no sleeper while its GET is out: a wait due during a slow answer ends after it, its whole body read', async () => {
+    const server = createServer((_request, response) => setTimeout(() => response.end('{"ok":true}'), 100));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const clock = new EventClock();
+      const order: string[] = [];
+      const { port } = server.address() as AddressInfo;
+      const answer = clock.get(new URL(`http://127.0.0.1:${port}/`), { headers: {}, signal: AbortSignal.timeout(5_000) }).then(async (got) => {
+        const chunks: Uint8Array[] = [];
+        for await (const chunk of got.body) chunks.push(chunk);
+        order.push(`answer ${Buffer.concat(chunks).toString()}`);
+      });
+      // A minute on the clock, taken at once were nothing out.
+      const wait = clock.sleep(60_000).then(() => order.push('woke'));
+      await Promise.all([answer, wait]);
+      expect(order).toEqual(['answer {"ok":true}', 'woke']);
+    } finally {
+      server.close();
+    }
   });
 });

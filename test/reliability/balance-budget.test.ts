@@ -1,9 +1,11 @@
 // More balance rules than one run's request budget reads: 60 rules on 60 addresses without an API key (50
 // requests a minute, enforced by the fake gateway), one run a minute, each run a fresh client as a Lambda
 // invocation has. Each run reads its share of balances and scans the blocks due; the rules start over the
-// next runs, and each kept balance ends equal to the API's. Time runs 50 times faster for the client and the
-// gateway alike (a "60 s" window lasts 1.2 real seconds).
+// next runs, and each kept balance ends equal to the API's. The client and the gateway share one event clock
+// (bench/event-clock.ts): a wait, the client's pacing or the minute between runs, is taken at once whenever no
+// request is out, so the gateway's minute windows pass in the time the requests take, however busy the machine.
 import { afterEach, describe, expect, it } from 'vitest';
+import { EventClock } from '../../bench/event-clock';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { entriesAt } from '../../lambda/core/stages/balance-book';
 import { runCycle } from '../../lambda/core/cycle';
@@ -15,7 +17,6 @@ import { coinbase, contractCall, createFakeHiro, fakeAddress, fakeContractId, RO
 import { balancesAt } from '../support/fake-hiro/balances';
 import { RecordingPublisher } from '../support/recording-publisher';
 
-const SCALE = 0.02;
 const RULES = 60;
 const RPM = 50;
 const holders = Array.from({ length: RULES }, (_, i) => fakeAddress(`holder-${i}`));
@@ -27,18 +28,15 @@ afterEach(async () => {
   server = undefined;
 });
 
-function scaledClock() {
-  const realStart = performance.now();
-  const apiStart = Date.now();
-  return {
-    now: () => apiStart + (performance.now() - realStart) / SCALE,
-    sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms * SCALE))),
-  };
+/** The client's clock, sleep and GET on one event clock, which the fake gateway's windows are timed on too. */
+function clientOn(clock: EventClock) {
+  return { now: clock.now, sleep: clock.sleep, get: clock.get };
 }
 
 describe('more balance rules than a run reads', () => {
   it('scans blocks every run while the rules start over the next runs, each first check once, every kept balance exact', async () => {
-    const fake = createFakeHiro({ rateLimit: { limit: RPM, windowSeconds: 60, timeScale: SCALE } });
+    const clock = new EventClock();
+    const fake = createFakeHiro({ rateLimit: { limit: RPM, windowSeconds: 60, clock: clock.now } });
     // Half the holders start below 1,000 (a first check that alerts), half above.
     for (const [i, holder] of holders.entries()) fake.chain.setGenesisBalance(holder, 'stx', i % 2 === 0 ? 500 : 5_000);
     fake.chain.mine([coinbase()]);
@@ -52,7 +50,6 @@ describe('more balance rules than a run reads', () => {
     const state = new DocumentStateStore(emptyDocument('mainnet'));
     const publisher = new RecordingPublisher();
     const telemetry = new RecordingTelemetry();
-    const clock = scaledClock();
     const perRun = balanceReadsPerRun(RPM, 60_000);
     const runs: CycleSummary[] = [];
     const readsPerRun: number[] = [];
@@ -63,7 +60,7 @@ describe('more balance rules than a run reads', () => {
       fake.chain.mine([fee(holders[(run * 7 + 3) % RULES]!, 2_100)]);
       const deadlineMs = clock.now() + 50_000;
       const readsBefore = fake.count(ROUTES.balances);
-      const chain = createHiroClient({ baseUrl: server.url, requestsPerMinute: RPM, ...clock, deadline: () => deadlineMs });
+      const chain = createHiroClient({ baseUrl: server.url, requestsPerMinute: RPM, ...clientOn(clock), deadline: () => deadlineMs });
       runs.push(
         await runCycle({ chain, state, publisher, clock, telemetry, operator: new RecordingOperator() }, parsed.config, {
           runId: `run-${run}`,
@@ -108,7 +105,8 @@ describe('more balance rules than a run reads', () => {
 describe('more balance rules than a run reads, with the v1 balances route retired', () => {
   it("rebuilds each balance from its changes within the run's share of requests, and every rule starts exact, its first check once", async () => {
     const rules = 12;
-    const fake = createFakeHiro({ rateLimit: { limit: RPM, windowSeconds: 60, timeScale: SCALE } });
+    const clock = new EventClock();
+    const fake = createFakeHiro({ rateLimit: { limit: RPM, windowSeconds: 60, clock: clock.now } });
     fake.retire(ROUTES.balances);
     const few = holders.slice(0, rules);
     for (const [i, holder] of few.entries()) fake.chain.setGenesisBalance(holder, 'stx', i % 2 === 0 ? 500 : 5_000);
@@ -123,14 +121,13 @@ describe('more balance rules than a run reads, with the v1 balances route retire
     const state = new DocumentStateStore(emptyDocument('mainnet'));
     const publisher = new RecordingPublisher();
     const telemetry = new RecordingTelemetry();
-    const clock = scaledClock();
     const rebuiltPerRun: number[] = [];
     for (let run = 0; run < 6; run += 1) {
       // Fees that keep every balance above nothing (the v3 balance is a whole number of micro-STX).
       fake.chain.mine([fee(few[(run * 5) % rules]!, 30), fee(few[(run * 5 + 1) % rules]!, 30)]);
       const deadlineMs = clock.now() + 50_000;
       const before = fake.count(ROUTES.stxBalance);
-      const chain = createHiroClient({ baseUrl: server.url, requestsPerMinute: RPM, ...clock, deadline: () => deadlineMs });
+      const chain = createHiroClient({ baseUrl: server.url, requestsPerMinute: RPM, ...clientOn(clock), deadline: () => deadlineMs });
       const summary = await runCycle({ chain, state, publisher, clock, telemetry, operator: new RecordingOperator() }, parsed.config, {
         runId: `run-${run}`,
         deadlineMs,

@@ -1,8 +1,10 @@
 // A gateway that counts in a short window the client was not told about: 20 requests every 2 s, while the
 // client is configured for 600 a minute (10 a second, which bursts past 20 at once). The client must learn
-// the window from the headers of the answers and keep to it through a whole catch-up. Time runs twice as
-// fast for the client and the gateway alike (a "2 s" window lasts one real second).
+// the window from the headers of the answers and keep to it through a whole catch-up. The client and the gateway
+// share one event clock (bench/event-clock.ts): the client's waits are taken at once whenever no request is out,
+// so the gateway's windows pass in the time the requests take, however busy the machine.
 import { afterEach, describe, expect, it } from 'vitest';
+import { EventClock } from '../../bench/event-clock';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { coinbase, contractCall, createFakeHiro, fakeAddress, transfer, type RunningFakeHiro } from '../support/fake-hiro';
 import { alice, canonicalAlertKeys, publishCounts, vault, watcher } from './watched-chain';
@@ -13,20 +15,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** API time running `1 / SCALE` times faster than real time, for the client and the fake's window alike. */
-const SCALE = 0.5;
-function scaledClock() {
-  const realStart = performance.now();
-  const apiStart = Date.now();
-  return {
-    now: () => apiStart + (performance.now() - realStart) / SCALE,
-    sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms * SCALE))),
-  };
-}
-
 describe('rate windows the gateway reports', () => {
   it('catches up 60 blocks under a 20-per-2-s window with at most two 429s, every alert once', async () => {
-    const fake = createFakeHiro({ rateLimit: { limit: 20, windowSeconds: 2, timeScale: SCALE } });
+    const clock = new EventClock();
+    const fake = createFakeHiro({ rateLimit: { limit: 20, windowSeconds: 2, clock: clock.now } });
     const bob = fakeAddress('bob');
     for (let height = 1; height <= 60; height += 1) {
       const fillers = Array.from({ length: height % 7 === 0 ? 110 : 55 }, (_, i) => transfer({ to: bob, amount: i + 1 }));
@@ -38,7 +30,9 @@ describe('rate windows the gateway reports', () => {
     const statuses: number[] = [];
     const w = watcher(server.url, new DocumentStateStore(emptyDocument('mainnet')), undefined, {
       requestsPerMinute: 600,
-      ...scaledClock(),
+      now: clock.now,
+      sleep: clock.sleep,
+      get: clock.get,
       onRequest: (event) => typeof event.status === 'number' && statuses.push(event.status),
     });
 
