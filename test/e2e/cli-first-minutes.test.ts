@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it, type TestContext } from 'vitest';
 import { coinbase, createFakeHiro, FakeChain, fakeAddress, fakeContractId, ROUTES, transfer, type FakeHiro, type RunningFakeHiro } from '../support/fake-hiro';
 import { apiEnvironment, cliSuite, cliTempDir, freePort } from '../support/cli-suite';
+import { drawShortestBackoff } from '../support/shortest-backoff';
 import { runCli } from './run-cli';
 
 const alice = fakeAddress('alice');
@@ -28,6 +29,9 @@ const closedPort = freePort;
 
 const temp = cliTempDir('first');
 const files = (name: string, body: string) => temp.files(name, body);
+// The CLI's runs in the worker retry as in production, without waiting out the backoff (the watcher in a child
+// process keeps its real pauses).
+drawShortestBackoff();
 
 // Every block of this file runs beside the others, each on its own API and files (the CLI's runs in the worker
 // still take turns: test/support/cli-in-process.ts). The watcher's tests share one API and its chain, so they

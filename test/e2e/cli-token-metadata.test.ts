@@ -6,12 +6,16 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { contractCall, fakeAddress, fakeContractId, ftTransferEvent, ROUTES } from '../support/fake-hiro';
 import { cliSuite, freePort } from '../support/cli-suite';
+import { drawShortestBackoff } from '../support/shortest-backoff';
 import { jsonLines } from './run-cli';
 
 const pool = fakeAddress('pool');
 const treasury = fakeAddress('treasury');
 const alex = `${fakeContractId('token-alex')}::alex`;
 const unknownToken = `${fakeContractId('mystery-token')}::mystery`;
+
+// The CLI's runs in the worker retry as in production, without waiting out the backoff.
+drawShortestBackoff();
 
 describe("the CLI reads a token's decimals from its metadata, once", () => {
   const suite = cliSuite({

@@ -10,6 +10,7 @@ import type { CycleSummary } from '../../lambda/core/cycle-types';
 import { contractCall, createFakeHiro, fakeAddress, fakeContractId, transfer } from '../support/fake-hiro';
 import { alertOf, importHandler, lambdaOnDynalite, recordPublishes, logLinesOf } from '../support/handler-environment';
 import { lambdaContext } from '../support/lambda-invocation';
+import { drawShortestBackoff } from '../support/shortest-backoff';
 
 const API_KEY = 'hiro-key-7f3a9c1e5b';
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:stacks-watch/api-key-AbCdEf';
@@ -19,6 +20,9 @@ const vault = fakeContractId('vault');
 
 const sns = mockClient(SNSClient);
 const secrets = mockClient(SecretsManagerClient);
+
+// The failed runs retry as in production, without waiting out the backoff.
+drawShortestBackoff();
 
 describe('the Lambda handler over a growing chain', () => {
   const fake = createFakeHiro({ apiKey: { key: API_KEY, required: true } });

@@ -14,6 +14,7 @@ import { createFakeHiro, fakeAddress, transfer } from '../support/fake-hiro';
 import { alertOf, logLinesOf } from '../support/handler-environment';
 import { lambdaContext } from '../support/lambda-invocation';
 import { copyOfLastDelivery, LOOP_QUEUE_URL as QUEUE_URL, loopOnDynalite, messageIdOf, scheduleTick as tick, turnEvent } from '../support/loop-environment';
+import { drawShortestBackoff } from '../support/shortest-backoff';
 
 const DELAY_SECONDS = 8;
 const TURN_SECONDS = 20;
@@ -24,6 +25,9 @@ const nobody = fakeAddress('nobody-watched');
 
 const sns = mockClient(SNSClient);
 const sqs = mockClient(SQSClient);
+
+// The failed runs and turns retry as in production, without waiting out the backoff.
+drawShortestBackoff();
 
 describe('the self-rescheduling loop, end to end', () => {
   const fake = createFakeHiro();

@@ -11,6 +11,7 @@ import { createFakeHiro, fakeAddress, transfer } from '../support/fake-hiro';
 import { lambdaOnDynalite, recordPublishes } from '../support/handler-environment';
 import { lambdaContext } from '../support/lambda-invocation';
 import { loopOnDynalite, scheduleTick, turnEvent } from '../support/loop-environment';
+import { drawShortestBackoff } from '../support/shortest-backoff';
 
 const OPS_TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:stacks-watch-ops';
 const LIMIT_SECONDS = 600;
@@ -30,6 +31,9 @@ function recordNotices() {
   const watcher = () => notices.filter((n) => /Notice kind: watcher-/.test(n.Message!));
   return { notices, of, watcher };
 }
+
+// The failed runs and turns retry as in production, without waiting out the backoff.
+drawShortestBackoff();
 
 describe('the self-watch on the 1-minute schedule', () => {
   const fake = createFakeHiro();

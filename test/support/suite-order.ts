@@ -59,12 +59,10 @@ export const SUITE_ORDER: SuiteOrder = {
   // Wall time mostly spent waiting on a child process, a server, a scaled clock or fsync; longest first.
   waiting: [
     'test/e2e/demo.test.ts', // 35 s, the demo pacing its script
-    'test/handler/self-watch.test.ts',
     'test/e2e/cli-chat.test.ts',
     'test/e2e/cli-first-minutes.test.ts',
     'test/e2e/cli-ctrl-c.test.ts',
     'test/e2e/cli-local-runner.test.ts',
-    'test/handler/loop.test.ts',
     'test/reliability/sbtc-emily-runs.test.ts',
     'test/handler/doorbell.test.ts',
     'test/handler/loop-budget.test.ts',
