@@ -5,17 +5,21 @@ import { blockScanCost, perSubjectCost } from '../lambda/core/follow/fetch-plan'
 import { compileWatchRules } from '../lambda/core/rules/rule-lists';
 import { fakeAddress } from '../test/support/fake-hiro';
 import { emptyWatchConfig } from '../lambda/config/watch-config';
-import { fixed, table, verdict } from './markdown';
+import { fixed, percent, table, verdict } from './markdown';
 import type { Workload } from './mainnet-workload';
 import { BLOCKS_PER_MINUTE, measureCadence, type CadenceResult } from './subject-cadence';
-import { measureSubjectRoutes, subjectGoal, subjectRoutesSection, SUBJECT_WAYS, type SubjectRoutesRow } from './subject-routes';
+import { measureSubjectRoutes, subjectGoal, subjectRoutesSection, subjectsConfig, SUBJECT_WAYS, type SubjectRoutesRow } from './subject-routes';
+import { countSubjectDesigns, type SubjectDesigns } from './subject-designs';
 
 export const FREE_TIER_RPM = 50;
 const LOOP_SECONDS = 8;
+const DESIGN_MINUTES = 30;
 
 export interface SubjectBench {
   rows: SubjectRoutesRow[];
   designs: CadenceResult[];
+  /** The designs counted from the chain over the same 30 minutes: the floor, quiet subjects, transaction lists. */
+  counted: SubjectDesigns;
   freeTier: CadenceResult[];
 }
 
@@ -48,19 +52,59 @@ export async function measureSubjectBench(workload: Workload, progress: (message
     ['per-subject', 120],
     ['block-scan', 60],
   ] as const) {
-    designs.push(await measureCadence(workload, { subjects: 20, way, everySeconds, minutes: 30 }));
+    designs.push(await measureCadence(workload, { subjects: 20, way, everySeconds, minutes: DESIGN_MINUTES }));
   }
+  const config = subjectsConfig(workload, 20, 'latest');
+  const subjects = { addresses: config.addresses, contracts: config.contractLogs.map((rule) => rule.contractId) };
+  // The blocks the 30-minute runs above covered: the first is the warm-up run's.
+  const counted = countSubjectDesigns(workload.blocks.slice(1, 1 + DESIGN_MINUTES * BLOCKS_PER_MINUTE), subjects, BLOCKS_PER_MINUTE);
   progress('1g. a free-tier watcher of 20 subjects over an hour');
   const freeTier: CadenceResult[] = [];
   for (const way of ['per-subject', 'block-scan'] as const) {
     freeTier.push(await measureCadence(workload, { subjects: 20, way, everySeconds: 60, minutes: 60, requestsPerMinute: FREE_TIER_RPM }));
   }
-  return { rows, designs, freeTier };
+  return { rows, designs, counted, freeTier };
 }
 
 function designName(result: CadenceResult): string {
   const every = result.options.everySeconds === 60 ? 'a run every minute' : `a run every ${result.options.everySeconds / 60} minutes`;
   return `${result.options.way === 'per-subject' ? 'per subject' : 'block scan'}, ${every}`;
+}
+
+/** What a design gives up against reading every subject every run, in chain order. */
+function givesUp(result: CadenceResult): string {
+  if (result.options.way === 'block-scan') return 'nothing; five times the requests';
+  return result.options.everySeconds === 60 ? 'nothing' : 'a minute more on every alert';
+}
+
+/** The designs counted from the chain (subject-designs.ts), not run through the watcher. */
+function countedRows({ floor, quiet, txList }: SubjectDesigns): string[][] {
+  const perBlock = (counts: { requests: number; blocks: number }) => counts.requests / counts.blocks;
+  const perMinute = (counts: { requests: number; runs: number }) => fixed(counts.requests / counts.runs, 1);
+  const row = (name: string, counts: SubjectDesigns['floor'], wait: string, gives: string) => [
+    `${name} (counted from the chain)`,
+    fixed(perBlock(counts), 2),
+    perMinute(counts),
+    wait,
+    '',
+    `${verdict(perBlock(counts) <= 3)} ≤ 3.0`,
+    gives,
+  ];
+  return [
+    row('the least any exact reader pays, a run every minute', floor, '60 s', 'nothing: a bound, not a design'),
+    row(
+      `per subject, a subject quiet for ${quiet.quietAfterRuns} reads read every other run`,
+      quiet,
+      '60 s; 120 s for a quiet subject',
+      `${quiet.lateSubjectRuns} of ${quiet.activeSubjectRuns} subjects' runs with news alerted a run late, after later blocks (windows, balances and retractions would see blocks out of chain order)`,
+    ),
+    row(
+      "the blocks' transaction lists pick the subjects to read",
+      txList,
+      '60 s',
+      `misses ${txList.missed} of ${txList.items} prints and STX arrivals (${percent(txList.missed / txList.items)}): payouts from contracts, prints reached through another contract`,
+    ),
+  ];
 }
 
 function designsSection(bench: SubjectBench): string {
@@ -73,18 +117,34 @@ function designsSection(bench: SubjectBench): string {
     `${r.options.everySeconds} s`,
     r.options.way === 'per-subject' ? fixed(floor(r.options.everySeconds), 2) : '',
     r.options.way === 'per-subject' ? `${verdict(r.perBlock <= 3)} ≤ 3.0` : '',
+    givesUp(r),
   ]);
   if (loop)
-    rows.push([`per subject, ${loop.mode}`, fixed(loop.perBlock, 2), '', `${LOOP_SECONDS} s`, fixed((1 + 20) / 1, 2), `${verdict(loop.perBlock <= 3)} ≤ 3.0`]);
+    rows.push([
+      `per subject, ${loop.mode}`,
+      fixed(loop.perBlock, 2),
+      '',
+      `${LOOP_SECONDS} s`,
+      fixed((1 + 20) / 1, 2),
+      `${verdict(loop.perBlock <= 3)} ≤ 3.0`,
+      'nothing',
+    ]);
+  rows.push(...countedRows(bench.counted));
   return [
     '### 1e. Reading 20 subjects: the designs priced',
     '',
     "The same chain and 20 subjects (14 addresses, 6 contracts' logs), 7 blocks a minute, simulated time, a new client a run in a warm container, 30 minutes. " +
       'Floor: one request for the header chain (the tip comes with it) and one per subject each run, nothing else. A read of every subject costs ' +
       '21 requests whatever the blocks it covers, so the cost a block falls only with more blocks a run: a run every 2 minutes meets 3.0 and makes an alert wait up to ' +
-      'a minute longer; the loop pays the 21 for every block.',
+      'a minute longer; the loop pays the 21 for every block. ' +
+      'The rows "counted from the chain" are designs the watcher does not implement, counted over the same blocks (bench/subject-designs.ts): ' +
+      "the least any exact reader pays adds to the floor what this chain's news costs, a batch lookup a run with new prints (log items name no block) " +
+      "and an events read per contract call that paid STX to a watched address (no route gives several transactions' events), so 3.0 a block is out of reach for every " +
+      'exact design that reads each subject each minute; the two designs under it stay under 3.0 by giving up what the last column says. ' +
+      "Not counted here: Hiro's Chainhooks 2.0 pushes matches and needs no read at all, but is a hosted beta billed in its own credits (docs/latency.md), and an API key " +
+      'raises the limit tenfold without changing a request.',
     '',
-    table(['design', 'requests / block', 'requests / minute', "a block's alerts wait at most about", 'floor / block', 'goal'], rows),
+    table(['design', 'requests / block', 'requests / minute', "a block's alerts wait at most about", 'floor / block', 'goal', 'gives up'], rows),
   ].join('\n');
 }
 
