@@ -5,9 +5,9 @@
 // requests a minute. The benchmark moves a clock from one invocation to
 // the next (and through the client's own waits), mining the blocks that arrived meanwhile: nothing waits.
 import type { FetchWay } from '../lambda/core/follow/fetch-choice';
-import { FakeChain } from '../test/support/fake-hiro';
+import { DEPRECATED_CHAIN_READS, FakeChain } from '../test/support/fake-hiro';
 import type { Workload } from './mainnet-workload';
-import { RETIRED, subjectsConfig } from './subject-routes';
+import { subjectsConfig } from './subject-routes';
 import { cycleDeps, memoryState, processMemory, runOneCycle, startFakeApi, SteppedClock, UNPACED_RPM } from './watcher-harness';
 import { countWay, waysAsked, type WaysTaken } from './fetch-ways';
 
@@ -53,7 +53,7 @@ export async function measureCadence(workload: Workload, options: CadenceOptions
     while (due.length > 0 && due[0]!.atMs <= toMs) chain.mine(due.shift()!.txs);
   };
   const api = await startFakeApi(chain);
-  api.fake.retire(...RETIRED);
+  api.fake.retire(...DEPRECATED_CHAIN_READS);
   const state = memoryState();
   const config = subjectsConfig(workload, options.subjects, 'latest');
   const everyMs = options.everySeconds * 1000;

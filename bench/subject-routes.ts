@@ -6,7 +6,7 @@
 // chain, the feeds and their 304s, the batch, the events, the 410s.
 import type { WatchConfig } from '../lambda/core/watch-config/watch-config-schema';
 import type { FetchWay } from '../lambda/core/follow/fetch-choice';
-import { FakeChain, ROUTES } from '../test/support/fake-hiro';
+import { DEPRECATED_CHAIN_READS, FakeChain } from '../test/support/fake-hiro';
 import { fixed, table, verdict } from './markdown';
 import { watchConfig, type Workload } from './mainnet-workload';
 import { cycleDeps, memoryState, processMemory, runOneCycle, startFakeApi } from './watcher-harness';
@@ -27,7 +27,6 @@ export interface SubjectRoutesRow {
   byRoute: Record<string, number>;
 }
 
-export const RETIRED = [ROUTES.blockTransactions, ROUTES.txMultiple, ROUTES.block, ROUTES.balances];
 export const BLOCKS_PER_RUN = 7;
 export const GOALS: Record<number, number> = { 20: 3, 2: 1 };
 
@@ -58,7 +57,7 @@ async function measure(workload: Workload, subjects: 20 | 2, way: FetchWay): Pro
   const [first, ...rest] = workload.blocks;
   chain.mine(first!);
   const api = await startFakeApi(chain);
-  api.fake.retire(...RETIRED);
+  api.fake.retire(...DEPRECATED_CHAIN_READS);
   try {
     const config = subjectsConfig(workload, subjects, chain.firstHeight);
     // One warm container: a new client each run, as the handler builds one, with what the container remembers.

@@ -3,12 +3,11 @@
 // by the block scan while the deprecated routes answer; `block-scan` keeps the block scan; `--check` and
 // `--status` say which way the runner reads; a way it does not know stops the start (exit 2) naming the variable.
 import { describe, expect, it } from 'vitest';
-import { fakeAddress, ROUTES, transfer } from '../support/fake-hiro';
+import { DEPRECATED_CHAIN_READS, fakeAddress, ROUTES, transfer } from '../support/fake-hiro';
 import { type CliSuite, cliSuite } from '../support/cli-suite';
 import { jsonLines } from './run-cli';
 
 const alice = fakeAddress('alice');
-const RETIRED = [ROUTES.blockTransactions, ROUTES.txMultiple, ROUTES.block, ROUTES.balances];
 
 describe('npm start with FETCH_WAY', () => {
   const suite = cliSuite({
@@ -16,7 +15,7 @@ describe('npm start with FETCH_WAY', () => {
     config: { network: 'mainnet', addresses: [alice], startHeight: 1 },
     setup: ({ chain, fake }) => {
       for (let i = 0; i < 3; i++) chain.mine([transfer({ to: alice, amount: 10 + i })]);
-      fake.retire(...RETIRED);
+      fake.retire(...DEPRECATED_CHAIN_READS);
     },
   });
 
@@ -70,7 +69,7 @@ describe('npm start without FETCH_WAY (auto, the default)', () => {
   const payments = ({ chain, fake }: CliSuite) => {
     for (let i = 0; i < 6; i++)
       chain.mine([transfer({ to: i % 2 === 0 ? alice : bob, amount: 10 + i }), transfer({ to: fakeAddress(`noise-${i}`), amount: 1 })]);
-    fake.retire(...RETIRED);
+    fake.retire(...DEPRECATED_CHAIN_READS);
   };
   const twoSubjects = cliSuite({ name: 'fetch-way-two', config: { network: 'mainnet', addresses: [alice, bob], startHeight: 1 }, setup: payments });
   // 20 addresses while the deprecated routes answer: one request a subject costs more than a batched block scan.

@@ -6,20 +6,19 @@ import { SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import type { CycleSummary } from '../../lambda/core/cycle-types';
-import { createFakeHiro, fakeAddress, ROUTES, transfer } from '../support/fake-hiro';
+import { DEPRECATED_CHAIN_READS, createFakeHiro, fakeAddress, ROUTES, transfer } from '../support/fake-hiro';
 import { alertOf, lambdaOnDynalite } from '../support/handler-environment';
 import { lambdaContext } from '../support/lambda-invocation';
 
 const alice = fakeAddress('alice');
 const sns = mockClient(SNSClient);
-const RETIRED = [ROUTES.blockTransactions, ROUTES.txMultiple, ROUTES.block, ROUTES.balances];
 const watchConfig = { network: 'mainnet', addresses: [alice], startHeight: 1 };
 
 /** Three blocks paying alice, on an API whose deprecated routes are gone. */
 function chainPayingAlice() {
   const fake = createFakeHiro();
   for (let i = 0; i < 3; i++) fake.chain.mine([transfer({ to: alice, amount: 10 + i })]);
-  fake.retire(...RETIRED);
+  fake.retire(...DEPRECATED_CHAIN_READS);
   return fake;
 }
 

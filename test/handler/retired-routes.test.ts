@@ -5,14 +5,13 @@ import { SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import type { CycleSummary } from '../../lambda/core/cycle-types';
-import { contractCall, createFakeHiro, fakeAddress, fakeContractId, ROUTES, stxTransferEvent } from '../support/fake-hiro';
+import { DEPRECATED_CHAIN_READS, contractCall, createFakeHiro, fakeAddress, fakeContractId, ROUTES, stxTransferEvent } from '../support/fake-hiro';
 import { alertOf, lambdaOnDynalite } from '../support/handler-environment';
 import { lambdaContext } from '../support/lambda-invocation';
 
 const alice = fakeAddress('alice');
 const custodian = fakeContractId('custodian');
 const sns = mockClient(SNSClient);
-const RETIRED = [ROUTES.blockTransactions, ROUTES.txMultiple, ROUTES.block, ROUTES.balances];
 const watchConfig = { network: 'mainnet', addresses: [alice], startHeight: 1 };
 
 /** A call paying alice from a contract: only its events say so, so a run reads them. */
@@ -21,7 +20,7 @@ const payAlice = (amount: number) => contractCall({ contractId: custodian, event
 function chainPayingAlice() {
   const fake = createFakeHiro();
   for (let i = 0; i < 3; i++) fake.chain.mine([payAlice(10 + i)]);
-  fake.retire(...RETIRED);
+  fake.retire(...DEPRECATED_CHAIN_READS);
   return fake;
 }
 

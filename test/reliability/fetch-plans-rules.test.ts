@@ -6,13 +6,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { parseWatchConfig } from '../../lambda/config/watch-config';
 import {
+  DEPRECATED_CHAIN_READS,
   coinbase,
   contractCall,
   createFakeHiro,
   fakeAddress,
   fakeContractId,
   ftTransferEvent,
-  ROUTES,
   transfer,
   type FakeHiro,
   type RunningFakeHiro,
@@ -25,7 +25,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-const RETIRED = [ROUTES.blockTransactions, ROUTES.txMultiple, ROUTES.block, ROUTES.balances];
 const T0 = 1_750_000_000;
 const owner = fakeAddress('owner');
 const attacker = fakeAddress('attacker');
@@ -34,7 +33,7 @@ const router = fakeContractId('router');
 
 /** A watcher each way on `fake`'s chain, every deprecated route retired: `catchUp` runs both to the tip. */
 async function bothWays(fake: FakeHiro, config: Record<string, unknown>) {
-  fake.retire(...RETIRED);
+  fake.retire(...DEPRECATED_CHAIN_READS);
   server = await fake.start();
   const parsed = parseWatchConfig({ network: 'mainnet', startHeight: 1, confirmations: 0, ...config });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));

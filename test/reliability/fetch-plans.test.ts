@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { Cl } from '@stacks/transactions';
 import {
+  DEPRECATED_CHAIN_READS,
   contractCall,
   createFakeHiro,
   fakeAddress,
@@ -33,8 +34,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-const RETIRED = [ROUTES.blockTransactions, ROUTES.txMultiple, ROUTES.block, ROUTES.balances];
-
 function bothWays(url: string, config = watchConfig()): { scan: Watcher; subjects: Watcher } {
   return {
     scan: watcher(url, new DocumentStateStore(emptyDocument('mainnet')), config, {}, { fetchWay: 'block-scan' }),
@@ -58,7 +57,7 @@ describe('the block scan and the per-subject source alert the same', () => {
       if (i % 5 === 2) fake.chain.mine([contractCall({ contractId: vault, logs: [`direct-${i}`], events: [stxTransferEvent(vault, alice, 7 + i)] })]);
       if (i % 6 === 5) fake.chain.mineEmpty(2);
     }
-    fake.retire(...RETIRED);
+    fake.retire(...DEPRECATED_CHAIN_READS);
     server = await fake.start();
     const { scan, subjects } = bothWays(server.url);
 
@@ -98,7 +97,7 @@ describe('the block scan and the per-subject source alert the same', () => {
         transfer({ from: bob, to: fakeAddress('dave'), amount: 11 + i, memo: `rent-${i}` }),
       ]);
     }
-    fake.retire(...RETIRED);
+    fake.retire(...DEPRECATED_CHAIN_READS);
     server = await fake.start();
     const parsed = parseWatchConfig({
       network: 'mainnet',
@@ -128,7 +127,7 @@ describe('the block scan and the per-subject source alert the same', () => {
   it("in the loop's turns (a new client a turn, a block or none between turns): the same alerts, one request a quiet turn", async () => {
     const fake = createFakeHiro();
     fake.chain.mine([transfer({ to: alice, amount: 1 })]);
-    fake.retire(...RETIRED);
+    fake.retire(...DEPRECATED_CHAIN_READS);
     server = await fake.start();
     const url = server.url;
     const turns = (way: 'block-scan' | 'per-subject') => {
@@ -177,7 +176,7 @@ describe('the block scan and the per-subject source alert the same', () => {
     it(`across a reorg ${depth} deep: the same alerts and retractions`, async () => {
       const fake = createFakeHiro();
       const placed = mineForkable(fake.chain, depth);
-      fake.retire(...RETIRED);
+      fake.retire(...DEPRECATED_CHAIN_READS);
       server = await fake.start();
       const { scan, subjects } = bothWays(server.url);
       await scan.runUntilCaughtUp(fake.chain);
@@ -197,7 +196,7 @@ describe('the block scan and the per-subject source alert the same', () => {
   it('a feed that disagrees with the header chain: the blocks below go out, the bad block stalls and reaches the operator', async () => {
     const fake = createFakeHiro();
     const blocks = Array.from({ length: 6 }, (_, i) => fake.chain.mine([transfer({ to: alice, amount: 10 + i })]));
-    fake.retire(...RETIRED);
+    fake.retire(...DEPRECATED_CHAIN_READS);
     const forged = `0x${'ee'.repeat(32)}`;
     fake.faults.use((request) => {
       if (request.route !== ROUTES.principalTransactions) return undefined;

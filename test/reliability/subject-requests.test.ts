@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import {
+  DEPRECATED_CHAIN_READS,
   contractCall,
   createFakeHiro,
   fakeAddress,
@@ -24,7 +25,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-const RETIRED = [ROUTES.blockTransactions, ROUTES.txMultiple, ROUTES.block, ROUTES.balances];
 const token = `${fakeContractId('coin')}::coin`;
 
 function perSubject(url: string, config = watchConfig()) {
@@ -35,7 +35,7 @@ describe('reading per subject pays for what the rules need', () => {
   it('takes the tip from the header chain: no separate tip request, one block list page a run', async () => {
     const fake = createFakeHiro();
     for (let i = 0; i < 4; i++) fake.chain.mine([transfer({ to: alice, amount: 10 + i })]);
-    fake.retire(...RETIRED);
+    fake.retire(...DEPRECATED_CHAIN_READS);
     server = await fake.start();
     const w = perSubject(server.url);
     await w.runUntilCaughtUp(fake.chain);
@@ -66,7 +66,7 @@ describe('reading per subject pays for what the rules need', () => {
     ]);
     const payout = contractCall({ contractId: other, logs: ['payout'], events: [stxTransferEvent(other, alice, 33)] });
     fake.chain.mine([payout]);
-    fake.retire(...RETIRED);
+    fake.retire(...DEPRECATED_CHAIN_READS);
     server = await fake.start();
     const w = perSubject(server.url, watchConfig({ contractLogs: [] }));
 
@@ -83,7 +83,7 @@ describe('reading per subject pays for what the rules need', () => {
     const fake = createFakeHiro();
     const oracle = fakeContractId('oracle');
     for (let i = 0; i < 8; i++) fake.chain.mine([contractCall({ contractId: vault, logs: [`old-${i}`, { printer: oracle, value: `old-${i}` }] })]);
-    fake.retire(...RETIRED);
+    fake.retire(...DEPRECATED_CHAIN_READS);
     server = await fake.start();
     const w = perSubject(server.url, watchConfig({ addresses: [], contractLogs: [{ contractId: vault }, { contractId: oracle }] }));
     await w.runUntilCaughtUp(fake.chain);
@@ -104,7 +104,7 @@ describe('reading per subject pays for what the rules need', () => {
   it('a print of a watched contract inside a transaction already read for its events is alerted once', async () => {
     const fake = createFakeHiro();
     fake.chain.mine([contractCall({ contractId: vault, logs: ['paid'], events: [stxTransferEvent(vault, alice, 4), print(vault, 'after')] })]);
-    fake.retire(...RETIRED);
+    fake.retire(...DEPRECATED_CHAIN_READS);
     server = await fake.start();
     const w = perSubject(server.url);
     await w.runUntilCaughtUp(fake.chain);
@@ -114,7 +114,7 @@ describe('reading per subject pays for what the rules need', () => {
   it("says the run's plan, its estimate and why in the run's log line", async () => {
     const fake = createFakeHiro();
     for (let i = 0; i < 3; i++) fake.chain.mine([transfer({ to: alice, amount: 10 + i })]);
-    fake.retire(...RETIRED);
+    fake.retire(...DEPRECATED_CHAIN_READS);
     server = await fake.start();
     const w = perSubject(server.url);
     const [summary] = await w.runUntilCaughtUp(fake.chain);

@@ -2,7 +2,7 @@
 export { FakeChain, normalizeHex, type FakeBlock, type FakeChainOptions, type FakeContractStatus, type FakeTx } from './chain';
 export { FaultPlan, type FaultOverride, type FaultRule, type RequestMatcher } from './faults';
 export type { FakeRateLimitOptions } from './rate-limit';
-export { ROUTES, type SeenRequest, type SubjectRoutes } from './routes';
+export { DEPRECATED_CHAIN_READS, ROUTES, type SeenRequest, type SubjectRoutes } from './routes';
 export { createFakeHiro, FakeHiro, type FakeHiroOptions, type RunningFakeHiro } from './server';
 export {
   clarityValue,

@@ -37,6 +37,9 @@ export const ROUTES = {
   unknown: 'unknown',
 } as const;
 
+/** The deprecated routes that read blocks, events and balances, all answering 410 once the API turns them off (the mempool's apart). */
+export const DEPRECATED_CHAIN_READS = [ROUTES.blockTransactions, ROUTES.txMultiple, ROUTES.block, ROUTES.balances];
+
 export interface SeenRequest {
   /** 1 for the first request the server saw. */
   seq: number;
