@@ -73,7 +73,6 @@ function designName(result: CadenceResult): string {
 
 /** What a design gives up against reading every subject every run, in chain order. */
 function givesUp(result: CadenceResult): string {
-  if (result.options.way === 'block-scan') return 'nothing; five times the requests';
   return result.options.everySeconds === 60 ? 'nothing' : 'a minute more on every alert';
 }
 
