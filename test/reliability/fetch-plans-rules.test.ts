@@ -62,6 +62,12 @@ async function readBothWays(fake: FakeHiro, config: Record<string, unknown>) {
   return ways.read();
 }
 
+/** The per-subject watcher really read per subject, every run: no rule of the chain sent it back to the block scan. */
+function expectEveryRunPerSubject(plans: readonly string[]): void {
+  expect(plans).toContain('fetch plan: per subject');
+  expect(plans.filter((plan) => plan !== 'fetch plan: per subject')).toEqual([]);
+}
+
 const types = (alerts: readonly { type: string }[]) => alerts.map((alert) => alert.type);
 
 describe('the block scan and the per-subject source alert the same on calls, windows and balances', () => {
@@ -103,8 +109,7 @@ describe('the block scan and the per-subject source alert the same on calls, win
     expect(types(scan).filter((type) => type === 'contract_call')).toHaveLength(7);
     expect(types(scan).filter((type) => type === 'contract_log')).toHaveLength(6);
     expect(subjects).toEqual(scan);
-    expect(plans).toContain('fetch plan: per subject');
-    expect(plans.filter((plan) => plan !== 'fetch plan: per subject')).toEqual([]);
+    expectEveryRunPerSubject(plans);
   });
 
   it('windows that cross by a sum past 2^53 and by a count of failed calls, fall below by block time and cross again', async () => {
@@ -144,8 +149,7 @@ describe('the block scan and the per-subject source alert the same on calls, win
 
     expect(types(scan).filter((type) => type === 'window_threshold')).toHaveLength(4);
     expect(subjects).toEqual(scan);
-    expect(plans).toContain('fetch plan: per subject');
-    expect(plans.filter((plan) => plan !== 'fetch plan: per subject')).toEqual([]);
+    expectEveryRunPerSubject(plans);
   });
 
   it('balances that start below a threshold, drain by fees and sponsored fees, and cross a token cap', async () => {
@@ -176,8 +180,7 @@ describe('the block scan and the per-subject source alert the same on calls, win
     // The dry wallet's first check, the relayer's fees, the vault's cap, and the relayer below again after a top-up.
     expect(scan.map((alert) => (alert as { rule?: string }).rule)).toEqual(['dry wallet', 'relayer gas', 'vault cap', 'relayer gas']);
     expect(subjects).toEqual(scan);
-    expect(plans).toContain('fetch plan: per subject');
-    expect(plans.filter((plan) => plan !== 'fetch plan: per subject')).toEqual([]);
+    expectEveryRunPerSubject(plans);
   });
 
   it('pending calls and transfers: seen waiting, then mined with their pending key, or dropped with its reason', async () => {
@@ -206,7 +209,6 @@ describe('the block scan and the per-subject source alert the same on calls, win
     const pendingKeys = scan.map((alert) => (alert as { pending_key?: string | null }).pending_key ?? null);
     expect(pendingKeys).toEqual([null, null, `pending_call:${setOwner.txId}`, `pending_transfer:${outflow.txId}`, null, `pending_call:${upgrade.txId}`]);
     expect(subjects).toEqual(scan);
-    expect(plans).toContain('fetch plan: per subject');
-    expect(plans.filter((plan) => plan !== 'fetch plan: per subject')).toEqual([]);
+    expectEveryRunPerSubject(plans);
   });
 });
