@@ -47,7 +47,7 @@ interface Hit {
 }
 
 /** Whom a transaction's summary names: its sender, sponsor, native-transfer recipient, called contract. */
-export function namedBy(tx: FakeTxSpec): Set<string> {
+function namedBy(tx: FakeTxSpec): Set<string> {
   const payload = tx.payload as { token_transfer?: { recipient_address: string }; contract_call?: { contract_id: string } };
   return new Set([tx.sender, tx.sponsor, payload.token_transfer?.recipient_address, payload.contract_call?.contract_id].filter((p): p is string => !!p));
 }

@@ -1,9 +1,9 @@
-// The end-to-end chains of calls, windows and balances (test/e2e/cli-calls, cli-windows, cli-balances-retired)
+// The end-to-end chains of calls, windows, balances and pending rules (test/e2e/cli-calls, cli-windows,
+// cli-balances-retired, cli-pending)
 // read both ways, the block scan and per subject, with every deprecated route answering 410: the same alerts,
 // field for field, in the same order. fetch-plans.test.ts holds transfers, logs, memos and reorgs to the same.
 import { Cl } from '@stacks/transactions';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { parseWatchConfig } from '../../lambda/config/watch-config';
 import {
   DEPRECATED_CHAIN_READS,
@@ -17,7 +17,7 @@ import {
   type FakeHiro,
   type RunningFakeHiro,
 } from '../support/fake-hiro';
-import { watchConfig, watcher, type Watcher } from './watched-chain';
+import { watchConfig, watchersBothWays, type Watcher } from './watched-chain';
 
 let server: RunningFakeHiro | undefined;
 afterEach(async () => {
@@ -37,9 +37,7 @@ async function bothWays(fake: FakeHiro, config: Record<string, unknown>) {
   server = await fake.start();
   const parsed = parseWatchConfig({ network: 'mainnet', startHeight: 1, confirmations: 0, ...config });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-  const each = (fetchWay: 'block-scan' | 'per-subject') =>
-    watcher(server!.url, new DocumentStateStore(emptyDocument('mainnet')), watchConfig(parsed.config), {}, { fetchWay });
-  const [scan, subjects] = [each('block-scan'), each('per-subject')];
+  const { scan, subjects } = watchersBothWays(server.url, watchConfig(parsed.config));
   const alerts = (w: Watcher) => w.publisher.sent.map((sent) => sent.alert as { type: string });
   return {
     async catchUp() {
@@ -70,7 +68,7 @@ function expectEveryRunPerSubject(plans: readonly string[]): void {
 
 const types = (alerts: readonly { type: string }[]) => alerts.map((alert) => alert.type);
 
-describe('the block scan and the per-subject source alert the same on calls, windows and balances', () => {
+describe('the block scan and the per-subject source alert the same on calls, windows, balances and pending rules', () => {
   it('calls to a watched contract with their arguments and results, beside the logs it printed directly and through a router', async () => {
     const fake = createFakeHiro();
     fake.chain.mine([coinbase()]);

@@ -21,7 +21,7 @@ import {
 } from '../support/fake-hiro';
 import { STUCK_AFTER_RUNS } from '../../lambda/core/health/block-stalls';
 import { fork, mineForkable } from './fork-script';
-import { alice, vault, watchConfig, watcher, type Watcher } from './watched-chain';
+import { alice, vault, watchConfig, watchersBothWays, type Watcher } from './watched-chain';
 import { parseWatchConfig } from '../../lambda/config/watch-config';
 import { createHiroClient } from '../../lambda/hiro';
 import { runCycle } from '../../lambda/core/cycle';
@@ -33,13 +33,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-function bothWays(url: string, config = watchConfig()): { scan: Watcher; subjects: Watcher } {
-  return {
-    scan: watcher(url, new DocumentStateStore(emptyDocument('mainnet')), config, {}, { fetchWay: 'block-scan' }),
-    subjects: watcher(url, new DocumentStateStore(emptyDocument('mainnet')), config, {}, { fetchWay: 'per-subject' }),
-  };
-}
 
 function sent(w: Watcher) {
   return w.publisher.sent.map((alert) => alert.alert);
@@ -59,7 +52,7 @@ describe('the block scan and the per-subject source alert the same', () => {
     }
     fake.retire(...DEPRECATED_CHAIN_READS);
     server = await fake.start();
-    const { scan, subjects } = bothWays(server.url);
+    const { scan, subjects } = watchersBothWays(server.url);
 
     await scan.runUntilCaughtUp(fake.chain);
     const blockPages = fake.count(ROUTES.v3BlockTransactions);
@@ -113,7 +106,7 @@ describe('the block scan and the per-subject source alert the same', () => {
     });
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
     const config = watchConfig(parsed.config);
-    const { scan, subjects } = bothWays(server.url, config);
+    const { scan, subjects } = watchersBothWays(server.url, config);
 
     await scan.runUntilCaughtUp(fake.chain);
     await subjects.runUntilCaughtUp(fake.chain);
@@ -178,7 +171,7 @@ describe('the block scan and the per-subject source alert the same', () => {
       const placed = mineForkable(fake.chain, depth);
       fake.retire(...DEPRECATED_CHAIN_READS);
       server = await fake.start();
-      const { scan, subjects } = bothWays(server.url);
+      const { scan, subjects } = watchersBothWays(server.url);
       await scan.runUntilCaughtUp(fake.chain);
       await subjects.runUntilCaughtUp(fake.chain);
 
@@ -209,7 +202,7 @@ describe('the block scan and the per-subject source alert the same', () => {
       };
     });
     server = await fake.start();
-    const { subjects } = bothWays(server.url);
+    const { subjects } = watchersBothWays(server.url);
 
     for (let run = 1; run <= STUCK_AFTER_RUNS; run++) {
       await expect(subjects.run()).rejects.toThrow(`GET /extended/v3/principals/{principal}/transactions: puts an item in block 4 ${forged}`);

@@ -4,6 +4,7 @@
 import type { CycleBudget, CycleSummary } from '../../lambda/core/cycle-types';
 import type { WatchConfig } from '../../lambda/core/watch-config/watch-config-schema';
 import type { StateStore } from '../../lambda/core/ports';
+import { DocumentStateStore, emptyDocument } from '../../lambda/adapters/file/state-document';
 import { runCycle } from '../../lambda/core/cycle';
 import { MissingFeedRoutes } from '../../lambda/core/follow/subject-fallback';
 import { createHiroClient, type HiroClientOptions } from '../../lambda/hiro';
@@ -81,6 +82,12 @@ export function watcher(
       throw new Error(`not caught up after ${maxRuns} runs: ${JSON.stringify(summaries.map((s) => s.stoppedBecause))}`);
     },
   };
+}
+
+/** Two watchers of one config on one API, each with its own state: one reads by the block scan, one per subject. */
+export function watchersBothWays(baseUrl: string, config: WatchConfig = watchConfig()): { scan: Watcher; subjects: Watcher } {
+  const each = (fetchWay: 'block-scan' | 'per-subject') => watcher(baseUrl, new DocumentStateStore(emptyDocument('mainnet')), config, {}, { fetchWay });
+  return { scan: each('block-scan'), subjects: each('per-subject') };
 }
 
 /** The keys of every alert the canonical chain holds for the watch config above. */
